@@ -1,0 +1,33 @@
+# The two commands of the README's quick start, plus the checks CI runs.
+#   make demo   build authtui and run it on the built-in sandbox provider
+#   make test   every check: packages, import rules, formatter, build, the whole test suite
+
+SWIFT ?= swift
+
+.PHONY: demo test deps build lint imports bench clean
+
+demo: deps
+	$(SWIFT) build --product authtui
+	"$$($(SWIFT) build --show-bin-path)/authtui" demo
+
+test: deps imports lint
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+
+deps:
+	@scripts/ensure-packages
+
+imports:
+	@scripts/check-imports
+
+lint:
+	$(SWIFT) format lint --strict -r Sources Tests
+
+build: deps
+	$(SWIFT) build
+
+bench: deps
+	@for bench in Benchmarks/*; do [ -x "$$bench" ] && "$$bench"; done; true
+
+clean:
+	rm -rf .build

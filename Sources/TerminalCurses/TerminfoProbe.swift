@@ -1,0 +1,57 @@
+internal import CNcursesW
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Checks, before curses takes the screen, that the terminal can be driven at all.
+///
+/// `initscr` with an unknown `TERM` prints its own message and calls `exit(1)`, and with stdout
+/// not a terminal it "succeeds" and then spins; both are refused here with a message that says
+/// what to do instead.
+public enum TerminfoProbe {
+  /// Why the interactive UI cannot start on this terminal.
+  public enum Problem: Error, Equatable, CustomStringConvertible {
+    /// Standard input or output is not a terminal (a pipe, a file, a cron job).
+    case notATerminal
+    /// `TERM` is unset or empty.
+    case missingTerm
+    /// `TERM` names a terminal with no terminfo entry on this machine.
+    case unknownTerm(String)
+
+    public var description: String {
+      switch self {
+      case .notATerminal:
+        return
+          "the interactive UI needs a terminal; for scripts use `authtui list`, "
+          + "`authtui token ACCOUNT` or `authtui login PROVIDER`"
+      case .missingTerm:
+        return
+          "TERM is not set; set it to your terminal's type, for example `export TERM=xterm-256color`"
+      case .unknownTerm(let term):
+        return
+          "this machine has no terminfo entry for TERM=\(term); install it (`apt-get install "
+          + "ncurses-term`) or use a common type, for example `TERM=xterm-256color authtui`"
+      }
+    }
+  }
+
+  /// Returns nil when curses can start on file descriptors 0 and 1 with `term`, else the problem.
+  public static func problem(term: String?, inputFD: Int32 = 0, outputFD: Int32 = 1) -> Problem? {
+    guard isatty(inputFD) == 1, isatty(outputFD) == 1 else { return .notATerminal }
+    guard let term, !term.isEmpty else { return .missingTerm }
+    return hasTerminfoEntry(term) ? nil : .unknownTerm(term)
+  }
+
+  /// True when terminfo describes `term`. Uses `setupterm` with an error out-parameter, which
+  /// reports instead of exiting.
+  public static func hasTerminfoEntry(_ term: String) -> Bool {
+    var status: Int32 = 0
+    let result = setupterm(term, -1, &status)
+    // setupterm installs the entry as the current terminal; detach it and free it again.
+    if result == OK, let loaded = set_curterm(nil) {
+      del_curterm(loaded)
+    }
+    return result == OK && status == 1
+  }
+}

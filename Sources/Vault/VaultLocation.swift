@@ -1,0 +1,61 @@
+import Foundation
+
+/// Where the vault file lives and whether its permissions keep it private.
+///
+/// Resolution order: an explicit path (`--vault`), then `AUTHTUI_VAULT`, then
+/// `$XDG_DATA_HOME/authtui/vault.db`, then `~/.local/share/authtui/vault.db`.
+public struct VaultLocation: Sendable, Equatable {
+  /// The vault file.
+  public let fileURL: URL
+
+  /// The folder holding the vault, created 0700.
+  public var directoryURL: URL { fileURL.deletingLastPathComponent() }
+
+  /// Uses `path` exactly as given.
+  public init(path: String) {
+    self.fileURL = URL(fileURLWithPath: path)
+  }
+
+  /// Resolves the location from an explicit option and the environment.
+  public static func resolve(
+    explicitPath: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> VaultLocation {
+    if let explicitPath, !explicitPath.isEmpty { return VaultLocation(path: explicitPath) }
+    if let variable = environment["AUTHTUI_VAULT"], !variable.isEmpty {
+      return VaultLocation(path: variable)
+    }
+    let dataHome: String
+    if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+      // The XDG spec says a relative XDG_DATA_HOME is invalid and must be ignored.
+      dataHome = xdg
+    } else {
+      let home = environment["HOME"] ?? NSHomeDirectory()
+      dataHome = home + "/.local/share"
+    }
+    return VaultLocation(path: dataHome + "/authtui/vault.db")
+  }
+
+  /// The permission problem of an existing vault file, or nil when only its owner can read it.
+  public func permissionProblem() -> VaultPermissionProblem? {
+    var info = stat()
+    guard stat(fileURL.path, &info) == 0 else { return nil }
+    let mode = info.st_mode & 0o777
+    return mode & 0o077 == 0 ? nil : VaultPermissionProblem(path: fileURL.path, mode: mode)
+  }
+}
+
+/// A vault file that someone other than its owner can read or write.
+public struct VaultPermissionProblem: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The vault path.
+  public let path: String
+  /// The permission bits found.
+  public let mode: mode_t
+
+  /// The message, including the exact command that fixes it.
+  public var description: String {
+    let octal = String(mode, radix: 8)
+    return
+      "the vault \(path) is readable or writable by other users (mode 0\(octal)); "
+      + "run `chmod 600 '\(path)'` and try again"
+  }
+}

@@ -1,0 +1,33 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+// The composition root: parse the command line, then hand over to one command.
+let console = Console()
+let catalog = CommandCatalog.standard
+let invocation: Invocation
+do {
+  invocation = try ArgumentParser(catalog: catalog).parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+  console.err(error.line)
+  exit(ExitCode.usage.rawValue)
+}
+
+if invocation.flag("version") {
+  console.out("authtui \(BuildInfo.version)")
+  exit(ExitCode.ok.rawValue)
+}
+if invocation.flag("help") {
+  exit(HelpCommand.run(topic: invocation.command, catalog: catalog, console: console).rawValue)
+}
+
+let status: ExitCode
+switch invocation.command {
+case "help":
+  status = HelpCommand.run(topic: invocation.arguments.first, catalog: catalog, console: console)
+case "demo":
+  status = DemoCommand.run(console: console)
+default:
+  status = HelpCommand.run(topic: nil, catalog: catalog, console: console)
+}
+exit(status.rawValue)

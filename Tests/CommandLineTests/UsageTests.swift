@@ -1,0 +1,63 @@
+import TestSupport
+import Testing
+
+/// The command line's first promises: version, help, and usage errors with exit code 2.
+@Suite struct UsageTests {
+  @Test func printsTheVersion() async throws {
+    let result = try await ChildProcess.run(Products.authtui, ["--version"])
+    #expect(result.status == 0)
+    #expect(result.stdout.hasPrefix("authtui "))
+    #expect(result.stdout.split(separator: " ").last?.contains(".") == true)
+  }
+
+  @Test func listsEveryCommandAndTheExitCodesInHelp() async throws {
+    let result = try await ChildProcess.run(Products.authtui, ["--help"])
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("demo"))
+    #expect(result.stdout.contains("--vault PATH"))
+    #expect(result.stdout.contains("5 sign-in needed"))
+  }
+
+  @Test func explainsOneCommandWithHelpCommand() async throws {
+    let viaHelp = try await ChildProcess.run(Products.authtui, ["help", "demo"])
+    let viaFlag = try await ChildProcess.run(Products.authtui, ["demo", "--help"])
+    #expect(viaHelp.status == 0)
+    #expect(viaHelp.stdout.hasPrefix("Usage: authtui demo"))
+    #expect(viaHelp.stdout == viaFlag.stdout)
+  }
+
+  @Test func refusesAnUnknownCommandWithExitTwoAndASuggestion() async throws {
+    let result = try await ChildProcess.run(Products.authtui, ["dmeo"])
+    #expect(result.status == 2)
+    #expect(result.stdout.isEmpty)
+    #expect(
+      result.stderr
+        == "authtui: unknown command 'dmeo' (did you mean `authtui demo`? `authtui --help` lists every command)\n"
+    )
+  }
+
+  @Test func refusesAnUnknownOptionWithExitTwoOnOneLine() async throws {
+    let result = try await ChildProcess.run(Products.authtui, ["demo", "--frobnicate"])
+    #expect(result.status == 2)
+    #expect(result.stderr.split(separator: "\n").count == 1)
+    #expect(result.stderr.contains("unknown option '--frobnicate' for 'demo'"))
+  }
+
+  @Test func refusesAGlobalOptionWithoutItsValue() async throws {
+    let result = try await ChildProcess.run(Products.authtui, ["--vault"])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("--vault needs a value"))
+  }
+
+  @Test func refusesHelpForAnUnknownCommand() async throws {
+    let result = try await ChildProcess.run(Products.authtui, ["help", "frob"])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("unknown command 'frob'"))
+  }
+
+  @Test func runsTheDemoCommand() async throws {
+    let result = try await ChildProcess.run(Products.authtui, ["demo"])
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("code_challenge"))
+  }
+}

@@ -1,0 +1,130 @@
+import Crypto
+import Testing
+
+/// The AES-256 cases (13–16) of the GCM specification's test vectors (McGrew & Viega, as
+/// reproduced in NIST's GCM validation suite `gcmEncryptExtIV256`).
+@Suite struct AESGCMTests {
+  struct Vector: Sendable, CustomTestStringConvertible {
+    let name: String
+    let key: String
+    let nonce: String
+    let plaintext: String
+    let associatedData: String
+    let ciphertext: String
+    let tag: String
+    var testDescription: String { name }
+  }
+
+  static let key15 = "feffe9928665731c6d6a8f9467308308feffe9928665731c6d6a8f9467308308"
+  static let plaintext64 =
+    "d9313225f88406e5a55909c5aff5269a86a7a9531534f7da2e4c303d8a318a72"
+    + "1c3c0c95956809532fcf0e2449a6b525b16aedf5aa0de657ba637b391aafd255"
+  static let ciphertext64 =
+    "522dc1f099567d07f47f37a32a84427d643a8cdcbfe5c0c97598a2bd2555d1aa"
+    + "8cb08e48590dbb3da7b08b1056828838c5f61e6393ba7a0abcc9f662898015ad"
+
+  static let vectors: [Vector] = [
+    Vector(
+      name: "case 13: empty plaintext", key: String(repeating: "0", count: 64),
+      nonce: String(repeating: "0", count: 24), plaintext: "", associatedData: "",
+      ciphertext: "", tag: "530f8afbc74536b9a963b4f1c4cb738b"),
+    Vector(
+      name: "case 14: one zero block", key: String(repeating: "0", count: 64),
+      nonce: String(repeating: "0", count: 24), plaintext: String(repeating: "0", count: 32),
+      associatedData: "", ciphertext: "cea7403d4d606b6e074ec5d3baf39d18",
+      tag: "d0d1c8a799996bf0265b98b5d48ab919"),
+    Vector(
+      name: "case 15: four blocks", key: key15, nonce: "cafebabefacedbaddecaf888",
+      plaintext: plaintext64, associatedData: "", ciphertext: ciphertext64,
+      tag: "b094dac5d93471bdec1a502270e3cc6c"),
+    Vector(
+      name: "case 16: 60 bytes with associated data", key: key15,
+      nonce: "cafebabefacedbaddecaf888", plaintext: String(plaintext64.prefix(120)),
+      associatedData: "feedfacedeadbeeffeedfacedeadbeefabaddad2",
+      ciphertext: String(ciphertext64.prefix(120)), tag: "76fc6ece0f4e1768cddf8853bb2d551b"),
+  ]
+
+  @Test(arguments: vectors)
+  func sealsTheVector(vector: Vector) throws {
+    let box = try AESGCM.seal(
+      hex(vector.plaintext), using: SymmetricKey(bytes: hex(vector.key)), nonce: hex(vector.nonce),
+      authenticating: hex(vector.associatedData))
+    #expect(hexString(box.ciphertext) == vector.ciphertext)
+    #expect(hexString(box.tag) == vector.tag)
+  }
+
+  @Test(arguments: vectors)
+  func opensTheVector(vector: Vector) throws {
+    let box = try AESGCM.SealedBox(
+      nonce: hex(vector.nonce), ciphertext: hex(vector.ciphertext), tag: hex(vector.tag))
+    let opened = try AESGCM.open(
+      box, using: SymmetricKey(bytes: hex(vector.key)), authenticating: hex(vector.associatedData))
+    #expect(hexString(opened) == vector.plaintext)
+  }
+
+  static let vector16 = vectors[3]
+
+  @Test func refusesTheVectorWithOneBitFlippedInTheTag() throws {
+    var tag = hex(Self.vector16.tag)
+    tag[0] ^= 0x01
+    try expectRefused(ciphertext: hex(Self.vector16.ciphertext), tag: tag)
+  }
+
+  @Test func refusesTheVectorWithOneBitFlippedInTheCiphertext() throws {
+    var ciphertext = hex(Self.vector16.ciphertext)
+    ciphertext[17] ^= 0x80
+    try expectRefused(ciphertext: ciphertext, tag: hex(Self.vector16.tag))
+  }
+
+  @Test func refusesTheVectorWithOneBitFlippedInTheAssociatedData() throws {
+    var associatedData = hex(Self.vector16.associatedData)
+    associatedData[associatedData.count - 1] ^= 0x01
+    try expectRefused(
+      ciphertext: hex(Self.vector16.ciphertext), tag: hex(Self.vector16.tag),
+      associatedData: associatedData)
+  }
+
+  @Test func refusesTheVectorUnderAnotherKey() throws {
+    var key = hex(Self.vector16.key)
+    key[31] ^= 0x01
+    try expectRefused(
+      ciphertext: hex(Self.vector16.ciphertext), tag: hex(Self.vector16.tag), key: key)
+  }
+
+  @Test func sealsWithAFreshRandomNonceEachTime() throws {
+    let key = try SymmetricKey.random()
+    let first = try AESGCM.seal(bytes("same"), using: key)
+    let second = try AESGCM.seal(bytes("same"), using: key)
+    #expect(first.nonce != second.nonce)
+    #expect(first.ciphertext != second.ciphertext)
+    #expect(
+      try AESGCM.open(AESGCM.SealedBox(combined: first.combined), using: key) == bytes("same"))
+  }
+
+  @Test func refusesKeysNoncesAndBoxesOfTheWrongSize() throws {
+    #expect(throws: CryptoError.self) { try SymmetricKey(bytes: [UInt8](repeating: 0, count: 16)) }
+    let key = try SymmetricKey.random()
+    #expect(throws: CryptoError.self) { try AESGCM.seal([1], using: key, nonce: [0, 1, 2]) }
+    #expect(throws: CryptoError.self) {
+      try AESGCM.SealedBox(combined: [UInt8](repeating: 0, count: 27))
+    }
+  }
+
+  @Test func keepsKeysOutOfDescriptions() throws {
+    let key = try SymmetricKey(bytes: [UInt8](repeating: 0xAB, count: 32))
+    #expect(!"\(key)".lowercased().contains("ab"))
+    #expect(!String(reflecting: key).contains("171"))
+  }
+
+  private func expectRefused(
+    ciphertext: [UInt8], tag: [UInt8], associatedData: [UInt8] = hex(vector16.associatedData),
+    key: [UInt8] = hex(vector16.key)
+  ) throws {
+    let box = try AESGCM.SealedBox(
+      nonce: hex(Self.vector16.nonce), ciphertext: ciphertext, tag: tag)
+    let symmetricKey = try SymmetricKey(bytes: key)
+    #expect(throws: CryptoError.authenticationFailed) {
+      try AESGCM.open(box, using: symmetricKey, authenticating: associatedData)
+    }
+  }
+}
