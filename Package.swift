@@ -21,13 +21,17 @@ let package = Package(
     .target(name: "Vault", dependencies: ["Crypto", "CSQLite"]),
     .target(name: "Terminal"),
     .target(name: "TerminalCurses", dependencies: ["Terminal", "CNcursesW"]),
-    .target(name: "Theme", dependencies: ["Terminal"]),
+    .target(name: "Theme", dependencies: ["Terminal"], plugins: ["ThemeEmbedderPlugin"]),
     .target(name: "AuthCore", dependencies: ["Crypto"]),
     .target(name: "Providers", dependencies: ["AuthCore"]),
     .target(name: "Sandbox", dependencies: ["AuthCore", "Crypto"]),
     .target(
       name: "App",
       dependencies: ["Terminal", "Theme", "AuthCore", "Providers", "Vault"]),
+
+    // Build tool: compiles Themes/*.theme into the Theme module (the binary stays standalone).
+    .executableTarget(name: "ThemeEmbedder"),
+    .plugin(name: "ThemeEmbedderPlugin", capability: .buildTool(), dependencies: ["ThemeEmbedder"]),
 
     // Composition roots.
     .executableTarget(
@@ -41,6 +45,8 @@ let package = Package(
     // Tests mirror the source folders.
     .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
     .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "Crypto"]),
+    .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
+    .testTarget(name: "ThemeTests", dependencies: ["Theme", "Terminal", "TestSupport"]),
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "CommandLineTests", dependencies: ["authtui", "TestSupport"]),
   ],

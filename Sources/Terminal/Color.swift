@@ -24,13 +24,20 @@ public enum Color: Hashable, Sendable {
   /// The nearest of the eight basic colours, for terminals that have only eight.
   ///
   /// Bright colours drop to their base colour (their nearest match by value could be another
-  /// hue); the cube and the grey ramp go to the nearest basic colour by RGB distance.
+  /// hue). Greys become black or white by lightness, never a dull hue that happens to be
+  /// closer; other colours of the cube go to the nearest basic colour by RGB distance.
   public var basicFallback: Color {
     guard case .indexed(let index) = self else { return self }
     switch index {
     case 0..<8: return self
     case 8..<16: return .indexed(index - 8)
-    default: return Color.nearest(to: Color.rgb(ofIndex: index), among: 0..<8)
+    default:
+      let rgb = Color.rgb(ofIndex: index)
+      let channels = [rgb.0, rgb.1, rgb.2]
+      if let lightest = channels.max(), let darkest = channels.min(), lightest - darkest <= 24 {
+        return .indexed((rgb.0 + rgb.1 + rgb.2) / 3 >= 128 ? 7 : 0)
+      }
+      return Color.nearest(to: rgb, among: 0..<8)
     }
   }
 

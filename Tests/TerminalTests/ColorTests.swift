@@ -13,6 +13,13 @@ import Testing
     #expect(Color.terminalDefault.fitted(toPaletteSize: 8) == .terminalDefault)
   }
 
+  @Test func greysBecomeBlackOrWhiteByLightnessOnEightColours() {
+    #expect(Color.indexed(242).fitted(toPaletteSize: 8) == .indexed(0))  // 108, 108, 108
+    #expect(Color.indexed(244).fitted(toPaletteSize: 8) == .indexed(7))  // 128, 128, 128
+    #expect(Color.indexed(59).fitted(toPaletteSize: 8) == .indexed(0))  // cube grey 95
+    #expect(Color.indexed(145).fitted(toPaletteSize: 8) == .indexed(7))  // cube grey 175
+  }
+
   @Test func sixteenColourTerminalsKeepBrightColoursAndMapTheCube() {
     #expect(Color.indexed(12).fitted(toPaletteSize: 16) == .indexed(12))
     #expect(Color.indexed(196).fitted(toPaletteSize: 16) == .indexed(9))  // pure red
