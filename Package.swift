@@ -47,6 +47,13 @@ let package = Package(
     .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "Crypto"]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
     .testTarget(name: "ThemeTests", dependencies: ["Theme", "Terminal", "TestSupport"]),
+    .testTarget(
+      name: "TerminalCursesTests",
+      dependencies: ["TerminalCurses", "Terminal", "Theme", "TestSupport", "TerminalFixture"]),
+    // Draws a known screen with the real curses back end, for the tmux tests.
+    .executableTarget(
+      name: "TerminalFixture", dependencies: ["Terminal", "TerminalCurses", "Theme"],
+      path: "Tests/TerminalFixture"),
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "CommandLineTests", dependencies: ["authtui", "TestSupport"]),
   ],
