@@ -71,8 +71,13 @@ extension CursesScreen {
         return nil
       }
       if ready == 0 {
-        // Curses may have noted a resize from its own handler while we slept.
+        // Curses may have noted a resize from its own handler while we slept; and on a thread
+        // whose signal mask blocks SIGWINCH no handler runs at all, so ask the kernel.
         if case .event(let event) = readKey() { return event }
+        if let kernelSize = terminalSize(), kernelSize != size {
+          applyResize()
+          return .resize
+        }
         return nil
       }
       // Readable but nothing decodable (end of file, a hung-up terminal): stop polling the
@@ -87,13 +92,19 @@ extension CursesScreen {
 
   /// The terminal's new size from the kernel, given to curses; the next frame repaints.
   func applyResize() {
-    var window = winsize()
-    if ioctl(configuration.outputFD, UInt(TIOCGWINSZ), &window) == 0, window.ws_row > 0,
-      window.ws_col > 0
-    {
-      resize_term(Int32(window.ws_row), Int32(window.ws_col))
+    if let size = terminalSize() {
+      resize_term(Int32(size.rows), Int32(size.columns))
     }
     needsFullRepaint = true
+  }
+
+  /// The terminal's size as the kernel knows it; nil when the output is not a terminal.
+  func terminalSize() -> Size? {
+    var window = winsize()
+    guard ioctl(configuration.outputFD, UInt(TIOCGWINSZ), &window) == 0, window.ws_row > 0,
+      window.ws_col > 0
+    else { return nil }
+    return Size(rows: Int(window.ws_row), columns: Int(window.ws_col))
   }
 
   /// One non-blocking read from curses, decoded.

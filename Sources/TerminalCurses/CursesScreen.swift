@@ -107,6 +107,7 @@ public final class CursesScreen: Screen {
   public var colorCount: Int { palette.paletteSize }
 
   public var size: Size {
+    guard isOpen else { return drawnSize }
     var rows: Int32 = 0
     var columns: Int32 = 0
     authtui_getmaxyx(window, &rows, &columns)

@@ -44,8 +44,11 @@ import Testing
     }
   }
 
-  @Test func redrawsAtTheNewSizeAfterAResize() async throws {
-    try await TmuxSession.run(Self.command(), environment: Self.environment) { tmux in
+  /// With SIGWINCH blocked on every thread (a loop on a libdispatch worker), the poll timeout
+  /// still notices the new size.
+  @Test(arguments: ["", "--block-sigwinch"])
+  func redrawsAtTheNewSizeAfterAResize(options: String) async throws {
+    try await TmuxSession.run(Self.command(options), environment: Self.environment) { tmux in
       try await tmux.waitFor("ready")
       try await tmux.resize(columns: 60, rows: 16)
       let screen = try await tmux.waitFor("size 60x16")

@@ -10,7 +10,8 @@ import Theme
 // A small program that draws a known screen with the real curses back end, for the tmux
 // tests: wide characters, the last key pressed, a message from a background thread, pastes.
 // Keys: q quits, c copies to the clipboard (OSC 52), x crashes with SIGSEGV, A aborts.
-// Options: --no-color, --default-sigint.
+// Options: --no-color, --default-sigint, --block-sigwinch (every thread blocks SIGWINCH, as
+// libdispatch workers do, and the loop wakes every 250 ms).
 // The loop runs synchronously on the main thread, as CursesScreen requires.
 
 let noColor = CommandLine.arguments.contains("--no-color")
@@ -19,6 +20,14 @@ let noColor = CommandLine.arguments.contains("--no-color")
 if CommandLine.arguments.contains("--default-sigint") {
   signal(SIGINT, SIG_DFL)
 }
+let blockResizeSignal = CommandLine.arguments.contains("--block-sigwinch")
+if blockResizeSignal {
+  var blocked = sigset_t()
+  sigemptyset(&blocked)
+  sigaddset(&blocked, SIGWINCH)
+  pthread_sigmask(SIG_BLOCK, &blocked, nil)
+}
+let waitForKeys: Duration = blockResizeSignal ? .milliseconds(250) : .seconds(60)
 let configuration = CursesScreen.Configuration.standard(noColorFlag: noColor)
 let screen: CursesScreen
 do {
@@ -64,7 +73,7 @@ while true {
   screen.render(
     frame(screen.size, lastKey: lastKey, message: message, pasted: pasted),
     styles: theme.style(for:))
-  let event = screen.readEvent(timeout: .seconds(60))
+  let event = screen.readEvent(timeout: waitForKeys)
   for received in mailbox.drain() { message = received }
   guard let event else { continue }
   switch event {
