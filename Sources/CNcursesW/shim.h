@@ -85,7 +85,7 @@ struct authtui_guard_state {
 
 __attribute__((weak)) struct authtui_guard_state authtui_guard_storage = {0, -1, -1};
 
-// Restores the terminal at most once per arming; async-signal-safe (the handlers call it).
+// Signal handlers call this, and Swift code may not run there (see above): restores once per arming.
 static inline void authtui_guard_restore(void) {
   struct authtui_guard_state *state = &authtui_guard_storage;
   if (!__atomic_exchange_n(&state->armed, 0, __ATOMIC_SEQ_CST)) return;
@@ -104,10 +104,10 @@ static inline void authtui_guard_restore(void) {
   errno = saved_errno;
 }
 
-// atexit() needs a C function pointer, and the restore must work after Swift globals are gone.
+// atexit() takes a plain C function; this one runs the signal-safe restore above at exit().
 static inline void authtui_guard_restore_at_exit(void) { authtui_guard_restore(); }
 
-// A signal handler must be C (see above): restores, then lets the previous disposition act.
+// A signal handler may not run Swift code (see above): restores, then lets the old disposition act.
 static inline void authtui_guard_on_signal(int signal_number, siginfo_t *info, void *context) {
   (void)context;
   int saved_errno = errno;
@@ -127,7 +127,7 @@ static inline void authtui_guard_on_signal(int signal_number, siginfo_t *info, v
   errno = saved_errno;
 }
 
-// A signal handler must be C (see above): wakes the input loop through the self-pipe.
+// A signal handler may not run Swift code (see above): wakes the input loop through the self-pipe.
 static inline void authtui_guard_on_resize(int signal_number) {
   (void)signal_number;
   int fd = authtui_guard_storage.wake_fd;
@@ -139,8 +139,7 @@ static inline void authtui_guard_on_resize(int signal_number) {
   errno = saved_errno;
 }
 
-// struct termios and the guard storage are C state the signal handlers read (see above).
-// Returns -1 when a guard is already armed (one curses screen per process).
+// The saved termios lives in the C state the handlers read (see above); -1 if already armed.
 static inline int authtui_guard_arm(int tty_fd) {
   struct authtui_guard_state *state = &authtui_guard_storage;
   if (__atomic_exchange_n(&state->armed, 1, __ATOMIC_SEQ_CST)) return -1;
@@ -154,7 +153,7 @@ static inline int authtui_guard_arm(int tty_fd) {
   return 0;
 }
 
-// Copies the reset bytes into the C storage the signal handlers read (see above).
+// The reset bytes live in the C state the handlers read (see above); this copies them there.
 static inline void authtui_guard_set_reset(const char *bytes, size_t length) {
   struct authtui_guard_state *state = &authtui_guard_storage;
   if (length > sizeof(state->reset)) length = sizeof(state->reset);
@@ -162,12 +161,12 @@ static inline void authtui_guard_set_reset(const char *bytes, size_t length) {
   state->reset_length = length;
 }
 
-// Disarms without touching the terminal (after a normal endwin()).
+// The armed flag is C state shared with the handlers (see above); cleared after a normal endwin().
 static inline void authtui_guard_disarm(void) {
   __atomic_store_n(&authtui_guard_storage.armed, 0, __ATOMIC_SEQ_CST);
 }
 
-// Installs a handler with sigaction, whose struct and flags Swift cannot fill portably.
+// The handlers are C functions (see above), so C installs them; ignored signals stay ignored.
 static inline void authtui_guard_install(int signal_number, int resize) {
   struct authtui_guard_state *state = &authtui_guard_storage;
   if (signal_number <= 0 || signal_number >= AUTHTUI_GUARD_SIGNAL_LIMIT) return;
@@ -191,7 +190,7 @@ static inline void authtui_guard_install(int signal_number, int resize) {
   }
 }
 
-// Installs the guard's handlers (see authtui_guard_install) and sets the resize wake fd.
+// Sets the C-held wake fd the SIGWINCH handler writes to (see above) and installs every handler.
 static inline void authtui_guard_install_signals(int wake_fd) {
   authtui_guard_storage.wake_fd = wake_fd;
   const int fatal[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS,
@@ -202,7 +201,7 @@ static inline void authtui_guard_install_signals(int wake_fd) {
   authtui_guard_install(SIGWINCH, 1);
 }
 
-// Puts back the dispositions found before authtui_guard_install_signals (sigaction, see above).
+// The previous dispositions are C state (see above); this puts them back and clears the wake fd.
 static inline void authtui_guard_uninstall_signals(void) {
   struct authtui_guard_state *state = &authtui_guard_storage;
   state->wake_fd = -1;
