@@ -40,7 +40,7 @@ let package = Package(
 
     // Tests mirror the source folders.
     .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
-    .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "Crypto"]),
+    .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "Crypto", "TestSupport"]),
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "CommandLineTests", dependencies: ["authtui", "TestSupport"]),
   ],
