@@ -1,0 +1,86 @@
+import AuthCore
+import Foundation
+import TestSupport
+import Testing
+
+@Suite struct LoopbackServerTests {
+  func echoServer(_ configuration: LoopbackServer.Configuration = .callback) throws
+    -> LoopbackServer
+  {
+    try LoopbackServer(configuration: configuration) { request in
+      .text("you asked for \(request.path) with code=\(request.query("code") ?? "-")", status: 200)
+    }
+  }
+
+  @Test func answersARequestOnAKernelChosenPort() async throws {
+    let server = try echoServer()
+    #expect(server.port != 0)
+    let response = await RawHTTPClient.get("/callback?code=abc", port: server.port)
+    #expect(RawHTTPClient.status(of: response) == 200)
+    #expect(response.hasSuffix("you asked for /callback with code=abc"))
+    #expect(response.contains("Connection: close"))
+    await server.stop()
+  }
+
+  @Test func answersGarbageWith400AndKeepsServing() async throws {
+    let server = try echoServer()
+    let garbage = await RawHTTPClient.exchange(
+      port: server.port, bytes: Array("\u{16}\u{3}\u{1}hello\r\n\r\n".utf8))
+    #expect(RawHTTPClient.status(of: garbage) == 400)
+    let real = await RawHTTPClient.get("/callback?code=ok", port: server.port)
+    #expect(RawHTTPClient.status(of: real) == 200)
+    await server.stop()
+  }
+
+  @Test func stillAnswersTheRealRequestAfterAHundredGarbageConnections() async throws {
+    let server = try echoServer()
+    await withTaskGroup(of: Void.self) { group in
+      for index in 0..<100 {
+        group.addTask {
+          // Half send nonsense, half open a connection and send nothing at all.
+          let bytes = index.isMultiple(of: 2) ? Array("NOT HTTP \(index)\r\n\r\n".utf8) : []
+          _ = await RawHTTPClient.exchange(port: server.port, bytes: bytes, timeout: 0.2)
+        }
+      }
+    }
+    let real = await RawHTTPClient.get("/callback?code=real", port: server.port)
+    #expect(real.hasSuffix("code=real"))
+    await server.stop()
+  }
+
+  @Test func closesAConnectionThatSendsTooSlowlyWith408WhileOthersAreServed() async throws {
+    var configuration = LoopbackServer.Configuration.callback
+    configuration.readTimeout = 0.3
+    let server = try echoServer(configuration)
+    async let slow = RawHTTPClient.exchange(
+      port: server.port, bytes: Array("GET /callback HTTP/1.1\r\n".utf8), timeout: 3)
+    let fast = await RawHTTPClient.get("/callback?code=fast", port: server.port)
+    #expect(fast.hasSuffix("code=fast"))
+    #expect(RawHTTPClient.status(of: await slow) == 408)
+    await server.stop()
+  }
+
+  @Test func refusesConnectionsOnceStopped() async throws {
+    let server = try echoServer()
+    let port = server.port
+    await server.stop()
+    let response = await RawHTTPClient.get("/callback", port: port)
+    #expect(response.isEmpty)
+  }
+
+  @Test func reportsAFixedPortInUseWithTheCommandToFindTheCulprit() async throws {
+    let first = try echoServer()
+    #expect(throws: LoopbackServerError.portInUse(first.port)) {
+      _ = try LoopbackServer(port: first.port) { _ in .text("", status: 200) }
+    }
+    #expect(LoopbackServerError.portInUse(8765).description.contains("ss -ltnp 'sport = :8765'"))
+    await first.stop()
+  }
+
+  @Test func closesWithoutAnAnswerWhenTheHandlerDropsTheConnection() async throws {
+    let server = try LoopbackServer { _ in .droppedConnection }
+    let response = await RawHTTPClient.get("/anything", port: server.port)
+    #expect(response.isEmpty)
+    await server.stop()
+  }
+}
