@@ -21,13 +21,17 @@ let package = Package(
     .target(name: "Vault", dependencies: ["Crypto", "CSQLite"]),
     .target(name: "Terminal"),
     .target(name: "TerminalCurses", dependencies: ["Terminal", "CNcursesW"]),
-    .target(name: "Theme", dependencies: ["Terminal"]),
+    .target(name: "Theme", dependencies: ["Terminal"], plugins: ["ThemeEmbedderPlugin"]),
     .target(name: "AuthCore", dependencies: ["Crypto"]),
     .target(name: "Providers", dependencies: ["AuthCore"]),
     .target(name: "Sandbox", dependencies: ["AuthCore", "Crypto"]),
     .target(
       name: "App",
       dependencies: ["Terminal", "Theme", "AuthCore", "Providers", "Vault"]),
+
+    // Build tool: compiles Themes/*.theme into the Theme module (the binary stays standalone).
+    .executableTarget(name: "ThemeEmbedder"),
+    .plugin(name: "ThemeEmbedderPlugin", capability: .buildTool(), dependencies: ["ThemeEmbedder"]),
 
     // Composition roots.
     .executableTarget(
@@ -42,6 +46,15 @@ let package = Package(
     .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
     .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "Crypto", "TestSupport"]),
     .testTarget(name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "TestSupport"]),
+    .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
+    .testTarget(name: "ThemeTests", dependencies: ["Theme", "Terminal", "TestSupport"]),
+    .testTarget(
+      name: "TerminalCursesTests",
+      dependencies: ["TerminalCurses", "Terminal", "Theme", "TestSupport", "TerminalFixture"]),
+    // Draws a known screen with the real curses back end, for the tmux tests.
+    .executableTarget(
+      name: "TerminalFixture", dependencies: ["Terminal", "TerminalCurses", "Theme"],
+      path: "Tests/TerminalFixture"),
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "CommandLineTests", dependencies: ["authtui", "TestSupport"]),
   ],
