@@ -19,26 +19,30 @@ let package = Package(
     // Swift modules, lowest first.
     .target(name: "Crypto", dependencies: ["COpenSSL"]),
     .target(name: "Vault", dependencies: ["Crypto", "CSQLite"]),
-    .target(name: "Terminal"),
+    .target(name: "Spelling"),
+    .target(name: "Terminal", dependencies: ["Spelling"]),
     .target(name: "TerminalCurses", dependencies: ["Terminal", "CNcursesW"]),
-    .target(name: "Theme", dependencies: ["Terminal"], plugins: ["ThemeEmbedderPlugin"]),
+    .target(
+      name: "Theme", dependencies: ["Terminal", "Spelling"], plugins: ["EmbedDataFilesPlugin"]),
     .target(name: "AuthCore", dependencies: ["Crypto"]),
-    .target(name: "Providers", dependencies: ["AuthCore"]),
+    .target(name: "Providers", dependencies: ["AuthCore", "Spelling"]),
     .target(name: "Sandbox", dependencies: ["AuthCore", "Crypto"]),
     .target(
       name: "App",
-      dependencies: ["Terminal", "Theme", "AuthCore", "Providers", "Vault"]),
+      dependencies: ["Terminal", "Theme", "AuthCore", "Providers", "Spelling", "Vault"]),
 
-    // Build tool: compiles Themes/*.theme into the Theme module (the binary stays standalone).
-    .executableTarget(name: "ThemeEmbedder"),
-    .plugin(name: "ThemeEmbedderPlugin", capability: .buildTool(), dependencies: ["ThemeEmbedder"]),
+    // Build tool: compiles data files (Themes/*.theme, provider presets) into their modules.
+    .executableTarget(name: "DataFileEmbedder"),
+    .plugin(
+      name: "EmbedDataFilesPlugin", capability: .buildTool(), dependencies: ["DataFileEmbedder"],
+      path: "Sources/EmbedDataFilesPlugin"),
 
     // Composition roots.
     .executableTarget(
       name: "authtui",
       dependencies: [
-        "App", "AuthCore", "Crypto", "Providers", "Sandbox", "Terminal", "TerminalCurses",
-        "Theme", "Vault",
+        "App", "AuthCore", "Crypto", "Providers", "Sandbox", "Spelling", "Terminal",
+        "TerminalCurses", "Theme", "Vault",
       ]),
     .executableTarget(name: "authtui-sandbox", dependencies: ["Sandbox"]),
 

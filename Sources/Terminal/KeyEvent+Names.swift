@@ -1,3 +1,5 @@
+import Spelling
+
 /// Key names: what `config.json` writes (`"ctrl-r"`, `"enter"`, `"?"`) and what help screens
 /// show (`Ctrl-R`, `Enter`, `↑`).
 extension KeyEvent {

@@ -1,3 +1,5 @@
+import Spelling
+
 /// Which action a key triggers on which screen: the application's default table with the
 /// user's overrides (`"keys": {"refresh": ["r", "ctrl-r"]}` in `config.json`) applied.
 ///

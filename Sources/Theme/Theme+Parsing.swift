@@ -1,3 +1,4 @@
+import Spelling
 import Terminal
 
 /// The theme file format (DESIGN.md "Terminal UI"):

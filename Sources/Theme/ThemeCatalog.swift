@@ -1,4 +1,5 @@
 import Foundation
+import Spelling
 import Terminal
 
 /// The themes a user can choose with `--theme NAME` or `"theme"` in `config.json`: the

@@ -1,3 +1,4 @@
+import Spelling
 import Terminal
 
 /// Every command authtui has, and the help text generated from them.

@@ -1,5 +1,18 @@
-/// "Did you mean …?" for names read from configuration: key names, action names, theme roles.
+/// "Did you mean …?" for names people type: commands, accounts, provider fields, key names,
+/// action names, theme roles. A leaf module so every layer can use the one implementation.
 public enum SpellingSuggestion {
+  /// Every candidate at most `maximumDistance` edits from `name`, closest first (ties keep the
+  /// candidates' order), for errors that list several close matches.
+  public static func close(
+    to name: String, among candidates: some Sequence<String>, maximumDistance: Int = 2
+  ) -> [String] {
+    candidates.enumerated()
+      .map { (offset: $0.offset, name: $0.element, distance: editDistance(name, $0.element)) }
+      .filter { $0.distance <= maximumDistance }
+      .sorted { ($0.distance, $0.offset) < ($1.distance, $1.offset) }
+      .map(\.name)
+  }
+
   /// The candidate closest to `name` by edit distance, if one is at most `maximumDistance`
   /// edits away (ties go to the earlier candidate).
   public static func closest(
