@@ -61,6 +61,14 @@ let package = Package(
       path: "Tests/TerminalFixture"),
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "CommandLineTests", dependencies: ["authtui", "TestSupport"]),
+    .testTarget(
+      name: "SandboxTests",
+      dependencies: [
+        "Sandbox", "AuthCore", "Crypto", "TestSupport", "authtui-sandbox", "authtui-test-browser",
+      ]),
+    // A stand-in for a person with a browser (`BROWSER=authtui-test-browser`), for tests only.
+    .executableTarget(
+      name: "authtui-test-browser", dependencies: ["TestSupport"], path: "Tests/TestBrowser"),
   ],
   swiftLanguageModes: [.v6]
 )
