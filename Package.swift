@@ -53,6 +53,9 @@ let package = Package(
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
     .testTarget(name: "ThemeTests", dependencies: ["Theme", "Terminal", "TestSupport"]),
     .testTarget(
+      name: "AppTests", dependencies: ["App", "Terminal", "Theme", "TestSupport"],
+      exclude: ["Snapshots"]),
+    .testTarget(
       name: "TerminalCursesTests",
       dependencies: ["TerminalCurses", "Terminal", "Theme", "TestSupport", "TerminalFixture"]),
     // Draws a known screen with the real curses back end, for the tmux tests.
