@@ -136,3 +136,29 @@ public enum ActionTable {
     rows.first { $0.command == command }
   }
 }
+
+extension ActionTable {
+  /// The README's key table (Markdown), generated from the rows so the two cannot disagree;
+  /// a test compares it with the README.
+  public static var markdown: String {
+    var lines = [
+      "| action | default keys | where | what it does |",
+      "| --- | --- | --- | --- |",
+    ]
+    let all = Set(KeyContext.allCases)
+    for row in rows {
+      let keys = row.defaultKeys.map { "`\($0.displayName)`" }.joined(separator: " ")
+      let place: String
+      if row.contexts == all {
+        place = "everywhere"
+      } else if row.contexts == browsing {
+        place = "everywhere but text fields"
+      } else {
+        place = KeyContext.allCases.filter(row.contexts.contains).map(\.title).joined(
+          separator: ", ")
+      }
+      lines.append("| `\(row.command.rawValue)` | \(keys) | \(place) | \(row.help) |")
+    }
+    return lines.joined(separator: "\n")
+  }
+}

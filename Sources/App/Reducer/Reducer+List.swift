@@ -153,7 +153,7 @@ extension AppState {
   }
 
   /// The list order: by provider name, then provider id, then label.
-  static func sorted(_ accounts: [AccountSummary]) -> [AccountSummary] {
+  public static func sorted(_ accounts: [AccountSummary]) -> [AccountSummary] {
     accounts.sorted { left, right in
       let leftName = left.providerName.lowercased()
       let rightName = right.providerName.lowercased()
