@@ -44,6 +44,13 @@ let package = Package(
     .testTarget(name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "TestSupport"]),
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "CommandLineTests", dependencies: ["authtui", "TestSupport"]),
+    .testTarget(name: "VaultTests", dependencies: ["Vault", "Crypto", "TestSupport", "VaultProbe"]),
+    // A child process running Vault code, so tests can race and SIGKILL real processes.
+    .executableTarget(name: "VaultProbe", dependencies: ["Vault", "Crypto"], path: "Tests/VaultProbe"),
+
+    // Benchmarks (run by `make bench`; built in release by Benchmarks/vault).
+    .executableTarget(
+      name: "VaultBenchmark", dependencies: ["Vault", "Crypto"], path: "Benchmarks/VaultBenchmark"),
   ],
   swiftLanguageModes: [.v6]
 )
