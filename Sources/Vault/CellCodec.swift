@@ -61,24 +61,44 @@ enum CellCodec {
     }
   }
 
-  /// A list of strings as a JSON array (scopes).
+  /// A list of strings, each as a 32-bit big-endian length and its UTF-8 bytes (scopes).
   static func encode(_ list: [String]) -> [UInt8] {
-    (try? JSONEncoder().encode(list)).map(Array.init) ?? Array("[]".utf8)
+    var bytes: [UInt8] = []
+    for item in list {
+      let utf8 = Array(item.utf8)
+      bytes += bigEndian(UInt32(utf8.count)) + utf8
+    }
+    return bytes
   }
 
   static func decodeList(_ bytes: [UInt8]) -> [String]? {
-    try? JSONDecoder().decode([String].self, from: Data(bytes))
+    var list: [String] = []
+    var offset = 0
+    while offset < bytes.count {
+      guard offset + 4 <= bytes.count else { return nil }
+      let count = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+      offset += 4
+      guard count <= bytes.count - offset,
+        let item = String(bytes: bytes[offset..<offset + count], encoding: .utf8)
+      else { return nil }
+      list.append(item)
+      offset += count
+    }
+    return list
   }
 
-  /// A string dictionary as a JSON object with sorted keys (identity fields).
+  /// A string dictionary as the list key, value, key, value… with keys sorted (identity fields).
   static func encode(_ fields: [String: String]) -> [UInt8] {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = .sortedKeys
-    return (try? encoder.encode(fields)).map(Array.init) ?? Array("{}".utf8)
+    encode(fields.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] })
   }
 
   static func decodeFields(_ bytes: [UInt8]) -> [String: String]? {
-    try? JSONDecoder().decode([String: String].self, from: Data(bytes))
+    guard let list = decodeList(bytes), list.count % 2 == 0 else { return nil }
+    var fields: [String: String] = [:]
+    for index in stride(from: 0, to: list.count, by: 2) {
+      guard fields.updateValue(list[index + 1], forKey: list[index]) == nil else { return nil }
+    }
+    return fields
   }
 
   /// The big-endian bytes of an unsigned integer.
