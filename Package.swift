@@ -43,7 +43,8 @@ let package = Package(
     .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "Crypto", "TestSupport"]),
     .testTarget(name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "TestSupport"]),
     .target(name: "TestSupport", path: "Tests/TestSupport"),
-    .testTarget(name: "CommandLineTests", dependencies: ["authtui", "TestSupport"]),
+    .testTarget(
+      name: "CommandLineTests", dependencies: ["authtui", "TestSupport", "Vault", "Crypto"]),
     .testTarget(name: "VaultTests", dependencies: ["Vault", "Crypto", "TestSupport", "VaultProbe"]),
     // A child process running Vault code, so tests can race and SIGKILL real processes.
     .executableTarget(name: "VaultProbe", dependencies: ["Vault", "Crypto"], path: "Tests/VaultProbe"),
