@@ -23,7 +23,7 @@ struct CellSealer {
       return try AESGCM.seal(plaintext, using: key, authenticating: associatedData(address))
         .combined
     } catch {
-      throw .constraint("AES-GCM sealing failed: \(error)")
+      throw .unexpected("AES-GCM sealing failed: \(error)")
     }
   }
 

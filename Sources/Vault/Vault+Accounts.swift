@@ -40,16 +40,12 @@ extension Vault {
 
   /// Adds an account; `duplicateAccount` when its provider id and label are taken.
   public func insert(_ account: NewAccount) throws(VaultError) -> AccountRecord {
-    let table = try accountTable()
-    return try table.connection.transaction(.immediate) { () throws(VaultError) in
-      try table.insert(account)
-    }
+    try writeTransaction { table throws(VaultError) in try table.insert(account) }
   }
 
   /// Adds several accounts in one transaction: all of them, or none when one fails.
   public func insert(contentsOf accounts: [NewAccount]) throws(VaultError) -> [AccountRecord] {
-    let table = try accountTable()
-    return try table.connection.transaction(.immediate) { () throws(VaultError) in
+    try writeTransaction { table throws(VaultError) in
       var records: [AccountRecord] = []
       for account in accounts {
         records.append(try table.insert(account))
@@ -65,8 +61,7 @@ extension Vault {
   public func updateTokens(of id: AccountID, to tokens: TokenSet) throws(VaultError)
     -> AccountRecord
   {
-    let table = try accountTable()
-    return try table.connection.transaction(.immediate) { () throws(VaultError) in
+    try writeTransaction { table throws(VaultError) in
       try Self.write(tokens, needsSignIn: false, to: id, in: table)
     }
   }
@@ -74,8 +69,7 @@ extension Vault {
   /// Gives the account another label; `duplicateAccount` when the provider already has one.
   public func rename(_ id: AccountID, to label: String) throws(VaultError) -> AccountRecord {
     guard !label.isEmpty else { throw .invalidAccountName }
-    let table = try accountTable()
-    return try table.connection.transaction(.immediate) { () throws(VaultError) in
+    return try writeTransaction { table throws(VaultError) in
       let row = try table.existingRow(id)
       let old = try Self.decodedName(row, by: table)
       let (tokens, needsSignIn) = try Self.decodedTokens(row, by: table)
@@ -98,8 +92,7 @@ extension Vault {
   public func markSignInNeeded(_ id: AccountID, at date: Date = Date()) throws(VaultError)
     -> AccountRecord
   {
-    let table = try accountTable()
-    return try table.connection.transaction(.immediate) { () throws(VaultError) in
+    try writeTransaction { table throws(VaultError) in
       try Self.write(.none(at: date), needsSignIn: true, to: id, in: table)
     }
   }
@@ -107,8 +100,7 @@ extension Vault {
   /// Removes the account (and any refresh lease on it). Its cells are overwritten on disk
   /// (`secure_delete`). Works on a damaged account too.
   public func delete(_ id: AccountID) throws(VaultError) {
-    let table = try accountTable()
-    try table.connection.transaction(.immediate) { () throws(VaultError) in
+    try writeTransaction { table throws(VaultError) in
       guard try table.delete(id) else { throw VaultError.accountNotFound(id) }
     }
   }

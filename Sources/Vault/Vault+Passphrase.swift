@@ -18,14 +18,13 @@ extension Vault {
   package func changePassphrase(
     to newPassphrase: Passphrase, parameters: Scrypt.Parameters?, beforeCommit: () -> Void
   ) throws(VaultError) {
-    let connection = try openConnection()
     guard let keys else { throw .locked(path: location.fileURL.path) }
-    let current = try VaultHeader.read(from: connection)
+    let current = try VaultHeader.read(from: try openConnection())
     let header = try VaultHeader.wrapping(
       keys.dataKey, vaultID: current.vaultID, passphrase: newPassphrase,
       parameters: parameters ?? current.parameters)
-    try connection.transaction(.immediate) { () throws(VaultError) in
-      try header.write(to: connection)
+    try writeTransaction { table throws(VaultError) in
+      try header.write(to: table.connection)
       beforeCommit()
     }
   }

@@ -118,11 +118,8 @@ public actor Vault {
     guard try connection.integerPragma("application_id") == VaultSchema.applicationID else {
       throw .notAVault(path: path)
     }
-    let found = Int(try connection.integerPragma("user_version"))
-    guard found > 0 else { throw .notAVault(path: path) }
-    guard found <= migrations.count else {
-      throw .newerSchema(path: path, found: found, supported: migrations.count)
-    }
+    guard try connection.integerPragma("user_version") > 0 else { throw .notAVault(path: path) }
+    try connection.requireSchema(atMost: migrations.count)
     self.connection = connection
   }
 
@@ -142,7 +139,7 @@ public actor Vault {
     do {
       dataKey = try SymmetricKey.random()
     } catch {
-      throw .constraint("cannot draw a data key: \(error)")
+      throw .unexpected("cannot draw a data key: \(error)")
     }
     let vaultID = SecureRandom.bytes(count: VaultHeader.vaultIDByteCount)
     // The slow part (scrypt) happens before the file exists, so a crash leaves nothing behind.
@@ -236,6 +233,14 @@ public actor Vault {
       isUnlocked: isUnlocked)
   }
 
+  /// A stamp that changes whenever another connection (another process, or another `Vault`
+  /// value) commits to the file; this vault's own writes leave it as it is. Only equality
+  /// matters: the UI compares it now and then to know when to list the accounts again.
+  /// Works while locked.
+  public func externalChangeStamp() throws(VaultError) -> Int64 {
+    try openConnection().integerPragma("data_version")
+  }
+
   // MARK: Shared by the extensions
 
   func openConnection() throws(VaultError) -> SQLiteConnection {
@@ -243,8 +248,30 @@ public actor Vault {
     return connection
   }
 
-  /// The account table of the unlocked vault, or `locked`.
+  /// The account table of the unlocked vault (`locked` otherwise), for reading.
+  ///
+  /// Checks the file's schema version first: if a newer authtui migrated the file while this one
+  /// had it open, every cell is now sealed under another version, and reading them here would
+  /// misreport them all as damaged.
   func accountTable() throws(VaultError) -> AccountTable {
+    let table = try unlockedTable()
+    try table.connection.requireSchema(atMost: migrations.count)
+    return table
+  }
+
+  /// Runs `body` in one `BEGIN IMMEDIATE` transaction of the unlocked vault, checking the schema
+  /// version under the write lock, so this process never writes cells of an older version into
+  /// a file another process has just migrated.
+  func writeTransaction<T>(_ body: (AccountTable) throws(VaultError) -> T) throws(VaultError) -> T {
+    let table = try unlockedTable()
+    let supported = migrations.count
+    return try table.connection.transaction(.immediate) { () throws(VaultError) in
+      try table.connection.requireSchema(atMost: supported)
+      return try body(table)
+    }
+  }
+
+  private func unlockedTable() throws(VaultError) -> AccountTable {
     let connection = try openConnection()
     guard let keys, let sealer else { throw .locked(path: location.fileURL.path) }
     return AccountTable(connection: connection, keys: keys, sealer: sealer)

@@ -37,8 +37,11 @@ public enum VaultError: Error, Equatable, Sendable {
   case leaseLost(AccountID)
   /// Another process kept the vault locked for longer than the busy timeout.
   case busy(path: String)
-  /// A uniqueness rule of the schema refused a write; mapped to a precise case by the caller.
+  /// A uniqueness rule of the schema refused a write (the vault maps the expected ones to
+  /// `duplicateAccount`; any other is a bug).
   case constraint(String)
+  /// A cryptographic step failed where it cannot fail (a bug, or a broken OpenSSL).
+  case unexpected(String)
   /// SQLite or the file system failed (disk full, I/O error, corruption); `detail` is its text.
   case storage(path: String, detail: String)
 }
@@ -91,6 +94,9 @@ extension VaultError: CustomStringConvertible {
         + " (`fuser '\(path)'` shows which process holds it)"
     case .constraint(let detail):
       return "the vault refused a write (\(detail)); this is a bug in authtui: please report it"
+    case .unexpected(let detail):
+      return "the vault failed unexpectedly (\(detail)); this is a bug in authtui or its"
+        + " OpenSSL: please report it"
     case .storage(let path, let detail):
       return "the vault \(path) could not be read or written (\(detail)); check the disk"
         + " (free space, permissions) and try again"

@@ -33,7 +33,7 @@ struct VaultHeader {
       return VaultHeader(
         vaultID: vaultID, parameters: parameters, salt: salt, wrappedDataKey: box.combined)
     } catch {
-      throw .constraint("cannot wrap the data key: \(error)")
+      throw .unexpected("cannot wrap the data key: \(error)")
     }
   }
 

@@ -23,7 +23,7 @@ struct VaultKeys {
       cellKey = try SymmetricKey(bytes: cellBytes)
     } catch {
       // HMAC-SHA256 always yields 32 bytes, which is exactly a key.
-      throw .constraint("derived cell key has the wrong length")
+      throw .unexpected("derived cell key has the wrong length")
     }
     indexKey = HMACSHA256.authenticationCode(
       for: Array("authtui vault name index key v1".utf8), key: dataKey.bytes)

@@ -71,6 +71,14 @@ package enum VaultSchema {
 }
 
 extension SQLiteConnection {
+  /// Throws `newerSchema` when the file's version is above `supported`.
+  func requireSchema(atMost supported: Int) throws(VaultError) {
+    let found = Int(try integerPragma("user_version"))
+    if found > supported {
+      throw VaultError.newerSchema(path: path, found: found, supported: supported)
+    }
+  }
+
   /// Applies every step after the file's version, then reseals every cell from the old version to
   /// the new one. Runs under the write lock and re-reads the version there, so two processes
   /// unlocking an old vault at once migrate it once.
@@ -78,10 +86,8 @@ extension SQLiteConnection {
     let target = migrations.count
     guard try integerPragma("user_version") < target else { return }
     try transaction(.immediate) { () throws(VaultError) in
+      try requireSchema(atMost: target)
       let found = Int(try integerPragma("user_version"))
-      if found > target {
-        throw VaultError.newerSchema(path: path, found: found, supported: target)
-      }
       guard found < target else { return }
       try applyMigrations(migrations, from: found)
       try reseal(from: sealer.atVersion(found), to: sealer.atVersion(target))

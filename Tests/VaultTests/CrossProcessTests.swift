@@ -74,6 +74,8 @@ import Vault
     let ids = records.map { String($0.id.rawValue) }
     let updatesPerRun = 1000
     var generator = SystemRandomNumberGenerator()
+    // What each account held after the previous trial (checked then).
+    var previous = records.map { Self.Written(tokens: $0.tokens) }
 
     for trial in 0..<20 {
       let start = trial * updatesPerRun
@@ -98,23 +100,61 @@ import Vault
       let listing = try await vault.listAccounts()
       await vault.close()
       #expect(listing.damaged.isEmpty, "trial \(trial)")
-      let found = Dictionary(uniqueKeysWithValues: listing.accounts.map { ($0.id, $0.tokens) })
-      let matches = [reported, reported + 1].filter { committed in
-        records.indices.allSatisfy { slot in
-          let update = Self.lastUpdate(of: slot, slots: slots, upTo: committed)
-          guard let tokens = found[records[slot].id] else { return false }
-          return tokens.accessToken == "access-\(update)"
-            && tokens.refreshToken == "refresh-\(update)"
-            && tokens.expiresAt == Date(timeIntervalSince1970: Double(update))
+      let byID = Dictionary(uniqueKeysWithValues: listing.accounts.map { ($0.id, $0.tokens) })
+      let found = records.map { byID[$0.id].map(Self.Written.init) }
+      let explained = [reported, reported + 1].contains { committed in
+        (0..<slots).allSatisfy { slot in
+          // Update i goes to slot i % slots; the newest in start…committed wins, else the
+          // account still holds what it held after the previous trial.
+          let newest = stride(from: committed, through: start, by: -1).first { $0 % slots == slot }
+          return found[slot] == (newest.map(Self.Written.init(update:)) ?? previous[slot])
         }
       }
-      #expect(!matches.isEmpty, "trial \(trial): reported \(reported), found \(found)")
+      #expect(explained, "trial \(trial): reported \(reported), found \(found)")
+      previous = found.map { $0 ?? Self.Written(tokens: .none(at: Date())) }
     }
   }
 
-  /// The index of the last update written to `slot` among updates 0…`committed`.
-  private static func lastUpdate(of slot: Int, slots: Int, upTo committed: Int) -> Int {
-    committed - ((committed - slot) % slots + slots) % slots
+  /// The parts of a token set the update loop writes (update i: access-i, refresh-i, expiry i).
+  private struct Written: Equatable {
+    let access: String?
+    let refresh: String?
+    let expiry: Date?
+
+    init(tokens: TokenSet) {
+      (access, refresh, expiry) = (tokens.accessToken, tokens.refreshToken, tokens.expiresAt)
+    }
+
+    init(update: Int) {
+      (access, refresh) = ("access-\(update)", "refresh-\(update)")
+      expiry = Date(timeIntervalSince1970: Double(update))
+    }
+  }
+
+  @Test func aWriterWaitsForAnotherProcessesTransactionWithinItsBusyTimeout() async throws {
+    let fixture = try VaultFixture()
+    try await fixture.createClosedVault(with: [VaultFixture.account(1)])
+    // The probe stops inside its passphrase-change transaction, holding the write lock.
+    let holder = try probe(fixture, ["passwd-interrupted"], newPassphrase: "another passphrase")
+    await expectLine(holder, "before-commit")
+
+    let impatient = try await Vault.open(at: fixture.location, busyTimeout: .milliseconds(200))
+    try await impatient.unlock(with: fixture.passphrase)
+    // Readers are never blocked (WAL); a writer gives up after its busy timeout, with a message.
+    #expect(try await impatient.listAccounts().accounts.count == 1)
+    await #expect(throws: VaultError.busy(path: fixture.path)) {
+      try await impatient.insert(VaultFixture.account(2))
+    }
+    #expect(VaultError.busy(path: fixture.path).description.contains("try again"))
+
+    // A patient writer waits, and goes through once the holder is gone.
+    let patient = try await Vault.open(at: fixture.location, busyTimeout: .seconds(60))
+    try await patient.unlock(with: fixture.passphrase)
+    let write = Task { try await patient.insert(VaultFixture.account(3)) }
+    await holder.kill(SIGKILL)
+    #expect(await holder.wait() == 128 + SIGKILL)
+    #expect(try await write.value.label == "alice-3")
+    #expect(try await impatient.listAccounts().accounts.map(\.label) == ["alice-1", "alice-3"])
   }
 
   @Test func anInterruptedPassphraseChangeLeavesTheOldPassphraseAndOnlyACommitBringsTheNew()

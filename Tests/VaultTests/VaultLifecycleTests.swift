@@ -101,6 +101,37 @@ import Vault
     #expect(try fixture.snapshot() == before)
   }
 
+  @Test func anOpenVaultStopsReadingAndWritingOnceANewerAuthtuiMigratedTheFile() async throws {
+    let fixture = try VaultFixture()
+    let records = try await fixture.createClosedVault(with: [VaultFixture.account(1)])
+    let vault = try await fixture.unlocked()
+    try await fixture.sqlite("PRAGMA user_version = \(Vault.supportedSchemaVersion + 1)")
+    // The -shm file is SQLite's shared-memory index, which readers touch; the data is the rest.
+    let before = try fixture.snapshot().filter { !$0.key.hasSuffix("-shm") }
+
+    let expected = VaultError.newerSchema(
+      path: fixture.path, found: Vault.supportedSchemaVersion + 1,
+      supported: Vault.supportedSchemaVersion)
+    await #expect(throws: expected) { try await vault.listAccounts() }
+    await #expect(throws: expected) {
+      try await vault.updateTokens(of: records[0].id, to: .none(at: Date()))
+    }
+    await #expect(throws: expected) { try await vault.insert(VaultFixture.account(2)) }
+    #expect(try fixture.snapshot().filter { !$0.key.hasSuffix("-shm") } == before)
+  }
+
+  @Test func theExternalChangeStampMovesWhenAnotherConnectionWrites() async throws {
+    let fixture = try VaultFixture()
+    let records = try await fixture.createClosedVault(with: [VaultFixture.account(1)])
+    let watcher = try await fixture.unlocked()
+    let writer = try await fixture.unlocked()
+    let first = try await watcher.externalChangeStamp()
+    _ = try await watcher.updateTokens(of: records[0].id, to: .none(at: Date()))
+    #expect(try await watcher.externalChangeStamp() == first)
+    _ = try await writer.updateTokens(of: records[0].id, to: .none(at: Date()))
+    #expect(try await watcher.externalChangeStamp() != first)
+  }
+
   @Test func aFileThatIsNotAVaultIsRefused() async throws {
     let fixture = try VaultFixture()
     try FileManager.default.createDirectory(
