@@ -221,7 +221,7 @@ struct AccountTable {
     [
       (.providerID, CellCodec.encode(name.providerID)),
       (.label, CellCodec.encode(name.label)),
-      (.subject, CellCodec.encode(name.subject)),
+      (.subject, CellCodec.encode(name.subject, CellCodec.encode)),
       (.identity, CellCodec.encode(name.identity)),
     ]
   }
@@ -229,12 +229,12 @@ struct AccountTable {
   static func plaintexts(_ tokens: TokenSet, needsSignIn: Bool) -> [(AccountColumn, [UInt8])] {
     [
       (.signInNeeded, CellCodec.encode(needsSignIn)),
-      (.accessToken, CellCodec.encode(tokens.accessToken)),
-      (.refreshToken, CellCodec.encode(tokens.refreshToken)),
-      (.idToken, CellCodec.encode(tokens.idToken)),
-      (.tokenType, CellCodec.encode(tokens.tokenType)),
+      (.accessToken, CellCodec.encode(tokens.accessToken, CellCodec.encode)),
+      (.refreshToken, CellCodec.encode(tokens.refreshToken, CellCodec.encode)),
+      (.idToken, CellCodec.encode(tokens.idToken, CellCodec.encode)),
+      (.tokenType, CellCodec.encode(tokens.tokenType, CellCodec.encode)),
       (.scopes, CellCodec.encode(tokens.scopes)),
-      (.expiresAt, CellCodec.encode(tokens.expiresAt)),
+      (.expiresAt, CellCodec.encode(tokens.expiresAt, CellCodec.encode)),
       (.obtainedAt, CellCodec.encode(tokens.obtainedAt)),
     ]
   }

@@ -13,18 +13,8 @@ enum CellCodec {
     String(bytes: bytes, encoding: .utf8)
   }
 
-  static func encode(_ text: String?) -> [UInt8] {
-    guard let text else { return [0] }
-    return [1] + Array(text.utf8)
-  }
-
   static func decodeOptionalText(_ bytes: [UInt8]) -> String?? {
-    guard let flag = bytes.first else { return nil }
-    switch flag {
-    case 0 where bytes.count == 1: return .some(nil)
-    case 1: return decodeText(Array(bytes.dropFirst())).map { .some($0) }
-    default: return nil
-    }
+    decodeOptional(bytes, decodeText)
   }
 
   static func encode(_ flag: Bool) -> [UInt8] {
@@ -47,16 +37,21 @@ enum CellCodec {
     return Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits))
   }
 
-  static func encode(_ date: Date?) -> [UInt8] {
-    guard let date else { return [0] }
-    return [1] + encode(date)
+  static func decodeOptionalDate(_ bytes: [UInt8]) -> Date?? {
+    decodeOptional(bytes, decodeDate)
   }
 
-  static func decodeOptionalDate(_ bytes: [UInt8]) -> Date?? {
-    guard let flag = bytes.first else { return nil }
-    switch flag {
+  /// An optional value: [0] when absent, [1] and the value's encoding when present.
+  static func encode<T>(_ value: T?, _ encode: (T) -> [UInt8]) -> [UInt8] {
+    guard let value else { return [0] }
+    return [1] + encode(value)
+  }
+
+  /// The optional value `encode(_:_:)` wrote: `.some(nil)` for absent, nil when malformed.
+  static func decodeOptional<T>(_ bytes: [UInt8], _ decode: ([UInt8]) -> T?) -> T?? {
+    switch bytes.first {
     case 0 where bytes.count == 1: return .some(nil)
-    case 1: return decodeDate(Array(bytes.dropFirst())).map { .some($0) }
+    case 1: return decode(Array(bytes.dropFirst())).map { .some($0) }
     default: return nil
     }
   }
