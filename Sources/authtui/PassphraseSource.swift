@@ -82,7 +82,8 @@ struct PassphraseSource: Sendable {
       }
       text = try Self.firstLine(of: Array(data), from: origin)
     case .command(_, let command):
-      text = try Self.firstLine(of: try Self.output(of: command, origin: origin), from: origin)
+      text = try Self.firstLine(
+        of: try Self.output(of: command, environment: environment, origin: origin), from: origin)
     case .terminal:
       return try TerminalPassphrase.ask(
         prompt: prompt, confirmation: confirmation, variable: variable)
@@ -103,9 +104,9 @@ struct PassphraseSource: Sendable {
   /// Runs `command` with `/bin/sh -c` and returns its standard output. posix_spawn rather than
   /// Foundation's Process (PLATFORM.md): the command's standard input and error stay the
   /// terminal's, so `gpg` or `pass` can ask for their own passphrase.
-  private static func output(of command: String, origin: PassphraseOrigin)
-    throws(PassphraseError) -> [UInt8]
-  {
+  private static func output(
+    of command: String, environment: [String: String], origin: PassphraseOrigin
+  ) throws(PassphraseError) -> [UInt8] {
     var pipeEnds: [Int32] = [0, 0]
     guard pipe(&pipeEnds) == 0 else {
       throw .commandFailed(origin, detail: String(cString: strerror(errno)))
@@ -118,7 +119,7 @@ struct PassphraseSource: Sendable {
     posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
     let words: [String] = ["/bin/sh", "-c", command]
     let argv = words.map { strdup($0) } + [nil]
-    let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {
       argv.forEach { free($0) }
       envp.forEach { free($0) }
