@@ -63,7 +63,6 @@ let package = Package(
       name: "TerminalFixture", dependencies: ["Terminal", "TerminalCurses", "Theme"],
       path: "Tests/TerminalFixture"),
     .target(name: "TestSupport", path: "Tests/TestSupport"),
-    .testTarget(name: "CommandLineTests", dependencies: ["authtui", "TestSupport"]),
     .testTarget(
       name: "SandboxTests",
       dependencies: [
@@ -72,6 +71,15 @@ let package = Package(
     // A stand-in for a person with a browser (`BROWSER=authtui-test-browser`), for tests only.
     .executableTarget(
       name: "authtui-test-browser", dependencies: ["TestSupport"], path: "Tests/TestBrowser"),
+    .testTarget(
+      name: "CommandLineTests", dependencies: ["authtui", "TestSupport", "Vault", "Crypto"]),
+    .testTarget(name: "VaultTests", dependencies: ["Vault", "Crypto", "TestSupport", "VaultProbe"]),
+    // A child process running Vault code, so tests can race and SIGKILL real processes.
+    .executableTarget(name: "VaultProbe", dependencies: ["Vault", "Crypto"], path: "Tests/VaultProbe"),
+
+    // Benchmarks (run by `make bench`; built in release by Benchmarks/vault).
+    .executableTarget(
+      name: "VaultBenchmark", dependencies: ["Vault", "Crypto"], path: "Benchmarks/VaultBenchmark"),
   ],
   swiftLanguageModes: [.v6]
 )
