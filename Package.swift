@@ -80,6 +80,9 @@ let package = Package(
     // Benchmarks (run by `make bench`; built in release by Benchmarks/vault).
     .executableTarget(
       name: "VaultBenchmark", dependencies: ["Vault", "Crypto"], path: "Benchmarks/VaultBenchmark"),
+    .executableTarget(
+      name: "TUIBenchmark", dependencies: ["App", "Terminal", "TerminalCurses", "Theme"],
+      path: "Benchmarks/TUIBenchmark"),
   ],
   swiftLanguageModes: [.v6]
 )

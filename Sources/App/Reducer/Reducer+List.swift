@@ -154,14 +154,16 @@ extension AppState {
 
   /// The list order: by provider name, then provider id, then label.
   public static func sorted(_ accounts: [AccountSummary]) -> [AccountSummary] {
-    accounts.sorted { left, right in
-      let leftName = left.providerName.lowercased()
-      let rightName = right.providerName.lowercased()
-      if leftName != rightName { return leftName < rightName }
-      if left.name.provider != right.name.provider {
-        return left.name.provider < right.name.provider
-      }
-      return left.name.label.lowercased() < right.name.label.lowercased()
+    // The keys are computed once per account, not once per comparison.
+    accounts.map { account in
+      (
+        key: (
+          account.providerName.lowercased(), account.name.provider, account.name.label.lowercased()
+        ),
+        account: account
+      )
     }
+    .sorted { $0.key < $1.key }
+    .map(\.account)
   }
 }
