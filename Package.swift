@@ -62,7 +62,7 @@ let package = Package(
     .executableTarget(
       name: "TerminalFixture", dependencies: ["Terminal", "TerminalCurses", "Theme"],
       path: "Tests/TerminalFixture"),
-    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["Sandbox"], path: "Tests/TestSupport"),
     .testTarget(
       name: "SandboxTests",
       dependencies: [
@@ -70,7 +70,7 @@ let package = Package(
       ]),
     // A stand-in for a person with a browser (`BROWSER=authtui-test-browser`), for tests only.
     .executableTarget(
-      name: "authtui-test-browser", dependencies: ["TestSupport"], path: "Tests/TestBrowser"),
+      name: "authtui-test-browser", dependencies: ["Sandbox"], path: "Tests/TestBrowser"),
     .testTarget(
       name: "CommandLineTests", dependencies: ["authtui", "TestSupport", "Vault", "Crypto"]),
     .testTarget(name: "VaultTests", dependencies: ["Vault", "Crypto", "TestSupport", "VaultProbe"]),
