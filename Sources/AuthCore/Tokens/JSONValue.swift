@@ -1,0 +1,52 @@
+import Foundation
+
+/// A JSON value, for provider answers whose fields are not all known in advance (unknown token
+/// response members, error bodies, userinfo claims).
+public enum JSONValue: Sendable, Equatable, Decodable {
+  case string(String)
+  case number(Double)
+  case bool(Bool)
+  case null
+  case array([JSONValue])
+  case object([String: JSONValue])
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    if container.decodeNil() {
+      self = .null
+    } else if let bool = try? container.decode(Bool.self) {
+      self = .bool(bool)
+    } else if let number = try? container.decode(Double.self) {
+      self = .number(number)
+    } else if let string = try? container.decode(String.self) {
+      self = .string(string)
+    } else if let array = try? container.decode([JSONValue].self) {
+      self = .array(array)
+    } else {
+      self = .object(try container.decode([String: JSONValue].self))
+    }
+  }
+
+  /// Parses `data` as a JSON object; nil for anything else (an array, a bare value, not JSON).
+  public static func object(from data: Data) -> [String: JSONValue]? {
+    guard case .object(let members)? = try? JSONDecoder().decode(JSONValue.self, from: data)
+    else { return nil }
+    return members
+  }
+
+  /// The string, if this is one.
+  public var stringValue: String? {
+    if case .string(let text) = self { return text }
+    return nil
+  }
+
+  /// The number, if this is one or a string that spells one (some providers quote
+  /// `expires_in`).
+  public var numberValue: Double? {
+    switch self {
+    case .number(let number): return number
+    case .string(let text): return Double(text.trimmingCharacters(in: .whitespaces))
+    default: return nil
+    }
+  }
+}
