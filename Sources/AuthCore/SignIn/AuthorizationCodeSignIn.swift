@@ -29,6 +29,10 @@ public actor AuthorizationCodeSignIn: SignInAttempt {
   private let listener: RedirectListener
   private var ledger: AttemptLedger
   private var countdown: Task<Void, Never>?
+  /// True while a redirect may still be taken; false from the first valid one, or once the
+  /// attempt is ending.
+  private var accepting = true
+  private var ending = false
 
   /// Starts an attempt for `client`'s provider, with secrets from `random`. Throws when the
   /// provider does not offer the flow, lacks an endpoint, or the redirect port is taken.
@@ -132,7 +136,7 @@ public actor AuthorizationCodeSignIn: SignInAttempt {
   }
 
   private func receive(_ response: AuthorizationResponse) async -> Verdict {
-    guard ledger.progress.phase == .waitingForBrowser else { return .alreadyFinished }
+    guard accepting else { return .alreadyFinished }
     let grant: AuthorizationGrant
     do {
       grant = try request.validate(response)
@@ -144,7 +148,8 @@ public actor AuthorizationCodeSignIn: SignInAttempt {
       await finish(.failure(error))
       return .failed(error)
     }
-    // From here on no other redirect gets past the phase check above: one code, one exchange.
+    // From here on no other redirect gets past the check above: one code, one exchange.
+    accepting = false
     ledger.update { $0.phase = .exchangingCode }
     countdown?.cancel()
     listener.close()
@@ -180,13 +185,18 @@ public actor AuthorizationCodeSignIn: SignInAttempt {
   }
 
   private func countdownEnded() async {
-    guard ledger.progress.phase == .waitingForBrowser else { return }
+    guard accepting else { return }
     await finish(.failure(.noAnswer(waited: client.configuration.loginTimeout)))
   }
 
+  /// Closes the listener, then publishes the outcome: when a caller learns how the attempt
+  /// ended, the port is already closed.
   private func finish(_ outcome: AttemptLedger.Outcome) async {
-    guard ledger.finish(outcome) else { return }
+    guard !ending else { return }
+    ending = true
+    accepting = false
     countdown?.cancel()
     await listener.stop()
+    ledger.finish(outcome)
   }
 }
