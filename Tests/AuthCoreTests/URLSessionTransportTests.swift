@@ -28,7 +28,7 @@ import Testing
         body: Data("a=1&b=%2B".utf8)))
     #expect(response.status == 200)
     #expect(response.headers["content-type"] == "application/json")
-    let json = try #require(JSONValue.object(from: response.body))
+    let json = try #require(JSONWireValue.object(from: response.body))
     #expect(json["ua"] == .string("authtui/\(AuthTUIVersion.current)"))
     #expect(json["body"] == .string("a=1&b=%2B"))
     await server.stop()
