@@ -17,7 +17,7 @@ import Foundation
 /// A redirect with the wrong `state`, or with neither code nor error, is answered 400 and the
 /// wait goes on: such a request is not from this attempt's provider round trip (an old tab, or
 /// a forged link), so it may neither end the attempt nor feed it a code. Other paths get 404.
-public actor AuthorizationCodeSignIn: SignInAttempt {
+public actor AuthorizationCodeSignIn: LedgeredAttempt {
   public nonisolated let flow = SignInFlow.pkce
   public nonisolated let progress: AsyncStream<SignInProgress>
   /// The authorization request: its `url` is what the browser must open.
@@ -27,7 +27,7 @@ public actor AuthorizationCodeSignIn: SignInAttempt {
 
   private let client: ProviderClient
   private let listener: RedirectListener
-  private var ledger: AttemptLedger
+  var ledger: AttemptLedger
   private var countdown: Task<Void, Never>?
   /// True while a redirect may still be taken; false from the first valid one, or once the
   /// attempt is ending.
@@ -96,23 +96,6 @@ public actor AuthorizationCodeSignIn: SignInAttempt {
     }
   }
 
-  public var currentProgress: SignInProgress { ledger.progress }
-
-  public func tokens() async throws(AuthError) -> TokenResponse {
-    let outcome = await withTaskCancellationHandler {
-      await withCheckedContinuation { ledger.wait($0) }
-    } onCancel: {
-      cancel()
-    }
-    return try outcome.get()
-  }
-
-  /// Cancels the attempt. An exchange already sent is not interrupted, but its answer is
-  /// discarded.
-  public nonisolated func cancel() {
-    Task { await self.finish(.failure(.cancelled)) }
-  }
-
   /// The paste path: `pastedURL` is the address the browser ended on (when it could not reach
   /// this machine's listener, over SSH). It is checked exactly like a loopback redirect and
   /// must start with the redirect URI. Throws why it was refused: a wrong `state` or an
@@ -150,7 +133,10 @@ public actor AuthorizationCodeSignIn: SignInAttempt {
     }
     // From here on no other redirect gets past the check above: one code, one exchange.
     accepting = false
-    ledger.update { $0.phase = .exchangingCode }
+    ledger.update {
+      $0.phase = .exchangingCode
+      $0.deadline = nil
+    }
     countdown?.cancel()
     listener.close()
     let outcome: AttemptLedger.Outcome
@@ -190,8 +176,9 @@ public actor AuthorizationCodeSignIn: SignInAttempt {
   }
 
   /// Closes the listener, then publishes the outcome: when a caller learns how the attempt
-  /// ended, the port is already closed.
-  private func finish(_ outcome: AttemptLedger.Outcome) async {
+  /// ended, the port is already closed. Cancelling does not interrupt an exchange already
+  /// sent, but its answer is then discarded.
+  func finish(_ outcome: AttemptLedger.Outcome) async {
     guard !ending else { return }
     ending = true
     accepting = false
