@@ -44,6 +44,14 @@ let package = Package(
     .testTarget(name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "TestSupport"]),
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "CommandLineTests", dependencies: ["authtui", "TestSupport"]),
+    .testTarget(
+      name: "SandboxTests",
+      dependencies: [
+        "Sandbox", "AuthCore", "Crypto", "TestSupport", "authtui-sandbox", "authtui-test-browser",
+      ]),
+    // A stand-in for a person with a browser (`BROWSER=authtui-test-browser`), for tests only.
+    .executableTarget(
+      name: "authtui-test-browser", dependencies: ["TestSupport"], path: "Tests/TestBrowser"),
   ],
   swiftLanguageModes: [.v6]
 )
