@@ -244,16 +244,22 @@ import Testing
   }
 
   @Test func listensOnTheFixedPortAndPathTheRegistrationNames() async throws {
-    let probe = try LoopbackServer { _ in .text("", status: 200) }
-    let free = probe.port
-    await probe.stop()
     var configuration = TestProviders.simkl
-    configuration.redirectPort = free
     configuration.redirectPath = "/oauth/done"
-    let attempt = try await start(configuration)
-    #expect(attempt.request.redirectURI == "http://127.0.0.1:\(free)/oauth/done")
-    #expect(RawHTTPClient.status(of: await RawHTTPClient.get("/callback", port: free)) == 404)
+    // A port found free may be taken by a parallel test before it is bound again: retry.
+    var started: AuthorizationCodeSignIn?
+    for _ in 0..<5 where started == nil {
+      let probe = try LoopbackServer { _ in .text("", status: 200) }
+      configuration.redirectPort = probe.port
+      await probe.stop()
+      started = try? await start(configuration)
+    }
+    let attempt = try #require(started)
+    let port = try #require(configuration.redirectPort)
+    #expect(attempt.request.redirectURI == "http://127.0.0.1:\(port)/oauth/done")
+    #expect(RawHTTPClient.status(of: await RawHTTPClient.get("/callback", port: port)) == 404)
     attempt.cancel()
     _ = try? await attempt.tokens()
   }
+
 }

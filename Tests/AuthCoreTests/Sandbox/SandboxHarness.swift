@@ -6,37 +6,35 @@ import TestSupport
 /// An in-process sandbox provider and AuthCore configurations pointing at it, for tests that
 /// run the flows over real HTTP, through the real listener, with the user played by
 /// `ScriptedBrowser` submitting the sandbox's own HTML forms.
+///
+/// Every login timeout is 60 s rather than 300 s: a test whose redirect never arrives fails
+/// with "no answer" instead of holding the suite for five minutes.
 struct SandboxHarness {
   let sandbox: SandboxServer
-  /// The port registered as Simkl's redirect URI (Simkl fixes the port per registration).
-  let simklPort: UInt16
 
   static func start() async throws -> SandboxHarness {
-    let simklPort = try await freePort()
-    let sandbox = try await SandboxServer.start(
-      configuration: SandboxConfiguration(
-        simklRedirectURIs: ["http://127.0.0.1:\(simklPort)/callback"]))
-    return SandboxHarness(sandbox: sandbox, simklPort: simklPort)
+    SandboxHarness(sandbox: try await SandboxServer.start())
   }
 
-  /// A port nobody listens on right now.
-  static func freePort() async throws -> UInt16 {
-    let probe = try LoopbackServer { _ in .text("", status: 200) }
-    let port = probe.port
-    await probe.stop()
-    return port
+  /// Registers `redirectURI` as Simkl's (its registration fixes the port). The tests let the
+  /// kernel pick the port and register it afterwards: probing for a free port and binding it
+  /// later races with every other test binding port 0.
+  func registerSimklRedirect(_ redirectURI: String) async {
+    var settings = await sandbox.settings(for: .simkl)
+    settings.registeredRedirectURIs = [redirectURI]
+    await sandbox.setSettings(settings, for: .simkl)
   }
 
   func url(_ path: String) -> URL? { URL(string: sandbox.url(path)) }
 
-  /// Simkl as its preset describes it: two hosts, PIN, JSON exchange, a fixed redirect port,
-  /// `client_id`/`app-name`/`app-version` on every URL.
+  /// Simkl as its preset describes it: two hosts, PIN, JSON exchange, `client_id`,
+  /// `app-name`, `app-version` on every URL (the redirect port is registered per test).
   var simkl: ProviderConfiguration {
     ProviderConfiguration(
       id: "simkl", name: "Simkl", clientID: SandboxProfile.defaultClientID, flows: [.pkce, .pin],
       authorizationEndpoint: url(SandboxPaths.Simkl.authorize),
       tokenEndpoint: url(SandboxPaths.Simkl.token), pinEndpoint: url(SandboxPaths.Simkl.pin),
-      redirectPort: simklPort, tokenRequestEncoding: .json,
+      tokenRequestEncoding: .json, loginTimeout: 60,
       extraRequestParameters: [
         "client_id": SandboxProfile.defaultClientID, "app-name": "authtui",
         "app-version": AuthTUIVersion.current,
@@ -48,7 +46,8 @@ struct SandboxHarness {
     ProviderConfiguration(
       id: "hivesigner", name: "Hivesigner", clientID: SandboxProfile.defaultClientID,
       scopes: ["posting"], authorizationEndpoint: url(SandboxPaths.Hivesigner.authorize),
-      tokenEndpoint: url(SandboxPaths.Hivesigner.token), tokenRequestEncoding: .json)
+      tokenEndpoint: url(SandboxPaths.Hivesigner.token), tokenRequestEncoding: .json,
+      loginTimeout: 60)
   }
 
   /// Muhajir Studio: form exchange, refresh without rotation.
@@ -58,19 +57,20 @@ struct SandboxHarness {
       clientID: SandboxProfile.defaultClientID,
       scopes: ["openid", "profile", "email", "offline_access"],
       authorizationEndpoint: url(SandboxPaths.Muhajir.authorize),
-      tokenEndpoint: url(SandboxPaths.Muhajir.token))
+      tokenEndpoint: url(SandboxPaths.Muhajir.token), loginTimeout: 60)
   }
 
   /// The standards-complete provider: device grant, rotation, revocation, RFC 9207 `iss`.
-  var oidc: ProviderConfiguration {
+  /// Without `openid` by default: no id_token, so no RSA key is made (a costly step on two
+  /// cores that the flows do not need; `signsInToEveryBrowserProfile` asks for it).
+  func oidc(scopes: [String] = ["profile", "offline_access"]) -> ProviderConfiguration {
     ProviderConfiguration(
       id: "oidc", name: "Sandbox OpenID Provider", issuer: sandbox.url(SandboxPaths.OIDC.issuer),
-      clientID: SandboxProfile.defaultClientID, flows: [.pkce, .device],
-      scopes: ["openid", "profile", "offline_access"],
+      clientID: SandboxProfile.defaultClientID, flows: [.pkce, .device], scopes: scopes,
       authorizationEndpoint: url(SandboxPaths.OIDC.authorize),
       tokenEndpoint: url(SandboxPaths.OIDC.token),
       deviceAuthorizationEndpoint: url(SandboxPaths.OIDC.deviceAuthorization),
-      revocationEndpoint: url(SandboxPaths.OIDC.revoke),
+      revocationEndpoint: url(SandboxPaths.OIDC.revoke), loginTimeout: 60,
       requiresIssuerInAuthorizationResponse: true)
   }
 
@@ -95,6 +95,7 @@ struct SandboxHarness {
     _ client: ProviderClient, person: ScriptedBrowser = SandboxHarness.person()
   ) async throws -> (result: Result<TokenResponse, AuthError>, page: String) {
     let attempt = try await AuthorizationCodeSignIn.start(client: client)
+    await registerSimklRedirect(attempt.request.redirectURI)
     let visit = await person.visit(attempt.request.url.absoluteString)
     let result: Result<TokenResponse, AuthError>
     do {
