@@ -22,6 +22,16 @@ import Testing
     UInt16(try #require(URL(string: attempt.request.redirectURI)?.port))
   }
 
+  /// The attempt's outcome, once a redirect has reached it. On the manual clock an attempt
+  /// that got none would wait forever, so that is a test failure and the attempt is cancelled.
+  func outcome(_ attempt: AuthorizationCodeSignIn) async throws -> TokenResponse {
+    if await attempt.currentProgress.phase == .waitingForBrowser {
+      Issue.record("no redirect reached the attempt")
+      attempt.cancel()
+    }
+    return try await attempt.tokens()
+  }
+
   /// Plays the browser arriving at the redirect URI with `query` (`STATE` is replaced by the
   /// attempt's state).
   func redirect(_ attempt: AuthorizationCodeSignIn, _ query: String) async throws -> String {
@@ -43,7 +53,7 @@ import Testing
     #expect(RawHTTPClient.status(of: page) == 200)
     #expect(page.contains("You are signed in to Work SSO. Return to the terminal"))
     #expect(!page.contains("the-code"))
-    #expect(try await attempt.tokens().accessToken == "at")
+    #expect(try await outcome(attempt).accessToken == "at")
     let exchanges = await transport.requests(to: "/token")
     #expect(exchanges.map { $0.bodyParameters["code"] } == ["the-code"])
     #expect(exchanges.first?.bodyParameters["code_verifier"] != nil)
@@ -76,7 +86,7 @@ import Testing
 
     let page = try await redirect(attempt, "code=real&state=STATE")
     #expect(page.contains("You are signed in"))
-    #expect(try await attempt.tokens().accessToken == "at")
+    #expect(try await outcome(attempt).accessToken == "at")
     #expect(await transport.requests(to: "/token").map { $0.bodyParameters["code"] } == ["real"])
   }
 
@@ -97,7 +107,7 @@ import Testing
     }
     let page = try await redirect(attempt, "code=real&state=STATE")
     #expect(page.contains("You are signed in"))
-    #expect(try await attempt.tokens().accessToken == "at")
+    #expect(try await outcome(attempt).accessToken == "at")
     #expect(await transport.requests(to: "/token").count == 1)
   }
 
@@ -108,7 +118,7 @@ import Testing
     #expect(RawHTTPClient.status(of: page) == 200)
     #expect(page.contains("Sign-in did not complete"))
     #expect(page.contains("declined at the provider (User pressed Deny)"))
-    let error = await #expect(throws: AuthError.self) { _ = try await attempt.tokens() }
+    let error = await #expect(throws: AuthError.self) { _ = try await outcome(attempt) }
     #expect(error == .accessDenied(description: "User pressed Deny"))
     #expect(error?.exitCode == 6)
     #expect(await transport.requests.isEmpty)
@@ -120,7 +130,7 @@ import Testing
     await #expect(
       throws: AuthError.issuerMismatch(
         expected: "https://provider.test", received: "https://evil.test")
-    ) { _ = try await attempt.tokens() }
+    ) { _ = try await outcome(attempt) }
     #expect(await transport.requests.isEmpty)
   }
 
@@ -135,7 +145,7 @@ import Testing
     #expect(page.contains("PKCE proof (PKCE verification failed)"))
     await #expect(throws: AuthError.pkceVerificationFailed(description: "PKCE verification failed"))
     {
-      _ = try await attempt.tokens()
+      _ = try await outcome(attempt)
     }
   }
 
@@ -147,7 +157,7 @@ import Testing
     async let second = redirect(attempt, query)
     let pages = try await [first, second]
     #expect(pages.contains { $0.contains("You are signed in") })
-    _ = try await attempt.tokens()
+    _ = try await outcome(attempt)
     try await attempt.submitRedirect(
       attempt.request.redirectURI + "?code=c&state=" + attempt.request.state)
     #expect(await transport.requests(to: "/token").count == 1)
@@ -160,7 +170,7 @@ import Testing
     let attempt = try await start()
     let pasted = " \(attempt.request.redirectURI)?code=pasted&state=\(attempt.request.state)\n"
     try await attempt.submitRedirect(pasted)
-    #expect(try await attempt.tokens().accessToken == "at")
+    #expect(try await outcome(attempt).accessToken == "at")
     #expect(await transport.requests(to: "/token").map { $0.bodyParameters["code"] } == ["pasted"])
     #expect(try await RawHTTPClient.get("/callback", port: port(attempt)).isEmpty)
   }
@@ -177,7 +187,7 @@ import Testing
     }
     #expect(await attempt.currentProgress.phase == .waitingForBrowser)
     try await attempt.submitRedirect("\(base)?code=good&state=\(attempt.request.state)")
-    #expect(try await attempt.tokens().accessToken == "at")
+    #expect(try await outcome(attempt).accessToken == "at")
   }
 
   // MARK: Countdown and cancellation
