@@ -124,6 +124,16 @@ import Testing
     #expect(await transport.requests.isEmpty)
   }
 
+  @Test func escapesTheProvidersTextInTheBrowserPage() async throws {
+    let attempt = try await start()
+    let page = try await redirect(
+      attempt,
+      "error=access_denied&error_description=%3Cscript%3Ealert(1)%3C%2Fscript%3E&state=STATE")
+    #expect(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+    #expect(!page.contains("<script>"))
+    _ = try? await outcome(attempt)
+  }
+
   @Test func refusesARedirectFromAnotherIssuer() async throws {
     let attempt = try await start()
     _ = try await redirect(attempt, "code=c&state=STATE&iss=https%3A%2F%2Fevil.test")

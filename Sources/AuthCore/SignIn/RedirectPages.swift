@@ -47,27 +47,11 @@ enum RedirectPages {
       <!doctype html>
       <html lang="en"><head><meta charset="utf-8">
       <meta name="viewport" content="width=device-width, initial-scale=1">
-      <title>authtui: \(escape(title))</title>
+      <title>authtui: \(HTTPResponse.escapingHTML(title))</title>
       <style>body{font-family:system-ui,sans-serif;max-width:36em;margin:4em auto;padding:0 1em;\
       line-height:1.5}</style></head>
-      <body><h1>\(escape(title))</h1><p>\(escape(text))</p></body></html>
+      <body><h1>\(HTTPResponse.escapingHTML(title))</h1><p>\(HTTPResponse.escapingHTML(text))</p></body></html>
 
       """, status: status)
-  }
-
-  /// HTML text escaping: provider texts end up in these pages.
-  static func escape(_ text: String) -> String {
-    var output = ""
-    for character in text {
-      switch character {
-      case "&": output += "&amp;"
-      case "<": output += "&lt;"
-      case ">": output += "&gt;"
-      case "\"": output += "&quot;"
-      case "'": output += "&#39;"
-      default: output.append(character)
-      }
-    }
-    return output
   }
 }
