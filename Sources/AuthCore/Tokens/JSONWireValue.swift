@@ -4,13 +4,20 @@ import Foundation
 /// known in advance (unknown token response members, error bodies, userinfo claims). Distinct
 /// from `Providers.JSONValue`, which keeps source positions for configuration files.
 public enum JSONWireValue: Sendable, Equatable, Decodable {
+  /// A string.
   case string(String)
+  /// A number (JSON does not tell integers apart).
   case number(Double)
+  /// `true` or `false`.
   case bool(Bool)
+  /// `null`.
   case null
+  /// An array.
   case array([JSONWireValue])
+  /// An object; with a duplicate member name, which one is kept is unspecified.
   case object([String: JSONWireValue])
 
+  /// Decodes any JSON value.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
     if container.decodeNil() {

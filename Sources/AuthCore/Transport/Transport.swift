@@ -15,7 +15,9 @@ public protocol Transport: Sendable {
 public struct TransportRequest: Sendable, Equatable, CustomStringConvertible {
   /// The two methods OAuth needs.
   public enum Method: String, Sendable {
+    /// `GET`, with parameters in the query.
     case get = "GET"
+    /// `POST`, with a body.
     case post = "POST"
   }
 
@@ -64,6 +66,7 @@ public struct Header: Sendable, Equatable {
   /// The field value.
   public var value: String
 
+  /// The field `name: value`.
   public init(_ name: String, _ value: String) {
     self.name = name
     self.value = value
@@ -79,6 +82,7 @@ public struct TransportResponse: Sendable, Equatable, CustomStringConvertible {
   /// The body, never larger than the transport's cap.
   public var body: Data
 
+  /// An answer; header names are lowercased (a later duplicate is dropped).
   public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
     self.status = status
     self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }) { first, _ in first }
