@@ -3,6 +3,10 @@ import Foundation
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The real URLSession transport against a real loopback server.
 @Suite struct URLSessionTransportTests {
   func serve(_ handler: @escaping @Sendable (HTTPRequest) async -> HTTPResponse) throws
@@ -89,9 +93,21 @@ import Testing
   }
 
   @Test func reportsARefusedConnection() async throws {
-    let server = try serve { _ in .json("{}") }
-    let port = server.port
-    await server.stop()
+    // A socket bound but not listening holds the port, so no parallel test can take it, and
+    // connections to it are refused.
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr = in_addr(s_addr: INADDR_LOOPBACK.bigEndian)
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        Glibc.bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
+      }
+    }
+    try #require(bound)
+    let port = UInt16(bigEndian: address.sin_port)
     await #expect(throws: TransportError.cannotConnect(host: "127.0.0.1")) {
       _ = try await URLSessionTransport().send(
         TransportRequest(method: .get, url: try #require(URL(string: "http://127.0.0.1:\(port)/"))))

@@ -1,4 +1,5 @@
 import AuthCore
+import Crypto
 import Foundation
 import Sandbox
 import TestSupport
@@ -12,8 +13,16 @@ import TestSupport
 struct SandboxHarness {
   let sandbox: SandboxServer
 
+  /// One RS256 and one ES256 key for every sandbox of these tests: making an RSA key is the
+  /// costliest thing a sandbox does, and one per test would load two cores for seconds.
+  static let sharedSigningKeys: [SigningKey] = [
+    try? SigningKey.generate(.rs256), try? SigningKey.generate(.es256),
+  ].compactMap { $0 }
+
   static func start() async throws -> SandboxHarness {
-    SandboxHarness(sandbox: try await SandboxServer.start())
+    SandboxHarness(
+      sandbox: try await SandboxServer.start(
+        configuration: SandboxConfiguration(signingKeys: sharedSigningKeys)))
   }
 
   /// Registers `redirectURI` as Simkl's (its registration fixes the port). The tests let the
@@ -61,12 +70,11 @@ struct SandboxHarness {
   }
 
   /// The standards-complete provider: device grant, rotation, revocation, RFC 9207 `iss`.
-  /// Without `openid` by default: no id_token, so no RSA key is made (a costly step on two
-  /// cores that the flows do not need; `signsInToEveryBrowserProfile` asks for it).
-  func oidc(scopes: [String] = ["profile", "offline_access"]) -> ProviderConfiguration {
+  var oidc: ProviderConfiguration {
     ProviderConfiguration(
       id: "oidc", name: "Sandbox OpenID Provider", issuer: sandbox.url(SandboxPaths.OIDC.issuer),
-      clientID: SandboxProfile.defaultClientID, flows: [.pkce, .device], scopes: scopes,
+      clientID: SandboxProfile.defaultClientID, flows: [.pkce, .device],
+      scopes: ["openid", "profile", "offline_access"],
       authorizationEndpoint: url(SandboxPaths.OIDC.authorize),
       tokenEndpoint: url(SandboxPaths.OIDC.token),
       deviceAuthorizationEndpoint: url(SandboxPaths.OIDC.deviceAuthorization),

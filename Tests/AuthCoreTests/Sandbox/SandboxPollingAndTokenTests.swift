@@ -40,7 +40,7 @@ import Testing
     let harness = try await SandboxHarness.start()
     let origin = await clock.now()
     let attempt = try await UserCodeSignIn.startDevice(
-      client: harness.client(harness.oidc(), clock: clock))
+      client: harness.client(harness.oidc, clock: clock))
     let approval = try #require(attempt.authorization.verificationURIComplete)
     // Poll 2 reaches the provider at the same instant as poll 1 (its clock is not moved on),
     // which is polling too fast; the person approves before poll 4.
@@ -64,7 +64,7 @@ import Testing
     let harness = try await SandboxHarness.start()
     let origin = await clock.now()
     let attempt = try await UserCodeSignIn.startDevice(
-      client: harness.client(harness.oidc(), clock: clock))
+      client: harness.client(harness.oidc, clock: clock))
     let approval = try #require(attempt.authorization.verificationURIComplete)
     _ = await SandboxHarness.person(.deny).visit(approval.absoluteString)
     _ = await drive(attempt, sandbox: harness.sandbox, origin: origin)
@@ -78,7 +78,7 @@ import Testing
     let harness = try await SandboxHarness.start()
     let origin = await clock.now()
     let attempt = try await UserCodeSignIn.startDevice(
-      client: harness.client(harness.oidc(), clock: clock))
+      client: harness.client(harness.oidc, clock: clock))
     // The provider's clock is past the code's 600 s while the client still has time left.
     _ = await drive(attempt, sandbox: harness.sandbox, origin: origin, skipSync: [1]) { _, _ in
       await harness.sandbox.setClockOffset(seconds: 601)
@@ -129,26 +129,26 @@ import Testing
   // MARK: Refresh and revocation
 
   func signedInToOIDC(_ harness: SandboxHarness) async throws -> TokenResponse {
-    try await harness.signIn(harness.client(harness.oidc())).result.get()
+    try await harness.signIn(harness.client(harness.oidc)).result.get()
   }
 
   @Test func refreshRotationReturnsTheNewRefreshToken() async throws {
     let harness = try await SandboxHarness.start()
     let first = try await signedInToOIDC(harness)
     let old = try #require(first.refreshToken)
-    let refreshed = try await harness.client(harness.oidc()).refresh(old)
+    let refreshed = try await harness.client(harness.oidc).refresh(old)
     let new = try #require(refreshed.refreshToken)
     #expect(new != old)
     #expect(refreshed.accessToken != first.accessToken)
     #expect(await harness.sandbox.stats()[.refreshes] == 1)
     // The rotated token works in turn.
-    #expect(try await harness.client(harness.oidc()).refresh(new).refreshToken != new)
+    #expect(try await harness.client(harness.oidc).refresh(new).refreshToken != new)
     await harness.sandbox.stop()
   }
 
   @Test func reusingAnOldRefreshTokenIsDetectedAndMeansSignInNeeded() async throws {
     let harness = try await SandboxHarness.start()
-    let client = harness.client(harness.oidc())
+    let client = harness.client(harness.oidc)
     let old = try #require(try await signedInToOIDC(harness).refreshToken)
     _ = try await client.refresh(old)
     let error = await #expect(throws: AuthError.self) { _ = try await client.refresh(old) }
@@ -177,7 +177,7 @@ import Testing
 
   @Test func signOutRevokesTheRefreshTokenThenTheAccessToken() async throws {
     let harness = try await SandboxHarness.start()
-    let client = harness.client(harness.oidc())
+    let client = harness.client(harness.oidc)
     let tokens = try await signedInToOIDC(harness)
     let result = try await client.revoke(
       accessToken: tokens.accessToken, refreshToken: tokens.refreshToken)
@@ -195,7 +195,7 @@ import Testing
     await harness.sandbox.inject(
       SandboxFault(pathPrefix: SandboxPaths.OIDC.revoke, kind: .status500, count: 2))
     let error = await #expect(throws: AuthError.self) {
-      _ = try await harness.client(harness.oidc()).revoke(
+      _ = try await harness.client(harness.oidc).revoke(
         accessToken: tokens.accessToken, refreshToken: tokens.refreshToken)
     }
     #expect(error == .serverError(status: 500))
