@@ -27,7 +27,7 @@ build: deps
 	$(SWIFT) build
 
 bench: deps
-	@for bench in Benchmarks/*; do [ -x "$$bench" ] && "$$bench"; done; true
+	@for bench in Benchmarks/*; do [ -f "$$bench" ] && [ -x "$$bench" ] && "$$bench"; done; true
 
 clean:
 	rm -rf .build

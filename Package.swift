@@ -19,22 +19,30 @@ let package = Package(
     // Swift modules, lowest first.
     .target(name: "Crypto", dependencies: ["COpenSSL"]),
     .target(name: "Vault", dependencies: ["Crypto", "CSQLite"]),
-    .target(name: "Terminal"),
+    .target(name: "Spelling"),
+    .target(name: "Terminal", dependencies: ["Spelling"]),
     .target(name: "TerminalCurses", dependencies: ["Terminal", "CNcursesW"]),
-    .target(name: "Theme", dependencies: ["Terminal"]),
+    .target(
+      name: "Theme", dependencies: ["Terminal", "Spelling"], plugins: ["EmbedDataFilesPlugin"]),
     .target(name: "AuthCore", dependencies: ["Crypto"]),
-    .target(name: "Providers", dependencies: ["AuthCore"]),
+    .target(name: "Providers", dependencies: ["AuthCore", "Spelling"]),
     .target(name: "Sandbox", dependencies: ["AuthCore", "Crypto"]),
     .target(
       name: "App",
-      dependencies: ["Terminal", "Theme", "AuthCore", "Providers", "Vault"]),
+      dependencies: ["Terminal", "Theme", "AuthCore", "Providers", "Spelling", "Vault"]),
+
+    // Build tool: compiles data files (Themes/*.theme, provider presets) into their modules.
+    .executableTarget(name: "DataFileEmbedder"),
+    .plugin(
+      name: "EmbedDataFilesPlugin", capability: .buildTool(), dependencies: ["DataFileEmbedder"],
+      path: "Sources/EmbedDataFilesPlugin"),
 
     // Composition roots.
     .executableTarget(
       name: "authtui",
       dependencies: [
-        "App", "AuthCore", "Crypto", "Providers", "Sandbox", "Terminal", "TerminalCurses",
-        "Theme", "Vault",
+        "App", "AuthCore", "Crypto", "Providers", "Sandbox", "Spelling", "Terminal",
+        "TerminalCurses", "Theme", "Vault",
       ]),
     .executableTarget(name: "authtui-sandbox", dependencies: ["Sandbox"]),
 
@@ -43,8 +51,16 @@ let package = Package(
     .testTarget(
       name: "AuthCoreTests", dependencies: ["AuthCore", "Crypto", "Sandbox", "TestSupport"]),
     .testTarget(name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "TestSupport"]),
+    .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
+    .testTarget(name: "ThemeTests", dependencies: ["Theme", "Terminal", "TestSupport"]),
+    .testTarget(
+      name: "TerminalCursesTests",
+      dependencies: ["TerminalCurses", "Terminal", "Theme", "TestSupport", "TerminalFixture"]),
+    // Draws a known screen with the real curses back end, for the tmux tests.
+    .executableTarget(
+      name: "TerminalFixture", dependencies: ["Terminal", "TerminalCurses", "Theme"],
+      path: "Tests/TerminalFixture"),
     .target(name: "TestSupport", path: "Tests/TestSupport"),
-    .testTarget(name: "CommandLineTests", dependencies: ["authtui", "TestSupport"]),
     .testTarget(
       name: "SandboxTests",
       dependencies: [
@@ -53,6 +69,15 @@ let package = Package(
     // A stand-in for a person with a browser (`BROWSER=authtui-test-browser`), for tests only.
     .executableTarget(
       name: "authtui-test-browser", dependencies: ["TestSupport"], path: "Tests/TestBrowser"),
+    .testTarget(
+      name: "CommandLineTests", dependencies: ["authtui", "TestSupport", "Vault", "Crypto"]),
+    .testTarget(name: "VaultTests", dependencies: ["Vault", "Crypto", "TestSupport", "VaultProbe"]),
+    // A child process running Vault code, so tests can race and SIGKILL real processes.
+    .executableTarget(name: "VaultProbe", dependencies: ["Vault", "Crypto"], path: "Tests/VaultProbe"),
+
+    // Benchmarks (run by `make bench`; built in release by Benchmarks/vault).
+    .executableTarget(
+      name: "VaultBenchmark", dependencies: ["Vault", "Crypto"], path: "Benchmarks/VaultBenchmark"),
   ],
   swiftLanguageModes: [.v6]
 )

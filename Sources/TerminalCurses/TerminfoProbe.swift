@@ -11,7 +11,7 @@ internal import CNcursesW
 /// what to do instead.
 public enum TerminfoProbe {
   /// Why the interactive UI cannot start on this terminal.
-  public enum Problem: Error, Equatable, CustomStringConvertible {
+  public enum Problem: Error, Hashable, Sendable, CustomStringConvertible {
     /// Standard input or output is not a terminal (a pipe, a file, a cron job).
     case notATerminal
     /// `TERM` is unset or empty.
@@ -45,11 +45,15 @@ public enum TerminfoProbe {
 
   /// True when terminfo describes `term`. Uses `setupterm` with an error out-parameter, which
   /// reports instead of exiting.
+  ///
+  /// Must run on the thread that owns curses (it briefly swaps curses' current terminal).
   public static func hasTerminfoEntry(_ term: String) -> Bool {
+    // setupterm installs the entry as the current terminal: keep the one in use (an open
+    // screen's) aside, and free the probe's entry afterwards.
+    let current = set_curterm(nil)
     var status: Int32 = 0
     let result = setupterm(term, -1, &status)
-    // setupterm installs the entry as the current terminal; detach it and free it again.
-    if result == OK, let loaded = set_curterm(nil) {
+    if let loaded = set_curterm(current), loaded != current {
       del_curterm(loaded)
     }
     return result == OK && status == 1

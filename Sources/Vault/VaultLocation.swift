@@ -51,6 +51,12 @@ public struct VaultPermissionProblem: Error, Equatable, Sendable, CustomStringCo
   /// The permission bits found.
   public let mode: mode_t
 
+  /// Describes the problem of the file at `path` with permission bits `mode`.
+  public init(path: String, mode: mode_t) {
+    self.path = path
+    self.mode = mode
+  }
+
   /// The message, including the exact command that fixes it.
   public var description: String {
     let octal = String(mode, radix: 8)

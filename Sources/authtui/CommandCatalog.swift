@@ -1,3 +1,6 @@
+import Spelling
+import Terminal
+
 /// Every command authtui has, and the help text generated from them.
 struct CommandCatalog: Sendable {
   /// The interactive UI, run when no command is given.
@@ -12,9 +15,7 @@ struct CommandCatalog: Sendable {
 
   /// "did you mean …" for a mistyped command, or a pointer to the list.
   func suggestion(forCommand name: String) -> String {
-    let close = commands.map(\.name).filter { EditDistance.between($0, name) <= 2 }
-    if let best = close.min(by: { EditDistance.between($0, name) < EditDistance.between($1, name) })
-    {
+    if let best = SpellingSuggestion.closest(to: name, among: commands.map(\.name)) {
       return "did you mean `authtui \(best)`? `authtui --help` lists every command"
     }
     return "`authtui --help` lists every command"
@@ -71,24 +72,4 @@ struct CommandCatalog: Sendable {
 /// `text` followed by spaces up to `width` characters (at least one space).
 private func padded(_ text: String, to width: Int) -> String {
   text + String(repeating: " ", count: max(1, width - text.count))
-}
-
-/// Levenshtein distance, for "did you mean" hints on short words.
-enum EditDistance {
-  static func between(_ lhs: String, _ rhs: String) -> Int {
-    let left = Array(lhs)
-    let right = Array(rhs)
-    if left.isEmpty { return right.count }
-    if right.isEmpty { return left.count }
-    var previous = Array(0...right.count)
-    for (i, leftCharacter) in left.enumerated() {
-      var current = [i + 1] + Array(repeating: 0, count: right.count)
-      for (j, rightCharacter) in right.enumerated() {
-        let substitution = previous[j] + (leftCharacter == rightCharacter ? 0 : 1)
-        current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, substitution)
-      }
-      previous = current
-    }
-    return previous[right.count]
-  }
 }

@@ -15,6 +15,21 @@ extension CommandCatalog {
           """,
         arguments: [], requiredArguments: 0, options: []),
       CommandSpec(
+        name: "vault", usage: "vault init|status|passwd",
+        summary: "Create the encrypted vault, show its facts, or change its passphrase.",
+        details: """
+          init     create the vault (0600, in a 0700 folder); the passphrase is asked twice
+          status   the path, schema, key derivation, account count and whether the file
+                   permissions are safe; needs no passphrase and shows no secret
+          passwd   change the passphrase (only the wrapped data key is rewritten)
+
+          The passphrase comes from AUTHTUI_PASSPHRASE, AUTHTUI_PASSPHRASE_FILE (its first
+          line) or AUTHTUI_PASSPHRASE_COMMAND (the first line it prints), else the terminal.
+          For passwd, the new one comes from AUTHTUI_NEW_PASSPHRASE, …_FILE or …_COMMAND,
+          else the terminal. Exit code 3 when the passphrase is wrong.
+          """,
+        arguments: ["ACTION"], requiredArguments: 1, options: []),
+      CommandSpec(
         name: "help", usage: "help [COMMAND]",
         summary: "Show the command list, or the help of one command.", details: "",
         arguments: ["COMMAND"], requiredArguments: 0, options: []),

@@ -27,6 +27,8 @@ case "help":
   status = HelpCommand.run(topic: invocation.arguments.first, catalog: catalog, console: console)
 case "demo":
   status = DemoCommand.run(console: console)
+case "vault":
+  status = await VaultCommand.run(invocation, console: console)
 default:
   status = HelpCommand.run(topic: nil, catalog: catalog, console: console)
 }

@@ -1,0 +1,241 @@
+import Crypto
+import Foundation
+
+/// The sealed columns of `accounts`, in the order every SELECT returns them.
+enum AccountColumn: String, CaseIterable {
+  case providerID = "provider_id"
+  case label
+  case subject
+  case identity
+  case signInNeeded = "sign_in_needed"
+  case accessToken = "access_token"
+  case refreshToken = "refresh_token"
+  case idToken = "id_token"
+  case tokenType = "token_type"
+  case scopes
+  case expiresAt = "expires_at"
+  case obtainedAt = "obtained_at"
+}
+
+/// One row of `accounts` as stored: plaintext bookkeeping and still-sealed cells.
+struct StoredAccountRow {
+  let id: AccountID
+  let version: Int64
+  let nameIndex: [UInt8]
+  let cells: [AccountColumn: [UInt8]]
+}
+
+/// The identifying half of an account.
+struct AccountName {
+  let providerID: String
+  let label: String
+  let subject: String?
+  let identity: [String: String]
+}
+
+/// The rows of `accounts` in an unlocked vault: reading, decoding, sealing and writing them.
+///
+/// A value made for one operation by the `Vault` actor, which owns the connection; it never
+/// escapes the actor.
+struct AccountTable {
+  static let name = "accounts"
+
+  let connection: SQLiteConnection
+  let keys: VaultKeys
+  let sealer: CellSealer
+
+  private static let selection =
+    "SELECT id, version, name_index, "
+    + AccountColumn.allCases.map(\.rawValue).joined(separator: ", ") + " FROM accounts"
+
+  // MARK: Reading
+
+  func allRows() throws(VaultError) -> [StoredAccountRow] {
+    try connection.query(Self.selection, row: Self.storedRow)
+  }
+
+  func row(_ id: AccountID) throws(VaultError) -> StoredAccountRow? {
+    try connection.query(
+      Self.selection + " WHERE id = ?", [.integer(id.rawValue)], row: Self.storedRow
+    )
+    .first
+  }
+
+  func row(nameIndex: [UInt8]) throws(VaultError) -> StoredAccountRow? {
+    try connection.query(
+      Self.selection + " WHERE name_index = ?", [.blob(nameIndex)], row: Self.storedRow
+    ).first
+  }
+
+  /// The row, or `accountNotFound`.
+  func existingRow(_ id: AccountID) throws(VaultError) -> StoredAccountRow {
+    guard let row = try row(id) else { throw .accountNotFound(id) }
+    return row
+  }
+
+  private static func storedRow(_ statement: SQLiteStatement) -> StoredAccountRow {
+    var cells: [AccountColumn: [UInt8]] = [:]
+    for (offset, column) in AccountColumn.allCases.enumerated() {
+      // A NULL where a sealed cell belongs reads as an empty cell, which fails authentication.
+      cells[column] = statement.blob(Int32(offset + 3)) ?? []
+    }
+    return StoredAccountRow(
+      id: AccountID(statement.int64(0)), version: statement.int64(1),
+      nameIndex: statement.blob(2) ?? [], cells: cells)
+  }
+
+  // MARK: Decoding
+
+  func decode(_ row: StoredAccountRow) throws(AccountDamage) -> AccountRecord {
+    let name = try decodeName(row)
+    let (tokens, needsSignIn) = try decodeTokens(row)
+    return record(row.id, version: row.version, name, tokens, needsSignIn: needsSignIn)
+  }
+
+  /// The identifying cells, checked against the row's name index.
+  func decodeName(_ row: StoredAccountRow) throws(AccountDamage) -> AccountName {
+    let providerID = try value(row, .providerID, CellCodec.decodeText)
+    let label = try value(row, .label, CellCodec.decodeText)
+    let name = AccountName(
+      providerID: providerID, label: label,
+      subject: try value(row, .subject, CellCodec.decodeOptionalText),
+      identity: try value(row, .identity, CellCodec.decodeFields))
+    let expected = keys.nameIndex(providerID: providerID, label: label)
+    guard ConstantTime.equals(expected, row.nameIndex) else { throw .nameIndexMismatch }
+    return name
+  }
+
+  func decodeTokens(_ row: StoredAccountRow) throws(AccountDamage) -> (TokenSet, Bool) {
+    let tokens = TokenSet(
+      accessToken: try value(row, .accessToken, CellCodec.decodeOptionalText),
+      refreshToken: try value(row, .refreshToken, CellCodec.decodeOptionalText),
+      idToken: try value(row, .idToken, CellCodec.decodeOptionalText),
+      tokenType: try value(row, .tokenType, CellCodec.decodeOptionalText),
+      scopes: try value(row, .scopes, CellCodec.decodeList),
+      expiresAt: try value(row, .expiresAt, CellCodec.decodeOptionalDate),
+      obtainedAt: try value(row, .obtainedAt, CellCodec.decodeDate))
+    return (tokens, try value(row, .signInNeeded, CellCodec.decodeBool))
+  }
+
+  private func value<T>(
+    _ row: StoredAccountRow, _ column: AccountColumn, _ decode: ([UInt8]) -> T?
+  ) throws(AccountDamage) -> T {
+    let address = CellSealer.Address(
+      table: Self.name, rowID: row.id.rawValue, column: column.rawValue)
+    guard let plaintext = sealer.open(row.cells[column] ?? [], at: address) else {
+      throw .cellRejected(column: column.rawValue)
+    }
+    guard let decoded = decode(plaintext) else { throw .cellMalformed(column: column.rawValue) }
+    return decoded
+  }
+
+  func record(
+    _ id: AccountID, version: Int64, _ name: AccountName, _ tokens: TokenSet, needsSignIn: Bool
+  ) -> AccountRecord {
+    AccountRecord(
+      id: id, version: version, providerID: name.providerID, label: name.label,
+      subject: name.subject, identity: name.identity, tokens: tokens, needsSignIn: needsSignIn)
+  }
+
+  // MARK: Writing
+
+  /// Inserts a new row with the next never-used id; refuses a name already taken.
+  func insert(_ account: NewAccount) throws(VaultError) -> AccountRecord {
+    guard !account.providerID.isEmpty, !account.label.isEmpty else {
+      throw .invalidAccountName
+    }
+    let nameIndex = keys.nameIndex(providerID: account.providerID, label: account.label)
+    if try row(nameIndex: nameIndex) != nil {
+      throw .duplicateAccount(providerID: account.providerID, label: account.label)
+    }
+    // The id must be known before sealing, since every cell's associated data names its row.
+    // AUTOINCREMENT keeps ids of deleted rows from coming back, so old cells never fit a new row.
+    let nextID =
+      try connection.query(
+        """
+        SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'accounts'), 0),
+                   COALESCE((SELECT MAX(id) FROM accounts), 0)) + 1
+        """
+      ) { $0.int64(0) }.first ?? 1
+    let id = AccountID(nextID)
+    let name = AccountName(
+      providerID: account.providerID, label: account.label, subject: account.subject,
+      identity: account.identity)
+    let plaintexts =
+      Self.plaintexts(name) + Self.plaintexts(account.tokens, needsSignIn: false)
+    let columns = plaintexts.map(\.0.rawValue).joined(separator: ", ")
+    let placeholders = Array(repeating: "?", count: plaintexts.count).joined(separator: ", ")
+    var bindings: [SQLiteValue] = [.integer(id.rawValue), .blob(nameIndex)]
+    for (column, plaintext) in plaintexts {
+      bindings.append(.blob(try seal(plaintext, id, column)))
+    }
+    do throws(VaultError) {
+      try connection.run(
+        "INSERT INTO accounts (id, version, name_index, \(columns)) VALUES (?, 1, ?, \(placeholders))",
+        bindings)
+    } catch .constraint {
+      throw .duplicateAccount(providerID: account.providerID, label: account.label)
+    }
+    return record(id, version: 1, name, account.tokens, needsSignIn: false)
+  }
+
+  /// Reseals `plaintexts` into the row (and its name index when given) and bumps its version;
+  /// returns the new version, or throws `accountNotFound`.
+  func update(
+    _ id: AccountID, _ plaintexts: [(AccountColumn, [UInt8])], nameIndex: [UInt8]? = nil
+  ) throws(VaultError) -> Int64 {
+    var assignments = plaintexts.map { "\($0.0.rawValue) = ?" }
+    var bindings: [SQLiteValue] = []
+    for (column, plaintext) in plaintexts {
+      bindings.append(.blob(try seal(plaintext, id, column)))
+    }
+    if let nameIndex {
+      assignments.append("name_index = ?")
+      bindings.append(.blob(nameIndex))
+    }
+    let sql =
+      "UPDATE accounts SET \(assignments.joined(separator: ", ")), version = version + 1"
+      + " WHERE id = ? RETURNING version"
+    let versions = try connection.query(sql, bindings + [.integer(id.rawValue)]) { $0.int64(0) }
+    guard let version = versions.first else { throw .accountNotFound(id) }
+    return version
+  }
+
+  /// Removes the row and any refresh lease on it; false when there was no such row.
+  func delete(_ id: AccountID) throws(VaultError) -> Bool {
+    try connection.run("DELETE FROM refresh_leases WHERE account_id = ?", [.integer(id.rawValue)])
+    return try connection.run("DELETE FROM accounts WHERE id = ?", [.integer(id.rawValue)]) > 0
+  }
+
+  private func seal(_ plaintext: [UInt8], _ id: AccountID, _ column: AccountColumn)
+    throws(VaultError) -> [UInt8]
+  {
+    try sealer.seal(
+      plaintext,
+      at: CellSealer.Address(table: Self.name, rowID: id.rawValue, column: column.rawValue))
+  }
+
+  // MARK: Cell plaintexts
+
+  static func plaintexts(_ name: AccountName) -> [(AccountColumn, [UInt8])] {
+    [
+      (.providerID, CellCodec.encode(name.providerID)),
+      (.label, CellCodec.encode(name.label)),
+      (.subject, CellCodec.encode(name.subject, CellCodec.encode)),
+      (.identity, CellCodec.encode(name.identity)),
+    ]
+  }
+
+  static func plaintexts(_ tokens: TokenSet, needsSignIn: Bool) -> [(AccountColumn, [UInt8])] {
+    [
+      (.signInNeeded, CellCodec.encode(needsSignIn)),
+      (.accessToken, CellCodec.encode(tokens.accessToken, CellCodec.encode)),
+      (.refreshToken, CellCodec.encode(tokens.refreshToken, CellCodec.encode)),
+      (.idToken, CellCodec.encode(tokens.idToken, CellCodec.encode)),
+      (.tokenType, CellCodec.encode(tokens.tokenType, CellCodec.encode)),
+      (.scopes, CellCodec.encode(tokens.scopes)),
+      (.expiresAt, CellCodec.encode(tokens.expiresAt, CellCodec.encode)),
+      (.obtainedAt, CellCodec.encode(tokens.obtainedAt)),
+    ]
+  }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+/// The tokens an account holds (RFC 6749 §5.1 token response, OIDC Core §3.1.3.3), as stored.
+///
+/// `description`, `debugDescription` and `dump` say which tokens are present, never their value.
+public struct TokenSet: Sendable, Equatable {
+  /// The access token (`access_token`).
+  public var accessToken: String?
+  /// The refresh token (`refresh_token`); store the rotated one the provider returned, or carry
+  /// the previous one over when the provider did not send a new one.
+  public var refreshToken: String?
+  /// The OIDC ID token (`id_token`), a JWT.
+  public var idToken: String?
+  /// The token type (`token_type`), usually `Bearer`.
+  public var tokenType: String?
+  /// The granted scopes (`scope`, split on spaces).
+  public var scopes: [String]
+  /// When the access token expires (`expires_in` added to `obtainedAt`), if the provider said.
+  public var expiresAt: Date?
+  /// When these tokens were received.
+  public var obtainedAt: Date
+
+  /// Every field given explicitly; absent tokens are nil.
+  public init(
+    accessToken: String?, refreshToken: String? = nil, idToken: String? = nil,
+    tokenType: String? = "Bearer", scopes: [String] = [], expiresAt: Date? = nil,
+    obtainedAt: Date
+  ) {
+    self.accessToken = accessToken
+    self.refreshToken = refreshToken
+    self.idToken = idToken
+    self.tokenType = tokenType
+    self.scopes = scopes
+    self.expiresAt = expiresAt
+    self.obtainedAt = obtainedAt
+  }
+
+  /// No token at all: what an account that needs a new sign-in holds.
+  public static func none(at date: Date) -> TokenSet {
+    TokenSet(accessToken: nil, tokenType: nil, obtainedAt: date)
+  }
+}
+
+extension TokenSet: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+  public var description: String {
+    func presence(_ token: String?) -> String { token == nil ? "absent" : "present" }
+    let expiry = expiresAt.map { ISO8601DateFormatter().string(from: $0) } ?? "unknown"
+    return "TokenSet(access: \(presence(accessToken)), refresh: \(presence(refreshToken)),"
+      + " id: \(presence(idToken)), type: \(tokenType ?? "none"),"
+      + " scopes: \(scopes.joined(separator: " ")), expires: \(expiry))"
+  }
+
+  public var debugDescription: String { description }
+
+  public var customMirror: Mirror {
+    Mirror(self, children: ["summary": description])
+  }
+}

@@ -1,0 +1,148 @@
+import Foundation
+
+/// Reading and writing accounts. Every method needs the vault unlocked (else `locked`), and every
+/// write is one `BEGIN IMMEDIATE` transaction that bumps the account's version.
+extension Vault {
+  /// Every account, decrypted; accounts whose cells fail to open are listed apart, by id only,
+  /// so one damaged row never hides the others.
+  public func listAccounts() throws(VaultError) -> AccountListing {
+    let table = try accountTable()
+    var accounts: [AccountRecord] = []
+    var damaged: [DamagedAccount] = []
+    // One statement outside an explicit transaction reads one consistent snapshot.
+    for row in try table.allRows() {
+      do {
+        accounts.append(try table.decode(row))
+      } catch {
+        damaged.append(DamagedAccount(id: row.id, damage: error))
+      }
+    }
+    accounts.sort { ($0.providerID, $0.label) < ($1.providerID, $1.label) }
+    return AccountListing(accounts: accounts, damaged: damaged.sorted { $0.id < $1.id })
+  }
+
+  /// The account with this id; `accountNotFound` or `accountDamaged` otherwise.
+  public func account(_ id: AccountID) throws(VaultError) -> AccountRecord {
+    let table = try accountTable()
+    return try Self.decoded(try table.existingRow(id), by: table)
+  }
+
+  /// The account named `providerID`/`label`, or nil when there is none.
+  ///
+  /// One indexed read of the blind name index (see `VaultKeys.nameIndex`), then one row decrypted;
+  /// the row's sealed name is checked against the request.
+  public func account(providerID: String, label: String) throws(VaultError) -> AccountRecord? {
+    let table = try accountTable()
+    let index = table.keys.nameIndex(providerID: providerID, label: label)
+    guard let row = try table.row(nameIndex: index) else { return nil }
+    return try Self.decoded(row, by: table)
+  }
+
+  /// Adds an account; `duplicateAccount` when its provider id and label are taken.
+  public func insert(_ account: NewAccount) throws(VaultError) -> AccountRecord {
+    try writeTransaction { table throws(VaultError) in try table.insert(account) }
+  }
+
+  /// Adds several accounts in one transaction: all of them, or none when one fails.
+  public func insert(contentsOf accounts: [NewAccount]) throws(VaultError) -> [AccountRecord] {
+    try writeTransaction { table throws(VaultError) in
+      var records: [AccountRecord] = []
+      for account in accounts {
+        records.append(try table.insert(account))
+      }
+      return records
+    }
+  }
+
+  /// Replaces the account's tokens (after a new sign-in) and clears "sign-in needed".
+  ///
+  /// For a refresh, use `beginRefresh` and `completeRefresh` instead: they keep two processes from
+  /// spending the same refresh token.
+  public func updateTokens(of id: AccountID, to tokens: TokenSet) throws(VaultError)
+    -> AccountRecord
+  {
+    try writeTransaction { table throws(VaultError) in
+      try Self.write(tokens, needsSignIn: false, to: id, in: table)
+    }
+  }
+
+  /// Gives the account another label; `duplicateAccount` when the provider already has one.
+  public func rename(_ id: AccountID, to label: String) throws(VaultError) -> AccountRecord {
+    guard !label.isEmpty else { throw .invalidAccountName }
+    return try writeTransaction { table throws(VaultError) in
+      let row = try table.existingRow(id)
+      let old = try Self.decodedName(row, by: table)
+      let (tokens, needsSignIn) = try Self.decodedTokens(row, by: table)
+      let name = AccountName(
+        providerID: old.providerID, label: label, subject: old.subject, identity: old.identity)
+      let version: Int64
+      do throws(VaultError) {
+        version = try table.update(
+          id, [(.label, CellCodec.encode(label))],
+          nameIndex: table.keys.nameIndex(providerID: old.providerID, label: label))
+      } catch .constraint {
+        throw .duplicateAccount(providerID: old.providerID, label: label)
+      }
+      return table.record(id, version: version, name, tokens, needsSignIn: needsSignIn)
+    }
+  }
+
+  /// Clears every token, scope and expiry of the account and marks it "sign-in needed"; the
+  /// account itself stays, so a new sign-in can fill it again.
+  public func markSignInNeeded(_ id: AccountID, at date: Date = Date()) throws(VaultError)
+    -> AccountRecord
+  {
+    try writeTransaction { table throws(VaultError) in
+      try Self.write(.none(at: date), needsSignIn: true, to: id, in: table)
+    }
+  }
+
+  /// Removes the account (and any refresh lease on it). Its cells are overwritten on disk
+  /// (`secure_delete`). Works on a damaged account too.
+  public func delete(_ id: AccountID) throws(VaultError) {
+    try writeTransaction { table throws(VaultError) in
+      guard try table.delete(id) else { throw VaultError.accountNotFound(id) }
+    }
+  }
+
+  // MARK: Shared with the refresh lease
+
+  /// Writes the token cells (not the name), bumps the version, returns the account.
+  static func write(
+    _ tokens: TokenSet, needsSignIn: Bool, to id: AccountID, in table: AccountTable
+  ) throws(VaultError) -> AccountRecord {
+    let name = try decodedName(try table.existingRow(id), by: table)
+    let version = try table.update(id, AccountTable.plaintexts(tokens, needsSignIn: needsSignIn))
+    return table.record(id, version: version, name, tokens, needsSignIn: needsSignIn)
+  }
+
+  static func decoded(_ row: StoredAccountRow, by table: AccountTable) throws(VaultError)
+    -> AccountRecord
+  {
+    do {
+      return try table.decode(row)
+    } catch {
+      throw .accountDamaged(row.id, error)
+    }
+  }
+
+  private static func decodedName(_ row: StoredAccountRow, by table: AccountTable)
+    throws(VaultError) -> AccountName
+  {
+    do {
+      return try table.decodeName(row)
+    } catch {
+      throw .accountDamaged(row.id, error)
+    }
+  }
+
+  private static func decodedTokens(_ row: StoredAccountRow, by table: AccountTable)
+    throws(VaultError) -> (TokenSet, Bool)
+  {
+    do {
+      return try table.decodeTokens(row)
+    } catch {
+      throw .accountDamaged(row.id, error)
+    }
+  }
+}

@@ -1,0 +1,279 @@
+import Crypto
+import Foundation
+
+/// The encrypted token vault: one SQLite file, owned by this actor's single connection.
+///
+/// Every request runs on the vault's own serial dispatch queue (not the cooperative thread pool),
+/// so scrypt and SQLite's busy waits never stall the UI or other tasks: callers `await` results.
+/// Several processes may use the same file at once; SQLite transactions (WAL journal,
+/// `BEGIN IMMEDIATE` for every read-modify-write, a bounded busy timeout) keep them consistent.
+///
+/// Lifecycle: `create` makes a new file and returns it unlocked; `open` returns an existing vault
+/// locked, `unlock` derives the key-encryption key from the passphrase and unwraps the data key,
+/// `lock` forgets the keys, `close` drops the connection. A wrong passphrase throws
+/// `VaultError.wrongPassphrase` and leaves the file byte-for-byte as it was; so does a file written
+/// by a newer schema (`VaultError.newerSchema`).
+///
+/// On disk, only bookkeeping is plaintext: row ids, row versions, refresh leases, the KDF
+/// parameters and salt, and the schema version. Every identifying field and every token is a
+/// separately sealed AES-256-GCM cell (see `CellSealer`).
+public actor Vault {
+  private let executor = QueueExecutor(label: "authtui.vault")
+
+  /// Runs the actor on its own queue; see the type's documentation.
+  public nonisolated var unownedExecutor: UnownedSerialExecutor {
+    executor.asUnownedSerialExecutor()
+  }
+
+  /// Where the vault file is.
+  public nonisolated let location: VaultLocation
+
+  let busyTimeout: Duration
+  let migrations: [SchemaMigration]
+  var connection: SQLiteConnection?
+  var keys: VaultKeys?
+  var sealer: CellSealer?
+
+  private init(location: VaultLocation, busyTimeout: Duration, migrations: [SchemaMigration]) {
+    precondition(
+      migrations.enumerated().allSatisfy { $0.offset + 1 == $0.element.version },
+      "schema migrations must be numbered 1, 2, 3… in order")
+    self.location = location
+    self.busyTimeout = busyTimeout
+    self.migrations = migrations
+  }
+
+  /// The schema version this build writes; files above it are refused.
+  public static var supportedSchemaVersion: Int { VaultSchema.migrations.count }
+
+  // MARK: Opening
+
+  /// Opens an existing vault, locked.
+  ///
+  /// Refuses a missing file (`noVault`), a file others can read (`unsafePermissions`, with the
+  /// `chmod` to run), a file that is not a vault (`notAVault`) and one written by a newer schema
+  /// (`newerSchema`); none of these writes anything. `busyTimeout` bounds how long any request
+  /// waits while another process holds the write lock before failing with `busy`.
+  public static func open(
+    at location: VaultLocation, busyTimeout: Duration = .seconds(10)
+  ) async throws(VaultError) -> Vault {
+    try await open(at: location, busyTimeout: busyTimeout, migrations: VaultSchema.migrations)
+  }
+
+  /// `open` with another schema history (tests of migrations).
+  package static func open(
+    at location: VaultLocation, busyTimeout: Duration = .seconds(10),
+    migrations: [SchemaMigration]
+  ) async throws(VaultError) -> Vault {
+    let vault = Vault(location: location, busyTimeout: busyTimeout, migrations: migrations)
+    try await vault.connect(refusingUnsafePermissions: true)
+    return vault
+  }
+
+  /// Creates a new vault file, 0600 in a 0700 folder, and returns it unlocked.
+  ///
+  /// Draws a random 256-bit data key and a 32-byte salt, and wraps the key under
+  /// scrypt(`passphrase`, `parameters`); the parameters are stored, and every later unlock uses
+  /// them as stored. The command line always passes `Scrypt.Parameters.interactive` (the default);
+  /// tests may pass cheaper ones. Refuses an empty passphrase and an existing file.
+  public static func create(
+    at location: VaultLocation, passphrase: Passphrase,
+    parameters: Scrypt.Parameters = .interactive, busyTimeout: Duration = .seconds(10)
+  ) async throws(VaultError) -> Vault {
+    try await create(
+      at: location, passphrase: passphrase, parameters: parameters, busyTimeout: busyTimeout,
+      migrations: VaultSchema.migrations)
+  }
+
+  /// `create` with another schema history (tests of migrations).
+  package static func create(
+    at location: VaultLocation, passphrase: Passphrase, parameters: Scrypt.Parameters,
+    busyTimeout: Duration = .seconds(10), migrations: [SchemaMigration]
+  ) async throws(VaultError) -> Vault {
+    let vault = Vault(location: location, busyTimeout: busyTimeout, migrations: migrations)
+    try await vault.initialise(passphrase: passphrase, parameters: parameters)
+    return vault
+  }
+
+  /// The non-secret facts of a vault without its passphrase, even when its permissions are
+  /// unsafe (the status then names the problem instead of refusing). Writes nothing.
+  public static func inspect(at location: VaultLocation) async throws(VaultError) -> VaultStatus {
+    let vault = Vault(
+      location: location, busyTimeout: .seconds(10), migrations: VaultSchema.migrations)
+    try await vault.connect(refusingUnsafePermissions: false)
+    let status = try await vault.status()
+    await vault.close()
+    return status
+  }
+
+  private func connect(refusingUnsafePermissions: Bool) throws(VaultError) {
+    let path = location.fileURL.path
+    guard location.fileExists else { throw .noVault(path: path) }
+    if refusingUnsafePermissions, let problem = location.permissionProblem() {
+      throw .unsafePermissions(problem)
+    }
+    let connection = try SQLiteConnection(path: path, busyTimeout: busyTimeout)
+    try Self.configure(connection)
+    // Read-only checks first: nothing may be written to a file that is not ours or is newer.
+    guard try connection.integerPragma("application_id") == VaultSchema.applicationID else {
+      throw .notAVault(path: path)
+    }
+    guard try connection.integerPragma("user_version") > 0 else { throw .notAVault(path: path) }
+    try connection.requireSchema(atMost: migrations.count)
+    self.connection = connection
+  }
+
+  /// Connection settings that write nothing to the file.
+  private static func configure(_ connection: SQLiteConnection) throws(VaultError) {
+    // FULL: a commit is on disk (WAL fsynced) before it returns, so a crash never loses a rotated
+    // refresh token that the provider already considers current. secure_delete: removed tokens
+    // are overwritten with zeros, not left in free pages.
+    try connection.execute("PRAGMA synchronous = FULL; PRAGMA secure_delete = ON")
+  }
+
+  private func initialise(passphrase: Passphrase, parameters: Scrypt.Parameters)
+    throws(VaultError)
+  {
+    guard !passphrase.isEmpty else { throw .emptyPassphrase }
+    let dataKey: SymmetricKey
+    do {
+      dataKey = try SymmetricKey.random()
+    } catch {
+      throw .unexpected("cannot draw a data key: \(error)")
+    }
+    let vaultID = SecureRandom.bytes(count: VaultHeader.vaultIDByteCount)
+    // The slow part (scrypt) happens before the file exists, so a crash leaves nothing behind.
+    let header = try VaultHeader.wrapping(
+      dataKey, vaultID: vaultID, passphrase: passphrase, parameters: parameters)
+    try location.createFile()
+    do throws(VaultError) {
+      let connection = try SQLiteConnection(path: location.fileURL.path, busyTimeout: busyTimeout)
+      try Self.configure(connection)
+      guard try connection.textPragma("journal_mode = WAL") == "wal" else {
+        throw VaultError.storage(
+          path: location.fileURL.path, detail: "the file system does not support a WAL journal")
+      }
+      let migrations = self.migrations
+      try connection.transaction(.immediate) { () throws(VaultError) in
+        try connection.execute("PRAGMA application_id = \(VaultSchema.applicationID)")
+        try connection.applyMigrations(migrations, from: 0)
+        try header.write(to: connection)
+      }
+      let keys = try VaultKeys(dataKey: dataKey)
+      self.connection = connection
+      self.keys = keys
+      self.sealer = CellSealer(key: keys.cellKey, vaultID: vaultID, schemaVersion: migrations.count)
+    } catch {
+      connection = nil
+      location.removeFiles()
+      throw error
+    }
+  }
+
+  // MARK: Locking
+
+  /// Derives the key-encryption key from `passphrase` (scrypt, with the stored parameters; about
+  /// half a second with the default ones) and unwraps the data key.
+  ///
+  /// A wrong passphrase throws `wrongPassphrase` and writes nothing. After a successful unlock,
+  /// pending schema migrations run (one transaction) and the journal is set to WAL if it was not.
+  public func unlock(with passphrase: Passphrase) throws(VaultError) {
+    let connection = try openConnection()
+    // Read afresh: another process may have changed the passphrase since this vault was opened.
+    let header = try VaultHeader.read(from: connection)
+    guard let dataKey = header.unwrapDataKey(with: passphrase) else {
+      throw .wrongPassphrase(path: location.fileURL.path)
+    }
+    let keys = try VaultKeys(dataKey: dataKey)
+    let sealer = CellSealer(
+      key: keys.cellKey, vaultID: header.vaultID, schemaVersion: migrations.count)
+    try connection.migrate(with: migrations, sealer: sealer)
+    if try connection.textPragma("journal_mode") != "wal" {
+      _ = try connection.textPragma("journal_mode = WAL")
+    }
+    self.keys = keys
+    self.sealer = sealer
+  }
+
+  /// Forgets the keys; the connection stays open for `status` and a later `unlock`.
+  public func lock() {
+    keys = nil
+    sealer = nil
+  }
+
+  /// Forgets the keys and closes the file. Any later request throws `closed`.
+  public func close() {
+    lock()
+    connection = nil
+  }
+
+  /// True between a successful `unlock` (or `create`) and `lock`.
+  public var isUnlocked: Bool { keys != nil }
+
+  // MARK: Facts
+
+  /// The vault's non-secret facts; works while locked.
+  ///
+  /// The account count needs no key: every account is one row, and row ids are plaintext anyway,
+  /// so anyone holding the file can count them; nothing about any account is revealed.
+  public func status() throws(VaultError) -> VaultStatus {
+    let connection = try openConnection()
+    let header = try VaultHeader.read(from: connection)
+    let count = try connection.query("SELECT count(*) FROM accounts") { $0.int64(0) }.first ?? 0
+    return VaultStatus(
+      path: location.fileURL.path,
+      schemaVersion: Int(try connection.integerPragma("user_version")),
+      supportedSchemaVersion: migrations.count,
+      kdfParameters: header.parameters,
+      saltByteCount: header.salt.count,
+      accountCount: Int(count),
+      fileMode: location.fileMode,
+      permissionProblem: location.permissionProblem(),
+      journalMode: try connection.textPragma("journal_mode"),
+      isUnlocked: isUnlocked)
+  }
+
+  /// A stamp that changes whenever another connection (another process, or another `Vault`
+  /// value) commits to the file; this vault's own writes leave it as it is. Only equality
+  /// matters: the UI compares it now and then to know when to list the accounts again.
+  /// Works while locked.
+  public func externalChangeStamp() throws(VaultError) -> Int64 {
+    try openConnection().integerPragma("data_version")
+  }
+
+  // MARK: Shared by the extensions
+
+  func openConnection() throws(VaultError) -> SQLiteConnection {
+    guard let connection else { throw .closed(path: location.fileURL.path) }
+    return connection
+  }
+
+  /// The account table of the unlocked vault (`locked` otherwise), for reading.
+  ///
+  /// Checks the file's schema version first: if a newer authtui migrated the file while this one
+  /// had it open, every cell is now sealed under another version, and reading them here would
+  /// misreport them all as damaged.
+  func accountTable() throws(VaultError) -> AccountTable {
+    let table = try unlockedTable()
+    try table.connection.requireSchema(atMost: migrations.count)
+    return table
+  }
+
+  /// Runs `body` in one `BEGIN IMMEDIATE` transaction of the unlocked vault, checking the schema
+  /// version under the write lock, so this process never writes cells of an older version into
+  /// a file another process has just migrated.
+  func writeTransaction<T>(_ body: (AccountTable) throws(VaultError) -> T) throws(VaultError) -> T {
+    let table = try unlockedTable()
+    let supported = migrations.count
+    return try table.connection.transaction(.immediate) { () throws(VaultError) in
+      try table.connection.requireSchema(atMost: supported)
+      return try body(table)
+    }
+  }
+
+  private func unlockedTable() throws(VaultError) -> AccountTable {
+    let connection = try openConnection()
+    guard let keys, let sealer else { throw .locked(path: location.fileURL.path) }
+    return AccountTable(connection: connection, keys: keys, sealer: sealer)
+  }
+}

@@ -1,0 +1,127 @@
+/// Why a vault operation failed.
+///
+/// Every case is safe to show and to log: none carries a token, a passphrase or a key, and the
+/// names it may carry (a provider id and label) are the ones the user typed. Each `description`
+/// says what went wrong and what to do about it.
+public enum VaultError: Error, Equatable, Sendable {
+  /// No vault file at `path`.
+  case noVault(path: String)
+  /// `vault init` found a file already at `path`.
+  case alreadyExists(path: String)
+  /// The file or its folder could not be created; `reason` is the system's error text.
+  case cannotCreate(path: String, reason: String)
+  /// Someone other than the owner can read or write the file.
+  case unsafePermissions(VaultPermissionProblem)
+  /// The file is not an authtui vault (another SQLite file, or not SQLite at all).
+  case notAVault(path: String)
+  /// The file was written by a newer authtui, whose schema this build does not know.
+  case newerSchema(path: String, found: Int, supported: Int)
+  /// The passphrase does not unwrap the data key. Nothing on disk was changed.
+  case wrongPassphrase(path: String)
+  /// An empty passphrase was offered for a new vault or a passphrase change.
+  case emptyPassphrase
+  /// An operation that needs the data key ran before `unlock`, or after `lock`.
+  case locked(path: String)
+  /// The vault was closed.
+  case closed(path: String)
+  /// An account needs a non-empty provider id and label.
+  case invalidAccountName
+  /// No account has this id (it was deleted, perhaps by another process).
+  case accountNotFound(AccountID)
+  /// Another account already has this provider id and label.
+  case duplicateAccount(providerID: String, label: String)
+  /// The account's sealed cells failed authentication or decoding.
+  case accountDamaged(AccountID, AccountDamage)
+  /// The refresh lease expired and another holder took it over (or the account was deleted):
+  /// the caller's refresh result must not be written.
+  case leaseLost(AccountID)
+  /// Another process kept the vault locked for longer than the busy timeout.
+  case busy(path: String)
+  /// A uniqueness rule of the schema refused a write (the vault maps the expected ones to
+  /// `duplicateAccount`; any other is a bug).
+  case constraint(String)
+  /// A cryptographic step failed where it cannot fail (a bug, or a broken OpenSSL).
+  case unexpected(String)
+  /// SQLite or the file system failed (disk full, I/O error, corruption); `detail` is its text.
+  case storage(path: String, detail: String)
+}
+
+extension VaultError: CustomStringConvertible {
+  public var description: String {
+    switch self {
+    case .noVault(let path):
+      return "there is no vault at \(path); create one with `authtui vault init`"
+        + " (or point --vault / AUTHTUI_VAULT at an existing one)"
+    case .alreadyExists(let path):
+      return "a vault already exists at \(path); change its passphrase with"
+        + " `authtui vault passwd`, or choose another path with --vault"
+    case .cannotCreate(let path, let reason):
+      return "cannot create the vault at \(path): \(reason); choose a writable location with"
+        + " --vault or AUTHTUI_VAULT"
+    case .unsafePermissions(let problem):
+      return problem.description
+    case .notAVault(let path):
+      return "\(path) is not an authtui vault; point --vault or AUTHTUI_VAULT at the vault file,"
+        + " or move this file away and run `authtui vault init`"
+    case .newerSchema(let path, let found, let supported):
+      return "the vault \(path) uses schema version \(found), newer than the \(supported) this"
+        + " authtui understands; it was left untouched: upgrade authtui to open it"
+    case .wrongPassphrase(let path):
+      return "the passphrase does not open the vault \(path); nothing was changed:"
+        + " check the passphrase (or the AUTHTUI_PASSPHRASE* variable that supplied it) and try again"
+    case .emptyPassphrase:
+      return "the passphrase is empty; choose a passphrase of several words"
+    case .locked(let path):
+      return "the vault \(path) is locked; unlock it with its passphrase first"
+    case .closed(let path):
+      return "the vault \(path) was closed; open it again"
+    case .invalidAccountName:
+      return "an account needs a provider id and a non-empty label"
+    case .accountNotFound(let id):
+      return "no account has id \(id); it may have been removed by another authtui;"
+        + " `authtui list` shows the accounts there are"
+    case .duplicateAccount(let providerID, let label):
+      return "an account \(providerID)/\(label) already exists; choose another label,"
+        + " or sign out of that account first"
+    case .accountDamaged(let id, let damage):
+      return "account \(id) is damaged: \(damage); the other accounts are fine:"
+        + " remove this one and sign in again"
+    case .leaseLost(let id):
+      return "the refresh of account \(id) took longer than its lease and another process took"
+        + " over; its result was discarded: read the account again"
+    case .busy(let path):
+      return "another authtui process kept the vault \(path) busy for too long; try again"
+        + " (`fuser '\(path)'` shows which process holds it)"
+    case .constraint(let detail):
+      return "the vault refused a write (\(detail)); this is a bug in authtui: please report it"
+    case .unexpected(let detail):
+      return "the vault failed unexpectedly (\(detail)); this is a bug in authtui or its"
+        + " OpenSSL: please report it"
+    case .storage(let path, let detail):
+      return "the vault \(path) could not be read or written (\(detail)); check the disk"
+        + " (free space, permissions) and try again"
+    }
+  }
+}
+
+/// What is wrong with a damaged account; never names the account, never shows a cell's bytes.
+public enum AccountDamage: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The cell failed AES-GCM authentication: its bytes were altered, it was copied from another
+  /// account, column or vault, or it is missing.
+  case cellRejected(column: String)
+  /// The cell authenticated but its content does not decode (a bug, or a format from elsewhere).
+  case cellMalformed(column: String)
+  /// The row's lookup index does not match its sealed provider id and label.
+  case nameIndexMismatch
+
+  public var description: String {
+    switch self {
+    case .cellRejected(let column):
+      return "its sealed \(column) cell failed authentication (altered, or copied from elsewhere)"
+    case .cellMalformed(let column):
+      return "its sealed \(column) cell does not decode"
+    case .nameIndexMismatch:
+      return "its lookup index does not match its sealed name (rows were altered)"
+    }
+  }
+}

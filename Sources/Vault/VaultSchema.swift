@@ -1,0 +1,124 @@
+/// One step of the vault's schema history. Step `n` turns a version `n − 1` vault into version `n`.
+///
+/// Steps are applied in order, all in one `BEGIN IMMEDIATE` transaction together with the
+/// `user_version` stamp, after a successful unlock (a wrong passphrase must change nothing). Since
+/// every cell's associated data names the schema version, the migrator then reseals every cell
+/// under the new version in the same transaction. Two rules keep old files readable: a step never
+/// rewrites history (add a new step instead), and `vault_meta` keeps its columns, because it is
+/// read before any migration can run.
+package struct SchemaMigration: Sendable {
+  /// The version this step produces.
+  package let version: Int
+  /// Statements run in order (each may be several, separated by semicolons).
+  package let sql: String
+
+  package init(version: Int, sql: String) {
+    self.version = version
+    self.sql = sql
+  }
+}
+
+/// The schema of the vault file.
+package enum VaultSchema {
+  /// `PRAGMA application_id` of every vault ("atui"), telling a vault from any other SQLite file.
+  static let applicationID: Int64 = 0x6174_7569
+
+  /// Every step of the schema's history, oldest first.
+  package static let migrations: [SchemaMigration] = [
+    SchemaMigration(
+      version: 1,
+      sql: """
+        CREATE TABLE vault_meta (
+          singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+          vault_id BLOB NOT NULL,
+          kdf_algorithm TEXT NOT NULL,
+          kdf_cost INTEGER NOT NULL,
+          kdf_block_size INTEGER NOT NULL,
+          kdf_parallelism INTEGER NOT NULL,
+          kdf_salt BLOB NOT NULL,
+          wrapped_data_key BLOB NOT NULL
+        ) STRICT;
+        CREATE TABLE accounts (
+          id INTEGER PRIMARY KEY AUTOINCREMENT,
+          version INTEGER NOT NULL,
+          name_index BLOB NOT NULL UNIQUE,
+          provider_id BLOB NOT NULL,
+          label BLOB NOT NULL,
+          subject BLOB NOT NULL,
+          identity BLOB NOT NULL,
+          sign_in_needed BLOB NOT NULL,
+          access_token BLOB NOT NULL,
+          refresh_token BLOB NOT NULL,
+          id_token BLOB NOT NULL,
+          token_type BLOB NOT NULL,
+          scopes BLOB NOT NULL,
+          expires_at BLOB NOT NULL,
+          obtained_at BLOB NOT NULL
+        ) STRICT;
+        CREATE TABLE refresh_leases (
+          account_id INTEGER PRIMARY KEY,
+          lease_token BLOB NOT NULL,
+          holder TEXT NOT NULL,
+          expires_at_ms INTEGER NOT NULL
+        ) STRICT;
+        """)
+  ]
+
+  /// Tables with sealed columns, and those columns, as of the newest schema version.
+  static let sealedColumns: [(table: String, columns: [String])] = [
+    (AccountTable.name, AccountColumn.allCases.map(\.rawValue))
+  ]
+}
+
+extension SQLiteConnection {
+  /// Throws `newerSchema` when the file's version is above `supported`.
+  func requireSchema(atMost supported: Int) throws(VaultError) {
+    let found = Int(try integerPragma("user_version"))
+    if found > supported {
+      throw VaultError.newerSchema(path: path, found: found, supported: supported)
+    }
+  }
+
+  /// Applies every step after the file's version, then reseals every cell from the old version to
+  /// the new one. Runs under the write lock and re-reads the version there, so two processes
+  /// unlocking an old vault at once migrate it once.
+  func migrate(with migrations: [SchemaMigration], sealer: CellSealer) throws(VaultError) {
+    let target = migrations.count
+    guard try integerPragma("user_version") < target else { return }
+    try transaction(.immediate) { () throws(VaultError) in
+      try requireSchema(atMost: target)
+      let found = Int(try integerPragma("user_version"))
+      guard found < target else { return }
+      try applyMigrations(migrations, from: found)
+      try reseal(from: sealer.atVersion(found), to: sealer.atVersion(target))
+    }
+  }
+
+  /// Runs the steps after `version` and stamps the newest version; the caller holds the
+  /// transaction.
+  func applyMigrations(_ migrations: [SchemaMigration], from version: Int) throws(VaultError) {
+    for migration in migrations where migration.version > version {
+      try execute(migration.sql)
+    }
+    try execute("PRAGMA user_version = \(migrations.count)")
+  }
+
+  /// Reseals every sealed cell that opens under `old` so that it opens under `new`. A cell that
+  /// opens under neither stays as it is, still damaged and still reported.
+  private func reseal(from old: CellSealer, to new: CellSealer) throws(VaultError) {
+    for (table, columns) in VaultSchema.sealedColumns {
+      let rows = try query("SELECT id, \(columns.joined(separator: ", ")) FROM \(table)") { row in
+        (row.int64(0), columns.indices.map { row.blob(Int32($0 + 1)) ?? [] })
+      }
+      for (rowID, cells) in rows {
+        for (column, cell) in zip(columns, cells) {
+          let address = CellSealer.Address(table: table, rowID: rowID, column: column)
+          guard let plaintext = old.open(cell, at: address) else { continue }
+          try run(
+            "UPDATE \(table) SET \(column) = ? WHERE id = ?",
+            [.blob(try new.seal(plaintext, at: address)), .integer(rowID)])
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,253 @@
+import Crypto
+import Foundation
+import TestSupport
+import Testing
+import Vault
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `authtui vault init | status | passwd` through the built binary.
+@Suite struct VaultCommandTests {
+  let directory: TemporaryDirectory
+  let path: String
+
+  init() throws {
+    directory = try TemporaryDirectory()
+    path = directory.path + "/data/vault.db"
+  }
+
+  private func authtui(_ arguments: [String], _ variables: [String: String?] = [:]) async throws
+    -> ChildProcess.Result
+  {
+    var changes: [String: String?] = [
+      "AUTHTUI_VAULT": path, "AUTHTUI_PASSPHRASE": nil, "AUTHTUI_PASSPHRASE_FILE": nil,
+      "AUTHTUI_PASSPHRASE_COMMAND": nil, "AUTHTUI_NEW_PASSPHRASE": nil,
+      "AUTHTUI_NEW_PASSPHRASE_FILE": nil, "AUTHTUI_NEW_PASSPHRASE_COMMAND": nil,
+    ]
+    changes.merge(variables) { $1 }
+    return try await ChildProcess.run(
+      Products.authtui, arguments, environment: ChildProcess.environment(changes))
+  }
+
+  /// A vault with two accounts, made through the library with cheap scrypt parameters.
+  private func makeVault(passphrase: String = "old pass phrase") async throws {
+    let vault = try await Vault.create(
+      at: VaultLocation(path: path), passphrase: Passphrase(passphrase),
+      parameters: Scrypt.Parameters(cost: 1 << 10, blockSize: 8, parallelism: 1))
+    let now = Date()
+    _ = try await vault.insert(contentsOf: [
+      NewAccount(
+        providerID: "simkl", label: "alice-label-zq",
+        tokens: TokenSet(accessToken: "at-secret-zq", refreshToken: "rt-secret-zq", obtainedAt: now)
+      ),
+      NewAccount(
+        providerID: "hivesigner", label: "bob-label-zq",
+        tokens: TokenSet(accessToken: "at-other-zq", obtainedAt: now)),
+    ])
+    await vault.close()
+  }
+
+  @Test func initCreatesAPrivateVaultWithTheInteractiveParameters() async throws {
+    let created = try await authtui(["vault", "init"], ["AUTHTUI_PASSPHRASE": "a fine passphrase"])
+    #expect(created.status == 0, "\(created.stderr)")
+    #expect(created.stdout.hasPrefix("Created the vault \(path)\n(scrypt N=2^17 r=8 p=1"))
+    let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+    #expect(mode == 0o600)
+
+    let again = try await authtui(["vault", "init"], ["AUTHTUI_PASSPHRASE": "other"])
+    #expect(again.status == 1)
+    #expect(again.stderr.contains("a vault already exists at \(path)"))
+
+    let status = try await authtui(["vault", "status"])
+    #expect(status.status == 0)
+    #expect(status.stdout.contains("key          scrypt N=2^17 r=8 p=1, 32-byte salt"))
+    #expect(!(status.stdout + status.stderr).contains("a fine passphrase"))
+  }
+
+  @Test func statusShowsTheFactsWithoutAPassphraseAndNoSecret() async throws {
+    try await makeVault()
+    let result = try await authtui(["--vault", path, "vault", "status"], ["AUTHTUI_VAULT": nil])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(
+      result.stdout == """
+        vault        \(path)
+        schema       version 1 (this authtui reads up to \(Vault.supportedSchemaVersion))
+        key          scrypt N=2^10 r=8 p=1, 32-byte salt; AES-256-GCM cells
+        accounts     2
+        permissions  0600, private to its owner
+        journal      wal
+
+        """)
+    for secret in ["zq", "simkl", "hivesigner", "old pass phrase"] {
+      #expect(!(result.stdout + result.stderr).contains(secret))
+    }
+  }
+
+  @Test func aWrongPassphraseExitsThreeSaysWhatToDoAndChangesNothing() async throws {
+    try await makeVault()
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    let result = try await authtui(
+      ["vault", "passwd"],
+      ["AUTHTUI_PASSPHRASE": "not the passphrase", "AUTHTUI_NEW_PASSPHRASE": "new one"])
+    #expect(result.status == 3)
+    #expect(
+      result.stderr == "authtui: the passphrase from AUTHTUI_PASSPHRASE does not open the vault"
+        + " \(path) (nothing was changed); correct AUTHTUI_PASSPHRASE, or unset it to be asked on"
+        + " the terminal\n")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+  }
+
+  @Test func passwdReplacesThePassphraseFromTheNewPassphraseVariables() async throws {
+    try await makeVault()
+    let newFile = directory.file("new-passphrase")
+    try "brand new phrase\nignored second line\n".write(
+      toFile: newFile, atomically: true, encoding: .utf8)
+    let changed = try await authtui(
+      ["vault", "passwd"],
+      [
+        "AUTHTUI_PASSPHRASE_COMMAND": "printf 'old pass phrase\\n'",
+        "AUTHTUI_NEW_PASSPHRASE_FILE": newFile,
+      ])
+    #expect(changed.status == 0, "\(changed.stderr)")
+    #expect(changed.stdout.hasPrefix("Changed the passphrase of \(path)."))
+
+    let vault = try await Vault.open(at: VaultLocation(path: path))
+    await #expect(throws: VaultError.wrongPassphrase(path: path)) {
+      try await vault.unlock(with: Passphrase("old pass phrase"))
+    }
+    try await vault.unlock(with: Passphrase("brand new phrase"))
+    #expect(try await vault.listAccounts().accounts.count == 2)
+    #expect(try await vault.status().kdfParameters == Scrypt.Parameters.interactive)
+  }
+
+  @Test func aGroupReadableVaultIsRefusedWithTheChmodToRun() async throws {
+    try await makeVault()
+    #expect(chmod(path, 0o644) == 0)
+    let chmodLine = "run `chmod 600 '\(path)'` and try again"
+    let passwd = try await authtui(
+      ["vault", "passwd"], ["AUTHTUI_PASSPHRASE": "old pass phrase", "AUTHTUI_NEW_PASSPHRASE": "x"])
+    #expect(passwd.status == 1)
+    #expect(
+      passwd.stderr
+        == "authtui: the vault \(path) is readable or writable by other users (mode 0644); \(chmodLine)\n"
+    )
+    let status = try await authtui(["vault", "status"])
+    #expect(status.status == 1)
+    #expect(status.stdout.contains("permissions  0644, UNSAFE: run `chmod 600 '\(path)'`"))
+    #expect(status.stderr.contains(chmodLine))
+  }
+
+  @Test func statusOfAMissingVaultSaysHowToCreateOne() async throws {
+    let result = try await authtui(["vault", "status"])
+    #expect(result.status == 1)
+    #expect(
+      result.stderr.contains("there is no vault at \(path); create one with `authtui vault init`"))
+  }
+
+  @Test func anUnknownActionIsAUsageError() async throws {
+    let result = try await authtui(["vault", "open"])
+    #expect(result.status == 2)
+    #expect(
+      result.stderr
+        == "authtui: unknown vault action 'open' (usage: authtui vault init|status|passwd)\n")
+  }
+
+  @Test func withoutATerminalOrAVariableThePassphraseIsMissingAndTheExitIsThree() async throws {
+    try await makeVault()
+    // setsid: no controlling terminal, so /dev/tty cannot be opened.
+    let result = try await ChildProcess.run(
+      "/usr/bin/setsid", ["-w", Products.authtui, "vault", "passwd"],
+      environment: ChildProcess.environment([
+        "AUTHTUI_VAULT": path, "AUTHTUI_PASSPHRASE": nil, "AUTHTUI_PASSPHRASE_FILE": nil,
+        "AUTHTUI_PASSPHRASE_COMMAND": nil,
+      ]))
+    #expect(result.status == 3)
+    #expect(
+      result.stderr
+        == "authtui: no passphrase: there is no terminal to ask on; set AUTHTUI_PASSPHRASE,"
+        + " AUTHTUI_PASSPHRASE_FILE or AUTHTUI_PASSPHRASE_COMMAND\n")
+  }
+
+  @Test func initOnATerminalAsksTwiceWithEchoOff() async throws {
+    let session = try await TmuxSession.start(
+      command: "env -u AUTHTUI_PASSPHRASE AUTHTUI_VAULT='\(path)' '\(Products.authtui)' vault init")
+    defer { Task { await session.close() } }
+    try await session.waitFor("New vault passphrase:")
+    try await session.type("typed secret zq")
+    try await session.waitFor("Repeat the passphrase:")
+    try await session.type("typed secret zq")
+    let screen = try await session.waitFor("EXIT=")
+    #expect(screen.contains("Created the vault"))
+    #expect(screen.contains("EXIT=0"))
+    #expect(!screen.contains("typed secret"))
+    let vault = try await Vault.open(at: VaultLocation(path: path))
+    try await vault.unlock(with: Passphrase("typed secret zq"))
+  }
+
+  @Test func ctrlCAtThePromptCancelsWithExitSix() async throws {
+    let session = try await TmuxSession.start(
+      command: "env -u AUTHTUI_PASSPHRASE AUTHTUI_VAULT='\(path)' '\(Products.authtui)' vault init")
+    defer { Task { await session.close() } }
+    try await session.waitFor("New vault passphrase:")
+    try await session.keys(["half typed", "C-c"])
+    let screen = try await session.waitFor("EXIT=")
+    #expect(screen.contains("EXIT=6"))
+    #expect(!FileManager.default.fileExists(atPath: path))
+  }
+}
+
+/// A detached tmux session on a private socket running one shell command, which then prints
+/// `EXIT=<status>` and stays on screen for a minute at most.
+private struct TmuxSession {
+  let socket = "authtui-vault-test-\(UInt64.random(in: 0...UInt64.max))"
+
+  static func start(command: String) async throws -> TmuxSession {
+    let session = TmuxSession()
+    try await session.tmux(
+      [
+        "-f", "/dev/null", "new-session", "-d", "-x", "100", "-y", "20",
+        command + "; echo EXIT=$?; sleep 60",
+      ])
+    return session
+  }
+
+  /// Types `text` and Enter.
+  func type(_ text: String) async throws {
+    try await keys([text, "Enter"])
+  }
+
+  /// Sends tmux key names or literal text, one argument each.
+  func keys(_ keys: [String]) async throws {
+    try await tmux(["send-keys"] + keys)
+  }
+
+  /// The screen once it contains `text` (a bounded wait, so a broken build fails, not hangs).
+  @discardableResult
+  func waitFor(_ text: String) async throws -> String {
+    var screen = ""
+    for _ in 0..<300 {
+      screen = try await tmux(["capture-pane", "-p"])
+      if screen.contains(text) { return screen }
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    throw TmuxError.timedOut(text, screen)
+  }
+
+  func close() async {
+    _ = try? await tmux(["kill-server"])
+  }
+
+  @discardableResult
+  private func tmux(_ arguments: [String]) async throws -> String {
+    let result = try await ChildProcess.run("/usr/bin/env", ["tmux", "-L", socket] + arguments)
+    guard result.status == 0 else { throw TmuxError.failed(arguments, result.stderr) }
+    return result.stdout
+  }
+}
+
+private enum TmuxError: Error {
+  case failed([String], String)
+  case timedOut(String, String)
+}

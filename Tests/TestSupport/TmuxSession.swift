@@ -1,0 +1,163 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A private tmux server running one program in a pane of a chosen size, for end-to-end tests
+/// of the terminal UI: send keys, capture the screen, wait for text.
+///
+/// Every session has its own server (`tmux -L <unique name>`) and configuration: the status
+/// bar is off (the pane has every row), `default-terminal` is tmux-256color, OSC 52 reaches
+/// tmux's paste buffers (`set-clipboard on`), Esc is passed on at once, and a pane whose
+/// program ended stays on screen (`remain-on-exit`), so its last output can be read.
+/// `TmuxSession.run` kills the server whatever the test does.
+public final class TmuxSession: Sendable {
+  /// The `-L` socket name of this session's server.
+  public let socketName: String
+  /// The pane every command targets.
+  public let target = "main:0.0"
+  private let configuration: TemporaryDirectory
+  private let environment: [String: String]
+
+  /// The tmux executable found on PATH (`/usr/bin/tmux` on Debian).
+  public static let executable: String = {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    for directory in path.split(separator: ":") {
+      let candidate = "\(directory)/tmux"
+      if access(candidate, X_OK) == 0 { return candidate }
+    }
+    return "/usr/bin/tmux"
+  }()
+
+  private init(environment: [String: String]) throws {
+    socketName = "authtui-test-\(getpid())-\(UUID().uuidString.prefix(8))"
+    configuration = try TemporaryDirectory()
+    self.environment = environment
+  }
+
+  /// Starts `command` (a shell command line) in a `columns`×`rows` pane with `environment`
+  /// changes applied to this process's environment, runs `body`, and kills the server.
+  @discardableResult
+  public static func run<Result: Sendable>(
+    _ command: String, columns: Int = 80, rows: Int = 24,
+    environment changes: [String: String?] = [:],
+    _ body: (TmuxSession) async throws -> Result
+  ) async throws -> Result {
+    let session = try TmuxSession(environment: ChildProcess.environment(changes))
+    let settings = [
+      "set -g status off", "set -g default-terminal tmux-256color", "set -s set-clipboard on",
+      "set -s escape-time 0", "set -g remain-on-exit on", "set -g history-limit 0",
+    ]
+    try (settings.joined(separator: "\n") + "\n").write(
+      toFile: session.configuration.file("tmux.conf"), atomically: true, encoding: .utf8)
+    do {
+      try await session.tmux(
+        "new-session", "-d", "-s", "main", "-x", String(columns), "-y", String(rows), command)
+      let result = try await body(session)
+      await session.kill()
+      return result
+    } catch {
+      await session.kill()
+      throw error
+    }
+  }
+
+  /// Runs one tmux command against this server and returns its standard output.
+  @discardableResult
+  public func tmux(_ arguments: String...) async throws -> String {
+    try await tmux(arguments)
+  }
+
+  /// Runs one tmux command against this server and returns its standard output.
+  @discardableResult
+  public func tmux(_ arguments: [String]) async throws -> String {
+    let result = try await ChildProcess.run(
+      Self.executable,
+      ["-L", socketName, "-f", configuration.file("tmux.conf")] + arguments,
+      environment: environment, timeout: 20)
+    guard result.status == 0 else {
+      throw TmuxError.commandFailed(arguments, status: result.status, stderr: result.stderr)
+    }
+    return result.stdout
+  }
+
+  /// Presses keys, in tmux's names: `"a"`, `"C-r"`, `"Up"`, `"Enter"`, `"Escape"`, `"F5"`.
+  public func sendKeys(_ keys: String...) async throws {
+    try await tmux(["send-keys", "-t", target] + keys)
+  }
+
+  /// Types `text` literally.
+  public func type(_ text: String) async throws {
+    try await tmux("send-keys", "-t", target, "-l", text)
+  }
+
+  /// The pane's screen, one string per row, trailing spaces trimmed; with `escapes`, the SGR
+  /// sequences of colours and attributes are kept (`capture-pane -e`).
+  public func capture(escapes: Bool = false) async throws -> [String] {
+    let output = try await tmux(
+      ["capture-pane", "-p", "-t", target] + (escapes ? ["-e"] : []))
+    var lines = output.split(separator: "\n", omittingEmptySubsequences: false).map {
+      String($0.reversed().drop { $0 == " " }.reversed())
+    }
+    if lines.last == "" { lines.removeLast() }
+    return lines
+  }
+
+  /// Captures until `condition` holds for the screen, or fails after `timeout` with the last
+  /// screen in the error.
+  @discardableResult
+  public func waitUntil(
+    _ description: String, timeout: Duration = .seconds(15),
+    _ condition: ([String]) -> Bool
+  ) async throws -> [String] {
+    let deadline = ContinuousClock.now + timeout
+    var screen: [String] = []
+    while ContinuousClock.now < deadline {
+      screen = try await capture()
+      if condition(screen) { return screen }
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    throw TmuxError.timedOut(waitingFor: description, screen: screen)
+  }
+
+  /// Waits until some row of the screen contains `text`.
+  @discardableResult
+  public func waitFor(_ text: String, timeout: Duration = .seconds(15)) async throws -> [String] {
+    try await waitUntil("\"\(text)\"", timeout: timeout) { screen in
+      screen.contains { $0.contains(text) }
+    }
+  }
+
+  /// Changes the window size, as a user resizing the terminal would (SIGWINCH follows).
+  public func resize(columns: Int, rows: Int) async throws {
+    try await tmux("resize-window", "-t", "main", "-x", String(columns), "-y", String(rows))
+  }
+
+  /// A pane format variable (`#{alternate_on}`, `#{pane_dead_status}`).
+  public func paneValue(_ format: String) async throws -> String {
+    try await tmux("display-message", "-p", "-t", target, format)
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// Stops the server and everything running in it.
+  public func kill() async {
+    _ = try? await ChildProcess.run(
+      Self.executable, ["-L", socketName, "kill-server"], environment: environment, timeout: 10)
+  }
+}
+
+/// Why a tmux step failed; the message shows what the screen looked like.
+public enum TmuxError: Error, CustomStringConvertible {
+  case commandFailed([String], status: Int32, stderr: String)
+  case timedOut(waitingFor: String, screen: [String])
+
+  public var description: String {
+    switch self {
+    case .commandFailed(let arguments, let status, let stderr):
+      return "tmux \(arguments.joined(separator: " ")) exited with \(status): \(stderr)"
+    case .timedOut(let text, let screen):
+      return "timed out waiting for \(text); the screen was:\n" + screen.joined(separator: "\n")
+    }
+  }
+}
