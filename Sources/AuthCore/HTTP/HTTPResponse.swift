@@ -36,6 +36,23 @@ public struct HTTPResponse: Sendable {
       body: Array(page.utf8))
   }
 
+  /// `text` made safe to place in HTML text or a quoted attribute: `& < > " '` escaped.
+  public static func escapingHTML(_ text: String) -> String {
+    var output = ""
+    output.reserveCapacity(text.utf8.count)
+    for character in text {
+      switch character {
+      case "&": output += "&amp;"
+      case "<": output += "&lt;"
+      case ">": output += "&gt;"
+      case "\"": output += "&quot;"
+      case "'": output += "&#39;"
+      default: output.append(character)
+      }
+    }
+    return output
+  }
+
   /// A JSON body (`application/json`), never cached (RFC 6749 §5.1 asks this of token answers).
   public static func json(_ text: String, status: Int = 200) -> HTTPResponse {
     HTTPResponse(

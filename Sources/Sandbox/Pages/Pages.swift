@@ -99,19 +99,7 @@ enum Pages {
 
   /// Escapes text for HTML content and quoted attribute values.
   static func escape(_ text: String) -> String {
-    var output = ""
-    output.reserveCapacity(text.utf8.count)
-    for character in text {
-      switch character {
-      case "&": output += "&amp;"
-      case "<": output += "&lt;"
-      case ">": output += "&gt;"
-      case "\"": output += "&quot;"
-      case "'": output += "&#39;"
-      default: output.append(character)
-      }
-    }
-    return output
+    HTTPResponse.escapingHTML(text)
   }
 
   private static func hidden(_ fields: [(name: String, value: String)]) -> String {
