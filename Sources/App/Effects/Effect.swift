@@ -57,12 +57,4 @@ public enum Effect: Sendable, Equatable, CustomStringConvertible {
     case .redraw: return "redraw"
     }
   }
-
-  /// True for the effects that write to the vault.
-  public var writesVault: Bool {
-    switch self {
-    case .createVault, .startSignIn, .refresh, .signOut, .copyToken, .exportEnvFile: return true
-    default: return false
-    }
-  }
 }

@@ -16,9 +16,6 @@ public final class EffectRunner {
     self.send = send
   }
 
-  /// The attempts still running.
-  public var runningAttempts: [RequestID] { Array(attempts.keys) }
-
   /// Starts `effect`. `redraw` is the loop's own and is ignored here.
   public func run(_ effect: Effect) {
     let environment = self.environment
