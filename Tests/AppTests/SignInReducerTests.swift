@@ -143,6 +143,24 @@ import Testing
     #expect(again.count == 1)
   }
 
+  @Test func theBrowserLauncherSaysWhatHappened() throws {
+    var driver = Driver()
+    let started = driver.startSignIn("work", .pkce)
+    let id = try #require(started)
+    guard
+      case .openBrowser(let request, _, _) = driver.send(
+        .signInProgress(id, driver.browserSnapshot())
+      ).first
+    else { return }
+    driver.send(.browserOpened(request, .opened(command: "xdg-open")))
+    #expect(driver.text.contains("opened the page with xdg-open"))
+    #expect(driver.text.contains("Your browser shows Work SSO's consent page"))
+    driver.send(
+      .browserOpened(request, .unavailable("no browser here (no BROWSER and no display)")))
+    #expect(driver.text.contains("Open this address in a browser and approve:"))
+    #expect(driver.text.contains("no browser here (no BROWSER and no display)"))
+  }
+
   @Test func withoutABrowserNothingOpensByItself() throws {
     var configuration = Fixtures.configuration
     configuration.browserAvailable = false

@@ -69,7 +69,16 @@ extension AppState {
         message = StatusMessage(.error, failure.message, now: now)
       }
     case .browserOpened(_, let report):
-      if case .unavailable(let reason) = report {
+      switch report {
+      case .opened(let command):
+        // Only while the screen that opened it is up: a late answer must not cover newer news.
+        switch topPanel {
+        case .signIn, .signOut:
+          message = StatusMessage(.info, "opened the page with \(command)", now: now)
+        default:
+          break
+        }
+      case .unavailable(let reason):
         updateAttempt(nil) { state in
           state.browserProblem = reason
           return []
