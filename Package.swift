@@ -40,10 +40,19 @@ let package = Package(
 
     // Tests mirror the source folders.
     .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
-    .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "Crypto", "TestSupport"]),
+    .testTarget(
+      name: "AuthCoreTests", dependencies: ["AuthCore", "Crypto", "Sandbox", "TestSupport"]),
     .testTarget(name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "TestSupport"]),
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "CommandLineTests", dependencies: ["authtui", "TestSupport"]),
+    .testTarget(
+      name: "SandboxTests",
+      dependencies: [
+        "Sandbox", "AuthCore", "Crypto", "TestSupport", "authtui-sandbox", "authtui-test-browser",
+      ]),
+    // A stand-in for a person with a browser (`BROWSER=authtui-test-browser`), for tests only.
+    .executableTarget(
+      name: "authtui-test-browser", dependencies: ["TestSupport"], path: "Tests/TestBrowser"),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,31 +1,109 @@
+import Dispatch
 import Foundation
 import Sandbox
 
-// authtui-sandbox [--listen 127.0.0.1:PORT]: the sandbox provider in the foreground.
+// authtui-sandbox [--listen 127.0.0.1:PORT] [--simkl-redirect-uri URI]… [--quiet]
+// The sandbox provider in the foreground. The first line on stdout is always
+// "authtui-sandbox listening on http://127.0.0.1:PORT" (scripts wait for it); one line per
+// request goes to stderr (method, path, status: never a code or token). SIGINT or SIGTERM
+// stops it cleanly with status 0.
+
 func fail(_ message: String, status: Int32) -> Never {
   FileHandle.standardError.write(Data("authtui-sandbox: \(message)\n".utf8))
   exit(status)
 }
 
-let usage = "usage: authtui-sandbox [--listen 127.0.0.1:PORT]"
-var arguments = Array(CommandLine.arguments.dropFirst())
-var address = ListenAddress(port: 0)
-while let argument = arguments.first {
-  arguments.removeFirst()
-  switch argument {
-  case "--listen":
-    guard let value = arguments.first else { fail("--listen needs a value (\(usage))", status: 2) }
-    arguments.removeFirst()
-    do {
-      address = try ListenAddress(parsing: value)
-    } catch {
-      fail("\(error)", status: 2)
+let usage = """
+  usage: authtui-sandbox [--listen 127.0.0.1:PORT] [--simkl-redirect-uri URI]... [--quiet]
+
+    --listen 127.0.0.1:PORT     where to listen (default 127.0.0.1:0, a free port)
+    --simkl-redirect-uri URI    a redirect URI registered for Simkl's sandbox-client, matched
+                                byte for byte (repeatable; default \
+  \(SandboxConfiguration.defaultSimklRedirectURI))
+    --quiet                     no request log on stderr
+
+  Profiles: /simkl-web/ and /simkl-api/, /hivesigner/, /muhajir/, /oidc/ (client id
+  sandbox-client). Test hooks under /_sandbox/: see the README, "Sandbox provider".
+  """
+
+struct Options {
+  var address = ListenAddress(port: 0)
+  var simklRedirectURIs: [String] = []
+  var quiet = false
+}
+
+func parse(_ arguments: [String]) -> Options {
+  var options = Options()
+  var remaining = arguments[...]
+  func value(after option: String) -> String {
+    guard let value = remaining.popFirst() else {
+      fail("\(option) needs a value\n\(usage)", status: 2)
     }
-  case "--help", "-h":
-    print(usage)
-    exit(0)
-  default:
-    fail("unknown argument '\(argument)' (\(usage))", status: 2)
+    return value
+  }
+  while let argument = remaining.popFirst() {
+    switch argument {
+    case "--listen":
+      let text = value(after: argument)
+      do {
+        options.address = try ListenAddress(parsing: text)
+      } catch {
+        fail("\(error)", status: 2)
+      }
+    case "--simkl-redirect-uri":
+      options.simklRedirectURIs.append(value(after: argument))
+    case "--quiet":
+      options.quiet = true
+    case "--help", "-h":
+      FileHandle.standardOutput.write(Data((usage + "\n").utf8))
+      exit(0)
+    default:
+      fail("unknown argument '\(argument)'\n\(usage)", status: 2)
+    }
+  }
+  return options
+}
+
+signal(SIGPIPE, SIG_IGN)
+let (terminations, signalSources) = terminationSignals()
+let options = parse(Array(CommandLine.arguments.dropFirst()))
+
+/// SIGINT and SIGTERM as a stream of events instead of a kill, so the server can close its
+/// port before the process exits. Nonisolated, so the handlers belong to no actor: they run
+/// on a queue of their own. The sources must be kept alive as long as the stream is read.
+nonisolated func terminationSignals() -> (AsyncStream<Int32>, [any DispatchSourceSignal]) {
+  let (stream, continuation) = AsyncStream<Int32>.makeStream()
+  let queue = DispatchQueue(label: "authtui-sandbox.signals")
+  let sources = [SIGINT, SIGTERM].map { number in
+    signal(number, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+    source.setEventHandler { continuation.yield(number) }
+    source.resume()
+    return source
+  }
+  return (stream, sources)
+}
+
+var configuration = SandboxConfiguration()
+if !options.simklRedirectURIs.isEmpty {
+  configuration.simklRedirectURIs = options.simklRedirectURIs
+}
+if !options.quiet {
+  configuration.requestLog = { line in
+    FileHandle.standardError.write(Data("authtui-sandbox: \(line)\n".utf8))
   }
 }
-fail("the provider emulator is not in this build yet (asked for \(address))", status: 1)
+
+let server: SandboxServer
+do {
+  server = try await SandboxServer.start(address: options.address, configuration: configuration)
+} catch {
+  fail("\(error)", status: 1)
+}
+// Written straight to the file descriptor, so it is never held in a buffer.
+FileHandle.standardOutput.write(Data("authtui-sandbox listening on \(server.baseURL)\n".utf8))
+
+for await _ in terminations { break }
+await server.stop()
+withExtendedLifetime(signalSources) {}
+exit(0)

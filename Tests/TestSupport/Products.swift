@@ -23,6 +23,9 @@ public enum Products {
 
   /// The `authtui-sandbox` binary under test.
   public static var sandbox: String { path("authtui-sandbox") }
+
+  /// The scripted browser for `BROWSER` (`authtui-test-browser`, built from Tests/TestBrowser).
+  public static var testBrowser: String { path("authtui-test-browser") }
 }
 
 /// A fresh, private temporary folder, removed when the value is.

@@ -32,13 +32,7 @@ extension ProviderClient {
     case .json(let json):
       return .tokens(try TokenResponse(json: json, receivedAt: await clock.now()))
     case .error(let error):
-      switch error.code {
-      case .authorizationPending: return .pending
-      case .slowDown: return .slowDown
-      case .accessDenied: throw .accessDenied(description: error.errorDescription)
-      case .expiredToken: throw .userCodeExpired
-      default: throw .tokenRequestRejected(error)
-      }
+      return try Self.pollAnswer(for: error)
     }
   }
 
@@ -70,13 +64,18 @@ extension ProviderClient {
       let message = json["message"]?.stringValue?.lowercased() ?? ""
       return message.contains("slow down") ? .slowDown : .pending
     case .error(let error):
-      switch error.code {
-      case .authorizationPending: return .pending
-      case .slowDown: return .slowDown
-      case .accessDenied: throw .accessDenied(description: error.errorDescription)
-      case .expiredToken: throw .userCodeExpired
-      default: throw .tokenRequestRejected(error)
-      }
+      return try Self.pollAnswer(for: error)
+    }
+  }
+
+  /// What an OAuth error means to a polling client (RFC 8628 §3.5).
+  private static func pollAnswer(for error: OAuthError) throws(AuthError) -> PollingLoop.Answer {
+    switch error.code {
+    case .authorizationPending: return .pending
+    case .slowDown: return .slowDown
+    case .accessDenied: throw .accessDenied(description: error.errorDescription)
+    case .expiredToken: throw .userCodeExpired
+    default: throw .tokenRequestRejected(error)
     }
   }
 }

@@ -17,7 +17,7 @@ import Foundation
 /// A redirect with the wrong `state`, or with neither code nor error, is answered 400 and the
 /// wait goes on: such a request is not from this attempt's provider round trip (an old tab, or
 /// a forged link), so it may neither end the attempt nor feed it a code. Other paths get 404.
-public actor AuthorizationCodeSignIn: SignInAttempt {
+public actor AuthorizationCodeSignIn: LedgeredAttempt {
   public nonisolated let flow = SignInFlow.pkce
   public nonisolated let progress: AsyncStream<SignInProgress>
   /// The authorization request: its `url` is what the browser must open.
@@ -27,8 +27,12 @@ public actor AuthorizationCodeSignIn: SignInAttempt {
 
   private let client: ProviderClient
   private let listener: RedirectListener
-  private var ledger: AttemptLedger
+  var ledger: AttemptLedger
   private var countdown: Task<Void, Never>?
+  /// True while a redirect may still be taken; false from the first valid one, or once the
+  /// attempt is ending.
+  private var accepting = true
+  private var ending = false
 
   /// Starts an attempt for `client`'s provider, with secrets from `random`. Throws when the
   /// provider does not offer the flow, lacks an endpoint, or the redirect port is taken.
@@ -92,23 +96,6 @@ public actor AuthorizationCodeSignIn: SignInAttempt {
     }
   }
 
-  public var currentProgress: SignInProgress { ledger.progress }
-
-  public func tokens() async throws(AuthError) -> TokenResponse {
-    let outcome = await withTaskCancellationHandler {
-      await withCheckedContinuation { ledger.wait($0) }
-    } onCancel: {
-      cancel()
-    }
-    return try outcome.get()
-  }
-
-  /// Cancels the attempt. An exchange already sent is not interrupted, but its answer is
-  /// discarded.
-  public nonisolated func cancel() {
-    Task { await self.finish(.failure(.cancelled)) }
-  }
-
   /// The paste path: `pastedURL` is the address the browser ended on (when it could not reach
   /// this machine's listener, over SSH). It is checked exactly like a loopback redirect and
   /// must start with the redirect URI. Throws why it was refused: a wrong `state` or an
@@ -132,7 +119,7 @@ public actor AuthorizationCodeSignIn: SignInAttempt {
   }
 
   private func receive(_ response: AuthorizationResponse) async -> Verdict {
-    guard ledger.progress.phase == .waitingForBrowser else { return .alreadyFinished }
+    guard accepting else { return .alreadyFinished }
     let grant: AuthorizationGrant
     do {
       grant = try request.validate(response)
@@ -144,8 +131,12 @@ public actor AuthorizationCodeSignIn: SignInAttempt {
       await finish(.failure(error))
       return .failed(error)
     }
-    // From here on no other redirect gets past the phase check above: one code, one exchange.
-    ledger.update { $0.phase = .exchangingCode }
+    // From here on no other redirect gets past the check above: one code, one exchange.
+    accepting = false
+    ledger.update {
+      $0.phase = .exchangingCode
+      $0.deadline = nil
+    }
     countdown?.cancel()
     listener.close()
     let outcome: AttemptLedger.Outcome
@@ -180,13 +171,19 @@ public actor AuthorizationCodeSignIn: SignInAttempt {
   }
 
   private func countdownEnded() async {
-    guard ledger.progress.phase == .waitingForBrowser else { return }
+    guard accepting else { return }
     await finish(.failure(.noAnswer(waited: client.configuration.loginTimeout)))
   }
 
-  private func finish(_ outcome: AttemptLedger.Outcome) async {
-    guard ledger.finish(outcome) else { return }
+  /// Closes the listener, then publishes the outcome: when a caller learns how the attempt
+  /// ended, the port is already closed. Cancelling does not interrupt an exchange already
+  /// sent, but its answer is then discarded.
+  func finish(_ outcome: AttemptLedger.Outcome) async {
+    guard !ending else { return }
+    ending = true
+    accepting = false
     countdown?.cancel()
     await listener.stop()
+    ledger.finish(outcome)
   }
 }

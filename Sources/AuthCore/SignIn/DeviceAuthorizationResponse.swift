@@ -18,7 +18,7 @@ public struct DeviceAuthorizationResponse: Sendable, Equatable, CustomStringConv
   public let interval: TimeInterval
 
   /// Reads the answer's members.
-  public init(json: [String: JSONValue]) throws(AuthError) {
+  public init(json: [String: JSONWireValue]) throws(AuthError) {
     guard let userCode = json["user_code"]?.stringValue, !userCode.isEmpty else {
       throw .malformedResponse("the answer has no user_code")
     }

@@ -21,7 +21,8 @@ final class RedirectListener: Sendable {
   private let server: LoopbackServer
 
   /// Listens on 127.0.0.1:`port` (any free port when nil) for `GET path`.
-  init(port: UInt16?, path: String) throws(AuthError) {
+  init(port: UInt16?, path configuredPath: String) throws(AuthError) {
+    let path = configuredPath.hasPrefix("/") ? configuredPath : "/" + configuredPath
     let (deliveries, sink) = AsyncStream<Delivery>.makeStream()
     do {
       server = try LoopbackServer(port: port ?? 0, configuration: .callback) { request in

@@ -34,6 +34,31 @@ extension ProviderClient {
   }
 }
 
+/// What the attempt actors share: the outcome lives in a ledger, `finish` records it (and
+/// releases what the attempt holds), and waiting and cancelling work the same way for all.
+protocol LedgeredAttempt: SignInAttempt {
+  var ledger: AttemptLedger { get set }
+  /// Records `outcome` unless the attempt already has one, and releases its resources.
+  func finish(_ outcome: AttemptLedger.Outcome) async
+}
+
+extension LedgeredAttempt {
+  public var currentProgress: SignInProgress { ledger.progress }
+
+  public func tokens() async throws(AuthError) -> TokenResponse {
+    let outcome = await withTaskCancellationHandler {
+      await withCheckedContinuation { ledger.wait($0) }
+    } onCancel: {
+      cancel()
+    }
+    return try outcome.get()
+  }
+
+  public nonisolated func cancel() {
+    Task { await self.finish(.failure(.cancelled)) }
+  }
+}
+
 /// The bookkeeping every attempt shares: the progress value and its stream, the outcome, and
 /// the callers waiting for it. Owned by the attempt actor.
 struct AttemptLedger {

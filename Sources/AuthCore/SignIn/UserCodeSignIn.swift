@@ -9,7 +9,7 @@ import Foundation
 /// `accessDenied`, `userCodeExpired` (the provider's `expired_token`, or the local deadline at
 /// `expires_in` whatever the provider keeps saying), `pinCodeReplaced` (a PIN poll answered with
 /// a fresh code: that code is never shown), another provider or network error, or `cancelled`.
-public actor UserCodeSignIn: SignInAttempt {
+public actor UserCodeSignIn: LedgeredAttempt {
   public nonisolated let flow: SignInFlow
   public nonisolated let progress: AsyncStream<SignInProgress>
   /// The provider's answer: user code, verification URI, lifetime and first interval.
@@ -18,7 +18,7 @@ public actor UserCodeSignIn: SignInAttempt {
   public nonisolated let deadline: Date
 
   private let client: ProviderClient
-  private var ledger: AttemptLedger
+  var ledger: AttemptLedger
   private var polling: Task<Void, Never>?
 
   /// Starts a device authorization grant (RFC 8628 §3.1): `POST device_authorization_endpoint`
@@ -94,21 +94,6 @@ public actor UserCodeSignIn: SignInAttempt {
     }
   }
 
-  public var currentProgress: SignInProgress { ledger.progress }
-
-  public func tokens() async throws(AuthError) -> TokenResponse {
-    let outcome = await withTaskCancellationHandler {
-      await withCheckedContinuation { ledger.wait($0) }
-    } onCancel: {
-      cancel()
-    }
-    return try outcome.get()
-  }
-
-  public nonisolated func cancel() {
-    Task { await self.finish(.failure(.cancelled)) }
-  }
-
   private func scheduled(next: Date?, interval: TimeInterval) {
     ledger.update {
       $0.nextPollAt = next
@@ -116,7 +101,7 @@ public actor UserCodeSignIn: SignInAttempt {
     }
   }
 
-  private func finish(_ outcome: AttemptLedger.Outcome) {
+  func finish(_ outcome: AttemptLedger.Outcome) {
     guard ledger.finish(outcome) else { return }
     polling?.cancel()
   }

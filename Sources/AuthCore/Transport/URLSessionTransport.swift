@@ -46,7 +46,9 @@ public final class URLSessionTransport: Transport {
     if Task.isCancelled { throw .cancelled }
     var urlRequest = URLRequest(url: request.url)
     urlRequest.httpMethod = request.method.rawValue
-    urlRequest.timeoutInterval = request.timeout
+    // URLSession here truncates this to whole seconds (0.3 s times out at once) and restarts it
+    // whenever a byte arrives; the exact deadline is the timer below, so keep this one later.
+    urlRequest.timeoutInterval = request.timeout.rounded(.up) + 1
     for header in request.headers {
       urlRequest.addValue(header.value, forHTTPHeaderField: header.name)
     }

@@ -1,14 +1,15 @@
 import Foundation
 
-/// A JSON value, for provider answers whose fields are not all known in advance (unknown token
-/// response members, error bodies, userinfo claims).
-public enum JSONValue: Sendable, Equatable, Decodable {
+/// A JSON value as a provider sent it over the network, for answers whose members are not all
+/// known in advance (unknown token response members, error bodies, userinfo claims). Distinct
+/// from `Providers.JSONValue`, which keeps source positions for configuration files.
+public enum JSONWireValue: Sendable, Equatable, Decodable {
   case string(String)
   case number(Double)
   case bool(Bool)
   case null
-  case array([JSONValue])
-  case object([String: JSONValue])
+  case array([JSONWireValue])
+  case object([String: JSONWireValue])
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
@@ -20,16 +21,16 @@ public enum JSONValue: Sendable, Equatable, Decodable {
       self = .number(number)
     } else if let string = try? container.decode(String.self) {
       self = .string(string)
-    } else if let array = try? container.decode([JSONValue].self) {
+    } else if let array = try? container.decode([JSONWireValue].self) {
       self = .array(array)
     } else {
-      self = .object(try container.decode([String: JSONValue].self))
+      self = .object(try container.decode([String: JSONWireValue].self))
     }
   }
 
   /// Parses `data` as a JSON object; nil for anything else (an array, a bare value, not JSON).
-  public static func object(from data: Data) -> [String: JSONValue]? {
-    guard case .object(let members)? = try? JSONDecoder().decode(JSONValue.self, from: data)
+  public static func object(from data: Data) -> [String: JSONWireValue]? {
+    guard case .object(let members)? = try? JSONDecoder().decode(JSONWireValue.self, from: data)
     else { return nil }
     return members
   }

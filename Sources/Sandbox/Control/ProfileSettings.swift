@@ -1,0 +1,75 @@
+/// The adjustable behaviour of one profile (`POST /_sandbox/settings`), so tests can make
+/// tokens expire in seconds or register Simkl's redirect URI for their own port.
+public struct ProfileSettings: Sendable, Equatable {
+  /// Which key signs the `oidc` profile's id_tokens.
+  public enum IDTokenSigning: String, Sendable, Equatable, CaseIterable {
+    /// RS256 for every client.
+    case rs256 = "RS256"
+    /// ES256 for every client.
+    case es256 = "ES256"
+    /// RS256 and ES256 in turn, token after token.
+    case alternate
+  }
+
+  /// Lifetime of new access tokens, in seconds (`expires_in`).
+  public var accessTokenLifetime: Int
+  /// Lifetime of new refresh tokens, in seconds (Muhajir and OIDC).
+  public var refreshTokenLifetime: Int
+  /// How long an authorization code can be exchanged, in seconds. Hivesigner ignores it: its
+  /// 10 + 5 minute rule is a quirk the sandbox reproduces as is.
+  public var authorizationCodeLifetime: Int
+  /// Lifetime of device and PIN codes, in seconds (`expires_in`).
+  public var deviceCodeLifetime: Int
+  /// Minimum seconds between polls of a device or PIN code (`interval`).
+  public var deviceInterval: Int
+  /// Redirect URIs registered for the client, matched byte for byte; nil accepts
+  /// `http://127.0.0.1:PORT/callback` with any port. Simkl always has a list.
+  public var registeredRedirectURIs: [String]?
+  /// The `oidc` profile's signing choice; nil picks per client (`sandbox-client`: RS256,
+  /// `sandbox-client-es256`: ES256).
+  public var idTokenSigning: IDTokenSigning?
+
+  /// The profile's settings on start and after `reset`.
+  public static func defaults(for profile: SandboxProfile) -> ProfileSettings {
+    switch profile {
+    case .simkl:
+      // 5 years, no refresh token; PIN codes live 15 minutes and are polled every 5 s.
+      return ProfileSettings(
+        accessTokenLifetime: 157_680_000, refreshTokenLifetime: 0, authorizationCodeLifetime: 600,
+        deviceCodeLifetime: 900, deviceInterval: 5,
+        registeredRedirectURIs: [SandboxConfiguration.defaultSimklRedirectURI], idTokenSigning: nil)
+    case .hivesigner:
+      return ProfileSettings(
+        accessTokenLifetime: 604_800, refreshTokenLifetime: 0, authorizationCodeLifetime: 600,
+        deviceCodeLifetime: 0, deviceInterval: 0, registeredRedirectURIs: nil, idTokenSigning: nil)
+    case .muhajir:
+      return ProfileSettings(
+        accessTokenLifetime: 3600, refreshTokenLifetime: 30 * 86_400,
+        authorizationCodeLifetime: 600, deviceCodeLifetime: 0, deviceInterval: 0,
+        registeredRedirectURIs: nil, idTokenSigning: nil)
+    case .oidc:
+      return ProfileSettings(
+        accessTokenLifetime: 3600, refreshTokenLifetime: 30 * 86_400,
+        authorizationCodeLifetime: 600, deviceCodeLifetime: 600, deviceInterval: 5,
+        registeredRedirectURIs: nil, idTokenSigning: nil)
+    }
+  }
+
+  /// True when `uri` may receive this profile's authorization responses.
+  func accepts(redirectURI uri: String) -> Bool {
+    if let registered = registeredRedirectURIs { return registered.contains(uri) }
+    return RedirectURI.isLoopbackCallback(uri)
+  }
+
+  var json: JSONValue {
+    .object([
+      ("access_token_lifetime", .int(accessTokenLifetime)),
+      ("refresh_token_lifetime", .int(refreshTokenLifetime)),
+      ("authorization_code_lifetime", .int(authorizationCodeLifetime)),
+      ("device_code_lifetime", .int(deviceCodeLifetime)),
+      ("device_interval", .int(deviceInterval)),
+      ("redirect_uris", registeredRedirectURIs.map { .array($0.map(JSONValue.string)) } ?? .null),
+      ("id_token_signing", idTokenSigning.map { .string($0.rawValue) } ?? .null),
+    ])
+  }
+}

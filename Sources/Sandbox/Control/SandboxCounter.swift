@@ -1,0 +1,75 @@
+/// What the sandbox counts, globally and per profile (`GET /_sandbox/stats`).
+public enum SandboxCounter: String, Sendable, CaseIterable, Codable {
+  /// Requests to a profile (hooks excluded).
+  case requests
+  /// Approvals a user gave: on a consent page, or for a device or PIN code.
+  case authorizations
+  /// Denials a user gave.
+  case denials
+  /// Authorization codes exchanged for tokens.
+  case exchanges
+  /// Code exchanges refused (wrong verifier, used or expired code, …).
+  case failedExchanges = "failed_exchanges"
+  /// An already redeemed code presented again (OIDC and Muhajir then revoke what it gave).
+  case codeReplays = "code_replays"
+  /// Device or PIN codes handed out.
+  case deviceAuthorizations = "device_authorizations"
+  /// Polls of a device or PIN code.
+  case devicePolls = "device_polls"
+  /// Polls answered "slow down".
+  case slowDowns = "slow_downs"
+  /// Tokens issued at the end of a device or PIN flow.
+  case deviceTokens = "device_tokens"
+  /// Refresh grants that succeeded.
+  case refreshes
+  /// Refresh grants refused.
+  case failedRefreshes = "failed_refreshes"
+  /// Rotated-out refresh tokens presented again (the whole token family is then revoked).
+  case reuseDetections = "reuse_detections"
+  /// Revocation requests answered (RFC 7009 answers 200 for unknown tokens too).
+  case revocations
+  /// Identity requests answered with an account (`userinfo`, `/api/me`, `users/settings`, …).
+  case identityRequests = "identity_requests"
+  /// Identity requests refused with 401 or 403.
+  case identityRefusals = "identity_refusals"
+  /// Sign-outs confirmed on the end-session page.
+  case endSessions = "end_sessions"
+  /// Injected faults that fired.
+  case faults
+}
+
+/// A snapshot of the counters.
+public struct SandboxStats: Sendable, Equatable {
+  private var global: [SandboxCounter: Int] = [:]
+  private var perProfile: [SandboxProfile: [SandboxCounter: Int]] = [:]
+
+  /// Empty counters.
+  public init() {}
+
+  /// The global value of `counter`.
+  public subscript(counter: SandboxCounter) -> Int { global[counter, default: 0] }
+
+  /// The value of `counter` for `profile`.
+  public subscript(counter: SandboxCounter, profile: SandboxProfile) -> Int {
+    perProfile[profile]?[counter, default: 0] ?? 0
+  }
+
+  mutating func record(_ counter: SandboxCounter, profile: SandboxProfile?) {
+    global[counter, default: 0] += 1
+    if let profile { perProfile[profile, default: [:]][counter, default: 0] += 1 }
+  }
+
+  /// The `/_sandbox/stats` document: every counter at the top level (global), then
+  /// `"profiles": {"simkl": {…}, …}` with the same counters per profile.
+  public var jsonText: String { json.text }
+
+  var json: JSONValue {
+    func counters(_ values: [SandboxCounter: Int]) -> [(String, JSONValue)] {
+      SandboxCounter.allCases.map { ($0.rawValue, .int(values[$0, default: 0])) }
+    }
+    let profiles = SandboxProfile.allCases.map { profile in
+      (profile.rawValue, JSONValue.object(counters(perProfile[profile] ?? [:])))
+    }
+    return .object(counters(global) + [("profiles", .object(profiles))])
+  }
+}

@@ -1,0 +1,73 @@
+/// A failure the sandbox imitates for the next `count` requests whose path starts with
+/// `pathPrefix` (`POST /_sandbox/fault`). Hooks under `/_sandbox/` are never affected.
+public struct SandboxFault: Sendable, Equatable {
+  /// What goes wrong.
+  public enum Kind: Sendable, Equatable {
+    /// `500 Internal Server Error` with an HTML body; the request is not processed.
+    case status500
+    /// The answer comes after `milliseconds`; the request is then processed normally.
+    case delay(milliseconds: Int)
+    /// `200` with `Content-Type: application/json` and a body that is not JSON; not processed.
+    case garbage
+    /// The connection is closed without an answer; the request is not processed.
+    case drop
+    /// The request IS processed (a code is consumed, a token issued), then the connection is
+    /// closed without an answer: a network failure after the request reached the provider.
+    case dropAfterProcessing
+
+    /// The `kind` name used by the hook.
+    public var name: String {
+      switch self {
+      case .status500: return "status500"
+      case .delay: return "delay"
+      case .garbage: return "garbage"
+      case .drop: return "drop"
+      case .dropAfterProcessing: return "drop_after"
+      }
+    }
+  }
+
+  /// Requests whose path (without the query) starts with this are affected.
+  public var pathPrefix: String
+  /// The failure.
+  public var kind: Kind
+  /// How many requests it still affects.
+  public var count: Int
+
+  /// A fault for the next `count` requests under `pathPrefix`.
+  public init(pathPrefix: String, kind: Kind, count: Int = 1) {
+    self.pathPrefix = pathPrefix
+    self.kind = kind
+    self.count = count
+  }
+
+  var json: JSONValue {
+    var members: [(String, JSONValue)] = [
+      ("path", .string(pathPrefix)), ("kind", .string(kind.name)), ("count", .int(count)),
+    ]
+    if case .delay(let milliseconds) = kind { members.append(("delay_ms", .int(milliseconds))) }
+    return .object(members)
+  }
+}
+
+/// The faults waiting to fire, first injected first used.
+struct FaultPlan: Sendable {
+  private(set) var pending: [SandboxFault] = []
+
+  mutating func add(_ fault: SandboxFault) {
+    if fault.count > 0 { pending.append(fault) }
+  }
+
+  /// Takes one use of the first fault matching `path`.
+  mutating func take(for path: String) -> SandboxFault.Kind? {
+    guard let index = pending.firstIndex(where: { path.hasPrefix($0.pathPrefix) }) else {
+      return nil
+    }
+    let kind = pending[index].kind
+    pending[index].count -= 1
+    if pending[index].count <= 0 { pending.remove(at: index) }
+    return kind
+  }
+
+  mutating func clear() { pending.removeAll() }
+}

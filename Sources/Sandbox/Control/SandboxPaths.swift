@@ -1,0 +1,89 @@
+/// Every endpoint path the sandbox serves, relative to its base URL. The profiles route on
+/// these, and `authtui demo` builds its provider entries from them.
+public enum SandboxPaths {
+  /// Simkl (`simkl.com` is `/simkl-web`, `api.simkl.com` is `/simkl-api`).
+  public enum Simkl {
+    /// The home page the silent denial lands on.
+    public static let home = "/simkl-web/"
+    /// Consent page (`GET simkl.com/oauth/authorize`).
+    public static let authorize = "/simkl-web/oauth/authorize"
+    /// PIN verification page (`simkl.com/pin`).
+    public static let pinPage = "/simkl-web/pin"
+    /// Token endpoint (`POST api.simkl.com/oauth/token`).
+    public static let token = "/simkl-api/oauth/token"
+    /// PIN start (`GET api.simkl.com/oauth/pin`); polls go to `pin/{user_code}`.
+    public static let pin = "/simkl-api/oauth/pin"
+    /// Account settings, the identity endpoint (`api.simkl.com/users/settings`).
+    public static let userSettings = "/simkl-api/users/settings"
+  }
+
+  /// Hivesigner.
+  public enum Hivesigner {
+    /// Consent page.
+    public static let authorize = "/hivesigner/oauth2/authorize"
+    /// Token endpoint (JSON body).
+    public static let token = "/hivesigner/api/oauth2/token"
+    /// The signed-in account.
+    public static let me = "/hivesigner/api/me"
+  }
+
+  /// Muhajir Studio.
+  public enum Muhajir {
+    /// Issuer of its id_tokens.
+    public static let issuer = "/muhajir"
+    /// Consent page.
+    public static let authorize = "/muhajir/api/auth/oauth2/authorize"
+    /// Token endpoint (form body): code and refresh grants.
+    public static let token = "/muhajir/api/auth/oauth2/token"
+    /// The signed-in account (`401` unusable token, `403` missing scope).
+    public static let me = "/muhajir/api/external/me"
+    /// Signing keys of its id_tokens.
+    public static let jwks = "/muhajir/api/auth/oauth2/jwks"
+    /// OpenID discovery, so id_tokens can be checked like any issuer's.
+    public static let discovery = "/muhajir/.well-known/openid-configuration"
+  }
+
+  /// The standards-complete OpenID provider.
+  public enum OIDC {
+    /// The issuer (`iss`); discovery lives under it.
+    public static let issuer = "/oidc"
+    /// OpenID Connect Discovery 1.0 §4.
+    public static let discovery = "/oidc/.well-known/openid-configuration"
+    /// The same document under the RFC 8414 name.
+    public static let authorizationServerMetadata = "/oidc/.well-known/oauth-authorization-server"
+    /// `jwks_uri`.
+    public static let jwks = "/oidc/jwks"
+    /// `authorization_endpoint`.
+    public static let authorize = "/oidc/authorize"
+    /// `token_endpoint`.
+    public static let token = "/oidc/token"
+    /// `device_authorization_endpoint` (RFC 8628 §3.1).
+    public static let deviceAuthorization = "/oidc/device_authorization"
+    /// `verification_uri` (RFC 8628 §3.3).
+    public static let device = "/oidc/device"
+    /// `revocation_endpoint` (RFC 7009).
+    public static let revoke = "/oidc/revoke"
+    /// `userinfo_endpoint`.
+    public static let userinfo = "/oidc/userinfo"
+    /// `end_session_endpoint` (OpenID Connect RP-Initiated Logout 1.0).
+    public static let endSession = "/oidc/end_session"
+  }
+
+  /// Test hooks.
+  public enum Hooks {
+    /// `GET`: counters.
+    public static let stats = "/_sandbox/stats"
+    /// `POST`: inject a fault; `GET`: the faults waiting.
+    public static let fault = "/_sandbox/fault"
+    /// `POST`: set or advance the clock offset; `GET`: the offset.
+    public static let clock = "/_sandbox/clock"
+    /// `POST`: change a profile's settings; `GET`: every profile's settings.
+    public static let settings = "/_sandbox/settings"
+    /// `POST`: make a profile's refresh tokens invalid.
+    public static let invalidate = "/_sandbox/invalidate"
+    /// `POST`: new signing keys; old kids leave the JWKS.
+    public static let rotateKeys = "/_sandbox/rotate-keys"
+    /// `POST`: forget everything (codes, tokens, counters, faults, clock, settings).
+    public static let reset = "/_sandbox/reset"
+  }
+}

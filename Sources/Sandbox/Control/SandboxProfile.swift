@@ -1,0 +1,50 @@
+/// One provider the sandbox reproduces, each on its own path prefix.
+public enum SandboxProfile: String, Sendable, CaseIterable, Codable {
+  /// Simkl: consent page under `/simkl-web/`, API under `/simkl-api/` (two hosts in real life).
+  case simkl
+  /// Hivesigner, under `/hivesigner/`.
+  case hivesigner
+  /// Muhajir Studio, under `/muhajir/`.
+  case muhajir
+  /// A standards-complete OpenID Connect provider, under `/oidc/`.
+  case oidc
+
+  /// The client id every profile accepts without registration.
+  public static let defaultClientID = "sandbox-client"
+
+  /// The profile serving `path`, if any.
+  static func serving(_ path: String) -> SandboxProfile? {
+    for profile in allCases where profile.prefixes.contains(where: { path.hasPrefix($0 + "/") }) {
+      return profile
+    }
+    return nil
+  }
+
+  /// The path prefixes of the profile (two for Simkl's two hosts).
+  public var prefixes: [String] {
+    switch self {
+    case .simkl: return ["/simkl-web", "/simkl-api"]
+    case .hivesigner: return ["/hivesigner"]
+    case .muhajir: return ["/muhajir"]
+    case .oidc: return ["/oidc"]
+    }
+  }
+
+  /// The provider's name as its pages show it.
+  var displayName: String {
+    switch self {
+    case .simkl: return "Simkl"
+    case .hivesigner: return "Hivesigner"
+    case .muhajir: return "Muhajir Studio"
+    case .oidc: return "Sandbox OpenID Provider"
+    }
+  }
+
+  /// The client ids the profile knows. OIDC has a second client whose id_tokens are ES256.
+  public var clientIDs: [String] {
+    switch self {
+    case .oidc: return [Self.defaultClientID, OIDCClients.es256ClientID]
+    default: return [Self.defaultClientID]
+    }
+  }
+}

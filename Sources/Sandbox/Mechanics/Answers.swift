@@ -1,0 +1,97 @@
+import AuthCore
+
+/// Answers several profiles give the same way.
+enum Answers {
+  /// A JSON answer.
+  static func json(_ value: JSONValue, status: Int = 200) -> HTTPResponse {
+    .json(value.text, status: status)
+  }
+
+  /// An RFC 6749 §5.2 error: `{"error","error_description"}`.
+  static func oauthError(_ error: String, _ description: String, status: Int = 400)
+    -> HTTPResponse
+  {
+    json(["error": .string(error), "error_description": .string(description)], status: status)
+  }
+
+  /// A bearer-token refusal (RFC 6750 §3): 401 `invalid_token`, or 401 without an error code
+  /// when no token was sent at all, or 403 `insufficient_scope` naming the scope needed.
+  static func bearerRefusal(
+    _ refusal: BearerRefusal, realm: String, status401Body: JSONValue? = nil
+  ) -> HTTPResponse {
+    var response: HTTPResponse
+    switch refusal {
+    case .missing:
+      response = json(
+        status401Body
+          ?? [
+            "error": "invalid_token",
+            "error_description": "Send the access token in an Authorization: Bearer header.",
+          ], status: 401)
+      response.headers.append(("WWW-Authenticate", "Bearer realm=\"\(realm)\""))
+    case .invalid:
+      let description = "The access token is unknown, expired or revoked; sign in again."
+      response = json(
+        status401Body ?? ["error": "invalid_token", "error_description": .string(description)],
+        status: 401)
+      response.headers.append(
+        (
+          "WWW-Authenticate",
+          "Bearer realm=\"\(realm)\", error=\"invalid_token\", "
+            + "error_description=\"\(description)\""
+        ))
+    case .insufficientScope(let scope):
+      let description = "The access token is valid but lacks the `\(scope)` scope."
+      response = json(
+        [
+          "error": "insufficient_scope", "error_description": .string(description),
+          "scope": .string(scope),
+        ], status: 403)
+      response.headers.append(
+        (
+          "WWW-Authenticate",
+          "Bearer realm=\"\(realm)\", error=\"insufficient_scope\", scope=\"\(scope)\""
+        ))
+    }
+    return response
+  }
+
+  /// Why a bearer token was refused.
+  enum BearerRefusal: Equatable {
+    case missing
+    case invalid
+    case insufficientScope(String)
+  }
+
+  /// The token in `Authorization: Bearer TOKEN` (scheme compared case-insensitively, RFC 9110
+  /// §11.1); with `allowBare`, a header holding only the token (Hivesigner's convention).
+  static func bearerToken(of request: HTTPRequest, allowBare: Bool = false) -> String? {
+    guard let header = request.header("Authorization")?.trimmingSpaces(), !header.isEmpty else {
+      return nil
+    }
+    let parts = header.split(separator: " ", maxSplits: 1)
+    if parts.count == 2, parts[0].lowercased() == "bearer" {
+      return String(parts[1]).trimmingSpaces()
+    }
+    return allowBare && parts.count == 1 ? header : nil
+  }
+
+  /// 404 with a short JSON body (API hosts).
+  static func notFound(_ path: String) -> HTTPResponse {
+    json(
+      ["error": "not_found", "error_description": .string("Nothing is served at \(path).")],
+      status: 404)
+  }
+
+  /// 405 with the methods the path takes.
+  static func methodNotAllowed(_ allowed: [String]) -> HTTPResponse {
+    var response = json(
+      [
+        "error": "method_not_allowed",
+        "error_description": .string(
+          "Use \(allowed.joined(separator: " or "))."),
+      ], status: 405)
+    response.headers.append(("Allow", allowed.joined(separator: ", ")))
+    return response
+  }
+}

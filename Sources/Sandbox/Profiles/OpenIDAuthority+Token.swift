@@ -1,0 +1,251 @@
+import AuthCore
+import Crypto
+import Foundation
+
+/// The token endpoint (RFC 6749 §3.2, §4.1.3, §6; RFC 8628 §3.4) and revocation (RFC 7009).
+extension OpenIDAuthority {
+  static let deviceGrantType = "urn:ietf:params:oauth:grant-type:device_code"
+
+  /// `POST token`: form-encoded only, public clients only (no secret), one grant per call.
+  mutating func token(_ request: HTTPRequest, context: inout ProviderContext) -> HTTPResponse {
+    let body = RequestFields.body(of: request)
+    guard body.encoding == .form else {
+      return Answers.oauthError(
+        "invalid_request",
+        "The token endpoint takes an application/x-www-form-urlencoded body (RFC 6749 §4.1.3).")
+    }
+    if let name = body.repeated.first {
+      return Answers.oauthError("invalid_request", "\(name) is given more than once.")
+    }
+    let clientID: String
+    switch authenticate(request, body: body) {
+    case .success(let id): clientID = id
+    case .failure(let refusal): return refusal
+    }
+    do {
+      switch body["grant_type"] {
+      case "authorization_code":
+        return try exchangeCode(body, clientID: clientID, context: &context)
+      case "refresh_token":
+        return refresh(body, clientID: clientID, context: &context)
+      case Self.deviceGrantType? where configuration.offersDeviceGrant:
+        return try pollDevice(body, clientID: clientID, context: &context)
+      case nil:
+        return Answers.oauthError("invalid_request", "grant_type is missing.")
+      case let other?:
+        return Answers.oauthError(
+          "unsupported_grant_type", "The grant type \(other) is not offered here.")
+      }
+    } catch {
+      return Answers.oauthError(
+        "server_error", "The sandbox could not sign the id_token.", status: 500)
+    }
+  }
+
+  private enum Authentication {
+    case success(String)
+    case failure(HTTPResponse)
+  }
+
+  /// A public client identifies itself with `client_id` (in the body, or as the user of an
+  /// `Authorization: Basic` header with an empty password) and sends no secret.
+  private func authenticate(_ request: HTTPRequest, body: RequestFields) -> Authentication {
+    var clientID = body.nonEmpty("client_id")
+    if let header = request.header("Authorization") {
+      let parts = header.split(separator: " ", maxSplits: 1)
+      guard parts.count == 2, parts[0].lowercased() == "basic",
+        let decoded = Data(base64Encoded: String(parts[1])).map({
+          String(decoding: $0, as: UTF8.self)
+        }),
+        let colon = decoded.firstIndex(of: ":"), decoded[decoded.index(after: colon)...].isEmpty
+      else {
+        return .failure(invalidClient("This is a public client: send client_id and no secret."))
+      }
+      let user = FormEncoding.unescape(decoded[..<colon])
+      if let clientID, clientID != user {
+        return .failure(invalidClient("client_id differs from the Authorization header."))
+      }
+      clientID = user
+    }
+    guard !body.names.contains("client_secret") else {
+      return .failure(invalidClient("This is a public client: send no client_secret."))
+    }
+    guard let clientID else {
+      return .failure(invalidClient("client_id is missing."))
+    }
+    guard isKnown(clientID: clientID) else {
+      return .failure(
+        invalidClient(
+          "Unknown client_id; the sandbox clients are "
+            + configuration.profile.clientIDs.joined(separator: " and ") + "."))
+    }
+    return .success(clientID)
+  }
+
+  private func invalidClient(_ description: String) -> HTTPResponse {
+    Answers.oauthError("invalid_client", description, status: 401)
+  }
+
+  // MARK: Grants
+
+  private mutating func exchangeCode(
+    _ body: RequestFields, clientID: String, context: inout ProviderContext
+  ) throws -> HTTPResponse {
+    func refuse(_ description: String) -> HTTPResponse {
+      context.count(.failedExchanges)
+      return Answers.oauthError("invalid_grant", description)
+    }
+    guard let code = body.nonEmpty("code") else {
+      context.count(.failedExchanges)
+      return Answers.oauthError("invalid_request", "code is missing.")
+    }
+    // The code is spent by this attempt, whatever follows.
+    guard let issued = codes.removeValue(forKey: code) else {
+      if let family = redeemedCodes[code] {
+        // RFC 6749 §4.1.2: a code used twice revokes what it gave.
+        tokens.revokeFamily(family)
+        context.count(.codeReplays)
+        return refuse("The code was already used; the tokens it gave are now revoked.")
+      }
+      return refuse("The code is unknown, expired or already used.")
+    }
+    let lifetime = TimeInterval(context.settings.authorizationCodeLifetime)
+    guard context.now < issued.issuedAt + lifetime else {
+      return refuse("The code has expired.")
+    }
+    guard issued.request.clientID == clientID else {
+      return refuse("The code was issued to another client.")
+    }
+    guard body["redirect_uri"] == issued.request.redirectURI else {
+      return refuse("redirect_uri differs from the authorization request's (RFC 6749 §4.1.3).")
+    }
+    guard let verifier = body["code_verifier"] else {
+      return refuse("code_verifier is missing (PKCE, RFC 7636 §4.5).")
+    }
+    guard issued.request.challenge.isSatisfied(by: verifier) else {
+      return refuse("PKCE verification failed: code_verifier does not match code_challenge.")
+    }
+    let grant = TokenGrant(
+      clientID: clientID, username: issued.username, scopes: issued.request.scopes)
+    redeemedCodes[code] = grant.family
+    let response = try tokenResponse(for: grant, nonce: issued.request.nonce, context: &context)
+    context.count(.exchanges)
+    return response
+  }
+
+  private mutating func refresh(
+    _ body: RequestFields, clientID: String, context: inout ProviderContext
+  ) -> HTTPResponse {
+    guard let presented = body.nonEmpty("refresh_token") else {
+      context.count(.failedRefreshes)
+      return Answers.oauthError("invalid_request", "refresh_token is missing.")
+    }
+    let outcome = tokens.redeemRefreshToken(
+      presented, clientID: clientID, now: context.now,
+      rotate: configuration.rotatesRefreshTokens)
+    switch outcome {
+    case .invalid:
+      context.count(.failedRefreshes)
+      return Answers.oauthError(
+        "invalid_grant", "The refresh token is unknown, expired or revoked; sign in again.")
+    case .reused:
+      context.count(.failedRefreshes)
+      context.count(.reuseDetections)
+      return Answers.oauthError(
+        "invalid_grant",
+        "The refresh token was already used. Every token of this sign-in is revoked; sign in again."
+      )
+    case .valid(let grant):
+      var scopes = grant.scopes
+      if let asked = body["scope"] {
+        let narrowed = asked.split(separator: " ").map(String.init)
+        guard narrowed.allSatisfy(grant.scopes.contains) else {
+          context.count(.failedRefreshes)
+          return Answers.oauthError(
+            "invalid_scope", "A refresh can only keep or narrow the granted scopes.")
+        }
+        scopes = narrowed
+      }
+      let settings = context.settings
+      let narrowedGrant = TokenGrant(
+        clientID: grant.clientID, username: grant.username, scopes: scopes, family: grant.family)
+      let accessToken = tokens.issueAccessToken(
+        for: narrowedGrant, lifetime: settings.accessTokenLifetime, now: context.now)
+      var members: [(String, JSONValue)] = [
+        ("access_token", .string(accessToken)), ("token_type", "Bearer"),
+        ("expires_in", .int(settings.accessTokenLifetime)),
+        ("scope", .string(scopes.joined(separator: " "))),
+      ]
+      if configuration.rotatesRefreshTokens {
+        // The new refresh token keeps the full grant, whatever this access token narrowed.
+        let next = tokens.issueRefreshToken(
+          for: grant, lifetime: settings.refreshTokenLifetime, now: context.now)
+        members.append(("refresh_token", .string(next)))
+      }
+      context.count(.refreshes)
+      return Answers.json(.object(members))
+    }
+  }
+
+  private mutating func pollDevice(
+    _ body: RequestFields, clientID: String, context: inout ProviderContext
+  ) throws -> HTTPResponse {
+    guard let deviceCode = body.nonEmpty("device_code") else {
+      return Answers.oauthError("invalid_request", "device_code is missing.")
+    }
+    context.count(.devicePolls)
+    let outcome = devices.poll(
+      deviceCode: deviceCode, clientID: clientID, now: context.now, growInterval: true)
+    switch outcome {
+    case .pending:
+      return Answers.oauthError(
+        "authorization_pending", "The user has not answered yet; keep polling.")
+    case .slowDown:
+      context.count(.slowDowns)
+      return Answers.oauthError(
+        "slow_down", "Polled too often: wait 5 seconds more between polls from now on.")
+    case .denied:
+      return Answers.oauthError("access_denied", "The user declined.")
+    case .expired:
+      return Answers.oauthError(
+        "expired_token", "The device code has expired; start a new device authorization.")
+    case .redeemed:
+      return Answers.oauthError("invalid_grant", "The device code was already used.")
+    case .unknown:
+      return Answers.oauthError("invalid_grant", "The device code is unknown.")
+    case .approved(let grant, let username):
+      let tokenGrant = TokenGrant(clientID: clientID, username: username, scopes: grant.scopes)
+      let response = try tokenResponse(for: tokenGrant, nonce: nil, context: &context)
+      context.count(.deviceTokens)
+      return response
+    }
+  }
+
+  // MARK: Revocation
+
+  /// `POST revoke` (RFC 7009 §2.1): 200 whether or not the token was known; a refresh token
+  /// takes its whole grant with it.
+  mutating func revoke(_ request: HTTPRequest, context: inout ProviderContext) -> HTTPResponse {
+    let body = RequestFields.body(of: request)
+    guard body.encoding == .form else {
+      return Answers.oauthError(
+        "invalid_request",
+        "The revocation endpoint takes an application/x-www-form-urlencoded body.")
+    }
+    let clientID: String
+    switch authenticate(request, body: body) {
+    case .success(let id): clientID = id
+    case .failure(let refusal): return refusal
+    }
+    guard let token = body.nonEmpty("token") else {
+      return Answers.oauthError("invalid_request", "token is missing.")
+    }
+    switch tokens.revoke(token, clientID: clientID) {
+    case .otherClient:
+      return Answers.oauthError("invalid_request", "The token was issued to another client.")
+    case .revoked, .unknown:
+      context.count(.revocations)
+      return HTTPResponse(status: 200, headers: [("Cache-Control", "no-store")])
+    }
+  }
+}

@@ -1,0 +1,291 @@
+import AuthCore
+import Crypto
+import Foundation
+
+/// The OpenID Connect authorization server both the `oidc` and the `muhajir` profile stand on:
+/// authorization requests with PKCE S256 and a consent page, codes, access, refresh and id
+/// tokens, the bearer-protected identity endpoint. Each profile sets what differs (paths,
+/// refresh rotation, RFC 9207 `iss`, the device grant) in its `Configuration`.
+struct OpenIDAuthority: Sendable {
+  struct Configuration: Sendable {
+    let profile: SandboxProfile
+    /// The issuer's path; the issuer is the base URL plus this.
+    let issuerPath: String
+    let authorizePath: String
+    /// Scopes a client may ask for.
+    let supportedScopes: [(name: String, meaning: String)]
+    /// Refresh tokens are single use, with reuse detection.
+    let rotatesRefreshTokens: Bool
+    /// RFC 9207: `iss` in every authorization response.
+    let returnsIssuer: Bool
+    /// The device grant (RFC 8628) is offered.
+    let offersDeviceGrant: Bool
+    /// Key types in the JWKS.
+    let signingAlgorithms: [SignatureAlgorithm]
+    /// The algorithm of each client's id_tokens; others get the first of `signingAlgorithms`.
+    let clientAlgorithms: [String: SignatureAlgorithm]
+  }
+
+  struct AuthorizationRequest: Sendable {
+    let clientID: String
+    let redirectURI: String
+    let scopes: [String]
+    let state: String?
+    let nonce: String?
+    let challenge: CodeChallenge
+  }
+
+  struct IssuedCode: Sendable {
+    let request: AuthorizationRequest
+    let username: String
+    let issuedAt: Date
+  }
+
+  let configuration: Configuration
+  private var pending = PendingAuthorizations<AuthorizationRequest>()
+  var codes: [String: IssuedCode] = [:]
+  /// Exchanged codes and the token family each gave, for replay detection (RFC 6749 §4.1.2).
+  var redeemedCodes: [String: String] = [:]
+  var tokens = TokenLedger()
+  var devices = DeviceGrants()
+  var keys: SigningKeySet
+  /// Hashes of issued id_tokens, with what they were for (the end-session hint).
+  var issuedIDTokens: [String: (clientID: String, username: String)] = [:]
+  private var alternation = 0
+
+  init(_ configuration: Configuration) {
+    self.configuration = configuration
+    self.keys = SigningKeySet(algorithms: configuration.signingAlgorithms)
+  }
+
+  var profileName: String { configuration.profile.displayName }
+
+  func issuer(_ context: ProviderContext) -> String {
+    context.absolute(configuration.issuerPath)
+  }
+
+  func isKnown(clientID: String?) -> Bool {
+    clientID.map { configuration.profile.clientIDs.contains($0) } ?? false
+  }
+
+  // MARK: Authorization endpoint
+
+  /// An authorization request (OIDC Core §3.1.2.1), by GET query or POST form.
+  mutating func authorize(_ request: HTTPRequest, context: inout ProviderContext) -> HTTPResponse {
+    let fields =
+      request.method == "POST" ? RequestFields.body(of: request) : RequestFields.query(of: request)
+    // Without a known client and a valid redirect URI nothing may be redirected (RFC 6749
+    // §4.1.2.1): the person is told on the page.
+    guard isKnown(clientID: fields["client_id"]), let clientID = fields["client_id"] else {
+      return Pages.message(
+        provider: profileName, title: "Unknown client",
+        text: "No client is registered as \"\(fields["client_id"] ?? "")\". The sandbox "
+          + "clients are \(configuration.profile.clientIDs.joined(separator: " and ")).",
+        status: 400)
+    }
+    guard let redirectURI = fields["redirect_uri"],
+      context.settings.accepts(redirectURI: redirectURI)
+    else {
+      return Pages.message(
+        provider: profileName, title: "Redirect URI not registered",
+        text: "redirect_uri must be http://127.0.0.1:PORT/callback (any port; 127.0.0.1, "
+          + "not localhost).", status: 400)
+    }
+    let state = fields["state"]
+    func refuse(_ error: String, _ description: String) -> HTTPResponse {
+      .redirect(
+        to: errorRedirect(
+          redirectURI, error: error, description: description, state: state, context: context))
+    }
+    if let name = fields.repeated.first {
+      return refuse("invalid_request", "\(name) is given more than once (RFC 6749 §3.1).")
+    }
+    guard fields["response_type"] == "code" else {
+      return refuse("unsupported_response_type", "Only response_type=code is offered.")
+    }
+    if fields.names.contains("request") {
+      return refuse("request_not_supported", "Request objects are not supported.")
+    }
+    if fields.names.contains("request_uri") {
+      return refuse("request_uri_not_supported", "request_uri is not supported.")
+    }
+    let scopes = (fields["scope"] ?? "openid").split(separator: " ").map(String.init)
+    let supported = configuration.supportedScopes.map(\.name)
+    if let unknown = scopes.first(where: { !supported.contains($0) }) {
+      return refuse(
+        "invalid_scope", "Unknown scope `\(unknown)`; offered: \(supported.joined(separator: " "))."
+      )
+    }
+    guard let challengeValue = fields["code_challenge"] else {
+      return refuse("invalid_request", "PKCE is required: send code_challenge with S256.")
+    }
+    guard fields["code_challenge_method"] == "S256" else {
+      return refuse("invalid_request", "code_challenge_method must be S256.")
+    }
+    guard CodeChallenge.isWellFormedS256(challengeValue) else {
+      return refuse("invalid_request", "code_challenge must be 43 base64url characters.")
+    }
+    if fields["prompt"]?.split(separator: " ").contains("none") == true {
+      return refuse("login_required", "Nobody is signed in; the consent page must be shown.")
+    }
+    let authorization = AuthorizationRequest(
+      clientID: clientID, redirectURI: redirectURI, scopes: scopes.isEmpty ? ["openid"] : scopes,
+      state: state, nonce: fields["nonce"],
+      challenge: CodeChallenge(value: challengeValue, method: .s256))
+    let id = pending.add(authorization, now: context.now)
+    return Pages.consent(consentPage(for: authorization, id: id))
+  }
+
+  private func consentPage(for request: AuthorizationRequest, id: String, error: String? = nil)
+    -> Pages.Consent
+  {
+    Pages.Consent(
+      provider: profileName, appName: request.clientID, clientID: request.clientID,
+      scopes: scopeMeanings(request.scopes), redirectTarget: request.redirectURI,
+      action: configuration.authorizePath, hiddenFields: [("request_id", id)], error: error)
+  }
+
+  func scopeMeanings(_ scopes: [String]) -> [(name: String, meaning: String)] {
+    configuration.supportedScopes.filter { scopes.contains($0.name) }
+  }
+
+  /// The consent page's answer.
+  mutating func decide(_ request: HTTPRequest, context: inout ProviderContext) -> HTTPResponse {
+    let form = RequestFields.body(of: request)
+    guard let waiting = pending.peek(form["request_id"], now: context.now) else {
+      return Pages.message(
+        provider: profileName, title: "Sign-in request not found",
+        text: "This sign-in request was already answered or has expired. Start again from the app.",
+        status: 400)
+    }
+    guard form["decision"] == "approve" else {
+      _ = pending.take(form["request_id"], now: context.now)
+      context.count(.denials)
+      return .redirect(
+        to: errorRedirect(
+          waiting.redirectURI, error: "access_denied", description: "The user declined.",
+          state: waiting.state, context: context))
+    }
+    guard let username = UserName.validated(form["username"]) else {
+      return Pages.consent(
+        consentPage(for: waiting, id: form["request_id"] ?? "", error: UserName.rule), status: 400)
+    }
+    _ = pending.take(form["request_id"], now: context.now)
+    let code = RandomToken.opaque()
+    codes[code] = IssuedCode(request: waiting, username: username, issuedAt: context.now)
+    context.count(.authorizations)
+    var parameters: [FormEncoding.Pair] = [("code", code)]
+    if let state = waiting.state { parameters.append(("state", state)) }
+    if configuration.returnsIssuer { parameters.append(("iss", issuer(context))) }
+    return .redirect(to: RedirectURI.appending(parameters, to: waiting.redirectURI))
+  }
+
+  private func errorRedirect(
+    _ redirectURI: String, error: String, description: String, state: String?,
+    context: ProviderContext
+  ) -> String {
+    var parameters: [FormEncoding.Pair] = [("error", error), ("error_description", description)]
+    if let state { parameters.append(("state", state)) }
+    if configuration.returnsIssuer { parameters.append(("iss", issuer(context))) }
+    return RedirectURI.appending(parameters, to: redirectURI)
+  }
+
+  // MARK: Tokens
+
+  /// The token response for a new grant (RFC 6749 §5.1, OIDC Core §3.1.3.3): an access token,
+  /// a refresh token with `offline_access`, an id_token with `openid`.
+  mutating func tokenResponse(
+    for grant: TokenGrant, nonce: String?, context: inout ProviderContext
+  ) throws -> HTTPResponse {
+    let settings = context.settings
+    let accessToken = tokens.issueAccessToken(
+      for: grant, lifetime: settings.accessTokenLifetime, now: context.now)
+    var members: [(String, JSONValue)] = [
+      ("access_token", .string(accessToken)), ("token_type", "Bearer"),
+      ("expires_in", .int(settings.accessTokenLifetime)),
+      ("scope", .string(grant.scopes.joined(separator: " "))),
+    ]
+    if grant.scopes.contains("offline_access") {
+      let refreshToken = tokens.issueRefreshToken(
+        for: grant, lifetime: settings.refreshTokenLifetime, now: context.now)
+      members.append(("refresh_token", .string(refreshToken)))
+    }
+    if grant.scopes.contains("openid") {
+      let idToken = try self.idToken(
+        for: grant, nonce: nonce, accessToken: accessToken, context: context)
+      members.append(("id_token", .string(idToken)))
+    }
+    return Answers.json(.object(members))
+  }
+
+  /// An id_token (OIDC Core §2) signed with the client's key.
+  mutating func idToken(
+    for grant: TokenGrant, nonce: String?, accessToken: String, context: ProviderContext
+  ) throws -> String {
+    let algorithm = signingAlgorithm(for: grant.clientID, settings: context.settings)
+    let entry = try keys.entry(for: algorithm)
+    let now = context.unixTime
+    var claims: [(String, JSONValue)] = [
+      ("iss", .string(issuer(context))), ("sub", .string(grant.username)),
+      ("aud", .string(grant.clientID)), ("exp", .int(now + 3600)), ("iat", .int(now)),
+      ("auth_time", .int(now)),
+    ]
+    if let nonce { claims.append(("nonce", .string(nonce))) }
+    claims.append(("at_hash", .string(JWS.accessTokenHash(accessToken))))
+    claims += profileClaims(for: grant)
+    let token = try JWS.sign(claims: .object(claims), with: entry)
+    issuedIDTokens[Base64URL.encode(SHA256.hash(token))] = (grant.clientID, grant.username)
+    return token
+  }
+
+  private mutating func signingAlgorithm(for clientID: String, settings: ProfileSettings)
+    -> SignatureAlgorithm
+  {
+    let available = configuration.signingAlgorithms
+    switch settings.idTokenSigning {
+    case .rs256? where available.contains(.rs256): return .rs256
+    case .es256? where available.contains(.es256): return .es256
+    case .alternate?:
+      alternation += 1
+      return available[alternation % available.count]
+    default:
+      return configuration.clientAlgorithms[clientID] ?? available[0]
+    }
+  }
+
+  /// The claims the granted scopes release (OIDC Core §5.4).
+  func profileClaims(for grant: TokenGrant) -> [(String, JSONValue)] {
+    var claims: [(String, JSONValue)] = []
+    if grant.scopes.contains("profile") {
+      claims += [
+        ("preferred_username", .string(grant.username)), ("name", .string(grant.username)),
+      ]
+    }
+    if grant.scopes.contains("email") {
+      claims += [("email", .string(UserName.email(grant.username))), ("email_verified", true)]
+    }
+    return claims
+  }
+
+  // MARK: Identity
+
+  /// The bearer-protected account endpoint: 401 for an unusable token, 403 when the token
+  /// lacks `openid`, else the claims.
+  mutating func identity(_ request: HTTPRequest, context: inout ProviderContext) -> HTTPResponse {
+    let realm = configuration.profile.rawValue
+    guard let token = Answers.bearerToken(of: request) else {
+      context.count(.identityRefusals)
+      return Answers.bearerRefusal(.missing, realm: realm)
+    }
+    guard let grant = tokens.activeAccessToken(token, now: context.now) else {
+      context.count(.identityRefusals)
+      return Answers.bearerRefusal(.invalid, realm: realm)
+    }
+    guard grant.scopes.contains("openid") else {
+      context.count(.identityRefusals)
+      return Answers.bearerRefusal(.insufficientScope("openid"), realm: realm)
+    }
+    context.count(.identityRequests)
+    return Answers.json(.object([("sub", .string(grant.username))] + profileClaims(for: grant)))
+  }
+}

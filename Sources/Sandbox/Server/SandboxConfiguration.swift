@@ -1,0 +1,31 @@
+/// How a sandbox starts.
+public struct SandboxConfiguration: Sendable {
+  /// Simkl's registered redirect URI when none is given: Simkl fixes the port per
+  /// registration, and 8765 is the port its own documentation uses.
+  public static let defaultSimklRedirectURI = "http://127.0.0.1:8765/callback"
+
+  /// The redirect URIs registered for Simkl's `sandbox-client`, matched byte for byte.
+  public var simklRedirectURIs: [String]
+  /// Receives one line per request: method, path (without the query, user codes hidden) and
+  /// status. Never a code, token or query string.
+  public var requestLog: (@Sendable (String) -> Void)?
+
+  /// The defaults: Simkl registered at `http://127.0.0.1:8765/callback`, no request log.
+  public init(
+    simklRedirectURIs: [String] = [SandboxConfiguration.defaultSimklRedirectURI],
+    requestLog: (@Sendable (String) -> Void)? = nil
+  ) {
+    self.simklRedirectURIs = simklRedirectURIs
+    self.requestLog = requestLog
+  }
+
+  /// The settings each profile starts with (and returns to on reset).
+  func initialSettings() -> [SandboxProfile: ProfileSettings] {
+    var settings: [SandboxProfile: ProfileSettings] = [:]
+    for profile in SandboxProfile.allCases {
+      settings[profile] = .defaults(for: profile)
+    }
+    settings[.simkl]?.registeredRedirectURIs = simklRedirectURIs
+    return settings
+  }
+}

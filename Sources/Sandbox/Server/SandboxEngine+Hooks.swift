@@ -1,0 +1,226 @@
+import AuthCore
+import Foundation
+
+/// The test hooks under `/_sandbox/`. They are never subject to faults and never counted.
+///
+/// | hook | body (JSON) | answer |
+/// | --- | --- | --- |
+/// | `GET /_sandbox/stats` | | every counter globally, then `"profiles":{"simkl":{…},…}` |
+/// | `POST /_sandbox/fault` | `{"path":"/oidc/token","kind":"status500\|delay\|garbage\|drop\|drop_after","count":1,"delay_ms":1500}` | `{"faults":[…]}` (the faults waiting) |
+/// | `GET /_sandbox/fault`, `DELETE /_sandbox/fault` | | the faults waiting (`DELETE` clears them first) |
+/// | `POST /_sandbox/clock` | `{"offset_seconds":900}` sets, `{"advance_seconds":60}` adds | `{"offset_seconds":…,"now":UNIX}` |
+/// | `POST /_sandbox/settings` | `{"profile":"oidc","access_token_lifetime":2,"refresh_token_lifetime":…,"authorization_code_lifetime":…,"device_code_lifetime":…,"device_interval":…,"redirect_uris":[…] or null,"id_token_signing":"RS256\|ES256\|alternate" or null}` (any subset) | the profile's settings |
+/// | `GET /_sandbox/settings` | | every profile's settings |
+/// | `POST /_sandbox/invalidate` | `{"profile":"oidc"}` (all profiles without it) | `{"invalidated":N}` |
+/// | `POST /_sandbox/rotate-keys` | `{"profile":"oidc"}` (`oidc` and `muhajir` without it) | `{"kids":{"oidc":[…]}}` |
+/// | `POST /_sandbox/reset` | | `{"reset":true}` |
+///
+/// A malformed hook request answers `400 {"error":"…"}` saying what to send.
+extension SandboxEngine {
+  typealias Hooks = SandboxPaths.Hooks
+
+  func hook(_ request: HTTPRequest) -> HTTPResponse {
+    let body: [String: Any]
+    if request.body.isEmpty {
+      body = [:]
+    } else if let object = try? JSONSerialization.jsonObject(with: Data(request.body))
+      as? [String: Any]
+    {
+      body = object
+    } else {
+      return Self.hookError("The body must be a JSON object.")
+    }
+    switch (request.method, request.path) {
+    case ("GET", Hooks.stats):
+      return Answers.json(stats.json)
+    case ("POST", Hooks.fault):
+      return addFault(body)
+    case ("GET", Hooks.fault):
+      return faultList()
+    case ("DELETE", Hooks.fault):
+      faults.clear()
+      return faultList()
+    case ("POST", Hooks.clock):
+      return moveClock(body)
+    case ("GET", Hooks.clock):
+      return clockState()
+    case ("POST", Hooks.settings):
+      return changeSettings(body)
+    case ("GET", Hooks.settings):
+      return Answers.json(
+        .object(SandboxProfile.allCases.map { ($0.rawValue, settings(for: $0).json) }))
+    case ("POST", Hooks.invalidate):
+      guard case .success(let profile) = Self.optionalProfile(body) else {
+        return Self.hookError(Self.profileHelp)
+      }
+      return Answers.json(["invalidated": .int(invalidateRefreshTokens(of: profile))])
+    case ("POST", Hooks.rotateKeys):
+      guard case .success(let profile) = Self.optionalProfile(body) else {
+        return Self.hookError(Self.profileHelp)
+      }
+      do {
+        let kids = try rotateKeys(of: profile)
+        let members = SandboxProfile.allCases.compactMap { profile in
+          kids[profile].map { (profile.rawValue, JSONValue.array($0.map(JSONValue.string))) }
+        }
+        return Answers.json(["kids": .object(members)])
+      } catch {
+        return Self.hookError("The sandbox could not make new keys: \(error)", status: 500)
+      }
+    case ("POST", Hooks.reset):
+      reset()
+      return Answers.json(["reset": true])
+    default:
+      let known = [
+        Hooks.stats, Hooks.fault, Hooks.clock, Hooks.settings, Hooks.invalidate,
+        Hooks.rotateKeys, Hooks.reset,
+      ]
+      if known.contains(request.path) {
+        return Self.hookError("Wrong method for \(request.path); see the README.", status: 405)
+      }
+      return Self.hookError(
+        "No hook at \(request.path); hooks: \(known.joined(separator: " ")).", status: 404)
+    }
+  }
+
+  // MARK: Faults
+
+  private func addFault(_ body: [String: Any]) -> HTTPResponse {
+    let help =
+      "Send {\"path\":\"/oidc/token\",\"kind\":\"status500|delay|garbage|drop|drop_after\","
+      + "\"count\":1,\"delay_ms\":1000}."
+    guard let path = body["path"] as? String, path.hasPrefix("/"), !path.hasPrefix("/_sandbox"),
+      let kindName = body["kind"] as? String
+    else { return Self.hookError(help) }
+    let count = Self.integer(body["count"]) ?? 1
+    guard count >= 1 else { return Self.hookError("count must be 1 or more. " + help) }
+    let kind: SandboxFault.Kind
+    switch kindName {
+    case "status500": kind = .status500
+    case "garbage": kind = .garbage
+    case "drop": kind = .drop
+    case "drop_after": kind = .dropAfterProcessing
+    case "delay":
+      guard let milliseconds = Self.integer(body["delay_ms"]), milliseconds >= 0 else {
+        return Self.hookError("A delay needs delay_ms (0 or more). " + help)
+      }
+      kind = .delay(milliseconds: milliseconds)
+    default:
+      return Self.hookError("Unknown kind \"\(kindName)\". " + help)
+    }
+    faults.add(SandboxFault(pathPrefix: path, kind: kind, count: count))
+    return faultList()
+  }
+
+  private func faultList() -> HTTPResponse {
+    Answers.json(["faults": .array(faults.pending.map(\.json))])
+  }
+
+  // MARK: Clock
+
+  private func moveClock(_ body: [String: Any]) -> HTTPResponse {
+    if let offset = Self.number(body["offset_seconds"]) {
+      clockOffset = offset
+    } else if let step = Self.number(body["advance_seconds"]) {
+      clockOffset += step
+    } else {
+      return Self.hookError("Send {\"offset_seconds\":N} or {\"advance_seconds\":N}.")
+    }
+    return clockState()
+  }
+
+  private func clockState() -> HTTPResponse {
+    Answers.json([
+      "offset_seconds": .int(Int(clockOffset.rounded())),
+      "now": .int(Int(now.timeIntervalSince1970.rounded(.down))),
+    ])
+  }
+
+  // MARK: Settings
+
+  private func changeSettings(_ body: [String: Any]) -> HTTPResponse {
+    guard let name = body["profile"] as? String, let profile = SandboxProfile(rawValue: name) else {
+      return Self.hookError(Self.profileHelp)
+    }
+    var updated = settings(for: profile)
+    let integers: [(String, WritableKeyPath<ProfileSettings, Int>)] = [
+      ("access_token_lifetime", \.accessTokenLifetime),
+      ("refresh_token_lifetime", \.refreshTokenLifetime),
+      ("authorization_code_lifetime", \.authorizationCodeLifetime),
+      ("device_code_lifetime", \.deviceCodeLifetime),
+      ("device_interval", \.deviceInterval),
+    ]
+    let known = Set(integers.map(\.0) + ["profile", "redirect_uris", "id_token_signing"])
+    if let unknown = body.keys.sorted().first(where: { !known.contains($0) }) {
+      return Self.hookError(
+        "Unknown setting \"\(unknown)\"; settings: \(known.subtracting(["profile"]).sorted().joined(separator: ", "))."
+      )
+    }
+    for (key, path) in integers where body[key] != nil {
+      guard let value = Self.integer(body[key]), value >= 0 else {
+        return Self.hookError("\(key) takes a whole number of seconds, 0 or more.")
+      }
+      updated[keyPath: path] = value
+    }
+    if let uris = body["redirect_uris"] {
+      if uris is NSNull {
+        updated.registeredRedirectURIs = nil
+      } else if let list = uris as? [String] {
+        updated.registeredRedirectURIs = list
+      } else {
+        return Self.hookError(
+          "redirect_uris takes a list of strings, or null for any loopback port.")
+      }
+    }
+    if let signing = body["id_token_signing"] {
+      if signing is NSNull {
+        updated.idTokenSigning = nil
+      } else if let text = signing as? String,
+        let choice = ProfileSettings.IDTokenSigning(rawValue: text)
+      {
+        updated.idTokenSigning = choice
+      } else {
+        return Self.hookError("id_token_signing takes \"RS256\", \"ES256\", \"alternate\" or null.")
+      }
+    }
+    settings[profile] = updated
+    return Answers.json(updated.json)
+  }
+
+  // MARK: Helpers
+
+  static let profileHelp =
+    "Name a profile: {\"profile\":\"simkl|hivesigner|muhajir|oidc\"}."
+
+  private enum ProfileChoice {
+    case success(SandboxProfile?)
+    case failure
+  }
+
+  private static func optionalProfile(_ body: [String: Any]) -> ProfileChoice {
+    guard let value = body["profile"] else { return .success(nil) }
+    guard let name = value as? String, let profile = SandboxProfile(rawValue: name) else {
+      return .failure
+    }
+    return .success(profile)
+  }
+
+  private static func integer(_ value: Any?) -> Int? {
+    guard let double = number(value), double == double.rounded(), abs(double) < 1e15 else {
+      return nil
+    }
+    return Int(double)
+  }
+
+  /// A JSON number; `true` and `false` are not numbers, though Foundation hands them over as
+  /// `NSNumber`s (of Objective-C type `c`, where `1 is Bool` holds for every small integer).
+  private static func number(_ value: Any?) -> Double? {
+    guard let number = value as? NSNumber, number.objCType.pointee != CChar(UInt8(ascii: "c"))
+    else { return nil }
+    return number.doubleValue
+  }
+
+  static func hookError(_ message: String, status: Int = 400) -> HTTPResponse {
+    Answers.json(["error": .string(message)], status: status)
+  }
+}

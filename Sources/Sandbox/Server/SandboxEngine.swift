@@ -1,0 +1,108 @@
+import AuthCore
+import Foundation
+
+/// All of the sandbox's mutable state, in one actor: the clock offset, counters, faults,
+/// settings, and each profile's codes, tokens and keys. Requests are answered one at a time,
+/// on a queue of the engine's own (see `QueueExecutor`).
+actor SandboxEngine {
+  private let executor = QueueExecutor(label: "authtui.sandbox.engine")
+  nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+  let configuration: SandboxConfiguration
+  private(set) var baseURL = ""
+  var clockOffset: TimeInterval = 0
+  var stats = SandboxStats()
+  var faults = FaultPlan()
+  var settings: [SandboxProfile: ProfileSettings]
+  var simkl = SimklProfile()
+  var hivesigner = HivesignerProfile()
+  var muhajir = MuhajirProfile()
+  var oidc = OIDCProfile()
+
+  init(configuration: SandboxConfiguration) {
+    self.configuration = configuration
+    self.settings = configuration.initialSettings()
+  }
+
+  func attach(baseURL: String) {
+    self.baseURL = baseURL
+  }
+
+  /// The sandbox's now: the real clock plus the offset.
+  var now: Date { Date().addingTimeInterval(clockOffset) }
+
+  func settings(for profile: SandboxProfile) -> ProfileSettings {
+    settings[profile] ?? .defaults(for: profile)
+  }
+
+  /// Takes one use of a fault waiting for `path`, counting it.
+  func takeFault(for path: String) -> SandboxFault.Kind? {
+    guard let kind = faults.take(for: path) else { return nil }
+    stats.record(.faults, profile: SandboxProfile.serving(path))
+    return kind
+  }
+
+  /// Answers a request for a profile (or the index page).
+  func respond(to request: HTTPRequest) -> HTTPResponse {
+    guard let profile = SandboxProfile.serving(request.path) else {
+      return request.path == "/" ? indexPage() : Answers.notFound(request.path)
+    }
+    var context = ProviderContext(now: now, baseURL: baseURL, settings: settings(for: profile))
+    let response: HTTPResponse
+    switch profile {
+    case .simkl: response = simkl.respond(to: request, context: &context)
+    case .hivesigner: response = hivesigner.respond(to: request, context: &context)
+    case .muhajir: response = muhajir.respond(to: request, context: &context)
+    case .oidc: response = oidc.respond(to: request, context: &context)
+    }
+    stats.record(.requests, profile: profile)
+    for event in context.events {
+      stats.record(event, profile: profile)
+    }
+    return response
+  }
+
+  /// Makes `profile`'s refresh tokens unusable (every profile's when nil).
+  func invalidateRefreshTokens(of profile: SandboxProfile?) -> Int {
+    let now = self.now
+    var count = 0
+    if profile == nil || profile == .muhajir { count += muhajir.invalidateRefreshTokens(now: now) }
+    if profile == nil || profile == .oidc { count += oidc.invalidateRefreshTokens(now: now) }
+    return count
+  }
+
+  /// New signing keys for `profile` (the `oidc` and `muhajir` profiles when nil).
+  func rotateKeys(of profile: SandboxProfile?) throws -> [SandboxProfile: [String]] {
+    var kids: [SandboxProfile: [String]] = [:]
+    if profile == nil || profile == .oidc { kids[.oidc] = try oidc.rotateKeys() }
+    if profile == nil || profile == .muhajir { kids[.muhajir] = try muhajir.rotateKeys() }
+    return kids
+  }
+
+  /// Everything back to how it started.
+  func reset() {
+    clockOffset = 0
+    stats = SandboxStats()
+    faults.clear()
+    settings = configuration.initialSettings()
+    simkl = SimklProfile()
+    hivesigner = HivesignerProfile()
+    muhajir = MuhajirProfile()
+    oidc = OIDCProfile()
+  }
+
+  private func indexPage() -> HTTPResponse {
+    var body = "<p>A local OAuth and OpenID provider emulator. Profiles:</p>\n<ul>\n"
+    let entries: [(String, String)] = [
+      ("Simkl", SandboxPaths.Simkl.home), ("Hivesigner", SandboxPaths.Hivesigner.authorize),
+      ("Muhajir Studio", SandboxPaths.Muhajir.discovery),
+      ("OpenID Connect", SandboxPaths.OIDC.discovery),
+    ]
+    for (name, path) in entries {
+      body += "<li>\(name): <a href=\"\(path)\">\(path)</a></li>\n"
+    }
+    body += "</ul>\n<p>Test hooks: <a href=\"\(SandboxPaths.Hooks.stats)\">"
+    body += "\(SandboxPaths.Hooks.stats)</a>.</p>\n"
+    return .html(Pages.page(provider: "authtui", title: "Sandbox provider", body: body))
+  }
+}
