@@ -11,7 +11,7 @@ import Testing
     ProviderClient(configuration: configuration, transport: transport, clock: ManualClock())
   }
 
-  func tokens(_ extra: [String: JSONValue] = [:]) -> TokenResponse {
+  func tokens(_ extra: [String: JSONWireValue] = [:]) -> TokenResponse {
     TokenResponse(
       accessToken: TestJWT.accessToken, additionalParameters: extra, receivedAt: TestJWT.now)
   }

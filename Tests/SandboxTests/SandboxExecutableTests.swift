@@ -2,10 +2,76 @@ import Foundation
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The `authtui-sandbox` binary: its first line, its options, and a clean stop on a signal.
 @Suite struct SandboxExecutableTests {
+  /// Starts the binary and returns it with the port its first line names.
+  func start(_ arguments: [String] = []) async throws -> (BackgroundProcess, UInt16) {
+    let process = try BackgroundProcess(Products.sandbox, ["--quiet"] + arguments)
+    let line = try #require(await process.firstLine())
+    let prefix = "authtui-sandbox listening on http://127.0.0.1:"
+    #expect(line.hasPrefix(prefix))
+    let port = try #require(UInt16(line.dropFirst(prefix.count)))
+    return (process, port)
+  }
+
+  @Test func firstLineNamesThePortAndSIGTERMStopsItCleanly() async throws {
+    let (process, port) = try await start()
+    let discovery = await RawHTTPClient.request(
+      "GET", "/oidc/.well-known/openid-configuration", port: port)
+    #expect(discovery["issuer"] == "http://127.0.0.1:\(port)/oidc")
+    process.send(signal: SIGTERM)
+    #expect(await process.waitForExit() == 0)
+    #expect(await RawHTTPClient.request("GET", "/", port: port).status == 0)
+  }
+
+  @Test func sigintStopsItCleanlyToo() async throws {
+    let (process, _) = try await start()
+    process.send(signal: SIGINT)
+    #expect(await process.waitForExit() == 0)
+  }
+
+  @Test func listensOnTheAskedPortAndRegistersTheGivenSimklRedirectURI() async throws {
+    let (first, port) = try await start()
+    first.send(signal: SIGTERM)
+    _ = await first.waitForExit()
+    let uri = "http://127.0.0.1:4567/callback"
+    let (process, samePort) = try await start([
+      "--listen", "127.0.0.1:\(port)", "--simkl-redirect-uri", uri,
+    ])
+    #expect(samePort == port)
+    let settings = await RawHTTPClient.request("GET", "/_sandbox/settings", port: port)
+    let simkl = try #require(settings.json?["simkl"] as? [String: Any])
+    #expect(simkl["redirect_uris"] as? [String] == [uri])
+    process.send(signal: SIGTERM)
+    #expect(await process.waitForExit() == 0)
+  }
+
+  @Test func refusesAListenAddressOffLoopbackWithUsageStatus() async throws {
+    let result = try await ChildProcess.run(Products.sandbox, ["--listen", "0.0.0.0:80"])
+    #expect(result.status == 2)
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderr.contains("--listen takes 127.0.0.1:PORT"))
+  }
+
   @Test func printsUsageWithHelp() async throws {
-    let result = try await ChildProcess.run(Products.sandbox, ["--help"], timeout: 10)
+    let result = try await ChildProcess.run(Products.sandbox, ["--help"])
     #expect(result.status == 0)
-    #expect(result.stdout.contains("--simkl-redirect-uri"))
+    #expect(result.stdout.contains("--simkl-redirect-uri URI"))
+  }
+
+  @Test func logsOneLinePerRequestWithoutQueries() async throws {
+    let process = try BackgroundProcess(Products.sandbox)
+    let line = try #require(await process.firstLine())
+    let port = try #require(UInt16(line.split(separator: ":").last ?? ""))
+    _ = await RawHTTPClient.request("GET", "/oidc/authorize?code_challenge=secret-ish", port: port)
+    process.send(signal: SIGTERM)
+    #expect(await process.waitForExit() == 0)
+    let errors = process.readStandardError()
+    #expect(errors.contains("authtui-sandbox: GET /oidc/authorize 400"))
+    #expect(!errors.contains("secret-ish"))
   }
 }

@@ -15,7 +15,7 @@ extension ProviderClient {
     -> AccountIdentity?
   {
     guard let settings = configuration.effectiveIdentity else { return nil }
-    let document: [String: JSONValue]
+    let document: [String: JSONWireValue]
     switch settings.source {
     case .endpoint(let url):
       document = try await accountDocument(
@@ -40,7 +40,7 @@ extension ProviderClient {
   /// access token as a Bearer token. `sub` must be present and, when `expectedSubject` (the
   /// id_token's `sub`) is given, equal to it (§5.3.2); otherwise the answer is refused.
   public func userinfo(accessToken: String, expectedSubject: String?) async throws(AuthError)
-    -> [String: JSONValue]
+    -> [String: JSONWireValue]
   {
     let endpoint = try configuration.endpoint(\.userinfoEndpoint, named: "userinfo_endpoint")
     let claims = try await accountDocument(endpoint, accessToken: accessToken, scopeHint: nil)
@@ -58,7 +58,7 @@ extension ProviderClient {
   /// `insufficient_scope`: a scope is missing, named by the `WWW-Authenticate` header's `scope`
   /// (RFC 6750 §3) when present, else by `scopeHint`.
   func accountDocument(_ url: URL, accessToken: String, scopeHint: String?)
-    async throws(AuthError) -> [String: JSONValue]
+    async throws(AuthError) -> [String: JSONWireValue]
   {
     guard ProviderConfiguration.isAllowedEndpoint(url) else {
       throw .insecureEndpoint("identity endpoint", provider: configuration.name)

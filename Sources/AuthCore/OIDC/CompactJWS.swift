@@ -9,13 +9,13 @@ import Foundation
 /// is not a JSON object, `alg` `none` or HMAC, and any `crit` extension.
 struct CompactJWS: Sendable {
   /// The header's members (RFC 7515 §4).
-  let header: [String: JSONValue]
+  let header: [String: JSONWireValue]
   /// `alg` (RFC 7515 §4.1.1).
   let algorithm: SignatureAlgorithm
   /// `kid` (RFC 7515 §4.1.4), when the header names one.
   let keyID: String?
   /// The payload read as a JSON object: the JWT claims (RFC 7519 §4).
-  let claims: [String: JSONValue]
+  let claims: [String: JSONWireValue]
   /// `BASE64URL(header) || '.' || BASE64URL(payload)`: what the signature covers (§5.2).
   let signingInput: [UInt8]
   /// The decoded signature; for ES256 the JWS form `r ‖ s` (RFC 7518 §3.4).
@@ -68,7 +68,7 @@ struct CompactJWS: Sendable {
   }
 
   private static func object(_ part: Substring, part name: String) throws(IDTokenError)
-    -> [String: JSONValue]
+    -> [String: JSONWireValue]
   {
     let bytes: [UInt8]
     do {
@@ -76,7 +76,7 @@ struct CompactJWS: Sendable {
     } catch {
       throw .malformed("its \(name) is not base64url")
     }
-    guard let object = JSONValue.object(from: Data(bytes)) else {
+    guard let object = JSONWireValue.object(from: Data(bytes)) else {
       throw .malformed("its \(name) is not a JSON object")
     }
     return object

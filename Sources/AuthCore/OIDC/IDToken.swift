@@ -28,7 +28,7 @@ public struct IDToken: Sendable, Equatable, CustomStringConvertible {
   /// The nonce (`nonce`, OIDC Core §2), equal to the sign-in's when one was sent.
   public let nonce: String?
   /// Every claim as sent, for the identity step (`preferred_username`, `email`, `name`…).
-  public let claims: [String: JSONValue]
+  public let claims: [String: JSONWireValue]
 
   /// Issuer, algorithm, key id and dates; the subject and the claims' values are left out.
   public var description: String {

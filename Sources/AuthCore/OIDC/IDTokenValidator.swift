@@ -128,7 +128,7 @@ public struct IDTokenValidator: Sendable {
   }
 
   /// `aud`: one string, or a non-empty array of strings (RFC 7519 §4.1.3).
-  private static func audiences(_ value: JSONValue?) throws(IDTokenError) -> [String] {
+  private static func audiences(_ value: JSONWireValue?) throws(IDTokenError) -> [String] {
     switch value {
     case .string(let audience)?:
       return [audience]
@@ -144,7 +144,7 @@ public struct IDTokenValidator: Sendable {
   }
 
   /// A NumericDate claim (RFC 7519 §2): a JSON number of seconds since the epoch.
-  private static func date(_ claims: [String: JSONValue], _ name: String) throws(IDTokenError)
+  private static func date(_ claims: [String: JSONWireValue], _ name: String) throws(IDTokenError)
     -> Date
   {
     guard let seconds = claims[name]?.strictNumberValue, seconds.isFinite else {

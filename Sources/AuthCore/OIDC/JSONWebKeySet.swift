@@ -45,7 +45,7 @@ public struct JSONWebKeySet: Sendable, Equatable {
 
   /// Reads a JWK Set document: `{"keys": [ … ]}`. Fails only when `keys` is not an array;
   /// unusable keys are skipped.
-  public init(json: [String: JSONValue]) throws(AuthError) {
+  public init(json: [String: JSONWireValue]) throws(AuthError) {
     guard let entries = json["keys"]?.arrayValue else {
       throw .malformedResponse("the provider's jwks_uri answer has no `keys` array")
     }
@@ -72,7 +72,7 @@ public struct JSONWebKeySet: Sendable, Equatable {
   }
 
   /// The verification key a JWK describes, or why it cannot be used.
-  static func publicKey(_ jwk: [String: JSONValue]) -> Result<PublicKey, Refusal> {
+  static func publicKey(_ jwk: [String: JSONWireValue]) -> Result<PublicKey, Refusal> {
     if let use = jwk["use"], use.stringValue != "sig" {
       return .failure(Refusal("its use is \(use.stringValue ?? "not a string"), not sig"))
     }
@@ -113,7 +113,7 @@ public struct JSONWebKeySet: Sendable, Equatable {
     }
   }
 
-  private static func bytes(_ jwk: [String: JSONValue], _ name: String) throws -> [UInt8] {
+  private static func bytes(_ jwk: [String: JSONWireValue], _ name: String) throws -> [UInt8] {
     guard let text = jwk[name]?.stringValue else { throw Refusal("it has no `\(name)`") }
     do {
       return try Base64URL.decode(text)

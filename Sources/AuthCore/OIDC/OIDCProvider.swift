@@ -255,7 +255,7 @@ extension ProviderClient {
   /// `GET`s a public JSON document (discovery, JWKS) with the provider's per-request
   /// parameters; a 4xx becomes `missing(status)`.
   func fetchDocument(_ url: URL, missing: (Int) -> AuthError) async throws(AuthError)
-    -> [String: JSONValue]
+    -> [String: JSONWireValue]
   {
     let response = try await send(getRequest(url))
     if (400..<500).contains(response.status) { throw missing(response.status) }

@@ -50,7 +50,7 @@ public struct OIDCProviderMetadata: Sendable, Equatable {
   /// configuration sets itself) are not read at all, so a bad published value there does not
   /// stand in the way of the configured one. `jwks_uri` is required unless overridden.
   public init(
-    json: [String: JSONValue], expectedIssuer: String, overridden: Set<String> = []
+    json: [String: JSONWireValue], expectedIssuer: String, overridden: Set<String> = []
   ) throws(DiscoveryError) {
     let published = json["issuer"]?.stringValue
     guard published == expectedIssuer else {
@@ -114,7 +114,7 @@ public struct OIDCProviderMetadata: Sendable, Equatable {
     return discovery
   }
 
-  private static func strings(_ value: JSONValue?) -> [String] {
+  private static func strings(_ value: JSONWireValue?) -> [String] {
     value?.arrayValue?.compactMap(\.stringValue) ?? []
   }
 }

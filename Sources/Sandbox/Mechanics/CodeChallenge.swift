@@ -1,3 +1,4 @@
+import AuthCore
 import Crypto
 
 /// The PKCE challenge a client sent at the authorization endpoint (RFC 7636 §4.3), and the
@@ -14,14 +15,6 @@ struct CodeChallenge: Sendable, Equatable {
   /// `code_challenge_method`.
   let method: Method
 
-  /// True for 43–128 characters of `A-Z a-z 0-9 - . _ ~` (RFC 7636 §4.1); the same rule applies
-  /// to a challenge (§4.2).
-  static func isWellFormed(_ text: String) -> Bool {
-    let bytes = Array(text.utf8)
-    guard (43...128).contains(bytes.count) else { return false }
-    return bytes.allSatisfy(isUnreserved)
-  }
-
   /// True for what an S256 challenge must be: 43 base64url characters (32 bytes, no padding).
   static func isWellFormedS256(_ text: String) -> Bool {
     text.utf8.count == 43 && (try? Base64URL.decode(text))?.count == 32
@@ -30,23 +23,13 @@ struct CodeChallenge: Sendable, Equatable {
   /// True when `verifier` is well formed and transforms into this challenge, compared in
   /// constant time.
   func isSatisfied(by verifier: String) -> Bool {
-    guard Self.isWellFormed(verifier) else { return false }
+    // RFC 7636 §4.1: 43–128 unreserved characters, the same rule the client side applies.
+    guard PKCEPair.isValidVerifier(verifier) else { return false }
     let derived: String
     switch method {
     case .s256: derived = Base64URL.encode(SHA256.hash(verifier))
     case .plain: derived = verifier
     }
     return ConstantTime.equals(Array(derived.utf8), Array(value.utf8))
-  }
-
-  private static func isUnreserved(_ byte: UInt8) -> Bool {
-    switch byte {
-    case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-      UInt8(ascii: "_"), UInt8(ascii: "~"):
-      return true
-    default:
-      return false
-    }
   }
 }

@@ -11,41 +11,21 @@ struct MuhajirProfile: ProviderProfile {
 
   private var authority = OpenIDAuthority(
     OpenIDAuthority.Configuration(
-      profile: .muhajir, issuerPath: Paths.issuer, authorizePath: Paths.authorize,
+      profile: .muhajir, issuerPath: Paths.issuer,
+      routes: .init(
+        discovery: [Paths.discovery], jwks: Paths.jwks, authorize: Paths.authorize,
+        token: Paths.token, identity: Paths.me),
       supportedScopes: [
         ("openid", "confirm who you are"),
         ("profile", "see your name"),
         ("email", "see your e-mail address"),
         ("offline_access", "keep access when you are away (refresh token)"),
       ],
-      rotatesRefreshTokens: false, returnsIssuer: false, offersDeviceGrant: false,
-      signingAlgorithms: [.rs256], clientAlgorithms: [:]))
+      rotatesRefreshTokens: false, returnsIssuer: false, signingAlgorithms: [.rs256],
+      clientAlgorithms: [:]))
 
   mutating func respond(to request: HTTPRequest, context: inout ProviderContext) -> HTTPResponse {
-    let method = request.method
-    switch request.path {
-    case Paths.authorize:
-      switch method {
-      case "GET": return authority.authorize(request, context: &context)
-      case "POST": return authority.decide(request, context: &context)
-      default: return Answers.methodNotAllowed(["GET", "POST"])
-      }
-    case Paths.token:
-      guard method == "POST" else { return Answers.methodNotAllowed(["POST"]) }
-      return authority.token(request, context: &context)
-    case Paths.me:
-      guard method == "GET" else { return Answers.methodNotAllowed(["GET"]) }
-      return authority.identity(request, context: &context)
-    case Paths.jwks:
-      guard method == "GET" else { return Answers.methodNotAllowed(["GET"]) }
-      return authority.jwksResponse()
-    case Paths.discovery:
-      guard method == "GET" else { return Answers.methodNotAllowed(["GET"]) }
-      return authority.discovery(
-        .init(token: Paths.token, jwks: Paths.jwks, userinfo: Paths.me), context: context)
-    default:
-      return Answers.notFound(request.path)
-    }
+    authority.respond(to: request, context: &context) ?? Answers.notFound(request.path)
   }
 
   mutating func invalidateRefreshTokens(now: Date) -> Int {

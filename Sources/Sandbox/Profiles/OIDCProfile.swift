@@ -24,70 +24,31 @@ struct OIDCProfile: ProviderProfile {
 
   private var authority = OpenIDAuthority(
     OpenIDAuthority.Configuration(
-      profile: .oidc, issuerPath: Paths.issuer, authorizePath: Paths.authorize,
+      profile: .oidc, issuerPath: Paths.issuer,
+      routes: .init(
+        discovery: [Paths.discovery, Paths.authorizationServerMetadata], jwks: Paths.jwks,
+        authorize: Paths.authorize, token: Paths.token, identity: Paths.userinfo,
+        deviceAuthorization: Paths.deviceAuthorization, device: Paths.device,
+        revocation: Paths.revoke, endSession: Paths.endSession),
       supportedScopes: [
         ("openid", "confirm who you are"),
         ("profile", "see your user name"),
         ("email", "see your e-mail address"),
         ("offline_access", "stay signed in when you are away (refresh token)"),
       ],
-      rotatesRefreshTokens: true, returnsIssuer: true, offersDeviceGrant: true,
-      signingAlgorithms: [.rs256, .es256],
+      rotatesRefreshTokens: true, returnsIssuer: true, signingAlgorithms: [.rs256, .es256],
       clientAlgorithms: [SandboxProfile.defaultClientID: .rs256, OIDCClients.es256ClientID: .es256]
     ))
   private var logouts = PendingAuthorizations<LogoutRequest>()
 
   mutating func respond(to request: HTTPRequest, context: inout ProviderContext) -> HTTPResponse {
-    let method = request.method
-    switch request.path {
-    case Paths.discovery, Paths.authorizationServerMetadata:
-      guard method == "GET" else { return Answers.methodNotAllowed(["GET"]) }
-      return authority.discovery(
-        .init(
-          token: Paths.token, jwks: Paths.jwks, userinfo: Paths.userinfo,
-          deviceAuthorization: Paths.deviceAuthorization, revocation: Paths.revoke,
-          endSession: Paths.endSession), context: context)
-    case Paths.jwks:
-      guard method == "GET" else { return Answers.methodNotAllowed(["GET"]) }
-      return authority.jwksResponse()
-    case Paths.authorize:
-      switch method {
-      case "GET": return authority.authorize(request, context: &context)
-      case "POST":
-        // The consent form posts back here; any other POST is an authorization request.
-        return RequestFields.body(of: request).names.contains("request_id")
-          ? authority.decide(request, context: &context)
-          : authority.authorize(request, context: &context)
-      default: return Answers.methodNotAllowed(["GET", "POST"])
-      }
-    case Paths.token:
-      guard method == "POST" else { return Answers.methodNotAllowed(["POST"]) }
-      return authority.token(request, context: &context)
-    case Paths.deviceAuthorization:
-      guard method == "POST" else { return Answers.methodNotAllowed(["POST"]) }
-      return authority.deviceAuthorization(
-        request, verificationPath: Paths.device, context: &context)
-    case Paths.device:
-      guard method == "GET" || method == "POST" else {
-        return Answers.methodNotAllowed(["GET", "POST"])
-      }
-      return authority.devicePage(request, verificationPath: Paths.device, context: &context)
-    case Paths.revoke:
-      guard method == "POST" else { return Answers.methodNotAllowed(["POST"]) }
-      return authority.revoke(request, context: &context)
-    case Paths.userinfo:
-      guard method == "GET" || method == "POST" else {
-        return Answers.methodNotAllowed(["GET", "POST"])
-      }
-      return authority.identity(request, context: &context)
-    case Paths.endSession:
-      guard method == "GET" || method == "POST" else {
+    if request.path == Paths.endSession {
+      guard request.method == "GET" || request.method == "POST" else {
         return Answers.methodNotAllowed(["GET", "POST"])
       }
       return endSession(request, context: &context)
-    default:
-      return Answers.notFound(request.path)
     }
+    return authority.respond(to: request, context: &context) ?? Answers.notFound(request.path)
   }
 
   mutating func invalidateRefreshTokens(now: Date) -> Int {

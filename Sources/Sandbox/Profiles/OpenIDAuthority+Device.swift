@@ -57,114 +57,26 @@ extension OpenIDAuthority {
   mutating func devicePage(
     _ request: HTTPRequest, verificationPath: String, context: inout ProviderContext
   ) -> HTTPResponse {
-    guard request.method == "POST" else {
-      return Pages.codeEntry(
-        provider: profileName, action: verificationPath, prefill: request.query("user_code"))
+    let verification = DeviceVerification(provider: profileName, action: verificationPath) {
+      [self] grant in
+      Pages.Consent(
+        provider: profileName, title: "Connect a device?", appName: grant.clientID,
+        clientID: grant.clientID, scopes: scopeMeanings(grant.scopes), redirectTarget: nil,
+        action: "", hiddenFields: [])
     }
-    let form = RequestFields.body(of: request)
-    let userCode = form["user_code"]?.trimmingSpaces() ?? ""
-    guard let grant = devices.waiting(userCode: userCode, now: context.now) else {
-      return Pages.codeEntry(
-        provider: profileName, action: verificationPath, prefill: userCode,
-        error: "That code is not valid or has expired. Check the code your device shows.",
-        status: 400)
-    }
-    let approval = Pages.Consent(
-      provider: profileName, title: "Connect a device?", appName: grant.clientID,
-      clientID: grant.clientID, scopes: scopeMeanings(grant.scopes), redirectTarget: nil,
-      action: verificationPath, hiddenFields: [("user_code", grant.userCode)])
-    switch form["decision"] {
-    case nil:
-      return Pages.consent(approval)
-    case "approve":
-      guard let username = UserName.validated(form["username"]) else {
-        var retry = approval
-        retry.error = UserName.rule
-        return Pages.consent(retry, status: 400)
-      }
-      _ = devices.decide(userCode: userCode, .approved(username: username), now: context.now)
-      context.count(.authorizations)
+    guard request.method == "POST" else { return verification.entryPage(request) }
+    switch verification.answer(request, grants: &devices, context: &context) {
+    case .page(let page):
+      return page
+    case .approved(_, let username):
       return Pages.message(
         provider: profileName, title: "Device connected",
         text: "The device is signed in as \(username). You can close this window.")
-    default:
-      _ = devices.decide(userCode: userCode, .denied, now: context.now)
-      context.count(.denials)
+    case .denied(let grant):
+      _ = devices.decide(userCode: grant.userCode, .denied, now: context.now)
       return Pages.message(
         provider: profileName, title: "Access denied",
         text: "The device was not given access. You can close this window.")
-    }
-  }
-
-  // MARK: Discovery
-
-  /// Paths of the optional endpoints a profile publishes in its discovery document.
-  struct PublishedEndpoints: Sendable {
-    var token: String
-    var jwks: String
-    var userinfo: String
-    var deviceAuthorization: String?
-    var revocation: String?
-    var endSession: String?
-  }
-
-  /// OpenID Connect Discovery 1.0 §3 metadata, with RFC 8414 names for the OAuth parts.
-  func discovery(_ endpoints: PublishedEndpoints, context: ProviderContext) -> HTTPResponse {
-    let grantTypes: [JSONValue] =
-      ["authorization_code", "refresh_token"]
-      + (configuration.offersDeviceGrant ? [.string(Self.deviceGrantType)] : [])
-    let document = JSONValue.object(dropping: [
-      ("issuer", .string(issuer(context))),
-      ("authorization_endpoint", .string(context.absolute(configuration.authorizePath))),
-      ("token_endpoint", .string(context.absolute(endpoints.token))),
-      (
-        "device_authorization_endpoint",
-        endpoints.deviceAuthorization.map { .string(context.absolute($0)) }
-      ),
-      ("revocation_endpoint", endpoints.revocation.map { .string(context.absolute($0)) }),
-      ("userinfo_endpoint", .string(context.absolute(endpoints.userinfo))),
-      ("end_session_endpoint", endpoints.endSession.map { .string(context.absolute($0)) }),
-      ("jwks_uri", .string(context.absolute(endpoints.jwks))),
-      ("scopes_supported", .array(configuration.supportedScopes.map { .string($0.name) })),
-      ("response_types_supported", ["code"]),
-      ("response_modes_supported", ["query"]),
-      ("grant_types_supported", .array(grantTypes)),
-      ("subject_types_supported", ["public"]),
-      (
-        "id_token_signing_alg_values_supported",
-        .array(configuration.signingAlgorithms.map { .string($0.rawValue) })
-      ),
-      ("token_endpoint_auth_methods_supported", ["none"]),
-      ("revocation_endpoint_auth_methods_supported", endpoints.revocation.map { _ in ["none"] }),
-      ("code_challenge_methods_supported", ["S256"]),
-      (
-        "claims_supported",
-        [
-          "iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "at_hash", "preferred_username",
-          "name", "email", "email_verified",
-        ]
-      ),
-      (
-        "authorization_response_iss_parameter_supported",
-        configuration.returnsIssuer ? true : nil
-      ),
-      ("claims_parameter_supported", false),
-      ("request_parameter_supported", false),
-      ("request_uri_parameter_supported", false),
-    ])
-    return Answers.json(document)
-  }
-
-  /// The JWKS, or a 500 when a key cannot be made.
-  mutating func jwksResponse() -> HTTPResponse {
-    do {
-      var response = Answers.json(try keys.jwks())
-      response.headers.removeAll { $0.name == "Cache-Control" || $0.name == "Pragma" }
-      response.headers.append(("Cache-Control", "no-cache"))
-      return response
-    } catch {
-      return Answers.oauthError(
-        "server_error", "The sandbox could not make a signing key.", status: 500)
     }
   }
 }

@@ -8,18 +8,10 @@ extension OpenIDAuthority {
 
   /// `POST token`: form-encoded only, public clients only (no secret), one grant per call.
   mutating func token(_ request: HTTPRequest, context: inout ProviderContext) -> HTTPResponse {
-    let body = RequestFields.body(of: request)
-    guard body.encoding == .form else {
-      return Answers.oauthError(
-        "invalid_request",
-        "The token endpoint takes an application/x-www-form-urlencoded body (RFC 6749 §4.1.3).")
-    }
-    if let name = body.repeated.first {
-      return Answers.oauthError("invalid_request", "\(name) is given more than once.")
-    }
+    let body: RequestFields
     let clientID: String
-    switch authenticate(request, body: body) {
-    case .success(let id): clientID = id
+    switch clientRequest(request) {
+    case .success(let fields, let id): (body, clientID) = (fields, id)
     case .failure(let refusal): return refusal
     }
     do {
@@ -45,6 +37,30 @@ extension OpenIDAuthority {
   private enum Authentication {
     case success(String)
     case failure(HTTPResponse)
+  }
+
+  private enum ClientRequest {
+    case success(RequestFields, clientID: String)
+    case failure(HTTPResponse)
+  }
+
+  /// A form-encoded request from a known public client (RFC 6749 §3.2, RFC 7009 §2.1), each
+  /// parameter at most once (§3.1).
+  private func clientRequest(_ request: HTTPRequest) -> ClientRequest {
+    let body = RequestFields.body(of: request)
+    guard body.encoding == .form else {
+      return .failure(
+        Answers.oauthError(
+          "invalid_request",
+          "Send an application/x-www-form-urlencoded body (RFC 6749 §4.1.3, RFC 7009 §2.1)."))
+    }
+    if let name = body.repeated.first {
+      return .failure(Answers.oauthError("invalid_request", "\(name) is given more than once."))
+    }
+    switch authenticate(request, body: body) {
+    case .success(let id): return .success(body, clientID: id)
+    case .failure(let refusal): return .failure(refusal)
+    }
   }
 
   /// A public client identifies itself with `client_id` (in the body, or as the user of an

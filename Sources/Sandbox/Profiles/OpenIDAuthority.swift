@@ -11,19 +11,36 @@ struct OpenIDAuthority: Sendable {
     let profile: SandboxProfile
     /// The issuer's path; the issuer is the base URL plus this.
     let issuerPath: String
-    let authorizePath: String
+    /// Where each endpoint is served.
+    let routes: Routes
     /// Scopes a client may ask for.
     let supportedScopes: [(name: String, meaning: String)]
     /// Refresh tokens are single use, with reuse detection.
     let rotatesRefreshTokens: Bool
     /// RFC 9207: `iss` in every authorization response.
     let returnsIssuer: Bool
-    /// The device grant (RFC 8628) is offered.
-    let offersDeviceGrant: Bool
     /// Key types in the JWKS.
     let signingAlgorithms: [SignatureAlgorithm]
     /// The algorithm of each client's id_tokens; others get the first of `signingAlgorithms`.
     let clientAlgorithms: [String: SignatureAlgorithm]
+
+    /// The device grant (RFC 8628) is offered when it has an endpoint.
+    var offersDeviceGrant: Bool { routes.deviceAuthorization != nil }
+  }
+
+  /// The paths of the endpoints; nil for one the profile does not offer.
+  struct Routes: Sendable {
+    var discovery: [String]
+    var jwks: String
+    var authorize: String
+    var token: String
+    /// Userinfo, or the provider's own account endpoint.
+    var identity: String
+    var deviceAuthorization: String? = nil
+    var device: String? = nil
+    var revocation: String? = nil
+    /// Published in discovery; the profile serves it.
+    var endSession: String? = nil
   }
 
   struct AuthorizationRequest: Sendable {
@@ -142,7 +159,7 @@ struct OpenIDAuthority: Sendable {
     Pages.Consent(
       provider: profileName, appName: request.clientID, clientID: request.clientID,
       scopes: scopeMeanings(request.scopes), redirectTarget: request.redirectURI,
-      action: configuration.authorizePath, hiddenFields: [("request_id", id)], error: error)
+      action: configuration.routes.authorize, hiddenFields: [("request_id", id)], error: error)
   }
 
   func scopeMeanings(_ scopes: [String]) -> [(name: String, meaning: String)] {

@@ -64,40 +64,29 @@ extension SimklProfile {
     }
   }
 
-  /// `POST /simkl-web/pin`: first the code, then the approval with a user name.
-  mutating func pinPage(_ request: HTTPRequest, context: inout ProviderContext) -> HTTPResponse {
-    let form = RequestFields.body(of: request)
-    let userCode = form["user_code"]?.trimmingSpaces() ?? ""
-    guard let grant = pins.waiting(userCode: userCode, now: context.now) else {
-      return Pages.codeEntry(
-        provider: "Simkl", action: Paths.pinPage, prefill: userCode,
-        error: "That code is not valid or has expired. Check the code your device shows.",
-        status: 400)
+  /// The PIN page (`simkl.com/pin`): the code, then the approval with a user name.
+  var pinVerification: DeviceVerification {
+    DeviceVerification(provider: "Simkl", action: Paths.pinPage) { grant in
+      Pages.Consent(
+        provider: "Simkl", title: "Connect \(grant.appName ?? "this device")?",
+        appName: grant.appName ?? grant.clientID, clientID: grant.clientID,
+        scopes: [("public", "read and update your watch lists, ratings and history")],
+        redirectTarget: nil, action: "", hiddenFields: [], approveLabel: "Yes", denyLabel: "No")
     }
-    let approval = Pages.Consent(
-      provider: "Simkl", title: "Connect \(grant.appName ?? "this device")?",
-      appName: grant.appName ?? grant.clientID, clientID: grant.clientID,
-      scopes: [("public", "read and update your watch lists, ratings and history")],
-      redirectTarget: nil, action: Paths.pinPage, hiddenFields: [("user_code", grant.userCode)],
-      approveLabel: "Yes", denyLabel: "No")
-    switch form["decision"] {
-    case nil:
-      return Pages.consent(approval)
-    case "approve":
-      guard let username = UserName.validated(form["username"]) else {
-        var retry = approval
-        retry.error = UserName.rule
-        return Pages.consent(retry, status: 400)
-      }
-      _ = pins.decide(userCode: userCode, .approved(username: username), now: context.now)
-      context.count(.authorizations)
+  }
+
+  /// `POST /simkl-web/pin`.
+  mutating func pinPage(_ request: HTTPRequest, context: inout ProviderContext) -> HTTPResponse {
+    switch pinVerification.answer(request, grants: &pins, context: &context) {
+    case .page(let page):
+      return page
+    case .approved(let grant, let username):
       return Pages.message(
         provider: "Simkl", title: "Device connected",
         text: "\(grant.appName ?? "Your device") is now connected to \(username)'s account. "
           + "You can close this window.")
-    default:
+    case .denied:
       // Silent, like the consent page: the code keeps waiting until it expires.
-      context.count(.denials)
       return .redirect(to: Paths.home)
     }
   }

@@ -53,9 +53,7 @@ struct SimklProfile: ProviderProfile {
       }
     case Paths.pinPage:
       switch request.method {
-      case "GET":
-        return Pages.codeEntry(
-          provider: "Simkl", action: Paths.pinPage, prefill: request.query("user_code"))
+      case "GET": return pinVerification.entryPage(request)
       case "POST": return pinPage(request, context: &context)
       default: return Answers.methodNotAllowed(["GET", "POST"])
       }

@@ -1,14 +1,14 @@
 import Foundation
 
-extension JSONValue {
+extension JSONWireValue {
   /// The elements, if this is an array.
-  var arrayValue: [JSONValue]? {
+  var arrayValue: [JSONWireValue]? {
     if case .array(let elements) = self { return elements }
     return nil
   }
 
   /// The members, if this is an object.
-  var objectValue: [String: JSONValue]? {
+  var objectValue: [String: JSONWireValue]? {
     if case .object(let members) = self { return members }
     return nil
   }
@@ -35,10 +35,10 @@ extension JSONValue {
   }
 }
 
-extension Dictionary where Key == String, Value == JSONValue {
+extension Dictionary where Key == String, Value == JSONWireValue {
   /// The value at a dotted member path (`user.name`, `accounts.0.id`): each segment is a member
   /// name, or an index into an array. Nil when any step is missing.
-  func value(atPath path: String) -> JSONValue? {
+  func value(atPath path: String) -> JSONWireValue? {
     var segments = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
     guard !segments.isEmpty else { return nil }
     var current = self[segments.removeFirst()]

@@ -1,0 +1,109 @@
+import AuthCore
+
+/// Which request goes where, and the discovery document that publishes it.
+extension OpenIDAuthority {
+  /// Answers a request for one of the authority's endpoints; nil for any other path.
+  mutating func respond(to request: HTTPRequest, context: inout ProviderContext) -> HTTPResponse? {
+    let routes = configuration.routes
+    let method = request.method
+    switch request.path {
+    case let path where routes.discovery.contains(path):
+      guard method == "GET" else { return Answers.methodNotAllowed(["GET"]) }
+      return discovery(context)
+    case routes.jwks:
+      guard method == "GET" else { return Answers.methodNotAllowed(["GET"]) }
+      return jwksResponse()
+    case routes.authorize:
+      switch method {
+      case "GET":
+        return authorize(request, context: &context)
+      case "POST":
+        // The consent form posts back here; any other POST is an authorization request.
+        return RequestFields.body(of: request).names.contains("request_id")
+          ? decide(request, context: &context) : authorize(request, context: &context)
+      default:
+        return Answers.methodNotAllowed(["GET", "POST"])
+      }
+    case routes.token:
+      guard method == "POST" else { return Answers.methodNotAllowed(["POST"]) }
+      return token(request, context: &context)
+    case routes.identity:
+      guard method == "GET" || method == "POST" else {
+        return Answers.methodNotAllowed(["GET", "POST"])
+      }
+      return identity(request, context: &context)
+    case routes.deviceAuthorization:
+      guard method == "POST" else { return Answers.methodNotAllowed(["POST"]) }
+      return deviceAuthorization(request, verificationPath: routes.device ?? "", context: &context)
+    case let path where path == routes.device:
+      guard method == "GET" || method == "POST" else {
+        return Answers.methodNotAllowed(["GET", "POST"])
+      }
+      return devicePage(request, verificationPath: path, context: &context)
+    case routes.revocation:
+      guard method == "POST" else { return Answers.methodNotAllowed(["POST"]) }
+      return revoke(request, context: &context)
+    default:
+      return nil
+    }
+  }
+
+  /// OpenID Connect Discovery 1.0 §3 metadata, with RFC 8414 names for the OAuth parts.
+  func discovery(_ context: ProviderContext) -> HTTPResponse {
+    let routes = configuration.routes
+    func url(_ path: String?) -> JSONValue? { path.map { .string(context.absolute($0)) } }
+    let grantTypes: [JSONValue] =
+      ["authorization_code", "refresh_token"]
+      + (configuration.offersDeviceGrant ? [.string(Self.deviceGrantType)] : [])
+    let document = JSONValue.object(dropping: [
+      ("issuer", .string(issuer(context))),
+      ("authorization_endpoint", url(routes.authorize)),
+      ("token_endpoint", url(routes.token)),
+      ("device_authorization_endpoint", url(routes.deviceAuthorization)),
+      ("revocation_endpoint", url(routes.revocation)),
+      ("userinfo_endpoint", url(routes.identity)),
+      ("end_session_endpoint", url(routes.endSession)),
+      ("jwks_uri", url(routes.jwks)),
+      ("scopes_supported", .array(configuration.supportedScopes.map { .string($0.name) })),
+      ("response_types_supported", ["code"]),
+      ("response_modes_supported", ["query"]),
+      ("grant_types_supported", .array(grantTypes)),
+      ("subject_types_supported", ["public"]),
+      (
+        "id_token_signing_alg_values_supported",
+        .array(configuration.signingAlgorithms.map { .string($0.rawValue) })
+      ),
+      ("token_endpoint_auth_methods_supported", ["none"]),
+      ("revocation_endpoint_auth_methods_supported", routes.revocation.map { _ in ["none"] }),
+      ("code_challenge_methods_supported", ["S256"]),
+      (
+        "claims_supported",
+        [
+          "iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "at_hash",
+          "preferred_username", "name", "email", "email_verified",
+        ]
+      ),
+      (
+        "authorization_response_iss_parameter_supported",
+        configuration.returnsIssuer ? true : nil
+      ),
+      ("claims_parameter_supported", false),
+      ("request_parameter_supported", false),
+      ("request_uri_parameter_supported", false),
+    ])
+    return Answers.json(document)
+  }
+
+  /// The JWKS, or a 500 when a key cannot be made.
+  mutating func jwksResponse() -> HTTPResponse {
+    do {
+      var response = Answers.json(try keys.jwks())
+      response.headers.removeAll { $0.name == "Cache-Control" || $0.name == "Pragma" }
+      response.headers.append(("Cache-Control", "no-cache"))
+      return response
+    } catch {
+      return Answers.oauthError(
+        "server_error", "The sandbox could not make a signing key.", status: 500)
+    }
+  }
+}
