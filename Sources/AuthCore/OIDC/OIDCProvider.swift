@@ -17,7 +17,16 @@ import Foundation
 /// next call tries again.
 ///
 /// Discovery runs only when the configuration has an `issuer` and `usesDiscovery` is true;
-/// otherwise `configuration()` is the configuration as given.
+/// otherwise `configuration()` is the configuration as given, so every provider can go through
+/// one of these. A sign-in then reads:
+/// ```swift
+/// let provider = OIDCProvider(configuration: configuration, transport: transport)
+/// let client = try await provider.client()            // discovered endpoints filled in
+/// let attempt = try await AuthorizationCodeSignIn.start(client: client)
+/// let tokens = try await attempt.tokens()
+/// let idToken = try await provider.validateIDToken(in: tokens, nonce: attempt.request.nonce)
+/// let identity = try await client.identity(for: tokens, idToken: idToken)  // the label
+/// ```
 public actor OIDCProvider {
   /// The configuration as given, before discovery.
   public nonisolated let baseConfiguration: ProviderConfiguration
@@ -225,8 +234,11 @@ public actor OIDCProvider {
       } catch {
         throw .discoveryFailed(error)
       }
-      let json = try await client.fetchDocument(url) { status in
-        .discoveryFailed(.documentNotFound(url: url.absoluteString, status: status))
+      let json: [String: JSONWireValue]
+      do {
+        json = try await client.fetchJSON(url)
+      } catch .unexpectedStatus(let status) where (400..<500).contains(status) {
+        throw .discoveryFailed(.documentNotFound(url: url.absoluteString, status: status))
       }
       do {
         return .success(
@@ -243,25 +255,10 @@ public actor OIDCProvider {
     JSONWebKeySet, AuthError
   > {
     do throws(AuthError) {
-      let json = try await client.fetchDocument(url) { .unexpectedStatus($0) }
+      let json = try await client.fetchJSON(url)
       return .success(try JSONWebKeySet(json: json))
     } catch {
       return .failure(error)
-    }
-  }
-}
-
-extension ProviderClient {
-  /// `GET`s a public JSON document (discovery, JWKS) with the provider's per-request
-  /// parameters; a 4xx becomes `missing(status)`.
-  func fetchDocument(_ url: URL, missing: (Int) -> AuthError) async throws(AuthError)
-    -> [String: JSONWireValue]
-  {
-    let response = try await send(getRequest(url))
-    if (400..<500).contains(response.status) { throw missing(response.status) }
-    switch try Self.read(response) {
-    case .json(let json): return json
-    case .error(let error): throw .tokenRequestRejected(error)
     }
   }
 }
