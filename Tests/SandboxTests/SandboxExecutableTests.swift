@@ -75,3 +75,25 @@ import Testing
     #expect(!errors.contains("secret-ish"))
   }
 }
+
+extension SandboxExecutableTests {
+  @Test func restartsOnTheSameFixedPortRightAfterServingAndRefusesABusyOne() async throws {
+    let (first, port) = try await start()
+    // A served request leaves the port in TIME_WAIT on the sandbox's side.
+    #expect(await RawHTTPClient.request("GET", "/", port: port).status == 200)
+    first.send(signal: SIGTERM)
+    #expect(await first.waitForExit() == 0)
+    let (second, samePort) = try await start(["--listen", "127.0.0.1:\(port)"])
+    #expect(samePort == port)
+    let busy = try await ChildProcess.run(Products.sandbox, ["--listen", "127.0.0.1:\(port)"])
+    #expect(busy.status == 1)
+    #expect(busy.stdout.isEmpty)
+    #expect(
+      busy.stderr
+        == "authtui-sandbox: port \(port) on 127.0.0.1 is already in use; find the program with "
+        + "`ss -ltnp 'sport = :\(port)'` and stop it, or pick another port with "
+        + "--listen 127.0.0.1:PORT (0 picks a free one)\n")
+    second.send(signal: SIGTERM)
+    #expect(await second.waitForExit() == 0)
+  }
+}

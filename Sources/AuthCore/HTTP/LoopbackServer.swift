@@ -106,6 +106,11 @@ public final class LoopbackServer: Sendable {
   private static func bind(port: UInt16) throws(LoopbackServerError) -> Int32 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw .socket("socket", errno) }
+    // The server closes every connection first, so each one leaves a TIME_WAIT entry on this
+    // port for a minute; without SO_REUSEADDR a fixed port could not be bound again until
+    // then. Another socket still listening on the port is refused either way.
+    var reuse: Int32 = 1
+    _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian

@@ -23,7 +23,8 @@ public struct ProfileSettings: Sendable, Equatable {
   /// Minimum seconds between polls of a device or PIN code (`interval`).
   public var deviceInterval: Int
   /// Redirect URIs registered for the client, matched byte for byte; nil accepts
-  /// `http://127.0.0.1:PORT/callback` with any port. Simkl always has a list.
+  /// `http://127.0.0.1:PORT/callback` with any port. Simkl starts with a list (its quirk);
+  /// setting nil there too is a convenience for tests that cannot know their port early.
   public var registeredRedirectURIs: [String]?
   /// The `oidc` profile's signing choice; nil picks per client (`sandbox-client`: RS256,
   /// `sandbox-client-es256`: ES256).

@@ -117,3 +117,12 @@ struct DeviceGrants: Sendable {
     }
   }
 }
+
+extension DeviceGrant: CustomStringConvertible {
+  /// Without the device code and the user code.
+  var description: String { "DeviceGrant(client: \(clientID), decision: \(decision))" }
+}
+
+extension DeviceGrants: CustomStringConvertible {
+  var description: String { "DeviceGrants(\(grants.count) codes)" }
+}

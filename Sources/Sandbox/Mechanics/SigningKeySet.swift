@@ -16,8 +16,13 @@ struct SigningKeySet: Sendable {
   let algorithms: [SignatureAlgorithm]
   private var entries: [SignatureAlgorithm: Entry] = [:]
 
-  init(algorithms: [SignatureAlgorithm]) {
+  /// A set publishing `algorithms`, starting from the matching keys of `initial` (fresh keys
+  /// are made on first use for the others).
+  init(algorithms: [SignatureAlgorithm], initial: [SigningKey] = []) {
     self.algorithms = algorithms
+    for key in initial where algorithms.contains(key.algorithm) && entries[key.algorithm] == nil {
+      entries[key.algorithm] = Self.entry(for: key)
+    }
   }
 
   /// The current key for `algorithm`, made now if there is none yet.
@@ -44,7 +49,11 @@ struct SigningKeySet: Sendable {
   }
 
   private static func makeEntry(_ algorithm: SignatureAlgorithm) throws -> Entry {
-    let key = try SigningKey.generate(algorithm)
+    entry(for: try SigningKey.generate(algorithm))
+  }
+
+  private static func entry(for key: SigningKey) -> Entry {
+    let algorithm = key.algorithm
     // RFC 7638 §3.2: the required members, in lexicographic order, no whitespace.
     let members: [(String, JSONValue)]
     let thumbprintInput: JSONValue

@@ -134,3 +134,10 @@ struct TokenLedger: Sendable {
     return true
   }
 }
+
+extension TokenLedger: CustomStringConvertible {
+  /// Counts only: the tokens are the keys of the ledger and never printed.
+  var description: String {
+    "TokenLedger(\(entries.count) tokens, \(revokedFamilies.count) revoked families)"
+  }
+}

@@ -84,3 +84,10 @@ struct HivesignerCode: Sendable, Equatable {
     return output
   }
 }
+
+extension HivesignerCode: CustomStringConvertible {
+  /// Without the challenge, which binds the code to its verifier.
+  var description: String {
+    "HivesignerCode(app: \(app), author: \(author), timestamp: \(timestamp))"
+  }
+}

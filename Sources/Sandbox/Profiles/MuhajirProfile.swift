@@ -1,4 +1,5 @@
 import AuthCore
+import Crypto
 import Foundation
 
 /// Muhajir Studio (PROVIDERS.md "Muhajir Studio"): an OpenID provider whose token endpoint is
@@ -9,20 +10,24 @@ import Foundation
 struct MuhajirProfile: ProviderProfile {
   typealias Paths = SandboxPaths.Muhajir
 
-  private var authority = OpenIDAuthority(
-    OpenIDAuthority.Configuration(
-      profile: .muhajir, issuerPath: Paths.issuer,
-      routes: .init(
-        discovery: [Paths.discovery], jwks: Paths.jwks, authorize: Paths.authorize,
-        token: Paths.token, identity: Paths.me),
-      supportedScopes: [
-        ("openid", "confirm who you are"),
-        ("profile", "see your name"),
-        ("email", "see your e-mail address"),
-        ("offline_access", "keep access when you are away (refresh token)"),
-      ],
-      rotatesRefreshTokens: false, returnsIssuer: false, signingAlgorithms: [.rs256],
-      clientAlgorithms: [:]))
+  private var authority: OpenIDAuthority
+
+  init(signingKeys: [SigningKey] = []) {
+    authority = OpenIDAuthority(
+      OpenIDAuthority.Configuration(
+        profile: .muhajir, issuerPath: Paths.issuer,
+        routes: .init(
+          discovery: [Paths.discovery], jwks: Paths.jwks, authorize: Paths.authorize,
+          token: Paths.token, identity: Paths.me),
+        supportedScopes: [
+          ("openid", "confirm who you are"),
+          ("profile", "see your name"),
+          ("email", "see your e-mail address"),
+          ("offline_access", "keep access when you are away (refresh token)"),
+        ],
+        rotatesRefreshTokens: false, returnsIssuer: false, signingAlgorithms: [.rs256],
+        clientAlgorithms: [:]), signingKeys: signingKeys)
+  }
 
   mutating func respond(to request: HTTPRequest, context: inout ProviderContext) -> HTTPResponse {
     authority.respond(to: request, context: &context) ?? Answers.notFound(request.path)

@@ -22,23 +22,30 @@ struct OIDCProfile: ProviderProfile {
     let state: String?
   }
 
-  private var authority = OpenIDAuthority(
-    OpenIDAuthority.Configuration(
-      profile: .oidc, issuerPath: Paths.issuer,
-      routes: .init(
-        discovery: [Paths.discovery, Paths.authorizationServerMetadata], jwks: Paths.jwks,
-        authorize: Paths.authorize, token: Paths.token, identity: Paths.userinfo,
-        deviceAuthorization: Paths.deviceAuthorization, device: Paths.device,
-        revocation: Paths.revoke, endSession: Paths.endSession),
-      supportedScopes: [
-        ("openid", "confirm who you are"),
-        ("profile", "see your user name"),
-        ("email", "see your e-mail address"),
-        ("offline_access", "stay signed in when you are away (refresh token)"),
-      ],
-      rotatesRefreshTokens: true, returnsIssuer: true, signingAlgorithms: [.rs256, .es256],
-      clientAlgorithms: [SandboxProfile.defaultClientID: .rs256, OIDCClients.es256ClientID: .es256]
-    ))
+  private var authority: OpenIDAuthority
+
+  init(signingKeys: [SigningKey] = []) {
+    authority = OpenIDAuthority(
+      OpenIDAuthority.Configuration(
+        profile: .oidc, issuerPath: Paths.issuer,
+        routes: .init(
+          discovery: [Paths.discovery, Paths.authorizationServerMetadata], jwks: Paths.jwks,
+          authorize: Paths.authorize, token: Paths.token, identity: Paths.userinfo,
+          deviceAuthorization: Paths.deviceAuthorization, device: Paths.device,
+          revocation: Paths.revoke, endSession: Paths.endSession),
+        supportedScopes: [
+          ("openid", "confirm who you are"),
+          ("profile", "see your user name"),
+          ("email", "see your e-mail address"),
+          ("offline_access", "stay signed in when you are away (refresh token)"),
+        ],
+        rotatesRefreshTokens: true, returnsIssuer: true, signingAlgorithms: [.rs256, .es256],
+        clientAlgorithms: [
+          SandboxProfile.defaultClientID: .rs256, OIDCClients.es256ClientID: .es256,
+        ]
+      ), signingKeys: signingKeys)
+  }
+
   private var logouts = PendingAuthorizations<LogoutRequest>()
 
   mutating func respond(to request: HTTPRequest, context: inout ProviderContext) -> HTTPResponse {

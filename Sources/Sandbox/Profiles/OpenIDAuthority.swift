@@ -70,9 +70,9 @@ struct OpenIDAuthority: Sendable {
   var issuedIDTokens: [String: (clientID: String, username: String)] = [:]
   private var alternation = 0
 
-  init(_ configuration: Configuration) {
+  init(_ configuration: Configuration, signingKeys: [SigningKey] = []) {
     self.configuration = configuration
-    self.keys = SigningKeySet(algorithms: configuration.signingAlgorithms)
+    self.keys = SigningKeySet(algorithms: configuration.signingAlgorithms, initial: signingKeys)
   }
 
   var profileName: String { configuration.profile.displayName }

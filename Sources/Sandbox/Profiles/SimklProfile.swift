@@ -41,10 +41,13 @@ struct SimklProfile: ProviderProfile {
     }
     switch path {
     case "/simkl-web", Paths.home:
-      return Pages.message(
-        provider: "Simkl", title: "Simkl",
-        text: "This is the Simkl home page of the local sandbox. Declining a sign-in lands here, "
-          + "and the app that asked hears nothing.")
+      let text =
+        request.query("notice") == "redirect_uri_not_registered"
+        ? "The app sent a redirect_uri that is not registered for it, so Simkl sent you here "
+          + "instead of back to the app. Registered URIs must match byte for byte."
+        : "This is the Simkl home page of the local sandbox. Declining a sign-in lands here, "
+          + "and the app that asked hears nothing."
+      return Pages.message(provider: "Simkl", title: "Simkl", text: text)
     case Paths.authorize:
       switch request.method {
       case "GET": return authorize(request, context: &context)
@@ -108,7 +111,7 @@ struct SimklProfile: ProviderProfile {
     // With PKCE the redirect URI may be left out: the registered one is used.
     let registered = context.settings.registeredRedirectURIs ?? []
     guard let redirectURI = query["redirect_uri"] ?? registered.first,
-      registered.contains(redirectURI)
+      context.settings.accepts(redirectURI: redirectURI)
     else {
       // Simkl does not tell the app either: the person lands on simkl.com.
       return .redirect(to: Paths.home + "?notice=redirect_uri_not_registered")
@@ -189,9 +192,7 @@ struct SimklProfile: ProviderProfile {
         "invalid_grant", status: 400,
         "The authorization code is invalid, expired or already used; sign in again.")
     }
-    if let redirectURI = body["redirect_uri"],
-      !(context.settings.registeredRedirectURIs ?? []).contains(redirectURI)
-    {
+    if let redirectURI = body["redirect_uri"], !context.settings.accepts(redirectURI: redirectURI) {
       context.count(.failedExchanges)
       return Self.error(
         "invalid_grant", status: 400, "redirect_uri is not registered for this app.")

@@ -1,3 +1,5 @@
+import Crypto
+
 /// How a sandbox starts.
 public struct SandboxConfiguration: Sendable {
   /// Simkl's registered redirect URI when none is given: Simkl fixes the port per
@@ -9,14 +11,21 @@ public struct SandboxConfiguration: Sendable {
   /// Receives one line per request: method, path (without the query, user codes hidden) and
   /// status. Never a code, token or query string.
   public var requestLog: (@Sendable (String) -> Void)?
+  /// Signing keys the `oidc` and `muhajir` profiles start with (and return to on reset), one
+  /// per algorithm; empty makes fresh ones on first use. A test suite that starts many
+  /// sandboxes passes one shared set, since making an RSA key is the slowest thing the sandbox
+  /// does. Rotation always makes fresh keys.
+  public var signingKeys: [SigningKey]
 
-  /// The defaults: Simkl registered at `http://127.0.0.1:8765/callback`, no request log.
+  /// The defaults: Simkl registered at `http://127.0.0.1:8765/callback`, no request log, fresh
+  /// signing keys.
   public init(
     simklRedirectURIs: [String] = [SandboxConfiguration.defaultSimklRedirectURI],
-    requestLog: (@Sendable (String) -> Void)? = nil
+    requestLog: (@Sendable (String) -> Void)? = nil, signingKeys: [SigningKey] = []
   ) {
     self.simklRedirectURIs = simklRedirectURIs
     self.requestLog = requestLog
+    self.signingKeys = signingKeys
   }
 
   /// The settings each profile starts with (and returns to on reset).

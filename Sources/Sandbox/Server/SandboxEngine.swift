@@ -16,12 +16,14 @@ actor SandboxEngine {
   var settings: [SandboxProfile: ProfileSettings]
   var simkl = SimklProfile()
   var hivesigner = HivesignerProfile()
-  var muhajir = MuhajirProfile()
-  var oidc = OIDCProfile()
+  var muhajir: MuhajirProfile
+  var oidc: OIDCProfile
 
   init(configuration: SandboxConfiguration) {
     self.configuration = configuration
     self.settings = configuration.initialSettings()
+    self.muhajir = MuhajirProfile(signingKeys: configuration.signingKeys)
+    self.oidc = OIDCProfile(signingKeys: configuration.signingKeys)
   }
 
   func attach(baseURL: String) {
@@ -87,8 +89,8 @@ actor SandboxEngine {
     settings = configuration.initialSettings()
     simkl = SimklProfile()
     hivesigner = HivesignerProfile()
-    muhajir = MuhajirProfile()
-    oidc = OIDCProfile()
+    muhajir = MuhajirProfile(signingKeys: configuration.signingKeys)
+    oidc = OIDCProfile(signingKeys: configuration.signingKeys)
   }
 
   private func indexPage() -> HTTPResponse {

@@ -34,15 +34,20 @@ public final class SandboxServer: Sendable {
 
   /// Binds `address` (port 0 picks a free one) and starts serving.
   ///
-  /// - Throws: `LoopbackServerError` when the port is taken or the socket cannot be opened.
+  /// - Throws: `SandboxStartError` when the port is taken or the socket cannot be opened.
   public static func start(
     address: ListenAddress = ListenAddress(port: 0),
     configuration: SandboxConfiguration = SandboxConfiguration()
-  ) async throws -> SandboxServer {
+  ) async throws(SandboxStartError) -> SandboxServer {
     let engine = SandboxEngine(configuration: configuration)
     let log = configuration.requestLog
-    let loopback = try LoopbackServer(port: address.port, configuration: .server) { request in
-      await serve(request, engine: engine, log: log)
+    let loopback: LoopbackServer
+    do {
+      loopback = try LoopbackServer(port: address.port, configuration: .server) { request in
+        await serve(request, engine: engine, log: log)
+      }
+    } catch {
+      throw SandboxStartError(error)
     }
     await engine.attach(baseURL: loopback.baseURL)
     return SandboxServer(loopback: loopback, engine: engine)

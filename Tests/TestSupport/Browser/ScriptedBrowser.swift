@@ -288,6 +288,13 @@ public struct ScriptedBrowser: Sendable {
   }
 }
 
+extension ScriptedBrowser.Outcome: CustomStringConvertible {
+  /// The steps and the result, not the final URL or body: they may carry a code.
+  public var description: String {
+    "\(succeeded ? "succeeded" : "failed: \(failure ?? "")") after \(steps.joined(separator: ", "))"
+  }
+}
+
 /// An `http://127.0.0.1:PORT/…` URL, the only kind the scripted browser visits.
 struct LoopbackURL: CustomStringConvertible {
   let port: UInt16
