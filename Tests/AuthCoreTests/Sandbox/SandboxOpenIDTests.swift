@@ -40,7 +40,7 @@ import Testing
   }
 
   @Test func validatesARealRS256IDTokenFoundThroughDiscovery() async throws {
-    let harness = try await SandboxHarness.start()
+    let harness = try await SandboxHarness.startSharingKeys()
     let provider = OIDCProvider(
       configuration: Self.issuerOnly(harness), transport: URLSessionTransport())
     let configuration = try await provider.configuration()
@@ -65,7 +65,7 @@ import Testing
   }
 
   @Test func validatesARealES256IDToken() async throws {
-    let harness = try await SandboxHarness.start()
+    let harness = try await SandboxHarness.startSharingKeys()
     let provider = OIDCProvider(
       configuration: Self.issuerOnly(harness, clientID: OIDCClients.es256ClientID),
       transport: URLSessionTransport())
@@ -76,7 +76,7 @@ import Testing
   }
 
   @Test func checksBothKeysOfOneJWKSWithOneFetch() async throws {
-    let harness = try await SandboxHarness.start()
+    let harness = try await SandboxHarness.startSharingKeys()
     var settings = await harness.sandbox.settings(for: .oidc)
     settings.idTokenSigning = .alternate
     await harness.sandbox.setSettings(settings, for: .oidc)
@@ -93,7 +93,7 @@ import Testing
   }
 
   @Test func followsAKeyRotationWithOneRefetchAndNoMoreWithinTheRun() async throws {
-    let harness = try await SandboxHarness.start()
+    let harness = try await SandboxHarness.startSharingKeys()
     let transport = Self.countingTransport()
     let provider = OIDCProvider(configuration: Self.issuerOnly(harness), transport: transport)
     let before = try #require(try await Self.signIn(provider).idToken)
@@ -117,7 +117,7 @@ import Testing
   }
 
   @Test func endsTheSessionWithTheIDTokenAsHint() async throws {
-    let harness = try await SandboxHarness.start()
+    let harness = try await SandboxHarness.startSharingKeys()
     var base = Self.issuerOnly(harness)
     base.postLogoutRedirectURI = URL(string: "http://127.0.0.1:9/signed-out")
     let transport = URLSessionTransport()
@@ -136,7 +136,7 @@ import Testing
   // MARK: Identity from each profile
 
   @Test func readsSimklsAccountSettings() async throws {
-    let harness = try await SandboxHarness.start()
+    let harness = try await SandboxHarness.startSharingKeys()
     var simkl = harness.simkl
     simkl.identity = IdentityConfiguration(
       source: .endpoint(try #require(harness.url(SandboxPaths.Simkl.userSettings))),
@@ -156,7 +156,7 @@ import Testing
 
   @Test(arguments: ["token_response", "endpoint"])
   func readsHivesignersAccount(source: String) async throws {
-    let harness = try await SandboxHarness.start()
+    let harness = try await SandboxHarness.startSharingKeys()
     var hivesigner = harness.hivesigner
     hivesigner.identity = IdentityConfiguration(
       source: try #require(
@@ -182,7 +182,7 @@ import Testing
   }
 
   @Test func readsMuhajirsAccountAfterCheckingItsIDToken() async throws {
-    let harness = try await SandboxHarness.start()
+    let harness = try await SandboxHarness.startSharingKeys()
     let provider = OIDCProvider(
       configuration: try Self.muhajir(harness, scopes: ["openid", "profile", "email"]),
       transport: URLSessionTransport())
@@ -195,7 +195,7 @@ import Testing
   }
 
   @Test func tellsWhichScopeMuhajirsAccountEndpointMisses() async throws {
-    let harness = try await SandboxHarness.start()
+    let harness = try await SandboxHarness.startSharingKeys()
     let client = harness.client(try Self.muhajir(harness, scopes: ["profile"]))
     let tokens = try await harness.signIn(client).result.get()
     let error = await #expect(throws: AuthError.self) {
@@ -204,5 +204,18 @@ import Testing
     #expect(error == .identityFailed(.insufficientScope(scopeHint: "openid")))
     #expect(error?.message.contains("add \"openid\" to `scopes`") == true)
     await harness.sandbox.stop()
+  }
+}
+
+extension SandboxHarness {
+  /// A sandbox whose OpenID profiles sign with the test run's shared keys: making RSA keys is
+  /// the slowest thing a sandbox does, and these tests need fresh ones only when they rotate.
+  static func startSharingKeys() async throws -> SandboxHarness {
+    let simklPort = try await freePort()
+    let sandbox = try await SandboxServer.start(
+      configuration: SandboxConfiguration(
+        simklRedirectURIs: ["http://127.0.0.1:\(simklPort)/callback"],
+        signingKeys: [TestSigner.rsaKey, TestSigner.ecKey]))
+    return SandboxHarness(sandbox: sandbox, simklPort: simklPort)
   }
 }
