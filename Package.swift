@@ -48,7 +48,8 @@ let package = Package(
 
     // Tests mirror the source folders.
     .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
-    .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "Crypto", "TestSupport"]),
+    .testTarget(
+      name: "AuthCoreTests", dependencies: ["AuthCore", "Crypto", "Sandbox", "TestSupport"]),
     .testTarget(name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "TestSupport"]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
     .testTarget(name: "ThemeTests", dependencies: ["Theme", "Terminal", "TestSupport"]),

@@ -3,6 +3,10 @@ import Foundation
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 @Suite struct LoopbackServerTests {
   func echoServer(_ configuration: LoopbackServer.Configuration = .callback) throws
     -> LoopbackServer
@@ -82,5 +86,28 @@ import Testing
     let response = await RawHTTPClient.get("/anything", port: server.port)
     #expect(response.isEmpty)
     await server.stop()
+  }
+
+  @Test func stoppingAgainNeverWritesIntoASocketThatReusedItsDescriptors() async throws {
+    let server = try echoServer()
+    await server.stop()
+    // Socket pairs opened now take the descriptor numbers the stopped server gave back.
+    var pairs: [[Int32]] = []
+    for _ in 0..<8 {
+      var fds: [Int32] = [0, 0]
+      #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+      pairs.append(fds)
+    }
+    server.requestStop()
+    await server.stop()
+    var stray = 0
+    for fds in pairs {
+      for fd in fds {
+        var byte: UInt8 = 0
+        if recv(fd, &byte, 1, Int32(MSG_DONTWAIT)) > 0 { stray += 1 }
+      }
+    }
+    pairs.joined().forEach { close($0) }
+    #expect(stray == 0)
   }
 }

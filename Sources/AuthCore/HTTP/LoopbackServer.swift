@@ -38,6 +38,9 @@ public final class LoopbackServer: Sendable {
 
   /// The port the server listens on (the kernel's choice when 0 was asked for).
   public let port: UInt16
+  /// This object's end of the wake-up socket pair. Only `deinit` closes it: were the connection
+  /// thread to close it, a later `requestStop()` would write into whatever socket reused the
+  /// number (a sign-in's HTTPS connection, say), corrupting that stream.
   private let wakeFD: Int32
   private let lifecycle: ServerLifecycle
 
@@ -48,10 +51,12 @@ public final class LoopbackServer: Sendable {
     handler: @escaping @Sendable (HTTPRequest) async -> HTTPResponse
   ) throws(LoopbackServerError) {
     let listenFD = try Self.bind(port: port)
+    // A socket pair rather than a pipe: writing to it once the thread has closed its end fails
+    // with EPIPE under MSG_NOSIGNAL instead of raising SIGPIPE.
     var pipeFDs: [Int32] = [0, 0]
-    guard pipe(&pipeFDs) == 0 else {
+    guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pipeFDs) == 0 else {
       close(listenFD)
-      throw .socket("pipe", errno)
+      throw .socket("socketpair", errno)
     }
     for fd in [listenFD, pipeFDs[0], pipeFDs[1]] {
       _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
@@ -67,8 +72,7 @@ public final class LoopbackServer: Sendable {
     let lifecycle = ServerLifecycle()
     self.lifecycle = lifecycle
     let loop = ConnectionLoop(
-      listenFD: listenFD, wakeReadFD: pipeFDs[0], wakeWriteFD: pipeFDs[1],
-      configuration: configuration, handler: handler)
+      listenFD: listenFD, wakeReadFD: pipeFDs[0], configuration: configuration, handler: handler)
     let thread = Thread {
       loop.run()
       Task { await lifecycle.markStopped() }
@@ -78,10 +82,16 @@ public final class LoopbackServer: Sendable {
   }
 
   /// Asks the server to stop: the listening socket and the connections still being read are
-  /// closed. Returns at once; `stop()` also waits for that to have happened.
+  /// closed. Returns at once; `stop()` also waits for that to have happened. Safe to call any
+  /// number of times, before or after the server has stopped; releasing the server stops it too.
   public func requestStop() {
     var byte: UInt8 = 1
-    _ = write(wakeFD, &byte, 1)
+    _ = send(wakeFD, &byte, 1, Int32(MSG_NOSIGNAL))
+  }
+
+  deinit {
+    // Also wakes a thread still running: its end then reads end-of-file.
+    close(wakeFD)
   }
 
   /// Stops the server and waits until the port is closed.
@@ -170,20 +180,17 @@ private final class ConnectionLoop: @unchecked Sendable {
 
   let listenFD: Int32
   let wakeReadFD: Int32
-  let wakeWriteFD: Int32
   let configuration: LoopbackServer.Configuration
   let parser: HTTPRequestParser
   let handler: @Sendable (HTTPRequest) async -> HTTPResponse
   var connections: [Int32: Connection] = [:]
 
   init(
-    listenFD: Int32, wakeReadFD: Int32, wakeWriteFD: Int32,
-    configuration: LoopbackServer.Configuration,
+    listenFD: Int32, wakeReadFD: Int32, configuration: LoopbackServer.Configuration,
     handler: @escaping @Sendable (HTTPRequest) async -> HTTPResponse
   ) {
     self.listenFD = listenFD
     self.wakeReadFD = wakeReadFD
-    self.wakeWriteFD = wakeWriteFD
     self.configuration = configuration
     self.parser = HTTPRequestParser(limits: configuration.limits)
     self.handler = handler
@@ -194,7 +201,6 @@ private final class ConnectionLoop: @unchecked Sendable {
       for fd in connections.keys { close(fd) }
       close(listenFD)
       close(wakeReadFD)
-      close(wakeWriteFD)
     }
     while true {
       let now = Date()

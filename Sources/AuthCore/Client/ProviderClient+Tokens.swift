@@ -1,0 +1,136 @@
+import Foundation
+
+extension ProviderClient {
+  /// Exchanges an authorization code for tokens (RFC 6749 §4.1.3, RFC 7636 §4.5): `grant_type`,
+  /// `code`, `redirect_uri`, `client_id`, `code_verifier`, and never a client secret.
+  ///
+  /// `grant` is consumed: a code can reach this method once, and only from a validated
+  /// redirect, so no code is ever exchanged twice (Simkl burns a code on any attempt).
+  func exchange(_ grant: consuming AuthorizationGrant) async throws(AuthError) -> TokenResponse {
+    let endpoint = try configuration.endpoint(\.tokenEndpoint, named: "token_endpoint")
+    let request = postRequest(
+      endpoint,
+      parameters: [
+        ("grant_type", "authorization_code"), ("code", grant.code),
+        ("redirect_uri", grant.redirectURI), ("client_id", configuration.clientID),
+        ("code_verifier", grant.codeVerifier),
+      ], encoding: configuration.tokenRequestEncoding)
+    return try await tokens(from: request, rejection: Self.codeExchangeError)
+  }
+
+  /// Uses a refresh token (RFC 6749 §6). With rotation the answer carries a new refresh token;
+  /// without one the old refresh token is kept in the result. `invalid_grant` means the account
+  /// must sign in again (`AuthError.refreshTokenRejected`); any other failure leaves the stored
+  /// tokens as they are.
+  public func refresh(_ refreshToken: String, scopes: [String]? = nil) async throws(AuthError)
+    -> TokenResponse
+  {
+    let endpoint = try configuration.endpoint(\.tokenEndpoint, named: "token_endpoint")
+    var parameters: [FormEncoding.Pair] = [
+      ("grant_type", "refresh_token"), ("refresh_token", refreshToken),
+      ("client_id", configuration.clientID),
+    ]
+    if let scopes, !scopes.isEmpty {
+      parameters.append(("scope", scopes.joined(separator: " ")))
+    }
+    let request = postRequest(
+      endpoint, parameters: parameters, encoding: configuration.tokenRequestEncoding)
+    let response = try await tokens(from: request) { error in
+      error.code == .invalidGrant
+        ? .refreshTokenRejected(description: error.errorDescription)
+        : .tokenRequestRejected(error)
+    }
+    return response.keepingRefreshToken(refreshToken)
+  }
+
+  /// What `revoke` did.
+  public enum RevocationResult: Sendable, Equatable {
+    /// The provider confirmed the revocation (RFC 7009 §2.2).
+    case revoked
+    /// The provider has no revocation endpoint: the user revokes access in the provider's
+    /// account settings (Simkl's Connected Apps).
+    case unsupported
+  }
+
+  /// Revokes the refresh token, then the access token (RFC 7009 §2.1: `token`,
+  /// `token_type_hint`, `client_id`), so a provider that ties access tokens to their refresh
+  /// token drops both. Both are tried even when the first fails; the first failure is thrown.
+  /// `unsupported_token_type` for the access token is not a failure: the provider revokes only
+  /// refresh tokens and the access token simply expires.
+  public func revoke(accessToken: String, refreshToken: String?) async throws(AuthError)
+    -> RevocationResult
+  {
+    guard configuration.revocationEndpoint != nil else { return .unsupported }
+    let endpoint = try configuration.endpoint(\.revocationEndpoint, named: "revocation_endpoint")
+    var failure: AuthError?
+    if let refreshToken {
+      do {
+        try await revoke(refreshToken, hint: "refresh_token", at: endpoint)
+      } catch {
+        failure = error
+      }
+    }
+    do {
+      try await revoke(accessToken, hint: "access_token", at: endpoint)
+    } catch .revocationRejected(let error) where error.code == .unsupportedTokenType {
+      // Only refresh tokens are revocable here.
+    } catch {
+      failure = failure ?? error
+    }
+    if let failure { throw failure }
+    return .revoked
+  }
+
+  private func revoke(_ token: String, hint: String, at endpoint: URL) async throws(AuthError) {
+    let request = postRequest(
+      endpoint,
+      parameters: [
+        ("token", token), ("token_type_hint", hint), ("client_id", configuration.clientID),
+      ], encoding: .form)
+    let response = try await send(request)
+    // RFC 7009 §2.2: 200 with any (usually empty) body means revoked, also for unknown tokens.
+    if (200..<300).contains(response.status) { return }
+    if case .error(let error) = try Self.read(response) {
+      throw .revocationRejected(error)
+    }
+    throw .unexpectedStatus(response.status)
+  }
+
+  /// Sends a token request and reads the answer as a `TokenResponse`; an OAuth error becomes
+  /// whatever `rejection` makes of it.
+  func tokens(
+    from request: TransportRequest, rejection: (OAuthError) -> AuthError
+  ) async throws(AuthError) -> TokenResponse {
+    let response = try await send(request)
+    switch try Self.read(response) {
+    case .json(let json):
+      return try TokenResponse(json: json, receivedAt: await clock.now())
+    case .error(let error):
+      throw rejection(error)
+    }
+  }
+
+  /// Names the code-exchange failures a user can act on: Simkl's `secret_error`, and the
+  /// `invalid_grant` texts Hivesigner uses (matched on the text, so any provider saying the
+  /// same gets the same help).
+  static func codeExchangeError(_ error: OAuthError) -> AuthError {
+    if error.code == .secretError {
+      return .pkceVerificationFailed(description: error.errorDescription)
+    }
+    if error.code == .accessDenied {
+      return .accessDenied(description: error.errorDescription)
+    }
+    guard error.code == .invalidGrant, let text = error.errorDescription?.lowercased() else {
+      return .tokenRequestRejected(error)
+    }
+    if text.contains("already used") || text.contains("already been used") {
+      return .authorizationCodeUsed
+    }
+    if text.contains("future") { return .authorizationCodeFromTheFuture }
+    if text.contains("expired") { return .authorizationCodeExpired }
+    if text.contains("verifier") || text.contains("pkce") || text.contains("challenge") {
+      return .pkceVerificationFailed(description: error.errorDescription)
+    }
+    return .tokenRequestRejected(error)
+  }
+}

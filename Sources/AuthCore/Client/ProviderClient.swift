@@ -1,0 +1,156 @@
+import Foundation
+
+/// Talks to one provider's endpoints: builds each request from the configuration (extra
+/// parameters, body encoding, `User-Agent`), sends it through the injected `Transport`, and reads
+/// the answer into a value or an `AuthError`.
+///
+/// Immutable and stateless: sign-in attempts, refreshes and revocations all go through one, and
+/// nothing is stored. The clock stamps `TokenResponse.receivedAt` and drives every deadline.
+public struct ProviderClient: Sendable {
+  /// The provider.
+  public let configuration: ProviderConfiguration
+  /// The network.
+  public let transport: any Transport
+  /// The time.
+  public let clock: any WallClock
+  /// The deadline for each request, in seconds.
+  public let requestTimeout: TimeInterval
+
+  /// A client for `configuration` over `transport`, timed by `clock`.
+  public init(
+    configuration: ProviderConfiguration, transport: any Transport,
+    clock: any WallClock = SystemClock(), requestTimeout: TimeInterval = 30
+  ) {
+    self.configuration = configuration
+    self.transport = transport
+    self.clock = clock
+    self.requestTimeout = requestTimeout
+  }
+
+  // MARK: Building requests
+
+  /// A `GET` of `url` with `parameters` and the provider's per-request extras in the query.
+  func getRequest(
+    _ url: URL, parameters: [FormEncoding.Pair] = [], bearerToken: String? = nil
+  ) -> TransportRequest {
+    let query = configuration.withExtraParameters(
+      parameters, extras: configuration.extraRequestParameters)
+    var headers = commonHeaders()
+    if let bearerToken {
+      headers.append(Header("Authorization", "Bearer \(bearerToken)"))
+    }
+    return TransportRequest(
+      method: .get, url: url.appendingQuery(query), headers: headers, timeout: requestTimeout)
+  }
+
+  /// A `POST` of `parameters` to `url` in `encoding`, with the per-request extras in the body or
+  /// the query as the configuration says.
+  func postRequest(
+    _ url: URL, parameters: [FormEncoding.Pair], encoding: TokenRequestEncoding
+  ) -> TransportRequest {
+    var bodyPairs = parameters
+    var target = url
+    switch configuration.extraRequestParametersLocation {
+    case .body:
+      bodyPairs = configuration.withExtraParameters(
+        parameters, extras: configuration.extraRequestParameters)
+    case .query:
+      target = url.appendingQuery(
+        configuration.withExtraParameters([], extras: configuration.extraRequestParameters))
+    }
+    var headers = commonHeaders()
+    let body: Data
+    switch encoding {
+    case .form:
+      headers.append(Header("Content-Type", "application/x-www-form-urlencoded"))
+      body = Data(FormEncoding.encode(bodyPairs).utf8)
+    case .json:
+      headers.append(Header("Content-Type", "application/json"))
+      body = Self.jsonObject(bodyPairs)
+    }
+    return TransportRequest(
+      method: .post, url: target, headers: headers, body: body, timeout: requestTimeout)
+  }
+
+  private func commonHeaders() -> [Header] {
+    [
+      Header("Accept", "application/json"),
+      Header("User-Agent", configuration.userAgent ?? AuthTUIVersion.userAgent),
+    ]
+  }
+
+  /// A flat JSON object of string members, keys sorted so bodies are stable.
+  static func jsonObject(_ pairs: [FormEncoding.Pair]) -> Data {
+    var object: [String: String] = [:]
+    for pair in pairs where object[pair.name] == nil {
+      object[pair.name] = pair.value
+    }
+    return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+  }
+
+  // MARK: Sending and reading
+
+  /// Sends `request`, turning transport failures into `AuthError` (a cancelled request is a
+  /// cancelled sign-in).
+  func send(_ request: TransportRequest) async throws(AuthError) -> TransportResponse {
+    do {
+      return try await transport.send(request)
+    } catch .cancelled {
+      throw .cancelled
+    } catch {
+      throw .transport(error)
+    }
+  }
+
+  /// What a provider's JSON endpoint said: a JSON object, or an OAuth error.
+  enum Answer {
+    case json([String: JSONWireValue])
+    case error(OAuthError)
+  }
+
+  /// Reads an answer from an OAuth endpoint. Redirects, empty and non-JSON bodies, and error
+  /// statuses without an OAuth error become their own `AuthError`; an `error` member becomes
+  /// `.error` whatever the status (RFC 6749 §5.2 says 400, Simkl sends 401).
+  static func read(_ response: TransportResponse) throws(AuthError) -> Answer {
+    let status = response.status
+    if (300..<400).contains(status) { throw .redirectRefused(status: status) }
+    let isBlank = response.body.allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
+    guard !isBlank else {
+      if status >= 500 { throw .serverError(status: status) }
+      if (200..<300).contains(status) { throw .emptyResponse(status: status) }
+      throw .unexpectedStatus(status)
+    }
+    guard let json = JSONWireValue.object(from: response.body) else {
+      throw status >= 500 ? .serverError(status: status) : .nonJSONResponse(status: status)
+    }
+    if let code = json["error"]?.stringValue, !code.isEmpty {
+      return .error(
+        OAuthError(
+          code: OAuthErrorCode(rawValue: code),
+          errorDescription: json["error_description"]?.stringValue ?? json["message"]?.stringValue,
+          errorURI: json["error_uri"]?.stringValue))
+    }
+    if status >= 500 { throw .serverError(status: status) }
+    guard (200..<300).contains(status) else { throw .unexpectedStatus(status) }
+    return .json(json)
+  }
+
+  // MARK: Resources
+
+  /// `GET`s a JSON object from `url` with the provider's per-request parameters, optionally with
+  /// `Authorization: Bearer` (RFC 6750 §2.1); for the identity step after a sign-in.
+  public func fetchJSON(_ url: URL, bearerToken: String? = nil) async throws(AuthError)
+    -> [String: JSONWireValue]
+  {
+    guard ProviderConfiguration.isAllowedEndpoint(url) else {
+      throw .insecureEndpoint(url.host ?? "endpoint", provider: configuration.name)
+    }
+    let response = try await send(getRequest(url, bearerToken: bearerToken))
+    // 401 (token unusable) and 403 (a scope is missing) must stay distinguishable (RFC 6750 §3.1).
+    if (400..<500).contains(response.status) { throw .unexpectedStatus(response.status) }
+    switch try Self.read(response) {
+    case .json(let json): return json
+    case .error(let error): throw .tokenRequestRejected(error)
+    }
+  }
+}

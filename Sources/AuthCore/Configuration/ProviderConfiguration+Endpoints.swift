@@ -1,0 +1,57 @@
+import Foundation
+
+extension ProviderConfiguration {
+  /// The endpoint at `keyPath`, checked: present, and https unless it is on loopback
+  /// (DESIGN.md "Flows": every non-loopback endpoint must be https). `name` is its wire name,
+  /// used in the error.
+  func endpoint(_ keyPath: KeyPath<ProviderConfiguration, URL?>, named name: String)
+    throws(AuthError) -> URL
+  {
+    guard let url = self[keyPath: keyPath] else {
+      throw .missingEndpoint(name, provider: self.name)
+    }
+    guard Self.isAllowedEndpoint(url) else { throw .insecureEndpoint(name, provider: self.name) }
+    return url
+  }
+
+  /// True for https URLs, and http URLs on the loopback address (the sandbox provider).
+  public static func isAllowedEndpoint(_ url: URL) -> Bool {
+    switch url.scheme?.lowercased() {
+    case "https":
+      return url.host != nil
+    case "http":
+      return url.host == "127.0.0.1" || url.host == "::1" || url.host == "[::1]"
+    default:
+      return false
+    }
+  }
+
+  /// Throws unless the provider lists `flow`.
+  func require(_ flow: SignInFlow) throws(AuthError) {
+    guard flows.contains(flow) else { throw .flowNotOffered(flow, provider: name) }
+  }
+
+  /// `standard` followed by the per-request extras whose names `standard` does not use, sorted
+  /// by name so URLs and bodies are stable.
+  func withExtraParameters(_ standard: [FormEncoding.Pair], extras: [String: String])
+    -> [FormEncoding.Pair]
+  {
+    let taken = Set(standard.map(\.name))
+    return standard
+      + extras.filter { !taken.contains($0.key) }.sorted { $0.key < $1.key }.map {
+        (name: $0.key, value: $0.value)
+      }
+  }
+}
+
+extension URL {
+  /// This URL with `pairs` appended to its query, percent-encoded by `FormEncoding` (never by
+  /// URLComponents, which leaves `+` alone).
+  func appendingQuery(_ pairs: [FormEncoding.Pair]) -> URL {
+    guard !pairs.isEmpty else { return self }
+    let text = absoluteString
+    let separator =
+      text.contains("?") ? (text.hasSuffix("?") || text.hasSuffix("&") ? "" : "&") : "?"
+    return URL(string: text + separator + FormEncoding.encode(pairs)) ?? self
+  }
+}

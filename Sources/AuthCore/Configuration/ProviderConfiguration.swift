@@ -1,0 +1,154 @@
+import Foundation
+
+/// Everything a sign-in, a refresh or a revocation needs to know about one provider, as data.
+///
+/// Field names follow DESIGN.md "Configuration", which uses the RFC 8414 / OpenID Connect
+/// Discovery metadata names for endpoints so that a discovery document and a hand-written
+/// provider file read the same way. Provider quirks are fields here (extra parameters, where they
+/// go, the body encoding, a fixed redirect port, the PIN endpoint), never branches on the
+/// provider's id: AuthCore does not know which provider it talks to.
+///
+/// The `Providers` module fills this from presets and user files; AuthCore only reads it.
+public struct ProviderConfiguration: Sendable, Equatable {
+  /// Short lowercase name (`[a-z0-9-]`) used in `PROVIDER/LABEL` (`id`).
+  public var id: String
+  /// Human name shown in the UI (`name`).
+  public var name: String
+  /// The authorization server's issuer identifier (`issuer`, RFC 8414 §2). When set, an `iss`
+  /// parameter in an authorization response must equal it (RFC 9207 §2.4).
+  public var issuer: String?
+  /// The client identifier registered with the provider (`client_id`, RFC 6749 §2.2). Public
+  /// clients have no secret, and authtui never sends one.
+  public var clientID: String
+  /// The sign-in flows the provider allows (`flows`: `pkce`, `device`, `pin`).
+  public var flows: [SignInFlow]
+  /// Scopes asked for (`scope`, RFC 6749 §3.3), sent space-separated; omitted when empty.
+  public var scopes: [String]
+
+  /// Where the browser is sent to sign in (`authorization_endpoint`, RFC 6749 §3.1).
+  public var authorizationEndpoint: URL?
+  /// Where codes, device codes and refresh tokens become tokens (`token_endpoint`, RFC 6749 §3.2).
+  public var tokenEndpoint: URL?
+  /// Where a device flow starts (`device_authorization_endpoint`, RFC 8628 §3.1).
+  public var deviceAuthorizationEndpoint: URL?
+  /// Where tokens are revoked on sign-out (`revocation_endpoint`, RFC 7009 §2, RFC 8414 §2).
+  public var revocationEndpoint: URL?
+  /// OpenID Connect userinfo (`userinfo_endpoint`, OIDC Core §5.3); used by the identity step.
+  public var userinfoEndpoint: URL?
+  /// RP-initiated logout (`end_session_endpoint`, OIDC RP-Initiated Logout §2.1).
+  public var endSessionEndpoint: URL?
+  /// The provider's signing keys (`jwks_uri`, RFC 8414 §2); read by id_token validation.
+  public var jwksURI: URL?
+  /// Start of a Simkl-style PIN flow (`pin_endpoint`): `GET` it for a code, then poll
+  /// `GET {pin_endpoint}/{user_code}` until the user has entered the code.
+  public var pinEndpoint: URL?
+
+  /// The fixed loopback port the provider's registration requires (`redirect_port`); nil lets
+  /// the kernel choose a free port for every attempt (RFC 8252 §7.3).
+  public var redirectPort: UInt16?
+  /// The path of the loopback redirect URI (`redirect_path`, default `/callback`).
+  public var redirectPath: String
+  /// How token-endpoint bodies are encoded (`token_request_encoding`: `form`, the RFC 6749 §3.2
+  /// default, or `json`).
+  public var tokenRequestEncoding: TokenRequestEncoding
+  /// How long a browser sign-in waits for the redirect before it ends as "no answer"
+  /// (`login_timeout`, seconds, default 300).
+  public var loginTimeout: TimeInterval
+
+  /// Parameters added to the authorization URL only (`extra_authorize_params`).
+  public var extraAuthorizeParameters: [String: String]
+  /// Parameters sent with every request to the provider, browser URLs included
+  /// (`extra_request_params`): Simkl wants `client_id`, `app-name` and `app-version` on every
+  /// URL. Values are literal; a standard parameter of the same name wins.
+  public var extraRequestParameters: [String: String]
+  /// Where `extraRequestParameters` go on a `POST` (`extra_request_params_location`: `query` or
+  /// `body`, default `body`). A `GET` always carries them in the query.
+  public var extraRequestParametersLocation: ParameterLocation
+  /// A `User-Agent` the provider requires (`user_agent`); nil sends `authtui/VERSION`.
+  public var userAgent: String?
+  /// True when the provider promises an `iss` in every authorization response
+  /// (`authorization_response_iss_parameter_supported`, RFC 9207 §3): a response without one
+  /// is then refused.
+  public var requiresIssuerInAuthorizationResponse: Bool
+
+  /// Whether `issuer` is used to fetch the OpenID Connect discovery document
+  /// (`discovery`, default true; OIDC Discovery §4). Endpoints set here always win over
+  /// discovered ones; false suits a provider that checks id_tokens but publishes no document.
+  public var usesDiscovery: Bool
+  /// Where the browser may return after an RP-initiated logout (`post_logout_redirect_uri`,
+  /// OIDC RP-Initiated Logout §2); sent only when set, since it must be registered.
+  public var postLogoutRedirectURI: URL?
+  /// How the account is identified after a sign-in (`identity`): which answer to read and which
+  /// members name the account. Nil uses `IdentityConfiguration.openIDDefault` for a provider
+  /// that asks for the `openid` scope, and no identity step otherwise.
+  public var identity: IdentityConfiguration?
+
+  /// A configuration with the defaults of DESIGN.md for everything not given.
+  public init(
+    id: String, name: String? = nil, issuer: String? = nil, clientID: String,
+    flows: [SignInFlow] = [.pkce], scopes: [String] = [],
+    authorizationEndpoint: URL? = nil, tokenEndpoint: URL? = nil,
+    deviceAuthorizationEndpoint: URL? = nil, revocationEndpoint: URL? = nil,
+    userinfoEndpoint: URL? = nil, endSessionEndpoint: URL? = nil, jwksURI: URL? = nil,
+    pinEndpoint: URL? = nil, redirectPort: UInt16? = nil, redirectPath: String = "/callback",
+    tokenRequestEncoding: TokenRequestEncoding = .form, loginTimeout: TimeInterval = 300,
+    extraAuthorizeParameters: [String: String] = [:],
+    extraRequestParameters: [String: String] = [:],
+    extraRequestParametersLocation: ParameterLocation = .body, userAgent: String? = nil,
+    requiresIssuerInAuthorizationResponse: Bool = false, usesDiscovery: Bool = true,
+    postLogoutRedirectURI: URL? = nil, identity: IdentityConfiguration? = nil
+  ) {
+    self.id = id
+    self.name = name ?? id
+    self.issuer = issuer
+    self.clientID = clientID
+    self.flows = flows
+    self.scopes = scopes
+    self.authorizationEndpoint = authorizationEndpoint
+    self.tokenEndpoint = tokenEndpoint
+    self.deviceAuthorizationEndpoint = deviceAuthorizationEndpoint
+    self.revocationEndpoint = revocationEndpoint
+    self.userinfoEndpoint = userinfoEndpoint
+    self.endSessionEndpoint = endSessionEndpoint
+    self.jwksURI = jwksURI
+    self.pinEndpoint = pinEndpoint
+    self.redirectPort = redirectPort
+    self.redirectPath = redirectPath
+    self.tokenRequestEncoding = tokenRequestEncoding
+    self.loginTimeout = loginTimeout
+    self.extraAuthorizeParameters = extraAuthorizeParameters
+    self.extraRequestParameters = extraRequestParameters
+    self.extraRequestParametersLocation = extraRequestParametersLocation
+    self.userAgent = userAgent
+    self.requiresIssuerInAuthorizationResponse = requiresIssuerInAuthorizationResponse
+    self.usesDiscovery = usesDiscovery
+    self.postLogoutRedirectURI = postLogoutRedirectURI
+    self.identity = identity
+  }
+}
+
+/// A way to sign in (the values of a provider's `flows`).
+public enum SignInFlow: String, Sendable, CaseIterable, Codable {
+  /// Authorization Code with PKCE through the browser and a loopback redirect (RFC 7636, RFC 8252).
+  case pkce
+  /// Device Authorization Grant: a code typed on another device (RFC 8628).
+  case device
+  /// Simkl's PIN flow: like the device grant, polled with `GET` on a per-code URL.
+  case pin
+}
+
+/// How a token-endpoint request body is encoded (`token_request_encoding`).
+public enum TokenRequestEncoding: String, Sendable, Codable {
+  /// `application/x-www-form-urlencoded` (RFC 6749 §3.2, Appendix B).
+  case form
+  /// `application/json`, for providers that accept only JSON (Hivesigner).
+  case json
+}
+
+/// Where extra per-request parameters travel on a `POST`.
+public enum ParameterLocation: String, Sendable, Codable {
+  /// Appended to the request URL's query.
+  case query
+  /// Added to the request body, in its encoding.
+  case body
+}

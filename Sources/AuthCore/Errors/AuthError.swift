@@ -1,0 +1,173 @@
+import Foundation
+
+/// Everything that can end a sign-in, a refresh or a revocation without the wanted result.
+///
+/// Each case has a one-sentence `message` that names the problem and what to do next, a stable
+/// machine `code` (the `error` of `login --json`), and an `exitCode` for the command line
+/// (DESIGN.md: 5 sign-in needed, 6 cancelled/denied/timed out, 7 provider or network error; 1
+/// and 2 for configuration and usage problems). No case carries a token, a code, a verifier or
+/// a URL query.
+public enum AuthError: Error, Sendable, Equatable {
+  // MARK: The user, the clock or the provider ended the sign-in (exit 6)
+
+  /// The sign-in was cancelled by the user (or the calling task was cancelled).
+  case cancelled
+  /// The user or the provider declined (`access_denied`, RFC 6749 §4.1.2.1, RFC 8628 §3.5).
+  case accessDenied(description: String?)
+  /// The browser sign-in's countdown ran out with no redirect: the provider never answered,
+  /// which is how Simkl reports a declined consent.
+  case noAnswer(waited: TimeInterval)
+  /// A device or PIN code expired before it was approved (`expired_token`, RFC 8628 §3.5, or the
+  /// local deadline at `expires_in`).
+  case userCodeExpired
+
+  // MARK: The account must sign in again (exit 5)
+
+  /// The provider refused the refresh token (`invalid_grant` on refresh, RFC 6749 §5.2).
+  case refreshTokenRejected(description: String?)
+
+  // MARK: The redirect back from the browser (exit 7)
+
+  /// The fixed redirect port the provider's registration requires is taken.
+  case portInUse(UInt16)
+  /// The loopback listener could not start.
+  case listenerFailed(String)
+  /// A redirect's `state` did not match this attempt's (RFC 6749 §10.12): its code was discarded.
+  case stateMismatch
+  /// A redirect's `iss` was not the provider's issuer, or was missing where the provider
+  /// promised it (RFC 9207 §2.4): a mix-up attack or a misconfigured provider.
+  case issuerMismatch(expected: String, received: String?)
+  /// A pasted or received redirect could not be read (not a URL, no `code`, wrong path).
+  case malformedRedirect(String)
+  /// The authorization endpoint answered with an error other than `access_denied`
+  /// (RFC 6749 §4.1.2.1).
+  case authorizationFailed(OAuthError)
+
+  // MARK: The token endpoint (exit 7)
+
+  /// The provider refused the PKCE verifier: Simkl's `secret_error`, or an `invalid_grant` about
+  /// the verifier (Hivesigner). At Simkl the code is used up by this failure.
+  case pkceVerificationFailed(description: String?)
+  /// The authorization code was already exchanged (`invalid_grant`, "The code was already used").
+  case authorizationCodeUsed
+  /// The authorization code was too old (`invalid_grant`, "The code has expired").
+  case authorizationCodeExpired
+  /// The provider thinks the code was issued in the future: a clock is wrong
+  /// (`invalid_grant`, "The code is dated in the future").
+  case authorizationCodeFromTheFuture
+  /// A Simkl PIN poll answered with a fresh code: the code the user was shown is gone.
+  case pinCodeReplaced
+  /// The token endpoint answered with another OAuth error (RFC 6749 §5.2, RFC 8628 §3.5).
+  case tokenRequestRejected(OAuthError)
+  /// The revocation endpoint refused (RFC 7009 §2.2.1).
+  case revocationRejected(OAuthError)
+  /// The provider failed (HTTP 5xx without an OAuth error).
+  case serverError(status: Int)
+  /// An HTTP status the request does not expect, without an OAuth error body.
+  case unexpectedStatus(Int)
+  /// The endpoint answered with a redirect, which is never followed for OAuth endpoints.
+  case redirectRefused(status: Int)
+  /// The answer had no body where one was needed.
+  case emptyResponse(status: Int)
+  /// The answer was not JSON.
+  case nonJSONResponse(status: Int)
+  /// The answer was JSON but lacked something required (the text says what).
+  case malformedResponse(String)
+
+  // MARK: The network (exit 7)
+
+  /// The request failed before an answer arrived (timeout, dropped connection, size cap, TLS).
+  case transport(TransportError)
+
+  // MARK: The provider's configuration (exit 1, or 2 for a flow the command line asked for)
+
+  /// The provider does not offer this flow (its `flows` list).
+  case flowNotOffered(SignInFlow, provider: String)
+  /// The provider's configuration lacks an endpoint this step needs (named by its wire name).
+  case missingEndpoint(String, provider: String)
+  /// An endpoint uses plain http off loopback; every provider endpoint must be https.
+  case insecureEndpoint(String, provider: String)
+
+  // MARK: OpenID Connect and the account's identity (exit 7; configuration mistakes 1)
+
+  /// The discovery document could not be used (OIDC Discovery §4).
+  case discoveryFailed(DiscoveryError)
+  /// The id_token failed validation (OIDC Core §3.1.3.7): the sign-in's tokens are refused.
+  case idTokenRejected(IDTokenError)
+  /// The account behind the new tokens could not be read (the identity step).
+  case identityFailed(IdentityError)
+}
+
+extension AuthError {
+  /// The exit status of an authtui command that ends with this error (DESIGN.md "Command line").
+  public var exitCode: Int32 {
+    switch self {
+    case .cancelled, .accessDenied, .noAnswer, .userCodeExpired:
+      return 6
+    case .refreshTokenRejected:
+      return 5
+    case .flowNotOffered:
+      return 2
+    case .missingEndpoint, .insecureEndpoint:
+      return 1
+    case .discoveryFailed(let error): return error.exitCode
+    case .idTokenRejected(let error): return error.exitCode
+    case .identityFailed(let error): return error.exitCode
+    default:
+      return 7
+    }
+  }
+
+  /// A stable snake_case name for scripts (`{"event":"error","error":…}`); the OAuth code
+  /// where the provider sent one.
+  public var code: String {
+    switch self {
+    case .cancelled: return "cancelled"
+    case .accessDenied: return "access_denied"
+    case .noAnswer: return "no_answer"
+    case .userCodeExpired: return "expired_token"
+    case .refreshTokenRejected: return "sign_in_needed"
+    case .portInUse: return "port_in_use"
+    case .listenerFailed: return "listener_failed"
+    case .stateMismatch: return "state_mismatch"
+    case .issuerMismatch: return "issuer_mismatch"
+    case .malformedRedirect: return "malformed_redirect"
+    case .authorizationFailed(let error): return error.code.rawValue
+    case .pkceVerificationFailed: return "pkce_verification_failed"
+    case .authorizationCodeUsed: return "code_already_used"
+    case .authorizationCodeExpired: return "code_expired"
+    case .authorizationCodeFromTheFuture: return "code_dated_in_future"
+    case .pinCodeReplaced: return "pin_code_replaced"
+    case .tokenRequestRejected(let error): return error.code.rawValue
+    case .revocationRejected(let error): return error.code.rawValue
+    case .serverError: return "server_error"
+    case .unexpectedStatus: return "unexpected_status"
+    case .redirectRefused: return "redirect_refused"
+    case .emptyResponse: return "empty_response"
+    case .nonJSONResponse: return "non_json_response"
+    case .malformedResponse: return "malformed_response"
+    case .transport(let error): return error.code
+    case .flowNotOffered: return "flow_not_offered"
+    case .missingEndpoint: return "missing_endpoint"
+    case .insecureEndpoint: return "insecure_endpoint"
+    case .discoveryFailed(let error): return error.code
+    case .idTokenRejected(let error): return error.code
+    case .identityFailed(let error): return error.code
+    }
+  }
+}
+
+extension TransportError {
+  /// A stable snake_case name for scripts.
+  public var code: String {
+    switch self {
+    case .timedOut: return "timed_out"
+    case .connectionLost: return "connection_lost"
+    case .cannotConnect: return "cannot_connect"
+    case .insecureConnection: return "insecure_connection"
+    case .responseTooLarge: return "response_too_large"
+    case .cancelled: return "cancelled"
+    case .failed: return "network_error"
+    }
+  }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// An error a provider answered with, as RFC 6749 puts it on the wire: `error`,
+/// `error_description` and `error_uri` (§4.1.2.1 for authorization responses, §5.2 for token
+/// responses; RFC 8628 §3.5 and RFC 7009 §2.2.1 add codes).
+///
+/// Providers that put the text elsewhere are read too: Simkl answers
+/// `{"error":"secret_error","message":"PKCE verification failed"}`.
+public struct OAuthError: Sendable, Equatable {
+  /// The error code (`error`).
+  public let code: OAuthErrorCode
+  /// The provider's human-readable text (`error_description`, or `message`), cleaned of control
+  /// characters and cut to 300 characters so a hostile answer cannot flood the terminal.
+  public let errorDescription: String?
+  /// A page about the error (`error_uri`).
+  public let errorURI: String?
+
+  /// An error with the given code and texts; the texts are cleaned as described above.
+  public init(code: OAuthErrorCode, errorDescription: String? = nil, errorURI: String? = nil) {
+    self.code = code
+    self.errorDescription = errorDescription.flatMap(Self.clean)
+    self.errorURI = errorURI.flatMap(Self.clean)
+  }
+
+  /// Printable ASCII and letters only, at most 300 characters; nil when nothing is left.
+  static func clean(_ text: String) -> String? {
+    let kept = text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }
+    let cleaned = String(String.UnicodeScalarView(kept.prefix(300)))
+      .trimmingCharacters(in: .whitespaces)
+    return cleaned.isEmpty ? nil : cleaned
+  }
+}
+
+/// An OAuth error code (`error`). Known codes are constants; any other string is kept as is.
+public struct OAuthErrorCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+  /// The code as sent.
+  public let rawValue: String
+
+  public init(rawValue: String) {
+    self.rawValue = rawValue
+  }
+
+  public var description: String { rawValue }
+
+  /// `invalid_request` (RFC 6749 §4.1.2.1, §5.2).
+  public static let invalidRequest = OAuthErrorCode(rawValue: "invalid_request")
+  /// `invalid_client` (RFC 6749 §5.2).
+  public static let invalidClient = OAuthErrorCode(rawValue: "invalid_client")
+  /// `invalid_grant` (RFC 6749 §5.2): the code, device code or refresh token is not good.
+  public static let invalidGrant = OAuthErrorCode(rawValue: "invalid_grant")
+  /// `unauthorized_client` (RFC 6749 §4.1.2.1, §5.2).
+  public static let unauthorizedClient = OAuthErrorCode(rawValue: "unauthorized_client")
+  /// `unsupported_grant_type` (RFC 6749 §5.2).
+  public static let unsupportedGrantType = OAuthErrorCode(rawValue: "unsupported_grant_type")
+  /// `unsupported_response_type` (RFC 6749 §4.1.2.1).
+  public static let unsupportedResponseType = OAuthErrorCode(
+    rawValue: "unsupported_response_type")
+  /// `invalid_scope` (RFC 6749 §4.1.2.1, §5.2).
+  public static let invalidScope = OAuthErrorCode(rawValue: "invalid_scope")
+  /// `access_denied` (RFC 6749 §4.1.2.1, RFC 8628 §3.5).
+  public static let accessDenied = OAuthErrorCode(rawValue: "access_denied")
+  /// `server_error` (RFC 6749 §4.1.2.1).
+  public static let serverError = OAuthErrorCode(rawValue: "server_error")
+  /// `temporarily_unavailable` (RFC 6749 §4.1.2.1).
+  public static let temporarilyUnavailable = OAuthErrorCode(rawValue: "temporarily_unavailable")
+  /// `authorization_pending` (RFC 8628 §3.5): the user has not finished yet; keep polling.
+  public static let authorizationPending = OAuthErrorCode(rawValue: "authorization_pending")
+  /// `slow_down` (RFC 8628 §3.5): poll 5 seconds less often from now on.
+  public static let slowDown = OAuthErrorCode(rawValue: "slow_down")
+  /// `expired_token` (RFC 8628 §3.5): the device code expired.
+  public static let expiredToken = OAuthErrorCode(rawValue: "expired_token")
+  /// `unsupported_token_type` (RFC 7009 §2.2.1).
+  public static let unsupportedTokenType = OAuthErrorCode(rawValue: "unsupported_token_type")
+  /// Simkl's `secret_error`: PKCE verification failed, and the code is used up.
+  public static let secretError = OAuthErrorCode(rawValue: "secret_error")
+}

@@ -1,0 +1,124 @@
+import Crypto
+import Foundation
+
+/// One authorization request (RFC 6749 §4.1.1 with PKCE, RFC 7636 §4.3): what the browser is
+/// sent to, and everything needed to check the redirect that comes back.
+///
+/// Made fresh for every attempt: a new PKCE pair, `state` and `nonce` from the injected random
+/// source. `description` never shows the verifier.
+public struct AuthorizationRequest: Sendable, CustomStringConvertible {
+  /// The provider's authorization endpoint (`authorization_endpoint`, RFC 6749 §3.1).
+  public let authorizationEndpoint: URL
+  /// `client_id` (RFC 6749 §2.2).
+  public let clientID: String
+  /// `redirect_uri` (RFC 6749 §3.1.2): `http://127.0.0.1:PORT/PATH` (RFC 8252 §7.3).
+  public let redirectURI: String
+  /// `scope` (RFC 6749 §3.3), space-separated on the wire; not sent when empty.
+  public let scopes: [String]
+  /// `state` (RFC 6749 §4.1.1, §10.12): 256 random bits, base64url.
+  public let state: String
+  /// `nonce` (OIDC Core §3.1.2.1): 256 random bits, base64url; sent when `scopes` contains
+  /// `openid`, kept for id_token validation.
+  public let nonce: String?
+  /// The PKCE pair; only its challenge travels in the URL (RFC 7636 §4.3).
+  let pkce: PKCEPair
+  /// The issuer an `iss` in the response must equal (RFC 9207 §2.4), when known.
+  public let expectedIssuer: String?
+  /// Whether a response without `iss` is refused (RFC 9207 §3).
+  public let requiresIssuer: Bool
+  /// Every query parameter of `url`, in order: the standard ones, then the provider's extras.
+  public let parameters: [FormEncoding.Pair]
+
+  /// `code_challenge` (RFC 7636 §4.2).
+  public var codeChallenge: String { pkce.challenge }
+  /// `code_challenge_method`, always `S256` (RFC 7636 §4.3).
+  public var codeChallengeMethod: String { pkce.method }
+
+  /// The URL to open in the browser.
+  public var url: URL { authorizationEndpoint.appendingQuery(parameters) }
+
+  /// A request for `configuration`, redirecting to `redirectURI`, with fresh secrets from
+  /// `random`.
+  init(
+    configuration: ProviderConfiguration, redirectURI: String, random: some RandomSource
+  ) throws(AuthError) {
+    authorizationEndpoint = try configuration.endpoint(
+      \.authorizationEndpoint, named: "authorization_endpoint")
+    clientID = configuration.clientID
+    self.redirectURI = redirectURI
+    scopes = configuration.scopes
+    pkce = PKCEPair.generate(using: random)
+    state = Base64URL.encode(random.bytes(count: 32))
+    nonce =
+      configuration.scopes.contains("openid") ? Base64URL.encode(random.bytes(count: 32)) : nil
+    expectedIssuer = configuration.issuer
+    requiresIssuer = configuration.requiresIssuerInAuthorizationResponse
+
+    var standard: [FormEncoding.Pair] = [
+      ("response_type", "code"), ("client_id", clientID), ("redirect_uri", redirectURI),
+    ]
+    if !scopes.isEmpty {
+      standard.append(("scope", scopes.joined(separator: " ")))
+    }
+    standard += [
+      ("state", state), ("code_challenge", pkce.challenge),
+      ("code_challenge_method", pkce.method),
+    ]
+    if let nonce {
+      standard.append(("nonce", nonce))
+    }
+    let extras = configuration.extraRequestParameters.merging(
+      configuration.extraAuthorizeParameters
+    ) { _, authorizeOnly in authorizeOnly }
+    parameters = configuration.withExtraParameters(standard, extras: extras)
+  }
+
+  /// Checks a redirect against this request and, when it is good, hands out the one grant
+  /// that may be exchanged.
+  ///
+  /// The order matters: `state` first (RFC 6749 §10.12: a response for another request is
+  /// discarded whatever it says, so a forged `error=` cannot end this attempt either), then
+  /// `iss` (RFC 9207 §2.4, before the error or code is acted on), then `error`, then `code`.
+  func validate(_ response: AuthorizationResponse) throws(AuthError) -> AuthorizationGrant {
+    guard let received = response.state,
+      ConstantTime.equals(Array(received.utf8), Array(state.utf8))
+    else { throw .stateMismatch }
+    if let expectedIssuer {
+      if let issuer = response.issuer {
+        guard issuer == expectedIssuer else {
+          throw .issuerMismatch(expected: expectedIssuer, received: issuer)
+        }
+      } else if requiresIssuer {
+        throw .issuerMismatch(expected: expectedIssuer, received: nil)
+      }
+    }
+    if let error = response.error {
+      throw error.code == .accessDenied
+        ? .accessDenied(description: error.errorDescription) : .authorizationFailed(error)
+    }
+    guard let code = response.code, !code.isEmpty else {
+      throw .malformedRedirect("it has neither a code nor an error")
+    }
+    return AuthorizationGrant(code: code, codeVerifier: pkce.verifier, redirectURI: redirectURI)
+  }
+
+  /// Endpoint, client, redirect URI and scopes; the verifier, state and nonce are left out.
+  public var description: String {
+    "AuthorizationRequest(\(authorizationEndpoint.absoluteString), client_id: \(clientID), "
+      + "redirect_uri: \(redirectURI), scope: \(scopes.joined(separator: " ")))"
+  }
+}
+
+/// An authorization code that passed validation, with the verifier and redirect URI of its
+/// request: the only thing `ProviderClient.exchange` accepts.
+///
+/// Non-copyable and created only by `AuthorizationRequest.validate`, so each validated code
+/// can be consumed by exactly one exchange.
+struct AuthorizationGrant: ~Copyable, Sendable {
+  /// `code` (RFC 6749 §4.1.2).
+  let code: String
+  /// `code_verifier` (RFC 7636 §4.5).
+  let codeVerifier: String
+  /// `redirect_uri`, identical to the request's (RFC 6749 §4.1.3).
+  let redirectURI: String
+}

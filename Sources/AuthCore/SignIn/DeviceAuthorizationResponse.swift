@@ -1,0 +1,49 @@
+import Foundation
+
+/// A device authorization answer (RFC 8628 §3.2), or the start of a Simkl PIN flow, which uses
+/// the same member names. `description` never shows the device code.
+public struct DeviceAuthorizationResponse: Sendable, Equatable, CustomStringConvertible {
+  /// `device_code` (RFC 8628 §3.2): what the client polls with. Simkl's PIN flow sends a
+  /// placeholder and polls with the user code instead.
+  let deviceCode: String?
+  /// `user_code` (RFC 8628 §3.2): what the user types.
+  public let userCode: String
+  /// `verification_uri` (RFC 8628 §3.2); `verification_url` is read too (Simkl, older Google).
+  public let verificationURI: URL
+  /// `verification_uri_complete` (RFC 8628 §3.3.1): the URI with the code filled in.
+  public let verificationURIComplete: URL?
+  /// `expires_in` (RFC 8628 §3.2): seconds until the codes expire.
+  public let expiresIn: TimeInterval
+  /// `interval` (RFC 8628 §3.2): seconds between polls; 5 when absent (RFC 8628 §3.5).
+  public let interval: TimeInterval
+
+  /// Reads the answer's members.
+  public init(json: [String: JSONWireValue]) throws(AuthError) {
+    guard let userCode = json["user_code"]?.stringValue, !userCode.isEmpty else {
+      throw .malformedResponse("the answer has no user_code")
+    }
+    let verification =
+      json["verification_uri"]?.stringValue ?? json["verification_url"]?.stringValue
+    guard let verification, let verificationURI = URL(string: verification),
+      verificationURI.scheme != nil
+    else { throw .malformedResponse("the answer has no verification_uri") }
+    guard let expiresIn = json["expires_in"]?.numberValue, expiresIn > 0 else {
+      throw .malformedResponse("the answer has no expires_in")
+    }
+    self.deviceCode = json["device_code"]?.stringValue
+    self.userCode = userCode
+    self.verificationURI = verificationURI
+    self.verificationURIComplete = json["verification_uri_complete"]?.stringValue.flatMap {
+      URL(string: $0)
+    }
+    self.expiresIn = expiresIn
+    self.interval = max(1, json["interval"]?.numberValue ?? 5)
+  }
+
+  /// The user-facing members only.
+  public var description: String {
+    "DeviceAuthorizationResponse(user_code: \(userCode), verification_uri: "
+      + "\(verificationURI.absoluteString), expires_in: \(Int(expiresIn)), "
+      + "interval: \(Int(interval)))"
+  }
+}

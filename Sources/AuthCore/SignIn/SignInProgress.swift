@@ -1,0 +1,64 @@
+import Foundation
+
+/// Where a sign-in attempt stands, for a UI to draw: each change is published as a whole new
+/// value on the attempt's `progress` stream, so a view only ever replaces its copy.
+///
+/// Holds no secret: no code, verifier, device code or token.
+public struct SignInProgress: Sendable, Equatable {
+  /// The step the attempt is in.
+  public enum Phase: Sendable, Equatable {
+    /// Browser flow: the authorization URL is ready; the loopback listener waits for the
+    /// redirect, and a pasted redirect URL is accepted too.
+    case waitingForBrowser
+    /// Device or PIN flow: the user code is shown and the provider is being polled.
+    case waitingForApproval
+    /// A valid redirect arrived; the code is being exchanged.
+    case exchangingCode
+    /// Tokens were received; the attempt is over.
+    case signedIn
+    /// The attempt ended without tokens.
+    case failed(AuthError)
+  }
+
+  /// The flow this attempt runs.
+  public let flow: SignInFlow
+  /// The current step.
+  public internal(set) var phase: Phase
+  /// When the wait ends: the login timeout (browser) or `expires_in` (device, PIN).
+  public internal(set) var deadline: Date?
+  /// Browser flow: the URL to open.
+  public internal(set) var authorizationURL: URL?
+  /// Browser flow: the loopback redirect URI; a pasted URL must start with it.
+  public internal(set) var redirectURI: String?
+  /// Device and PIN flows: the code to enter (`user_code`, RFC 8628 §3.2).
+  public internal(set) var userCode: String?
+  /// Device and PIN flows: where to enter it (`verification_uri`, RFC 8628 §3.2).
+  public internal(set) var verificationURI: URL?
+  /// Device flow: a URL with the code filled in (`verification_uri_complete`, RFC 8628 §3.3.1).
+  public internal(set) var verificationURIComplete: URL?
+  /// Device and PIN flows: the code's lifetime as the provider gave it (`expires_in`).
+  public internal(set) var expiresIn: TimeInterval?
+  /// Device and PIN flows: seconds between polls now (`interval`, plus 5 per `slow_down`).
+  public internal(set) var pollInterval: TimeInterval?
+  /// Device and PIN flows: when the next poll goes out; nil when no poll is scheduled.
+  public internal(set) var nextPollAt: Date?
+  /// Browser flow: how many redirects were refused without ending the wait (wrong `state`,
+  /// unreadable), and the latest reason, for a UI to mention.
+  public internal(set) var ignoredRedirects: Int
+  /// The reason the latest redirect was refused.
+  public internal(set) var lastIgnoredRedirect: AuthError?
+
+  init(flow: SignInFlow, phase: Phase) {
+    self.flow = flow
+    self.phase = phase
+    ignoredRedirects = 0
+  }
+
+  /// True once the attempt has signed in or failed.
+  public var isFinished: Bool {
+    switch phase {
+    case .signedIn, .failed: return true
+    default: return false
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// A successful token-endpoint answer (RFC 6749 §5.1), or the tokens a PIN flow delivers.
+///
+/// An immutable value that maps the wire one to one; members AuthCore does not know, such as
+/// Hivesigner's `username`, stay in `additionalParameters`. `description` never shows a token.
+public struct TokenResponse: Sendable, Equatable, CustomStringConvertible {
+  /// The access token (`access_token`, RFC 6749 §5.1).
+  public let accessToken: String
+  /// The token type (`token_type`, RFC 6749 §7.1); `bearer` in practice, absent at Hivesigner.
+  public let tokenType: String?
+  /// Seconds the access token lives from `receivedAt` (`expires_in`, RFC 6749 §5.1).
+  public let expiresIn: TimeInterval?
+  /// The refresh token (`refresh_token`, RFC 6749 §5.1, §6). After a refresh without rotation
+  /// this is the refresh token that was used.
+  public let refreshToken: String?
+  /// The granted scope, space-separated (`scope`, RFC 6749 §3.3, §5.1).
+  public let scope: String?
+  /// The OpenID Connect ID token (`id_token`, OIDC Core §3.1.3.3), not yet validated.
+  public let idToken: String?
+  /// Every other member of the answer, by name (`username` at Hivesigner).
+  public let additionalParameters: [String: JSONWireValue]
+  /// When the answer arrived, by the injected clock.
+  public let receivedAt: Date
+
+  /// A response from its parts.
+  public init(
+    accessToken: String, tokenType: String? = "bearer", expiresIn: TimeInterval? = nil,
+    refreshToken: String? = nil, scope: String? = nil, idToken: String? = nil,
+    additionalParameters: [String: JSONWireValue] = [:], receivedAt: Date
+  ) {
+    self.accessToken = accessToken
+    self.tokenType = tokenType
+    self.expiresIn = expiresIn
+    self.refreshToken = refreshToken
+    self.scope = scope
+    self.idToken = idToken
+    self.additionalParameters = additionalParameters
+    self.receivedAt = receivedAt
+  }
+
+  /// Reads a token answer's JSON members; fails when `access_token` is missing or empty.
+  public init(json: [String: JSONWireValue], receivedAt: Date) throws(AuthError) {
+    guard let accessToken = json["access_token"]?.stringValue, !accessToken.isEmpty else {
+      throw .malformedResponse("the answer has no access_token")
+    }
+    self.accessToken = accessToken
+    self.tokenType = json["token_type"]?.stringValue
+    self.expiresIn = json["expires_in"]?.numberValue.map { max(0, $0) }
+    self.refreshToken = json["refresh_token"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+    self.scope = json["scope"]?.stringValue
+    self.idToken = json["id_token"]?.stringValue
+    self.additionalParameters = json.filter { !Self.standardMembers.contains($0.key) }
+    self.receivedAt = receivedAt
+  }
+
+  /// The members RFC 6749 §5.1 and OIDC Core §3.1.3.3 define.
+  static let standardMembers: Set<String> = [
+    "access_token", "token_type", "expires_in", "refresh_token", "scope", "id_token",
+  ]
+
+  /// When the access token expires (`receivedAt + expires_in`), or nil when the provider did
+  /// not say.
+  public var expiresAt: Date? { expiresIn.map { receivedAt.addingTimeInterval($0) } }
+
+  /// The granted scopes (`scope` split on spaces).
+  public var scopes: [String] {
+    scope.map { $0.split(separator: " ").map(String.init) } ?? []
+  }
+
+  /// The same response with `refreshToken` set to `previous` when the provider sent none: a
+  /// refresh answer without `refresh_token` means "keep the one you have" (RFC 6749 §6).
+  public func keepingRefreshToken(_ previous: String) -> TokenResponse {
+    guard refreshToken == nil else { return self }
+    return TokenResponse(
+      accessToken: accessToken, tokenType: tokenType, expiresIn: expiresIn,
+      refreshToken: previous, scope: scope, idToken: idToken,
+      additionalParameters: additionalParameters, receivedAt: receivedAt)
+  }
+
+  /// Type, expiry, scope and which tokens are present; never a token or an unknown value.
+  public var description: String {
+    var parts = ["token_type: \(tokenType ?? "none")"]
+    if let expiresAt {
+      parts.append("expires_at: \(ISO8601DateFormatter().string(from: expiresAt))")
+    }
+    if let scope { parts.append("scope: \(scope)") }
+    parts.append("access_token: <redacted>")
+    parts.append("refresh_token: \(refreshToken == nil ? "none" : "<redacted>")")
+    if idToken != nil { parts.append("id_token: <redacted>") }
+    if !additionalParameters.isEmpty {
+      parts.append("other members: \(additionalParameters.keys.sorted().joined(separator: ", "))")
+    }
+    return "TokenResponse(\(parts.joined(separator: ", ")))"
+  }
+}

@@ -1,0 +1,199 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The production `Transport`: URLSession with a deadline on every request, a cap on the body
+/// it reads, no redirects followed unless the request allows them, no cookies, no cache, and
+/// `User-Agent: authtui/VERSION` unless the request names another.
+///
+/// Redirects and the size cap need a session-level delegate: on Linux the per-task delegate of
+/// `data(for:delegate:)` is ignored (PLATFORM.md), and `data(for:)` would read an endless body
+/// into memory. The delegate's bookkeeping lives on the session's serial delegate queue only.
+public final class URLSessionTransport: Transport {
+  /// The largest body read; a bigger answer fails with `TransportError.responseTooLarge`.
+  public let maxResponseBytes: Int
+  private let session: URLSession
+  private let delegate: SessionDelegate
+  private let queue: OperationQueue
+
+  /// A transport reading at most `maxResponseBytes` of any answer (default 1 MiB, far above any
+  /// token, discovery or JWKS document).
+  public init(maxResponseBytes: Int = 1 << 20) {
+    self.maxResponseBytes = maxResponseBytes
+    let queue = OperationQueue()
+    queue.maxConcurrentOperationCount = 1
+    queue.name = "authtui.transport"
+    self.queue = queue
+    let delegate = SessionDelegate()
+    self.delegate = delegate
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.httpShouldSetCookies = false
+    configuration.httpCookieAcceptPolicy = .never
+    configuration.urlCache = nil
+    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+    self.session = URLSession(
+      configuration: configuration, delegate: delegate, delegateQueue: queue)
+  }
+
+  deinit {
+    // A session keeps its delegate alive until it is invalidated.
+    session.invalidateAndCancel()
+  }
+
+  public func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
+    if Task.isCancelled { throw .cancelled }
+    var urlRequest = URLRequest(url: request.url)
+    urlRequest.httpMethod = request.method.rawValue
+    // URLSession here truncates this to whole seconds (0.3 s times out at once) and restarts it
+    // whenever a byte arrives; the exact deadline is the timer below, so keep this one later.
+    urlRequest.timeoutInterval = request.timeout.rounded(.up) + 1
+    for header in request.headers {
+      urlRequest.addValue(header.value, forHTTPHeaderField: header.name)
+    }
+    if request.header("User-Agent") == nil {
+      urlRequest.setValue(AuthTUIVersion.userAgent, forHTTPHeaderField: "User-Agent")
+    }
+    if request.method == .post {
+      urlRequest.httpBody = request.body
+    }
+    let task = session.dataTask(with: urlRequest)
+    let exchange = SessionDelegate.Exchange(
+      followsRedirects: request.followsRedirects, limit: maxResponseBytes,
+      timeout: request.timeout, host: request.url.host ?? "the provider")
+    let delegate = self.delegate
+    let queue = self.queue
+    let result = await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        queue.addOperation {
+          delegate.begin(task, exchange: exchange, continuation: continuation)
+        }
+        // The hard deadline: URLSession's own timeout restarts whenever a byte arrives.
+        DispatchQueue.global().asyncAfter(deadline: .now() + request.timeout) {
+          queue.addOperation { delegate.expire(task) }
+        }
+      }
+    } onCancel: {
+      task.cancel()
+    }
+    return try result.get()
+  }
+}
+
+/// Collects each task's answer. Only the session's serial delegate queue touches `exchanges`.
+private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+  // @unchecked: every method runs on the transport's OperationQueue, whose
+  // maxConcurrentOperationCount is 1, so the dictionary is never touched concurrently.
+  typealias Continuation = CheckedContinuation<Result<TransportResponse, TransportError>, Never>
+
+  struct Exchange {
+    let followsRedirects: Bool
+    let limit: Int
+    let timeout: TimeInterval
+    let host: String
+    var continuation: Continuation?
+    var body = Data()
+    var failure: TransportError?
+  }
+
+  private var exchanges: [Int: Exchange] = [:]
+
+  func begin(_ task: URLSessionDataTask, exchange: Exchange, continuation: Continuation) {
+    var exchange = exchange
+    exchange.continuation = continuation
+    exchanges[task.taskIdentifier] = exchange
+    task.resume()
+  }
+
+  func expire(_ task: URLSessionDataTask) {
+    guard let exchange = exchanges[task.taskIdentifier], exchange.failure == nil else { return }
+    exchanges[task.taskIdentifier]?.failure = .timedOut(seconds: exchange.timeout)
+    task.cancel()
+  }
+
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask,
+    willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
+    completionHandler: @escaping (URLRequest?) -> Void
+  ) {
+    // Refusing makes the 3xx itself the response, which the caller reports.
+    completionHandler(exchanges[task.taskIdentifier]?.followsRedirects == true ? request : nil)
+  }
+
+  func urlSession(
+    _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+  ) {
+    guard let exchange = exchanges[dataTask.taskIdentifier] else {
+      completionHandler(.cancel)
+      return
+    }
+    if response.expectedContentLength > Int64(exchange.limit) {
+      exchanges[dataTask.taskIdentifier]?.failure = .responseTooLarge(limit: exchange.limit)
+      completionHandler(.cancel)
+      return
+    }
+    completionHandler(.allow)
+  }
+
+  func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    guard var exchange = exchanges[dataTask.taskIdentifier], exchange.failure == nil else { return }
+    if exchange.body.count + data.count > exchange.limit {
+      exchange.failure = .responseTooLarge(limit: exchange.limit)
+      exchange.body = Data()
+      exchanges[dataTask.taskIdentifier] = exchange
+      dataTask.cancel()
+      return
+    }
+    exchange.body.append(data)
+    exchanges[dataTask.taskIdentifier] = exchange
+  }
+
+  func urlSession(
+    _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
+  ) {
+    guard let exchange = exchanges.removeValue(forKey: task.taskIdentifier) else { return }
+    let result: Result<TransportResponse, TransportError>
+    if let failure = exchange.failure {
+      result = .failure(failure)
+    } else if let error {
+      result = .failure(Self.classify(error, exchange: exchange))
+    } else if let http = task.response as? HTTPURLResponse {
+      var headers: [String: String] = [:]
+      for (name, value) in http.allHeaderFields {
+        if let name = name as? String, let value = value as? String {
+          headers[name.lowercased()] = value
+        }
+      }
+      result = .success(
+        TransportResponse(status: http.statusCode, headers: headers, body: exchange.body))
+    } else {
+      result = .failure(.connectionLost(host: exchange.host))
+    }
+    exchange.continuation?.resume(returning: result)
+  }
+
+  /// Maps URLSession's errors to `TransportError`, keeping only the host (never the URL).
+  static func classify(_ error: any Error, exchange: Exchange) -> TransportError {
+    guard let urlError = error as? URLError else { return .failed("the request failed") }
+    switch urlError.code {
+    case .timedOut:
+      return .timedOut(seconds: exchange.timeout)
+    case .cancelled:
+      return .cancelled
+    case .networkConnectionLost, .badServerResponse, .cannotParseResponse, .zeroByteResource,
+      .cannotDecodeRawData, .cannotDecodeContentData:
+      return .connectionLost(host: exchange.host)
+    case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet,
+      .resourceUnavailable:
+      return .cannotConnect(host: exchange.host)
+    case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
+      .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
+      .clientCertificateRequired:
+      return .insecureConnection(host: exchange.host)
+    default:
+      return .failed("the request to \(exchange.host) failed (URLError \(urlError.code.rawValue))")
+    }
+  }
+}

@@ -1,0 +1,61 @@
+import AuthCore
+import Foundation
+import Testing
+
+@Suite struct AuthErrorTests {
+  static let everyCase: [AuthError] = [
+    .cancelled, .accessDenied(description: nil), .noAnswer(waited: 300), .userCodeExpired,
+    .refreshTokenRejected(description: nil), .portInUse(8765), .listenerFailed("socket: EMFILE"),
+    .stateMismatch, .issuerMismatch(expected: "https://a", received: "https://b"),
+    .malformedRedirect("no code"), .authorizationFailed(OAuthError(code: .serverError)),
+    .authorizationFailed(OAuthError(code: .invalidScope)),
+    .pkceVerificationFailed(description: nil), .authorizationCodeUsed, .authorizationCodeExpired,
+    .authorizationCodeFromTheFuture, .pinCodeReplaced,
+    .tokenRequestRejected(OAuthError(code: .invalidGrant)),
+    .tokenRequestRejected(OAuthError(code: .invalidClient)),
+    .tokenRequestRejected(OAuthError(code: .invalidScope)),
+    .tokenRequestRejected(OAuthError(code: .unsupportedGrantType)),
+    .tokenRequestRejected(OAuthError(code: .invalidRequest)),
+    .revocationRejected(OAuthError(code: .invalidRequest)), .serverError(status: 500),
+    .unexpectedStatus(418), .redirectRefused(status: 302), .emptyResponse(status: 200),
+    .nonJSONResponse(status: 200), .malformedResponse("no access_token"),
+    .transport(.timedOut(seconds: 30)), .transport(.connectionLost(host: "a")),
+    .transport(.cannotConnect(host: "a")), .transport(.insecureConnection(host: "a")),
+    .transport(.responseTooLarge(limit: 1)), .transport(.cancelled),
+    .transport(.failed("the request to a failed (URLError -1)")),
+    .flowNotOffered(.device, provider: "Simkl"), .missingEndpoint("token_endpoint", provider: "X"),
+    .insecureEndpoint("token_endpoint", provider: "X"),
+  ]
+
+  @Test(arguments: everyCase)
+  func saysWhatToDoNextInOneSentence(error: AuthError) {
+    let message = error.message
+    #expect(message.first?.isUppercase == true)
+    #expect(message.hasSuffix("."))
+    #expect(message.contains(";"), "a message names the problem, then the next step")
+    #expect(!message.dropLast().contains(". "), "one sentence")
+    #expect("\(error)" == message)
+  }
+
+  @Test func mapsToTheCommandLinesExitCodes() {
+    let codes = Dictionary(grouping: Self.everyCase, by: \.exitCode).mapValues { $0.map(\.code) }
+    #expect(codes[6] == ["cancelled", "access_denied", "no_answer", "expired_token"])
+    #expect(codes[5] == ["sign_in_needed"])
+    #expect(codes[2] == ["flow_not_offered"])
+    #expect(codes[1] == ["missing_endpoint", "insecure_endpoint"])
+    #expect(codes[7]?.count == Self.everyCase.count - 8)
+  }
+
+  @Test func keepsHostileProviderTextShortAndPrintable() {
+    let error = OAuthError(
+      code: .invalidGrant, errorDescription: "bad\u{1B}[31m\n" + String(repeating: "x", count: 1000)
+    )
+    let description = error.errorDescription ?? ""
+    #expect(description.count == 300)
+    #expect(description.hasPrefix("bad[31mxxx"))
+  }
+
+  @Test func namesTheCommandThatFindsThePortsHolder() {
+    #expect(AuthError.portInUse(8765).message.contains("`ss -ltnp 'sport = :8765'`"))
+  }
+}

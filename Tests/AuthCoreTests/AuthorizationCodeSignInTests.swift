@@ -1,0 +1,259 @@
+import AuthCore
+import Foundation
+import TestSupport
+import Testing
+
+/// The browser flow through the real loopback listener (real sockets), with a scripted token
+/// endpoint and a manual clock.
+@Suite struct AuthorizationCodeSignInTests {
+  let clock = ManualClock()
+  let transport = FakeTransport()
+  static let tokens = FakeTransport.json(
+    #"{"access_token":"at","token_type":"bearer","expires_in":3600}"#)
+
+  func start(_ configuration: ProviderConfiguration = TestProviders.oidc) async throws
+    -> AuthorizationCodeSignIn
+  {
+    let client = ProviderClient(configuration: configuration, transport: transport, clock: clock)
+    return try await AuthorizationCodeSignIn.start(client: client)
+  }
+
+  func port(_ attempt: AuthorizationCodeSignIn) throws -> UInt16 {
+    UInt16(try #require(URL(string: attempt.request.redirectURI)?.port))
+  }
+
+  /// Plays the browser arriving at the redirect URI with `query` (`STATE` is replaced by the
+  /// attempt's state).
+  func redirect(_ attempt: AuthorizationCodeSignIn, _ query: String) async throws -> String {
+    let target = "/callback?" + query.replacingOccurrences(of: "STATE", with: attempt.request.state)
+    return await RawHTTPClient.get(target, port: try port(attempt))
+  }
+
+  @Test func exchangesTheCodeFromTheRedirectAndSendsTheBrowserBackToTheTerminal() async throws {
+    await transport.enqueue("/token", Self.tokens)
+    let attempt = try await start()
+    let first = await attempt.currentProgress
+    #expect(first.phase == .waitingForBrowser)
+    #expect(first.authorizationURL == attempt.request.url)
+    #expect(first.deadline == (await clock.now()).addingTimeInterval(300))
+    #expect(attempt.request.redirectURI.hasPrefix("http://127.0.0.1:"))
+
+    let page = try await redirect(
+      attempt, "code=the-code&state=STATE&iss=https%3A%2F%2Fprovider.test")
+    #expect(RawHTTPClient.status(of: page) == 200)
+    #expect(page.contains("You are signed in to Work SSO. Return to the terminal"))
+    #expect(!page.contains("the-code"))
+    #expect(try await attempt.tokens().accessToken == "at")
+    let exchanges = await transport.requests(to: "/token")
+    #expect(exchanges.map { $0.bodyParameters["code"] } == ["the-code"])
+    #expect(exchanges.first?.bodyParameters["code_verifier"] != nil)
+    #expect(try await RawHTTPClient.get("/callback", port: port(attempt)).isEmpty)
+  }
+
+  @Test func answersStraysAndForeignRedirectsWithoutEndingTheWait() async throws {
+    await transport.enqueue("/token", Self.tokens)
+    let attempt = try await start()
+    let port = try port(attempt)
+    #expect(RawHTTPClient.status(of: await RawHTTPClient.get("/favicon.ico", port: port)) == 404)
+    #expect(
+      RawHTTPClient.status(
+        of: await RawHTTPClient.postForm("/callback", port: port, body: "code=x"))
+        == 405)
+    let garbage = await RawHTTPClient.exchange(
+      port: port, bytes: Array("\u{1}\u{2}junk\r\n\r\n".utf8))
+    #expect(RawHTTPClient.status(of: garbage) == 400)
+    let forged = try await redirect(attempt, "code=stolen&state=forged")
+    #expect(RawHTTPClient.status(of: forged) == 400)
+    #expect(forged.contains("The sign-in in the terminal is still waiting."))
+    let codeless = try await redirect(attempt, "state=STATE")
+    #expect(RawHTTPClient.status(of: codeless) == 400)
+
+    let progress = await attempt.currentProgress
+    #expect(progress.phase == .waitingForBrowser)
+    #expect(progress.ignoredRedirects == 2)
+    #expect(
+      progress.lastIgnoredRedirect == .malformedRedirect("it has neither a code nor an error"))
+
+    let page = try await redirect(attempt, "code=real&state=STATE")
+    #expect(page.contains("You are signed in"))
+    #expect(try await attempt.tokens().accessToken == "at")
+    #expect(await transport.requests(to: "/token").map { $0.bodyParameters["code"] } == ["real"])
+  }
+
+  @Test func stillAcceptsTheRealRedirectAfterAHundredGarbageConnections() async throws {
+    await transport.enqueue("/token", Self.tokens)
+    let attempt = try await start()
+    let port = try port(attempt)
+    await withTaskGroup(of: Void.self) { group in
+      for index in 0..<100 {
+        group.addTask {
+          let bytes =
+            index.isMultiple(of: 3)
+            ? Array("GET /callback?code=x&state=y\(index) HTTP/1.1\r\n\r\n".utf8)
+            : index.isMultiple(of: 2) ? Array("BREW /pot HTTP/1.1\r\n\r\n".utf8) : []
+          _ = await RawHTTPClient.exchange(port: port, bytes: bytes, timeout: 0.3)
+        }
+      }
+    }
+    let page = try await redirect(attempt, "code=real&state=STATE")
+    #expect(page.contains("You are signed in"))
+    #expect(try await attempt.tokens().accessToken == "at")
+    #expect(await transport.requests(to: "/token").count == 1)
+  }
+
+  @Test func reportsADenialWithTheProvidersDescription() async throws {
+    let attempt = try await start()
+    let page = try await redirect(
+      attempt, "error=access_denied&error_description=User+pressed+Deny&state=STATE")
+    #expect(RawHTTPClient.status(of: page) == 200)
+    #expect(page.contains("Sign-in did not complete"))
+    #expect(page.contains("declined at the provider (User pressed Deny)"))
+    let error = await #expect(throws: AuthError.self) { _ = try await attempt.tokens() }
+    #expect(error == .accessDenied(description: "User pressed Deny"))
+    #expect(error?.exitCode == 6)
+    #expect(await transport.requests.isEmpty)
+  }
+
+  @Test func refusesARedirectFromAnotherIssuer() async throws {
+    let attempt = try await start()
+    _ = try await redirect(attempt, "code=c&state=STATE&iss=https%3A%2F%2Fevil.test")
+    await #expect(
+      throws: AuthError.issuerMismatch(
+        expected: "https://provider.test", received: "https://evil.test")
+    ) { _ = try await attempt.tokens() }
+    #expect(await transport.requests.isEmpty)
+  }
+
+  @Test func tellsTheBrowserWhenTheExchangeFails() async throws {
+    await transport.enqueue(
+      "/token",
+      FakeTransport.json(
+        #"{"error":"secret_error","message":"PKCE verification failed"}"#, status: 401))
+    let attempt = try await start()
+    let page = try await redirect(attempt, "code=c&state=STATE")
+    #expect(page.contains("Sign-in did not complete"))
+    #expect(page.contains("PKCE proof (PKCE verification failed)"))
+    await #expect(throws: AuthError.pkceVerificationFailed(description: "PKCE verification failed"))
+    {
+      _ = try await attempt.tokens()
+    }
+  }
+
+  @Test func exchangesOnlyOnceWhenTheRedirectArrivesTwice() async throws {
+    await transport.enqueue("/token", Self.tokens, Self.tokens)
+    let attempt = try await start()
+    let query = "code=c&state=STATE"
+    async let first = redirect(attempt, query)
+    async let second = redirect(attempt, query)
+    let pages = try await [first, second]
+    #expect(pages.contains { $0.contains("You are signed in") })
+    _ = try await attempt.tokens()
+    try await attempt.submitRedirect(
+      attempt.request.redirectURI + "?code=c&state=" + attempt.request.state)
+    #expect(await transport.requests(to: "/token").count == 1)
+  }
+
+  // MARK: Paste path
+
+  @Test func acceptsAPastedRedirectURL() async throws {
+    await transport.enqueue("/token", Self.tokens)
+    let attempt = try await start()
+    let pasted = " \(attempt.request.redirectURI)?code=pasted&state=\(attempt.request.state)\n"
+    try await attempt.submitRedirect(pasted)
+    #expect(try await attempt.tokens().accessToken == "at")
+    #expect(await transport.requests(to: "/token").map { $0.bodyParameters["code"] } == ["pasted"])
+    #expect(try await RawHTTPClient.get("/callback", port: port(attempt)).isEmpty)
+  }
+
+  @Test func checksAPastedURLExactlyLikeARedirectAndKeepsWaiting() async throws {
+    await transport.enqueue("/token", Self.tokens)
+    let attempt = try await start()
+    let base = attempt.request.redirectURI
+    await #expect(throws: AuthError.stateMismatch) {
+      try await attempt.submitRedirect("\(base)?code=x&state=old-tab")
+    }
+    await #expect(throws: AuthError.malformedRedirect("it does not start with \(base)")) {
+      try await attempt.submitRedirect("https://example.com/callback?code=x&state=y")
+    }
+    #expect(await attempt.currentProgress.phase == .waitingForBrowser)
+    try await attempt.submitRedirect("\(base)?code=good&state=\(attempt.request.state)")
+    #expect(try await attempt.tokens().accessToken == "at")
+  }
+
+  // MARK: Countdown and cancellation
+
+  @Test func silentDenialEndsAtTheDeadlineAsNoAnswer() async throws {
+    let origin = await clock.now()
+    let attempt = try await start(TestProviders.simkl)
+    let port = try port(attempt)
+    #expect(await clock.advanceToNextDeadline() == origin.addingTimeInterval(300))
+    let error = await #expect(throws: AuthError.self) { _ = try await attempt.tokens() }
+    #expect(error == .noAnswer(waited: 300))
+    #expect(error?.exitCode == 6)
+    #expect(
+      error?.message
+        == "No answer from the provider after 5 minutes (the sign-in may have been declined); "
+        + "start a new sign-in to try again.")
+    #expect(await attempt.currentProgress.phase == .failed(.noAnswer(waited: 300)))
+    #expect(await transport.requests.isEmpty)
+    #expect(await RawHTTPClient.get("/callback", port: port).isEmpty)
+  }
+
+  @Test func usesTheProvidersOwnLoginTimeout() async throws {
+    var configuration = TestProviders.oidc
+    configuration.loginTimeout = 42
+    let origin = await clock.now()
+    let attempt = try await start(configuration)
+    #expect(attempt.deadline == origin.addingTimeInterval(42))
+    await clock.advanceToNextDeadline()
+    await #expect(throws: AuthError.noAnswer(waited: 42)) { _ = try await attempt.tokens() }
+  }
+
+  @Test func cancellingEndsTheWaitAndClosesThePort() async throws {
+    let attempt = try await start()
+    let port = try port(attempt)
+    attempt.cancel()
+    await #expect(throws: AuthError.cancelled) { _ = try await attempt.tokens() }
+    #expect(await RawHTTPClient.get("/callback", port: port).isEmpty)
+  }
+
+  @Test func cancellingTheWaitingTaskCancelsTheAttempt() async throws {
+    let attempt = try await start()
+    let waiter = Task { try await attempt.tokens() }
+    waiter.cancel()
+    await #expect(throws: AuthError.cancelled) { _ = try await waiter.value }
+    #expect(await attempt.currentProgress.phase == .failed(.cancelled))
+  }
+
+  @Test func aRetryIsAFreshAttemptWithNewSecrets() async throws {
+    let first = try await start()
+    first.cancel()
+    _ = try? await first.tokens()
+    let second = try await start()
+    #expect(first.request.state != second.request.state)
+    #expect(first.request.codeChallenge != second.request.codeChallenge)
+    second.cancel()
+  }
+
+  @Test func reportsAFixedRedirectPortInUse() async throws {
+    let occupant = try LoopbackServer { _ in .text("busy", status: 200) }
+    var configuration = TestProviders.simkl
+    configuration.redirectPort = occupant.port
+    await #expect(throws: AuthError.portInUse(occupant.port)) { _ = try await start(configuration) }
+    await occupant.stop()
+  }
+
+  @Test func listensOnTheFixedPortAndPathTheRegistrationNames() async throws {
+    let probe = try LoopbackServer { _ in .text("", status: 200) }
+    let free = probe.port
+    await probe.stop()
+    var configuration = TestProviders.simkl
+    configuration.redirectPort = free
+    configuration.redirectPath = "/oauth/done"
+    let attempt = try await start(configuration)
+    #expect(attempt.request.redirectURI == "http://127.0.0.1:\(free)/oauth/done")
+    #expect(RawHTTPClient.status(of: await RawHTTPClient.get("/callback", port: free)) == 404)
+    attempt.cancel()
+    _ = try? await attempt.tokens()
+  }
+}

@@ -1,0 +1,194 @@
+import AuthCore
+import Foundation
+import Sandbox
+import TestSupport
+import Testing
+
+/// The browser flow against the sandbox provider: real consent pages answered by a scripted
+/// person, the real loopback listener, real HTTP to the token endpoint.
+@Suite struct SandboxBrowserFlowTests {
+  static let wrongVerifier = String(repeating: "w", count: 43)
+
+  @Test func signsInToEveryBrowserProfile() async throws {
+    let harness = try await SandboxHarness.start()
+    for configuration in [harness.simkl, harness.hivesigner, harness.muhajir, harness.oidc] {
+      let (result, page) = try await harness.signIn(harness.client(configuration))
+      let tokens = try result.get()
+      #expect(!tokens.accessToken.isEmpty, "\(configuration.id)")
+      #expect(page.contains("You are signed in to \(configuration.name)."))
+    }
+    #expect(await harness.sandbox.stats()[.exchanges] == 4)
+    await harness.sandbox.stop()
+  }
+
+  @Test func readsHivesignersUsernameFromTheExchangeAnswer() async throws {
+    let harness = try await SandboxHarness.start()
+    let (result, _) = try await harness.signIn(harness.client(harness.hivesigner))
+    let tokens = try result.get()
+    #expect(tokens.additionalParameters["username"] == .string("alice"))
+    #expect(tokens.refreshToken == nil)
+    #expect(tokens.expiresIn == 604_800)
+    await harness.sandbox.stop()
+  }
+
+  @Test func simklCodeIsConsumedByAnExchangeWithAWrongVerifier() async throws {
+    let harness = try await SandboxHarness.start()
+    let transport = InterceptingTransport { request in
+      request.method == .post
+        ? request.settingJSONMember("code_verifier", to: Self.wrongVerifier) : request
+    }
+    let (result, page) = try await harness.signIn(
+      harness.client(harness.simkl, transport: transport))
+    #expect(result == .failure(.pkceVerificationFailed(description: "PKCE verification failed")))
+    #expect(page.contains("Sign-in did not complete"))
+
+    // The same code with the right verifier, exactly as the client built the request: gone.
+    let original = try #require(await transport.built.last)
+    #expect(original.bodyParameters["code_verifier"] != Self.wrongVerifier)
+    let retry = try await transport.resend(original)
+    #expect(retry.status == 400)
+    #expect(String(decoding: retry.body, as: UTF8.self).contains("already used"))
+    let stats = await harness.sandbox.stats()
+    #expect(stats[.exchanges] == 0)
+    #expect(stats[.failedExchanges] == 2)
+    await harness.sandbox.stop()
+  }
+
+  @Test func hivesignerWrongVerifierLeavesTheCodeForTheRightOne() async throws {
+    let harness = try await SandboxHarness.start()
+    let transport = InterceptingTransport { request in
+      request.method == .post
+        ? request.settingJSONMember("code_verifier", to: Self.wrongVerifier) : request
+    }
+    let (result, _) = try await harness.signIn(
+      harness.client(harness.hivesigner, transport: transport))
+    guard case .failure(.pkceVerificationFailed(let description)) = result else {
+      Issue.record("expected a refused verifier, got \(result)")
+      return
+    }
+    #expect(description?.contains("code_verifier") == true)
+
+    let original = try #require(await transport.built.last)
+    let retry = try await transport.resend(original)
+    #expect(retry.status == 200)
+    let json = try #require(JSONWireValue.object(from: retry.body))
+    #expect(json["username"] == .string("alice"))
+    #expect(await harness.sandbox.stats()[.exchanges] == 1)
+    await harness.sandbox.stop()
+  }
+
+  @Test func hivesignerRefusesACodeOlderThanFifteenMinutes() async throws {
+    let harness = try await SandboxHarness.start()
+    let sandbox = harness.sandbox
+    // The provider's clock jumps 15 minutes and 1 second just before the exchange.
+    let transport = InterceptingTransport { request in
+      if request.method == .post { await sandbox.setClockOffset(seconds: 15 * 60 + 1) }
+      return request
+    }
+    let (result, _) = try await harness.signIn(
+      harness.client(harness.hivesigner, transport: transport))
+    #expect(result == .failure(.authorizationCodeExpired))
+    await sandbox.stop()
+  }
+
+  @Test func hivesignerRefusesACodeDatedInTheFuture() async throws {
+    let harness = try await SandboxHarness.start()
+    let sandbox = harness.sandbox
+    let transport = InterceptingTransport { request in
+      if request.method == .post { await sandbox.setClockOffset(seconds: -(5 * 60 + 30)) }
+      return request
+    }
+    let (result, _) = try await harness.signIn(
+      harness.client(harness.hivesigner, transport: transport))
+    #expect(result == .failure(.authorizationCodeFromTheFuture))
+    await sandbox.stop()
+  }
+
+  @Test func aDeclinedConsentEndsTheSignInAsDenied() async throws {
+    let harness = try await SandboxHarness.start()
+    let (result, page) = try await harness.signIn(
+      harness.client(harness.hivesigner), person: SandboxHarness.person(.deny))
+    #expect(result == .failure(.accessDenied(description: nil)))
+    #expect(page.contains("declined at the provider"))
+    await harness.sandbox.stop()
+  }
+
+  @Test func simklSilentDenialEndsAtTheDeadlineWithNothingReturned() async throws {
+    let harness = try await SandboxHarness.start()
+    let clock = ManualClock()
+    let origin = await clock.now()
+    let attempt = try await AuthorizationCodeSignIn.start(
+      client: harness.client(harness.simkl, clock: clock))
+    let visit = await SandboxHarness.person(.deny).visit(attempt.request.url.absoluteString)
+    #expect(visit.finalURL.hasSuffix(SandboxPaths.Simkl.home))
+    #expect(await attempt.currentProgress.phase == .waitingForBrowser)
+
+    #expect(await clock.advanceToNextDeadline() == origin.addingTimeInterval(300))
+    let error = await #expect(throws: AuthError.self) { _ = try await attempt.tokens() }
+    #expect(error == .noAnswer(waited: 300))
+    #expect(error?.message.hasPrefix("No answer from the provider") == true)
+    let stats = await harness.sandbox.stats()
+    #expect(stats[.denials] == 1)
+    #expect(stats[.exchanges] + stats[.failedExchanges] == 0)
+    #expect(await RawHTTPClient.get("/callback", port: harness.simklPort).isEmpty)
+    await harness.sandbox.stop()
+  }
+
+  @Test func aRedirectWithAnotherStateIsRefusedAndTheRealOneStillSignsIn() async throws {
+    let harness = try await SandboxHarness.start()
+    let attempt = try await AuthorizationCodeSignIn.start(client: harness.client(harness.oidc))
+    // The same request with a forged state: the provider sends it back as it was given.
+    let forged = attempt.request.url.absoluteString.replacingOccurrences(
+      of: "state=\(attempt.request.state)", with: "state=forged-state")
+    let stray = await SandboxHarness.person().visit(forged)
+    #expect(stray.finalStatus == 400)
+    #expect(stray.finalBody.contains("did not belong to this sign-in"))
+    #expect(await attempt.currentProgress.lastIgnoredRedirect == .stateMismatch)
+
+    let real = await SandboxHarness.person().visit(attempt.request.url.absoluteString)
+    #expect(real.finalBody.contains("You are signed in"))
+    #expect(try await attempt.tokens().idToken != nil)
+    let stats = await harness.sandbox.stats()
+    #expect(stats[.authorizations] == 2)
+    #expect(stats[.exchanges] == 1)
+    await harness.sandbox.stop()
+  }
+
+  @Test func aListenerFloodedWithAHundredGarbageConnectionsStillTakesTheRealRedirect()
+    async throws
+  {
+    let harness = try await SandboxHarness.start()
+    let attempt = try await AuthorizationCodeSignIn.start(client: harness.client(harness.oidc))
+    let port = try #require(URL(string: attempt.request.redirectURI)?.port)
+    await withTaskGroup(of: Void.self) { group in
+      for index in 0..<100 {
+        group.addTask {
+          let bytes =
+            index.isMultiple(of: 2) ? Array("\u{16}\u{3}\u{1}garbage \(index)\r\n\r\n".utf8) : []
+          _ = await RawHTTPClient.exchange(port: UInt16(port), bytes: bytes, timeout: 0.3)
+        }
+      }
+    }
+    let visit = await SandboxHarness.person().visit(attempt.request.url.absoluteString)
+    #expect(visit.finalBody.contains("You are signed in"))
+    #expect(try await attempt.tokens().refreshToken != nil)
+    await harness.sandbox.stop()
+  }
+
+  @Test(arguments: [
+    (SandboxFault.Kind.status500, AuthError.serverError(status: 500)),
+    (SandboxFault.Kind.garbage, AuthError.nonJSONResponse(status: 200)),
+    (SandboxFault.Kind.drop, AuthError.transport(.connectionLost(host: "127.0.0.1"))),
+  ])
+  func aBrokenTokenEndpointGivesItsTypedError(fault: SandboxFault.Kind, expected: AuthError)
+    async throws
+  {
+    let harness = try await SandboxHarness.start()
+    await harness.sandbox.inject(SandboxFault(pathPrefix: SandboxPaths.OIDC.token, kind: fault))
+    let (result, page) = try await harness.signIn(harness.client(harness.oidc))
+    #expect(result == .failure(expected))
+    #expect(page.contains("Sign-in did not complete"))
+    #expect(await harness.sandbox.stats()[.faults] == 1)
+    await harness.sandbox.stop()
+  }
+}

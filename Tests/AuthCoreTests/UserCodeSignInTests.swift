@@ -1,0 +1,192 @@
+import AuthCore
+import Foundation
+import Testing
+
+@Suite struct DeviceAuthorizationTests {
+  let clock = ManualClock()
+
+  static let deviceAnswer = #"""
+    {"device_code":"dev-secret","user_code":"WDJB-MJHT","verification_uri":"https://provider.test/device",
+     "verification_uri_complete":"https://provider.test/device?user_code=WDJB-MJHT","expires_in":900,"interval":5}
+    """#
+  static let pending = FakeTransport.json(#"{"error":"authorization_pending"}"#, status: 400)
+  static let slowDown = FakeTransport.json(#"{"error":"slow_down"}"#, status: 400)
+  static let tokens = FakeTransport.json(
+    #"{"access_token":"at","refresh_token":"rt","expires_in":60}"#)
+
+  func begin(_ transport: FakeTransport, answer: String = deviceAnswer) async throws
+    -> UserCodeSignIn
+  {
+    await transport.enqueue("/device", FakeTransport.json(answer))
+    let client = ProviderClient(
+      configuration: TestProviders.oidc, transport: transport, clock: clock)
+    return try await UserCodeSignIn.startDevice(client: client)
+  }
+
+  @Test func showsTheCodeAndPollsUntilApproved() async throws {
+    let transport = FakeTransport(clock: clock)
+    await transport.enqueue("/token", Self.pending, Self.tokens)
+    let attempt = try await begin(transport)
+    let first = await attempt.currentProgress
+    #expect(first.phase == .waitingForApproval)
+    #expect(first.userCode == "WDJB-MJHT")
+    #expect(first.verificationURIComplete?.absoluteString.hasSuffix("user_code=WDJB-MJHT") == true)
+    #expect(first.deadline == (await clock.now()).addingTimeInterval(900))
+    #expect(!attempt.authorization.description.contains("dev-secret"))
+
+    let seen = await runOnManualClock(attempt, clock)
+    let tokens = try await attempt.tokens()
+    #expect(tokens.accessToken == "at")
+    #expect(seen.last?.phase == .signedIn)
+    let polls = await transport.requests(to: "/token")
+    #expect(polls.count == 2)
+    #expect(
+      polls.first?.bodyParameters == [
+        "grant_type": "urn:ietf:params:oauth:grant-type:device_code", "device_code": "dev-secret",
+        "client_id": "abc123",
+      ])
+    let device = await transport.requests(to: "/device")
+    #expect(
+      device.first?.bodyParameters == [
+        "client_id": "abc123", "scope": "openid profile offline_access",
+      ])
+  }
+
+  @Test func slowDownAddsFiveSecondsForTheRestOfTheFlow() async throws {
+    let transport = FakeTransport(clock: clock)
+    await transport.enqueue("/token", Self.pending, Self.slowDown, Self.pending, Self.tokens)
+    let origin = await clock.now()
+    let attempt = try await begin(transport)
+    let seen = await runOnManualClock(attempt, clock)
+    _ = try await attempt.tokens()
+    let times = await transport.times.dropFirst()
+    #expect(offsets(Array(times), from: origin) == [5, 10, 20, 30])
+    let announced = seen.compactMap { $0.nextPollAt }.map { $0.timeIntervalSince(origin) }
+    #expect(announced == [5, 10, 20, 30])
+    #expect(seen.filter { $0.nextPollAt != nil }.map { $0.pollInterval } == [5, 5, 10, 10])
+    #expect(seen.last?.pollInterval == 10)
+  }
+
+  @Test func stopsAtTheLocalDeadlineWhateverTheProviderSays() async throws {
+    let transport = FakeTransport(clock: clock)
+    await transport.enqueue("/token", Self.pending, Self.pending, Self.pending, Self.pending)
+    let origin = await clock.now()
+    let attempt = try await begin(
+      transport,
+      answer:
+        #"{"device_code":"d","user_code":"U","verification_uri":"https://provider.test/device","expires_in":12}"#
+    )
+    _ = await runOnManualClock(attempt, clock)
+    await #expect(throws: AuthError.userCodeExpired) { _ = try await attempt.tokens() }
+    #expect(await transport.requests(to: "/token").count == 2)
+    #expect(await clock.now() == origin.addingTimeInterval(12))
+  }
+
+  @Test(arguments: [
+    (
+      #"{"error":"access_denied","error_description":"The user declined"}"#,
+      AuthError.accessDenied(description: "The user declined")
+    ),
+    (#"{"error":"expired_token"}"#, AuthError.userCodeExpired),
+    (
+      #"{"error":"invalid_client"}"#,
+      AuthError.tokenRequestRejected(OAuthError(code: .invalidClient))
+    ),
+  ])
+  func endsOnTheProvidersVerdict(body: String, expected: AuthError) async throws {
+    let transport = FakeTransport(clock: clock)
+    await transport.enqueue("/token", Self.pending, FakeTransport.json(body, status: 400))
+    let attempt = try await begin(transport)
+    let seen = await runOnManualClock(attempt, clock)
+    await #expect(throws: expected) { _ = try await attempt.tokens() }
+    #expect(seen.last?.phase == .failed(expected))
+    #expect(seen.last?.nextPollAt == nil)
+  }
+
+  @Test func pollsHalfAsOftenAfterARequestTimesOut() async throws {
+    let transport = FakeTransport(clock: clock)
+    await transport.enqueue("/token", .failure(.timedOut(seconds: 30)), Self.tokens)
+    let origin = await clock.now()
+    let attempt = try await begin(transport)
+    _ = await runOnManualClock(attempt, clock)
+    _ = try await attempt.tokens()
+    #expect(offsets(Array(await transport.times.dropFirst()), from: origin) == [5, 15])
+  }
+
+  @Test func cancellingStopsThePollingAtOnce() async throws {
+    let transport = FakeTransport(clock: clock)
+    let attempt = try await begin(transport)
+    await clock.waitForSleepers()
+    attempt.cancel()
+    await #expect(throws: AuthError.cancelled) { _ = try await attempt.tokens() }
+    #expect(await transport.requests(to: "/token").isEmpty)
+    #expect(await attempt.currentProgress.phase == .failed(.cancelled))
+  }
+
+  @Test func refusesAProviderWithoutTheDeviceFlow() async throws {
+    let client = ProviderClient(
+      configuration: TestProviders.hivesigner, transport: FakeTransport(), clock: clock)
+    await #expect(throws: AuthError.flowNotOffered(.device, provider: "Hivesigner")) {
+      _ = try await UserCodeSignIn.startDevice(client: client)
+    }
+  }
+}
+
+@Suite struct PINSignInTests {
+  let clock = ManualClock()
+  static let start = #"""
+    {"result":"OK","device_code":"DEVICE_CODE","user_code":"5G6JA","verification_uri":"https://simkl.com/pin",
+     "verification_url":"https://simkl.com/pin","expires_in":900,"interval":5}
+    """#
+
+  func begin(_ transport: FakeTransport) async throws -> UserCodeSignIn {
+    await transport.enqueue("/api/oauth/pin", FakeTransport.json(Self.start))
+    let client = ProviderClient(
+      configuration: TestProviders.simkl, transport: transport, clock: clock)
+    return try await UserCodeSignIn.startPIN(client: client)
+  }
+
+  @Test func pollsTheCodesOwnURLAndBacksOffOnSlowDown() async throws {
+    let transport = FakeTransport(clock: clock)
+    await transport.enqueue(
+      "/api/oauth/pin/5G6JA",
+      FakeTransport.json(#"{"result":"KO","message":"Authorization pending"}"#),
+      FakeTransport.json(#"{"result":"KO","message":"Slow down"}"#),
+      FakeTransport.json(#"{"result":"OK","access_token":"simkl-at"}"#))
+    let origin = await clock.now()
+    let attempt = try await begin(transport)
+    #expect(attempt.flow == .pin)
+    #expect(await attempt.currentProgress.userCode == "5G6JA")
+    _ = await runOnManualClock(attempt, clock)
+    let tokens = try await attempt.tokens()
+    #expect(tokens.accessToken == "simkl-at")
+    let polls = await transport.requests(to: "/api/oauth/pin/5G6JA")
+    #expect(polls.count == 3)
+    #expect(polls.allSatisfy { $0.method == .get && $0.queryParameters["app-name"] == "authtui" })
+    #expect(
+      await transport.requests(to: "/api/oauth/pin").first?.queryParameters["client_id"]
+        == "simkl-client")
+    #expect(offsets(Array(await transport.times.dropFirst()), from: origin) == [5, 10, 20])
+  }
+
+  @Test func stopsWithAClearErrorWhenAPollAnswersWithAFreshCode() async throws {
+    let transport = FakeTransport(clock: clock)
+    await transport.enqueue(
+      "/api/oauth/pin/5G6JA",
+      FakeTransport.json(#"{"result":"KO","message":"Authorization pending"}"#),
+      FakeTransport.json(
+        #"{"result":"OK","device_code":"DEVICE_CODE","user_code":"NEW99","verification_uri":"https://simkl.com/pin","expires_in":900,"interval":5}"#
+      ))
+    let attempt = try await begin(transport)
+    let seen = await runOnManualClock(attempt, clock)
+    let error = await #expect(throws: AuthError.self) { _ = try await attempt.tokens() }
+    #expect(error == .pinCodeReplaced)
+    #expect(error?.exitCode == 7)
+    #expect(
+      error?.message
+        == "The code you were shown is no longer valid at the provider (it expired or was "
+        + "already used); start a new sign-in to get a fresh code.")
+    #expect(seen.allSatisfy { $0.userCode == "5G6JA" })
+    #expect(!"\(seen)".contains("NEW99"))
+  }
+}
