@@ -41,6 +41,7 @@ let package = Package(
     // Tests mirror the source folders.
     .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
     .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "Crypto", "TestSupport"]),
+    .testTarget(name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "TestSupport"]),
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "CommandLineTests", dependencies: ["authtui", "TestSupport"]),
   ],

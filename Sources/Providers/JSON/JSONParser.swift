@@ -1,0 +1,276 @@
+/// A strict RFC 8259 parser for configuration files that reports errors by line and column.
+///
+/// Foundation's parsers report only a character offset and forget where values were, which
+/// would leave a user with "the data is not in the correct format" for a missing comma on
+/// line 12. This one keeps the position of every value and key.
+public struct JSONParser {
+  private let scalars: [Unicode.Scalar]
+  private var index = 0
+  private var line = 1
+  private var column = 1
+  private let maxDepth = 64
+
+  /// Parses a whole document; anything but white space after the top-level value is an error.
+  public static func parse(_ text: String) throws(JSONParseError) -> Located<JSONValue> {
+    var parser = JSONParser(scalars: Array(text.unicodeScalars))
+    parser.skipWhitespace()
+    let value = try parser.parseValue(depth: 0)
+    parser.skipWhitespace()
+    guard parser.index == parser.scalars.count else {
+      throw parser.error("unexpected text after the end of the JSON value")
+    }
+    return value
+  }
+
+  private init(scalars: [Unicode.Scalar]) {
+    self.scalars = scalars
+  }
+
+  private var position: SourcePosition { SourcePosition(line: line, column: column) }
+
+  private func error(_ message: String) -> JSONParseError {
+    JSONParseError(message: message, position: position)
+  }
+
+  private var current: Unicode.Scalar? { index < scalars.count ? scalars[index] : nil }
+
+  private mutating func advance() {
+    guard let scalar = current else { return }
+    index += 1
+    if scalar == "\n" {
+      line += 1
+      column = 1
+    } else {
+      column += 1
+    }
+  }
+
+  private mutating func skipWhitespace() {
+    while let scalar = current, scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r"
+    {
+      advance()
+    }
+  }
+
+  private mutating func expect(_ scalar: Unicode.Scalar, _ what: String) throws(JSONParseError) {
+    guard current == scalar else {
+      throw error(
+        "expected \(what)" + (current.map { ", found '\($0)'" } ?? " before the end of the file"))
+    }
+    advance()
+  }
+
+  private mutating func parseValue(depth: Int) throws(JSONParseError) -> Located<JSONValue> {
+    guard depth < maxDepth else { throw error("values are nested more than \(maxDepth) deep") }
+    let start = position
+    guard let scalar = current else { throw error("expected a value before the end of the file") }
+    switch scalar {
+    case "{": return Located(try parseObject(depth: depth), at: start)
+    case "[": return Located(try parseArray(depth: depth), at: start)
+    case "\"": return Located(.string(try parseString()), at: start)
+    case "t":
+      try parseLiteral("true")
+      return Located(.bool(true), at: start)
+    case "f":
+      try parseLiteral("false")
+      return Located(.bool(false), at: start)
+    case "n":
+      try parseLiteral("null")
+      return Located(.null, at: start)
+    case "-", "0"..."9": return Located(.number(try parseNumber()), at: start)
+    case "'": throw error("strings take double quotes (\"), not single quotes")
+    case "/": throw error("JSON has no comments; remove the comment")
+    default: throw error("unexpected '\(scalar)' where a value should be")
+    }
+  }
+
+  private mutating func parseLiteral(_ word: String) throws(JSONParseError) {
+    for expected in word.unicodeScalars {
+      guard current == expected else { throw error("expected '\(word)'") }
+      advance()
+    }
+  }
+
+  private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
+    advance()  // {
+    var members: [(key: Located<String>, value: Located<JSONValue>)] = []
+    skipWhitespace()
+    if current == "}" {
+      advance()
+      return .object(members)
+    }
+    while true {
+      skipWhitespace()
+      let keyStart = position
+      guard current == "\"" else {
+        if current == "}" { throw error("trailing comma before '}'; remove the last comma") }
+        throw error("expected a member name in double quotes")
+      }
+      let key = try parseString()
+      if members.contains(where: { $0.key.value == key }) {
+        throw JSONParseError(
+          message: "the name \"\(key)\" appears twice in this object", position: keyStart)
+      }
+      skipWhitespace()
+      try expect(":", "':' after the member name \"\(key)\"")
+      skipWhitespace()
+      let value = try parseValue(depth: depth + 1)
+      members.append((Located(key, at: keyStart), value))
+      skipWhitespace()
+      if current == "," {
+        advance()
+        continue
+      }
+      if current == "}" {
+        advance()
+        return .object(members)
+      }
+      throw error("expected ',' or '}' after the value of \"\(key)\" (a missing comma?)")
+    }
+  }
+
+  private mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
+    advance()  // [
+    var elements: [Located<JSONValue>] = []
+    skipWhitespace()
+    if current == "]" {
+      advance()
+      return .array(elements)
+    }
+    while true {
+      skipWhitespace()
+      if current == "]" { throw error("trailing comma before ']'; remove the last comma") }
+      elements.append(try parseValue(depth: depth + 1))
+      skipWhitespace()
+      if current == "," {
+        advance()
+        continue
+      }
+      if current == "]" {
+        advance()
+        return .array(elements)
+      }
+      throw error("expected ',' or ']' in the array (a missing comma?)")
+    }
+  }
+
+  private mutating func parseString() throws(JSONParseError) -> String {
+    advance()  // opening quote
+    var result = String.UnicodeScalarView()
+    while true {
+      guard let scalar = current else {
+        throw error("a string is not closed; add the closing '\"'")
+      }
+      if scalar == "\"" {
+        advance()
+        return String(result)
+      }
+      if scalar.value < 0x20 {
+        throw error("a string contains a raw control character (a line break?); write it as \\n")
+      }
+      if scalar == "\\" {
+        advance()
+        guard let escaped = current else { throw error("a string ends inside an escape") }
+        switch escaped {
+        case "\"", "\\", "/": result.append(escaped)
+        case "b": result.append("\u{08}")
+        case "f": result.append("\u{0C}")
+        case "n": result.append("\n")
+        case "r": result.append("\r")
+        case "t": result.append("\t")
+        case "u":
+          advance()
+          result.append(try parseUnicodeEscape())
+          continue
+        default: throw error("'\\\(escaped)' is not a JSON escape")
+        }
+        advance()
+        continue
+      }
+      result.append(scalar)
+      advance()
+    }
+  }
+
+  /// Reads `XXXX` after `\u` (the cursor is on the first hex digit), joining surrogate pairs.
+  private mutating func parseUnicodeEscape() throws(JSONParseError) -> Unicode.Scalar {
+    let first = try parseHex4()
+    if (0xD800..<0xDC00).contains(first) {
+      guard current == "\\" else { throw error("a \\u escape holds half a surrogate pair") }
+      advance()
+      guard current == "u" else { throw error("a \\u escape holds half a surrogate pair") }
+      advance()
+      let second = try parseHex4()
+      guard (0xDC00..<0xE000).contains(second),
+        let scalar = Unicode.Scalar(0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00))
+      else { throw error("a \\u escape holds an invalid surrogate pair") }
+      return scalar
+    }
+    guard let scalar = Unicode.Scalar(first) else {
+      throw error("a \\u escape holds a lone low surrogate")
+    }
+    return scalar
+  }
+
+  private mutating func parseHex4() throws(JSONParseError) -> UInt32 {
+    var value: UInt32 = 0
+    for _ in 0..<4 {
+      guard let scalar = current, let digit = UInt32(String(scalar), radix: 16) else {
+        throw error("\\u must be followed by four hex digits")
+      }
+      value = value << 4 | digit
+      advance()
+    }
+    return value
+  }
+
+  private mutating func parseNumber() throws(JSONParseError) -> Double {
+    var text = ""
+    func take(_ parser: inout JSONParser) {
+      if let scalar = parser.current {
+        text.unicodeScalars.append(scalar)
+        parser.advance()
+      }
+    }
+    if current == "-" { take(&self) }
+    guard let first = current, ("0"..."9").contains(first) else {
+      throw error("a number needs a digit after '-'")
+    }
+    if first == "0" {
+      take(&self)
+      if let next = current, ("0"..."9").contains(next) {
+        throw error("numbers cannot start with 0 (write 8765, not 08765)")
+      }
+    }
+    while let scalar = current, ("0"..."9").contains(scalar) { take(&self) }
+    if current == "." {
+      take(&self)
+      guard let digit = current, ("0"..."9").contains(digit) else {
+        throw error("a number needs digits after '.'")
+      }
+      while let scalar = current, ("0"..."9").contains(scalar) { take(&self) }
+    }
+    if current == "e" || current == "E" {
+      take(&self)
+      if current == "+" || current == "-" { take(&self) }
+      guard let digit = current, ("0"..."9").contains(digit) else {
+        throw error("a number needs digits in its exponent")
+      }
+      while let scalar = current, ("0"..."9").contains(scalar) { take(&self) }
+    }
+    guard let number = Double(text), number.isFinite else {
+      throw error("'\(text)' is out of range")
+    }
+    return number
+  }
+}
+
+/// Why a JSON document could not be read, and where.
+public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// What is wrong, phrased so the fix is clear.
+  public let message: String
+  /// Where the parser noticed it.
+  public let position: SourcePosition
+
+  public var description: String { "\(position): \(message)" }
+}

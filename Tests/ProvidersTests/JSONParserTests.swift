@@ -1,0 +1,59 @@
+import Providers
+import Testing
+
+@Suite struct JSONParserTests {
+  @Test func readsEveryKindOfValueWithItsPosition() throws {
+    let document = try JSONParser.parse(
+      """
+      {
+        "id": "work",
+        "port": 8765,
+        "flows": ["pkce", "device"],
+        "ok": true, "none": null, "ratio": -1.5e2,
+        "text": "a\\"b\\u00e9\\ud83d\\ude00\\n"
+      }
+      """)
+    #expect(document.value[member: "id"]?.value == .string("work"))
+    #expect(document.value[member: "id"]?.position == SourcePosition(line: 2, column: 9))
+    #expect(document.value[member: "port"]?.value == .number(8765))
+    #expect(document.value[member: "flows"]?.position.line == 4)
+    #expect(document.value[member: "ok"]?.value == .bool(true))
+    #expect(document.value[member: "none"]?.value == JSONValue.null)
+    #expect(document.value[member: "ratio"]?.value == .number(-150))
+    #expect(document.value[member: "text"]?.value == .string("a\"bé😀\n"))
+  }
+
+  @Test(arguments: [
+    (
+      "{\n  \"a\": 1\n  \"b\": 2\n}", 3,
+      "expected ',' or '}' after the value of \"a\" (a missing comma?)"
+    ),
+    ("{\"a\": [1, 2,]}", 1, "trailing comma before ']'; remove the last comma"),
+    ("{\"a\": 1,\n}", 2, "trailing comma before '}'; remove the last comma"),
+    ("{'a': 1}", 1, "expected a member name in double quotes"),
+    ("{\"a\": 'x'}", 1, "strings take double quotes (\"), not single quotes"),
+    ("{\n// note\n\"a\": 1}", 2, "expected a member name in double quotes"),
+    ("{\"a\": 1, \"a\": 2}", 1, "the name \"a\" appears twice in this object"),
+    ("{\"a\": 08765}", 1, "numbers cannot start with 0 (write 8765, not 08765)"),
+    (
+      "{\"a\": \"x\n\"}", 1,
+      "a string contains a raw control character (a line break?); write it as \\n"
+    ),
+    ("{\"a\": 1} x", 1, "unexpected text after the end of the JSON value"),
+    ("{\"a\": \"open", 1, "a string is not closed; add the closing '\"'"),
+    ("", 1, "expected a value before the end of the file"),
+  ])
+  func reportsMalformedJSONWithItsLineAndTheFix(text: String, line: Int, message: String) {
+    #expect {
+      _ = try JSONParser.parse(text)
+    } throws: { error in
+      guard let error = error as? JSONParseError else { return false }
+      return error.position.line == line && error.message == message
+    }
+  }
+
+  @Test func refusesDocumentsNestedDeeperThan64() {
+    let deep = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
+    #expect(throws: JSONParseError.self) { try JSONParser.parse(deep) }
+  }
+}
