@@ -23,11 +23,19 @@ let package = Package(
     .target(name: "TerminalCurses", dependencies: ["Terminal", "CNcursesW"]),
     .target(name: "Theme", dependencies: ["Terminal"]),
     .target(name: "AuthCore", dependencies: ["Crypto"]),
-    .target(name: "Providers", dependencies: ["AuthCore"]),
+    .target(
+      name: "Providers", dependencies: ["AuthCore"], exclude: ["Presets"],
+      plugins: ["EmbedDataFilesPlugin"]),
     .target(name: "Sandbox", dependencies: ["AuthCore", "Crypto"]),
     .target(
       name: "App",
       dependencies: ["Terminal", "Theme", "AuthCore", "Providers", "Vault"]),
+
+    // Build tool: compiles data files (Themes/*.theme, provider presets) into their modules.
+    .executableTarget(name: "DataFileEmbedder"),
+    .plugin(
+      name: "EmbedDataFilesPlugin", capability: .buildTool(), dependencies: ["DataFileEmbedder"],
+      path: "Sources/EmbedDataFilesPlugin"),
 
     // Composition roots.
     .executableTarget(
