@@ -25,7 +25,9 @@ let package = Package(
     .target(
       name: "Theme", dependencies: ["Terminal", "Spelling"], plugins: ["EmbedDataFilesPlugin"]),
     .target(name: "AuthCore", dependencies: ["Crypto"]),
-    .target(name: "Providers", dependencies: ["AuthCore", "Spelling"]),
+    .target(
+      name: "Providers", dependencies: ["AuthCore", "Spelling"], exclude: ["Presets"],
+      plugins: ["EmbedDataFilesPlugin"]),
     .target(name: "Sandbox", dependencies: ["AuthCore", "Crypto"]),
     .target(
       name: "App",

@@ -1,0 +1,105 @@
+import AuthCore
+import Foundation
+
+extension ProviderFile {
+  /// Reads a provider file, checking every field's type and value against DESIGN.md
+  /// "Configuration"; returns the file, or every problem found (each with its line).
+  public static func decode(_ text: String, file: String) -> Result<ProviderFile, ProblemList> {
+    let document: JSONDocument
+    do {
+      document = try JSONParser.parse(text)
+    } catch {
+      return .failure(
+        ProblemList([
+          ProviderProblem(
+            file: file, position: error.position, field: nil,
+            message: "not valid JSON: \(error.message)")
+        ]))
+    }
+    var reader = FieldReader(document: document, file: file)
+    let decoded = reader.readProviderFile()
+    return reader.problems.isEmpty ? .success(decoded) : .failure(ProblemList(reader.problems))
+  }
+}
+
+/// Several problems found in one file, reported together so the user fixes them in one pass.
+public struct ProblemList: Error, Sendable, Equatable {
+  public let problems: [ProviderProblem]
+
+  public init(_ problems: [ProviderProblem]) {
+    self.problems = problems
+  }
+}
+
+extension FieldReader {
+  /// Every field a provider file may have, for the unknown-field check and its suggestion.
+  static let providerFields = [
+    "id", "name", "preset", "issuer", "client_id", "flows", "scopes", "authorization_endpoint",
+    "token_endpoint", "device_authorization_endpoint", "revocation_endpoint", "userinfo_endpoint",
+    "end_session_endpoint", "jwks_uri", "pin_endpoint", "redirect_port", "redirect_path",
+    "token_request_encoding", "login_timeout", "extra_authorize_params", "extra_request_params",
+    "extra_request_params_location", "user_agent", "authorization_response_iss_parameter_supported",
+    "registration_url", "registration_note",
+  ]
+
+  mutating func readProviderFile() -> ProviderFile {
+    guard case .object(let members) = document.root else {
+      report(nil, "a provider file holds one JSON object ({ \"id\": …, \"client_id\": … })")
+      return ProviderFile()
+    }
+    reportUnknownFields(of: members, known: Self.providerFields, documentedIn: "Providers")
+    var file = ProviderFile()
+    file.id = string("id").flatMap { id in
+      if ProviderID.isValid(id) { return id }
+      report("id", ProviderIDError.invalid(id).description)
+      return nil
+    }
+    file.name = string("name")
+    file.preset = string("preset")
+    file.issuer = string("issuer")
+    if let issuer = file.issuer, let url = URL(string: issuer),
+      !ProviderConfiguration.isAllowedEndpoint(url)
+    {
+      report("issuer", Self.insecureMessage(issuer))
+    }
+    file.clientID = string("client_id").flatMap { $0.isEmpty ? nil : $0 }
+    file.flows = stringList("flows")?.enumerated().compactMap { index, name in
+      if let flow = SignInFlow(rawValue: name) { return flow }
+      report(
+        "flows[\(index)]",
+        "unknown flow \"\(name)\"; use \"pkce\" (browser), \"device\" (RFC 8628 code) or \"pin\" (Simkl PIN)"
+      )
+      return nil
+    }
+    file.scopes = stringList("scopes")
+    file.authorizationEndpoint = endpoint("authorization_endpoint")
+    file.tokenEndpoint = endpoint("token_endpoint")
+    file.deviceAuthorizationEndpoint = endpoint("device_authorization_endpoint")
+    file.revocationEndpoint = endpoint("revocation_endpoint")
+    file.userinfoEndpoint = endpoint("userinfo_endpoint")
+    file.endSessionEndpoint = endpoint("end_session_endpoint")
+    file.jwksURI = endpoint("jwks_uri")
+    file.pinEndpoint = endpoint("pin_endpoint")
+    file.redirectPort = integer("redirect_port", in: 1...65535).map { UInt16($0) }
+    file.redirectPath = string("redirect_path").flatMap { path in
+      if path.hasPrefix("/") && !path.contains("?") && !path.contains("#") { return path }
+      report(
+        "redirect_path",
+        "must be a path starting with \"/\" without ? or #, for example \"/callback\"")
+      return nil
+    }
+    file.tokenRequestEncoding = choice(
+      "token_request_encoding", from: [TokenRequestEncoding.form, .json])
+    file.loginTimeout = integer("login_timeout", in: 10...3600).map { TimeInterval($0) }
+    file.extraAuthorizeParameters = stringMap("extra_authorize_params")
+    file.extraRequestParameters = stringMap("extra_request_params")
+    file.extraRequestParametersLocation = choice(
+      "extra_request_params_location", from: [ParameterLocation.body, .query])
+    file.userAgent = string("user_agent")
+    file.issuerInAuthorizationResponse = bool("authorization_response_iss_parameter_supported")
+    file.registrationURL = string("registration_url")
+    file.registrationNote = string("registration_note")
+    return file
+  }
+
+}
