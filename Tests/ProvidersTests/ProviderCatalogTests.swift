@@ -196,3 +196,37 @@ import Testing
 extension ProviderProblem {
   var line: Int? { position?.line }
 }
+
+@Suite struct ProviderIdentityTests {
+  @Test func givesEachPresetItsIdentitySourceAsData() throws {
+    let presets = ProviderCatalog.presets
+    #expect(
+      presets["simkl"]?.identity?.source
+        == .endpoint(try #require(URL(string: "https://api.simkl.com/users/settings"))))
+    #expect(presets["simkl"]?.identity?.labelPaths == ["user.name"])
+    #expect(presets["hivesigner"]?.identity?.source == .tokenResponse)
+    #expect(presets["muhajir"]?.identity?.forbiddenScopeHint == "openid")
+    #expect(presets["muhajir"]?.usesDiscovery == false)
+  }
+
+  @Test func readsAnIdentityBlockAndReportsItsMistakes() throws {
+    let good = ProviderFile.decode(
+      #"{"id": "x", "identity": {"source": "userinfo", "label": "nickname"}}"#, file: "x.json")
+    #expect(try good.get().identity?.labelPaths == ["nickname"])
+    #expect(try good.get().identity?.source == .userinfo)
+
+    guard
+      case .failure(let bad) = ProviderFile.decode(
+        "{\"id\": \"x\",\n \"identity\": {\"source\": \"endpoint\", \"lable\": [\"a\"]}}",
+        file: "x.json")
+    else {
+      Issue.record("a broken identity block was accepted")
+      return
+    }
+    #expect(
+      bad.problems.map(\.description) == [
+        "x.json:2: identity.source: an \"endpoint\" source needs the URL in \"endpoint\"",
+        "x.json:2: identity.lable: unknown field (did you mean \"label\"?); identity takes source, endpoint, label, subject, email, name, forbidden_scope_hint",
+      ])
+  }
+}

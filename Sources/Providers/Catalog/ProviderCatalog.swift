@@ -145,7 +145,8 @@ public struct ProviderCatalog: Sendable {
             + "\"authorization_endpoint\" and \"token_endpoint\", or \"device_authorization_endpoint\""
         ))
     }
-    for flow in flows where !flow.hasEndpoints(in: file) && (file.issuer == nil || flow == .pin) {
+    let discovers = file.issuer != nil && file.usesDiscovery != false
+    for flow in flows where !flow.hasEndpoints(in: file) && (!discovers || flow == .pin) {
       problems.append(
         problem(
           shownFile, "flows",
@@ -204,6 +205,8 @@ public struct ProviderCatalog: Sendable {
       extraRequestParameters: (file.extraRequestParameters ?? [:]).mapValues(substitute),
       extraRequestParametersLocation: file.extraRequestParametersLocation ?? .body,
       userAgent: file.userAgent.map(substitute),
-      requiresIssuerInAuthorizationResponse: file.issuerInAuthorizationResponse ?? false)
+      requiresIssuerInAuthorizationResponse: file.issuerInAuthorizationResponse ?? false,
+      usesDiscovery: file.usesDiscovery ?? true, postLogoutRedirectURI: file.postLogoutRedirectURI,
+      identity: file.identity)
   }
 }

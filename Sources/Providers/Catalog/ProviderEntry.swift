@@ -24,7 +24,7 @@ public struct ProviderEntry: Sendable {
   /// True when the provider names an issuer but not every endpoint its flows need, so OpenID
   /// Connect discovery fills them in before a sign-in.
   public var needsDiscovery: Bool {
-    guard file.issuer != nil else { return false }
+    guard file.issuer != nil, file.usesDiscovery != false else { return false }
     return flows.contains { !$0.hasEndpoints(in: file) }
   }
 

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import Spelling
 
 extension ProviderFile {
   /// Reads a provider file, checking every field's type and value against DESIGN.md
@@ -39,7 +40,11 @@ extension FieldReader {
     "end_session_endpoint", "jwks_uri", "pin_endpoint", "redirect_port", "redirect_path",
     "token_request_encoding", "login_timeout", "extra_authorize_params", "extra_request_params",
     "extra_request_params_location", "user_agent", "authorization_response_iss_parameter_supported",
-    "registration_url", "registration_note",
+    "registration_url", "registration_note", "discovery", "post_logout_redirect_uri", "identity",
+  ]
+
+  static let identityFields = [
+    "source", "endpoint", "label", "subject", "email", "name", "forbidden_scope_hint",
   ]
 
   mutating func readProviderFile() -> ProviderFile {
@@ -97,9 +102,60 @@ extension FieldReader {
       "extra_request_params_location", from: [ParameterLocation.body, .query])
     file.userAgent = string("user_agent")
     file.issuerInAuthorizationResponse = bool("authorization_response_iss_parameter_supported")
+    file.usesDiscovery = bool("discovery")
+    file.postLogoutRedirectURI = endpoint("post_logout_redirect_uri")
+    file.identity = readIdentity()
     file.registrationURL = string("registration_url")
     file.registrationNote = string("registration_note")
     return file
   }
 
+  /// `identity`: where the account's label comes from after a sign-in.
+  mutating func readIdentity() -> IdentityConfiguration? {
+    guard let value = value("identity") else { return nil }
+    guard case .object(let members) = value else {
+      typeMismatch("identity", expected: "an object ({\"source\": \"userinfo\", …})", found: value)
+      return nil
+    }
+    for key in members.keys.sorted() where !Self.identityFields.contains(key) {
+      let close = SpellingSuggestion.closest(to: key, among: Self.identityFields)
+      report(
+        "identity.\(key)",
+        "unknown field" + (close.map { " (did you mean \"\($0)\"?)" } ?? "")
+          + "; identity takes " + Self.identityFields.joined(separator: ", "))
+    }
+    let sourceName = string("identity.source")
+    let endpoint = endpoint("identity.endpoint")
+    let labels = stringList("identity.label", allowingSingleString: true) ?? []
+    let subjects = stringList("identity.subject", allowingSingleString: true) ?? []
+    let emails = stringList("identity.email", allowingSingleString: true) ?? []
+    let names = stringList("identity.name", allowingSingleString: true) ?? []
+    let hint = string("identity.forbidden_scope_hint")
+    guard let sourceName else {
+      report(
+        "identity",
+        "needs a \"source\": one of "
+          + IdentityConfiguration.Source.wireNames.joined(separator: ", "))
+      return nil
+    }
+    guard let source = IdentityConfiguration.Source(wireName: sourceName, endpoint: endpoint) else {
+      if sourceName == "endpoint" {
+        report("identity.source", "an \"endpoint\" source needs the URL in \"endpoint\"")
+      } else {
+        report(
+          "identity.source",
+          "unknown source \"\(sourceName)\"; use one of "
+            + IdentityConfiguration.Source.wireNames.joined(separator: ", "))
+      }
+      return nil
+    }
+    if labels.isEmpty && subjects.isEmpty {
+      report(
+        "identity.label", "list the JSON paths that hold the account's name, e.g. [\"user.name\"]")
+      return nil
+    }
+    return IdentityConfiguration(
+      source: source, labelPaths: labels, subjectPaths: subjects, emailPaths: emails,
+      namePaths: names, forbiddenScopeHint: hint)
+  }
 }

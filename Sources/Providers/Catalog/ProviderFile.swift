@@ -33,6 +33,13 @@ public struct ProviderFile: Sendable, Equatable {
   public var extraRequestParametersLocation: ParameterLocation?
   public var userAgent: String?
   public var issuerInAuthorizationResponse: Bool?
+  /// False turns OpenID Connect discovery off for an issuer (`discovery`).
+  public var usesDiscovery: Bool?
+  /// Where an RP-initiated logout returns the browser, when registered
+  /// (`post_logout_redirect_uri`).
+  public var postLogoutRedirectURI: URL?
+  /// How the account's label is found after a sign-in (`identity`).
+  public var identity: IdentityConfiguration?
   /// Where a developer registers an application to get a `client_id` (`registration_url`).
   public var registrationURL: String?
   /// What to register there, for example the redirect URI (`registration_note`).
@@ -71,6 +78,9 @@ public struct ProviderFile: Sendable, Equatable {
     merged.userAgent = userAgent ?? base.userAgent
     merged.issuerInAuthorizationResponse =
       issuerInAuthorizationResponse ?? base.issuerInAuthorizationResponse
+    merged.usesDiscovery = usesDiscovery ?? base.usesDiscovery
+    merged.postLogoutRedirectURI = postLogoutRedirectURI ?? base.postLogoutRedirectURI
+    merged.identity = identity ?? base.identity
     merged.registrationURL = registrationURL ?? base.registrationURL
     merged.registrationNote = registrationNote ?? base.registrationNote
     return merged
