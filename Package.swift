@@ -30,6 +30,8 @@ let package = Package(
       plugins: ["EmbedDataFilesPlugin"]),
     .target(name: "Sandbox", dependencies: ["AuthCore", "Crypto"]),
     .target(
+      name: "Accounts", dependencies: ["AuthCore", "Crypto", "Providers", "Spelling", "Vault"]),
+    .target(
       name: "App",
       dependencies: ["Terminal", "Theme", "AuthCore", "Providers", "Spelling", "Vault"]),
 
@@ -43,7 +45,7 @@ let package = Package(
     .executableTarget(
       name: "authtui",
       dependencies: [
-        "App", "AuthCore", "Crypto", "Providers", "Sandbox", "Spelling", "Terminal",
+        "Accounts", "App", "AuthCore", "Crypto", "Providers", "Sandbox", "Spelling", "Terminal",
         "TerminalCurses", "Theme", "Vault",
       ]),
     .executableTarget(name: "authtui-sandbox", dependencies: ["Sandbox"]),
