@@ -25,8 +25,12 @@ let package = Package(
     .target(
       name: "Theme", dependencies: ["Terminal", "Spelling"], plugins: ["EmbedDataFilesPlugin"]),
     .target(name: "AuthCore", dependencies: ["Crypto"]),
-    .target(name: "Providers", dependencies: ["AuthCore", "Spelling"]),
+    .target(
+      name: "Providers", dependencies: ["AuthCore", "Spelling"], exclude: ["Presets"],
+      plugins: ["EmbedDataFilesPlugin"]),
     .target(name: "Sandbox", dependencies: ["AuthCore", "Crypto"]),
+    .target(
+      name: "Accounts", dependencies: ["AuthCore", "Crypto", "Providers", "Spelling", "Vault"]),
     .target(
       name: "App",
       dependencies: ["Terminal", "Theme", "AuthCore", "Providers", "Spelling", "Vault"]),
@@ -41,7 +45,7 @@ let package = Package(
     .executableTarget(
       name: "authtui",
       dependencies: [
-        "App", "AuthCore", "Crypto", "Providers", "Sandbox", "Spelling", "Terminal",
+        "Accounts", "App", "AuthCore", "Crypto", "Providers", "Sandbox", "Spelling", "Terminal",
         "TerminalCurses", "Theme", "Vault",
       ]),
     .executableTarget(name: "authtui-sandbox", dependencies: ["Sandbox"]),
