@@ -64,6 +64,11 @@ let package = Package(
     .executableTarget(
       name: "TerminalFixture", dependencies: ["Terminal", "TerminalCurses", "Theme"],
       path: "Tests/TerminalFixture"),
+    .testTarget(
+      name: "AccountsTests",
+      dependencies: [
+        "Accounts", "AuthCore", "Crypto", "Providers", "Sandbox", "TestSupport", "Vault",
+      ]),
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(
       name: "SandboxTests",
@@ -75,9 +80,11 @@ let package = Package(
       name: "authtui-test-browser", dependencies: ["TestSupport"], path: "Tests/TestBrowser"),
     .testTarget(
       name: "CommandLineTests", dependencies: ["authtui", "TestSupport", "Vault", "Crypto"]),
-    .testTarget(name: "VaultTests", dependencies: ["Vault", "Crypto", "TestSupport", "VaultProbe"]),
+    .testTarget(
+      name: "VaultTests", dependencies: ["Vault", "Crypto", "TestSupport", "VaultProbe"]),
     // A child process running Vault code, so tests can race and SIGKILL real processes.
-    .executableTarget(name: "VaultProbe", dependencies: ["Vault", "Crypto"], path: "Tests/VaultProbe"),
+    .executableTarget(
+      name: "VaultProbe", dependencies: ["Vault", "Crypto"], path: "Tests/VaultProbe"),
 
     // Benchmarks (run by `make bench`; built in release by Benchmarks/vault).
     .executableTarget(

@@ -41,7 +41,9 @@ extension AccountBook {
     var waitingUntil: Date?
     while true {
       let now = await clock.now()
-      if let usable = try usableToken(record, minimumValidity: minimumValidity, startedAt: startedAt, now: now) {
+      if let usable = try usableToken(
+        record, minimumValidity: minimumValidity, startedAt: startedAt, now: now)
+      {
         return (usable, record)
       }
       guard let refreshToken = record.tokens.refreshToken else {
@@ -111,7 +113,8 @@ extension AccountBook {
       _ = try await provider.validateIDToken(in: response, nonce: nil)
     } catch .refreshTokenRejected {
       _ = try await vaulted { vault throws(VaultError) in try await vault.markSignInNeeded(lease) }
-      throw .signInNeeded(provider: record.providerID, label: record.label, reason: .refreshRejected)
+      throw .signInNeeded(
+        provider: record.providerID, label: record.label, reason: .refreshRejected)
     } catch {
       try? await vault.releaseRefresh(lease)
       throw .auth(error)
@@ -119,6 +122,8 @@ extension AccountBook {
     var tokens = TokenSet(response, requestedScopes: record.tokens.scopes)
     // Refresh answers rarely repeat the id_token; keep the sign-in's for the logout hint.
     tokens.idToken = response.idToken ?? record.tokens.idToken
-    return try await vaulted { vault throws(VaultError) in try await vault.completeRefresh(lease, tokens: tokens) }
+    return try await vaulted { vault throws(VaultError) in
+      try await vault.completeRefresh(lease, tokens: tokens)
+    }
   }
 }

@@ -42,7 +42,8 @@ public actor AccountBook {
     self.clock = clock
     self.random = random
     self.requestTimeout = requestTimeout
-    self.holder = "pid \(ProcessInfo.processInfo.processIdentifier) "
+    self.holder =
+      "pid \(ProcessInfo.processInfo.processIdentifier) "
       + Base64URL.encode(random.bytes(count: 6))
   }
 
@@ -79,7 +80,8 @@ public actor AccountBook {
       if matching.count > 1 {
         throw .ambiguousAccount(provider, candidates: matching.map(\.name).sorted())
       }
-      throw .noSuchAccount(text, suggestions: Self.closeNames(to: text, among: accounts.map(\.name)))
+      throw .noSuchAccount(
+        text, suggestions: Self.closeNames(to: text, among: accounts.map(\.name)))
     }
   }
 

@@ -95,7 +95,8 @@ public enum AccountsError: Error, Sendable, Equatable {
           + "its tokens were cleared: \(again)"
       case .noRefreshToken(let expiresAt):
         let when = expiresAt.map { " (it expires \(Self.describe($0)))" } ?? ""
-        return "\(account)'s token runs out too soon\(when) and the provider gives no refresh token; "
+        return
+          "\(account)'s token runs out too soon\(when) and the provider gives no refresh token; "
           + again
       }
     case .refreshStalled(let account):
