@@ -25,8 +25,12 @@ let package = Package(
     .target(
       name: "Theme", dependencies: ["Terminal", "Spelling"], plugins: ["EmbedDataFilesPlugin"]),
     .target(name: "AuthCore", dependencies: ["Crypto"]),
-    .target(name: "Providers", dependencies: ["AuthCore", "Spelling"]),
+    .target(
+      name: "Providers", dependencies: ["AuthCore", "Spelling"], exclude: ["Presets"],
+      plugins: ["EmbedDataFilesPlugin"]),
     .target(name: "Sandbox", dependencies: ["AuthCore", "Crypto"]),
+    .target(
+      name: "Accounts", dependencies: ["AuthCore", "Crypto", "Providers", "Spelling", "Vault"]),
     .target(
       name: "App",
       dependencies: ["Terminal", "Theme", "AuthCore", "Providers", "Spelling", "Vault"]),
@@ -41,7 +45,7 @@ let package = Package(
     .executableTarget(
       name: "authtui",
       dependencies: [
-        "App", "AuthCore", "Crypto", "Providers", "Sandbox", "Spelling", "Terminal",
+        "Accounts", "App", "AuthCore", "Crypto", "Providers", "Sandbox", "Spelling", "Terminal",
         "TerminalCurses", "Theme", "Vault",
       ]),
     .executableTarget(name: "authtui-sandbox", dependencies: ["Sandbox"]),
@@ -63,6 +67,11 @@ let package = Package(
     .executableTarget(
       name: "TerminalFixture", dependencies: ["Terminal", "TerminalCurses", "Theme"],
       path: "Tests/TerminalFixture"),
+    .testTarget(
+      name: "AccountsTests",
+      dependencies: [
+        "Accounts", "AuthCore", "Crypto", "Providers", "Sandbox", "TestSupport", "Vault",
+      ]),
     .target(name: "TestSupport", dependencies: ["Sandbox"], path: "Tests/TestSupport"),
     .testTarget(
       name: "SandboxTests",
@@ -74,9 +83,11 @@ let package = Package(
       name: "authtui-test-browser", dependencies: ["Sandbox"], path: "Tests/TestBrowser"),
     .testTarget(
       name: "CommandLineTests", dependencies: ["authtui", "TestSupport", "Vault", "Crypto"]),
-    .testTarget(name: "VaultTests", dependencies: ["Vault", "Crypto", "TestSupport", "VaultProbe"]),
+    .testTarget(
+      name: "VaultTests", dependencies: ["Vault", "Crypto", "TestSupport", "VaultProbe"]),
     // A child process running Vault code, so tests can race and SIGKILL real processes.
-    .executableTarget(name: "VaultProbe", dependencies: ["Vault", "Crypto"], path: "Tests/VaultProbe"),
+    .executableTarget(
+      name: "VaultProbe", dependencies: ["Vault", "Crypto"], path: "Tests/VaultProbe"),
 
     // Benchmarks (run by `make bench`; built in release by Benchmarks/vault).
     .executableTarget(

@@ -6,6 +6,7 @@ extension CommandCatalog {
       summary: "Open the interactive account manager.", details: "",
       arguments: [], requiredArguments: 0, options: []),
     commands: [
+      ProvidersCommand.spec,
       CommandSpec(
         name: "demo", usage: "demo",
         summary: "Try authtui against the built-in sandbox provider, with a throwaway vault.",

@@ -25,6 +25,8 @@ let status: ExitCode
 switch invocation.command {
 case "help":
   status = HelpCommand.run(topic: invocation.arguments.first, catalog: catalog, console: console)
+case "providers":
+  status = ProvidersCommand.run(invocation, console: console)
 case "demo":
   status = DemoCommand.run(console: console)
 case "vault":

@@ -1,3 +1,4 @@
+import AuthCore
 import Providers
 import Testing
 
@@ -13,14 +14,20 @@ import Testing
         "text": "a\\"b\\u00e9\\ud83d\\ude00\\n"
       }
       """)
-    #expect(document.value[member: "id"]?.value == .string("work"))
-    #expect(document.value[member: "id"]?.position == SourcePosition(line: 2, column: 9))
-    #expect(document.value[member: "port"]?.value == .number(8765))
-    #expect(document.value[member: "flows"]?.position.line == 4)
-    #expect(document.value[member: "ok"]?.value == .bool(true))
-    #expect(document.value[member: "none"]?.value == JSONValue.null)
-    #expect(document.value[member: "ratio"]?.value == .number(-150))
-    #expect(document.value[member: "text"]?.value == .string("a\"bé😀\n"))
+    guard case .object(let members) = document.root else {
+      Issue.record("the root is an object")
+      return
+    }
+    #expect(members["id"] == .string("work"))
+    #expect(document.position(of: "id") == SourcePosition(line: 2, column: 9))
+    #expect(members["port"] == .number(8765))
+    #expect(document.position(of: "flows").line == 4)
+    #expect(document.position(of: "flows[1]") == SourcePosition(line: 4, column: 21))
+    #expect(document.position(of: "flows[7]").line == 4)
+    #expect(members["ok"] == .bool(true))
+    #expect(members["none"] == JSONWireValue.null)
+    #expect(members["ratio"] == .number(-150))
+    #expect(members["text"] == .string("a\"bé😀\n"))
   }
 
   @Test(arguments: [

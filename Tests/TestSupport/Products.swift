@@ -34,7 +34,8 @@ public final class TemporaryDirectory: Sendable {
   public let path: String
 
   public init() throws {
-    let template = NSTemporaryDirectory() + "/authtui-test-XXXXXX"
+    let template = URL(fileURLWithPath: NSTemporaryDirectory())
+      .appendingPathComponent("authtui-test-XXXXXX").path
     var bytes = Array(template.utf8CString)
     guard let created = mkdtemp(&bytes) else {
       throw CocoaError(.fileWriteUnknown)

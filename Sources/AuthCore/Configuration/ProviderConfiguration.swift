@@ -71,6 +71,18 @@ public struct ProviderConfiguration: Sendable, Equatable {
   /// is then refused.
   public var requiresIssuerInAuthorizationResponse: Bool
 
+  /// Whether `issuer` is used to fetch the OpenID Connect discovery document
+  /// (`discovery`, default true; OIDC Discovery §4). Endpoints set here always win over
+  /// discovered ones; false suits a provider that checks id_tokens but publishes no document.
+  public var usesDiscovery: Bool
+  /// Where the browser may return after an RP-initiated logout (`post_logout_redirect_uri`,
+  /// OIDC RP-Initiated Logout §2); sent only when set, since it must be registered.
+  public var postLogoutRedirectURI: URL?
+  /// How the account is identified after a sign-in (`identity`): which answer to read and which
+  /// members name the account. Nil uses `IdentityConfiguration.openIDDefault` for a provider
+  /// that asks for the `openid` scope, and no identity step otherwise.
+  public var identity: IdentityConfiguration?
+
   /// A configuration with the defaults of DESIGN.md for everything not given.
   public init(
     id: String, name: String? = nil, issuer: String? = nil, clientID: String,
@@ -83,7 +95,8 @@ public struct ProviderConfiguration: Sendable, Equatable {
     extraAuthorizeParameters: [String: String] = [:],
     extraRequestParameters: [String: String] = [:],
     extraRequestParametersLocation: ParameterLocation = .body, userAgent: String? = nil,
-    requiresIssuerInAuthorizationResponse: Bool = false
+    requiresIssuerInAuthorizationResponse: Bool = false, usesDiscovery: Bool = true,
+    postLogoutRedirectURI: URL? = nil, identity: IdentityConfiguration? = nil
   ) {
     self.id = id
     self.name = name ?? id
@@ -108,6 +121,9 @@ public struct ProviderConfiguration: Sendable, Equatable {
     self.extraRequestParametersLocation = extraRequestParametersLocation
     self.userAgent = userAgent
     self.requiresIssuerInAuthorizationResponse = requiresIssuerInAuthorizationResponse
+    self.usesDiscovery = usesDiscovery
+    self.postLogoutRedirectURI = postLogoutRedirectURI
+    self.identity = identity
   }
 }
 

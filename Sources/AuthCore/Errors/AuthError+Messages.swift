@@ -89,6 +89,9 @@ extension AuthError: CustomStringConvertible {
     case .insecureEndpoint(let name, let provider):
       return "The \(name) of \(provider) uses plain http; change it to https (only 127.0.0.1 "
         + "may use http)."
+    case .discoveryFailed(let error): return error.message
+    case .idTokenRejected(let error): return error.message
+    case .identityFailed(let error): return error.message
     }
   }
 

@@ -87,6 +87,15 @@ public enum AuthError: Error, Sendable, Equatable {
   case missingEndpoint(String, provider: String)
   /// An endpoint uses plain http off loopback; every provider endpoint must be https.
   case insecureEndpoint(String, provider: String)
+
+  // MARK: OpenID Connect and the account's identity (exit 7; configuration mistakes 1)
+
+  /// The discovery document could not be used (OIDC Discovery §4).
+  case discoveryFailed(DiscoveryError)
+  /// The id_token failed validation (OIDC Core §3.1.3.7): the sign-in's tokens are refused.
+  case idTokenRejected(IDTokenError)
+  /// The account behind the new tokens could not be read (the identity step).
+  case identityFailed(IdentityError)
 }
 
 extension AuthError {
@@ -101,6 +110,9 @@ extension AuthError {
       return 2
     case .missingEndpoint, .insecureEndpoint:
       return 1
+    case .discoveryFailed(let error): return error.exitCode
+    case .idTokenRejected(let error): return error.exitCode
+    case .identityFailed(let error): return error.exitCode
     default:
       return 7
     }
@@ -138,6 +150,9 @@ extension AuthError {
     case .flowNotOffered: return "flow_not_offered"
     case .missingEndpoint: return "missing_endpoint"
     case .insecureEndpoint: return "insecure_endpoint"
+    case .discoveryFailed(let error): return error.code
+    case .idTokenRejected(let error): return error.code
+    case .identityFailed(let error): return error.code
     }
   }
 }

@@ -1,3 +1,5 @@
+import AuthCore
+
 /// A strict RFC 8259 parser for configuration files that reports errors by line and column.
 ///
 /// Foundation's parsers report only a character offset and forget where values were, which
@@ -5,21 +7,22 @@
 /// line 12. This one keeps the position of every value and key.
 public struct JSONParser {
   private let scalars: [Unicode.Scalar]
+  private var positions: [String: SourcePosition] = [:]
   private var index = 0
   private var line = 1
   private var column = 1
   private let maxDepth = 64
 
   /// Parses a whole document; anything but white space after the top-level value is an error.
-  public static func parse(_ text: String) throws(JSONParseError) -> Located<JSONValue> {
+  public static func parse(_ text: String) throws(JSONParseError) -> JSONDocument {
     var parser = JSONParser(scalars: Array(text.unicodeScalars))
     parser.skipWhitespace()
-    let value = try parser.parseValue(depth: 0)
+    let value = try parser.parseValue(path: "", depth: 0)
     parser.skipWhitespace()
     guard parser.index == parser.scalars.count else {
       throw parser.error("unexpected text after the end of the JSON value")
     }
-    return value
+    return JSONDocument(root: value, positions: parser.positions)
   }
 
   private init(scalars: [Unicode.Scalar]) {
@@ -60,24 +63,25 @@ public struct JSONParser {
     advance()
   }
 
-  private mutating func parseValue(depth: Int) throws(JSONParseError) -> Located<JSONValue> {
+  private mutating func parseValue(path: String, depth: Int) throws(JSONParseError) -> JSONWireValue
+  {
     guard depth < maxDepth else { throw error("values are nested more than \(maxDepth) deep") }
-    let start = position
+    positions[path] = position
     guard let scalar = current else { throw error("expected a value before the end of the file") }
     switch scalar {
-    case "{": return Located(try parseObject(depth: depth), at: start)
-    case "[": return Located(try parseArray(depth: depth), at: start)
-    case "\"": return Located(.string(try parseString()), at: start)
+    case "{": return try parseObject(path: path, depth: depth)
+    case "[": return try parseArray(path: path, depth: depth)
+    case "\"": return .string(try parseString())
     case "t":
       try parseLiteral("true")
-      return Located(.bool(true), at: start)
+      return .bool(true)
     case "f":
       try parseLiteral("false")
-      return Located(.bool(false), at: start)
+      return .bool(false)
     case "n":
       try parseLiteral("null")
-      return Located(.null, at: start)
-    case "-", "0"..."9": return Located(.number(try parseNumber()), at: start)
+      return .null
+    case "-", "0"..."9": return .number(try parseNumber())
     case "'": throw error("strings take double quotes (\"), not single quotes")
     case "/": throw error("JSON has no comments; remove the comment")
     default: throw error("unexpected '\(scalar)' where a value should be")
@@ -91,9 +95,11 @@ public struct JSONParser {
     }
   }
 
-  private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
+  private mutating func parseObject(path: String, depth: Int) throws(JSONParseError)
+    -> JSONWireValue
+  {
     advance()  // {
-    var members: [(key: Located<String>, value: Located<JSONValue>)] = []
+    var members: [String: JSONWireValue] = [:]
     skipWhitespace()
     if current == "}" {
       advance()
@@ -107,15 +113,14 @@ public struct JSONParser {
         throw error("expected a member name in double quotes")
       }
       let key = try parseString()
-      if members.contains(where: { $0.key.value == key }) {
+      if members[key] != nil {
         throw JSONParseError(
           message: "the name \"\(key)\" appears twice in this object", position: keyStart)
       }
       skipWhitespace()
       try expect(":", "':' after the member name \"\(key)\"")
       skipWhitespace()
-      let value = try parseValue(depth: depth + 1)
-      members.append((Located(key, at: keyStart), value))
+      members[key] = try parseValue(path: path.isEmpty ? key : path + "." + key, depth: depth + 1)
       skipWhitespace()
       if current == "," {
         advance()
@@ -129,9 +134,10 @@ public struct JSONParser {
     }
   }
 
-  private mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
+  private mutating func parseArray(path: String, depth: Int) throws(JSONParseError) -> JSONWireValue
+  {
     advance()  // [
-    var elements: [Located<JSONValue>] = []
+    var elements: [JSONWireValue] = []
     skipWhitespace()
     if current == "]" {
       advance()
@@ -140,7 +146,7 @@ public struct JSONParser {
     while true {
       skipWhitespace()
       if current == "]" { throw error("trailing comma before ']'; remove the last comma") }
-      elements.append(try parseValue(depth: depth + 1))
+      elements.append(try parseValue(path: "\(path)[\(elements.count)]", depth: depth + 1))
       skipWhitespace()
       if current == "," {
         advance()

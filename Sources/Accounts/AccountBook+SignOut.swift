@@ -1,0 +1,71 @@
+import AuthCore
+import Foundation
+import Vault
+
+/// What a sign-out did at the provider; the local account is gone in every case.
+public struct SignOutReport: Sendable, Equatable {
+  /// What happened to the tokens at the provider.
+  public enum Revocation: Sendable, Equatable {
+    /// The provider confirmed (RFC 7009).
+    case revoked
+    /// The provider has no revocation endpoint; the user revokes access in its settings.
+    case unsupported
+    /// Not asked (`--local-only`, or no token left to revoke).
+    case skipped
+    /// The provider is no longer configured, so nothing could be sent.
+    case providerMissing
+    /// The provider refused or could not be reached; the tokens may still work there.
+    case failed(AuthError)
+  }
+
+  /// The revocation outcome.
+  public let revocation: Revocation
+  /// The provider's RP-initiated logout address (with `id_token_hint`), to open like a login URL
+  /// so the browser session ends too; nil when the provider has none.
+  public let endSessionURL: URL?
+}
+
+extension AccountBook {
+  /// Signs `account` out: revokes its refresh token, then its access token, where the provider
+  /// can (unless `localOnly`), then deletes it from the vault whatever the provider said.
+  public func signOut(_ account: AccountRecord, localOnly: Bool) async throws(AccountsError)
+    -> SignOutReport
+  {
+    var revocation = SignOutReport.Revocation.skipped
+    var endSessionURL: URL?
+    if !localOnly {
+      if catalog.entry(account.providerID)?.configuration == nil {
+        revocation = .providerMissing
+      } else {
+        do {
+          let client = try await client(for: account.providerID)
+          revocation = try await revoke(account, with: client)
+          endSessionURL = try? client.configuration.endSessionURL(
+            idTokenHint: account.tokens.idToken)
+        } catch .auth(let error) {
+          revocation = .failed(error)
+        } catch {
+          revocation = .providerMissing
+        }
+      }
+    }
+    try await vaulted { vault throws(VaultError) in try await vault.delete(account.id) }
+    return SignOutReport(revocation: revocation, endSessionURL: endSessionURL)
+  }
+
+  private func revoke(_ account: AccountRecord, with client: ProviderClient)
+    async throws(AccountsError) -> SignOutReport.Revocation
+  {
+    guard let accessToken = account.tokens.accessToken else { return .skipped }
+    do {
+      switch try await client.revoke(
+        accessToken: accessToken, refreshToken: account.tokens.refreshToken)
+      {
+      case .revoked: return .revoked
+      case .unsupported: return .unsupported
+      }
+    } catch {
+      return .failed(error)
+    }
+  }
+}

@@ -1,0 +1,148 @@
+import AuthCore
+import Crypto
+import Foundation
+import Providers
+import Spelling
+import Vault
+
+/// The accounts of one vault, with the providers that issued them: what the command line and
+/// the interactive UI both work through.
+///
+/// It names accounts, signs in (storing an account only once its tokens and identity are in),
+/// hands out valid access tokens (refreshing at most once per call, one refresh at a time across
+/// every authtui process through the vault's lease), refreshes on demand, and signs out
+/// (revocation, then local deletion). Provider metadata (OpenID discovery, JWKS) is fetched once
+/// per run and kept here.
+public actor AccountBook {
+  /// The vault, unlocked.
+  public nonisolated let vault: Vault
+  /// The providers.
+  public nonisolated let catalog: ProviderCatalog
+  /// The network.
+  public nonisolated let transport: any Transport
+  /// The time.
+  public nonisolated let clock: any WallClock
+  /// Randomness for sign-in secrets.
+  public nonisolated let random: any RandomSource
+  /// Names this process as a refresh-lease holder.
+  public nonisolated let holder: String
+  /// How long one request to a provider may take.
+  public nonisolated let requestTimeout: TimeInterval
+
+  private var openIDProviders: [String: OIDCProvider] = [:]
+
+  public init(
+    vault: Vault, catalog: ProviderCatalog, transport: any Transport,
+    clock: any WallClock = SystemClock(), random: any RandomSource = SystemRandomSource(),
+    requestTimeout: TimeInterval = 30
+  ) {
+    self.vault = vault
+    self.catalog = catalog
+    self.transport = transport
+    self.clock = clock
+    self.random = random
+    self.requestTimeout = requestTimeout
+    self.holder =
+      "pid \(ProcessInfo.processInfo.processIdentifier) "
+      + Base64URL.encode(random.bytes(count: 6))
+  }
+
+  // MARK: Accounts
+
+  /// Every account (decrypted), and the ids of damaged ones.
+  public func listing() async throws(AccountsError) -> AccountListing {
+    try await vaulted { vault throws(VaultError) in try await vault.listAccounts() }
+  }
+
+  /// The account `text` names (`provider/label`, a bare provider with one account, or `#N`).
+  public func account(named text: String) async throws(AccountsError) -> AccountRecord {
+    switch try AccountName(parsing: text) {
+    case .rowID(let id):
+      do {
+        return try await vault.account(AccountID(id))
+      } catch .accountNotFound {
+        throw .noSuchAccount(text, suggestions: [])
+      } catch {
+        throw .vault(error)
+      }
+    case .full(let provider, let label):
+      if let record = try await vaulted({ vault throws(VaultError) in
+        try await vault.account(providerID: provider, label: label)
+      }) {
+        return record
+      }
+      let names = try await listing().accounts.map(\.name)
+      throw .noSuchAccount(text, suggestions: Self.closeNames(to: text, among: names))
+    case .provider(let provider):
+      let accounts = try await listing().accounts
+      let matching = accounts.filter { $0.providerID == provider }
+      if matching.count == 1, let only = matching.first { return only }
+      if matching.count > 1 {
+        throw .ambiguousAccount(provider, candidates: matching.map(\.name).sorted())
+      }
+      throw .noSuchAccount(
+        text, suggestions: Self.closeNames(to: text, among: accounts.map(\.name)))
+    }
+  }
+
+  /// Names close to `text`: by edit distance on the whole name, and every account of a provider
+  /// or with a label that matches exactly.
+  static func closeNames(to text: String, among names: [String]) -> [String] {
+    var result = SpellingSuggestion.close(to: text, among: names.sorted(), maximumDistance: 3)
+    let parts = text.split(separator: "/", maxSplits: 1).map(String.init)
+    for name in names.sorted() where !result.contains(name) {
+      let nameParts = name.split(separator: "/", maxSplits: 1).map(String.init)
+      if nameParts.first == parts.first || (parts.count == 2 && nameParts.last == parts.last) {
+        result.append(name)
+      }
+    }
+    return Array(result.prefix(5))
+  }
+
+  // MARK: Providers
+
+  /// The catalog entry for `id`, or an error naming the closest ids.
+  public nonisolated func providerEntry(_ id: String) throws(AccountsError) -> ProviderEntry {
+    guard let entry = catalog.entry(id) else {
+      throw .noSuchProvider(
+        id, suggestions: SpellingSuggestion.close(to: id, among: catalog.entries.map(\.id)))
+    }
+    return entry
+  }
+
+  /// The provider of `id`, ready to talk to: its configuration after OpenID discovery (once
+  /// per run), its key cache, and a client.
+  public func openIDProvider(_ id: String) throws(AccountsError) -> OIDCProvider {
+    if let known = openIDProviders[id] { return known }
+    let entry = try providerEntry(id)
+    guard let configuration = entry.configuration else {
+      throw .providerUnusable(id, problems: entry.problems.map(\.message))
+    }
+    let provider = OIDCProvider(
+      configuration: configuration, transport: transport, clock: clock,
+      requestTimeout: requestTimeout)
+    openIDProviders[id] = provider
+    return provider
+  }
+
+  /// A client for the provider of `id`, with discovered endpoints filled in.
+  public func client(for id: String) async throws(AccountsError) -> ProviderClient {
+    let provider = try openIDProvider(id)
+    do {
+      return try await provider.client()
+    } catch {
+      throw .auth(error)
+    }
+  }
+
+  /// Runs a vault call, turning its error into `AccountsError.vault`.
+  func vaulted<Result: Sendable>(
+    _ body: (Vault) async throws(VaultError) -> Result
+  ) async throws(AccountsError) -> Result {
+    do {
+      return try await body(vault)
+    } catch {
+      throw .vault(error)
+    }
+  }
+}

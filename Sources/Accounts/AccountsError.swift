@@ -1,0 +1,133 @@
+import AuthCore
+import Foundation
+import Vault
+
+/// Why an account operation did not give its result. Each case has a message that names the
+/// problem and the next step, and the exit code of DESIGN.md "Command line".
+public enum AccountsError: Error, Sendable, Equatable {
+  /// The text is not `PROVIDER/LABEL`, `PROVIDER` or `#N`.
+  case malformedAccountName(String)
+  /// No account has that name; `suggestions` are the closest existing names.
+  case noSuchAccount(String, suggestions: [String])
+  /// A bare provider name with several accounts: the user must say which.
+  case ambiguousAccount(String, candidates: [String])
+  /// No provider has that id; `suggestions` are the closest ids.
+  case noSuchProvider(String, suggestions: [String])
+  /// The provider is known but cannot be used (no client id, a missing endpoint…).
+  case providerUnusable(String, problems: [String])
+  /// The provider does not offer the flow asked for.
+  case flowNotOffered(provider: String, flow: SignInFlow, offered: [SignInFlow])
+  /// The account has no usable token and none can be obtained without the user.
+  case signInNeeded(provider: String, label: String, reason: SignInNeededReason)
+  /// Another process held the refresh lease and neither finished nor gave it up in time.
+  case refreshStalled(account: String)
+  /// The provider or the network failed (or the user cancelled a sign-in).
+  case auth(AuthError)
+  /// The vault failed.
+  case vault(VaultError)
+  /// A sign-in as one user would overwrite the account of another user with the same label.
+  case labelTaken(account: String)
+  /// An env file could not be written.
+  case envFile(path: String, reason: String)
+
+  /// Why an account must sign in again.
+  public enum SignInNeededReason: Sendable, Equatable {
+    /// The account has no access token (a previous refresh was refused, or it never had one).
+    case noToken
+    /// The provider refused the refresh token (`invalid_grant`); the tokens were cleared.
+    case refreshRejected
+    /// The token runs out in less than asked and the provider gives no refresh token.
+    case noRefreshToken(expiresAt: Date?)
+  }
+
+  /// The exit status for scripts.
+  public var exitCode: Int32 {
+    switch self {
+    case .malformedAccountName: return 2
+    case .noSuchAccount, .ambiguousAccount, .noSuchProvider: return 4
+    case .providerUnusable, .flowNotOffered, .envFile, .labelTaken: return 1
+    case .signInNeeded: return 5
+    case .refreshStalled: return 7
+    case .auth(let error): return error.exitCode
+    case .vault(let error):
+      switch error {
+      case .wrongPassphrase, .locked, .emptyPassphrase: return 3
+      case .accountNotFound: return 4
+      default: return 1
+      }
+    }
+  }
+
+  /// One or two sentences: what is wrong, and what to do.
+  public var message: String {
+    switch self {
+    case .malformedAccountName(let text):
+      return "\"\(text)\" is not an account name; write PROVIDER/LABEL (for example simkl/alice), "
+        + "or PROVIDER alone when it has one account"
+    case .noSuchAccount(let name, let suggestions):
+      let hint =
+        suggestions.isEmpty
+        ? "`authtui list` shows your accounts"
+        : "did you mean " + suggestions.map { "`\($0)`" }.joined(separator: " or ") + "?"
+      return "no account \(name); \(hint)"
+    case .ambiguousAccount(let provider, let candidates):
+      return "\(provider) has several accounts; name one: "
+        + candidates.joined(separator: ", ")
+    case .noSuchProvider(let id, let suggestions):
+      let hint =
+        suggestions.isEmpty
+        ? "`authtui providers` lists them"
+        : "did you mean " + suggestions.map { "`\($0)`" }.joined(separator: " or ") + "?"
+      return "no provider \(id); \(hint)"
+    case .providerUnusable(let id, let problems):
+      return "the provider \(id) is not ready: " + problems.joined(separator: "; ")
+    case .flowNotOffered(let provider, let flow, let offered):
+      return "\(provider) does not offer the \(flow.rawValue) flow; use --flow "
+        + offered.map(\.rawValue).joined(separator: " or ")
+    case .signInNeeded(let provider, let label, let reason):
+      let account = "\(provider)/\(label)"
+      let again = "sign in again with `authtui login \(provider) --label \(shellQuoted(label))`"
+      switch reason {
+      case .noToken:
+        return "\(account) needs a new sign-in; \(again)"
+      case .refreshRejected:
+        return "the provider refused \(account)'s refresh token (it was revoked or has expired); "
+          + "its tokens were cleared: \(again)"
+      case .noRefreshToken(let expiresAt):
+        let when = expiresAt.map { " (it expires \(Self.describe($0)))" } ?? ""
+        return
+          "\(account)'s token runs out too soon\(when) and the provider gives no refresh token; "
+          + again
+      }
+    case .refreshStalled(let account):
+      return "another authtui process is refreshing \(account) and has not finished; "
+        + "try again in a minute"
+    case .auth(let error):
+      return error.message
+    case .vault(let error):
+      return error.description
+    case .labelTaken(let account):
+      return "\(account) belongs to another user of the provider; nothing was stored. "
+        + "Sign in with another --label, or sign \(account) out first"
+    case .envFile(let path, let reason):
+      return "cannot write \(path): \(reason)"
+    }
+  }
+
+  /// `label` as a shell word: unchanged when it is plain, single-quoted otherwise.
+  func shellQuoted(_ label: String) -> String {
+    let plain = label.allSatisfy { $0.isLetter || $0.isNumber || "-_.@+".contains($0) }
+    return plain ? label : "'" + label.replacingOccurrences(of: "'", with: "'\\''") + "'"
+  }
+
+  static func describe(_ date: Date) -> String {
+    let seconds = Int(date.timeIntervalSinceNow.rounded())
+    if seconds <= 0 { return "now" }
+    if seconds < 120 { return "in \(seconds) s" }
+    return "in \(seconds / 60) min"
+  }
+}
+
+extension AccountsError: CustomStringConvertible {
+  public var description: String { message }
+}

@@ -1,0 +1,131 @@
+import AuthCore
+import Crypto
+import Foundation
+import Vault
+
+/// One sign-in on its way to becoming an account: the running attempt, and what is needed to
+/// finish it (the nonce to check, the label asked for).
+///
+/// A UI reads `progress`, may `submitRedirect` (the paste path) or `cancel`, and calls `finish`,
+/// which waits for the tokens, validates the id_token and reads the identity, and only then
+/// stores the account. Nothing reaches the vault from a cancelled, denied or timed-out attempt.
+public struct SignInSession: Sendable {
+  /// The provider's id.
+  public let providerID: String
+  /// The running attempt.
+  public let attempt: any SignInAttempt
+  /// The label asked for (`--label`), or nil to take the provider's name for the account.
+  public let requestedLabel: String?
+  /// The `nonce` the authorization request sent, to compare with the id_token's.
+  let nonce: String?
+  let book: AccountBook
+
+  /// The flow.
+  public var flow: SignInFlow { attempt.flow }
+
+  /// Every change of the attempt's state, for one reader.
+  public var progress: AsyncStream<SignInProgress> { attempt.progress }
+
+  /// Ends the attempt now; `finish` then throws `.auth(.cancelled)`.
+  public func cancel() {
+    attempt.cancel()
+  }
+
+  /// The paste path: the address the browser ended on, checked exactly like a redirect.
+  public func submitRedirect(_ pastedURL: String) async throws(AuthError) {
+    guard let browser = attempt as? AuthorizationCodeSignIn else {
+      throw .malformedRedirect("this sign-in uses a code, not a browser redirect")
+    }
+    try await browser.submitRedirect(pastedURL)
+  }
+
+  /// Waits for the attempt and stores the account; returns it.
+  public func finish() async throws(AccountsError) -> AccountRecord {
+    try await book.complete(self)
+  }
+}
+
+extension AccountBook {
+  /// Starts a sign-in to `providerID` with `flow` (nil: the provider's first flow).
+  ///
+  /// `loginTimeout` overrides how long a browser sign-in waits for its redirect.
+  public func beginSignIn(
+    provider providerID: String, flow: SignInFlow? = nil, label: String? = nil,
+    loginTimeout: TimeInterval? = nil
+  ) async throws(AccountsError) -> SignInSession {
+    let entry = try providerEntry(providerID)
+    guard entry.configuration != nil else {
+      throw .providerUnusable(providerID, problems: entry.problems.map(\.message))
+    }
+    var client = try await client(for: providerID)
+    let chosen = flow ?? client.configuration.flows.first ?? .pkce
+    guard client.configuration.flows.contains(chosen) else {
+      throw .flowNotOffered(provider: providerID, flow: chosen, offered: client.configuration.flows)
+    }
+    if let loginTimeout {
+      var configuration = client.configuration
+      configuration.loginTimeout = loginTimeout
+      client = ProviderClient(
+        configuration: configuration, transport: client.transport, clock: client.clock,
+        requestTimeout: client.requestTimeout)
+    }
+    let attempt: any SignInAttempt
+    do {
+      attempt = try await client.startSignIn(chosen, random: ForwardedRandomSource(random))
+    } catch {
+      throw .auth(error)
+    }
+    let nonce = (attempt as? AuthorizationCodeSignIn)?.request.nonce
+    return SignInSession(
+      providerID: providerID, attempt: attempt, requestedLabel: label, nonce: nonce, book: self)
+  }
+
+  /// Finishes `session`: tokens, id_token, identity, then the vault.
+  func complete(_ session: SignInSession) async throws(AccountsError) -> AccountRecord {
+    let providerID = session.providerID
+    let provider = try openIDProvider(providerID)
+    let client = try await client(for: providerID)
+    let identity: AccountIdentity?
+    let tokens: TokenResponse
+    do {
+      tokens = try await session.attempt.tokens()
+      let idToken = try await provider.validateIDToken(in: tokens, nonce: session.nonce)
+      identity = try await client.identity(for: tokens, idToken: idToken)
+    } catch {
+      throw .auth(error)
+    }
+    let label = session.requestedLabel ?? identity?.label ?? "default"
+    let tokenSet = TokenSet(tokens, requestedScopes: client.configuration.scopes)
+    var fields: [String: String] = [:]
+    fields["email"] = identity?.email
+    fields["name"] = identity?.name
+    fields["provider_label"] = identity?.label
+
+    let existing = try await vaulted { vault throws(VaultError) in
+      try await vault.account(providerID: providerID, label: label)
+    }
+    if let existing {
+      if let stored = existing.subject, let signedIn = identity?.subject, stored != signedIn {
+        throw .labelTaken(account: existing.name)
+      }
+      return try await vaulted { vault throws(VaultError) in
+        try await vault.updateTokens(of: existing.id, to: tokenSet)
+      }
+    }
+    let account = NewAccount(
+      providerID: providerID, label: label, subject: identity?.subject, identity: fields,
+      tokens: tokenSet)
+    return try await vaulted { vault throws(VaultError) in try await vault.insert(account) }
+  }
+}
+
+/// Passes the book's random source (an existential) where a concrete `RandomSource` is wanted.
+struct ForwardedRandomSource: RandomSource {
+  let base: any RandomSource
+
+  init(_ base: any RandomSource) {
+    self.base = base
+  }
+
+  func bytes(count: Int) -> [UInt8] { base.bytes(count: count) }
+}

@@ -1,0 +1,120 @@
+import Foundation
+
+extension ProviderClient {
+  /// Identifies the account behind freshly issued `tokens` as `configuration.effectiveIdentity`
+  /// says; nil when the provider has no identity step (the user names the account).
+  ///
+  /// `idToken` is the sign-in's validated id_token, if any: the `id_token` source reads it, and
+  /// the `userinfo` source checks its `sub` against it (OIDC Core §5.3.2). Build this client
+  /// from `OIDCProvider.configuration()` so a discovered `userinfo_endpoint` is known.
+  ///
+  /// An endpoint answering 401 means the new token is unusable (`IdentityError.tokenUnusable`),
+  /// 403 that it lacks a scope (`IdentityError.insufficientScope`, naming the scope to add);
+  /// either way the sign-in has failed.
+  public func identity(for tokens: TokenResponse, idToken: IDToken?) async throws(AuthError)
+    -> AccountIdentity?
+  {
+    guard let settings = configuration.effectiveIdentity else { return nil }
+    let document: [String: JSONWireValue]
+    switch settings.source {
+    case .endpoint(let url):
+      document = try await accountDocument(
+        url, accessToken: tokens.accessToken, scopeHint: settings.forbiddenScopeHint)
+    case .tokenResponse:
+      document = tokens.additionalParameters
+    case .userinfo:
+      document = try await userinfo(
+        accessToken: tokens.accessToken, expectedSubject: idToken?.subject)
+    case .idToken:
+      guard let idToken else { throw .identityFailed(.noIDToken) }
+      document = idToken.claims
+    }
+    do {
+      return try AccountIdentity(document: document, settings: settings)
+    } catch {
+      throw .identityFailed(error)
+    }
+  }
+
+  /// The claims of the userinfo endpoint (OIDC Core §5.3): `GET userinfo_endpoint` with the
+  /// access token as a Bearer token. `sub` must be present and, when `expectedSubject` (the
+  /// id_token's `sub`) is given, equal to it (§5.3.2); otherwise the answer is refused.
+  public func userinfo(accessToken: String, expectedSubject: String?) async throws(AuthError)
+    -> [String: JSONWireValue]
+  {
+    let endpoint = try configuration.endpoint(\.userinfoEndpoint, named: "userinfo_endpoint")
+    let claims = try await accountDocument(endpoint, accessToken: accessToken, scopeHint: nil)
+    guard let subject = claims["sub"]?.stringValue, !subject.isEmpty else {
+      throw .identityFailed(.userinfoWithoutSubject)
+    }
+    if let expectedSubject, subject != expectedSubject {
+      throw .identityFailed(.subjectMismatch)
+    }
+    return claims
+  }
+
+  /// `GET`s a Bearer-protected JSON object describing the account, with the provider's
+  /// per-request parameters. 401 or `invalid_token`: the token is unusable; 403 or
+  /// `insufficient_scope`: a scope is missing, named by the `WWW-Authenticate` header's `scope`
+  /// (RFC 6750 §3) when present, else by `scopeHint`.
+  func accountDocument(_ url: URL, accessToken: String, scopeHint: String?)
+    async throws(AuthError) -> [String: JSONWireValue]
+  {
+    guard ProviderConfiguration.isAllowedEndpoint(url) else {
+      throw .insecureEndpoint("identity endpoint", provider: configuration.name)
+    }
+    let response = try await send(getRequest(url, bearerToken: accessToken))
+    let challenge = response.headers["www-authenticate"].map(BearerChallenge.init)
+    let missingScope = IdentityError.insufficientScope(
+      scopeHint: challenge?.scope ?? scopeHint)
+    switch response.status {
+    case 401: throw .identityFailed(.tokenUnusable)
+    case 403: throw .identityFailed(missingScope)
+    default: break
+    }
+    switch try Self.read(response) {
+    case .json(let json):
+      return json
+    case .error(let error) where error.code.rawValue == "invalid_token":
+      throw .identityFailed(.tokenUnusable)
+    case .error(let error) where error.code.rawValue == "insufficient_scope":
+      throw .identityFailed(missingScope)
+    case .error:
+      throw .unexpectedStatus(response.status)
+    }
+  }
+}
+
+/// The parameters of a `WWW-Authenticate: Bearer …` challenge (RFC 6750 §3) that the identity
+/// step reads: `error` and `scope`.
+struct BearerChallenge: Equatable {
+  /// `error` (`invalid_token`, `insufficient_scope`).
+  let error: String?
+  /// `scope`: the scopes the resource needs, space-separated.
+  let scope: String?
+
+  /// Reads `header`; parameters it does not find are nil.
+  init(_ header: String) {
+    var parameters: [String: String] = [:]
+    var rest = Substring(header)
+    if rest.lowercased().hasPrefix("bearer") { rest = rest.dropFirst("bearer".count) }
+    while let equals = rest.firstIndex(of: "=") {
+      let name = rest[..<equals].trimmingCharacters(in: CharacterSet(charactersIn: " ,"))
+      rest = rest[rest.index(after: equals)...]
+      let value: Substring
+      if rest.first == "\"" {
+        rest = rest.dropFirst()
+        let end = rest.firstIndex(of: "\"") ?? rest.endIndex
+        value = rest[..<end]
+        rest = end < rest.endIndex ? rest[rest.index(after: end)...] : ""
+      } else {
+        let end = rest.firstIndex(of: ",") ?? rest.endIndex
+        value = rest[..<end]
+        rest = rest[end...]
+      }
+      parameters[name.lowercased()] = OAuthError.clean(String(value))
+    }
+    error = parameters["error"]
+    scope = parameters["scope"]
+  }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+/// Why the provider's discovery document (`{issuer}/.well-known/openid-configuration`, OIDC
+/// Discovery §4) could not be used. Transport failures and server errors stay the general
+/// `AuthError` cases; these are the document's own problems.
+public enum DiscoveryError: Error, Sendable, Equatable {
+  /// The configured `issuer` is not an https URL (or http on 127.0.0.1) without query or
+  /// fragment (OIDC Discovery §2).
+  case invalidIssuer(String)
+  /// No document at the discovery URL (the HTTP status it answered with).
+  case documentNotFound(url: String, status: Int)
+  /// The document's `issuer` is not exactly the configured one (OIDC Discovery §4.3): a
+  /// misconfiguration (often a trailing slash) or an impersonation.
+  case issuerMismatch(expected: String, received: String?)
+  /// A member the document must have is absent (`jwks_uri`, OIDC Discovery §3).
+  case missingMember(String)
+  /// A member that must be a URL is not one; the member's name.
+  case invalidEndpoint(String)
+  /// An endpoint uses plain http off loopback; the member's name.
+  case insecureEndpoint(String)
+}
+
+extension DiscoveryError: CustomStringConvertible {
+  /// One sentence for the user: what went wrong and what to do next.
+  public var message: String {
+    switch self {
+    case .invalidIssuer(let issuer):
+      return "The issuer \(issuer) is not an https URL without query or fragment; fix `issuer` "
+        + "in the provider file."
+    case .documentNotFound(let url, let status):
+      return "The provider has no discovery document at \(url) (HTTP \(status)); check `issuer` "
+        + "in the provider file, or set the endpoints there and `\"discovery\": false`."
+    case .issuerMismatch(let expected, let received):
+      let named = received.map { "names the issuer \($0)" } ?? "names no issuer"
+      return "The provider's discovery document \(named), not \(expected); set `issuer` in the "
+        + "provider file to exactly the provider's issuer (a trailing slash counts)."
+    case .missingMember(let name):
+      return "The provider's discovery document has no `\(name)`; set `\(name)` in the provider "
+        + "file."
+    case .invalidEndpoint(let name):
+      return "The provider's discovery document has an unusable `\(name)`; set `\(name)` in the "
+        + "provider file."
+    case .insecureEndpoint(let name):
+      return "The provider's discovery document gives a plain http `\(name)` (only 127.0.0.1 "
+        + "may use http); set an https `\(name)` in the provider file."
+    }
+  }
+
+  /// The same as `message`.
+  public var description: String { message }
+
+  /// A stable snake_case name for scripts.
+  public var code: String {
+    switch self {
+    case .invalidIssuer: return "invalid_issuer"
+    case .documentNotFound: return "discovery_not_found"
+    case .issuerMismatch: return "discovery_issuer_mismatch"
+    case .missingMember: return "discovery_missing_member"
+    case .invalidEndpoint: return "discovery_invalid_endpoint"
+    case .insecureEndpoint: return "discovery_insecure_endpoint"
+    }
+  }
+
+  /// 1 for the configured issuer itself, 7 (provider error) for what the provider published.
+  public var exitCode: Int32 {
+    if case .invalidIssuer = self { return 1 }
+    return 7
+  }
+}

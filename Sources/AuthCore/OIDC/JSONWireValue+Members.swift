@@ -1,0 +1,58 @@
+import Foundation
+
+extension JSONWireValue {
+  /// The elements, if this is an array.
+  var arrayValue: [JSONWireValue]? {
+    if case .array(let elements) = self { return elements }
+    return nil
+  }
+
+  /// The members, if this is an object.
+  var objectValue: [String: JSONWireValue]? {
+    if case .object(let members) = self { return members }
+    return nil
+  }
+
+  /// The number, if this is a JSON number (a quoted number does not count: JWT dates and
+  /// identifiers must have their JSON type).
+  var strictNumberValue: Double? {
+    if case .number(let number) = self { return number }
+    return nil
+  }
+
+  /// A string, or a number written as a whole number where it is one (`12345`, not
+  /// `12345.0`): how an account name or id reads in a label.
+  var textValue: String? {
+    switch self {
+    case .string(let text):
+      return text
+    case .number(let number):
+      if let whole = Int64(exactly: number) { return String(whole) }
+      return number.isFinite ? String(number) : nil
+    default:
+      return nil
+    }
+  }
+}
+
+extension Dictionary where Key == String, Value == JSONWireValue {
+  /// The value at a dotted member path (`user.name`, `accounts.0.id`): each segment is a member
+  /// name, or an index into an array. Nil when any step is missing.
+  func value(atPath path: String) -> JSONWireValue? {
+    var segments = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    guard !segments.isEmpty else { return nil }
+    var current = self[segments.removeFirst()]
+    for segment in segments {
+      switch current {
+      case .object(let members)?:
+        current = members[segment]
+      case .array(let elements)?:
+        guard let index = Int(segment), elements.indices.contains(index) else { return nil }
+        current = elements[index]
+      default:
+        return nil
+      }
+    }
+    return current
+  }
+}

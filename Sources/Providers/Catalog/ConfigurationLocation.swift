@@ -1,0 +1,50 @@
+import Foundation
+
+/// Where the user's configuration folder is: `--config DIR`, else `AUTHTUI_CONFIG_DIR`, else
+/// `$XDG_CONFIG_HOME/authtui`, else `~/.config/authtui`.
+public struct ConfigurationLocation: Sendable, Equatable {
+  /// The folder (it may not exist: then there is simply no user configuration).
+  public let directory: URL
+
+  public init(directory: URL) {
+    self.directory = directory
+  }
+
+  /// Resolves the folder from an explicit option and the environment.
+  public static func resolve(
+    explicitPath: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> ConfigurationLocation {
+    if let explicitPath, !explicitPath.isEmpty {
+      return ConfigurationLocation(directory: URL(fileURLWithPath: explicitPath))
+    }
+    if let variable = environment["AUTHTUI_CONFIG_DIR"], !variable.isEmpty {
+      return ConfigurationLocation(directory: URL(fileURLWithPath: variable))
+    }
+    // The XDG Base Directory spec: a relative XDG_CONFIG_HOME is invalid and must be ignored.
+    if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+      return ConfigurationLocation(directory: URL(fileURLWithPath: xdg + "/authtui"))
+    }
+    let home = environment["HOME"] ?? NSHomeDirectory()
+    return ConfigurationLocation(directory: URL(fileURLWithPath: home + "/.config/authtui"))
+  }
+
+  /// `providers/`, holding one JSON file per provider.
+  public var providersDirectory: URL { directory.appendingPathComponent("providers") }
+  /// `themes/`, holding the user's `.theme` files.
+  public var themesDirectory: URL { directory.appendingPathComponent("themes") }
+  /// `config.json`, the settings file.
+  public var settingsFile: URL { directory.appendingPathComponent("config.json") }
+
+  /// A path as the user would type it, with the home folder as `~`.
+  public static func display(
+    _ url: URL, home: String? = ProcessInfo.processInfo.environment["HOME"]
+  )
+    -> String
+  {
+    let path = url.path
+    if let home, !home.isEmpty, path.hasPrefix(home + "/") {
+      return "~" + path.dropFirst(home.count)
+    }
+    return path
+  }
+}

@@ -1,0 +1,69 @@
+import AuthCore
+import Foundation
+
+/// One provider as the catalog knows it: where it came from, whether it can be used, and why not.
+public struct ProviderEntry: Sendable {
+  /// The id used in `PROVIDER/LABEL`.
+  public let id: String
+  /// The human name.
+  public let name: String
+  /// Where the entry comes from: a built-in preset, a user file, or a user file over a preset.
+  public let origin: Origin
+  /// The flows the provider offers.
+  public let flows: [SignInFlow]
+  /// The merged file (preset plus the user's fields).
+  public let file: ProviderFile
+  /// The ready configuration, or nil when a problem makes the provider unusable.
+  public let configuration: ProviderConfiguration?
+  /// What stops (or would stop) this provider from working, each with its fix.
+  public let problems: [ProviderProblem]
+
+  /// True when a `client_id` is set.
+  public var hasClientID: Bool { file.clientID != nil }
+
+  /// True when the provider names an issuer but not every endpoint its flows need, so OpenID
+  /// Connect discovery fills them in before a sign-in.
+  public var needsDiscovery: Bool {
+    guard file.issuer != nil, file.usesDiscovery != false else { return false }
+    return flows.contains { !$0.hasEndpoints(in: file) }
+  }
+
+  /// Where a provider's definition comes from.
+  public enum Origin: Sendable, Equatable {
+    /// A preset compiled into authtui, with no user file.
+    case preset
+    /// A user file with no preset below it.
+    case file(String)
+    /// A user file over a preset.
+    case fileOverPreset(file: String, preset: String)
+
+    /// For `authtui providers`: `preset`, the file, or `file (preset simkl)`.
+    public var label: String {
+      switch self {
+      case .preset: return "built-in"
+      case .file(let path): return path
+      case .fileOverPreset(let path, let preset): return "\(path) (over preset \(preset))"
+      }
+    }
+  }
+}
+
+extension SignInFlow {
+  /// True when `file` has the endpoints this flow needs without discovery.
+  func hasEndpoints(in file: ProviderFile) -> Bool {
+    switch self {
+    case .pkce: return file.authorizationEndpoint != nil && file.tokenEndpoint != nil
+    case .device: return file.deviceAuthorizationEndpoint != nil && file.tokenEndpoint != nil
+    case .pin: return file.pinEndpoint != nil
+    }
+  }
+
+  /// The endpoint names this flow needs, for error messages.
+  var requiredEndpointNames: String {
+    switch self {
+    case .pkce: return "authorization_endpoint and token_endpoint"
+    case .device: return "device_authorization_endpoint and token_endpoint"
+    case .pin: return "pin_endpoint"
+    }
+  }
+}

@@ -1,0 +1,161 @@
+import AuthCore
+import Foundation
+import Spelling
+
+extension ProviderFile {
+  /// Reads a provider file, checking every field's type and value against DESIGN.md
+  /// "Configuration"; returns the file, or every problem found (each with its line).
+  public static func decode(_ text: String, file: String) -> Result<ProviderFile, ProblemList> {
+    let document: JSONDocument
+    do {
+      document = try JSONParser.parse(text)
+    } catch {
+      return .failure(
+        ProblemList([
+          ProviderProblem(
+            file: file, position: error.position, field: nil,
+            message: "not valid JSON: \(error.message)")
+        ]))
+    }
+    var reader = FieldReader(document: document, file: file)
+    let decoded = reader.readProviderFile()
+    return reader.problems.isEmpty ? .success(decoded) : .failure(ProblemList(reader.problems))
+  }
+}
+
+/// Several problems found in one file, reported together so the user fixes them in one pass.
+public struct ProblemList: Error, Sendable, Equatable {
+  public let problems: [ProviderProblem]
+
+  public init(_ problems: [ProviderProblem]) {
+    self.problems = problems
+  }
+}
+
+extension FieldReader {
+  /// Every field a provider file may have, for the unknown-field check and its suggestion.
+  static let providerFields = [
+    "id", "name", "preset", "issuer", "client_id", "flows", "scopes", "authorization_endpoint",
+    "token_endpoint", "device_authorization_endpoint", "revocation_endpoint", "userinfo_endpoint",
+    "end_session_endpoint", "jwks_uri", "pin_endpoint", "redirect_port", "redirect_path",
+    "token_request_encoding", "login_timeout", "extra_authorize_params", "extra_request_params",
+    "extra_request_params_location", "user_agent", "authorization_response_iss_parameter_supported",
+    "registration_url", "registration_note", "discovery", "post_logout_redirect_uri", "identity",
+  ]
+
+  static let identityFields = [
+    "source", "endpoint", "label", "subject", "email", "name", "forbidden_scope_hint",
+  ]
+
+  mutating func readProviderFile() -> ProviderFile {
+    guard case .object(let members) = document.root else {
+      report(nil, "a provider file holds one JSON object ({ \"id\": …, \"client_id\": … })")
+      return ProviderFile()
+    }
+    reportUnknownFields(of: members, known: Self.providerFields, documentedIn: "Providers")
+    var file = ProviderFile()
+    file.id = string("id").flatMap { id in
+      if ProviderID.isValid(id) { return id }
+      report("id", ProviderIDError.invalid(id).description)
+      return nil
+    }
+    file.name = string("name")
+    file.preset = string("preset")
+    file.issuer = string("issuer")
+    if let issuer = file.issuer, let url = URL(string: issuer),
+      !ProviderConfiguration.isAllowedEndpoint(url)
+    {
+      report("issuer", Self.insecureMessage(issuer))
+    }
+    file.clientID = string("client_id").flatMap { $0.isEmpty ? nil : $0 }
+    file.flows = stringList("flows")?.enumerated().compactMap { index, name in
+      if let flow = SignInFlow(rawValue: name) { return flow }
+      report(
+        "flows[\(index)]",
+        "unknown flow \"\(name)\"; use \"pkce\" (browser), \"device\" (RFC 8628 code) or \"pin\" (Simkl PIN)"
+      )
+      return nil
+    }
+    file.scopes = stringList("scopes")
+    file.authorizationEndpoint = endpoint("authorization_endpoint")
+    file.tokenEndpoint = endpoint("token_endpoint")
+    file.deviceAuthorizationEndpoint = endpoint("device_authorization_endpoint")
+    file.revocationEndpoint = endpoint("revocation_endpoint")
+    file.userinfoEndpoint = endpoint("userinfo_endpoint")
+    file.endSessionEndpoint = endpoint("end_session_endpoint")
+    file.jwksURI = endpoint("jwks_uri")
+    file.pinEndpoint = endpoint("pin_endpoint")
+    file.redirectPort = integer("redirect_port", in: 1...65535).map { UInt16($0) }
+    file.redirectPath = string("redirect_path").flatMap { path in
+      if path.hasPrefix("/") && !path.contains("?") && !path.contains("#") { return path }
+      report(
+        "redirect_path",
+        "must be a path starting with \"/\" without ? or #, for example \"/callback\"")
+      return nil
+    }
+    file.tokenRequestEncoding = choice(
+      "token_request_encoding", from: [TokenRequestEncoding.form, .json])
+    file.loginTimeout = integer("login_timeout", in: 10...3600).map { TimeInterval($0) }
+    file.extraAuthorizeParameters = stringMap("extra_authorize_params")
+    file.extraRequestParameters = stringMap("extra_request_params")
+    file.extraRequestParametersLocation = choice(
+      "extra_request_params_location", from: [ParameterLocation.body, .query])
+    file.userAgent = string("user_agent")
+    file.issuerInAuthorizationResponse = bool("authorization_response_iss_parameter_supported")
+    file.usesDiscovery = bool("discovery")
+    file.postLogoutRedirectURI = endpoint("post_logout_redirect_uri")
+    file.identity = readIdentity()
+    file.registrationURL = string("registration_url")
+    file.registrationNote = string("registration_note")
+    return file
+  }
+
+  /// `identity`: where the account's label comes from after a sign-in.
+  mutating func readIdentity() -> IdentityConfiguration? {
+    guard let value = value("identity") else { return nil }
+    guard case .object(let members) = value else {
+      typeMismatch("identity", expected: "an object ({\"source\": \"userinfo\", …})", found: value)
+      return nil
+    }
+    for key in members.keys.sorted() where !Self.identityFields.contains(key) {
+      let close = SpellingSuggestion.closest(to: key, among: Self.identityFields)
+      report(
+        "identity.\(key)",
+        "unknown field" + (close.map { " (did you mean \"\($0)\"?)" } ?? "")
+          + "; identity takes " + Self.identityFields.joined(separator: ", "))
+    }
+    let sourceName = string("identity.source")
+    let endpoint = endpoint("identity.endpoint")
+    let labels = stringList("identity.label", allowingSingleString: true) ?? []
+    let subjects = stringList("identity.subject", allowingSingleString: true) ?? []
+    let emails = stringList("identity.email", allowingSingleString: true) ?? []
+    let names = stringList("identity.name", allowingSingleString: true) ?? []
+    let hint = string("identity.forbidden_scope_hint")
+    guard let sourceName else {
+      report(
+        "identity",
+        "needs a \"source\": one of "
+          + IdentityConfiguration.Source.wireNames.joined(separator: ", "))
+      return nil
+    }
+    guard let source = IdentityConfiguration.Source(wireName: sourceName, endpoint: endpoint) else {
+      if sourceName == "endpoint" {
+        report("identity.source", "an \"endpoint\" source needs the URL in \"endpoint\"")
+      } else {
+        report(
+          "identity.source",
+          "unknown source \"\(sourceName)\"; use one of "
+            + IdentityConfiguration.Source.wireNames.joined(separator: ", "))
+      }
+      return nil
+    }
+    if labels.isEmpty && subjects.isEmpty {
+      report(
+        "identity.label", "list the JSON paths that hold the account's name, e.g. [\"user.name\"]")
+      return nil
+    }
+    return IdentityConfiguration(
+      source: source, labelPaths: labels, subjectPaths: subjects, emailPaths: emails,
+      namePaths: names, forbiddenScopeHint: hint)
+  }
+}

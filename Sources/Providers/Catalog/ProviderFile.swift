@@ -1,0 +1,96 @@
+import AuthCore
+import Foundation
+
+/// One provider file (or built-in preset) as written: every field optional, because a user file
+/// may override just a few fields of a preset (`"preset": "simkl"`).
+///
+/// Field names are those of DESIGN.md "Configuration", which follow the RFC 8414 / OpenID
+/// Connect Discovery metadata names, so a discovery document and a hand-written file read the
+/// same way.
+public struct ProviderFile: Sendable, Equatable {
+  public var id: String?
+  public var name: String?
+  /// The preset this file builds on (`preset`).
+  public var preset: String?
+  public var issuer: String?
+  public var clientID: String?
+  public var flows: [SignInFlow]?
+  public var scopes: [String]?
+  public var authorizationEndpoint: URL?
+  public var tokenEndpoint: URL?
+  public var deviceAuthorizationEndpoint: URL?
+  public var revocationEndpoint: URL?
+  public var userinfoEndpoint: URL?
+  public var endSessionEndpoint: URL?
+  public var jwksURI: URL?
+  public var pinEndpoint: URL?
+  public var redirectPort: UInt16?
+  public var redirectPath: String?
+  public var tokenRequestEncoding: TokenRequestEncoding?
+  public var loginTimeout: TimeInterval?
+  public var extraAuthorizeParameters: [String: String]?
+  public var extraRequestParameters: [String: String]?
+  public var extraRequestParametersLocation: ParameterLocation?
+  public var userAgent: String?
+  public var issuerInAuthorizationResponse: Bool?
+  /// False turns OpenID Connect discovery off for an issuer (`discovery`).
+  public var usesDiscovery: Bool?
+  /// Where an RP-initiated logout returns the browser, when registered
+  /// (`post_logout_redirect_uri`).
+  public var postLogoutRedirectURI: URL?
+  /// How the account's label is found after a sign-in (`identity`).
+  public var identity: IdentityConfiguration?
+  /// Where a developer registers an application to get a `client_id` (`registration_url`).
+  public var registrationURL: String?
+  /// What to register there, for example the redirect URI (`registration_note`).
+  public var registrationNote: String?
+
+  public init() {}
+
+  /// This file's fields laid over `base`: set fields win; parameter maps merge key by key.
+  public func overriding(_ base: ProviderFile) -> ProviderFile {
+    var merged = base
+    merged.id = id ?? base.id
+    merged.name = name ?? base.name
+    merged.preset = preset ?? base.preset
+    merged.issuer = issuer ?? base.issuer
+    merged.clientID = clientID ?? base.clientID
+    merged.flows = flows ?? base.flows
+    merged.scopes = scopes ?? base.scopes
+    merged.authorizationEndpoint = authorizationEndpoint ?? base.authorizationEndpoint
+    merged.tokenEndpoint = tokenEndpoint ?? base.tokenEndpoint
+    merged.deviceAuthorizationEndpoint =
+      deviceAuthorizationEndpoint ?? base.deviceAuthorizationEndpoint
+    merged.revocationEndpoint = revocationEndpoint ?? base.revocationEndpoint
+    merged.userinfoEndpoint = userinfoEndpoint ?? base.userinfoEndpoint
+    merged.endSessionEndpoint = endSessionEndpoint ?? base.endSessionEndpoint
+    merged.jwksURI = jwksURI ?? base.jwksURI
+    merged.pinEndpoint = pinEndpoint ?? base.pinEndpoint
+    merged.redirectPort = redirectPort ?? base.redirectPort
+    merged.redirectPath = redirectPath ?? base.redirectPath
+    merged.tokenRequestEncoding = tokenRequestEncoding ?? base.tokenRequestEncoding
+    merged.loginTimeout = loginTimeout ?? base.loginTimeout
+    merged.extraAuthorizeParameters = Self.merge(
+      base.extraAuthorizeParameters, extraAuthorizeParameters)
+    merged.extraRequestParameters = Self.merge(base.extraRequestParameters, extraRequestParameters)
+    merged.extraRequestParametersLocation =
+      extraRequestParametersLocation ?? base.extraRequestParametersLocation
+    merged.userAgent = userAgent ?? base.userAgent
+    merged.issuerInAuthorizationResponse =
+      issuerInAuthorizationResponse ?? base.issuerInAuthorizationResponse
+    merged.usesDiscovery = usesDiscovery ?? base.usesDiscovery
+    merged.postLogoutRedirectURI = postLogoutRedirectURI ?? base.postLogoutRedirectURI
+    merged.identity = identity ?? base.identity
+    merged.registrationURL = registrationURL ?? base.registrationURL
+    merged.registrationNote = registrationNote ?? base.registrationNote
+    return merged
+  }
+
+  private static func merge(_ base: [String: String]?, _ top: [String: String]?) -> [String:
+    String]?
+  {
+    guard let top else { return base }
+    guard let base else { return top }
+    return base.merging(top) { _, new in new }
+  }
+}

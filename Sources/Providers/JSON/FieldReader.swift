@@ -1,0 +1,172 @@
+import AuthCore
+import Foundation
+import Spelling
+
+/// Walks one configuration document field by field, collecting problems instead of stopping at
+/// the first, each with the line of the field.
+struct FieldReader {
+  let document: JSONDocument
+  let file: String
+  private var found: [ProviderProblem] = []
+
+  init(document: JSONDocument, file: String) {
+    self.document = document
+    self.file = file
+  }
+
+  /// The problems found so far, in file order.
+  var problems: [ProviderProblem] {
+    found.enumerated().sorted { lhs, rhs in
+      let left = lhs.element.position ?? SourcePosition(line: 0, column: 0)
+      let right = rhs.element.position ?? SourcePosition(line: 0, column: 0)
+      return left == right ? lhs.offset < rhs.offset : left < right
+    }.map(\.element)
+  }
+
+  static func insecureMessage(_ value: String) -> String {
+    "\"\(value)\" is not allowed: endpoints must use https (plain http only on 127.0.0.1, "
+      + "for the sandbox provider); change it to https://…"
+  }
+
+  // MARK: Typed field readers
+
+  /// Reports every member of `members` not in `known`, with the closest known name.
+  mutating func reportUnknownFields(
+    of members: [String: JSONWireValue], known: [String], documentedIn section: String
+  ) {
+    for key in members.keys.sorted() where !known.contains(key) {
+      let close = SpellingSuggestion.closest(to: key, among: known, maximumDistance: 3)
+      let hint = close.map { " (did you mean \"\($0)\"?)" } ?? ""
+      report(key, "unknown field\(hint); the fields are listed in the README under \"\(section)\"")
+    }
+  }
+
+  /// The value at a dotted path (`theme`, `keys.refresh`).
+  func value(_ field: String) -> JSONWireValue? {
+    var current = document.root
+    for part in field.split(separator: ".") {
+      guard case .object(let members) = current, let next = members[String(part)] else {
+        return nil
+      }
+      current = next
+    }
+    return current
+  }
+
+  mutating func report(_ field: String?, _ message: String) {
+    found.append(
+      ProviderProblem(
+        file: file, position: document.position(of: field ?? ""),
+        field: field.map { $0.split(separator: "[").first.map(String.init) ?? $0 }, message: message
+      ))
+  }
+
+  mutating func typeMismatch(_ field: String, expected: String, found: JSONWireValue) {
+    report(field, "must be \(expected), not \(found.kindDescription)")
+  }
+
+  mutating func string(_ field: String) -> String? {
+    guard let value = value(field) else { return nil }
+    guard case .string(let text) = value else {
+      typeMismatch(field, expected: "a string in double quotes", found: value)
+      return nil
+    }
+    return text
+  }
+
+  mutating func bool(_ field: String) -> Bool? {
+    guard let value = value(field) else { return nil }
+    guard case .bool(let flag) = value else {
+      typeMismatch(field, expected: "true or false", found: value)
+      return nil
+    }
+    return flag
+  }
+
+  mutating func integer(_ field: String, in range: ClosedRange<Int>) -> Int? {
+    guard let value = value(field) else { return nil }
+    guard case .number(let number) = value, number.rounded() == number,
+      let whole = Int(exactly: number)
+    else {
+      typeMismatch(field, expected: "a whole number", found: value)
+      return nil
+    }
+    guard range.contains(whole) else {
+      report(field, "must be between \(range.lowerBound) and \(range.upperBound), not \(whole)")
+      return nil
+    }
+    return whole
+  }
+
+  mutating func stringList(_ field: String, allowingSingleString: Bool = false) -> [String]? {
+    guard let value = value(field) else { return nil }
+    if allowingSingleString, case .string(let single) = value { return [single] }
+    guard case .array(let elements) = value else {
+      typeMismatch(field, expected: "an array of strings", found: value)
+      return nil
+    }
+    var result: [String] = []
+    for (index, element) in elements.enumerated() {
+      guard case .string(let text) = element else {
+        typeMismatch("\(field)[\(index)]", expected: "a string", found: element)
+        continue
+      }
+      result.append(text)
+    }
+    return result
+  }
+
+  mutating func stringMap(_ field: String) -> [String: String]? {
+    guard let value = value(field) else { return nil }
+    guard case .object(let members) = value else {
+      typeMismatch(field, expected: "an object of string values", found: value)
+      return nil
+    }
+    var result: [String: String] = [:]
+    for (key, member) in members.sorted(by: { $0.key < $1.key }) {
+      guard case .string(let text) = member else {
+        typeMismatch("\(field).\(key)", expected: "a string", found: member)
+        continue
+      }
+      result[key] = text
+    }
+    return result
+  }
+
+  mutating func choice<Choice: RawRepresentable>(
+    _ field: String, from choices: [Choice]
+  ) -> Choice? where Choice.RawValue == String {
+    guard let text = string(field) else { return nil }
+    if let chosen = Choice(rawValue: text) { return chosen }
+    let options = choices.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
+    report(field, "must be \(options), not \"\(text)\"")
+    return nil
+  }
+
+  mutating func endpoint(_ field: String) -> URL? {
+    guard let text = string(field) else { return nil }
+    guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
+      report(field, "\"\(text)\" is not an absolute URL; write it as https://host/path")
+      return nil
+    }
+    guard ProviderConfiguration.isAllowedEndpoint(url) else {
+      report(field, Self.insecureMessage(text))
+      return nil
+    }
+    return url
+  }
+}
+
+extension JSONWireValue {
+  /// A word for the kind of value, for error messages.
+  var kindDescription: String {
+    switch self {
+    case .null: return "null"
+    case .bool: return "true or false"
+    case .number: return "a number"
+    case .string: return "a string"
+    case .array: return "an array"
+    case .object: return "an object"
+    }
+  }
+}

@@ -1,0 +1,86 @@
+import AuthCore
+import Foundation
+
+/// The user's `config.json`: preferences that are not about one provider.
+///
+/// ```json
+/// { "theme": "light", "login_timeout": 300, "clipboard_clear_after": 45,
+///   "keys": { "refresh": ["r", "ctrl-r"] } }
+/// ```
+/// Key names and action names are checked by the UI's key map, which knows them; here they are
+/// only read, with the line of each so its errors can point there too.
+public struct UserSettings: Sendable, Equatable {
+  /// The theme to use when `--theme` is not given.
+  public var theme: String?
+  /// Seconds a browser sign-in waits, for providers that set no `login_timeout`.
+  public var loginTimeout: TimeInterval?
+  /// Seconds after which a copied token is cleared from the clipboard.
+  public var clipboardClearAfter: TimeInterval?
+  /// Key overrides: action name to key names.
+  public var keys: [String: [String]]
+  /// Where each entry of `keys` stands in the file, for the key map's errors.
+  public var keyPositions: [String: SourcePosition]
+
+  public init(
+    theme: String? = nil, loginTimeout: TimeInterval? = nil,
+    clipboardClearAfter: TimeInterval? = nil,
+    keys: [String: [String]] = [:], keyPositions: [String: SourcePosition] = [:]
+  ) {
+    self.theme = theme
+    self.loginTimeout = loginTimeout
+    self.clipboardClearAfter = clipboardClearAfter
+    self.keys = keys
+    self.keyPositions = keyPositions
+  }
+
+  static let fields = ["theme", "login_timeout", "clipboard_clear_after", "keys"]
+
+  /// Reads `config.json` from `location`; a missing file is the defaults. Problems are returned
+  /// beside the settings that could be read, so one bad field does not cost the others.
+  public static func load(from location: ConfigurationLocation) -> (UserSettings, [ProviderProblem])
+  {
+    let url = location.settingsFile
+    guard let data = FileManager.default.contents(atPath: url.path) else {
+      return (UserSettings(), [])
+    }
+    return parse(String(decoding: data, as: UTF8.self), file: ConfigurationLocation.display(url))
+  }
+
+  /// Reads settings from the text of a `config.json`.
+  public static func parse(_ text: String, file: String) -> (UserSettings, [ProviderProblem]) {
+    let document: JSONDocument
+    do {
+      document = try JSONParser.parse(text)
+    } catch {
+      let problem = ProviderProblem(
+        file: file, position: error.position, field: nil,
+        message: "not valid JSON: \(error.message)")
+      return (UserSettings(), [problem])
+    }
+    var reader = FieldReader(document: document, file: file)
+    guard case .object(let members) = document.root else {
+      reader.report(nil, "config.json holds one JSON object ({ \"theme\": … })")
+      return (UserSettings(), reader.problems)
+    }
+    reader.reportUnknownFields(of: members, known: fields, documentedIn: "Configuration")
+    var settings = UserSettings()
+    settings.theme = reader.string("theme")
+    settings.loginTimeout = reader.integer("login_timeout", in: 10...3600).map { TimeInterval($0) }
+    settings.clipboardClearAfter = reader.integer("clipboard_clear_after", in: 0...86400).map {
+      TimeInterval($0)
+    }
+    if let keys = members["keys"] {
+      if case .object(let bindings) = keys {
+        for action in bindings.keys.sorted() {
+          if let names = reader.stringList("keys.\(action)", allowingSingleString: true) {
+            settings.keys[action] = names
+            settings.keyPositions[action] = document.position(of: "keys.\(action)")
+          }
+        }
+      } else {
+        reader.typeMismatch("keys", expected: "an object of action names to key lists", found: keys)
+      }
+    }
+    return (settings, reader.problems)
+  }
+}

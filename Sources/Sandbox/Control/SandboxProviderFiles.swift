@@ -1,0 +1,93 @@
+import Foundation
+
+/// Provider files (the JSON of authtui's `providers/` folder) that point the built-in presets
+/// at a running sandbox: what `authtui demo` writes into its throwaway configuration folder, and
+/// what command-line and UI tests sign in with. They override only endpoints and the client id,
+/// so every quirk still comes from the presets themselves.
+public enum SandboxProviderFiles {
+  /// One file per provider: `simkl.json`, `hivesigner.json`, `muhajir.json` and `sandbox.json`
+  /// (the standards-complete OpenID profile, from its issuer alone).
+  ///
+  /// `redirectPort` is the fixed loopback port Simkl's and Muhajir's registrations require; the
+  /// caller registers `http://127.0.0.1:PORT/callback` as Simkl's redirect URI with the sandbox.
+  /// `loginTimeout` shortens the browser wait (seconds), for silent-denial tests and the demo.
+  public static func make(
+    baseURL: String, redirectPort: UInt16, loginTimeout: Int? = nil
+  ) -> [(name: String, json: String)] {
+    func url(_ path: String) -> String { baseURL + path }
+    var files: [(String, [String: Any])] = [
+      (
+        "simkl.json",
+        [
+          "preset": "simkl", "client_id": SandboxProfile.defaultClientID,
+          "authorization_endpoint": url(SandboxPaths.Simkl.authorize),
+          "token_endpoint": url(SandboxPaths.Simkl.token),
+          "pin_endpoint": url(SandboxPaths.Simkl.pin), "redirect_port": Int(redirectPort),
+          "identity": [
+            "source": "endpoint", "endpoint": url(SandboxPaths.Simkl.userSettings),
+            "label": ["user.name"], "subject": ["account.id"], "name": ["user.name"],
+          ],
+        ]
+      ),
+      (
+        "hivesigner.json",
+        [
+          "preset": "hivesigner", "client_id": SandboxProfile.defaultClientID,
+          "authorization_endpoint": url(SandboxPaths.Hivesigner.authorize),
+          "token_endpoint": url(SandboxPaths.Hivesigner.token),
+        ]
+      ),
+      (
+        "muhajir.json",
+        [
+          "preset": "muhajir", "client_id": SandboxProfile.defaultClientID,
+          "issuer": url(SandboxPaths.Muhajir.issuer),
+          "authorization_endpoint": url(SandboxPaths.Muhajir.authorize),
+          "token_endpoint": url(SandboxPaths.Muhajir.token),
+          "jwks_uri": url(SandboxPaths.Muhajir.jwks), "redirect_port": Int(redirectPort),
+          "identity": [
+            "source": "endpoint", "endpoint": url(SandboxPaths.Muhajir.me),
+            "label": ["preferred_username", "email", "sub"], "subject": ["sub"],
+            "email": ["email"], "name": ["name"], "forbidden_scope_hint": "openid",
+          ],
+        ]
+      ),
+      (
+        "sandbox.json",
+        [
+          "preset": "oidc", "id": "sandbox", "name": "Sandbox OpenID provider",
+          "issuer": url(SandboxPaths.OIDC.issuer), "client_id": SandboxProfile.defaultClientID,
+          "flows": ["pkce", "device"],
+        ]
+      ),
+    ]
+    if let loginTimeout {
+      files = files.map { name, fields in
+        var fields = fields
+        fields["login_timeout"] = loginTimeout
+        return (name, fields)
+      }
+    }
+    return files.map { name, fields in
+      let data =
+        (try? JSONSerialization.data(
+          withJSONObject: fields, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
+        ?? Data("{}".utf8)
+      return (name, String(decoding: data, as: UTF8.self) + "\n")
+    }
+  }
+
+  /// Writes `make(…)` into `providersDirectory` (created if missing).
+  public static func write(
+    to providersDirectory: URL, baseURL: String, redirectPort: UInt16, loginTimeout: Int? = nil
+  ) throws {
+    try FileManager.default.createDirectory(
+      at: providersDirectory, withIntermediateDirectories: true)
+    for (name, json) in make(
+      baseURL: baseURL, redirectPort: redirectPort, loginTimeout: loginTimeout)
+    {
+      try Data(json.utf8).write(
+        to: providersDirectory.appendingPathComponent(name), options: .atomic)
+    }
+  }
+}

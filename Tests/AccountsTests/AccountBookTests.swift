@@ -1,0 +1,178 @@
+import Accounts
+import AuthCore
+import Foundation
+import Sandbox
+import TestSupport
+import Testing
+import Vault
+
+@Suite struct AccountBookTests {
+  @Test func storesASignedInAccountUnderTheNameTheProviderGives() async throws {
+    let harness = try await AccountsHarness.start()
+    let account = try await harness.signIn(as: "alice")
+    #expect(account.name == "sandbox/alice")
+    #expect(account.subject == "alice")
+    #expect(account.tokens.refreshToken != nil)
+    #expect(account.tokens.idToken != nil)
+    #expect(account.tokens.scopes.contains("openid"))
+    let listed = try await harness.book.listing().accounts
+    #expect(listed.map(\.name) == ["sandbox/alice"])
+    await harness.stop()
+  }
+
+  @Test func storesNothingWhenTheSignInIsDeclined() async throws {
+    let harness = try await AccountsHarness.start()
+    await #expect(throws: AccountsError.self) {
+      _ = try await harness.signIn(as: "bob", action: .deny)
+    }
+    #expect(try await harness.book.listing().accounts.isEmpty)
+    await harness.stop()
+  }
+
+  @Test func storesNothingWhenTheSignInIsCancelled() async throws {
+    let harness = try await AccountsHarness.start()
+    let session = try await harness.book.beginSignIn(provider: "sandbox", flow: .pkce)
+    session.cancel()
+    await #expect(throws: AccountsError.auth(.cancelled)) { _ = try await session.finish() }
+    #expect(try await harness.book.listing().accounts.isEmpty)
+    await harness.stop()
+  }
+
+  @Test func refusesToPutAnotherUsersTokensUnderAnExistingLabel() async throws {
+    let harness = try await AccountsHarness.start()
+    _ = try await harness.signIn(as: "alice", label: "work")
+    await #expect(throws: AccountsError.labelTaken(account: "sandbox/work")) {
+      _ = try await harness.signIn(as: "mallory", label: "work")
+    }
+    let again = try await harness.signIn(as: "alice", label: "work")
+    #expect(again.subject == "alice")
+    await harness.stop()
+  }
+
+  @Test func handsOutAStoredTokenWithoutRefreshingWhileItIsValid() async throws {
+    let harness = try await AccountsHarness.start()
+    let account = try await harness.signIn()
+    let token = try await harness.book.accessToken(
+      for: account.id, minimumValidity: 60, startedAt: Date())
+    #expect(token == account.tokens.accessToken)
+    #expect(await harness.stat(.refreshes) == 0)
+    await harness.stop()
+  }
+
+  @Test func refreshesOnceAndStoresTheRotatedRefreshToken() async throws {
+    let harness = try await AccountsHarness.start()
+    await harness.setAccessTokenLifetime(30)
+    let account = try await harness.signIn()
+    // 30 s left is less than the 60 asked for: one refresh, whose token (also 30 s) is returned.
+    let token = try await harness.book.accessToken(
+      for: account.id, minimumValidity: 60, startedAt: Date())
+    #expect(token != account.tokens.accessToken)
+    #expect(await harness.stat(.refreshes) == 1)
+    let stored = try await harness.vault.account(account.id)
+    #expect(stored.tokens.accessToken == token)
+    #expect(stored.tokens.refreshToken != account.tokens.refreshToken)
+    #expect(stored.tokens.idToken == account.tokens.idToken)
+    await harness.stop()
+  }
+
+  @Test func marksTheAccountWhenTheProviderRefusesTheRefreshToken() async throws {
+    let harness = try await AccountsHarness.start()
+    let account = try await harness.signIn()
+    _ = await harness.sandbox.invalidateRefreshTokens(of: .oidc)
+    await #expect(
+      throws: AccountsError.signInNeeded(
+        provider: "sandbox", label: "alice", reason: .refreshRejected)
+    ) {
+      _ = try await harness.book.refresh(account.id, startedAt: Date())
+    }
+    let stored = try await harness.vault.account(account.id)
+    #expect(stored.needsSignIn)
+    #expect(stored.tokens.accessToken == nil)
+    #expect(stored.tokens.refreshToken == nil)
+    await harness.stop()
+  }
+
+  @Test func leavesTheTokensAloneWhenTheProviderFails() async throws {
+    let harness = try await AccountsHarness.start()
+    let account = try await harness.signIn()
+    await harness.sandbox.inject(
+      SandboxFault(pathPrefix: SandboxPaths.OIDC.token, kind: .status500, count: 1))
+    await #expect(throws: AccountsError.auth(.serverError(status: 500))) {
+      _ = try await harness.book.refresh(account.id, startedAt: Date())
+    }
+    let stored = try await harness.vault.account(account.id)
+    #expect(stored.tokens == account.tokens)
+    #expect(!stored.needsSignIn)
+    // The lease was given back: the next refresh goes through.
+    _ = try await harness.book.refresh(account.id, startedAt: Date())
+    await harness.stop()
+  }
+
+  @Test func asksForANewSignInWhenATokenWithoutRefreshRunsOut() async throws {
+    let harness = try await AccountsHarness.start()
+    var settings = await harness.sandbox.settings(for: .hivesigner)
+    settings.accessTokenLifetime = 30
+    await harness.sandbox.setSettings(settings, for: .hivesigner)
+    let account = try await harness.signIn("hivesigner", as: "carol")
+    #expect(account.name == "hivesigner/carol")
+    #expect(account.tokens.refreshToken == nil)
+    await #expect {
+      _ = try await harness.book.accessToken(
+        for: account.id, minimumValidity: 60, startedAt: Date())
+    } throws: { error in
+      guard case .signInNeeded(_, _, .noRefreshToken) = error as? AccountsError else {
+        return false
+      }
+      return "\(error)".contains("authtui login hivesigner --label carol")
+    }
+    await harness.stop()
+  }
+
+  @Test func revokesThenDeletesOnSignOut() async throws {
+    let harness = try await AccountsHarness.start()
+    let account = try await harness.signIn()
+    let report = try await harness.book.signOut(account, localOnly: false)
+    #expect(report.revocation == .revoked)
+    #expect(report.endSessionURL?.absoluteString.contains("id_token_hint=") == true)
+    #expect(await harness.stat(.revocations) == 2)
+    #expect(try await harness.book.listing().accounts.isEmpty)
+    await harness.stop()
+  }
+
+  @Test func deletesLocallyEvenWhenRevocationFails() async throws {
+    let harness = try await AccountsHarness.start()
+    let account = try await harness.signIn()
+    await harness.sandbox.inject(
+      SandboxFault(pathPrefix: SandboxPaths.OIDC.revoke, kind: .status500, count: 2))
+    let report = try await harness.book.signOut(account, localOnly: false)
+    guard case .failed = report.revocation else {
+      Issue.record("revocation should have failed, got \(report.revocation)")
+      return
+    }
+    #expect(try await harness.book.listing().accounts.isEmpty)
+    await harness.stop()
+  }
+
+  @Test func namesAccountsByProviderAloneOnlyWhenThatIsUnambiguous() async throws {
+    let harness = try await AccountsHarness.start()
+    _ = try await harness.signIn(as: "alice")
+    #expect(try await harness.book.account(named: "sandbox").name == "sandbox/alice")
+    _ = try await harness.signIn(as: "bob")
+    await #expect(
+      throws: AccountsError.ambiguousAccount(
+        "sandbox", candidates: ["sandbox/alice", "sandbox/bob"])
+    ) {
+      _ = try await harness.book.account(named: "sandbox")
+    }
+    await #expect(
+      throws: AccountsError.noSuchAccount(
+        "sandbox/alce", suggestions: ["sandbox/alice", "sandbox/bob"])
+    ) {
+      _ = try await harness.book.account(named: "sandbox/alce")
+    }
+    await #expect(throws: AccountsError.noSuchProvider("sandbx", suggestions: ["sandbox"])) {
+      _ = try await harness.book.beginSignIn(provider: "sandbx")
+    }
+    await harness.stop()
+  }
+}

@@ -1,0 +1,232 @@
+import AuthCore
+import Foundation
+import Providers
+import TestSupport
+import Testing
+
+@Suite struct ProviderCatalogTests {
+  let folder: TemporaryDirectory
+  let location: ConfigurationLocation
+
+  init() throws {
+    folder = try TemporaryDirectory()
+    location = ConfigurationLocation(directory: URL(fileURLWithPath: folder.path))
+    try FileManager.default.createDirectory(
+      at: location.providersDirectory, withIntermediateDirectories: true)
+  }
+
+  func write(_ name: String, _ text: String) throws {
+    try text.write(
+      to: location.providersDirectory.appendingPathComponent(name), atomically: true,
+      encoding: .utf8)
+  }
+
+  @Test func loadsEveryBuiltInPresetWithoutProblemsButItsMissingClientID() {
+    #expect(
+      Set(ProviderCatalog.presets.keys) == ["hivesigner", "muhajir", "oidc", "rfc8628", "simkl"])
+    let catalog = ProviderCatalog.load(from: location)
+    #expect(catalog.entries.map(\.id) == ["hivesigner", "muhajir", "simkl"])
+    #expect(catalog.skippedFiles.isEmpty)
+    for entry in catalog.entries {
+      #expect(entry.problems.map(\.field) == ["client_id"])
+      #expect(entry.configuration == nil)
+      #expect(!entry.hasClientID)
+    }
+  }
+
+  @Test func tellsWhereToRegisterWhenAPresetHasNoClientID() throws {
+    let simkl = try #require(ProviderCatalog.load(from: location).entry("simkl"))
+    let message = try #require(simkl.problems.first).description
+    #expect(
+      message.hasPrefix(
+        "built-in preset simkl: client_id: no client_id: register an application at https://simkl.com/settings/developer/"
+      ))
+    #expect(message.contains("http://127.0.0.1:8765/callback"))
+    #expect(
+      message.hasSuffix(
+        "add \"client_id\": \"…\" to \(location.providersDirectory.path)/simkl.json"))
+  }
+
+  @Test func completesAPresetFromAUserFileHoldingOnlyTheClientID() throws {
+    try write("simkl.json", #"{ "client_id": "my-simkl-app" }"#)
+    let catalog = ProviderCatalog.load(from: location)
+    let simkl = try #require(catalog.entry("simkl"))
+    #expect(simkl.problems.isEmpty)
+    #expect(
+      simkl.origin
+        == .fileOverPreset(file: location.providersDirectory.path + "/simkl.json", preset: "simkl"))
+    let configuration = try #require(simkl.configuration)
+    #expect(configuration.clientID == "my-simkl-app")
+    #expect(configuration.flows == [.pkce, .pin])
+    #expect(configuration.redirectPort == 8765)
+    #expect(configuration.tokenRequestEncoding == .json)
+    #expect(configuration.extraRequestParametersLocation == .query)
+    #expect(
+      configuration.extraRequestParameters == [
+        "client_id": "my-simkl-app", "app-name": "authtui", "app-version": AuthTUIVersion.current,
+      ])
+    #expect(configuration.pinEndpoint?.absoluteString == "https://api.simkl.com/oauth/pin")
+  }
+
+  @Test func mergesParameterMapsKeyByKeyAndLetsTheUserFileWin() throws {
+    try write(
+      "tv.json",
+      #"{ "preset": "simkl", "id": "tv", "client_id": "c", "extra_request_params": {"app-name": "mytv"}, "redirect_port": 9000 }"#
+    )
+    let configuration = try #require(
+      ProviderCatalog.load(from: location).entry("tv")?.configuration)
+    #expect(configuration.extraRequestParameters["app-name"] == "mytv")
+    #expect(configuration.extraRequestParameters["client_id"] == "c")
+    #expect(configuration.redirectPort == 9000)
+    #expect(ProviderCatalog.load(from: location).entry("simkl")?.hasClientID == false)
+  }
+
+  @Test func acceptsAnyOpenIDConnectIssuerAndLeavesTheEndpointsToDiscovery() throws {
+    try write(
+      "work.json", #"{ "preset": "oidc", "issuer": "https://id.example.com", "client_id": "abc" }"#)
+    let work = try #require(ProviderCatalog.load(from: location).entry("work"))
+    #expect(work.problems.isEmpty)
+    #expect(work.needsDiscovery)
+    #expect(work.flows == [.pkce])
+    #expect(work.configuration?.scopes == ["openid", "profile", "email", "offline_access"])
+  }
+
+  @Test func acceptsAnyDeviceFlowProviderGivenItsEndpoints() throws {
+    try write(
+      "tv-box.json",
+      #"{ "client_id": "x", "device_authorization_endpoint": "https://tv.example/device", "token_endpoint": "https://tv.example/token" }"#
+    )
+    let entry = try #require(ProviderCatalog.load(from: location).entry("tv-box"))
+    #expect(entry.flows == [.device])
+    #expect(entry.configuration != nil)
+    #expect(!entry.needsDiscovery)
+  }
+
+  @Test func allowsPlainHTTPOnlyOnLoopback() throws {
+    try write(
+      "sandbox.json",
+      #"{ "id": "sandbox", "client_id": "c", "authorization_endpoint": "http://127.0.0.1:9/a", "token_endpoint": "http://127.0.0.1:9/t" }"#
+    )
+    #expect(ProviderCatalog.load(from: location).entry("sandbox")?.configuration != nil)
+  }
+
+  @Test func skipsEachMalformedFileWithItsNameLineAndFixWhileTheOthersLoad() throws {
+    try write(
+      "a-bad-json.json", "{\n  \"id\": \"bad\",\n  \"client_id\": \"x\"\n  \"flows\": [\"pkce\"]\n}"
+    )
+    try write(
+      "b-unknown-flow.json",
+      "{\n  \"id\": \"flowy\", \"client_id\": \"x\",\n  \"flows\": [\"pkce\", \"implicit\"]\n}")
+    try write(
+      "c-insecure.json",
+      "{ \"id\": \"plain\", \"client_id\": \"x\",\n\n  \"token_endpoint\": \"http://id.example.com/token\",\n  \"authorization_endpoint\": \"https://id.example.com/a\" }"
+    )
+    try write("d-no-client.json", #"{ "id": "noclient", "issuer": "https://id.example.com" }"#)
+    try write("good.json", #"{ "issuer": "https://good.example", "client_id": "fine" }"#)
+    let catalog = ProviderCatalog.load(from: location)
+    let dir = location.providersDirectory.path
+
+    #expect(
+      catalog.skippedFiles.map(\.description) == [
+        "\(dir)/a-bad-json.json:4: not valid JSON: expected ',' or '}' after the value of \"client_id\" (a missing comma?)",
+        "\(dir)/b-unknown-flow.json:3: flows: unknown flow \"implicit\"; use \"pkce\" (browser), \"device\" (RFC 8628 code) or \"pin\" (Simkl PIN)",
+        "\(dir)/c-insecure.json:3: token_endpoint: \"http://id.example.com/token\" is not allowed: endpoints must use https (plain http only on 127.0.0.1, for the sandbox provider); change it to https://…",
+      ])
+    let noClient = try #require(catalog.entry("noclient"))
+    #expect(noClient.configuration == nil)
+    #expect(
+      noClient.problems.map(\.description) == [
+        "\(dir)/d-no-client.json: client_id: no client_id: ask the provider for a public (PKCE) client id, then add \"client_id\": \"…\" to \(dir)/d-no-client.json"
+      ])
+    #expect(catalog.entry("good")?.configuration?.clientID == "fine")
+    #expect(catalog.entry("simkl") != nil)
+  }
+
+  @Test func suggestsTheFieldAMisspeltNameWasMeantToBe() throws {
+    try write(
+      "typo.json",
+      "{ \"id\": \"typo\",\n \"client_id\": \"x\", \"tokn_endpoint\": \"https://x/t\" }")
+    let problem = try #require(ProviderCatalog.load(from: location).skippedFiles.first)
+    #expect(problem.line == 2)
+    #expect(problem.field == "tokn_endpoint")
+    #expect(problem.message.hasPrefix("unknown field (did you mean \"token_endpoint\"?)"))
+  }
+
+  @Test func reportsEveryWrongTypeInAFileAtOnce() throws {
+    try write(
+      "types.json",
+      "{\n\"id\": \"types\",\n\"client_id\": 42,\n\"redirect_port\": 70000,\n\"scopes\": \"openid\",\n\"token_request_encoding\": \"xml\"\n}"
+    )
+    let problems = ProviderCatalog.load(from: location).skippedFiles
+    #expect(
+      problems.map(\.field) == ["client_id", "redirect_port", "scopes", "token_request_encoding"])
+    #expect(problems.map(\.line) == [3, 4, 5, 6])
+    #expect(problems[0].message == "must be a string in double quotes, not a number")
+    #expect(problems[1].message == "must be between 1 and 65535, not 70000")
+    #expect(problems[3].message == "must be \"form\" or \"json\", not \"xml\"")
+  }
+
+  @Test func refusesAnUnknownPresetAndADuplicateID() throws {
+    try write("a.json", #"{ "id": "a", "preset": "simkel", "client_id": "x" }"#)
+    try write("b.json", #"{ "id": "same", "issuer": "https://x.example", "client_id": "x" }"#)
+    try write("c.json", #"{ "id": "same", "issuer": "https://y.example", "client_id": "y" }"#)
+    let catalog = ProviderCatalog.load(from: location)
+    let messages = catalog.skippedFiles.map(\.message)
+    #expect(
+      messages[0]
+        == "there is no preset \"simkel\"; use one of hivesigner, muhajir, oidc, rfc8628, simkl")
+    #expect(messages[1].hasPrefix("defines the provider \"same\" again (already in "))
+    #expect(catalog.entry("same")?.configuration?.issuer == "https://x.example")
+  }
+
+  @Test func refusesAFlowWhoseEndpointsAreMissing() throws {
+    try write("pinless.json", #"{ "id": "pinless", "client_id": "x", "flows": ["pin"] }"#)
+    let entry = try #require(ProviderCatalog.load(from: location).entry("pinless"))
+    #expect(entry.configuration == nil)
+    #expect(entry.problems.map(\.message) == ["the \"pin\" flow needs pin_endpoint"])
+  }
+
+  @Test func appliesTheDefaultLoginTimeoutOfConfigJSON() throws {
+    try write("w.json", #"{ "issuer": "https://w.example", "client_id": "x" }"#)
+    let catalog = ProviderCatalog.load(from: location, defaultLoginTimeout: 120)
+    #expect(catalog.entry("w")?.configuration?.loginTimeout == 120)
+  }
+}
+
+extension ProviderProblem {
+  var line: Int? { position?.line }
+}
+
+@Suite struct ProviderIdentityTests {
+  @Test func givesEachPresetItsIdentitySourceAsData() throws {
+    let presets = ProviderCatalog.presets
+    #expect(
+      presets["simkl"]?.identity?.source
+        == .endpoint(try #require(URL(string: "https://api.simkl.com/users/settings"))))
+    #expect(presets["simkl"]?.identity?.labelPaths == ["user.name"])
+    #expect(presets["hivesigner"]?.identity?.source == .tokenResponse)
+    #expect(presets["muhajir"]?.identity?.forbiddenScopeHint == "openid")
+    #expect(presets["muhajir"]?.usesDiscovery == false)
+  }
+
+  @Test func readsAnIdentityBlockAndReportsItsMistakes() throws {
+    let good = ProviderFile.decode(
+      #"{"id": "x", "identity": {"source": "userinfo", "label": "nickname"}}"#, file: "x.json")
+    #expect(try good.get().identity?.labelPaths == ["nickname"])
+    #expect(try good.get().identity?.source == .userinfo)
+
+    guard
+      case .failure(let bad) = ProviderFile.decode(
+        "{\"id\": \"x\",\n \"identity\": {\"source\": \"endpoint\", \"lable\": [\"a\"]}}",
+        file: "x.json")
+    else {
+      Issue.record("a broken identity block was accepted")
+      return
+    }
+    #expect(
+      bad.problems.map(\.description) == [
+        "x.json:2: identity.source: an \"endpoint\" source needs the URL in \"endpoint\"",
+        "x.json:2: identity.lable: unknown field (did you mean \"label\"?); identity takes source, endpoint, label, subject, email, name, forbidden_scope_hint",
+      ])
+  }
+}
