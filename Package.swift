@@ -58,7 +58,7 @@ let package = Package(
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
     .testTarget(name: "ThemeTests", dependencies: ["Theme", "Terminal", "TestSupport"]),
     .testTarget(
-      name: "AppTests", dependencies: ["App", "AuthCore", "Terminal", "Theme", "TestSupport"],
+      name: "AppTests", dependencies: ["App", "AuthCore", "Terminal", "Theme", "TestSupport", "Vault"],
       exclude: ["Snapshots"]),
     .testTarget(
       name: "TerminalCursesTests",

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Vault
 
 @testable import App
 @testable import AuthCore
@@ -46,5 +47,26 @@ import Testing
     #expect(exchanging?.fixedRedirectPort == 8765)
     #expect(SignInMethod(SignInFlow.pin) == .pin)
     #expect(SignInMethod.device.flow == .device)
+  }
+}
+
+/// What the account list shows of a vault record.
+@Suite struct AccountRecordBridgeTests {
+  @Test func aRecordBecomesFactsWithoutItsTokens() {
+    let obtained = Date(timeIntervalSince1970: 1_750_000_000)
+    let record = AccountRecord(
+      id: AccountID(7), version: 1, providerID: "sandbox", label: "alice", subject: "sub-1",
+      identity: ["email": "alice@example.com"],
+      tokens: TokenSet(
+        accessToken: "secret-access", refreshToken: "secret-refresh", tokenType: "Bearer",
+        scopes: ["openid", "offline_access"], expiresAt: obtained.addingTimeInterval(3600),
+        obtainedAt: obtained),
+      needsSignIn: false)
+    let summary = AccountSummary(record, providerName: "Sandbox OpenID provider")
+    #expect(summary.name.description == "sandbox/alice")
+    #expect(summary.refreshable)
+    #expect(summary.identity == "alice@example.com")
+    #expect(summary.status(at: obtained) == .valid)
+    #expect(!"\(summary)".contains("secret"))
   }
 }

@@ -12,7 +12,7 @@ public enum Action: Sendable {
   /// Time passed: countdowns, spinners and message timeouts move on.
   case tick
   /// How the vault stands at start.
-  case started(VaultAccess)
+  case started(VaultAvailability)
   /// The vault was unlocked (or created), or why not.
   case unlockFinished(RequestID, AppFailure?)
   /// The account list, or why it could not be read.

@@ -12,7 +12,7 @@ import Foundation
 public protocol AppEnvironment: Sendable {
   /// How the vault stands; tries a passphrase from `AUTHTUI_PASSPHRASE`, `_FILE` or `_COMMAND`
   /// when one is set.
-  func start() async -> VaultAccess
+  func start() async -> VaultAvailability
 
   /// Unlocks the vault; a wrong passphrase is `AppFailure.Kind.wrongPassphrase`.
   func unlock(_ passphrase: SecretText) async throws(AppFailure)

@@ -12,13 +12,13 @@ public struct ProviderSummary: Sendable, Equatable, Identifiable {
   /// problem is in a file, `file:line:` first.
   public var problems: [String]
   /// True when the provider has a revocation endpoint (RFC 7009), so signing out revokes the
-  /// tokens at the provider too.
-  public var canRevoke: Bool
+  /// tokens at the provider too; nil when only the provider's discovery document can tell.
+  public var canRevoke: Bool?
 
   /// Describes a provider.
   public init(
     id: String, name: String, methods: [SignInMethod], isUsable: Bool = true,
-    problems: [String] = [], canRevoke: Bool = false
+    problems: [String] = [], canRevoke: Bool? = false
   ) {
     self.id = id
     self.name = name

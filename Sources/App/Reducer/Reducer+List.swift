@@ -103,7 +103,7 @@ extension AppState {
         .signOut(
           SignOutState(
             account: name, providerName: provider?.name ?? account.providerName,
-            canRevoke: provider?.canRevoke ?? false)))
+            canRevoke: provider.map { $0.canRevoke } ?? false)))
     default:
       break
     }

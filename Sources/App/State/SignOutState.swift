@@ -14,13 +14,13 @@ public struct SignOutState: Sendable, Equatable {
   public var account: AccountName
   /// The provider's name, for the text.
   public var providerName: String
-  /// True when the provider has a revocation endpoint.
-  public var canRevoke: Bool
+  /// True when the provider has a revocation endpoint; nil when unknown until discovery.
+  public var canRevoke: Bool?
   /// Where the dialog stands.
   public var step: Step = .confirm
 
   /// The question for `account`.
-  public init(account: AccountName, providerName: String, canRevoke: Bool) {
+  public init(account: AccountName, providerName: String, canRevoke: Bool?) {
     self.account = account
     self.providerName = providerName
     self.canRevoke = canRevoke

@@ -14,14 +14,19 @@ enum DialogViews {
     }
     switch dialog.step {
     case .confirm:
-      if dialog.canRevoke {
+      switch dialog.canRevoke {
+      case true?:
         add(
-          "authtui asks \(dialog.providerName) to revoke the tokens, then deletes the account from the vault.",
-          .dialog)
-      } else {
+          "authtui asks \(dialog.providerName) to revoke the tokens, then deletes the account "
+            + "from the vault.", .dialog)
+      case nil:
         add(
-          "\(dialog.providerName) cannot revoke tokens: the access token stays valid there until it expires.",
-          .dialogWarning)
+          "authtui asks \(dialog.providerName) to revoke the tokens if it offers revocation, "
+            + "then deletes the account from the vault.", .dialog)
+      case false?:
+        add(
+          "\(dialog.providerName) cannot revoke tokens: the access token stays valid there until "
+            + "it expires.", .dialogWarning)
         add("authtui deletes the account from the vault.", .dialog)
       }
       lines.append(("", .dialog))

@@ -24,7 +24,6 @@ struct DemoApprover: Sendable {
         action: .approve, username: username, userCode: userCode, delay: pause))
     Thread { _ = browser.visitBlocking(url) }.start()
     return .opened(
-      command: "the demo's approver (no browser here): it approves as \(username) in "
-        + "\(Int(pause)) s")
+      command: "the demo's approver: it approves as \(username) in \(Int(pause)) s")
   }
 }

@@ -15,10 +15,10 @@ actor FakeEnvironment: AppEnvironment {
   private var redirects: [RequestID: CheckedContinuation<String, Never>] = [:]
   private var holdRefreshes: Bool
   let clipboard: TerminalClipboard?
-  let access: VaultAccess
+  let access: VaultAvailability
 
   init(
-    accounts: [AccountSummary] = Fixtures.accounts, access: VaultAccess = .unlocked,
+    accounts: [AccountSummary] = Fixtures.accounts, access: VaultAvailability = .unlocked,
     holdRefreshes: Bool = false, clipboard: TerminalClipboard? = nil
   ) {
     self.accounts = accounts
@@ -34,7 +34,7 @@ actor FakeEnvironment: AppEnvironment {
     heldRefreshes.removeAll()
   }
 
-  func start() async -> VaultAccess { access }
+  func start() async -> VaultAvailability { access }
 
   func unlock(_ passphrase: SecretText) async throws(AppFailure) {
     guard passphrase.revealed == "right" else {

@@ -1,5 +1,5 @@
 /// How the vault stands when the UI starts.
-public enum VaultAccess: Sendable, Equatable {
+public enum VaultAvailability: Sendable, Equatable {
   /// Open: a passphrase variable (`AUTHTUI_PASSPHRASE`, `_FILE`, `_COMMAND`) unlocked it.
   case unlocked
   /// The vault exists and needs its passphrase; `problem` says why a supplied one failed.
