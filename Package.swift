@@ -81,6 +81,13 @@ let package = Package(
     // A stand-in for a person with a browser (`BROWSER=authtui-test-browser`), for tests only.
     .executableTarget(
       name: "authtui-test-browser", dependencies: ["Sandbox"], path: "Tests/TestBrowser"),
+    // authtui in tmux against authtui-sandbox, with the test browser as BROWSER.
+    .testTarget(
+      name: "InteractiveUITests",
+      dependencies: [
+        "authtui", "authtui-sandbox", "authtui-test-browser", "Crypto", "Sandbox", "TestSupport",
+        "Vault",
+      ]),
     .testTarget(
       name: "CommandLineTests", dependencies: ["authtui", "TestSupport", "Vault", "Crypto"]),
     .testTarget(
