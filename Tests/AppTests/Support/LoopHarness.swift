@@ -3,7 +3,11 @@ import Foundation
 import Terminal
 import Theme
 
-/// Runs the real `AppLoop` on an `InMemoryScreen` on a thread of its own (the loop blocks, as
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Runs the real `AppLoop` on a scripted screen on a thread of its own (the loop blocks, as
 /// it does on the main thread in the product), playing a script: wait until the screen shows
 /// some text, then press keys.
 enum LoopHarness {
@@ -41,7 +45,7 @@ enum LoopHarness {
   static func run(
     _ environment: any AppEnvironment, mailbox: Mailbox<AppLoop.Message>,
     size: Size = Size(rows: 24, columns: 80), steps: [Step], resizeTo: Size? = nil,
-    timeout: TimeInterval = 10
+    timeout: TimeInterval = 30
   ) async -> Outcome {
     await withCheckedContinuation { continuation in
       Thread {
@@ -56,13 +60,12 @@ enum LoopHarness {
     _ environment: any AppEnvironment, mailbox: Mailbox<AppLoop.Message>, size: Size,
     steps: [Step], timeout: TimeInterval
   ) -> Outcome {
-    let screen = InMemoryScreen(size: size)
+    let screen = ScriptedScreen(size: size)
     var index = 0
     var stuckAt: String?
     let deadline = Date().addingTimeInterval(timeout)
     screen.whenIdle = { screen in
-      usleep(500)
-      let text = screen.lastFrame?.textLines().joined(separator: "\n") ?? ""
+      let text = screen.lastText
       if index < steps.count, text.contains(steps[index].waitFor) {
         let step = steps[index]
         for key in step.keys {
@@ -77,7 +80,7 @@ enum LoopHarness {
         if index == steps.count { screen.enqueue(.character("q")) }
       } else if Date() > deadline, stuckAt == nil {
         stuckAt = index < steps.count ? steps[index].waitFor : "quitting"
-        screen.enqueue(.escape, .escape, .escape, .character("q"))
+        for key in [KeyEvent.escape, .escape, .escape, .character("q")] { screen.enqueue(key) }
       }
     }
     let state = AppState(configuration: Fixtures.configuration)
@@ -85,9 +88,55 @@ enum LoopHarness {
       screen: screen, theme: Theme(name: "plain", styles: [:]), state: state,
       environment: environment, mailbox: mailbox)
     loop.run()
-    let texts = screen.frames.map { $0.textLines().joined(separator: "\n") }
     return Outcome(
-      lastScreen: texts.last ?? "", everything: texts.joined(separator: "\n"),
-      clipboard: screen.clipboard, stuckAt: stuckAt, frameSizes: screen.frames.map(\.size))
+      lastScreen: screen.lastText, everything: screen.seenTexts.sorted().joined(separator: "\n"),
+      clipboard: screen.clipboard, stuckAt: stuckAt, frameSizes: screen.frameSizes)
   }
+}
+
+/// A screen for the loop tests that keeps only what they check (the latest frame's text, every
+/// different text once, the sizes drawn at), and waits a little when it has no key, as a real
+/// terminal would, so a waiting loop does not spin.
+final class ScriptedScreen: Screen {
+  private(set) var size: Size
+  private(set) var lastText = ""
+  private(set) var seenTexts: Set<String> = []
+  private(set) var frameSizes: [Size] = []
+  private(set) var clipboard: [String] = []
+  private var pending: [KeyEvent] = []
+  var whenIdle: ((ScriptedScreen) -> Void)?
+  let waker = ScreenWaker.none
+
+  init(size: Size) {
+    self.size = size
+  }
+
+  func enqueue(_ key: KeyEvent) {
+    pending.append(key)
+  }
+
+  func resize(to newSize: Size) {
+    size = newSize
+    pending.append(.resize)
+  }
+
+  func render(_ buffer: ScreenBuffer, styles: (Role) -> Style) {
+    lastText = buffer.textLines().joined(separator: "\n")
+    seenTexts.insert(lastText)
+    if frameSizes.last != buffer.size { frameSizes.append(buffer.size) }
+  }
+
+  func readEvent(timeout: Duration) -> KeyEvent? {
+    if pending.isEmpty {
+      whenIdle?(self)
+      if pending.isEmpty { usleep(2000) }
+    }
+    return pending.isEmpty ? nil : pending.removeFirst()
+  }
+
+  func invalidate() {}
+
+  func copyToClipboard(_ text: String) { clipboard.append(text) }
+
+  func shutdown() {}
 }
