@@ -24,7 +24,9 @@ struct UIFixture: Sendable {
   /// sign-ins) and creates the vault.
   static func start(loginTimeout: Int? = nil) async throws -> UIFixture {
     let folder = try TemporaryDirectory()
-    let redirectPort = try freeLoopbackPort()
+    guard let redirectPort = ListenAddress.freeLoopbackPort() else {
+      throw FixtureError("no free loopback port")
+    }
     let sandbox = try BackgroundProcess(
       Products.sandbox,
       ["--quiet", "--simkl-redirect-uri", "http://127.0.0.1:\(redirectPort)/callback"])
@@ -80,23 +82,6 @@ struct UIFixture: Sendable {
   func stop() async {
     sandbox.send(signal: SIGTERM)
     _ = await sandbox.waitForExit()
-  }
-
-  static func freeLoopbackPort() throws -> UInt16 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw FixtureError("no socket") }
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr = in_addr(s_addr: INADDR_LOOPBACK.bigEndian)
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-        bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-      }
-    }
-    guard bound else { throw FixtureError("no free port") }
-    return UInt16(bigEndian: address.sin_port)
   }
 }
 

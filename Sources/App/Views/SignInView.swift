@@ -135,14 +135,7 @@ enum SignInView {
   ) {
     let snapshot = attempt.snapshot
     if let failure = attempt.failure {
-      if let deadline = snapshot.deadline, !page.isFull {
-        Chrome.countdownBar(
-          remaining: deadline.timeIntervalSince(now),
-          total: deadline.timeIntervalSince(attempt.startedAt),
-          width: min(page.rect.size.columns, 60),
-          at: Point(row: page.row, column: page.rect.left), in: &buffer)
-        page.skip()
-      }
+      drawCountdown(attempt, page: &page, now: now, in: &buffer)
       page.wrapped("✗ " + failure.message, role: .statusError, limit: 3, in: &buffer)
       page.wrapped(
         "Press \(state.keyName(.retry, in: .signIn)) to try again with a fresh attempt, "
@@ -162,14 +155,7 @@ enum SignInView {
       waiting = " Waiting for \(attempt.provider.name)'s answer…"
     }
     page.line([(Chrome.spinner(at: now), .spinner), (waiting, .statusBusy)], in: &buffer)
-    if let deadline = snapshot.deadline, !page.isFull {
-      Chrome.countdownBar(
-        remaining: deadline.timeIntervalSince(now),
-        total: deadline.timeIntervalSince(attempt.startedAt),
-        width: min(page.rect.size.columns, 60),
-        at: Point(row: page.row, column: page.rect.left), in: &buffer)
-      page.skip()
-    }
+    drawCountdown(attempt, page: &page, now: now, in: &buffer)
     if let ignored = snapshot.ignoredRedirect {
       page.wrapped("! " + ignored, role: .statusWarning, limit: 2, in: &buffer)
     }
@@ -188,6 +174,18 @@ enum SignInView {
         "Or forward the port first: ssh -L \(port):127.0.0.1:\(port) THIS-HOST",
         role: .listSecondary, limit: 2, in: &buffer)
     }
+  }
+
+  /// The countdown bar to the attempt's deadline, from its start.
+  private static func drawCountdown(
+    _ attempt: SignInAttemptState, page: inout Page, now: Date, in buffer: inout ScreenBuffer
+  ) {
+    guard let deadline = attempt.snapshot.deadline, !page.isFull else { return }
+    Chrome.countdownBar(
+      remaining: deadline.timeIntervalSince(now),
+      total: deadline.timeIntervalSince(attempt.startedAt), width: min(page.rect.size.columns, 60),
+      at: Point(row: page.row, column: page.rect.left), in: &buffer)
+    page.skip()
   }
 
   private static func drawPasteField(

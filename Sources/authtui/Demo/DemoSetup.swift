@@ -30,7 +30,10 @@ struct DemoSetup: Sendable {
       throw DemoError("cannot create a temporary folder: \(String(cString: strerror(errno)))")
     }
     let folder = URL(fileURLWithPath: String(cString: created))
-    return DemoSetup(folder: folder, redirectPort: try freeLoopbackPort())
+    guard let port = ListenAddress.freeLoopbackPort() else {
+      throw DemoError("cannot find a free loopback port for the redirect")
+    }
+    return DemoSetup(folder: folder, redirectPort: port)
   }
 
   /// The throwaway vault.
@@ -76,27 +79,6 @@ struct DemoSetup: Sendable {
   /// Removes the folder (the vault and the configuration).
   func cleanUp() {
     try? FileManager.default.removeItem(at: folder)
-  }
-
-  /// A port nothing listens on now: bound to 0, read back, released.
-  static func freeLoopbackPort() throws -> UInt16 {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else {
-      throw DemoError("cannot open a socket: \(String(cString: strerror(errno)))")
-    }
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = 0
-    address.sin_addr = in_addr(s_addr: INADDR_LOOPBACK.bigEndian)
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-        bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-      }
-    }
-    guard bound else { throw DemoError("cannot find a free loopback port") }
-    return UInt16(bigEndian: address.sin_port)
   }
 }
 

@@ -41,27 +41,7 @@ enum DetachedProcess {
     }
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    // Its own session (no terminal signals), default signal handling and an empty mask: the UI
-    // owns SIGINT/SIGWINCH, and threads may block signals the helper must not inherit.
-    var noSignals = sigset_t()
-    sigemptyset(&noSignals)
-    var allSignals = sigset_t()
-    sigfillset(&allSignals)
-    posix_spawnattr_setsigmask(&attributes, &noSignals)
-    posix_spawnattr_setsigdefault(&attributes, &allSignals)
-    posix_spawnattr_setflags(
-      &attributes, Int16(spawnNewSession | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    let argv = arguments.map { strdup($0) } + [nil]
-    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      argv.forEach { free($0) }
-      envp.forEach { free($0) }
-    }
-    var pid: pid_t = 0
-    let spawned = posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
+    let (pid, spawned) = spawn(arguments, environment: environment, actions: &actions)
     if input != nil { close(inputPipe[0]) }
     guard spawned == 0 else {
       if input != nil { close(inputPipe[1]) }
@@ -93,7 +73,7 @@ enum DetachedProcess {
   static func output(
     of arguments: [String], environment: [String: String], timeout: TimeInterval = 2
   ) -> [UInt8]? {
-    guard let program = arguments.first else { return nil }
+    guard !arguments.isEmpty else { return nil }
     var outputPipe: [Int32] = [-1, -1]
     guard pipe(&outputPipe) == 0 else { return nil }
     var actions = posix_spawn_file_actions_t()
@@ -104,14 +84,7 @@ enum DetachedProcess {
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     posix_spawn_file_actions_addclose(&actions, outputPipe[0])
     posix_spawn_file_actions_addclose(&actions, outputPipe[1])
-    let argv = arguments.map { strdup($0) } + [nil]
-    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      argv.forEach { free($0) }
-      envp.forEach { free($0) }
-    }
-    var pid: pid_t = 0
-    let spawned = posix_spawnp(&pid, program, &actions, nil, argv, envp)
+    let (pid, spawned) = spawn(arguments, environment: environment, actions: &actions)
     close(outputPipe[1])
     defer { close(outputPipe[0]) }
     guard spawned == 0 else { return nil }
@@ -132,6 +105,35 @@ enum DetachedProcess {
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     return status == 0 ? output : nil
+  }
+
+  /// `posix_spawnp` with `actions`, in a session of its own (no terminal signals), with default
+  /// signal handling and an empty mask: the UI owns SIGINT and SIGWINCH, and threads may block
+  /// signals a helper must not inherit. Returns the pid and the error code (0 on success).
+  private static func spawn(
+    _ arguments: [String], environment: [String: String],
+    actions: inout posix_spawn_file_actions_t
+  ) -> (pid: pid_t, code: Int32) {
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var noSignals = sigset_t()
+    sigemptyset(&noSignals)
+    var allSignals = sigset_t()
+    sigfillset(&allSignals)
+    posix_spawnattr_setsigmask(&attributes, &noSignals)
+    posix_spawnattr_setsigdefault(&attributes, &allSignals)
+    posix_spawnattr_setflags(
+      &attributes, Int16(spawnNewSession | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    let argv = arguments.map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+      argv.forEach { free($0) }
+      envp.forEach { free($0) }
+    }
+    var pid: pid_t = 0
+    let code = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
+    return (pid, code)
   }
 
   /// True when `name` is an executable on `PATH`.
