@@ -6,6 +6,13 @@ import Testing
 /// The real loop with an in-memory screen and a fake environment: effects run off the loop's
 /// thread and come back as actions, while keys keep working.
 @Suite struct AppLoopTests {
+  /// From the list to a browser sign-in to Work SSO (the last provider).
+  static let browserSignInToWork: [LoopHarness.Step] = [
+    .init("› dave", [.character("a")]),
+    .init("Choose a provider", [.end, .enter]),
+    .init("How do you want", [.enter]),
+  ]
+
   @Test func everyKeyRespondsWhileARefreshIsInProgress() async throws {
     let mailbox = try Mailbox<AppLoop.Message>()
     let environment = FakeEnvironment(holdRefreshes: true)
@@ -29,10 +36,7 @@ import Testing
     let environment = FakeEnvironment()
     let outcome = await LoopHarness.run(
       environment, mailbox: mailbox,
-      steps: [
-        .init("› dave", [.character("a")]),
-        .init("Choose a provider", [.end, .enter]),
-        .init("How do you want", [.enter]),
+      steps: Self.browserSignInToWork + [
         .init("Waiting for Work SSO's answer", [.escape]),
         .init("sign-in cancelled; nothing was stored"),
       ])
@@ -52,10 +56,7 @@ import Testing
     let environment = FakeEnvironment()
     let outcome = await LoopHarness.run(
       environment, mailbox: mailbox,
-      steps: [
-        .init("› dave", [.character("a")]),
-        .init("Choose a provider", [.end, .enter]),
-        .init("How do you want", [.enter]),
+      steps: Self.browserSignInToWork + [
         .init("Waiting for Work SSO's answer", [.character("p")]),
         .init(
           "Address the browser ended on", [.paste("http://127.0.0.1:9/callback?code=x"), .enter]),
