@@ -161,6 +161,19 @@ import Testing
     Snapshot.check(driver.frame, Self.name("sign-in-no-answer", size))
   }
 
+  @Test(arguments: sizes) func signInPreparing(size: Size) {
+    var driver = Driver(size: size)
+    driver.startSignIn("work", .device)
+    Snapshot.check(driver.frame, Self.name("sign-in-preparing", size))
+  }
+
+  @Test(arguments: sizes) func detailsOfAnAccountThatNeedsASignIn(size: Size) {
+    var driver = Driver(size: size)
+    driver.select("carol")
+    driver.press(.enter)
+    Snapshot.check(driver.frame, Self.name("details-sign-in-needed", size))
+  }
+
   @Test(arguments: sizes) func signInFinishing(size: Size) {
     var driver = Driver(size: size)
     guard let id = driver.startSignIn("work", .pkce) else { return }
@@ -173,6 +186,13 @@ import Testing
     driver.select("alice")
     driver.press(.character("d"))
     Snapshot.check(driver.frame, Self.name("sign-out-confirm", size))
+  }
+
+  @Test(arguments: sizes) func signOutInProgress(size: Size) {
+    var driver = Driver(size: size)
+    driver.select("bob")
+    driver.press(.character("d"), .character("y"))
+    Snapshot.check(driver.frame, Self.name("sign-out-working", size))
   }
 
   @Test(arguments: sizes) func signOutDoneWithAProviderSession(size: Size) {
