@@ -1,5 +1,6 @@
 import Accounts
 import App
+import AuthCore
 import Foundation
 import Vault
 
@@ -27,11 +28,11 @@ enum ListCommand {
     let scopes: [String]
     let refreshable: Bool
 
-    var json: JSONLine {
-      JSONLine([
+    var json: OrderedJSON {
+      OrderedJSON.object([
         ("account", .string(account)), ("provider", .string(provider)), ("label", .string(label)),
         ("status", .string(status)), ("expires_at", expiresAt.map { .string($0) } ?? .null),
-        ("scopes", .strings(scopes)), ("refreshable", .bool(refreshable)),
+        ("scopes", .array(scopes.map(OrderedJSON.string))), ("refreshable", .bool(refreshable)),
       ])
     }
   }

@@ -51,7 +51,8 @@ actor LoginOutput {
   ) {
     if json {
       console.out(
-        JSONLine([("event", .string("authorize")), ("url", .string(url.absoluteString))]).text)
+        OrderedJSON.object([("event", .string("authorize")), ("url", .string(url.absoluteString))])
+          .text)
     }
     waitingFor = "the browser"
     if let browser, browser.open(url) {
@@ -80,7 +81,7 @@ actor LoginOutput {
   private func announceCode(_ code: String, progress: SignInProgress, browser: BrowserLauncher?) {
     if json {
       console.out(
-        JSONLine([
+        OrderedJSON.object([
           ("event", .string("user_code")), ("user_code", .string(code)),
           (
             "verification_uri", progress.verificationURI.map { .string($0.absoluteString) } ?? .null
@@ -89,7 +90,7 @@ actor LoginOutput {
             "verification_uri_complete",
             progress.verificationURIComplete.map { .string($0.absoluteString) } ?? .null
           ),
-          ("expires_in", progress.expiresIn.map { .number(Int($0)) } ?? .null),
+          ("expires_in", progress.expiresIn.map { .int(Int($0)) } ?? .null),
         ]).text)
     }
     waitingFor = "approval"
@@ -150,7 +151,7 @@ actor LoginOutput {
     let expiry = account.tokens.expiresAt.map { ISO8601DateFormatter().string(from: $0) }
     if json {
       console.out(
-        JSONLine([
+        OrderedJSON.object([
           ("event", .string("signed_in")), ("account", .string(account.name)),
           ("expires_at", expiry.map { .string($0) } ?? .null),
         ]).text)
@@ -172,7 +173,7 @@ actor LoginOutput {
     endCountdown()
     if json {
       console.out(
-        JSONLine([
+        OrderedJSON.object([
           ("event", .string("error")), ("error", .string(failure.code)),
           ("message", .string(failure.message)),
         ]).text)
