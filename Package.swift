@@ -17,8 +17,9 @@ let package = Package(
     .systemLibrary(name: "CNcursesW", providers: [.apt(["libncurses-dev"])]),
 
     // Swift modules, lowest first.
+    .target(name: "Isolation"),
     .target(name: "Crypto", dependencies: ["COpenSSL"]),
-    .target(name: "Vault", dependencies: ["Crypto", "CSQLite"]),
+    .target(name: "Vault", dependencies: ["Crypto", "CSQLite", "Isolation"]),
     .target(name: "Spelling"),
     .target(name: "Terminal", dependencies: ["Spelling"]),
     .target(name: "TerminalCurses", dependencies: ["Terminal", "CNcursesW"]),
@@ -28,7 +29,7 @@ let package = Package(
     .target(
       name: "Providers", dependencies: ["AuthCore", "Spelling"], exclude: ["Presets"],
       plugins: ["EmbedDataFilesPlugin"]),
-    .target(name: "Sandbox", dependencies: ["AuthCore", "Crypto"]),
+    .target(name: "Sandbox", dependencies: ["AuthCore", "Crypto", "Isolation"]),
     .target(
       name: "Accounts", dependencies: ["AuthCore", "Crypto", "Providers", "Spelling", "Vault"]),
     .target(
@@ -72,7 +73,7 @@ let package = Package(
       dependencies: [
         "Accounts", "AuthCore", "Crypto", "Providers", "Sandbox", "TestSupport", "Vault",
       ]),
-    .target(name: "TestSupport", dependencies: ["Sandbox"], path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["Isolation", "Sandbox"], path: "Tests/TestSupport"),
     .testTarget(
       name: "SandboxTests",
       dependencies: [

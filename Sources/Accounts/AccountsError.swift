@@ -58,6 +58,24 @@ public enum AccountsError: Error, Sendable, Equatable {
     }
   }
 
+  /// A stable machine name for the failure: the `error` of `login --json`'s error event.
+  public var code: String {
+    switch self {
+    case .malformedAccountName: return "malformed_account_name"
+    case .noSuchAccount: return "no_such_account"
+    case .ambiguousAccount: return "ambiguous_account"
+    case .noSuchProvider: return "no_such_provider"
+    case .providerUnusable: return "provider_unusable"
+    case .flowNotOffered: return "flow_not_offered"
+    case .signInNeeded: return "sign_in_needed"
+    case .refreshStalled: return "refresh_stalled"
+    case .auth(let error): return error.code
+    case .vault: return "vault_error"
+    case .labelTaken: return "label_taken"
+    case .envFile: return "env_file"
+    }
+  }
+
   /// One or two sentences: what is wrong, and what to do.
   public var message: String {
     switch self {

@@ -37,15 +37,6 @@ public struct PKCEPair: Sendable, Equatable {
   public static func isValidVerifier(_ verifier: String) -> Bool {
     let bytes = Array(verifier.utf8)
     guard (43...128).contains(bytes.count) else { return false }
-    return bytes.allSatisfy { byte in
-      switch byte {
-      case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-        UInt8(ascii: "_"), UInt8(ascii: "~"):
-        return true
-      default:
-        return false
-      }
-    }
+    return bytes.allSatisfy(FormEncoding.isUnreserved)
   }
 }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Isolation
 
 /// The encrypted token vault: one SQLite file, owned by this actor's single connection.
 ///

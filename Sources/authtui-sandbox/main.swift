@@ -21,6 +21,9 @@ let usage = """
                                 byte for byte (repeatable; default \
   \(SandboxConfiguration.defaultSimklRedirectURI))
     --quiet                     no request log on stderr
+    --write-providers DIR       also write authtui provider files pointing at this sandbox
+                                into DIR (e.g. CONFIG/providers), with Simkl's and Muhajir's
+                                redirect port from the first --simkl-redirect-uri (else 8765)
 
   Profiles: /simkl-web/ and /simkl-api/, /hivesigner/, /muhajir/, /oidc/ (client id
   sandbox-client). Test hooks under /_sandbox/: see the README, "Sandbox provider".
@@ -30,6 +33,7 @@ struct Options {
   var address = ListenAddress(port: 0)
   var simklRedirectURIs: [String] = []
   var quiet = false
+  var providersDirectory: String?
 }
 
 func parse(_ arguments: [String]) -> Options {
@@ -54,6 +58,8 @@ func parse(_ arguments: [String]) -> Options {
       options.simklRedirectURIs.append(value(after: argument))
     case "--quiet":
       options.quiet = true
+    case "--write-providers":
+      options.providersDirectory = value(after: argument)
     case "--help", "-h":
       FileHandle.standardOutput.write(Data((usage + "\n").utf8))
       exit(0)
@@ -99,6 +105,16 @@ do {
   server = try await SandboxServer.start(address: options.address, configuration: configuration)
 } catch {
   fail("\(error)", status: 1)
+}
+if let directory = options.providersDirectory {
+  let redirect = URL(string: configuration.simklRedirectURIs.first ?? "")
+  do {
+    try SandboxProviderFiles.write(
+      to: URL(fileURLWithPath: directory), baseURL: server.baseURL,
+      redirectPort: UInt16(redirect?.port ?? 8765))
+  } catch {
+    fail("cannot write provider files into \(directory): \(error)", status: 1)
+  }
 }
 // Written straight to the file descriptor, so it is never held in a buffer.
 FileHandle.standardOutput.write(Data("authtui-sandbox listening on \(server.baseURL)\n".utf8))

@@ -3,6 +3,14 @@
 struct CommandFailure: Error, Equatable, Sendable {
   let exitCode: ExitCode
   let message: String
+  /// A stable machine name for scripts (`login --json`'s error event).
+  var code: String
+
+  init(exitCode: ExitCode, message: String, code: String? = nil) {
+    self.exitCode = exitCode
+    self.message = message
+    self.code = code ?? exitCode.name
+  }
 
   /// The line printed to standard error.
   var line: String { "authtui: \(message)" }

@@ -6,6 +6,11 @@ extension CommandCatalog {
       summary: "Open the interactive account manager.", details: "",
       arguments: [], requiredArguments: 0, options: []),
     commands: [
+      LoginCommand.spec,
+      LogoutCommand.spec,
+      TokenCommand.spec,
+      ListCommand.spec,
+      ExportCommand.spec,
       ProvidersCommand.spec,
       CommandSpec(
         name: "demo", usage: "demo",

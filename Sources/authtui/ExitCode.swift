@@ -17,3 +17,19 @@ enum ExitCode: Int32, Sendable {
   /// The provider or the network failed.
   case providerError = 7
 }
+
+extension ExitCode {
+  /// The code's meaning as a snake_case word, for JSON error events.
+  var name: String {
+    switch self {
+    case .ok: return "ok"
+    case .failure: return "error"
+    case .usage: return "usage"
+    case .vaultLocked: return "vault_locked"
+    case .notFound: return "not_found"
+    case .signInNeeded: return "sign_in_needed"
+    case .cancelled: return "cancelled"
+    case .providerError: return "provider_error"
+    }
+  }
+}

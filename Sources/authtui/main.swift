@@ -35,6 +35,16 @@ case "providers":
   status = ProvidersCommand.run(invocation, console: console)
 case "vault":
   status = await VaultCommand.run(invocation, console: console)
+case "login":
+  status = await LoginCommand.run(invocation, console: console)
+case "logout":
+  status = await LogoutCommand.run(invocation, console: console)
+case "token":
+  status = await TokenCommand.run(invocation, console: console)
+case "list":
+  status = await ListCommand.run(invocation, console: console)
+case "export":
+  status = await ExportCommand.run(invocation, console: console)
 default:
   status = HelpCommand.run(topic: nil, catalog: catalog, console: console)
 }

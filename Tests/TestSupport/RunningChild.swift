@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Isolation
 
 #if canImport(Glibc)
   import Glibc
@@ -12,7 +13,7 @@ import Foundation
 /// waitpid, write) run on this actor's own dispatch queue, never on the cooperative pool. A child
 /// still running when the value goes away is killed and reaped.
 public actor RunningChild {
-  private let executor = BlockingQueueExecutor(label: "authtui.test.child")
+  private let executor = QueueExecutor(label: "authtui.test.child")
 
   public nonisolated var unownedExecutor: UnownedSerialExecutor {
     executor.asUnownedSerialExecutor()
@@ -164,20 +165,5 @@ public actor RunningChild {
         break
       }
     }
-  }
-}
-
-/// A serial executor on a dispatch queue of its own, for actors that make blocking calls.
-final class BlockingQueueExecutor: SerialExecutor {
-  let queue: DispatchQueue
-
-  init(label: String) {
-    queue = DispatchQueue(label: label)
-  }
-
-  func enqueue(_ job: consuming ExecutorJob) {
-    let unowned = UnownedJob(job)
-    let executor = asUnownedSerialExecutor()
-    queue.async { unowned.runSynchronously(on: executor) }
   }
 }

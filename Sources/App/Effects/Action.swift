@@ -35,6 +35,4 @@ public enum Action: Sendable {
   case copyFinished(RequestID, Result<CopyReport, AppFailure>)
   /// The browser was started, or could not be.
   case browserOpened(RequestID, BrowserReport)
-  /// A copied token was cleared from the clipboard.
-  case clipboardCleared
 }

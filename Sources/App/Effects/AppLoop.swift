@@ -10,7 +10,7 @@ import Theme
 public final class AppLoop {
   /// What the mailbox carries to the loop.
   public enum Message: Sendable {
-    /// A result of background work (or the clipboard being cleared).
+    /// A result of background work.
     case action(Action)
     /// Text for the terminal's clipboard (OSC 52), which only the screen's thread may write.
     case copyToClipboard(SecretText)

@@ -14,9 +14,4 @@ public struct TerminalClipboard: Sendable {
   public func copy(_ text: SecretText) {
     mailbox.post(.copyToClipboard(text))
   }
-
-  /// Tells the UI that a copied token was cleared.
-  public func reportCleared() {
-    mailbox.post(.action(.clipboardCleared))
-  }
 }

@@ -85,8 +85,6 @@ extension AppState {
         }
         message = StatusMessage(.warning, reason, now: now)
       }
-    case .clipboardCleared:
-      message = StatusMessage(.info, "the clipboard was cleared", now: now)
     case .key, .command, .resized, .tick:
       break
     }

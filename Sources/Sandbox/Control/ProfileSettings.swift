@@ -1,3 +1,5 @@
+import AuthCore
+
 /// The adjustable behaviour of one profile (`POST /_sandbox/settings`), so tests can make
 /// tokens expire in seconds or register Simkl's redirect URI for their own port.
 public struct ProfileSettings: Sendable, Equatable {
@@ -62,14 +64,14 @@ public struct ProfileSettings: Sendable, Equatable {
     return RedirectURI.isLoopbackCallback(uri)
   }
 
-  var json: JSONValue {
+  var json: OrderedJSON {
     .object([
       ("access_token_lifetime", .int(accessTokenLifetime)),
       ("refresh_token_lifetime", .int(refreshTokenLifetime)),
       ("authorization_code_lifetime", .int(authorizationCodeLifetime)),
       ("device_code_lifetime", .int(deviceCodeLifetime)),
       ("device_interval", .int(deviceInterval)),
-      ("redirect_uris", registeredRedirectURIs.map { .array($0.map(JSONValue.string)) } ?? .null),
+      ("redirect_uris", registeredRedirectURIs.map { .array($0.map(OrderedJSON.string)) } ?? .null),
       ("id_token_signing", idTokenSigning.map { .string($0.rawValue) } ?? .null),
     ])
   }

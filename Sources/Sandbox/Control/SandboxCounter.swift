@@ -1,3 +1,5 @@
+import AuthCore
+
 /// What the sandbox counts, globally and per profile (`GET /_sandbox/stats`).
 public enum SandboxCounter: String, Sendable, CaseIterable, Codable {
   /// Requests to a profile (hooks excluded).
@@ -63,12 +65,12 @@ public struct SandboxStats: Sendable, Equatable {
   /// `"profiles": {"simkl": {…}, …}` with the same counters per profile.
   public var jsonText: String { json.text }
 
-  var json: JSONValue {
-    func counters(_ values: [SandboxCounter: Int]) -> [(String, JSONValue)] {
+  var json: OrderedJSON {
+    func counters(_ values: [SandboxCounter: Int]) -> [(String, OrderedJSON)] {
       SandboxCounter.allCases.map { ($0.rawValue, .int(values[$0, default: 0])) }
     }
     let profiles = SandboxProfile.allCases.map { profile in
-      (profile.rawValue, JSONValue.object(counters(perProfile[profile] ?? [:])))
+      (profile.rawValue, OrderedJSON.object(counters(perProfile[profile] ?? [:])))
     }
     return .object(counters(global) + [("profiles", .object(profiles))])
   }

@@ -1,3 +1,5 @@
+import AuthCore
+
 /// A failure the sandbox imitates for the next `count` requests whose path starts with
 /// `pathPrefix` (`POST /_sandbox/fault`). Hooks under `/_sandbox/` are never affected.
 public struct SandboxFault: Sendable, Equatable {
@@ -41,8 +43,8 @@ public struct SandboxFault: Sendable, Equatable {
     self.count = count
   }
 
-  var json: JSONValue {
-    var members: [(String, JSONValue)] = [
+  var json: OrderedJSON {
+    var members: [(String, OrderedJSON)] = [
       ("path", .string(pathPrefix)), ("kind", .string(kind.name)), ("count", .int(count)),
     ]
     if case .delay(let milliseconds) = kind { members.append(("delay_ms", .int(milliseconds))) }

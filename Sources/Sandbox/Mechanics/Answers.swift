@@ -3,7 +3,7 @@ import AuthCore
 /// Answers several profiles give the same way.
 enum Answers {
   /// A JSON answer.
-  static func json(_ value: JSONValue, status: Int = 200) -> HTTPResponse {
+  static func json(_ value: OrderedJSON, status: Int = 200) -> HTTPResponse {
     .json(value.text, status: status)
   }
 
@@ -17,7 +17,7 @@ enum Answers {
   /// A bearer-token refusal (RFC 6750 §3): 401 `invalid_token`, or 401 without an error code
   /// when no token was sent at all, or 403 `insufficient_scope` naming the scope needed.
   static func bearerRefusal(
-    _ refusal: BearerRefusal, realm: String, status401Body: JSONValue? = nil
+    _ refusal: BearerRefusal, realm: String, status401Body: OrderedJSON? = nil
   ) -> HTTPResponse {
     var response: HTTPResponse
     switch refusal {

@@ -1,3 +1,4 @@
+import AuthCore
 import Crypto
 
 /// The keys an issuer signs id_tokens with, published as a JWKS (RFC 7517 §5).
@@ -9,7 +10,7 @@ struct SigningKeySet: Sendable {
   struct Entry: Sendable {
     let kid: String
     let key: SigningKey
-    let jwk: JSONValue
+    let jwk: OrderedJSON
   }
 
   /// The algorithms this issuer publishes a key for, in JWKS order.
@@ -34,8 +35,8 @@ struct SigningKeySet: Sendable {
   }
 
   /// `{"keys":[…]}` with every current key.
-  mutating func jwks() throws -> JSONValue {
-    var keys: [JSONValue] = []
+  mutating func jwks() throws -> OrderedJSON {
+    var keys: [OrderedJSON] = []
     for algorithm in algorithms {
       keys.append(try entry(for: algorithm).jwk)
     }
@@ -55,8 +56,8 @@ struct SigningKeySet: Sendable {
   private static func entry(for key: SigningKey) -> Entry {
     let algorithm = key.algorithm
     // RFC 7638 §3.2: the required members, in lexicographic order, no whitespace.
-    let members: [(String, JSONValue)]
-    let thumbprintInput: JSONValue
+    let members: [(String, OrderedJSON)]
+    let thumbprintInput: OrderedJSON
     switch key.publicParameters {
     case .rsa(let modulus, let exponent):
       let n = Base64URL.encode(modulus.drop { $0 == 0 })
@@ -70,7 +71,7 @@ struct SigningKeySet: Sendable {
       members = [("kty", "EC"), ("crv", "P-256"), ("x", .string(xText)), ("y", .string(yText))]
     }
     let kid = Base64URL.encode(SHA256.hash(thumbprintInput.text))
-    let jwk = JSONValue.object(
+    let jwk = OrderedJSON.object(
       members + [("use", "sig"), ("alg", .string(algorithm.rawValue)), ("kid", .string(kid))])
     return Entry(kid: kid, key: key, jwk: jwk)
   }
@@ -79,8 +80,8 @@ struct SigningKeySet: Sendable {
 /// JWS compact serialization (RFC 7515 §7.1) of a JWT (RFC 7519).
 enum JWS {
   /// `header.claims.signature`, the header naming the algorithm and the key's `kid`.
-  static func sign(claims: JSONValue, with entry: SigningKeySet.Entry) throws -> String {
-    let header: JSONValue = [
+  static func sign(claims: OrderedJSON, with entry: SigningKeySet.Entry) throws -> String {
+    let header: OrderedJSON = [
       "alg": .string(entry.key.algorithm.rawValue), "kid": .string(entry.kid), "typ": "JWT",
     ]
     let signingInput =

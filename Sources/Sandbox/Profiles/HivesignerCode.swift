@@ -1,3 +1,4 @@
+import AuthCore
 import Crypto
 import Foundation
 
@@ -22,11 +23,11 @@ struct HivesignerCode: Sendable, Equatable {
 
   /// The exact bytes the signature covers, members in the documented order, no spaces.
   var canonicalText: String {
-    JSONValue.object(signedDocument).text
+    OrderedJSON.object(signedDocument).text
   }
 
-  private var signedDocument: [(String, JSONValue)] {
-    var message: [(String, JSONValue)] = [("type", "code"), ("app", .string(app))]
+  private var signedDocument: [(String, OrderedJSON)] {
+    var message: [(String, OrderedJSON)] = [("type", "code"), ("app", .string(app))]
     if let scope { message.append(("scope", .string(scope))) }
     if let challenge {
       message += [("code_challenge", .string(challenge)), ("code_challenge_method", "S256")]
@@ -42,7 +43,7 @@ struct HivesignerCode: Sendable, Equatable {
     let signature = HMACSHA256.authenticationCode(
       for: Array(canonicalText.utf8), key: signingKey)
     let hex = signature.map { String(format: "%02x", $0) }.joined()
-    let document = JSONValue.object(signedDocument + [("signatures", [.string(hex)])])
+    let document = OrderedJSON.object(signedDocument + [("signatures", [.string(hex)])])
     return Base64URL.encode(Array(document.text.utf8))
   }
 

@@ -225,11 +225,11 @@ struct HivesignerProfile: ProviderProfile {
       return Self.invalidGrant("The access token is not valid or has expired.")
     }
     context.count(.identityRequests)
-    let name = JSONValue.string(grant.username)
+    let name = OrderedJSON.string(grant.username)
     return Answers.json([
       "user": name, "_id": name, "name": name,
       "account": ["name": name, "json_metadata": "{}", "posting_json_metadata": "{}"],
-      "scope": .array(grant.scopes.map(JSONValue.string)), "user_metadata": [:],
+      "scope": .array(grant.scopes.map(OrderedJSON.string)), "user_metadata": [:],
     ])
   }
 }

@@ -51,11 +51,11 @@ extension OpenIDAuthority {
   /// OpenID Connect Discovery 1.0 §3 metadata, with RFC 8414 names for the OAuth parts.
   func discovery(_ context: ProviderContext) -> HTTPResponse {
     let routes = configuration.routes
-    func url(_ path: String?) -> JSONValue? { path.map { .string(context.absolute($0)) } }
-    let grantTypes: [JSONValue] =
+    func url(_ path: String?) -> OrderedJSON? { path.map { .string(context.absolute($0)) } }
+    let grantTypes: [OrderedJSON] =
       ["authorization_code", "refresh_token"]
       + (configuration.offersDeviceGrant ? [.string(Self.deviceGrantType)] : [])
-    let document = JSONValue.object(dropping: [
+    let document = OrderedJSON.object(dropping: [
       ("issuer", .string(issuer(context))),
       ("authorization_endpoint", url(routes.authorize)),
       ("token_endpoint", url(routes.token)),

@@ -187,7 +187,7 @@ extension OpenIDAuthority {
         clientID: grant.clientID, username: grant.username, scopes: scopes, family: grant.family)
       let accessToken = tokens.issueAccessToken(
         for: narrowedGrant, lifetime: settings.accessTokenLifetime, now: context.now)
-      var members: [(String, JSONValue)] = [
+      var members: [(String, OrderedJSON)] = [
         ("access_token", .string(accessToken)), ("token_type", "Bearer"),
         ("expires_in", .int(settings.accessTokenLifetime)),
         ("scope", .string(scopes.joined(separator: " "))),

@@ -217,7 +217,7 @@ struct OpenIDAuthority: Sendable {
     let settings = context.settings
     let accessToken = tokens.issueAccessToken(
       for: grant, lifetime: settings.accessTokenLifetime, now: context.now)
-    var members: [(String, JSONValue)] = [
+    var members: [(String, OrderedJSON)] = [
       ("access_token", .string(accessToken)), ("token_type", "Bearer"),
       ("expires_in", .int(settings.accessTokenLifetime)),
       ("scope", .string(grant.scopes.joined(separator: " "))),
@@ -242,7 +242,7 @@ struct OpenIDAuthority: Sendable {
     let algorithm = signingAlgorithm(for: grant.clientID, settings: context.settings)
     let entry = try keys.entry(for: algorithm)
     let now = context.unixTime
-    var claims: [(String, JSONValue)] = [
+    var claims: [(String, OrderedJSON)] = [
       ("iss", .string(issuer(context))), ("sub", .string(grant.username)),
       ("aud", .string(grant.clientID)), ("exp", .int(now + 3600)), ("iat", .int(now)),
       ("auth_time", .int(now)),
@@ -271,8 +271,8 @@ struct OpenIDAuthority: Sendable {
   }
 
   /// The claims the granted scopes release (OIDC Core §5.4).
-  func profileClaims(for grant: TokenGrant) -> [(String, JSONValue)] {
-    var claims: [(String, JSONValue)] = []
+  func profileClaims(for grant: TokenGrant) -> [(String, OrderedJSON)] {
+    var claims: [(String, OrderedJSON)] = []
     if grant.scopes.contains("profile") {
       claims += [
         ("preferred_username", .string(grant.username)), ("name", .string(grant.username)),

@@ -61,7 +61,7 @@ extension SandboxEngine {
       do {
         let kids = try rotateKeys(of: profile)
         let members = SandboxProfile.allCases.compactMap { profile in
-          kids[profile].map { (profile.rawValue, JSONValue.array($0.map(JSONValue.string))) }
+          kids[profile].map { (profile.rawValue, OrderedJSON.array($0.map(OrderedJSON.string))) }
         }
         return Answers.json(["kids": .object(members)])
       } catch {

@@ -10,7 +10,8 @@ import Vault
 /// clipboard. The UI calls it from tasks, never from its own thread.
 actor AccountsEnvironment: AppEnvironment {
   private let setup: VaultSetup
-  private let clipboard: Clipboard
+  private let terminal: TerminalClipboard
+  private let environment: [String: String]
   private let openPage: @Sendable (String, String?) -> BrowserReport
   private let clearAfter: TimeInterval
   private var settings = UserSettings()
@@ -19,12 +20,15 @@ actor AccountsEnvironment: AppEnvironment {
   private var book: AccountBook?
   private var sessions: [RequestID: SignInSession] = [:]
 
+  /// `terminal` is the UI's way to the terminal's clipboard; `clearAfter` the seconds a
+  /// copied token stays there.
   init(
-    setup: VaultSetup, clipboard: Clipboard, clearAfter: TimeInterval,
-    openPage: @escaping @Sendable (String, String?) -> BrowserReport
+    setup: VaultSetup, terminal: TerminalClipboard, environment: [String: String],
+    clearAfter: TimeInterval, openPage: @escaping @Sendable (String, String?) -> BrowserReport
   ) {
     self.setup = setup
-    self.clipboard = clipboard
+    self.terminal = terminal
+    self.environment = environment
     self.clearAfter = clearAfter
     self.openPage = openPage
   }
@@ -118,15 +122,12 @@ actor AccountsEnvironment: AppEnvironment {
       transport: URLSessionTransport())
   }
 
+  /// The command line's message for a vault error (a wrong passphrase names where it came from
+  /// and what to do), as the unlock screen shows it.
   private func failure(_ error: VaultError, from origin: PassphraseOrigin?) -> AppFailure {
-    guard case .wrongPassphrase(let path) = error else {
-      return AppFailure(.other, error.description)
-    }
-    let source = origin.map(\.description) ?? "that passphrase"
-    let remedy = origin.map { " (\($0.remedy))" } ?? ""
-    return AppFailure(
-      .wrongPassphrase,
-      "\(source) does not open the vault \(path) (nothing was changed); type it again\(remedy)")
+    let message = VaultAccess.failure(error, passphraseFrom: origin).message
+    if case .wrongPassphrase = error { return AppFailure(.wrongPassphrase, message) }
+    return AppFailure(.other, message)
   }
 
   private func requireBook() throws(AppFailure) -> AccountBook {
@@ -277,13 +278,26 @@ actor AccountsEnvironment: AppEnvironment {
 
   func copyToken(_ account: App.AccountName) async throws(AppFailure) -> CopyReport {
     let (token, _) = try await validToken(account)
-    let tools = await clipboard.copy(SecretText(token), clearAfter: clearAfter)
-    return CopyReport(what: "the token of \(account)", tools: tools, clearsAfter: clearAfter)
+    let tools = copy(token, clearAfter: clearAfter)
+    return CopyReport(
+      what: "the token of \(account)", tools: tools, clearsAfter: clearAfter > 0 ? clearAfter : nil)
   }
 
   func copyText(_ text: String, what: String) async throws(AppFailure) -> CopyReport {
-    let tools = await clipboard.copy(SecretText(text), clearAfter: nil)
-    return CopyReport(what: what, tools: tools)
+    CopyReport(what: what, tools: copy(text, clearAfter: 0))
+  }
+
+  /// The command line's clipboard, with the terminal's part going through the UI loop (only
+  /// its thread may write to the terminal); returns the desktop tools used.
+  private func copy(_ text: String, clearAfter: TimeInterval) -> [String] {
+    let terminal = self.terminal
+    let report = Clipboard.copy(
+      text, clearAfter: clearAfter, terminalPath: Clipboard.controllingTerminalPath(),
+      writeToTerminal: { _ in
+        terminal.copy(SecretText(text))
+        return true
+      }, environment: environment)
+    return report.localTool.map { [$0] } ?? []
   }
 
   // MARK: Sign-out and the browser

@@ -90,22 +90,22 @@ enum InteractiveCommand {
       console.err("authtui: \(error)")
       return .failure
     }
-    let launcher = BrowserLauncher(environment: environment)
+    let launcher = BrowserLauncher.available(environment: environment)
     let approver = DemoApprover()
-    let useApprover = demo != nil && !launcher.isAvailable
+    let useApprover = demo != nil && launcher == nil
     let clearAfter = settings.clipboardClearAfter ?? 45
     let world = AccountsEnvironment(
-      setup: setup,
-      clipboard: Clipboard(terminal: TerminalClipboard(mailbox: mailbox), environment: environment),
+      setup: setup, terminal: TerminalClipboard(mailbox: mailbox), environment: environment,
       clearAfter: clearAfter,
       openPage: { url, userCode in
-        useApprover ? approver.approve(url, userCode: userCode) : launcher.open(url)
+        if useApprover { return approver.approve(url, userCode: userCode) }
+        return Self.open(url, with: launcher)
       })
     let state = AppState(
       configuration: AppConfiguration(
         vaultPath: ConfigurationLocation.display(setup.location.fileURL),
         configDirectory: ConfigurationLocation.display(configuration.directory),
-        browserAvailable: launcher.isAvailable || useApprover, clipboardClearAfter: clearAfter,
+        browserAvailable: launcher != nil || useApprover, clipboardClearAfter: clearAfter,
         demoNotice: demo == nil ? nil : DemoSetup.notice),
       keys: keys, notices: notices)
     let loop = AppLoop(
@@ -117,5 +117,17 @@ enum InteractiveCommand {
       return .failure
     }
     return .ok
+  }
+
+  /// Opens `url` with the user's browser, or says why it cannot.
+  static func open(_ url: String, with launcher: BrowserLauncher?) -> BrowserReport {
+    guard let launcher else {
+      return .unavailable(
+        "no browser here (no BROWSER and no display): open the address on a machine with one")
+    }
+    guard let address = URL(string: url), launcher.open(address) else {
+      return .unavailable("\(launcher.name) could not be started; open the address yourself")
+    }
+    return .opened(command: launcher.name)
   }
 }

@@ -1,20 +1,24 @@
-/// A JSON value built in code and written with its object members in the order given, so an
-/// answer reads like the provider document it imitates (`access_token` first, and so on).
-enum JSONValue: Sendable {
+/// JSON that authtui writes, built in code and written with object members in the order given:
+/// the sandbox's answers read like the provider documents they imitate (`access_token` first),
+/// and `login --json` events and `list --json` rows keep the order DESIGN.md gives them
+/// (Foundation's encoder keeps no order on Linux). JSON that is read is `JSONWireValue`.
+public enum OrderedJSON: Sendable, Equatable {
   case string(String)
   case int(Int)
   case bool(Bool)
   case null
-  case array([JSONValue])
-  case object([(String, JSONValue)])
+  case array([OrderedJSON])
+  case object([(String, OrderedJSON)])
+
+  public static func == (lhs: OrderedJSON, rhs: OrderedJSON) -> Bool { lhs.text == rhs.text }
 
   /// An object with only the members whose value is present.
-  static func object(dropping members: [(String, JSONValue?)]) -> JSONValue {
+  public static func object(dropping members: [(String, OrderedJSON?)]) -> OrderedJSON {
     .object(members.compactMap { name, value in value.map { (name, $0) } })
   }
 
   /// The compact JSON text (RFC 8259), no insignificant whitespace.
-  var text: String {
+  public var text: String {
     var output = ""
     write(to: &output)
     return output
@@ -50,7 +54,7 @@ enum JSONValue: Sendable {
   }
 
   /// Escapes what RFC 8259 §7 requires: the quote, the backslash and control characters.
-  static func writeString(_ value: String, to output: inout String) {
+  public static func writeString(_ value: String, to output: inout String) {
     output += "\""
     for scalar in value.unicodeScalars {
       switch scalar {
@@ -70,12 +74,12 @@ enum JSONValue: Sendable {
   }
 }
 
-extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+extension OrderedJSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
   ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
-  init(stringLiteral value: String) { self = .string(value) }
-  init(integerLiteral value: Int) { self = .int(value) }
-  init(booleanLiteral value: Bool) { self = .bool(value) }
-  init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
-  init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(elements) }
+  public init(stringLiteral value: String) { self = .string(value) }
+  public init(integerLiteral value: Int) { self = .int(value) }
+  public init(booleanLiteral value: Bool) { self = .bool(value) }
+  public init(arrayLiteral elements: OrderedJSON...) { self = .array(elements) }
+  public init(dictionaryLiteral elements: (String, OrderedJSON)...) { self = .object(elements) }
 }

@@ -1,0 +1,32 @@
+import Dispatch
+
+/// A serial executor backed by its own dispatch queue, for actors whose work blocks.
+///
+/// The vault's work blocks (scrypt holds a thread for half a second; SQLite sleeps in its busy
+/// handler while another process writes), and so do the sandbox's engine and tests that wait on
+/// child processes. On the two-thread cooperative pool that would stall every other task of the
+/// program, the UI among them; on a queue of its own it stalls nothing but that actor, whose
+/// requests are serial anyway. Isolation still comes from the actor: this only says where its
+/// jobs run.
+///
+/// ```swift
+/// actor Store {
+///   private let executor = QueueExecutor(label: "store")
+///   nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+/// }
+/// ```
+public final class QueueExecutor: SerialExecutor {
+  /// The queue the actor's jobs run on, one at a time.
+  public let queue: DispatchQueue
+
+  /// An executor on a new serial queue called `label`.
+  public init(label: String) {
+    queue = DispatchQueue(label: label)
+  }
+
+  public func enqueue(_ job: consuming ExecutorJob) {
+    let unowned = UnownedJob(job)
+    let executor = asUnownedSerialExecutor()
+    queue.async { unowned.runSynchronously(on: executor) }
+  }
+}

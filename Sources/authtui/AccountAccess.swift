@@ -1,0 +1,66 @@
+import Accounts
+import AuthCore
+import Foundation
+import Providers
+import Vault
+
+/// How the account commands (`login`, `logout`, `token`, `list`, `export`) get their
+/// `AccountBook`: the vault unlocked as `VaultAccess` does it, the providers from the
+/// configuration folder, and the real network.
+enum AccountAccess {
+  /// The configuration folder of this invocation.
+  static func configuration(_ invocation: Invocation) -> ConfigurationLocation {
+    ConfigurationLocation.resolve(explicitPath: invocation.value("config"))
+  }
+
+  /// The providers, with `config.json`'s default login timeout; problems in the files are
+  /// written to standard error when `reportProblems` (commands about providers), and kept quiet
+  /// otherwise (`token`'s standard error should stay about the token).
+  static func catalog(_ invocation: Invocation, console: Console, reportProblems: Bool)
+    -> ProviderCatalog
+  {
+    let location = configuration(invocation)
+    let (settings, settingsProblems) = UserSettings.load(from: location)
+    let catalog = ProviderCatalog.load(from: location, defaultLoginTimeout: settings.loginTimeout)
+    if reportProblems {
+      for problem in settingsProblems + catalog.skippedFiles {
+        console.err("authtui: \(problem)")
+      }
+    }
+    return catalog
+  }
+
+  /// The account book over the unlocked vault.
+  static func book(_ invocation: Invocation, console: Console, reportProblems: Bool = false)
+    async throws(CommandFailure) -> AccountBook
+  {
+    let vault = try await VaultAccess.unlocked(invocation)
+    return AccountBook(
+      vault: vault,
+      catalog: catalog(invocation, console: console, reportProblems: reportProblems),
+      transport: URLSessionTransport())
+  }
+
+  /// The exit code and line of an account error.
+  static func failure(_ error: AccountsError) -> CommandFailure {
+    if case .vault(let vaultError) = error { return VaultAccess.failure(vaultError) }
+    return CommandFailure(
+      exitCode: ExitCode(rawValue: error.exitCode) ?? .failure, message: error.message,
+      code: error.code)
+  }
+
+  /// A whole number of seconds from an option, or a usage error naming the option.
+  static func seconds(_ invocation: Invocation, _ option: String, default value: Int)
+    throws(CommandFailure) -> Int
+  {
+    guard let text = invocation.value(option) else { return value }
+    guard let number = Int(text), number >= 0, number <= 31_536_000 else {
+      throw CommandFailure(
+        exitCode: .usage,
+        message:
+          "--\(option) takes a whole number of seconds, not \"\(text)\" (for example --\(option) \(value))"
+      )
+    }
+    return number
+  }
+}

@@ -1,0 +1,81 @@
+import Accounts
+import Foundation
+
+/// `authtui export ACCOUNT --env-file PATH [--var NAME]` and
+/// `authtui export ACCOUNT --clipboard [--clear-after SECONDS]`.
+enum ExportCommand {
+  static let spec = CommandSpec(
+    name: "export",
+    usage: "export ACCOUNT (--env-file PATH [--var NAME] | --clipboard [--clear-after SECONDS])",
+    summary: "Put ACCOUNT's access token in an env file or on the clipboard.",
+    details: """
+      --env-file writes NAME='token' and NAME_EXPIRES_AT='seconds since 1970' (empty when the
+      token does not expire), POSIX single-quoted so `. PATH` reads the token back exactly;
+      the file is replaced atomically with mode 0600 and its other lines are kept. NAME
+      defaults to PROVIDER_TOKEN (SIMKL_TOKEN).
+      --clipboard copies with OSC 52 through the terminal (works over SSH and in tmux with
+      `set -s set-clipboard on`) and with wl-copy or xclip when there is a display; after
+      --clear-after seconds (default 45; 0 keeps it) the clipboard is cleared if it still holds
+      the token (over plain SSH the terminal cannot be asked, so it is cleared regardless).
+      The token is refreshed first when less than a minute of it remains.
+      """,
+    arguments: ["ACCOUNT"], requiredArguments: 1,
+    options: [
+      .value("env-file", "PATH", "the env file to write"),
+      .value("var", "NAME", "the variable name (default PROVIDER_TOKEN)"),
+      .flag("clipboard", "copy to the clipboard instead"),
+      .value("clear-after", "SECONDS", "clear the clipboard after this long (default 45)"),
+    ])
+
+  static func run(_ invocation: Invocation, console: Console) async -> ExitCode {
+    let startedAt = Date()
+    do throws(CommandFailure) {
+      let envFile = invocation.value("env-file")
+      let clipboard = invocation.flag("clipboard")
+      guard (envFile != nil) != clipboard else {
+        throw CommandFailure(
+          exitCode: .usage,
+          message: "say where the token goes: --env-file PATH or --clipboard (one of them)")
+      }
+      if envFile == nil && invocation.value("var") != nil {
+        throw CommandFailure(exitCode: .usage, message: "--var goes with --env-file")
+      }
+      let clearAfter = try AccountAccess.seconds(invocation, "clear-after", default: 45)
+      let book = try await AccountAccess.book(invocation, console: console)
+      do throws(AccountsError) {
+        let account = try await book.account(named: invocation.arguments[0])
+        let token = try await book.accessToken(
+          for: account.id, minimumValidity: 60, startedAt: startedAt)
+        let stored = try await book.listing().accounts.first { $0.id == account.id } ?? account
+        if let envFile {
+          let variable =
+            invocation.value("var")
+            ?? EnvFile.defaultVariableName(provider: account.providerID, label: nil)
+          try EnvFile.write(
+            variable: variable, value: token, expiresAt: stored.tokens.expiresAt, to: envFile)
+          console.out("Wrote \(variable) and \(variable)_EXPIRES_AT to \(envFile) (mode 0600).")
+        } else {
+          let report = Clipboard.copy(
+            token, clearAfter: TimeInterval(clearAfter),
+            terminalPath: Clipboard.controllingTerminalPath(),
+            writeToTerminal: Clipboard.writeToControllingTerminal)
+          guard report.terminal || report.localTool != nil else {
+            throw AccountsError.envFile(
+              path: "the clipboard",
+              reason:
+                "there is no terminal to send OSC 52 to and no wl-copy or xclip with a display; "
+                + "use --env-file instead")
+          }
+          let clearing = clearAfter > 0 ? "; it will be cleared in \(clearAfter) s" : ""
+          console.out("Copied \(account.name)'s token to \(report.destinations)\(clearing).")
+        }
+      } catch {
+        throw AccountAccess.failure(error)
+      }
+      return .ok
+    } catch {
+      console.err(error.line)
+      return error.exitCode
+    }
+  }
+}

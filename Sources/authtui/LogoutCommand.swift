@@ -1,0 +1,73 @@
+import Accounts
+import Foundation
+
+/// `authtui logout ACCOUNT [--local-only] [--no-browser]`: revoke at the provider, then forget
+/// the account here.
+enum LogoutCommand {
+  static let spec = CommandSpec(
+    name: "logout", usage: "logout ACCOUNT [--local-only] [--no-browser]",
+    summary: "Sign ACCOUNT out: revoke its tokens at the provider, then delete it here.",
+    details: """
+      The refresh token is revoked first, then the access token (RFC 7009), where the provider
+      can. The account is deleted from the vault in every case; when revocation fails the exit
+      status is 7 and the message says the tokens may still work at the provider until they
+      expire. A provider with an end_session_endpoint also gets its sign-out page opened (like
+      login's page; printed with --no-browser), so the browser session ends too.
+      `authtui logout '#N' --local-only` removes a damaged account that `list` reports by id.
+      """,
+    arguments: ["ACCOUNT"], requiredArguments: 1,
+    options: [
+      .flag("local-only", "delete the account here without telling the provider"),
+      .flag("no-browser", "print the provider's sign-out address instead of opening it"),
+    ])
+
+  static func run(_ invocation: Invocation, console: Console) async -> ExitCode {
+    do throws(CommandFailure) {
+      let book = try await AccountAccess.book(invocation, console: console)
+      let report: SignOutReport
+      let name: String
+      do throws(AccountsError) {
+        let account = try await book.account(named: invocation.arguments[0])
+        name = account.name
+        report = try await book.signOut(account, localOnly: invocation.flag("local-only"))
+      } catch {
+        throw AccountAccess.failure(error)
+      }
+      if let url = report.endSessionURL {
+        let browser = invocation.flag("no-browser") ? nil : BrowserLauncher.available()
+        if let browser, browser.open(url) {
+          console.err("Opened the provider's sign-out page with \(browser.name).")
+        } else {
+          console.err(
+            "To end the browser session at the provider too, open:\n  \(url.absoluteString)")
+        }
+      }
+      switch report.revocation {
+      case .revoked:
+        console.out(
+          "Signed out of \(name): the provider revoked its tokens, and it was removed here.")
+      case .unsupported:
+        console.out(
+          "Removed \(name). This provider cannot revoke tokens from here: withdraw authtui's access "
+            + "in your account settings at the provider (Simkl: Settings → Connected Apps).")
+      case .skipped:
+        console.out("Removed \(name) from this vault (the provider was not contacted).")
+      case .providerMissing:
+        console.out(
+          "Removed \(name). Its provider is not configured any more, so its tokens were not revoked."
+        )
+      case .failed(let error):
+        console.out("Removed \(name) from this vault.")
+        throw CommandFailure(
+          exitCode: .providerError,
+          message: "the provider did not revoke \(name)'s tokens (\(error.message)) They may keep "
+            + "working until they expire; withdraw access in your account settings at the provider.",
+          code: error.code)
+      }
+      return .ok
+    } catch {
+      console.err(error.line)
+      return error.exitCode
+    }
+  }
+}

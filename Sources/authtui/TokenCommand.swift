@@ -1,0 +1,44 @@
+import Accounts
+import Foundation
+
+/// `authtui token ACCOUNT [--min-valid SECONDS]`: a valid access token on standard output, for
+/// scripts (`curl -H "Authorization: Bearer $(authtui token simkl/alice)" …`).
+enum TokenCommand {
+  static let spec = CommandSpec(
+    name: "token", usage: "token ACCOUNT [--min-valid SECONDS]",
+    summary: "Print a valid access token for ACCOUNT, refreshing it first when needed.",
+    details: """
+      ACCOUNT is PROVIDER/LABEL (simkl/alice), or PROVIDER alone when it has one account.
+      The token is refreshed first when fewer than --min-valid seconds remain (default 60),
+      at most once per call: a token obtained during this call is printed even when the
+      provider's lifetime is shorter. Many processes may ask at once: one refreshes, the
+      others wait for it and print its token. Exit 5 when the account needs a new sign-in
+      (no refresh token, or the provider refused it), 7 when the provider cannot be reached
+      (the stored tokens are then left as they were).
+      """,
+    arguments: ["ACCOUNT"], requiredArguments: 1,
+    options: [
+      .value("min-valid", "SECONDS", "refresh when fewer seconds than this remain (default 60)")
+    ])
+
+  static func run(_ invocation: Invocation, console: Console) async -> ExitCode {
+    let startedAt = Date()
+    do throws(CommandFailure) {
+      let minimumValidity = try AccountAccess.seconds(invocation, "min-valid", default: 60)
+      let book = try await AccountAccess.book(invocation, console: console)
+      let token: String
+      do {
+        let account = try await book.account(named: invocation.arguments[0])
+        token = try await book.accessToken(
+          for: account.id, minimumValidity: TimeInterval(minimumValidity), startedAt: startedAt)
+      } catch {
+        throw AccountAccess.failure(error)
+      }
+      console.out(token)
+      return .ok
+    } catch {
+      console.err(error.line)
+      return error.exitCode
+    }
+  }
+}

@@ -1,0 +1,242 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `login`, `token`, `list`, `logout` and `export` as scripts use them: the built binary
+/// against `authtui-sandbox`, the user played by `authtui-test-browser` submitting the
+/// sandbox's own forms.
+@Suite struct AccountCommandTests {
+  @Test func signsInToEverySandboxProfileWithEveryFlowItOffers() async throws {
+    let cli = try await CLIHarness.start()
+    for (provider, user, flow) in [
+      ("sandbox", "alice", "pkce"), ("sandbox", "bob", "device"), ("hivesigner", "carol", "pkce"),
+      ("muhajir", "dan", "pkce"), ("simkl", "eve", "pkce"),
+    ] {
+      let result = try await cli.login(provider, as: user, ["--flow", flow])
+      #expect(result.status == 0, "\(provider) \(flow): \(result.stderr)")
+      #expect(result.stdout.hasPrefix("Signed in as \(provider)/\(user)."))
+    }
+    // Simkl's PIN: the code is only known once the flow has started, so the "person" reads it
+    // from the user_code event.
+    let codeFile = cli.folder.file("pin-code")
+    var environment = cli.environment
+    environment["AUTHTUI_TEST_BROWSER_USER"] = "frank"
+    environment["AUTHTUI_TEST_BROWSER_USER_CODE_FILE"] = codeFile
+    let pin = try RunningChild(
+      Products.authtui, ["login", "simkl", "--flow", "pin", "--json"], environment: environment)
+    let event = try #require(await pin.nextLine(timeout: 30))
+    let code = try #require(
+      (try JSONSerialization.jsonObject(with: Data(event.utf8)) as? [String: Any])?["user_code"]
+        as? String)
+    try code.write(toFile: codeFile, atomically: true, encoding: .utf8)
+    let signedIn = try #require(await pin.nextLine(timeout: 30))
+    #expect(signedIn == #"{"event":"signed_in","account":"simkl/frank","expires_at":null}"#)
+    #expect(await pin.wait(timeout: 30) == 0)
+
+    let accounts = try await cli.accounts()
+    #expect(
+      accounts.map { $0["account"] as? String } == [
+        "hivesigner/carol", "muhajir/dan", "sandbox/alice", "sandbox/bob", "simkl/eve",
+        "simkl/frank",
+      ])
+    #expect(accounts.allSatisfy { $0["status"] as? String == "valid" })
+    #expect(
+      accounts.map { $0["label"] as? String } == ["carol", "dan", "alice", "bob", "eve", "frank"])
+    #expect(accounts.map { $0["refreshable"] as? Bool } == [false, true, true, true, false, false])
+    await cli.stop()
+  }
+
+  @Test func writesLoginEventsAsJSONLines() async throws {
+    let cli = try await CLIHarness.start()
+    let result = try await cli.run(["login", "sandbox", "--json"])
+    #expect(result.status == 0)
+    let events = result.stdout.split(separator: "\n").map {
+      (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) ?? [:]
+    }
+    #expect(events.map { $0["event"] as? String } == ["authorize", "signed_in"])
+    #expect((events[0]["url"] as? String)?.contains("/oidc/authorize?") == true)
+    #expect(events[1]["account"] as? String == "sandbox/alice")
+    #expect(events[1]["expires_at"] is String)
+
+    let denied = try await cli.run(
+      ["login", "sandbox", "--json"], ["AUTHTUI_TEST_BROWSER_ACTION": "deny"])
+    #expect(denied.status == 6)
+    let error = try #require(
+      try JSONSerialization.jsonObject(
+        with: Data((denied.stdout.split(separator: "\n").last ?? "").utf8))
+        as? [String: Any])
+    #expect(error["event"] as? String == "error")
+    #expect(error["error"] as? String == "access_denied")
+    await cli.stop()
+  }
+
+  @Test func refreshesOnceWhenTheTokenRunsLowAndKeepsTheRotatedRefreshToken() async throws {
+    let cli = try await CLIHarness.start()
+    await cli.hook("settings", #"{"profile": "oidc", "access_token_lifetime": 30}"#)
+    try await cli.login("sandbox")
+    let first = try await cli.run(["token", "sandbox/alice", "--min-valid", "10"])
+    #expect(first.status == 0)
+    #expect(await cli.stat("refreshes") == 0)
+
+    let second = try await cli.run(["token", "sandbox/alice", "--min-valid", "60"])
+    #expect(second.status == 0)
+    #expect(second.stdout != first.stdout)
+    #expect(await cli.stat("refreshes") == 1)
+
+    let third = try await cli.run(["token", "sandbox", "--min-valid", "10"])
+    #expect(third.stdout == second.stdout)
+    #expect(await cli.stat("refreshes") == 1)
+
+    // The stored refresh token is the rotated one: refreshing again is no reuse.
+    let fourth = try await cli.run(["token", "sandbox/alice", "--min-valid", "60"])
+    #expect(fourth.status == 0)
+    #expect(await cli.stat("refreshes") == 2)
+    #expect(await cli.stat("reuse_detections") == 0)
+    await cli.stop()
+  }
+
+  @Test func refreshesOnceForThirtyTwoProcessesAskingAtTheSameMoment() async throws {
+    let cli = try await CLIHarness.start()
+    // The stored token has 30 s left, under the 60 asked for; the refreshed one lasts an hour,
+    // so a process that starts late is satisfied by it instead of refreshing again.
+    await cli.hook("settings", #"{"profile": "oidc", "access_token_lifetime": 30}"#)
+    try await cli.login("sandbox")
+    await cli.hook("settings", #"{"profile": "oidc", "access_token_lifetime": 3600}"#)
+    let outputs = try await withThrowingTaskGroup(of: ChildProcess.Result.self) { group in
+      for _ in 0..<32 {
+        group.addTask { try await cli.run(["token", "sandbox/alice", "--min-valid", "60"]) }
+      }
+      return try await group.reduce(into: []) { $0.append($1) }
+    }
+    #expect(
+      outputs.allSatisfy { $0.status == 0 }, "\(outputs.map(\.stderr).filter { !$0.isEmpty })")
+    #expect(Set(outputs.map(\.stdout)).count == 1)
+    #expect(outputs.first?.stdout.count ?? 0 > 10)
+    #expect(await cli.stat("refreshes") == 1)
+    #expect(await cli.stat("reuse_detections") == 0)
+    await cli.stop()
+  }
+
+  @Test func asksForANewSignInWhenTheProviderRefusesTheRefreshToken() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    await cli.hook("invalidate", #"{"profile": "oidc"}"#)
+    let refused = try await cli.run(["token", "sandbox/alice", "--min-valid", "100000"])
+    #expect(refused.status == 5)
+    #expect(refused.stdout.isEmpty)
+    #expect(refused.stderr.contains("sign in again with `authtui login sandbox --label alice`"))
+    #expect(try await cli.accounts().first?["status"] as? String == "sign_in_needed")
+    let again = try await cli.run(["token", "sandbox/alice"])
+    #expect(again.status == 5)
+    await cli.stop()
+  }
+
+  @Test func revokesOnLogoutAndRemovesTheAccountEvenWhenRevocationFails() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox", as: "alice")
+    try await cli.login("sandbox", as: "bob")
+    let logout = try await cli.run(["logout", "sandbox/alice", "--no-browser"])
+    #expect(logout.status == 0, "\(logout.stderr)")
+    #expect(logout.stdout.contains("the provider revoked its tokens"))
+    #expect(logout.stderr.contains("/oidc/end_session?id_token_hint="))
+    #expect(await cli.stat("revocations") == 2)
+
+    await cli.hook("fault", #"{"path": "/oidc/revoke", "kind": "status500", "count": 2}"#)
+    let failing = try await cli.run(["logout", "sandbox/bob", "--no-browser"])
+    #expect(failing.status == 7)
+    #expect(failing.stderr.contains("may keep working until they expire"))
+    #expect(try await cli.accounts().isEmpty)
+    await cli.stop()
+  }
+
+  @Test func exportsToAnEnvFileThatAShellReadsBack() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    let file = cli.folder.file("tokens.env")
+    try "# my settings\nEDITOR='vi'\nMY_TOKEN='stale'\nexport OTHER=1\n".write(
+      toFile: file, atomically: true, encoding: .utf8)
+    chmod(file, 0o644)
+    let export = try await cli.run([
+      "export", "sandbox/alice", "--env-file", file, "--var", "MY_TOKEN",
+    ])
+    #expect(export.status == 0, "\(export.stderr)")
+    let token = try await cli.run(["token", "sandbox/alice"]).stdout
+    let read = try await ChildProcess.run(
+      "/bin/sh", ["-c", ". \"$1\"; printf %s \"$MY_TOKEN|$EDITOR|$OTHER\"", "sh", file])
+    #expect(read.stdout == token.dropLast() + "|vi|1")
+    var info = stat()
+    stat(file, &info)
+    #expect(info.st_mode & 0o777 == 0o600)
+    let text = try String(contentsOfFile: file, encoding: .utf8)
+    #expect(text.hasPrefix("# my settings\nEDITOR='vi'\nexport OTHER=1\nMY_TOKEN='"))
+    #expect(text.contains("MY_TOKEN_EXPIRES_AT='"))
+    await cli.stop()
+  }
+
+  @Test func givesEachExitCodeForItsCause() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    #expect(try await cli.run(["token", "sandbox/alice"]).status == 0)
+    #expect(
+      try await cli.run(["export", "sandbox/alice", "--env-file", "/nonexistent/dir/x.env"]).status
+        == 1)
+    #expect(try await cli.run(["token"]).status == 2)
+    #expect(try await cli.run(["login", "sandbox", "--flow", "implicit"]).status == 2)
+    let wrong = try await cli.run(["token", "sandbox/alice"], ["AUTHTUI_PASSPHRASE": "wrong"])
+    #expect(wrong.status == 3)
+    #expect(wrong.stderr.contains("AUTHTUI_PASSPHRASE does not open the vault"))
+    let missing = try await cli.run(["token", "sandbox/alcie"])
+    #expect(missing.status == 4)
+    #expect(missing.stderr == "authtui: no account sandbox/alcie; did you mean `sandbox/alice`?\n")
+    #expect(try await cli.run(["login", "nowhere"]).status == 4)
+    await cli.hook("invalidate", #"{"profile": "oidc"}"#)
+    #expect(try await cli.run(["token", "sandbox/alice", "--min-valid", "100000"]).status == 5)
+    let denied = try await cli.run(["login", "sandbox"], ["AUTHTUI_TEST_BROWSER_ACTION": "deny"])
+    #expect(denied.status == 6)
+    try await cli.login("sandbox", as: "bob")
+    await cli.hook("fault", #"{"path": "/oidc/token", "kind": "status500", "count": 1}"#)
+    let down = try await cli.run(["token", "sandbox/bob", "--min-valid", "100000"])
+    #expect(down.status == 7)
+    #expect(down.stderr.contains("500"))
+    #expect(try await cli.run(["token", "sandbox/bob", "--min-valid", "10"]).status == 0)
+    await cli.stop()
+  }
+
+  @Test func printsNoTokenAnywhereButTokensOwnStandardOutput() async throws {
+    let cli = try await CLIHarness.start()
+    var outputs: [String] = []
+    func record(_ result: ChildProcess.Result) {
+      outputs += [result.stdout, result.stderr]
+    }
+    record(try await cli.run(["login", "sandbox", "--json"]))
+    record(
+      try await cli.run(
+        ["login", "sandbox", "--flow", "device"], ["AUTHTUI_TEST_BROWSER_USER": "bob"]))
+    record(try await cli.run(["list"]))
+    record(try await cli.run(["list", "--json"]))
+    record(try await cli.run(["export", "sandbox/alice", "--env-file", cli.folder.file("t.env")]))
+    record(try await cli.run(["vault", "status"]))
+    record(try await cli.run(["providers", "--json"]))
+    let first = try await cli.run(["token", "sandbox/alice"])
+    let refreshed = try await cli.run(["token", "sandbox/alice", "--min-valid", "100000"])
+    let bob = try await cli.run(["token", "sandbox/bob"])
+    record(try await cli.run(["logout", "sandbox/bob"]))
+    record(try await cli.run(["token", "sandbox/bob"]))
+    let tokens = [first.stdout, refreshed.stdout, bob.stdout].map {
+      $0.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+    #expect(tokens.allSatisfy { $0.count > 20 })
+    for output in outputs {
+      for token in tokens {
+        #expect(!output.contains(token))
+      }
+    }
+    let envFile = try String(contentsOfFile: cli.folder.file("t.env"), encoding: .utf8)
+    #expect(envFile.contains(tokens[0]))
+    await cli.stop()
+  }
+}
