@@ -59,6 +59,9 @@ let package = Package(
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
     .testTarget(name: "ThemeTests", dependencies: ["Theme", "Terminal", "TestSupport"]),
     .testTarget(
+      name: "AppTests", dependencies: ["App", "AuthCore", "Terminal", "Theme", "TestSupport", "Vault"],
+      exclude: ["Snapshots"]),
+    .testTarget(
       name: "TerminalCursesTests",
       dependencies: ["TerminalCurses", "Terminal", "Theme", "TestSupport", "TerminalFixture"]),
     // Draws a known screen with the real curses back end, for the tmux tests.
@@ -70,7 +73,7 @@ let package = Package(
       dependencies: [
         "Accounts", "AuthCore", "Crypto", "Providers", "Sandbox", "TestSupport", "Vault",
       ]),
-    .target(name: "TestSupport", dependencies: ["Isolation"], path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["Isolation", "Sandbox"], path: "Tests/TestSupport"),
     .testTarget(
       name: "SandboxTests",
       dependencies: [
@@ -78,7 +81,14 @@ let package = Package(
       ]),
     // A stand-in for a person with a browser (`BROWSER=authtui-test-browser`), for tests only.
     .executableTarget(
-      name: "authtui-test-browser", dependencies: ["TestSupport"], path: "Tests/TestBrowser"),
+      name: "authtui-test-browser", dependencies: ["Sandbox"], path: "Tests/TestBrowser"),
+    // authtui in tmux against authtui-sandbox, with the test browser as BROWSER.
+    .testTarget(
+      name: "InteractiveUITests",
+      dependencies: [
+        "authtui", "authtui-sandbox", "authtui-test-browser", "Crypto", "Sandbox", "TestSupport",
+        "Vault",
+      ]),
     .testTarget(
       name: "CommandLineTests", dependencies: ["authtui", "TestSupport", "Vault", "Crypto"]),
     .testTarget(
@@ -90,6 +100,9 @@ let package = Package(
     // Benchmarks (run by `make bench`; built in release by Benchmarks/vault).
     .executableTarget(
       name: "VaultBenchmark", dependencies: ["Vault", "Crypto"], path: "Benchmarks/VaultBenchmark"),
+    .executableTarget(
+      name: "TUIBenchmark", dependencies: ["App", "Terminal", "TerminalCurses", "Theme"],
+      path: "Benchmarks/TUIBenchmark"),
   ],
   swiftLanguageModes: [.v6]
 )

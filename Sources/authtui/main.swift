@@ -21,14 +21,18 @@ if invocation.flag("help") {
   exit(HelpCommand.run(topic: invocation.command, catalog: catalog, console: console).rawValue)
 }
 
+// The interactive UI runs here, on the main thread and before any `await` below: curses needs
+// that thread to see resizes at once.
+if invocation.command.isEmpty || invocation.command == "demo" {
+  exit(InteractiveCommand.run(invocation, console: console).rawValue)
+}
+
 let status: ExitCode
 switch invocation.command {
 case "help":
   status = HelpCommand.run(topic: invocation.arguments.first, catalog: catalog, console: console)
 case "providers":
   status = ProvidersCommand.run(invocation, console: console)
-case "demo":
-  status = DemoCommand.run(console: console)
 case "vault":
   status = await VaultCommand.run(invocation, console: console)
 case "login":

@@ -55,9 +55,16 @@ import Testing
     #expect(result.stderr.contains("unknown command 'frob'"))
   }
 
-  @Test func runsTheDemoCommand() async throws {
-    let result = try await ChildProcess.run(Products.authtui, ["demo"])
-    #expect(result.status == 0)
-    #expect(result.stdout.contains("code_challenge"))
+  /// The interactive UI and the demo need a terminal; without one they say what to use instead.
+  @Test(arguments: [[], ["demo"]]) func theUIRefusesToRunWithoutATerminal(arguments: [String])
+    async throws
+  {
+    let result = try await ChildProcess.run(Products.authtui, arguments)
+    #expect(result.status == 1)
+    #expect(result.stdout.isEmpty)
+    #expect(
+      result.stderr
+        == "authtui: the interactive UI needs a terminal; for scripts use `authtui list`, "
+        + "`authtui token ACCOUNT` or `authtui login PROVIDER`\n")
   }
 }

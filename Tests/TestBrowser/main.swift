@@ -1,5 +1,5 @@
 import Foundation
-import TestSupport
+import Sandbox
 
 #if canImport(Glibc)
   import Glibc
@@ -7,7 +7,7 @@ import TestSupport
 
 // authtui-test-browser URL [USER_CODE]: a stand-in for a person with a browser, for tests.
 // Set BROWSER to this program and it plays the sign-in honestly over HTTP (see
-// TestSupport.ScriptedBrowser): it loads the page, fills the form, presses a button and
+// Sandbox.ScriptedBrowser): it loads the page, fills the form, presses a button and
 // follows the redirects, the last one to the app's loopback callback included.
 //
 // Environment:

@@ -1,4 +1,5 @@
 import Foundation
+import Sandbox
 
 /// A response read by `RawHTTPClient`, split into status, headers and body.
 public struct RawHTTPResponse: Sendable {
@@ -11,18 +12,16 @@ public struct RawHTTPResponse: Sendable {
 
   /// Parses a whole response text as `RawHTTPClient.exchange` returns it.
   public init(_ text: String) {
-    let parts = text.components(separatedBy: "\r\n\r\n")
-    let head = parts.first ?? ""
-    body = parts.dropFirst().joined(separator: "\r\n\r\n")
-    let lines = head.components(separatedBy: "\r\n")
-    status = RawHTTPClient.status(of: lines.first ?? "")
-    headers = lines.dropFirst().compactMap { line in
-      guard let colon = line.firstIndex(of: ":") else { return nil }
-      return (
-        String(line[..<colon]),
-        String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
-      )
-    }
+    let parsed = LoopbackHTTP.Response(text)
+    status = parsed.status
+    headers = parsed.headers
+    body = parsed.body
+  }
+
+  init(status: Int, headers: [(name: String, value: String)], body: String) {
+    self.status = status
+    self.headers = headers
+    self.body = body
   }
 
   /// The first header called `name`, compared case-insensitively.
@@ -42,25 +41,14 @@ extension RawHTTPClient {
     _ method: String, _ target: String, port: UInt16, headers: [String] = [],
     body: String? = nil, timeout: TimeInterval = 10
   ) async -> RawHTTPResponse {
-    let bytes = requestBytes(method, target, port: port, headers: headers, body: body)
-    return RawHTTPResponse(await exchange(port: port, bytes: bytes, timeout: timeout))
-  }
-
-  /// The same, blocking the calling thread (for code that runs on a thread of its own).
-  static func requestBlocking(
-    _ method: String, _ target: String, port: UInt16, headers: [String], body: String?,
-    timeout: TimeInterval
-  ) -> RawHTTPResponse {
-    let bytes = requestBytes(method, target, port: port, headers: headers, body: body)
-    return RawHTTPResponse(
-      exchangeBlocking(port: port, bytes: bytes, holdOpen: 0, timeout: timeout))
-  }
-
-  private static func requestBytes(
-    _ method: String, _ target: String, port: UInt16, headers: [String], body: String?
-  ) -> [UInt8] {
-    var lines = ["\(method) \(target) HTTP/1.1", "Host: 127.0.0.1:\(port)"] + headers
-    if let body { lines.append("Content-Length: \(body.utf8.count)") }
-    return Array((lines.joined(separator: "\r\n") + "\r\n\r\n" + (body ?? "")).utf8)
+    await withCheckedContinuation { continuation in
+      Thread {
+        let response = LoopbackHTTP.request(
+          method, target, port: port, headers: headers, body: body, timeout: timeout)
+        continuation.resume(
+          returning: RawHTTPResponse(
+            status: response.status, headers: response.headers, body: response.body))
+      }.start()
+    }
   }
 }

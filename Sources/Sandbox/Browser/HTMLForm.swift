@@ -1,6 +1,6 @@
 import Foundation
 
-/// The forms of an HTML page, read the way a browser reads them, for tests that play the user:
+/// The forms of an HTML page, read the way a browser reads them, for code that plays the user:
 /// enough of HTML for plain server-rendered pages (the sandbox's consent and verification
 /// pages), not a general parser.
 public struct HTMLForm: Sendable, Equatable {

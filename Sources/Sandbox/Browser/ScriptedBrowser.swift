@@ -1,7 +1,8 @@
 import Foundation
 
 /// A browser with a person in front of it who does what the script says, over real HTTP and
-/// with nothing but what a browser has: it loads the page, reads its form, fills the user name
+/// with nothing but what a browser has (`authtui demo` approves with it when there is no
+/// browser, and tests play the user with it): it loads the page, reads its form, fills the user name
 /// (and the user code on a verification page), presses Approve or Deny, and follows every
 /// redirect, the last one to the app's loopback redirect URI included. It knows no back door:
 /// no `/_sandbox/` hook, no server state.
@@ -141,7 +142,7 @@ public struct ScriptedBrowser: Sendable {
       guard remaining > 0 else { return fail("timed out") }
       var headers = ["User-Agent: authtui-test-browser/1.0", "Accept: text/html, */*"]
       if body != nil { headers.append("Content-Type: application/x-www-form-urlencoded") }
-      let response = RawHTTPClient.requestBlocking(
+      let response = LoopbackHTTP.request(
         method, current.target, port: current.port, headers: headers, body: body,
         timeout: min(10, remaining))
       let step = "\(method) \(current.path) \(response.status)"
@@ -292,58 +293,5 @@ extension ScriptedBrowser.Outcome: CustomStringConvertible {
   /// The steps and the result, not the final URL or body: they may carry a code.
   public var description: String {
     "\(succeeded ? "succeeded" : "failed: \(failure ?? "")") after \(steps.joined(separator: ", "))"
-  }
-}
-
-/// An `http://127.0.0.1:PORT/…` URL, the only kind the scripted browser visits.
-struct LoopbackURL: CustomStringConvertible {
-  let port: UInt16
-  /// Path and query, as sent in the request line.
-  let target: String
-
-  init?(_ text: String) {
-    let prefixes = ["http://127.0.0.1", "http://localhost"]
-    guard let prefix = prefixes.first(where: { text.lowercased().hasPrefix($0) }) else {
-      return nil
-    }
-    var rest = text.dropFirst(prefix.count)
-    var port: UInt16 = 80
-    if rest.hasPrefix(":") {
-      let digits = rest.dropFirst().prefix { $0.isNumber }
-      guard let parsed = UInt16(digits) else { return nil }
-      port = parsed
-      rest = rest.dropFirst(1 + digits.count)
-    }
-    guard rest.isEmpty || rest.hasPrefix("/") || rest.hasPrefix("?") else { return nil }
-    let withoutFragment = rest.prefix { $0 != "#" }
-    self.init(
-      port: port,
-      target: withoutFragment.hasPrefix("/") ? String(withoutFragment) : "/" + withoutFragment)
-  }
-
-  init(port: UInt16, target: String) {
-    self.port = port
-    self.target = target
-  }
-
-  var path: String { String(target.prefix { $0 != "?" }) }
-
-  var description: String { "http://127.0.0.1:\(port)\(target)" }
-
-  /// A `Location` or form `action` resolved against this URL.
-  func resolving(_ reference: String) -> LoopbackURL? {
-    if reference.lowercased().hasPrefix("http://") || reference.lowercased().hasPrefix("https://") {
-      return LoopbackURL(reference)
-    }
-    if reference.hasPrefix("//") { return LoopbackURL("http:" + reference) }
-    if reference.hasPrefix("/") { return LoopbackURL(port: port, target: reference) }
-    if reference.hasPrefix("?") { return LoopbackURL(port: port, target: path + reference) }
-    let directory =
-      path.hasSuffix("/") ? path : String(path[...(path.lastIndex(of: "/") ?? path.startIndex)])
-    return LoopbackURL(port: port, target: directory + reference)
-  }
-
-  func withQuery(_ query: String) -> LoopbackURL {
-    LoopbackURL(port: port, target: path + (query.isEmpty ? "" : "?" + query))
   }
 }

@@ -1,0 +1,14 @@
+import Vault
+
+extension AccountSummary {
+  /// What the UI shows of a vault account: its token facts, never a token.
+  public init(_ record: AccountRecord, providerName: String) {
+    self.init(
+      name: AccountName(provider: record.providerID, label: record.label),
+      providerName: providerName, hasAccessToken: record.tokens.accessToken != nil,
+      needsSignIn: record.needsSignIn, expiresAt: record.tokens.expiresAt,
+      obtainedAt: record.tokens.obtainedAt, scopes: record.tokens.scopes,
+      tokenType: record.tokens.tokenType, refreshable: record.tokens.refreshToken != nil,
+      identity: record.identity["email"] ?? record.identity["name"] ?? record.subject)
+  }
+}

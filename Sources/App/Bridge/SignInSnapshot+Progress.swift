@@ -1,0 +1,44 @@
+import AuthCore
+
+extension SignInSnapshot {
+  /// What the flow screen shows of an AuthCore attempt's progress, or nil for the final
+  /// `failed` step (the failure arrives as the attempt's error). `fixedRedirectPort` is the
+  /// provider's registered redirect port, for the `ssh -L` hint.
+  public init?(_ progress: SignInProgress, fixedRedirectPort: Int? = nil) {
+    let phase: Phase
+    switch progress.phase {
+    case .waitingForBrowser: phase = .waitingForBrowser
+    case .waitingForApproval: phase = .waitingForApproval
+    case .exchangingCode, .signedIn: phase = .finishing
+    case .failed: return nil
+    }
+    self.init(
+      phase: phase, deadline: progress.deadline,
+      authorizationURL: progress.authorizationURL?.absoluteString,
+      fixedRedirectPort: progress.flow == .pkce ? fixedRedirectPort : nil,
+      userCode: progress.userCode, verificationURI: progress.verificationURI?.absoluteString,
+      verificationURIComplete: progress.verificationURIComplete?.absoluteString,
+      pollInterval: progress.pollInterval, nextPollAt: progress.nextPollAt,
+      ignoredRedirect: progress.lastIgnoredRedirect?.message)
+  }
+}
+
+extension SignInMethod {
+  /// The UI's name for an AuthCore flow.
+  public init(_ flow: SignInFlow) {
+    switch flow {
+    case .pkce: self = .pkce
+    case .device: self = .device
+    case .pin: self = .pin
+    }
+  }
+
+  /// The AuthCore flow of this method.
+  public var flow: SignInFlow {
+    switch self {
+    case .pkce: return .pkce
+    case .device: return .device
+    case .pin: return .pin
+    }
+  }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Terminal
+import Theme
+
+/// The UI's loop: draw, wait for a key or a message, reduce, run effects; until quit.
+///
+/// Runs synchronously on the thread that owns the screen (the real main thread for curses, so
+/// resizes arrive at once). Background work reaches it only through `mailbox`, whose `post`
+/// wakes the screen; the loop itself never waits on the vault or the network.
+public final class AppLoop {
+  /// What the mailbox carries to the loop.
+  public enum Message: Sendable {
+    /// A result of background work.
+    case action(Action)
+    /// Text for the terminal's clipboard (OSC 52), which only the screen's thread may write.
+    case copyToClipboard(SecretText)
+  }
+
+  private let screen: any Screen
+  private let theme: Theme
+  private let mailbox: Mailbox<Message>
+  private let clock: () -> Date
+  private let runner: EffectRunner
+  /// The state now (the final state once `run` returns).
+  public private(set) var state: AppState
+
+  /// A loop over `screen` with `environment`, drawing with `theme`; `clock` gives the time.
+  public init(
+    screen: any Screen, theme: Theme, state: AppState, environment: any AppEnvironment,
+    mailbox: Mailbox<Message>, clock: @escaping () -> Date = Date.init
+  ) {
+    self.screen = screen
+    self.theme = theme
+    self.state = state
+    self.mailbox = mailbox
+    self.clock = clock
+    runner = EffectRunner(environment: environment) { action in mailbox.post(.action(action)) }
+  }
+
+  /// Runs until the user quits; returns the final state.
+  @discardableResult
+  public func run() -> AppState {
+    dispatch(.resized(screen.size))
+    for effect in Reducer.initialEffects { runner.run(effect) }
+    while !state.shouldExit {
+      let now = clock()
+      screen.render(AppView.render(state, size: screen.size, now: now), styles: theme.style(for:))
+      let animating =
+        !state.busy.isEmpty || !state.runningAttempts.isEmpty || state.phase == .starting
+      let event = screen.readEvent(timeout: animating ? .milliseconds(100) : .milliseconds(250))
+      if let event {
+        if case .resize = event {
+          dispatch(.resized(screen.size))
+        } else {
+          dispatch(.key(event))
+        }
+      }
+      for message in mailbox.drain() {
+        switch message {
+        case .action(let action): dispatch(action)
+        case .copyToClipboard(let text): screen.copyToClipboard(text.revealed)
+        }
+      }
+      dispatch(.tick)
+    }
+    runner.cancelAll()
+    return state
+  }
+
+  /// Applies one action and starts its effects.
+  public func dispatch(_ action: Action) {
+    runner.observe(action)
+    let effects = state.apply(action, now: clock())
+    for effect in effects {
+      if effect == .redraw {
+        screen.invalidate()
+      } else {
+        runner.run(effect)
+      }
+    }
+  }
+}

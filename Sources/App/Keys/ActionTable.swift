@@ -1,0 +1,164 @@
+import Terminal
+
+/// The one table of the UI's actions: each action's name, default keys, help text and the
+/// screens where it applies. The key map, the help screen, the status-line hints and the
+/// README's key list all come from it.
+public enum ActionTable {
+  /// One row of the table.
+  public struct Row: Sendable {
+    /// The action.
+    public let command: Command
+    /// The keys that trigger it unless `config.json` says otherwise.
+    public let defaultKeys: [KeyEvent]
+    /// What the help screen says it does.
+    public let help: String
+    /// The short word of the status-line hint (`add`, `sign out`), nil to leave it out.
+    public let hint: String?
+    /// Where it applies.
+    public let contexts: Set<KeyContext>
+  }
+
+  private static let everywhere = Set(KeyContext.allCases)
+  private static let browsing: Set<KeyContext> = everywhere.subtracting([
+    .unlock, .filter, .pasteRedirect,
+  ])
+  private static let account: Set<KeyContext> = [.list, .details]
+  private static let choosing: Set<KeyContext> = [
+    .list, .filter, .providerChoice, .flowChoice, .help, .notices, .export,
+  ]
+
+  private static func key(_ name: Character) -> KeyEvent { .character(name) }
+
+  /// Every action, in the order the help screen lists them.
+  public static let rows: [Row] = [
+    Row(
+      command: .moveUp, defaultKeys: [.up, key("k")], help: "move up", hint: nil,
+      contexts: choosing),
+    Row(
+      command: .moveDown, defaultKeys: [.down, key("j")], help: "move down", hint: nil,
+      contexts: choosing),
+    Row(
+      command: .pageUp, defaultKeys: [.pageUp], help: "one page up", hint: nil,
+      contexts: [.list, .help, .providerChoice]),
+    Row(
+      command: .pageDown, defaultKeys: [.pageDown], help: "one page down", hint: nil,
+      contexts: [.list, .help, .providerChoice]),
+    Row(
+      command: .first, defaultKeys: [.home, key("g")], help: "go to the first line", hint: nil,
+      contexts: [.list, .help, .providerChoice]),
+    Row(
+      command: .last, defaultKeys: [.end, key("G")], help: "go to the last line", hint: nil,
+      contexts: [.list, .help, .providerChoice]),
+    Row(
+      command: .details, defaultKeys: [.enter], help: "show the account's details",
+      hint: "details", contexts: [.list]),
+    Row(
+      command: .add, defaultKeys: [key("a")], help: "add an account: sign in to a provider",
+      hint: "add", contexts: [.list]),
+    Row(
+      command: .refresh, defaultKeys: [key("r")],
+      help: "refresh the account's access token now", hint: "refresh", contexts: account),
+    Row(
+      command: .copy, defaultKeys: [key("c")],
+      help: "copy the access token to the clipboard (cleared after 45 s)", hint: "copy",
+      contexts: account),
+    Row(
+      command: .export, defaultKeys: [key("e")],
+      help: "export the access token to an env file or the clipboard", hint: "export",
+      contexts: account),
+    Row(
+      command: .signOut, defaultKeys: [key("d")],
+      help: "sign out: revoke where the provider can, delete the account",
+      hint: "sign out", contexts: account),
+    Row(
+      command: .filter, defaultKeys: [key("/")], help: "filter the accounts as you type",
+      hint: "filter", contexts: [.list]),
+    Row(
+      command: .openBrowser, defaultKeys: [key("o")],
+      help: "open the page in the browser (again)", hint: "open page",
+      contexts: [.signIn, .signOut]),
+    Row(
+      command: .copyCode, defaultKeys: [key("c")], help: "copy the code to the clipboard",
+      hint: "copy code", contexts: [.signIn]),
+    Row(
+      command: .copyURL, defaultKeys: [key("u")], help: "copy the URL to the clipboard",
+      hint: "copy URL", contexts: [.signIn]),
+    Row(
+      command: .pasteRedirect, defaultKeys: [key("p")],
+      help: "paste the address the browser ended on (a browser on another machine)",
+      hint: "paste address", contexts: [.signIn]),
+    Row(
+      command: .retry, defaultKeys: [key("r")], help: "start a fresh sign-in attempt",
+      hint: "retry", contexts: [.signIn]),
+    Row(
+      command: .confirm, defaultKeys: [.enter], help: "choose, confirm or submit", hint: "ok",
+      contexts: [
+        .unlock, .notices, .filter, .providerChoice, .flowChoice, .pasteRedirect, .signOut,
+        .export,
+      ]),
+    Row(
+      command: .yes, defaultKeys: [key("y")], help: "yes, sign out", hint: nil,
+      contexts: [.signOut]),
+    Row(
+      command: .no, defaultKeys: [key("n")], help: "no, keep the account", hint: nil,
+      contexts: [.signOut]),
+    Row(
+      command: .nextField, defaultKeys: [.tab], help: "next field", hint: "next field",
+      contexts: [.unlock, .export]),
+    Row(
+      command: .previousField, defaultKeys: [.backtab], help: "previous field", hint: nil,
+      contexts: [.unlock, .export]),
+    Row(
+      command: .toggle, defaultKeys: [.character(" "), .left, .right],
+      help: "switch between env file and clipboard", hint: nil, contexts: [.export]),
+    Row(
+      command: .help, defaultKeys: [key("?"), .function(1)], help: "show or close this help",
+      hint: "help", contexts: browsing),
+    Row(
+      command: .back, defaultKeys: [.escape],
+      help: "back, cancel or clear the filter (quits the unlock screen)", hint: "back",
+      contexts: everywhere),
+    Row(
+      command: .redraw, defaultKeys: [.control("l")], help: "redraw the whole screen", hint: nil,
+      contexts: everywhere),
+    Row(
+      command: .quit, defaultKeys: [key("q")], help: "quit authtui", hint: "quit",
+      contexts: browsing),
+  ]
+
+  /// The default bindings for `KeyMap`.
+  public static var defaultBindings: [KeyMap<Command, KeyContext>.Binding] {
+    rows.map { .init($0.command, keys: $0.defaultKeys, in: $0.contexts) }
+  }
+
+  /// The row of `command`.
+  public static func row(_ command: Command) -> Row? {
+    rows.first { $0.command == command }
+  }
+}
+
+extension ActionTable {
+  /// The README's key table (Markdown), generated from the rows so the two cannot disagree;
+  /// a test compares it with the README.
+  public static var markdown: String {
+    var lines = [
+      "| action | default keys | where | what it does |",
+      "| --- | --- | --- | --- |",
+    ]
+    let all = Set(KeyContext.allCases)
+    for row in rows {
+      let keys = row.defaultKeys.map { "`\($0.displayName)`" }.joined(separator: " ")
+      let place: String
+      if row.contexts == all {
+        place = "everywhere"
+      } else if row.contexts == browsing {
+        place = "everywhere but text fields"
+      } else {
+        place = KeyContext.allCases.filter(row.contexts.contains).map(\.title).joined(
+          separator: ", ")
+      }
+      lines.append("| `\(row.command.rawValue)` | \(keys) | \(place) | \(row.help) |")
+    }
+    return lines.joined(separator: "\n")
+  }
+}

@@ -1,0 +1,55 @@
+/// A screen or mode where keys mean something of their own. The raw value is how key-binding
+/// errors name it ("bound to both … on the list screen").
+public enum KeyContext: String, Sendable, Hashable, CaseIterable {
+  /// The passphrase prompt (and the new-vault prompt).
+  case unlock
+  /// Configuration problems found at start.
+  case notices
+  /// The account list.
+  case list
+  /// Typing a filter over the account list.
+  case filter
+  /// One account's details.
+  case details
+  /// Sign-in, first step: choose a provider.
+  case providerChoice = "provider-choice"
+  /// Sign-in, second step: choose a flow.
+  case flowChoice = "flow-choice"
+  /// Sign-in, the flow screen: URL or code, countdown.
+  case signIn = "sign-in"
+  /// Typing a pasted redirect URL during a browser sign-in.
+  case pasteRedirect = "paste-redirect"
+  /// The sign-out confirmation and its result.
+  case signOut = "sign-out"
+  /// The export dialog.
+  case export
+  /// The help screen.
+  case help
+
+  /// The heading of this context on the help screen.
+  public var title: String {
+    switch self {
+    case .unlock: return "Unlock"
+    case .notices: return "Configuration problems"
+    case .list: return "Account list"
+    case .filter: return "Filter"
+    case .details: return "Account details"
+    case .providerChoice: return "Sign-in: choose a provider"
+    case .flowChoice: return "Sign-in: choose how"
+    case .signIn: return "Sign-in in progress"
+    case .pasteRedirect: return "Paste the redirect address"
+    case .signOut: return "Sign out"
+    case .export: return "Export"
+    case .help: return "Help"
+    }
+  }
+
+  /// True where typed characters go into a text field: only keys that type nothing (Enter,
+  /// Esc, arrows, Tab, Ctrl-…) reach the key map there.
+  public var takesText: Bool {
+    switch self {
+    case .unlock, .filter, .pasteRedirect: return true
+    default: return false
+    }
+  }
+}

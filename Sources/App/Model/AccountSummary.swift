@@ -1,0 +1,56 @@
+import Foundation
+
+/// What the UI knows about one account: the facts its list and details screens show.
+///
+/// Never holds a token: the environment reads tokens from the vault only to copy or export
+/// them, and hands the UI these facts about them.
+public struct AccountSummary: Sendable, Equatable, Identifiable {
+  /// `PROVIDER/LABEL`.
+  public var name: AccountName
+  /// The provider's display name (`Simkl`, `Work SSO`).
+  public var providerName: String
+  /// True when the vault holds an access token for the account.
+  public var hasAccessToken: Bool
+  /// True after the provider refused the refresh token or a sign-out left the account: only a
+  /// new sign-in brings tokens back.
+  public var needsSignIn: Bool
+  /// When the access token expires (`expires_in` added to `obtainedAt`); nil when unknown.
+  public var expiresAt: Date?
+  /// When the current tokens were received.
+  public var obtainedAt: Date?
+  /// The granted scopes (`scope`).
+  public var scopes: [String]
+  /// The token type (`token_type`), usually `Bearer`.
+  public var tokenType: String?
+  /// True when the account holds a refresh token.
+  public var refreshable: Bool
+  /// Who the provider says signed in (user name or e-mail), when known.
+  public var identity: String?
+
+  /// Describes an account; every fact but the name is optional.
+  public init(
+    name: AccountName, providerName: String, hasAccessToken: Bool = true,
+    needsSignIn: Bool = false, expiresAt: Date? = nil, obtainedAt: Date? = nil,
+    scopes: [String] = [], tokenType: String? = "Bearer", refreshable: Bool = false,
+    identity: String? = nil
+  ) {
+    self.name = name
+    self.providerName = providerName
+    self.hasAccessToken = hasAccessToken
+    self.needsSignIn = needsSignIn
+    self.expiresAt = expiresAt
+    self.obtainedAt = obtainedAt
+    self.scopes = scopes
+    self.tokenType = tokenType
+    self.refreshable = refreshable
+    self.identity = identity
+  }
+
+  public var id: AccountName { name }
+
+  /// The status badge at `now`: recomputed on every frame, so it changes as time passes.
+  public func status(at now: Date) -> AccountStatus {
+    if needsSignIn { return .signInNeeded }
+    return AccountStatus.classify(hasAccessToken: hasAccessToken, expiresAt: expiresAt, now: now)
+  }
+}

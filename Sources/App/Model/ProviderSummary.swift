@@ -1,0 +1,30 @@
+/// A provider as the sign-in screens show it: its flows, and what stops it from working.
+public struct ProviderSummary: Sendable, Equatable, Identifiable {
+  /// The id used in `PROVIDER/LABEL` (`simkl`).
+  public var id: String
+  /// The human name (`Simkl`).
+  public var name: String
+  /// The flows the provider offers, in the order the user should see them.
+  public var methods: [SignInMethod]
+  /// True when a sign-in can start (a `client_id`, the endpoints its flows need).
+  public var isUsable: Bool
+  /// What stops (or would stop) the provider from working, each with its fix and, where the
+  /// problem is in a file, `file:line:` first.
+  public var problems: [String]
+  /// True when the provider has a revocation endpoint (RFC 7009), so signing out revokes the
+  /// tokens at the provider too; nil when only the provider's discovery document can tell.
+  public var canRevoke: Bool?
+
+  /// Describes a provider.
+  public init(
+    id: String, name: String, methods: [SignInMethod], isUsable: Bool = true,
+    problems: [String] = [], canRevoke: Bool? = false
+  ) {
+    self.id = id
+    self.name = name
+    self.methods = methods
+    self.isUsable = isUsable
+    self.problems = problems
+    self.canRevoke = canRevoke
+  }
+}

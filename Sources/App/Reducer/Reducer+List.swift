@@ -1,0 +1,169 @@
+import Foundation
+
+extension AppState {
+  /// The number of list lines between the column headings and the status lines.
+  var listHeight: Int { max(1, size.rows - 4) }
+
+  mutating func performList(_ command: Command, now: Date) -> [Effect] {
+    switch command {
+    case .moveUp: moveSelection(by: -1)
+    case .moveDown: moveSelection(by: 1)
+    case .pageUp: moveSelection(by: -listHeight)
+    case .pageDown: moveSelection(by: listHeight)
+    case .first: moveSelection(to: 0)
+    case .last: moveSelection(to: visibleAccounts.count - 1)
+    case .details:
+      if let account = selectedAccount { panels.append(.details(account.name)) }
+    case .add:
+      return beginSignIn(now: now)
+    case .refresh, .copy, .export, .signOut:
+      guard let account = selectedAccount else {
+        let addKey = keys.keys(for: .add, in: .list).first?.displayName ?? "a"
+        message = StatusMessage(.info, "no account selected; press \(addKey) to add one", now: now)
+        return []
+      }
+      return accountCommand(command, account, now: now)
+    case .filter:
+      isEditingFilter = true
+    case .confirm:
+      isEditingFilter = false
+    case .back:
+      isEditingFilter = false
+      if !filter.isEmpty {
+        filter.clear()
+        accountsChanged()
+        keepSelectionVisible()
+      }
+    default:
+      break
+    }
+    return []
+  }
+
+  mutating func performDetails(_ command: Command, now: Date) -> [Effect] {
+    guard case .details(let name) = topPanel else { return [] }
+    switch command {
+    case .back:
+      panels.removeLast()
+    case .refresh, .copy, .export, .signOut:
+      guard let account = account(name) else { return [] }
+      return accountCommand(command, account, now: now)
+    default:
+      break
+    }
+    return []
+  }
+
+  /// Refresh, copy, export or sign out of `account`.
+  mutating func accountCommand(_ command: Command, _ account: AccountSummary, now: Date)
+    -> [Effect]
+  {
+    let name = account.name
+    switch command {
+    case .refresh:
+      if account.needsSignIn || !account.refreshable {
+        let why =
+          account.needsSignIn
+          ? "\(name) needs a new sign-in" : "\(name) has no refresh token"
+        message = StatusMessage(
+          .warning, "\(why): sign in again with \(keyName(.add, in: .list))", now: now)
+        return []
+      }
+      if busy.contains(where: { $0.account == name && $0.label.hasPrefix("refreshing") }) {
+        return []
+      }
+      let id = startBusy("refreshing \(name)", account: name, writesVault: true)
+      return [.refresh(id, name)]
+    case .copy:
+      if account.needsSignIn || !account.hasAccessToken {
+        message = StatusMessage(
+          .error, "\(name) has no token to copy: sign in again with \(keyName(.add, in: .list))",
+          now: now)
+        return []
+      }
+      let id = startBusy("copying the token of \(name)", account: name, writesVault: true)
+      return [.copyToken(id, name)]
+    case .export:
+      if account.needsSignIn || !account.hasAccessToken {
+        message = StatusMessage(
+          .error,
+          "\(name) has no token to export: sign in again with \(keyName(.add, in: .list))",
+          now: now)
+        return []
+      }
+      let siblings = accounts.filter { $0.name.provider == name.provider }.count
+      panels.append(
+        .export(
+          ExportForm(
+            account: name, configDirectory: configuration.configDirectory,
+            onlyAccountOfProvider: siblings == 1)))
+    case .signOut:
+      let provider = provider(name.provider)
+      panels.append(
+        .signOut(
+          SignOutState(
+            account: name, providerName: provider?.name ?? account.providerName,
+            canRevoke: provider.map { $0.canRevoke } ?? false)))
+    default:
+      break
+    }
+    return []
+  }
+
+  /// The first key of `command` in `context`, as the status line names it.
+  func keyName(_ command: Command, in context: KeyContext) -> String {
+    keys.keys(for: command, in: context).first?.displayName ?? command.rawValue
+  }
+
+  mutating func moveSelection(by offset: Int) {
+    let current = visibleAccounts.firstIndex { $0.name == selection } ?? 0
+    moveSelection(to: current + offset)
+  }
+
+  mutating func moveSelection(to index: Int) {
+    guard !visibleAccounts.isEmpty else { return }
+    selection = visibleAccounts[min(max(0, index), visibleAccounts.count - 1)].name
+    keepSelectionVisible()
+  }
+
+  /// Scrolls the list so the selected account (and its group heading) shows.
+  mutating func keepSelectionVisible() {
+    guard let index = visibleAccounts.firstIndex(where: { $0.name == selection }) else {
+      scrollTop = 0
+      return
+    }
+    // The line of account `index`: one heading per provider up to and including its own.
+    var groups = 0
+    var previous: String?
+    for account in visibleAccounts[...index] where account.name.provider != previous {
+      groups += 1
+      previous = account.name.provider
+    }
+    let line = index + groups
+    let lineCount = visibleAccounts.count + Set(visibleAccounts.map(\.name.provider)).count
+    scrollTop = ListLayout.scrollTop(
+      keeping: line, visibleIn: listHeight, from: scrollTop, lineCount: lineCount)
+  }
+
+  /// Replaces (or adds) an account, keeping the list sorted.
+  mutating func upsert(_ account: AccountSummary) {
+    var updated = accounts.filter { $0.name != account.name }
+    updated.append(account)
+    accounts = Self.sorted(updated)
+  }
+
+  /// The list order: by provider name, then provider id, then label.
+  public static func sorted(_ accounts: [AccountSummary]) -> [AccountSummary] {
+    // The keys are computed once per account, not once per comparison.
+    accounts.map { account in
+      (
+        key: (
+          account.providerName.lowercased(), account.name.provider, account.name.label.lowercased()
+        ),
+        account: account
+      )
+    }
+    .sorted { $0.key < $1.key }
+    .map(\.account)
+  }
+}

@@ -1,0 +1,147 @@
+import Foundation
+
+extension AppState {
+  /// Results of background work.
+  mutating func applyResult(_ action: Action, now: Date) -> [Effect] {
+    switch action {
+    case .started(let access):
+      switch access {
+      case .unlocked:
+        return becomeReady()
+      case .locked(let problem):
+        phase = .locked(UnlockForm(creating: false, problem: problem?.message))
+      case .missing:
+        phase = .locked(UnlockForm(creating: true))
+      case .unusable(let failure):
+        phase = .unusable(failure)
+      }
+    case .unlockFinished(let id, let failure):
+      endBusy(id)
+      guard case .locked(let form) = phase, form.pending == id else { return [] }
+      if let failure {
+        phase = .locked(UnlockForm(creating: form.creating, problem: failure.message))
+        return []
+      }
+      return becomeReady()
+    case .accountsLoaded(let id, let result):
+      endBusy(id)
+      switch result {
+      case .success(let list):
+        accounts = Self.sorted(list)
+        accountsLoaded = true
+        keepSelectionVisible()
+      case .failure(let failure):
+        message = StatusMessage(.error, failure.message, now: now)
+      }
+    case .providersLoaded(_, let list):
+      providers = list
+    case .signInProgress(let id, let snapshot):
+      return signInProgressed(id, snapshot, now: now)
+    case .signInFinished(let id, let result):
+      return signInFinished(id, result, now: now)
+    case .redirectSubmitted(_, let failure):
+      if let failure { message = StatusMessage(.error, failure.message, now: now) }
+    case .refreshFinished(let id, let name, let result):
+      endBusy(id)
+      refreshFinished(name, result, now: now)
+    case .signOutFinished(let id, let report):
+      endBusy(id)
+      signOutFinished(id, report, now: now)
+    case .exportFinished(let id, let result):
+      endBusy(id)
+      switch result {
+      case .success(let report):
+        message = StatusMessage(
+          .success, "wrote \(report.variable) for \(report.account) to \(report.path)", now: now)
+      case .failure(let failure):
+        message = StatusMessage(.error, failure.message, now: now)
+      }
+    case .copyFinished(let id, let result):
+      endBusy(id)
+      switch result {
+      case .success(let report):
+        var text = "copied \(report.what)"
+        if let seconds = report.clearsAfter {
+          text += "; the clipboard is cleared in \(Int(seconds)) s"
+        }
+        message = StatusMessage(.success, text, now: now)
+      case .failure(let failure):
+        message = StatusMessage(.error, failure.message, now: now)
+      }
+    case .browserOpened(_, let report):
+      switch report {
+      case .opened(let command):
+        // Only while the screen that opened it is up: a late answer must not cover newer news.
+        switch topPanel {
+        case .signIn, .signOut:
+          message = StatusMessage(.info, "opened the page with \(command)", now: now)
+        default:
+          break
+        }
+      case .unavailable(let reason):
+        updateAttempt(nil) { state in
+          state.browserProblem = reason
+          return []
+        }
+        message = StatusMessage(.warning, reason, now: now)
+      }
+    case .key, .command, .resized, .tick:
+      break
+    }
+    return []
+  }
+
+  private mutating func refreshFinished(
+    _ name: AccountName, _ result: Result<AccountSummary, AppFailure>, now: Date
+  ) {
+    switch result {
+    case .success(let account):
+      upsert(account)
+      message = StatusMessage(.success, "refreshed \(name)", now: now)
+    case .failure(let failure):
+      if failure.kind == .signInNeeded, var account = account(name) {
+        account.needsSignIn = true
+        account.hasAccessToken = false
+        account.refreshable = false
+        upsert(account)
+      }
+      message = StatusMessage(.error, "\(name): \(failure.message)", now: now)
+    }
+  }
+
+  private mutating func signOutFinished(_ id: RequestID, _ report: SignOutReport, now: Date) {
+    if report.removed {
+      let index = visibleAccounts.firstIndex { $0.name == report.account }
+      accounts.removeAll { $0.name == report.account }
+      if let index, !visibleAccounts.isEmpty {
+        selection = visibleAccounts[min(index, visibleAccounts.count - 1)].name
+      }
+      keepSelectionVisible()
+      close { panel in
+        if case .details(report.account) = panel { return true }
+        return false
+      }
+    }
+    for index in panels.indices {
+      if case .signOut(var dialog) = panels[index], dialog.step == .working(id) {
+        dialog.step = .done(report)
+        panels[index] = .signOut(dialog)
+      }
+    }
+    if let failure = report.failure {
+      message = StatusMessage(.error, failure.message, now: now)
+      return
+    }
+    switch report.revocation {
+    case .revoked:
+      message = StatusMessage(.success, "signed out of \(report.account); tokens revoked", now: now)
+    case .unsupported:
+      message = StatusMessage(
+        .success, "signed out of \(report.account); the provider cannot revoke tokens", now: now)
+    case .failed(let reason):
+      message = StatusMessage(
+        .warning, "signed out of \(report.account) here, but revocation failed: \(reason)",
+        now: now)
+    }
+  }
+}

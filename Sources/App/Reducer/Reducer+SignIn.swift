@@ -1,0 +1,205 @@
+import Foundation
+
+extension AppState {
+  /// Opens the sign-in screens at the provider choice.
+  mutating func beginSignIn(now: Date) -> [Effect] {
+    guard !providers.isEmpty else {
+      message = StatusMessage(
+        .error,
+        "no providers are configured: add one in \(configuration.configDirectory)/providers/",
+        now: now)
+      return []
+    }
+    let first = providers.firstIndex(where: \.isUsable) ?? 0
+    panels.append(.signIn(SignInState(step: .chooseProvider(selected: first))))
+    return []
+  }
+
+  mutating func performSignIn(_ command: Command, now: Date) -> [Effect] {
+    guard case .signIn(let signIn) = topPanel else { return [] }
+    switch signIn.step {
+    case .chooseProvider(let selected):
+      return chooseProvider(command, selected: selected, now: now)
+    case .chooseMethod(let provider, let selected):
+      switch command {
+      case .moveUp, .moveDown:
+        let next = min(
+          max(0, selected + (command == .moveUp ? -1 : 1)), provider.methods.count - 1)
+        updateSignIn { $0.step = .chooseMethod(provider: provider, selected: next) }
+        return []
+      case .confirm:
+        return startAttempt(provider: provider, method: provider.methods[selected], now: now)
+      case .back:
+        let index = providers.firstIndex { $0.id == provider.id } ?? 0
+        updateSignIn { $0.step = .chooseProvider(selected: index) }
+        return []
+      default:
+        return []
+      }
+    case .attempt(let attempt):
+      return attempt.paste == nil
+        ? attemptCommand(command, attempt, now: now) : pasteCommand(command, attempt, now: now)
+    }
+  }
+
+  private mutating func chooseProvider(_ command: Command, selected: Int, now: Date) -> [Effect] {
+    let last = providers.count - 1
+    var next = selected
+    switch command {
+    case .moveUp: next -= 1
+    case .moveDown: next += 1
+    case .pageUp: next -= listHeight
+    case .pageDown: next += listHeight
+    case .first: next = 0
+    case .last: next = last
+    case .back:
+      panels.removeLast()
+      return []
+    case .confirm:
+      guard providers.indices.contains(selected) else { return [] }
+      let provider = providers[selected]
+      guard provider.isUsable, let method = provider.methods.first else {
+        let problem = provider.problems.first ?? "it offers no sign-in flow"
+        message = StatusMessage(.error, "\(provider.name) cannot be used: \(problem)", now: now)
+        return []
+      }
+      if provider.methods.count == 1 {
+        return startAttempt(provider: provider, method: method, now: now)
+      }
+      updateSignIn { $0.step = .chooseMethod(provider: provider, selected: 0) }
+      return []
+    default:
+      return []
+    }
+    next = min(max(0, next), max(0, last))
+    updateSignIn { $0.step = .chooseProvider(selected: next) }
+    return []
+  }
+
+  /// Starts a fresh attempt (new id, fresh secrets in the environment) on the sign-in screens.
+  mutating func startAttempt(provider: ProviderSummary, method: SignInMethod, now: Date)
+    -> [Effect]
+  {
+    let id = newRequest()
+    let attempt = SignInAttemptState(id: id, provider: provider, method: method, startedAt: now)
+    updateSignIn { $0.step = .attempt(attempt) }
+    return [.startSignIn(id, provider: provider.id, method: method)]
+  }
+
+  private mutating func attemptCommand(
+    _ command: Command, _ attempt: SignInAttemptState, now: Date
+  ) -> [Effect] {
+    let snapshot = attempt.snapshot
+    switch command {
+    case .back:
+      closeSignIn()
+      guard attempt.isRunning else { return [] }
+      message = StatusMessage(.info, "sign-in cancelled; nothing was stored", now: now)
+      return [.cancelSignIn(attempt.id)]
+    case .retry:
+      guard !attempt.isRunning else { return [] }
+      return startAttempt(provider: attempt.provider, method: attempt.method, now: now)
+    case .openBrowser:
+      guard attempt.isRunning, let page = snapshot.pageToOpen else { return [] }
+      updateAttempt(attempt.id) { state in
+        state.browserOpened = true
+        return []
+      }
+      return [.openBrowser(newRequest(), url: page, userCode: snapshot.userCode)]
+    case .copyURL:
+      guard let page = snapshot.authorizationURL ?? snapshot.verificationURI else { return [] }
+      let what = attempt.method == .pkce ? "the sign-in URL" : "the verification URL"
+      return [.copyText(startBusy("copying \(what)", writesVault: false), page, what: what)]
+    case .copyCode:
+      guard let code = snapshot.userCode else {
+        message = StatusMessage(.info, "this sign-in has no code; u copies the URL", now: now)
+        return []
+      }
+      return [.copyText(startBusy("copying the code", writesVault: false), code, what: "the code")]
+    case .pasteRedirect:
+      guard attempt.isRunning, attempt.method == .pkce else { return [] }
+      updateAttempt(attempt.id) { state in
+        state.paste = TextField()
+        return []
+      }
+      return []
+    default:
+      return []
+    }
+  }
+
+  private mutating func pasteCommand(_ command: Command, _ attempt: SignInAttemptState, now: Date)
+    -> [Effect]
+  {
+    switch command {
+    case .back:
+      updateAttempt(attempt.id) { state in
+        state.paste = nil
+        return []
+      }
+      return []
+    case .confirm:
+      let text = attempt.paste?.text.trimmingCharacters(in: .whitespaces) ?? ""
+      updateAttempt(attempt.id) { state in
+        state.paste = nil
+        return []
+      }
+      guard !text.isEmpty else { return [] }
+      message = StatusMessage(.info, "checking the pasted address…", now: now)
+      return [.submitRedirect(attempt.id, SecretText(text))]
+    default:
+      return []
+    }
+  }
+
+  /// A report from a running attempt; opens the browser the first time there is a page.
+  mutating func signInProgressed(_ id: RequestID, _ snapshot: SignInSnapshot, now: Date)
+    -> [Effect]
+  {
+    guard let attempt = attempt(id), attempt.isRunning else { return [] }
+    let shouldOpen =
+      configuration.browserAvailable && !attempt.browserOpened && snapshot.pageToOpen != nil
+      && snapshot.phase != .starting
+    let request = shouldOpen ? newRequest() : nil
+    updateAttempt(id) { state in
+      state.snapshot = snapshot
+      if shouldOpen { state.browserOpened = true }
+      return []
+    }
+    if let request, let page = snapshot.pageToOpen {
+      return [.openBrowser(request, url: page, userCode: snapshot.userCode)]
+    }
+    return []
+  }
+
+  /// The end of an attempt. Results for an attempt that was cancelled, timed out or replaced
+  /// by a retry are dropped.
+  mutating func signInFinished(
+    _ id: RequestID, _ result: Result<AccountSummary, AppFailure>, now: Date
+  ) -> [Effect] {
+    guard let attempt = attempt(id), attempt.isRunning else { return [] }
+    switch result {
+    case .success(let account):
+      closeSignIn()
+      upsert(account)
+      if !visibleAccounts.contains(where: { $0.name == account.name }) {
+        filter.clear()
+        accountsChanged()
+      }
+      selection = account.name
+      keepSelectionVisible()
+      message = StatusMessage(.success, "signed in: \(account.name)", now: now)
+    case .failure(let failure):
+      if failure.kind == .cancelled {
+        closeSignIn()
+        return []
+      }
+      updateAttempt(id) { state in
+        state.failure = failure
+        state.paste = nil
+        return []
+      }
+    }
+    return []
+  }
+}

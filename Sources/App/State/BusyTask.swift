@@ -1,0 +1,22 @@
+import Foundation
+
+/// Background work in progress, shown with a spinner in the status line while every key still
+/// responds.
+public struct BusyTask: Sendable, Equatable {
+  /// The request the work answers.
+  public var id: RequestID
+  /// What the spinner says (`refreshing simkl/alice`).
+  public var label: String
+  /// The account the work is about, if any (its row shows a spinner too).
+  public var account: AccountName?
+  /// True when the work writes the vault: quitting waits a moment for it.
+  public var writesVault: Bool
+
+  /// Describes work in progress.
+  public init(id: RequestID, label: String, account: AccountName? = nil, writesVault: Bool) {
+    self.id = id
+    self.label = label
+    self.account = account
+    self.writesVault = writesVault
+  }
+}

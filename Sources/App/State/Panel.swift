@@ -1,0 +1,16 @@
+/// A screen shown over the account list; the UI keeps a stack of them (help over a sign-in,
+/// for instance), and Esc takes the top one away.
+public enum Panel: Sendable, Equatable {
+  /// One account's details.
+  case details(AccountName)
+  /// The sign-in screens.
+  case signIn(SignInState)
+  /// The sign-out dialog.
+  case signOut(SignOutState)
+  /// The export dialog.
+  case export(ExportForm)
+  /// The help screen, listing `context` first; `scroll` is the first line shown.
+  case help(context: KeyContext, scroll: Int)
+  /// The configuration problems found at start; `scroll` is the first line shown.
+  case notices(scroll: Int)
+}

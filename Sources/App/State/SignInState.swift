@@ -1,0 +1,56 @@
+import Foundation
+
+/// The sign-in screens: choose a provider, choose a flow, then the attempt itself.
+public struct SignInState: Sendable, Equatable {
+  /// Where the sign-in stands.
+  public enum Step: Sendable, Equatable {
+    /// Choosing a provider; the index into the provider list.
+    case chooseProvider(selected: Int)
+    /// Choosing a flow of `provider`; the index into its methods.
+    case chooseMethod(provider: ProviderSummary, selected: Int)
+    /// An attempt runs (or has ended without an account).
+    case attempt(SignInAttemptState)
+  }
+
+  /// Where the sign-in stands.
+  public var step: Step
+
+  /// A sign-in at its first step.
+  public init(step: Step = .chooseProvider(selected: 0)) {
+    self.step = step
+  }
+}
+
+/// One sign-in attempt as the flow screen shows it.
+public struct SignInAttemptState: Sendable, Equatable {
+  /// The attempt's request; results for any other id are stale and dropped.
+  public var id: RequestID
+  /// The provider signed in to.
+  public var provider: ProviderSummary
+  /// The flow.
+  public var method: SignInMethod
+  /// When the attempt started (the countdown bar's full length runs from here).
+  public var startedAt: Date
+  /// The latest report from the environment.
+  public var snapshot: SignInSnapshot
+  /// Set once the attempt ended without an account: what the screen says, with a retry key.
+  public var failure: AppFailure?
+  /// The pasted-redirect field, while it is open.
+  public var paste: TextField?
+  /// True once the browser was opened for this attempt (it is opened once by itself).
+  public var browserOpened = false
+  /// What happened when the browser was asked to open, when it could not.
+  public var browserProblem: String?
+
+  /// A fresh attempt.
+  public init(id: RequestID, provider: ProviderSummary, method: SignInMethod, startedAt: Date) {
+    self.id = id
+    self.provider = provider
+    self.method = method
+    self.startedAt = startedAt
+    snapshot = SignInSnapshot(phase: .starting)
+  }
+
+  /// True while the attempt may still produce an account.
+  public var isRunning: Bool { failure == nil }
+}

@@ -1,0 +1,28 @@
+/// The sign-out dialog: the question, the work, then what happened.
+public struct SignOutState: Sendable, Equatable {
+  /// Where the dialog stands.
+  public enum Step: Sendable, Equatable {
+    /// Asking; nothing has happened yet.
+    case confirm
+    /// Revoking and deleting.
+    case working(RequestID)
+    /// Done: what the provider and the vault did.
+    case done(SignOutReport)
+  }
+
+  /// The account to sign out of.
+  public var account: AccountName
+  /// The provider's name, for the text.
+  public var providerName: String
+  /// True when the provider has a revocation endpoint; nil when unknown until discovery.
+  public var canRevoke: Bool?
+  /// Where the dialog stands.
+  public var step: Step = .confirm
+
+  /// The question for `account`.
+  public init(account: AccountName, providerName: String, canRevoke: Bool?) {
+    self.account = account
+    self.providerName = providerName
+    self.canRevoke = canRevoke
+  }
+}

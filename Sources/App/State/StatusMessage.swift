@@ -1,0 +1,23 @@
+import Foundation
+
+/// A message in the status line: the outcome of something the user did, shown in place.
+public struct StatusMessage: Sendable, Equatable {
+  /// How the message looks.
+  public enum Kind: Sendable, Equatable {
+    case info, success, warning, error
+  }
+
+  /// How the message looks.
+  public var kind: Kind
+  /// The text.
+  public var text: String
+  /// When the message goes away by itself.
+  public var expiresAt: Date
+
+  /// A message that stays for `seconds` from `now` (errors longer than the rest by default).
+  public init(_ kind: Kind, _ text: String, now: Date, seconds: TimeInterval? = nil) {
+    self.kind = kind
+    self.text = text
+    expiresAt = now.addingTimeInterval(seconds ?? (kind == .error ? 15 : 6))
+  }
+}

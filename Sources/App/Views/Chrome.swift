@@ -1,0 +1,152 @@
+import Foundation
+import Terminal
+import Theme
+
+/// The parts around every screen: the title bar, the message line with its spinner, and the
+/// key hints, plus the small drawings (spinner, countdown bar, dialog box) screens share.
+enum Chrome {
+  /// The frames of the spinner, a tenth of a second each.
+  static let spinnerFrames: [Character] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+
+  /// The spinner frame at `now`.
+  static func spinner(at now: Date) -> String {
+    let tenths = Int((now.timeIntervalSince1970 * 10).rounded(.down))
+    let index = ((tenths % spinnerFrames.count) + spinnerFrames.count) % spinnerFrames.count
+    return String(spinnerFrames[index])
+  }
+
+  /// The title bar: `authtui · TITLE` on the left, `detail` on the right.
+  static func titleBar(
+    _ title: String, detail: String, in buffer: inout ScreenBuffer
+  ) {
+    let width = buffer.size.columns
+    buffer.fill(Rect(row: 0, column: 0, rows: 1, columns: width), role: .title)
+    let left = " authtui" + (title.isEmpty ? "" : " · " + title)
+    let leftEnd = buffer.write(
+      left, at: .origin, role: .title, maxWidth: width, truncation: .ellipsis)
+    let room = width - leftEnd - 3
+    guard room > 3, !detail.isEmpty else { return }
+    let shown = DisplayWidth.of(detail) <= room ? detail : String(detail.prefix(room))
+    let detailWidth = min(DisplayWidth.of(shown), room)
+    buffer.write(
+      shown, at: Point(row: 0, column: width - detailWidth - 1), role: .titleDetail,
+      maxWidth: detailWidth, truncation: .ellipsis)
+  }
+
+  /// A key hint: `a add`.
+  struct Hint {
+    /// The key's name.
+    let key: String
+    /// What it does, in a word or two.
+    let word: String
+    /// Lower numbers stay when not every hint fits.
+    let priority: Int
+
+    var width: Int { DisplayWidth.of(key) + 1 + DisplayWidth.of(word) }
+  }
+
+  /// The key hints on the last row: the most important ones that fit, in their order.
+  static func hints(_ hints: [Hint], in buffer: inout ScreenBuffer) {
+    let row = buffer.size.rows - 1
+    let width = buffer.size.columns
+    buffer.fill(Rect(row: row, column: 0, rows: 1, columns: width), role: .status)
+    var room = width - 2
+    var chosen = Set<Int>()
+    for index in hints.indices.sorted(by: { hints[$0].priority < hints[$1].priority }) {
+      let needed = hints[index].width + (chosen.isEmpty ? 0 : 2)
+      guard needed <= room else { continue }
+      chosen.insert(index)
+      room -= needed
+    }
+    var column = 1
+    for (index, hint) in hints.enumerated() where chosen.contains(index) {
+      column = buffer.write(hint.key, at: Point(row: row, column: column), role: .statusKey)
+      column = buffer.write(
+        " " + hint.word, at: Point(row: row, column: column), role: .statusHint)
+      column += 2
+    }
+  }
+
+  /// The message line above the hints: the message on the left, the spinner of background
+  /// work on the right.
+  static func messageLine(
+    _ message: StatusMessage?, busy: [BusyTask], now: Date, in buffer: inout ScreenBuffer
+  ) {
+    let row = buffer.size.rows - 2
+    let width = buffer.size.columns
+    buffer.fill(Rect(row: row, column: 0, rows: 1, columns: width), role: .status)
+    var right = width - 1
+    if let latest = busy.last {
+      var label = latest.label
+      if busy.count > 1 { label += " (+\(busy.count - 1))" }
+      let room = message == nil ? width - 4 : max(10, width / 2 - 2)
+      let labelWidth = min(DisplayWidth.of(label), room)
+      let start = width - labelWidth - 3
+      buffer.write(spinner(at: now), at: Point(row: row, column: start), role: .spinner)
+      buffer.write(
+        label, at: Point(row: row, column: start + 2), role: .statusBusy, maxWidth: labelWidth,
+        truncation: .ellipsis)
+      right = start - 1
+    }
+    guard let message else { return }
+    let role: Role
+    switch message.kind {
+    case .info: role = .status
+    case .success: role = .statusSuccess
+    case .warning: role = .statusWarning
+    case .error: role = .statusError
+    }
+    buffer.write(
+      message.text, at: Point(row: row, column: 1), role: role, maxWidth: max(0, right - 1),
+      truncation: .ellipsis)
+  }
+
+  /// A countdown bar of `width` columns: filled for the time left, then `M:SS left`.
+  static func countdownBar(
+    remaining: TimeInterval, total: TimeInterval, width: Int, at point: Point,
+    in buffer: inout ScreenBuffer
+  ) {
+    let label = " " + TimeText.countdown(remaining) + " left"
+    let barWidth = max(4, width - DisplayWidth.of(label))
+    let fraction = total > 0 ? min(1, max(0, remaining / total)) : 0
+    let filled = Int((Double(barWidth) * fraction).rounded(.up))
+    var column = buffer.write(
+      String(repeating: "█", count: filled), at: point, role: .countdownBar)
+    column = buffer.write(
+      String(repeating: "░", count: barWidth - filled), at: Point(row: point.row, column: column),
+      role: .countdownTrack)
+    buffer.write(
+      label, at: Point(row: point.row, column: column),
+      role: remaining <= 30 ? .countdownUrgent : .countdown)
+  }
+
+  /// A framed dialog of `size` centred in `area`: the box, its title, and the inside returned.
+  static func dialog(
+    _ title: String, size: Size, in area: Rect, buffer: inout ScreenBuffer
+  ) -> Rect {
+    let box = area.centered(size)
+    buffer.fill(box, role: .dialog)
+    buffer.drawBorder(box, role: .dialogBorder)
+    let room = box.size.columns - 4
+    if room > 0 {
+      buffer.write(
+        " " + title + " ", at: Point(row: box.top, column: box.left + 2), role: .dialogTitle,
+        maxWidth: room, truncation: .ellipsis)
+    }
+    return Rect(
+      row: box.top + 1, column: box.left + 2, rows: max(0, box.size.rows - 2),
+      columns: max(0, box.size.columns - 4))
+  }
+
+  /// A badge: `● valid`, in the status's role (a spinner when the account is busy).
+  static func badge(_ status: AccountStatus, busy: Bool, now: Date) -> (String, Role) {
+    let role: Role
+    switch status {
+    case .valid: role = .badgeValid
+    case .expiring: role = .badgeExpiring
+    case .expired: role = .badgeExpired
+    case .signInNeeded: role = .badgeSignIn
+    }
+    return ((busy ? spinner(at: now) : "●") + " " + status.label, role)
+  }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Terminal
+import Theme
+
+/// One account's details: everything known about its tokens, never a token itself.
+enum DetailsView {
+  static func draw(
+    _ name: AccountName, state: AppState, body: Rect, now: Date, in buffer: inout ScreenBuffer
+  ) {
+    buffer.fill(body, role: .details)
+    Chrome.titleBar(name.description, detail: state.configuration.vaultPath, in: &buffer)
+    var page = Page(
+      Rect(row: body.top + 1, column: 2, rows: body.size.rows - 1, columns: body.size.columns - 4))
+    guard let account = state.account(name) else {
+      page.line([("This account is no longer in the vault.", .details)], in: &buffer)
+      return
+    }
+    let labelWidth = 14
+    let zone = state.configuration.timeZone
+    page.field("Account", name.description, labelWidth: labelWidth, in: &buffer)
+    let provider =
+      account.providerName == name.provider
+      ? account.providerName : "\(account.providerName) (\(name.provider))"
+    page.field("Provider", provider, labelWidth: labelWidth, in: &buffer)
+    if let identity = account.identity {
+      page.field("Signed in as", identity, labelWidth: labelWidth, in: &buffer)
+    }
+    let status = account.status(at: now)
+    let (badge, badgeRole) = Chrome.badge(status, busy: state.isBusy(name), now: now)
+    if !page.isFull {
+      buffer.write("Status", at: Point(row: page.row, column: page.rect.left), role: .detailsLabel)
+      page.line(
+        [(badge, badgeRole), ("  " + TimeText.expiry(of: account, now: now), .details)],
+        indent: labelWidth, in: &buffer)
+    }
+    page.field(
+      "Scopes", account.scopes.isEmpty ? "none listed" : account.scopes.joined(separator: " "),
+      labelWidth: labelWidth, in: &buffer)
+    page.field("Token type", account.tokenType ?? "not given", labelWidth: labelWidth, in: &buffer)
+    if let obtained = account.obtainedAt {
+      page.field(
+        "Obtained",
+        TimeText.date(obtained, in: zone) + " ("
+          + TimeText.duration(now.timeIntervalSince(obtained))
+          + " ago)", labelWidth: labelWidth, in: &buffer)
+    }
+    let expires: String
+    if account.needsSignIn || !account.hasAccessToken {
+      expires = "no token: sign in again"
+    } else if let expiresAt = account.expiresAt {
+      expires =
+        TimeText.date(expiresAt, in: zone) + " (" + TimeText.expiry(of: account, now: now) + ")"
+    } else {
+      expires = "never (the provider gave no expiry)"
+    }
+    page.field("Expires", expires, labelWidth: labelWidth, in: &buffer)
+    page.field(
+      "Refreshable",
+      account.refreshable
+        ? "yes: authtui refreshes the token before it is used"
+        : "no: sign in again when the token expires", labelWidth: labelWidth, in: &buffer)
+    page.skip()
+    page.wrapped(
+      "The token itself is never shown: \(state.keyName(.copy, in: .details)) copies it, "
+        + "\(state.keyName(.export, in: .details)) exports it.", role: .listSecondary,
+      in: &buffer)
+  }
+}

@@ -1,0 +1,92 @@
+import Terminal
+import Theme
+
+/// The key hints of the status line: the actions that make sense now, with the keys the user
+/// has for them.
+enum Hints {
+  /// The hints for `state`, in display order; when they do not all fit, the ones named
+  /// earlier in `keep` win (help and quit first, so they are always there).
+  static func current(_ state: AppState) -> [Chrome.Hint] {
+    let context = state.context
+    var wanted: [(Command, String)]
+    switch context {
+    case .unlock:
+      if case .locked(let form) = state.phase {
+        wanted = [(.confirm, form.creating ? "create" : "unlock")]
+        if form.creating { wanted.append((.nextField, "next field")) }
+        wanted.append((.back, "quit"))
+      } else {
+        wanted = [(.back, "quit")]
+      }
+    case .notices:
+      wanted = [(.confirm, "continue"), (.help, "help"), (.quit, "quit")]
+    case .list:
+      wanted =
+        state.visibleAccounts.isEmpty
+        ? [(.add, "add"), (.filter, "filter"), (.help, "help"), (.quit, "quit")]
+        : [
+          (.details, "details"), (.add, "add"), (.refresh, "refresh"), (.copy, "copy"),
+          (.export, "export"), (.signOut, "sign out"), (.filter, "filter"), (.help, "help"),
+          (.quit, "quit"),
+        ]
+      if !state.filter.isEmpty { wanted.insert((.back, "clear filter"), at: 0) }
+    case .filter:
+      wanted = [(.confirm, "keep filter"), (.back, "clear"), (.moveDown, "move")]
+    case .details:
+      wanted = [
+        (.refresh, "refresh"), (.copy, "copy"), (.export, "export"), (.signOut, "sign out"),
+        (.back, "back"), (.help, "help"),
+      ]
+    case .providerChoice, .flowChoice:
+      wanted = [(.confirm, "choose"), (.back, "back"), (.help, "help")]
+    case .signIn:
+      wanted = signInHints(state)
+    case .pasteRedirect:
+      wanted = [(.confirm, "submit"), (.back, "close")]
+    case .signOut:
+      wanted = signOutHints(state)
+    case .export:
+      wanted = [(.confirm, "export"), (.nextField, "next field")]
+      if case .export(let form) = state.topPanel, form.focus == .destination {
+        wanted.append((.toggle, "switch"))
+      }
+      wanted.append((.back, "cancel"))
+    case .help:
+      wanted = [(.back, "close"), (.moveDown, "scroll")]
+    }
+    let keep: [Command] = [.help, .quit, .back, .confirm, .retry, .add, .details, .refresh, .copy]
+    return wanted.compactMap { command, word in
+      guard let key = state.keys.keys(for: command, in: context).first else { return nil }
+      let priority = keep.firstIndex(of: command) ?? keep.count
+      return Chrome.Hint(key: key.displayName, word: word, priority: priority)
+    }
+  }
+
+  private static func signInHints(_ state: AppState) -> [(Command, String)] {
+    guard case .signIn(let signIn) = state.topPanel, case .attempt(let attempt) = signIn.step
+    else { return [] }
+    if !attempt.isRunning { return [(.retry, "retry"), (.back, "back"), (.help, "help")] }
+    var hints: [(Command, String)] = []
+    if attempt.snapshot.pageToOpen != nil {
+      hints.append((.openBrowser, attempt.method == .pkce ? "open browser" : "open page"))
+    }
+    if attempt.snapshot.userCode != nil { hints.append((.copyCode, "copy code")) }
+    if attempt.snapshot.pageToOpen != nil { hints.append((.copyURL, "copy URL")) }
+    if attempt.method == .pkce && attempt.snapshot.phase == .waitingForBrowser {
+      hints.append((.pasteRedirect, "paste address"))
+    }
+    hints.append((.back, "cancel"))
+    return hints
+  }
+
+  private static func signOutHints(_ state: AppState) -> [(Command, String)] {
+    guard case .signOut(let dialog) = state.topPanel else { return [] }
+    switch dialog.step {
+    case .confirm: return [(.confirm, "sign out"), (.back, "keep")]
+    case .working: return [(.back, "close")]
+    case .done(let report):
+      return (report.endSessionURL == nil ? [] : [(.openBrowser, "open sign-out page")])
+        + [(.confirm, "close")]
+    }
+  }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import Terminal
+import Theme
+
+/// The account list: column headings, a heading per provider, one row per account with its
+/// status badge and a live expiry countdown.
+enum ListView {
+  /// Where the columns start at a given width.
+  struct Columns {
+    let label = 3
+    let labelWidth: Int
+    let status: Int
+    let expires: Int
+    let refresh: Int?
+
+    init(width: Int) {
+      let refreshWidth = width >= 70 ? 9 : 0
+      labelWidth = max(8, width - label - 17 - 13 - refreshWidth - 1)
+      status = label + labelWidth + 1
+      expires = status + 17
+      refresh = refreshWidth > 0 ? expires + 13 : nil
+    }
+  }
+
+  static func draw(_ state: AppState, body: Rect, now: Date, in buffer: inout ScreenBuffer) {
+    let width = body.size.columns
+    let count = state.accounts.count
+    var detail = count == 1 ? "1 account" : "\(count) accounts"
+    if !state.filter.isEmpty {
+      detail = "\(state.visibleAccounts.count) of \(count) match “\(state.filter.text)”"
+    }
+    if let demo = state.configuration.demoNotice { detail = demo + " · " + detail }
+    Chrome.titleBar("Accounts", detail: detail, in: &buffer)
+
+    let columns = Columns(width: width)
+    let header = body.top
+    buffer.fill(Rect(row: header, column: 0, rows: 1, columns: width), role: .listHeader)
+    buffer.write("ACCOUNT", at: Point(row: header, column: columns.label), role: .listHeader)
+    buffer.write("STATUS", at: Point(row: header, column: columns.status), role: .listHeader)
+    buffer.write("EXPIRES", at: Point(row: header, column: columns.expires), role: .listHeader)
+    if let refresh = columns.refresh {
+      buffer.write("REFRESH", at: Point(row: header, column: refresh), role: .listHeader)
+    }
+
+    let area = Rect(row: header + 1, column: 0, rows: body.size.rows - 1, columns: width)
+    guard !state.visibleAccounts.isEmpty else {
+      drawEmpty(state, area: area, in: &buffer)
+      return
+    }
+    let layout = ListLayout(accounts: state.visibleAccounts)
+    let top = min(state.scrollTop, max(0, layout.lines.count - area.size.rows))
+    let needle = state.filter.text.lowercased()
+    for offset in 0..<area.size.rows {
+      let index = top + offset
+      guard index < layout.lines.count else { break }
+      let row = area.top + offset
+      switch layout.lines[index] {
+      case .group(let name, let provider, let count):
+        let end = buffer.write(name, at: Point(row: row, column: 1), role: .listGroup)
+        var note = count == 1 ? "1 account" : "\(count) accounts"
+        if name != provider { note = provider + " · " + note }
+        buffer.write(
+          "  " + note, at: Point(row: row, column: end), role: .listSecondary,
+          maxWidth: width - end - 1, truncation: .ellipsis)
+      case .account(let position):
+        let account = state.visibleAccounts[position]
+        drawAccount(
+          account, selected: account.name == state.selection, needle: needle, row: row,
+          columns: columns, state: state, now: now, in: &buffer)
+      }
+    }
+    if layout.lines.count > area.size.rows {
+      drawScrollbar(top: top, lines: layout.lines.count, area: area, in: &buffer)
+    }
+  }
+
+  private static func drawAccount(
+    _ account: AccountSummary, selected: Bool, needle: String, row: Int, columns: Columns,
+    state: AppState, now: Date, in buffer: inout ScreenBuffer
+  ) {
+    let width = buffer.size.columns
+    let rowRole: Role = selected ? .listSelected : .list
+    buffer.fill(Rect(row: row, column: 0, rows: 1, columns: width), role: rowRole)
+    if selected { buffer.write("›", at: Point(row: row, column: 1), role: rowRole) }
+    let label = account.name.label
+    buffer.write(
+      label, at: Point(row: row, column: columns.label), role: rowRole,
+      maxWidth: columns.labelWidth, truncation: .ellipsis)
+    if !needle.isEmpty, let match = AppState.matchRange(of: needle, in: account),
+      !match.isEmpty
+    {
+      let start = columns.label + DisplayWidth.of(label[..<match.lowerBound])
+      let end = min(
+        columns.label + columns.labelWidth - 1, start + DisplayWidth.of(label[match]))
+      if end > start {
+        buffer.restyle(
+          Rect(row: row, column: start, rows: 1, columns: end - start), role: .listMatch)
+      }
+    }
+    let (badge, badgeRole) = Chrome.badge(
+      account.status(at: now), busy: state.isBusy(account.name), now: now)
+    buffer.write(badge, at: Point(row: row, column: columns.status), role: badgeRole, maxWidth: 16)
+    let secondary: Role = selected ? .listSelected : .listSecondary
+    buffer.write(
+      TimeText.expiry(of: account, now: now), at: Point(row: row, column: columns.expires),
+      role: secondary, maxWidth: 12)
+    if let refresh = columns.refresh {
+      buffer.write(
+        account.refreshable ? "yes" : "no", at: Point(row: row, column: refresh), role: secondary,
+        maxWidth: 8)
+    }
+  }
+
+  private static func drawEmpty(_ state: AppState, area: Rect, in buffer: inout ScreenBuffer) {
+    let text: String
+    if !state.accountsLoaded {
+      text = "Reading the accounts…"
+    } else if !state.filter.isEmpty {
+      text =
+        "No account matches “\(state.filter.text)”. "
+        + "\(state.keyName(.back, in: .filter)) clears the filter."
+    } else {
+      text =
+        "No accounts yet. Press \(state.keyName(.add, in: .list)) to sign in to a provider."
+    }
+    let width = min(area.size.columns - 4, 60)
+    let lines = TextWrap.lines(text, width: width)
+    var page = Page(area.centered(Size(rows: lines.count, columns: width)))
+    for line in lines { page.line([(line, .listEmpty)], in: &buffer) }
+  }
+
+  private static func drawScrollbar(
+    top: Int, lines: Int, area: Rect, in buffer: inout ScreenBuffer
+  ) {
+    let height = area.size.rows
+    let thumb = max(1, height * height / lines)
+    let maxTop = max(1, lines - height)
+    let position = (height - thumb) * min(top, maxTop) / maxTop
+    let column = area.right - 1
+    for offset in 0..<height {
+      let inThumb = offset >= position && offset < position + thumb
+      buffer.write(
+        inThumb ? "┃" : "│", at: Point(row: area.top + offset, column: column), role: .scrollbar)
+    }
+  }
+}

@@ -1,0 +1,212 @@
+import Foundation
+import Terminal
+import Theme
+
+/// The sign-in screens: the provider choice, the flow choice and the flow screen (the URL to
+/// approve, or the user code shown large, with the countdown).
+enum SignInView {
+  static func draw(
+    _ signIn: SignInState, state: AppState, body: Rect, now: Date, in buffer: inout ScreenBuffer
+  ) {
+    buffer.fill(body, role: .default)
+    let inner = Rect(
+      row: body.top + 1, column: 2, rows: body.size.rows - 1, columns: body.size.columns - 4)
+    switch signIn.step {
+    case .chooseProvider(let selected):
+      Chrome.titleBar("Add an account", detail: "step 1 of 3", in: &buffer)
+      drawProviders(state, selected: selected, area: inner, in: &buffer)
+    case .chooseMethod(let provider, let selected):
+      Chrome.titleBar("Sign in to \(provider.name)", detail: "step 2 of 3", in: &buffer)
+      var page = Page(inner)
+      page.line([("How do you want to sign in to \(provider.name)?", .listGroup)], in: &buffer)
+      page.skip()
+      for (index, method) in provider.methods.enumerated() {
+        let row = page.row
+        let role: Role = index == selected ? .listSelected : .list
+        buffer.fill(Rect(row: row, column: 0, rows: 1, columns: body.size.columns), role: role)
+        if index == selected { buffer.write("›", at: Point(row: row, column: 1), role: role) }
+        page.line(
+          [
+            (method.title.padding(toLength: 14, withPad: " ", startingAt: 0), role),
+            (method.explanation, index == selected ? role : .listSecondary),
+          ], indent: 1, in: &buffer)
+      }
+    case .attempt(let attempt):
+      Chrome.titleBar(
+        "Sign in to \(attempt.provider.name)", detail: attempt.method.shortTitle, in: &buffer)
+      drawAttempt(attempt, state: state, area: inner, now: now, in: &buffer)
+    }
+  }
+
+  private static func drawProviders(
+    _ state: AppState, selected: Int, area: Rect, in buffer: inout ScreenBuffer
+  ) {
+    var page = Page(area)
+    page.line([("Choose a provider", .listGroup)], in: &buffer)
+    page.skip()
+    let width = buffer.size.columns
+    let nameWidth = min(20, max(10, area.size.columns / 3))
+    let problemRows = selectedProblemRows(state, selected: selected, width: area.size.columns)
+    let listRows = max(1, page.remaining - problemRows.count - 1)
+    let top = max(0, min(selected - listRows + 1, state.providers.count - listRows))
+    for index in top..<min(state.providers.count, top + listRows) {
+      let provider = state.providers[index]
+      let isSelected = index == selected
+      let row = page.row
+      let role: Role = isSelected ? .listSelected : .list
+      buffer.fill(Rect(row: row, column: 0, rows: 1, columns: width), role: role)
+      if isSelected { buffer.write("›", at: Point(row: row, column: 1), role: role) }
+      buffer.write(
+        provider.name, at: Point(row: row, column: area.left + 1),
+        role: provider.isUsable ? role : (isSelected ? role : .listSecondary), maxWidth: nameWidth,
+        truncation: .ellipsis)
+      let column = area.left + 2 + nameWidth
+      if provider.isUsable {
+        buffer.write(
+          provider.methods.map(\.title).joined(separator: ", "),
+          at: Point(row: row, column: column), role: isSelected ? role : .listSecondary,
+          maxWidth: area.right - column, truncation: .ellipsis)
+      } else {
+        buffer.write(
+          "✗ " + (provider.problems.first ?? "cannot be used"), at: Point(row: row, column: column),
+          role: .statusWarning, maxWidth: area.right - column, truncation: .ellipsis)
+      }
+      page.skip()
+    }
+    if !problemRows.isEmpty {
+      page.skip()
+      for line in problemRows { page.line([(line, .statusWarning)], in: &buffer) }
+    }
+  }
+
+  /// The whole problem text of the selected provider when it cannot be used.
+  private static func selectedProblemRows(_ state: AppState, selected: Int, width: Int)
+    -> [String]
+  {
+    guard state.providers.indices.contains(selected), !state.providers[selected].isUsable
+    else { return [] }
+    let problems = state.providers[selected].problems
+    let text =
+      problems.isEmpty ? "This provider offers no sign-in flow." : problems.joined(separator: "\n")
+    return Array(TextWrap.lines(text, width: width).prefix(4))
+  }
+
+  private static func drawAttempt(
+    _ attempt: SignInAttemptState, state: AppState, area: Rect, now: Date,
+    in buffer: inout ScreenBuffer
+  ) {
+    var page = Page(area)
+    let snapshot = attempt.snapshot
+    let name = attempt.provider.name
+    if attempt.isRunning && (snapshot.phase == .starting || snapshot.phase == .finishing) {
+      let text =
+        snapshot.phase == .starting
+        ? " Preparing the sign-in…" : " Exchanging the code and storing the account…"
+      page.line([(Chrome.spinner(at: now), .spinner), (text, .statusBusy)], in: &buffer)
+      return
+    }
+    if attempt.method == .pkce {
+      let opened = attempt.browserOpened && attempt.browserProblem == nil
+      page.wrapped(
+        opened
+          ? "Your browser shows \(name)'s consent page. Approve there, or open this address:"
+          : "Open this address in a browser and approve:", role: .details, in: &buffer)
+      let urlLines = max(1, min(4, page.remaining - 7))
+      page.wrapped(snapshot.authorizationURL ?? "", role: .url, limit: urlLines, in: &buffer)
+    } else {
+      page.line([("On any device, open", .details)], in: &buffer)
+      page.wrapped(snapshot.verificationURI ?? "", role: .url, limit: 2, in: &buffer)
+      page.line(
+        [("and enter the code ", .details), (snapshot.userCode ?? "", .code)], in: &buffer)
+      if let code = snapshot.userCode,
+        let big = BigText.lines(code, width: area.size.columns - 2), page.remaining >= 8
+      {
+        page.skip()
+        for line in big { page.line([(line, .code)], indent: 1, in: &buffer) }
+      }
+    }
+    page.skip()
+    drawWaiting(attempt, state: state, page: &page, now: now, in: &buffer)
+  }
+
+  private static func drawWaiting(
+    _ attempt: SignInAttemptState, state: AppState, page: inout Page, now: Date,
+    in buffer: inout ScreenBuffer
+  ) {
+    let snapshot = attempt.snapshot
+    if let failure = attempt.failure {
+      drawCountdown(attempt, page: &page, now: now, in: &buffer)
+      page.wrapped("✗ " + failure.message, role: .statusError, limit: 3, in: &buffer)
+      page.wrapped(
+        "Press \(state.keyName(.retry, in: .signIn)) to try again with a fresh attempt, "
+          + "\(state.keyName(.back, in: .signIn)) to go back.", role: .details, in: &buffer)
+      return
+    }
+    let waiting: String
+    switch snapshot.phase {
+    case .waitingForApproval:
+      var text = " Waiting for approval"
+      if let next = snapshot.nextPollAt {
+        text += " · next check in \(max(0, Int(next.timeIntervalSince(now).rounded(.up)))) s"
+      }
+      if let interval = snapshot.pollInterval { text += " (every \(Int(interval)) s)" }
+      waiting = text
+    default:
+      waiting = " Waiting for \(attempt.provider.name)'s answer…"
+    }
+    page.line([(Chrome.spinner(at: now), .spinner), (waiting, .statusBusy)], in: &buffer)
+    drawCountdown(attempt, page: &page, now: now, in: &buffer)
+    if let ignored = snapshot.ignoredRedirect {
+      page.wrapped("! " + ignored, role: .statusWarning, limit: 2, in: &buffer)
+    }
+    guard attempt.method == .pkce, snapshot.phase == .waitingForBrowser else { return }
+    page.skip()
+    if let paste = attempt.paste {
+      drawPasteField(paste, page: &page, in: &buffer)
+      return
+    }
+    page.wrapped(
+      "Browser on another machine? Approve there, then press "
+        + "\(state.keyName(.pasteRedirect, in: .signIn)) and paste the address it ended on.",
+      role: .listSecondary, limit: 2, in: &buffer)
+    if let port = snapshot.fixedRedirectPort {
+      page.wrapped(
+        "Or forward the port first: ssh -L \(port):127.0.0.1:\(port) THIS-HOST",
+        role: .listSecondary, limit: 2, in: &buffer)
+    }
+  }
+
+  /// The countdown bar to the attempt's deadline, from its start.
+  private static func drawCountdown(
+    _ attempt: SignInAttemptState, page: inout Page, now: Date, in buffer: inout ScreenBuffer
+  ) {
+    guard let deadline = attempt.snapshot.deadline, !page.isFull else { return }
+    Chrome.countdownBar(
+      remaining: deadline.timeIntervalSince(now),
+      total: deadline.timeIntervalSince(attempt.startedAt), width: min(page.rect.size.columns, 60),
+      at: Point(row: page.row, column: page.rect.left), in: &buffer)
+    page.skip()
+  }
+
+  private static func drawPasteField(
+    _ field: TextField, page: inout Page, in buffer: inout ScreenBuffer
+  ) {
+    page.line([("Address the browser ended on:", .inputLabel)], in: &buffer)
+    guard !page.isFull else { return }
+    let row = page.row
+    let area = page.rect
+    buffer.fill(
+      Rect(row: row, column: area.left, rows: 1, columns: area.size.columns), role: .input)
+    // Show the end of a long URL: that is where the user's typing is.
+    var shown = field.text
+    while DisplayWidth.of(shown) > area.size.columns - 1 { shown.removeFirst() }
+    let end = buffer.write(shown, at: Point(row: row, column: area.left), role: .input)
+    if field.isEmpty {
+      buffer.write(
+        "http://127.0.0.1:PORT/callback?code=…", at: Point(row: row, column: area.left),
+        role: .inputPlaceholder)
+    }
+    buffer.cursor = Point(row: row, column: end)
+    page.skip()
+  }
+}

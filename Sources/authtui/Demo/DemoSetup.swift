@@ -1,0 +1,98 @@
+import App
+import Foundation
+import Providers
+import Sandbox
+import Vault
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Everything `authtui demo` makes for itself: a private temporary folder with a throwaway vault
+/// and a configuration whose provider files point every preset (and the sandbox's OpenID
+/// provider) at the sandbox, which runs in this process. Nothing leaves 127.0.0.1.
+struct DemoSetup: Sendable {
+  /// The demo vault's passphrase (the vault protects nothing: it is deleted on exit).
+  static let passphrase = "demo"
+  /// The folder holding the vault and the configuration, removed by `cleanUp`.
+  let folder: URL
+  /// The loopback port Simkl's and Muhajir's registrations fix, registered with the sandbox.
+  let redirectPort: UInt16
+  /// The sandbox, once started.
+  let sandbox = DemoSandbox()
+
+  /// Makes the folder and picks the redirect port.
+  static func make() throws -> DemoSetup {
+    let template = URL(fileURLWithPath: NSTemporaryDirectory())
+      .appendingPathComponent("authtui-demo-XXXXXX").path
+    var bytes = Array(template.utf8CString)
+    guard let created = mkdtemp(&bytes) else {
+      throw DemoError("cannot create a temporary folder: \(String(cString: strerror(errno)))")
+    }
+    let folder = URL(fileURLWithPath: String(cString: created))
+    guard let port = ListenAddress.freeLoopbackPort() else {
+      throw DemoError("cannot find a free loopback port for the redirect")
+    }
+    return DemoSetup(folder: folder, redirectPort: port)
+  }
+
+  /// The throwaway vault.
+  var vault: VaultLocation { VaultLocation(path: folder.appendingPathComponent("vault.db").path) }
+
+  /// The demo's configuration folder.
+  var configuration: ConfigurationLocation {
+    ConfigurationLocation(directory: folder.appendingPathComponent("config"))
+  }
+
+  /// How the UI opens the demo vault: start the sandbox, write the provider files, then create
+  /// the vault with cheap key derivation and the demo passphrase.
+  var vaultSetup: VaultSetup {
+    let configuration = self.configuration
+    let port = redirectPort
+    let holder = sandbox
+    return VaultSetup(
+      location: vault, configuration: configuration, passphrase: nil, newVaultCost: .throwaway,
+      prepare: { () async throws(AppFailure) -> SecretText? in
+        let sandbox: SandboxServer
+        do {
+          sandbox = try await SandboxServer.start(
+            configuration: SandboxConfiguration(
+              simklRedirectURIs: ["http://127.0.0.1:\(port)/callback"]))
+        } catch {
+          throw AppFailure(.other, "the demo's sandbox provider could not start: \(error)")
+        }
+        do {
+          try SandboxProviderFiles.write(
+            to: configuration.providersDirectory, baseURL: sandbox.baseURL, redirectPort: port,
+            loginTimeout: 180)
+        } catch {
+          throw AppFailure(.other, "the demo could not write its provider files: \(error)")
+        }
+        await holder.keep(sandbox)
+        return SecretText(DemoSetup.passphrase)
+      })
+  }
+
+  /// What the title bar says during the demo.
+  static let notice = "DEMO · throwaway vault, cheap scrypt"
+
+  /// Removes the folder (the vault and the configuration).
+  func cleanUp() {
+    try? FileManager.default.removeItem(at: folder)
+  }
+}
+
+/// Holds the demo's sandbox for the life of the run.
+actor DemoSandbox {
+  private(set) var server: SandboxServer?
+
+  func keep(_ server: SandboxServer) {
+    self.server = server
+  }
+}
+
+/// Why the demo could not start.
+struct DemoError: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}

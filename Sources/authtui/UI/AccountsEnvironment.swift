@@ -1,0 +1,358 @@
+import Accounts
+import App
+import AuthCore
+import Crypto
+import Foundation
+import Providers
+import Vault
+
+/// The UI's world: the vault and the providers through `AccountBook`, the browser and the
+/// clipboard. The UI calls it from tasks, never from its own thread.
+actor AccountsEnvironment: AppEnvironment {
+  private let setup: VaultSetup
+  private let terminal: TerminalClipboard
+  private let environment: [String: String]
+  private let openPage: @Sendable (String, String?) -> BrowserReport
+  private let clearAfter: TimeInterval
+  private var settings = UserSettings()
+  private var catalog: ProviderCatalog?
+  private var vault: Vault?
+  private var book: AccountBook?
+  private var sessions: [RequestID: SignInSession] = [:]
+
+  /// `terminal` is the UI's way to the terminal's clipboard; `clearAfter` the seconds a
+  /// copied token stays there.
+  init(
+    setup: VaultSetup, terminal: TerminalClipboard, environment: [String: String],
+    clearAfter: TimeInterval, openPage: @escaping @Sendable (String, String?) -> BrowserReport
+  ) {
+    self.setup = setup
+    self.terminal = terminal
+    self.environment = environment
+    self.clearAfter = clearAfter
+    self.openPage = openPage
+  }
+
+  // MARK: The vault
+
+  func start() async -> VaultAvailability {
+    let supplied: SecretText?
+    do {
+      supplied = try await setup.prepare()
+    } catch {
+      return .unusable(error)
+    }
+    let (settings, _) = UserSettings.load(from: setup.configuration)
+    self.settings = settings
+    catalog = ProviderCatalog.load(
+      from: setup.configuration, defaultLoginTimeout: settings.loginTimeout)
+    let opened: Vault
+    do {
+      opened = try await Vault.open(at: setup.location)
+    } catch .noVault {
+      if let supplied {
+        do {
+          try await createVault(supplied)
+          return .unlocked
+        } catch {
+          return .unusable(error)
+        }
+      }
+      return .missing
+    } catch {
+      return .unusable(AppFailure(.other, error.description))
+    }
+    vault = opened
+    if let supplied {
+      do {
+        try await unlock(supplied)
+        return .unlocked
+      } catch {
+        return .locked(problem: error)
+      }
+    }
+    guard let source = setup.passphrase, source.origin != .terminal else {
+      return .locked(problem: nil)
+    }
+    do {
+      let passphrase = try await source.read(prompt: "")
+      try await opened.unlock(with: passphrase)
+      ready(opened)
+      return .unlocked
+    } catch let error as PassphraseError {
+      return .locked(problem: AppFailure(.wrongPassphrase, error.message))
+    } catch let error as VaultError {
+      return .locked(problem: failure(error, from: source.origin))
+    } catch {
+      return .locked(problem: AppFailure(.other, "\(error)"))
+    }
+  }
+
+  func unlock(_ passphrase: SecretText) async throws(AppFailure) {
+    guard let vault else { throw AppFailure(.other, "the vault is not open") }
+    do {
+      try await vault.unlock(with: Passphrase(passphrase.revealed))
+    } catch {
+      throw failure(error, from: nil)
+    }
+    ready(vault)
+  }
+
+  func createVault(_ passphrase: SecretText) async throws(AppFailure) {
+    do {
+      let parameters: Scrypt.Parameters
+      switch setup.newVaultCost {
+      case .standard: parameters = .interactive
+      case .throwaway:
+        parameters =
+          (try? Scrypt.Parameters(cost: 1 << 10, blockSize: 8, parallelism: 1)) ?? .interactive
+      }
+      let created = try await Vault.create(
+        at: setup.location, passphrase: Passphrase(passphrase.revealed), parameters: parameters)
+      ready(created)
+    } catch {
+      throw AppFailure(.other, error.description)
+    }
+  }
+
+  private func ready(_ vault: Vault) {
+    self.vault = vault
+    book = AccountBook(
+      vault: vault, catalog: catalog ?? ProviderCatalog.load(from: setup.configuration),
+      transport: URLSessionTransport())
+  }
+
+  /// The command line's message for a vault error (a wrong passphrase names where it came from
+  /// and what to do), as the unlock screen shows it.
+  private func failure(_ error: VaultError, from origin: PassphraseOrigin?) -> AppFailure {
+    let message = VaultAccess.failure(error, passphraseFrom: origin).message
+    if case .wrongPassphrase = error { return AppFailure(.wrongPassphrase, message) }
+    return AppFailure(.other, message)
+  }
+
+  private func requireBook() throws(AppFailure) -> AccountBook {
+    guard let book else { throw AppFailure(.other, "the vault is locked; unlock it first") }
+    return book
+  }
+
+  // MARK: Accounts and providers
+
+  func accounts() async throws(AppFailure) -> [AccountSummary] {
+    let book = try requireBook()
+    do {
+      return try await book.listing().accounts.map(summary)
+    } catch {
+      throw AppFailure(error)
+    }
+  }
+
+  func providers() async -> [ProviderSummary] {
+    (catalog?.entries ?? []).map { entry in
+      let configuration = entry.configuration
+      let canRevoke: Bool? =
+        configuration?.revocationEndpoint != nil ? true : entry.needsDiscovery ? nil : false
+      return ProviderSummary(
+        id: entry.id, name: entry.name, methods: entry.flows.map(SignInMethod.init),
+        isUsable: configuration != nil, problems: entry.problems.map(\.description),
+        canRevoke: canRevoke)
+    }
+  }
+
+  private func summary(_ record: AccountRecord) -> AccountSummary {
+    AccountSummary(
+      record, providerName: catalog?.entry(record.providerID)?.name ?? record.providerID)
+  }
+
+  private func record(_ name: App.AccountName) async throws(AppFailure) -> AccountRecord {
+    do {
+      return try await requireBook().account(named: name.description)
+    } catch let error as AccountsError {
+      throw AppFailure(error)
+    } catch {
+      throw AppFailure(.other, "\(error)")
+    }
+  }
+
+  // MARK: Sign-in
+
+  func signIn(
+    _ attempt: RequestID, provider: String, method: SignInMethod,
+    progress: @escaping @Sendable (SignInSnapshot) -> Void
+  ) async throws(AppFailure) -> AccountSummary {
+    let book = try requireBook()
+    let session: SignInSession
+    do {
+      session = try await book.beginSignIn(provider: provider, flow: method.flow)
+    } catch {
+      throw AppFailure(error)
+    }
+    sessions[attempt] = session
+    defer { sessions[attempt] = nil }
+    let port = catalog?.entry(provider)?.configuration?.redirectPort.map(Int.init)
+    let reader = Task {
+      for await change in session.progress {
+        if let snapshot = SignInSnapshot(change, fixedRedirectPort: port) { progress(snapshot) }
+      }
+    }
+    defer { reader.cancel() }
+    let stored: AccountRecord
+    do {
+      stored = try await withTaskCancellationHandler {
+        try await session.finish()
+      } onCancel: {
+        session.cancel()
+      }
+    } catch let error as AccountsError {
+      throw AppFailure(error)
+    } catch {
+      throw AppFailure(.other, "\(error)")
+    }
+    return summary(stored)
+  }
+
+  func submitRedirect(_ url: SecretText, to attempt: RequestID) async throws(AppFailure) {
+    guard let session = sessions[attempt] else {
+      throw AppFailure(.other, "that sign-in has ended; start a new one")
+    }
+    do {
+      try await session.submitRedirect(url.revealed)
+    } catch {
+      throw AppFailure(error)
+    }
+  }
+
+  // MARK: Tokens
+
+  func refresh(_ account: App.AccountName) async throws(AppFailure) -> AccountSummary {
+    let record = try await record(account)
+    do {
+      return summary(try await requireBook().refresh(record.id, startedAt: Date()))
+    } catch let error as AccountsError {
+      throw AppFailure(error)
+    } catch {
+      throw AppFailure(.other, "\(error)")
+    }
+  }
+
+  /// A valid access token of `account` (refreshed first when under a minute is left) and the
+  /// account as it is afterwards.
+  private func validToken(_ account: App.AccountName) async throws(AppFailure) -> (
+    String, AccountRecord
+  ) {
+    let record = try await record(account)
+    do {
+      let book = try requireBook()
+      let token = try await book.accessToken(
+        for: record.id, minimumValidity: 60, startedAt: Date())
+      return (token, try await book.account(named: account.description))
+    } catch let error as AccountsError {
+      throw AppFailure(error)
+    } catch {
+      throw AppFailure(.other, "\(error)")
+    }
+  }
+
+  func exportEnvFile(_ account: App.AccountName, path: String, variable: String)
+    async throws(AppFailure) -> ExportReport
+  {
+    let (token, record) = try await validToken(account)
+    let expanded = Self.expandingHome(path)
+    do {
+      try FileManager.default.createDirectory(
+        atPath: (expanded as NSString).deletingLastPathComponent,
+        withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    } catch {
+      throw AppFailure(
+        .other,
+        "cannot create the folder of \(path) (\(error.localizedDescription)); choose another file")
+    }
+    do {
+      try EnvFile.write(
+        variable: variable, value: token, expiresAt: record.tokens.expiresAt, to: expanded)
+    } catch {
+      throw AppFailure(error)
+    }
+    return ExportReport(
+      account: account, path: path, variable: variable, expiresAt: record.tokens.expiresAt)
+  }
+
+  func copyToken(_ account: App.AccountName) async throws(AppFailure) -> CopyReport {
+    let (token, _) = try await validToken(account)
+    let tools = copy(token, clearAfter: clearAfter)
+    return CopyReport(
+      what: "the token of \(account)", tools: tools, clearsAfter: clearAfter > 0 ? clearAfter : nil)
+  }
+
+  func copyText(_ text: String, what: String) async throws(AppFailure) -> CopyReport {
+    CopyReport(what: what, tools: copy(text, clearAfter: 0))
+  }
+
+  /// The command line's clipboard, with the terminal's part going through the UI loop (only
+  /// its thread may write to the terminal); returns the desktop tools used.
+  private func copy(_ text: String, clearAfter: TimeInterval) -> [String] {
+    let terminal = self.terminal
+    let report = Clipboard.copy(
+      text, clearAfter: clearAfter, terminalPath: Clipboard.controllingTerminalPath(),
+      writeToTerminal: { _ in
+        terminal.copy(SecretText(text))
+        return true
+      }, environment: environment)
+    return report.localTool.map { [$0] } ?? []
+  }
+
+  // MARK: Sign-out and the browser
+
+  func signOut(_ account: App.AccountName) async -> App.SignOutReport {
+    let record: AccountRecord
+    do {
+      record = try await self.record(account)
+    } catch {
+      return App.SignOutReport(
+        account: account, revocation: .unsupported, removed: false, failure: error)
+    }
+    do {
+      let report = try await requireBook().signOut(record, localOnly: false)
+      let revocation: App.SignOutReport.Revocation
+      switch report.revocation {
+      case .revoked: revocation = .revoked
+      case .unsupported, .skipped, .providerMissing: revocation = .unsupported
+      case .failed(let error): revocation = .failed(error.message)
+      }
+      return App.SignOutReport(
+        account: account, revocation: revocation,
+        endSessionURL: report.endSessionURL?.absoluteString)
+    } catch let error as AccountsError {
+      return App.SignOutReport(
+        account: account, revocation: .unsupported, removed: false, failure: AppFailure(error))
+    } catch {
+      return App.SignOutReport(
+        account: account, revocation: .unsupported, removed: false,
+        failure: AppFailure(.other, "\(error)"))
+    }
+  }
+
+  func openBrowser(_ url: String, userCode: String?) async -> BrowserReport {
+    openPage(url, userCode)
+  }
+
+  /// `~/…` as the file system knows it.
+  static func expandingHome(_ path: String) -> String {
+    guard path == "~" || path.hasPrefix("~/") else { return path }
+    let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
+    return home + path.dropFirst()
+  }
+}
+
+extension AppFailure {
+  /// How the UI shows an account error.
+  init(_ error: AccountsError) {
+    switch error {
+    case .auth(let auth):
+      self.init(auth)
+    case .signInNeeded:
+      self.init(.signInNeeded, error.message)
+    default:
+      self.init(.other, error.message)
+    }
+  }
+}

@@ -1,0 +1,133 @@
+import App
+import Foundation
+import Providers
+import Terminal
+import TerminalCurses
+import Theme
+import Vault
+
+/// `authtui` with no command (the account manager) and `authtui demo` (the same on the demo's
+/// sandbox and throwaway vault).
+///
+/// Runs synchronously on the process's main thread, before any top-level `await` (the curses
+/// screen needs that thread for prompt resizes); background work reaches the loop through its
+/// mailbox.
+enum InteractiveCommand {
+  static func run(
+    _ invocation: Invocation, console: Console,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> ExitCode {
+    if let problem = TerminfoProbe.problem(term: environment["TERM"]) {
+      console.err("authtui: \(problem)")
+      return .failure
+    }
+    let demo: DemoSetup?
+    let setup: VaultSetup
+    if invocation.command == "demo" {
+      do {
+        let made = try DemoSetup.make()
+        demo = made
+        setup = made.vaultSetup
+      } catch {
+        console.err("authtui: the demo could not start: \(error)")
+        return .failure
+      }
+    } else {
+      demo = nil
+      setup = VaultSetup(
+        location: VaultLocation.resolve(
+          explicitPath: invocation.value("vault"), environment: environment),
+        configuration: ConfigurationLocation.resolve(
+          explicitPath: invocation.value("config"), environment: environment),
+        passphrase: .current(environment: environment), newVaultCost: .standard,
+        prepare: { () async throws(AppFailure) -> SecretText? in nil })
+    }
+    defer { demo?.cleanUp() }
+
+    let configuration = setup.configuration
+    let settingsFile = ConfigurationLocation.display(configuration.settingsFile)
+    let (settings, settingsProblems) = UserSettings.load(from: configuration)
+    var notices = settingsProblems.map(\.description)
+    if demo == nil {
+      // Provider files that cannot be read at all (the rest show on the sign-in screens).
+      notices += ProviderCatalog.load(from: configuration).skippedFiles.map(\.description)
+    }
+    let noColor = invocation.flag("no-color")
+    let colors = ColorMode(environment: environment, noColorFlag: noColor)
+    let themes = ThemeCatalog(userThemesDirectory: configuration.themesDirectory.path)
+    notices += themes.problems.map(\.description)
+    let theme: Theme
+    do {
+      theme = try themes.theme(
+        requested: invocation.value("theme") ?? settings.theme, colorsOff: colors == .monochrome)
+    } catch {
+      if invocation.value("theme") != nil {
+        console.err("authtui: \(error)")
+        return .usage
+      }
+      notices.append("\(settingsFile): \"theme\": \(error)")
+      theme =
+        (try? themes.theme(requested: nil, colorsOff: colors == .monochrome))
+        ?? Theme(name: "plain", styles: [:])
+    }
+    let keys = KeyBindings(
+      overrides: settings.keys, file: settingsFile,
+      lines: settings.keyPositions.mapValues(\.line))
+
+    let screen: CursesScreen
+    do {
+      screen = try CursesScreen(
+        configuration: .standard(environment: environment, noColorFlag: noColor))
+    } catch {
+      console.err("authtui: \(error)")
+      return .failure
+    }
+    let mailbox: Mailbox<AppLoop.Message>
+    do {
+      mailbox = try Mailbox(waking: screen.waker)
+    } catch {
+      screen.shutdown()
+      console.err("authtui: \(error)")
+      return .failure
+    }
+    let launcher = BrowserLauncher.available(environment: environment)
+    let approver = DemoApprover()
+    let useApprover = demo != nil && launcher == nil
+    let clearAfter = settings.clipboardClearAfter ?? 45
+    let world = AccountsEnvironment(
+      setup: setup, terminal: TerminalClipboard(mailbox: mailbox), environment: environment,
+      clearAfter: clearAfter,
+      openPage: { url, userCode in
+        if useApprover { return approver.approve(url, userCode: userCode) }
+        return Self.open(url, with: launcher)
+      })
+    let state = AppState(
+      configuration: AppConfiguration(
+        vaultPath: ConfigurationLocation.display(setup.location.fileURL),
+        configDirectory: ConfigurationLocation.display(configuration.directory),
+        browserAvailable: launcher != nil || useApprover, clipboardClearAfter: clearAfter,
+        demoNotice: demo == nil ? nil : DemoSetup.notice),
+      keys: keys, notices: notices)
+    let loop = AppLoop(
+      screen: screen, theme: theme, state: state, environment: world, mailbox: mailbox)
+    let final = loop.run()
+    screen.shutdown()
+    if case .unusable(let failure) = final.phase {
+      console.err("authtui: \(failure.message)")
+      return .failure
+    }
+    return .ok
+  }
+
+  /// Opens `url` with the user's browser, or says why it cannot.
+  static func open(_ url: String, with launcher: BrowserLauncher?) -> BrowserReport {
+    guard let launcher else {
+      return .unavailable(
+        "no browser here (no BROWSER and no display): open the address on a machine with one")
+    }
+    guard let address = URL(string: url), launcher.open(address) else {
+      return .unavailable("\(launcher.name) could not be started; open the address yourself")
+    }
+    return .opened(command: launcher.name)
+  }
+}

@@ -1,0 +1,111 @@
+import App
+import Foundation
+import Terminal
+import Testing
+
+/// The real loop with an in-memory screen and a fake environment: effects run off the loop's
+/// thread and come back as actions, while keys keep working.
+@Suite struct AppLoopTests {
+  /// From the list to a browser sign-in to Work SSO (the last provider).
+  static let browserSignInToWork: [LoopHarness.Step] = [
+    .init("› dave", [.character("a")]),
+    .init("Choose a provider", [.end, .enter]),
+    .init("How do you want", [.enter]),
+  ]
+
+  @Test func everyKeyRespondsWhileARefreshIsInProgress() async throws {
+    let mailbox = try Mailbox<AppLoop.Message>()
+    let environment = FakeEnvironment(holdRefreshes: true)
+    let outcome = await LoopHarness.run(
+      environment, mailbox: mailbox,
+      steps: [
+        .init("› dave", [.character("j"), .character("j"), .character("j")]),
+        .init("› bob", [.character("r")]),
+        .init("refreshing work/bob", [.character("j")]),
+        .init("› carol", [.character("?")]),
+        .init("Help", [.escape]),
+        .init("Accounts", [], also: { await environment.releaseRefreshes() }),
+        .init("refreshed work/bob"),
+      ])
+    #expect(outcome.stuckAt == nil)
+    #expect(await environment.refreshes == [Fixtures.bob.name])
+  }
+
+  @Test func aCancelledSignInStoresNothing() async throws {
+    let mailbox = try Mailbox<AppLoop.Message>()
+    let environment = FakeEnvironment()
+    let outcome = await LoopHarness.run(
+      environment, mailbox: mailbox,
+      steps: Self.browserSignInToWork + [
+        .init("Waiting for Work SSO's answer", [.escape]),
+        .init("sign-in cancelled; nothing was stored"),
+      ])
+    #expect(outcome.stuckAt == nil)
+    // The attempt's task was cancelled and the environment stored nothing.
+    var cancelled: [RequestID] = []
+    for _ in 0..<200 where cancelled.isEmpty {
+      cancelled = await environment.cancelledAttempts
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    #expect(cancelled.count == 1)
+    #expect(await environment.stored.isEmpty)
+  }
+
+  @Test func aPastedRedirectCompletesTheSignInAndTheAccountAppears() async throws {
+    let mailbox = try Mailbox<AppLoop.Message>()
+    let environment = FakeEnvironment()
+    let outcome = await LoopHarness.run(
+      environment, mailbox: mailbox,
+      steps: Self.browserSignInToWork + [
+        .init("Waiting for Work SSO's answer", [.character("p")]),
+        .init(
+          "Address the browser ended on", [.paste("http://127.0.0.1:9/callback?code=x"), .enter]),
+        .init("signed in: work/erin"),
+        .init("› erin"),
+      ])
+    #expect(outcome.stuckAt == nil)
+    #expect(await environment.stored == [AccountName(provider: "work", label: "erin")])
+  }
+
+  @Test func theTokenReachesTheTerminalClipboardButNeverTheScreen() async throws {
+    let mailbox = try Mailbox<AppLoop.Message>()
+    let environment = FakeEnvironment(clipboard: TerminalClipboard(mailbox: mailbox))
+    let outcome = await LoopHarness.run(
+      environment, mailbox: mailbox,
+      steps: [
+        .init("› dave", [.character("c")]),
+        .init("copied the token of hivesigner/dave; the clipboard is cleared in 45 s"),
+      ])
+    #expect(outcome.stuckAt == nil)
+    #expect(outcome.clipboard == ["token-of-dave"])
+    #expect(!outcome.everything.contains("token-of-dave"))
+  }
+
+  @Test func aResizeRedrawsAtTheNewSize() async throws {
+    let mailbox = try Mailbox<AppLoop.Message>()
+    let outcome = await LoopHarness.run(
+      FakeEnvironment(), mailbox: mailbox,
+      steps: [
+        .init("› dave", [.resize]),
+        .init("› dave"),
+      ])
+    #expect(outcome.stuckAt == nil)
+    #expect(outcome.frameSizes.first == Size(rows: 24, columns: 80))
+    #expect(outcome.frameSizes.last == Size(rows: 16, columns: 60))
+    #expect(!outcome.lastScreen.contains("REFRESH"))
+  }
+
+  @Test func aWrongPassphraseCanBeTypedAgain() async throws {
+    let mailbox = try Mailbox<AppLoop.Message>()
+    let environment = FakeEnvironment(access: .locked(problem: nil))
+    let outcome = await LoopHarness.run(
+      environment, mailbox: mailbox,
+      steps: [
+        .init("Unlock your vault", [.character("x"), .enter]),
+        .init("wrong passphrase", [.paste("right"), .enter]),
+        .init("› dave"),
+      ])
+    #expect(outcome.stuckAt == nil)
+    #expect(!outcome.everything.contains("right"))
+  }
+}

@@ -1,0 +1,293 @@
+import App
+import Foundation
+import Terminal
+import Testing
+
+/// The account list, details, sign-out and export through the reducer.
+@Suite struct ListReducerTests {
+  @Test func theListIsGroupedByProviderAndTheArrowsMoveTheSelection() {
+    var driver = Driver()
+    #expect(
+      driver.state.visibleAccounts.map(\.name.label) == [
+        "dave", "alice", "日本語のアカウント", "bob", "carol", "🔑 ops-team",
+      ])
+    #expect(driver.state.selection?.label == "dave")
+    driver.press(.down, .character("j"))
+    #expect(driver.state.selection?.label == "日本語のアカウント")
+    driver.press(.character("k"))
+    #expect(driver.state.selection?.label == "alice")
+    driver.press(.end)
+    #expect(driver.state.selection?.label == "🔑 ops-team")
+    driver.press(.down)
+    #expect(driver.state.selection?.label == "🔑 ops-team")
+  }
+
+  @Test func wideLabelsKeepTheStatusColumnAligned() {
+    let driver = Driver()
+    let frame = driver.frame
+    let statusColumn = frame.textLines()[1].distance(of: "STATUS")
+    var badges = 0
+    for row in 2..<frame.size.rows - 2 {
+      let cell = frame[row, statusColumn]
+      if cell.grapheme == "●" || cell.grapheme == "⠋" { badges += 1 }
+    }
+    #expect(badges == Fixtures.accounts.count)
+  }
+
+  @Test func theExpiryCountdownIsLive() {
+    var driver = Driver()
+    #expect(driver.text.contains("in 4m 05s"))
+    driver.advance(65)
+    #expect(driver.text.contains("in 3m 00s"))
+    driver.advance(180)
+    #expect(driver.text.contains("0s ago"))
+    #expect(driver.state.account(Fixtures.bob.name)?.status(at: driver.now) == .expired)
+  }
+
+  @Test func theFilterNarrowsTheListAsYouTypeAndEscClearsIt() {
+    var driver = Driver()
+    driver.press(.character("/"))
+    #expect(driver.state.context == .filter)
+    driver.type("wor")
+    #expect(driver.state.visibleAccounts.map(\.name.provider) == ["work", "work", "work"])
+    driver.type("k/")
+    #expect(driver.state.visibleAccounts.isEmpty)
+    driver.press(.backspace)
+    #expect(driver.state.visibleAccounts.count == 3)
+    // q types into the filter; it does not quit.
+    driver.type("q")
+    #expect(!driver.state.shouldExit)
+    driver.press(.backspace, .enter)
+    #expect(driver.state.context == .list)
+    #expect(driver.state.filter.text == "work")
+    driver.press(.escape)
+    #expect(driver.state.filter.isEmpty)
+    #expect(driver.state.visibleAccounts.count == Fixtures.accounts.count)
+  }
+
+  @Test func aFilterMatchesLabelsCaseInsensitivelyAndHighlightsThem() {
+    var driver = Driver()
+    driver.press(.character("/"))
+    driver.type("BO")
+    #expect(driver.state.visibleAccounts.map(\.name.label) == ["bob"])
+    let frame = driver.frame
+    let row = frame.textLines().firstIndex { $0.contains("› bob") } ?? 0
+    #expect(frame[row, 3].role == "list.match")
+    #expect(frame[row, 4].role == "list.match")
+    #expect(frame[row, 5].role == "list.selected")
+  }
+
+  @Test func aRefreshShowsASpinnerWhileEveryKeyStillResponds() {
+    var driver = Driver()
+    driver.select("bob")
+    let effects = driver.press(.character("r"))
+    guard case .refresh(let id, Fixtures.bob.name) = effects.first, effects.count == 1 else {
+      Issue.record("r did not refresh bob: \(effects)")
+      return
+    }
+    #expect(driver.text.contains("⠋ refreshing work/bob"))
+    // A second r while it runs does not start another refresh.
+    #expect(driver.press(.character("r")).isEmpty)
+    driver.press(.down)
+    #expect(driver.state.selection?.label == "carol")
+    driver.press(.character("?"))
+    #expect(driver.state.context == .help)
+    driver.press(.escape)
+    var refreshed = Fixtures.bob
+    refreshed.expiresAt = driver.now.addingTimeInterval(3600)
+    driver.send(.refreshFinished(id, Fixtures.bob.name, .success(refreshed)))
+    #expect(driver.state.busy.isEmpty)
+    #expect(driver.text.contains("refreshed work/bob"))
+    #expect(driver.text.contains("in 1h 00m"))
+  }
+
+  @Test func aRejectedRefreshMarksTheAccountSignInNeeded() {
+    var driver = Driver()
+    driver.select("bob")
+    guard case .refresh(let id, _) = driver.press(.character("r")).first else { return }
+    driver.send(
+      .refreshFinished(
+        id, Fixtures.bob.name,
+        .failure(AppFailure(.signInNeeded, "the provider refused the refresh token; sign in again"))
+      ))
+    #expect(driver.state.account(Fixtures.bob.name)?.status(at: driver.now) == .signInNeeded)
+    #expect(driver.text.contains("work/bob: the provider refused the refresh token; sign in again"))
+  }
+
+  @Test func anAccountWithoutARefreshTokenSaysSoInsteadOfRefreshing() {
+    var driver = Driver()
+    driver.select("alice")
+    #expect(driver.press(.character("r")).isEmpty)
+    #expect(driver.text.contains("simkl/alice has no refresh token: sign in again with a"))
+  }
+
+  @Test func copyAsksTheEnvironmentAndReportsWhenTheClipboardClears() {
+    var driver = Driver()
+    driver.select("bob")
+    guard case .copyToken(let id, Fixtures.bob.name) = driver.press(.character("c")).first else {
+      Issue.record("c did not copy")
+      return
+    }
+    driver.send(
+      .copyFinished(id, .success(CopyReport(what: "the token of work/bob", clearsAfter: 45))))
+    #expect(driver.text.contains("copied the token of work/bob; the clipboard is cleared in 45 s"))
+  }
+
+  @Test func detailsNeverShowATokenAndActOnTheirAccount() {
+    var driver = Driver()
+    driver.select("bob")
+    driver.press(.enter)
+    #expect(driver.state.context == .details)
+    #expect(driver.text.contains("openid profile offline_access"))
+    guard case .refresh(_, Fixtures.bob.name) = driver.press(.character("r")).first else {
+      Issue.record("r on the details did not refresh bob")
+      return
+    }
+    driver.press(.escape)
+    #expect(driver.state.context == .list)
+  }
+
+  @Test func signingOutAsksFirstThenRemovesTheAccount() {
+    var driver = Driver()
+    driver.select("alice")
+    driver.press(.character("d"))
+    #expect(driver.text.contains("Simkl cannot revoke tokens"))
+    #expect(driver.press(.character("n")).isEmpty)
+    #expect(driver.state.context == .list)
+    driver.press(.character("d"))
+    let effects = driver.press(.enter)
+    guard case .signOut(let id, Fixtures.alice.name) = effects.first else {
+      Issue.record("Enter did not sign out: \(effects)")
+      return
+    }
+    driver.send(
+      .signOutFinished(id, SignOutReport(account: Fixtures.alice.name, revocation: .unsupported)))
+    #expect(driver.state.account(Fixtures.alice.name) == nil)
+    #expect(driver.state.selection?.label == "日本語のアカウント")
+    #expect(driver.text.contains("signed out of simkl/alice; the provider cannot revoke tokens"))
+    driver.press(.enter)
+    #expect(driver.state.context == .list)
+  }
+
+  @Test func aFailedRevocationIsReportedAndTheAccountIsStillGone() {
+    var driver = Driver()
+    driver.select("bob")
+    driver.press(.character("d"))
+    #expect(driver.text.contains("authtui asks Work SSO to revoke the tokens"))
+    guard case .signOut(let id, _) = driver.press(.character("y")).first else { return }
+    driver.press(.escape)
+    driver.send(
+      .signOutFinished(
+        id, SignOutReport(account: Fixtures.bob.name, revocation: .failed("HTTP 500 from Work SSO"))
+      ))
+    #expect(driver.state.account(Fixtures.bob.name) == nil)
+    #expect(driver.text.contains("signed out of work/bob here, but revocation failed: HTTP 500"))
+  }
+
+  @Test func exportOffersDefaultsAndChecksTheVariableName() {
+    var driver = Driver()
+    driver.select("alice")
+    driver.press(.character("e"))
+    guard case .export(let form) = driver.state.topPanel else {
+      Issue.record("e did not open the export dialog")
+      return
+    }
+    #expect(form.path.text == "~/.config/authtui/env/simkl-alice.env")
+    #expect(form.variable.text == "SIMKL_TOKEN")
+    driver.press(.tab, .tab, .control("u"))
+    driver.type("9LIVES")
+    #expect(driver.press(.enter).isEmpty)
+    #expect(driver.text.contains("\"9LIVES\" is not a shell variable name"))
+    driver.press(.control("u"))
+    driver.type("MY_SIMKL")
+    let effects = driver.press(.enter)
+    #expect(effects.count == 1)
+    guard
+      case .exportEnvFile(
+        _, Fixtures.alice.name, "~/.config/authtui/env/simkl-alice.env", "MY_SIMKL") = effects.first
+    else {
+      Issue.record("Enter did not export: \(effects)")
+      return
+    }
+  }
+
+  @Test func exportingToTheClipboardCopiesTheToken() {
+    var driver = Driver()
+    driver.select("dave")
+    driver.press(.character("e"))
+    #expect(driver.state.context == .export)
+    driver.press(.character(" "))
+    guard case .copyToken(_, Fixtures.dave.name) = driver.press(.enter).first else {
+      Issue.record("the clipboard export did not copy")
+      return
+    }
+  }
+
+  @Test func theOnlyAccountOfAProviderGetsTheProvidersFileName() {
+    let form = ExportForm(
+      account: Fixtures.dave.name, configDirectory: "~/.config/authtui", onlyAccountOfProvider: true
+    )
+    #expect(form.path.text == "~/.config/authtui/env/hivesigner.env")
+    #expect(ExportForm.variableName(for: "my-idp") == "MY_IDP_TOKEN")
+    #expect(ExportForm.variableName(for: "42go") == "_42GO_TOKEN")
+  }
+
+  @Test func quittingWaitsBrieflyForVaultWritesAndCancelsSignIns() throws {
+    var driver = Driver()
+    driver.select("bob")
+    guard case .refresh(let id, _) = driver.press(.character("r")).first else { return }
+    driver.press(.character("q"))
+    #expect(!driver.state.shouldExit)
+    #expect(driver.text.contains("finishing 1 vault write(s) before quitting…"))
+    driver.send(.refreshFinished(id, Fixtures.bob.name, .success(Fixtures.bob)))
+    #expect(driver.state.shouldExit)
+
+    var waiting = Driver()
+    waiting.select("bob")
+    waiting.press(.character("r"))
+    waiting.press(.character("q"))
+    waiting.advance(3)
+    #expect(waiting.state.shouldExit)
+
+    var signingIn = Driver()
+    let started = signingIn.startSignIn("work", .pkce)
+    let id2 = try #require(started)
+    #expect(signingIn.press(.character("q")) == [.cancelSignIn(id2)])
+    #expect(signingIn.state.shouldExit)
+  }
+
+  @Test func messagesGoAwayByThemselves() {
+    var driver = Driver()
+    driver.select("alice")
+    driver.press(.character("r"))
+    #expect(driver.state.message != nil)
+    driver.advance(5)
+    #expect(driver.state.message != nil)
+    driver.advance(1)
+    #expect(driver.state.message == nil)
+  }
+
+  @Test func theSelectionStaysOnScreenInALongList() {
+    let many = (0..<100).map {
+      AccountSummary(
+        name: Fixtures.name("work", "user\($0 < 10 ? "0" : "")\($0)"), providerName: "Work SSO")
+    }
+    var driver = Driver(accounts: many, size: Size(rows: 16, columns: 60))
+    driver.press(.pageDown, .pageDown)
+    #expect(driver.state.selection?.label == "user24")
+    #expect(driver.text.contains("› user24"))
+    driver.press(.end)
+    #expect(driver.text.contains("› user99"))
+    driver.press(.home)
+    #expect(driver.text.contains("Work SSO"))
+    #expect(driver.text.contains("› user00"))
+  }
+}
+
+extension String {
+  /// The display column where `text` starts (0 when absent).
+  func distance(of text: String) -> Int {
+    guard let range = range(of: text) else { return 0 }
+    return DisplayWidth.of(self[..<range.lowerBound])
+  }
+}

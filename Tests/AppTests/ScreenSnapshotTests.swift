@@ -1,0 +1,248 @@
+import App
+import Foundation
+import Terminal
+import Testing
+
+/// Golden screens of every screen at 80×24 and 60×16: text, role map and cursor
+/// (`Tests/AppTests/Snapshots`; `RECORD_SNAPSHOTS=1` rewrites them).
+@Suite struct ScreenSnapshotTests {
+  static let sizes = [Size(rows: 24, columns: 80), Size(rows: 16, columns: 60)]
+
+  static func name(_ screen: String, _ size: Size) -> String {
+    "\(screen)-\(size.columns)x\(size.rows)"
+  }
+
+  @Test(arguments: sizes) func starting(size: Size) {
+    let driver = Driver(size: size, unlocked: false)
+    Snapshot.check(driver.frame, Self.name("starting", size))
+  }
+
+  @Test(arguments: sizes) func unlockWithTheTypedPassphraseMasked(size: Size) {
+    var driver = Driver(size: size, unlocked: false)
+    driver.send(.started(.locked(problem: nil)))
+    driver.type("hunter2")
+    #expect(!driver.text.contains("hunter2"))
+    Snapshot.check(driver.frame, Self.name("unlock", size))
+  }
+
+  @Test(arguments: sizes) func unlockAfterAWrongPassphrase(size: Size) {
+    var driver = Driver(size: size, unlocked: false)
+    driver.send(.started(.locked(problem: nil)))
+    driver.type("wrong")
+    let effects = driver.press(.enter)
+    guard case .unlock(let id, _) = effects.first else {
+      Issue.record("Enter did not unlock: \(effects)")
+      return
+    }
+    driver.send(
+      .unlockFinished(
+        id,
+        AppFailure(
+          .wrongPassphrase,
+          "wrong passphrase for the vault; type it again (Caps Lock?) or set AUTHTUI_PASSPHRASE")))
+    Snapshot.check(driver.frame, Self.name("unlock-wrong-passphrase", size))
+  }
+
+  @Test(arguments: sizes) func newVault(size: Size) {
+    var driver = Driver(size: size, unlocked: false)
+    driver.send(.started(.missing))
+    driver.type("correct horse")
+    driver.press(.tab)
+    driver.type("correct")
+    Snapshot.check(driver.frame, Self.name("new-vault", size))
+  }
+
+  @Test(arguments: sizes) func unusableVault(size: Size) {
+    var driver = Driver(size: size, unlocked: false)
+    driver.send(
+      .started(
+        .unusable(
+          AppFailure(
+            .other,
+            "the vault ~/.local/share/authtui/vault.db is readable by others; run "
+              + "`chmod 600 ~/.local/share/authtui/vault.db` and start again"))))
+    Snapshot.check(driver.frame, Self.name("vault-unusable", size))
+  }
+
+  @Test(arguments: sizes) func accountListWithWideLabelsAligned(size: Size) {
+    var driver = Driver(size: size)
+    driver.select("🔑 ops-team")
+    driver.press(.character("r"))
+    Snapshot.check(driver.frame, Self.name("list", size))
+  }
+
+  @Test(arguments: sizes) func emptyAccountList(size: Size) {
+    let driver = Driver(accounts: [], size: size)
+    Snapshot.check(driver.frame, Self.name("list-empty", size))
+  }
+
+  @Test(arguments: sizes) func filterBeingTyped(size: Size) {
+    var driver = Driver(size: size)
+    driver.press(.character("/"))
+    driver.type("o")
+    Snapshot.check(driver.frame, Self.name("list-filter", size))
+  }
+
+  @Test(arguments: sizes) func filterWithoutMatches(size: Size) {
+    var driver = Driver(size: size)
+    driver.press(.character("/"))
+    driver.type("zz")
+    driver.press(.enter)
+    Snapshot.check(driver.frame, Self.name("list-filter-no-match", size))
+  }
+
+  @Test(arguments: sizes) func accountDetails(size: Size) {
+    var driver = Driver(size: size)
+    driver.select("bob")
+    driver.press(.enter)
+    Snapshot.check(driver.frame, Self.name("details", size))
+  }
+
+  @Test(arguments: sizes) func providerChoiceWithAnUnusableProvider(size: Size) {
+    var driver = Driver(size: size)
+    driver.press(.character("a"), .down)
+    Snapshot.check(driver.frame, Self.name("sign-in-provider", size))
+  }
+
+  @Test(arguments: sizes) func flowChoice(size: Size) {
+    var driver = Driver(size: size)
+    driver.press(.character("a"), .end, .enter)
+    Snapshot.check(driver.frame, Self.name("sign-in-flow", size))
+  }
+
+  @Test(arguments: sizes) func browserSignInWaiting(size: Size) {
+    var driver = Driver(size: size)
+    guard let id = driver.startSignIn("work", .pkce) else { return }
+    driver.send(.signInProgress(id, driver.browserSnapshot(seconds: 300)))
+    driver.advance(48)
+    Snapshot.check(driver.frame, Self.name("sign-in-browser", size))
+  }
+
+  @Test(arguments: sizes) func browserSignInWithoutABrowserOnAFixedPort(size: Size) {
+    var configuration = Fixtures.configuration
+    configuration.browserAvailable = false
+    var driver = Driver(size: size, configuration: configuration)
+    guard let id = driver.startSignIn("simkl", .pkce) else { return }
+    driver.send(.signInProgress(id, driver.browserSnapshot(seconds: 300, port: 8765)))
+    Snapshot.check(driver.frame, Self.name("sign-in-browser-headless", size))
+  }
+
+  @Test(arguments: sizes) func pastingTheRedirectAddress(size: Size) {
+    var driver = Driver(size: size)
+    guard let id = driver.startSignIn("work", .pkce) else { return }
+    driver.send(.signInProgress(id, driver.browserSnapshot()))
+    driver.press(.character("p"))
+    driver.type("http://127.0.0.1:39211/callback?code=abc")
+    Snapshot.check(driver.frame, Self.name("sign-in-paste", size))
+  }
+
+  @Test(arguments: sizes) func deviceCodeShownLarge(size: Size) {
+    var driver = Driver(size: size)
+    guard let id = driver.startSignIn("work", .device) else { return }
+    driver.send(.signInProgress(id, driver.codeSnapshot()))
+    driver.advance(2)
+    Snapshot.check(driver.frame, Self.name("sign-in-device", size))
+  }
+
+  @Test(arguments: sizes) func simklPINShownLarge(size: Size) {
+    var driver = Driver(size: size)
+    guard let id = driver.startSignIn("simkl", .pin) else { return }
+    driver.send(
+      .signInProgress(id, driver.codeSnapshot(code: "A7K2Q", seconds: 900, complete: false)))
+    driver.advance(25)
+    Snapshot.check(driver.frame, Self.name("sign-in-pin", size))
+  }
+
+  @Test(arguments: sizes) func silentDenialEndsWithNoAnswerAndRetry(size: Size) {
+    var driver = Driver(size: size)
+    guard let id = driver.startSignIn("simkl", .pkce) else { return }
+    driver.send(.signInProgress(id, driver.browserSnapshot(seconds: 60)))
+    driver.advance(60)
+    Snapshot.check(driver.frame, Self.name("sign-in-no-answer", size))
+  }
+
+  @Test(arguments: sizes) func signInPreparing(size: Size) {
+    var driver = Driver(size: size)
+    driver.startSignIn("work", .device)
+    Snapshot.check(driver.frame, Self.name("sign-in-preparing", size))
+  }
+
+  @Test(arguments: sizes) func detailsOfAnAccountThatNeedsASignIn(size: Size) {
+    var driver = Driver(size: size)
+    driver.select("carol")
+    driver.press(.enter)
+    Snapshot.check(driver.frame, Self.name("details-sign-in-needed", size))
+  }
+
+  @Test(arguments: sizes) func signInFinishing(size: Size) {
+    var driver = Driver(size: size)
+    guard let id = driver.startSignIn("work", .pkce) else { return }
+    driver.send(.signInProgress(id, SignInSnapshot(phase: .finishing)))
+    Snapshot.check(driver.frame, Self.name("sign-in-finishing", size))
+  }
+
+  @Test(arguments: sizes) func signOutOfAProviderThatCannotRevoke(size: Size) {
+    var driver = Driver(size: size)
+    driver.select("alice")
+    driver.press(.character("d"))
+    Snapshot.check(driver.frame, Self.name("sign-out-confirm", size))
+  }
+
+  @Test(arguments: sizes) func signOutInProgress(size: Size) {
+    var driver = Driver(size: size)
+    driver.select("bob")
+    driver.press(.character("d"), .character("y"))
+    Snapshot.check(driver.frame, Self.name("sign-out-working", size))
+  }
+
+  @Test(arguments: sizes) func signOutDoneWithAProviderSession(size: Size) {
+    var driver = Driver(size: size)
+    driver.select("bob")
+    driver.press(.character("d"))
+    guard case .signOut(let id, let account) = driver.press(.character("y")).first else { return }
+    driver.send(
+      .signOutFinished(
+        id,
+        SignOutReport(
+          account: account, revocation: .revoked,
+          endSessionURL: "http://127.0.0.1:41234/oidc/end_session")))
+    Snapshot.check(driver.frame, Self.name("sign-out-done", size))
+  }
+
+  @Test(arguments: sizes) func exportToAnEnvFileWithABadVariableName(size: Size) {
+    var driver = Driver(size: size)
+    driver.select("bob")
+    driver.press(.character("e"), .tab, .tab, .control("u"))
+    driver.type("2FA TOKEN")
+    driver.press(.enter)
+    Snapshot.check(driver.frame, Self.name("export-env-file", size))
+  }
+
+  @Test(arguments: sizes) func exportToTheClipboard(size: Size) {
+    var driver = Driver(size: size)
+    driver.select("alice")
+    driver.press(.character("e"), .right)
+    Snapshot.check(driver.frame, Self.name("export-clipboard", size))
+  }
+
+  @Test(arguments: sizes) func helpFromTheList(size: Size) {
+    var driver = Driver(size: size)
+    driver.press(.character("?"))
+    Snapshot.check(driver.frame, Self.name("help", size))
+  }
+
+  @Test(arguments: sizes) func configurationProblemsAtStart(size: Size) {
+    let keys = KeyBindings(
+      overrides: ["refresh": ["ctrl-c"], "refersh": ["x"]], file: "~/.config/authtui/config.json",
+      lines: ["refresh": 3, "refersh": 4])
+    let driver = Driver(size: size, keys: keys)
+    Snapshot.check(driver.frame, Self.name("notices", size))
+  }
+
+  @Test(arguments: [Size(rows: 10, columns: 40), Size(rows: 20, columns: 49)])
+  func aTerminalTooSmallSaysSo(size: Size) {
+    let driver = Driver(size: size)
+    #expect(driver.text.contains("Terminal too small (\(size.columns)×\(size.rows))."))
+    Snapshot.check(driver.frame, Self.name("too-small", size))
+  }
+}

@@ -1,0 +1,249 @@
+import App
+import Foundation
+import Terminal
+import Testing
+
+/// The sign-in screens through the reducer, with a clock the tests move.
+@Suite struct SignInReducerTests {
+  @Test func aBrowserCountdownReachingZeroShowsNoAnswerAndRetryStartsAFreshAttempt() throws {
+    var driver = Driver()
+    let started = driver.startSignIn("work", .pkce)
+    let id = try #require(started)
+    driver.send(.signInProgress(id, driver.browserSnapshot(seconds: 300)))
+    #expect(driver.text.contains("5:00 left"))
+
+    #expect(driver.advance(299).isEmpty)
+    #expect(driver.text.contains("0:01 left"))
+    #expect(!driver.text.contains("no answer"))
+
+    let ended = driver.advance(1)
+    #expect(ended == [.cancelSignIn(id)])
+    #expect(driver.text.contains("0:00 left"))
+    #expect(
+      driver.text.contains("✗ no answer from the provider (the sign-in may have been declined)"))
+    #expect(driver.frame.textLines().last?.hasPrefix(" r retry") == true)
+
+    let retried = driver.press(.character("r"))
+    guard case .startSignIn(let fresh, "work", .pkce) = retried.first, retried.count == 1 else {
+      Issue.record("r did not start a new attempt: \(retried)")
+      return
+    }
+    #expect(fresh != id)
+    // The old attempt's answer, arriving late, is dropped.
+    driver.send(.signInFinished(id, .success(Fixtures.alice)))
+    #expect(driver.state.context == .signIn)
+    #expect(driver.state.accounts == AppState.sorted(Fixtures.accounts))
+  }
+
+  @Test func anExpiredDeviceCodeSaysSo() throws {
+    var driver = Driver()
+    let started = driver.startSignIn("work", .device)
+    let id = try #require(started)
+    driver.send(.signInProgress(id, driver.codeSnapshot(seconds: 10)))
+    #expect(driver.advance(10) == [.cancelSignIn(id)])
+    #expect(driver.text.contains("✗ the code expired before it was approved"))
+  }
+
+  @Test func deviceSlowDownIsReflectedInTheNextPollTime() throws {
+    var driver = Driver()
+    let started = driver.startSignIn("work", .device)
+    let id = try #require(started)
+    driver.send(.signInProgress(id, driver.codeSnapshot(interval: 5)))
+    #expect(driver.text.contains("next check in 5 s (every 5 s)"))
+    driver.advance(3)
+    #expect(driver.text.contains("next check in 2 s (every 5 s)"))
+    driver.advance(2)
+    // The provider answered slow_down: AuthCore adds 5 s to the interval.
+    var slower = driver.codeSnapshot(interval: 10)
+    slower.deadline = driver.state.attemptDeadline
+    driver.send(.signInProgress(id, slower))
+    #expect(driver.text.contains("next check in 10 s (every 10 s)"))
+    driver.advance(4)
+    #expect(driver.text.contains("next check in 6 s (every 10 s)"))
+  }
+
+  /// Esc at every step: no effect that could store anything, and a late success changes
+  /// nothing.
+  @Test(arguments: CancelStep.allCases) func cancellingAtAnyStepStoresNothing(step: CancelStep) {
+    var driver = Driver()
+    var attempt: RequestID?
+    switch step {
+    case .providerChoice:
+      driver.press(.character("a"))
+    case .flowChoice:
+      driver.press(.character("a"), .end, .enter)
+    case .starting, .waitingForBrowser, .pasteField, .waitingForApproval, .finishing:
+      attempt = driver.startSignIn("work", step == .waitingForApproval ? .device : .pkce)
+      guard let attempt else { return }
+      switch step {
+      case .waitingForBrowser: driver.send(.signInProgress(attempt, driver.browserSnapshot()))
+      case .pasteField:
+        driver.send(.signInProgress(attempt, driver.browserSnapshot()))
+        driver.press(.character("p"))
+        driver.type("http://127.0.0.1:39211/callback?code=half-typed")
+      case .waitingForApproval: driver.send(.signInProgress(attempt, driver.codeSnapshot()))
+      case .finishing: driver.send(.signInProgress(attempt, SignInSnapshot(phase: .finishing)))
+      default: break
+      }
+    }
+    let before = driver.effects.count
+    // Esc steps back (the paste field closes first, the flow choice returns to the providers)
+    // until the list is back.
+    var presses = 0
+    while driver.state.context != .list && presses < 3 {
+      driver.press(.escape)
+      presses += 1
+    }
+    #expect(presses == (step == .pasteField || step == .flowChoice ? 2 : 1))
+    let afterCancel = Array(driver.effects.dropFirst(before))
+    #expect(!afterCancel.contains { $0.couldStore })
+    #expect(afterCancel == (attempt.map { [Effect.cancelSignIn($0)] } ?? []))
+    #expect(driver.state.context == .list)
+    if let attempt {
+      driver.send(.signInFinished(attempt, .success(Fixtures.alice)))
+      #expect(driver.state.accounts == AppState.sorted(Fixtures.accounts))
+      #expect(driver.text.contains("sign-in cancelled; nothing was stored"))
+    }
+  }
+
+  enum CancelStep: String, CaseIterable, Sendable {
+    case providerChoice, flowChoice, starting, waitingForBrowser, pasteField, waitingForApproval
+    case finishing
+  }
+
+  @Test func aSuccessfulSignInAddsAndSelectsTheAccount() throws {
+    var driver = Driver()
+    driver.press(.character("/"))
+    driver.type("dave")
+    driver.press(.enter)
+    let started = driver.startSignIn("simkl", .pin)
+    let id = try #require(started)
+    driver.send(.signInProgress(id, driver.codeSnapshot(code: "A7K2Q", complete: false)))
+    let erin = AccountSummary(name: Fixtures.name("simkl", "erin"), providerName: "Simkl")
+    driver.send(.signInFinished(id, .success(erin)))
+    #expect(driver.state.context == .list)
+    #expect(driver.state.selection == erin.name)
+    #expect(driver.state.filter.isEmpty)
+    #expect(driver.text.contains("signed in: simkl/erin"))
+    #expect(driver.text.contains("› erin"))
+  }
+
+  @Test func theBrowserOpensByItselfOnceWhenThereIsOne() throws {
+    var driver = Driver()
+    let started = driver.startSignIn("work", .pkce)
+    let id = try #require(started)
+    let opened = driver.send(.signInProgress(id, driver.browserSnapshot()))
+    guard case .openBrowser(_, Fixtures.authorizationURL, nil) = opened.first else {
+      Issue.record("the browser was not opened: \(opened)")
+      return
+    }
+    #expect(driver.send(.signInProgress(id, driver.browserSnapshot())).isEmpty)
+    // o opens it again on request.
+    let again = driver.press(.character("o"))
+    #expect(again.count == 1)
+  }
+
+  @Test func theBrowserLauncherSaysWhatHappened() throws {
+    var driver = Driver()
+    let started = driver.startSignIn("work", .pkce)
+    let id = try #require(started)
+    guard
+      case .openBrowser(let request, _, _) = driver.send(
+        .signInProgress(id, driver.browserSnapshot())
+      ).first
+    else { return }
+    driver.send(.browserOpened(request, .opened(command: "xdg-open")))
+    #expect(driver.text.contains("opened the page with xdg-open"))
+    #expect(driver.text.contains("Your browser shows Work SSO's consent page"))
+    driver.send(
+      .browserOpened(request, .unavailable("no browser here (no BROWSER and no display)")))
+    #expect(driver.text.contains("Open this address in a browser and approve:"))
+    #expect(driver.text.contains("no browser here (no BROWSER and no display)"))
+  }
+
+  @Test func withoutABrowserNothingOpensByItself() throws {
+    var configuration = Fixtures.configuration
+    configuration.browserAvailable = false
+    var driver = Driver(configuration: configuration)
+    let started = driver.startSignIn("work", .device)
+    let id = try #require(started)
+    #expect(driver.send(.signInProgress(id, driver.codeSnapshot())).isEmpty)
+    #expect(driver.text.contains("http://127.0.0.1:41234/oidc/device"))
+  }
+
+  @Test func aPastedRedirectGoesToTheAttemptAndAPasteOnTheFlowScreenOpensTheField() throws {
+    var driver = Driver()
+    let started = driver.startSignIn("work", .pkce)
+    let id = try #require(started)
+    driver.send(.signInProgress(id, driver.browserSnapshot()))
+    driver.press(.paste("http://127.0.0.1:39211/callback?code=abc&state=xyz"))
+    #expect(driver.state.context == .pasteRedirect)
+    let submitted = driver.press(.enter)
+    #expect(
+      submitted == [
+        .submitRedirect(id, SecretText("http://127.0.0.1:39211/callback?code=abc&state=xyz"))
+      ])
+    #expect(!"\(submitted)".contains("code=abc"))
+    driver.send(
+      .redirectSubmitted(
+        id, AppFailure(.other, "the pasted address is not this sign-in's redirect")))
+    #expect(driver.text.contains("the pasted address is not this sign-in's redirect"))
+  }
+
+  @Test func anUnusableProviderShowsItsProblemInsteadOfStarting() {
+    var driver = Driver()
+    driver.press(.character("a"), .home, .down)
+    #expect(driver.press(.enter).isEmpty)
+    #expect(
+      driver.text.contains("Muhajir cannot be used: ~/.config/authtui/providers/muhajir.json:3"))
+  }
+
+  @Test func aFailedAttemptShowsTheProvidersMessage() throws {
+    var driver = Driver()
+    let started = driver.startSignIn("work", .device)
+    let id = try #require(started)
+    driver.send(.signInProgress(id, driver.codeSnapshot()))
+    driver.send(
+      .signInFinished(
+        id, .failure(AppFailure(.denied, "Work SSO declined the sign-in (access_denied)"))))
+    #expect(driver.text.contains("✗ Work SSO declined the sign-in (access_denied)"))
+    #expect(driver.state.topPanelIsRetryable)
+  }
+
+  @Test func copyKeysCopyTheCodeAndTheURL() throws {
+    var driver = Driver()
+    let started = driver.startSignIn("work", .device)
+    let id = try #require(started)
+    driver.send(.signInProgress(id, driver.codeSnapshot()))
+    guard case .copyText(_, "WDJB-MJHT", "the code") = driver.press(.character("c")).first else {
+      Issue.record("c did not copy the code")
+      return
+    }
+    guard
+      case .copyText(_, "http://127.0.0.1:41234/oidc/device", "the verification URL") =
+        driver
+        .press(.character("u")).first
+    else {
+      Issue.record("u did not copy the URL")
+      return
+    }
+  }
+}
+
+extension AppState {
+  /// The deadline of the attempt on screen.
+  var attemptDeadline: Date? {
+    guard case .signIn(let signIn) = topPanel, case .attempt(let attempt) = signIn.step else {
+      return nil
+    }
+    return attempt.snapshot.deadline
+  }
+
+  /// True when the sign-in on screen has ended and can be retried.
+  var topPanelIsRetryable: Bool {
+    guard case .signIn(let signIn) = topPanel, case .attempt(let attempt) = signIn.step else {
+      return false
+    }
+    return !attempt.isRunning
+  }
+}

@@ -1,0 +1,185 @@
+import App
+import Foundation
+import Terminal
+
+/// Accounts, providers and a clock for the UI tests: two providers with CJK and emoji labels,
+/// every status, and a provider that cannot be used.
+enum Fixtures {
+  /// A fixed "now" (2025-06-15 15:06:40 UTC).
+  static let now = Date(timeIntervalSince1970: 1_750_000_000)
+
+  static let configuration = AppConfiguration(
+    vaultPath: "~/.local/share/authtui/vault.db", configDirectory: "~/.config/authtui",
+    timeZone: TimeZone(identifier: "UTC") ?? .current, browserAvailable: true)
+
+  static let simkl = ProviderSummary(
+    id: "simkl", name: "Simkl", methods: [.pin, .pkce], canRevoke: false)
+  static let work = ProviderSummary(
+    id: "work", name: "Work SSO", methods: [.pkce, .device], canRevoke: true)
+  static let hivesigner = ProviderSummary(
+    id: "hivesigner", name: "Hivesigner", methods: [.pkce], canRevoke: false)
+  static let muhajir = ProviderSummary(
+    id: "muhajir", name: "Muhajir", methods: [.pkce], isUsable: false,
+    problems: [
+      "~/.config/authtui/providers/muhajir.json:3: client_id: missing; register an application "
+        + "with Muhajir and put its id in \"client_id\""
+    ])
+  static let providers = [hivesigner, muhajir, simkl, work]
+
+  static func name(_ provider: String, _ label: String) -> AccountName {
+    AccountName(provider: provider, label: label)
+  }
+
+  static let alice = AccountSummary(
+    name: name("simkl", "alice"), providerName: "Simkl",
+    expiresAt: now.addingTimeInterval(5 * 365 * 86400), obtainedAt: now.addingTimeInterval(-7200),
+    scopes: ["public"], refreshable: false, identity: "alice")
+  static let japanese = AccountSummary(
+    name: name("simkl", "日本語のアカウント"), providerName: "Simkl",
+    expiresAt: now.addingTimeInterval(200 * 86400), obtainedAt: now.addingTimeInterval(-86400),
+    scopes: ["public"], refreshable: false)
+  static let bob = AccountSummary(
+    name: name("work", "bob"), providerName: "Work SSO", expiresAt: now.addingTimeInterval(245),
+    obtainedAt: now.addingTimeInterval(-3355), scopes: ["openid", "profile", "offline_access"],
+    refreshable: true, identity: "bob@example.com")
+  static let ops = AccountSummary(
+    name: name("work", "🔑 ops-team"), providerName: "Work SSO",
+    expiresAt: now.addingTimeInterval(-190), obtainedAt: now.addingTimeInterval(-3790),
+    scopes: ["openid", "offline_access"], refreshable: true)
+  static let carol = AccountSummary(
+    name: name("work", "carol"), providerName: "Work SSO", hasAccessToken: false,
+    needsSignIn: true, scopes: ["openid"], tokenType: nil, refreshable: false)
+  static let dave = AccountSummary(
+    name: name("hivesigner", "dave"), providerName: "Hivesigner",
+    expiresAt: now.addingTimeInterval(6 * 86400 + 82800), obtainedAt: now.addingTimeInterval(-3600),
+    scopes: ["login"], tokenType: "Bearer", refreshable: false)
+  static let accounts = [alice, japanese, bob, ops, carol, dave]
+
+  /// A sign-in URL as long as real ones are.
+  static let authorizationURL =
+    "http://127.0.0.1:41234/oidc/authorize?response_type=code&client_id=sandbox-client"
+    + "&redirect_uri=http%3A%2F%2F127.0.0.1%3A39211%2Fcallback&scope=openid%20profile%20"
+    + "offline_access&state=Jd8fK2mQ0pLx7Rz9&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URW"
+    + "bbnTNCeAoxY&code_challenge_method=S256&nonce=n-0S6_WzA2Mj"
+}
+
+/// Drives the reducer like the loop does, recording every effect, with a clock the test moves.
+struct Driver {
+  var state: AppState
+  var now = Fixtures.now
+  /// Every effect asked for, oldest first.
+  var effects: [Effect] = []
+
+  /// A UI that has started, unlocked and loaded `accounts` and `providers`.
+  init(
+    accounts: [AccountSummary] = Fixtures.accounts,
+    providers: [ProviderSummary] = Fixtures.providers, size: Size = Size(rows: 24, columns: 80),
+    keys: KeyBindings = .defaults, configuration: AppConfiguration = Fixtures.configuration,
+    unlocked: Bool = true
+  ) {
+    state = AppState(configuration: configuration, keys: keys)
+    send(.resized(size))
+    guard unlocked else { return }
+    let loads = send(.started(.unlocked))
+    for effect in loads {
+      switch effect {
+      case .loadAccounts(let id): send(.accountsLoaded(id, .success(accounts)))
+      case .loadProviders(let id): send(.providersLoaded(id, providers))
+      default: break
+      }
+    }
+    effects.removeAll()
+  }
+
+  /// Applies `action` and returns the effects it asked for.
+  @discardableResult
+  mutating func send(_ action: Action) -> [Effect] {
+    let (next, new) = Reducer.reduce(state, action, now: now)
+    state = next
+    effects += new
+    return new
+  }
+
+  /// Presses keys in order; returns every effect they asked for.
+  @discardableResult
+  mutating func press(_ keys: KeyEvent...) -> [Effect] {
+    keys.flatMap { send(.key($0)) }
+  }
+
+  /// Types text, one key per character.
+  @discardableResult
+  mutating func type(_ text: String) -> [Effect] {
+    text.flatMap { send(.key(.character($0))) }
+  }
+
+  /// Moves the clock and lets the UI notice.
+  @discardableResult
+  mutating func advance(_ seconds: TimeInterval) -> [Effect] {
+    now = now.addingTimeInterval(seconds)
+    return send(.tick)
+  }
+
+  /// The frame at the current size and time.
+  var frame: ScreenBuffer { AppView.render(state, size: state.size, now: now) }
+
+  /// The frame's text.
+  var text: String { frame.textLines().joined(separator: "\n") }
+
+  /// Selects the account called `label` with the arrow keys.
+  mutating func select(_ label: String) {
+    press(.home)
+    for _ in 0..<state.visibleAccounts.count where state.selection?.label != label {
+      press(.down)
+    }
+  }
+
+  /// Opens the sign-in, chooses `provider` and `method`; returns the attempt's id.
+  @discardableResult
+  mutating func startSignIn(_ provider: String, _ method: SignInMethod) -> RequestID? {
+    press(.character("a"))
+    guard let index = state.providers.firstIndex(where: { $0.id == provider }) else { return nil }
+    press(.home)
+    for _ in 0..<index { press(.down) }
+    var started = press(.enter)
+    if started.isEmpty, let position = state.providers[index].methods.firstIndex(of: method) {
+      for _ in 0..<position { press(.down) }
+      started = press(.enter)
+    }
+    for effect in started {
+      if case .startSignIn(let id, _, _) = effect { return id }
+    }
+    return nil
+  }
+
+  /// A browser snapshot waiting until `seconds` from now.
+  func browserSnapshot(seconds: TimeInterval = 300, port: Int? = nil) -> SignInSnapshot {
+    SignInSnapshot(
+      phase: .waitingForBrowser, deadline: now.addingTimeInterval(seconds),
+      authorizationURL: Fixtures.authorizationURL, fixedRedirectPort: port)
+  }
+
+  /// A device or PIN snapshot waiting for approval.
+  func codeSnapshot(
+    code: String = "WDJB-MJHT", seconds: TimeInterval = 600, interval: TimeInterval = 5,
+    complete: Bool = true
+  ) -> SignInSnapshot {
+    SignInSnapshot(
+      phase: .waitingForApproval, deadline: now.addingTimeInterval(seconds), userCode: code,
+      verificationURI: "http://127.0.0.1:41234/oidc/device",
+      verificationURIComplete: complete
+        ? "http://127.0.0.1:41234/oidc/device?user_code=\(code)" : nil,
+      pollInterval: interval, nextPollAt: now.addingTimeInterval(interval))
+  }
+}
+
+extension Effect {
+  /// True for the effects that could put anything in the vault.
+  var couldStore: Bool {
+    switch self {
+    case .startSignIn, .createVault, .refresh, .copyToken, .exportEnvFile, .submitRedirect:
+      return true
+    default:
+      return false
+    }
+  }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `authtui` in a real terminal (tmux) against `authtui-sandbox`, with `authtui-test-browser`
+/// as the user's browser: unlock, sign in, copy, sign out, a silent denial, and a resize.
+@Suite struct InteractiveUITests {
+  @Test func signsInWithPKCECopiesTheTokenAndSignsOut() async throws {
+    let fixture = try await UIFixture.start()
+    try await TmuxSession.run(fixture.command, environment: fixture.environment()) { tmux in
+      try await tmux.unlock()
+      try await tmux.waitFor("No accounts yet. Press a to sign in to a provider.")
+      try await tmux.signIn(rowsDown: 2, provider: "Sandbox OpenID provider")
+      let signedIn = try await tmux.waitFor("signed in: sandbox/alice")
+      #expect(signedIn.contains { $0.hasPrefix(" › alice") && $0.contains("● valid") })
+
+      try await tmux.sendKeys("c")
+      try await tmux.waitFor("copied the token of sandbox/alice; the clipboard is cleared in 45 s")
+      let stored = try await fixture.accessToken(provider: "sandbox", label: "alice")
+      let token = try #require(stored)
+      var copied = ""
+      for _ in 0..<100 where copied != token {
+        copied = (try? await tmux.tmux("show-buffer")) ?? ""
+        try await Task.sleep(for: .milliseconds(50))
+      }
+      #expect(copied == token)
+      #expect(!(try await tmux.capture()).joined().contains(token))
+
+      try await tmux.sendKeys("d")
+      try await tmux.waitFor("authtui asks Sandbox OpenID provider to revoke the tokens")
+      try await tmux.sendKeys("y")
+      try await tmux.waitFor("The tokens were revoked at Sandbox OpenID provider.")
+      try await tmux.sendKeys("Enter")
+      try await tmux.waitFor("No accounts yet.")
+      #expect(try await fixture.accountCount() == 0)
+      try await tmux.sendKeys("q")
+      try await tmux.waitFor("authtui-exit=0")
+    }
+    await fixture.stop()
+  }
+
+  @Test func aSilentDenialCountsDownThenOffersARetry() async throws {
+    let fixture = try await UIFixture.start(loginTimeout: 10)
+    try await TmuxSession.run(
+      fixture.command, environment: fixture.environment(browserAction: "deny")
+    ) { tmux in
+      try await tmux.unlock()
+      try await tmux.waitFor("No accounts yet.")
+      try await tmux.signIn(rowsDown: 3, provider: "Simkl")
+      let first = try await Self.secondsLeft(
+        in: try await tmux.waitUntil("a countdown") { Self.countdown(in: $0) != nil })
+      try await Task.sleep(for: .milliseconds(2500))
+      let second = try await Self.secondsLeft(in: try await tmux.capture())
+      #expect(second < first)
+      let end = try await tmux.waitFor(
+        "no answer from the provider (the sign-in may have been declined)", timeout: .seconds(20))
+      #expect(end.last?.contains("r retry") == true)
+      #expect(end.contains { $0.contains("0:00 left") })
+      #expect(try await fixture.accountCount() == 0)
+      // r starts a fresh attempt, with a fresh countdown.
+      try await tmux.sendKeys("r")
+      try await tmux.waitUntil("a fresh countdown") { (Self.countdown(in: $0) ?? 0) >= 8 }
+    }
+    await fixture.stop()
+  }
+
+  /// Also: a passphrase from AUTHTUI_PASSPHRASE skips the unlock screen.
+  @Test func aResizeRedrawsTheListAtTheNewSize() async throws {
+    let fixture = try await UIFixture.start()
+    var environment = fixture.environment()
+    environment["AUTHTUI_PASSPHRASE"] = UIFixture.passphrase
+    try await TmuxSession.run(fixture.command, environment: environment) { tmux in
+      try await tmux.waitFor("No accounts yet.")
+      try await tmux.signIn(rowsDown: 0, provider: "Hivesigner", choosingFlow: false)
+      try await tmux.waitFor("signed in: hivesigner/alice")
+      let wide = try await tmux.capture()
+      #expect(wide[1].contains("REFRESH"))
+      try await tmux.resize(columns: 60, rows: 16)
+      let narrow = try await tmux.waitUntil("the 60×16 layout") { screen in
+        screen.count == 16 && !screen[1].contains("REFRESH") && screen[1].contains("EXPIRES")
+      }
+      #expect(narrow[3].hasPrefix(" › alice"))
+      #expect(narrow[15].hasPrefix(" Enter details"))
+      try await tmux.resize(columns: 40, rows: 10)
+      try await tmux.waitFor("Terminal too small (40×10).")
+      try await tmux.resize(columns: 80, rows: 24)
+      try await tmux.waitUntil("the 80×24 layout again") {
+        $0.count == 24 && $0[1].contains("REFRESH")
+      }
+    }
+    await fixture.stop()
+  }
+
+  /// `authtui demo` with no browser: the demo approves a Simkl PIN sign-in by itself, after a
+  /// pause that leaves the code on screen.
+  @Test func theDemoApprovesWithoutABrowser() async throws {
+    let environment: [String: String?] = [
+      "BROWSER": nil, "DISPLAY": nil, "WAYLAND_DISPLAY": nil, "SWIFT_BACKTRACE": "enable=no",
+      "AUTHTUI_PASSPHRASE": nil, "NO_COLOR": nil,
+    ]
+    try await TmuxSession.run(
+      "\(Products.authtui) demo; echo authtui-exit=$?; exec sleep 600", environment: environment
+    ) { tmux in
+      let start = try await tmux.waitFor("No accounts yet.")
+      #expect(start[0].contains("DEMO · throwaway vault, cheap scrypt"))
+      try await tmux.sendKeys("a")
+      try await tmux.waitFor("Choose a provider")
+      try await tmux.sendKeys("j", "j", "j", "Enter")
+      try await tmux.waitFor("How do you want to sign in to Simkl?")
+      try await tmux.sendKeys("j", "Enter")
+      try await tmux.waitFor("and enter the code")
+      try await tmux.waitFor("the demo's approver: it approves as demo-user in 4 s")
+      try await tmux.waitFor("signed in: simkl/demo-user", timeout: .seconds(20))
+      try await tmux.sendKeys("q")
+      try await tmux.waitFor("authtui-exit=0")
+    }
+  }
+
+  /// The `M:SS left` of a countdown bar, in seconds.
+  static func countdown(in screen: [String]) -> Int? {
+    for line in screen {
+      guard let range = line.range(of: #"\d+:\d\d left"#, options: .regularExpression) else {
+        continue
+      }
+      let parts = line[range].dropLast(5).split(separator: ":").compactMap { Int($0) }
+      if parts.count == 2 { return parts[0] * 60 + parts[1] }
+    }
+    return nil
+  }
+
+  static func secondsLeft(in screen: [String]) async throws -> Int {
+    try #require(countdown(in: screen))
+  }
+}
