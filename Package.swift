@@ -73,7 +73,7 @@ let package = Package(
       dependencies: [
         "Accounts", "AuthCore", "Crypto", "Providers", "Sandbox", "TestSupport", "Vault",
       ]),
-    .target(name: "TestSupport", dependencies: ["Isolation", "Sandbox"], path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["Crypto", "Isolation", "Sandbox", "Vault"], path: "Tests/TestSupport"),
     .testTarget(
       name: "SandboxTests",
       dependencies: [

@@ -1,51 +1,20 @@
-import Crypto
 import Foundation
 import TestSupport
-import Vault
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
-/// The built `authtui` binary against a running `authtui-sandbox` process, with a fresh vault
-/// (cheap scrypt, made in-process; the binary uses the parameters stored in it), the sandbox's
-/// provider files as the configuration, and the test browser as `BROWSER`.
+/// The built `authtui` binary run as scripts run it, against a `SandboxWorkspace`, with the
+/// passphrase in `AUTHTUI_PASSPHRASE`.
 struct CLIHarness {
-  let folder: TemporaryDirectory
-  let sandbox: BackgroundProcess
-  let port: UInt16
-  let redirectPort: UInt16
+  let workspace: SandboxWorkspace
   let environment: [String: String]
 
-  static func start() async throws -> CLIHarness {
-    let folder = try TemporaryDirectory()
-    // Simkl's and Muhajir's registrations fix the redirect port; one unlikely to be taken.
-    let redirectPort = UInt16.random(in: 40000...59999)
-    let sandbox = try BackgroundProcess(
-      Products.sandbox,
-      [
-        "--quiet", "--simkl-redirect-uri", "http://127.0.0.1:\(redirectPort)/callback",
-        "--write-providers", folder.file("config/providers"),
-      ])
-    guard let line = await sandbox.firstLine(),
-      let port = line.split(separator: ":").last.flatMap({ UInt16($0) })
-    else { throw HarnessFailure("authtui-sandbox did not start: \(sandbox.readStandardError())") }
-    let vault = try await Vault.create(
-      at: VaultLocation(path: folder.file("vault/vault.db")), passphrase: Passphrase(passphrase),
-      parameters: Scrypt.Parameters(cost: 1024, blockSize: 8, parallelism: 1))
-    await vault.close()
-    let environment = ChildProcess.environment([
-      "AUTHTUI_VAULT": folder.file("vault/vault.db"), "AUTHTUI_CONFIG_DIR": folder.file("config"),
-      "AUTHTUI_PASSPHRASE": passphrase, "BROWSER": Products.testBrowser,
-      "AUTHTUI_TEST_BROWSER_USER": "alice", "HOME": folder.path, "XDG_CONFIG_HOME": nil,
-      "XDG_DATA_HOME": nil, "DISPLAY": nil, "WAYLAND_DISPLAY": nil, "TMUX": nil,
-    ])
-    return CLIHarness(
-      folder: folder, sandbox: sandbox, port: port, redirectPort: redirectPort,
-      environment: environment)
-  }
+  var folder: TemporaryDirectory { workspace.folder }
 
-  static let passphrase = "correct horse battery staple"
+  static func start() async throws -> CLIHarness {
+    let workspace = try await SandboxWorkspace.start()
+    var changes = workspace.environmentChanges()
+    changes["AUTHTUI_PASSPHRASE"] = SandboxWorkspace.passphrase
+    return CLIHarness(workspace: workspace, environment: ChildProcess.environment(changes))
+  }
 
   /// Runs `authtui ARGUMENTS…` with the harness environment plus `changes`.
   func run(_ arguments: [String], _ changes: [String: String?] = [:], input: String? = nil)
@@ -71,31 +40,16 @@ struct CLIHarness {
     guard result.status == 0,
       let rows = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
         as? [[String: Any]]
-    else { throw HarnessFailure("list --json failed: \(result.stderr)") }
+    else { throw WorkspaceError("list --json failed: \(result.stderr)") }
     return rows
   }
 
-  /// Sends a JSON body to a `/_sandbox/` hook.
   @discardableResult
   func hook(_ path: String, _ json: String) async -> RawHTTPResponse {
-    await RawHTTPClient.request(
-      "POST", "/_sandbox/\(path)", port: port, headers: ["Content-Type: application/json"],
-      body: json)
+    await workspace.hook(path, json)
   }
 
-  /// A counter of `/_sandbox/stats`.
-  func stat(_ name: String) async -> Int {
-    let response = await RawHTTPClient.request("GET", "/_sandbox/stats", port: port)
-    return (response.json?[name] as? Int) ?? -1
-  }
+  func stat(_ name: String) async -> Int { await workspace.stat(name) }
 
-  func stop() async {
-    sandbox.send(signal: SIGTERM)
-    _ = await sandbox.waitForExit()
-  }
-}
-
-struct HarnessFailure: Error, CustomStringConvertible {
-  let description: String
-  init(_ description: String) { self.description = description }
+  func stop() async { await workspace.stop() }
 }

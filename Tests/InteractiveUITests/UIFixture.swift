@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import Sandbox
 import TestSupport
@@ -8,40 +7,15 @@ import Vault
   import Glibc
 #endif
 
-/// What an end-to-end run of the UI needs: `authtui-sandbox` running, provider files pointing
-/// at it, a vault with a known passphrase, and the test browser as `BROWSER`.
+/// An end-to-end run of the UI in tmux over a `SandboxWorkspace`.
 struct UIFixture: Sendable {
-  static let passphrase = "correct horse battery"
+  static let passphrase = SandboxWorkspace.passphrase
 
-  let folder: TemporaryDirectory
-  let sandbox: BackgroundProcess
-  let baseURL: String
+  let workspace: SandboxWorkspace
 
-  var vaultPath: String { folder.file("vault.db") }
-  var configPath: String { folder.file("config") }
-
-  /// Starts the sandbox, writes the provider files (with `loginTimeout` seconds for browser
-  /// sign-ins) and creates the vault.
+  /// Starts the workspace (with `loginTimeout` seconds for browser sign-ins).
   static func start(loginTimeout: Int? = nil) async throws -> UIFixture {
-    let folder = try TemporaryDirectory()
-    guard let redirectPort = ListenAddress.freeLoopbackPort() else {
-      throw FixtureError("no free loopback port")
-    }
-    let sandbox = try BackgroundProcess(
-      Products.sandbox,
-      ["--quiet", "--simkl-redirect-uri", "http://127.0.0.1:\(redirectPort)/callback"])
-    guard let line = await sandbox.firstLine(), let start = line.range(of: "http://") else {
-      throw FixtureError("authtui-sandbox did not say where it listens")
-    }
-    let baseURL = String(line[start.lowerBound...])
-    try SandboxProviderFiles.write(
-      to: URL(fileURLWithPath: folder.file("config/providers")), baseURL: baseURL,
-      redirectPort: redirectPort, loginTimeout: loginTimeout)
-    let vault = try await Vault.create(
-      at: VaultLocation(path: folder.file("vault.db")), passphrase: Passphrase(passphrase),
-      parameters: Scrypt.Parameters(cost: 1 << 10, blockSize: 8, parallelism: 1))
-    await vault.close()
-    return UIFixture(folder: folder, sandbox: sandbox, baseURL: baseURL)
+    UIFixture(workspace: try await SandboxWorkspace.start(loginTimeout: loginTimeout))
   }
 
   /// The shell command that runs `authtui`, then keeps the pane so its end can be read.
@@ -49,45 +23,26 @@ struct UIFixture: Sendable {
     "\(Products.authtui); echo authtui-exit=$?; exec sleep 600"
   }
 
-  /// The environment of the UI: this fixture's vault and configuration, the test browser, no
-  /// display (so no desktop clipboard tool), no passphrase variable.
+  /// The environment of the UI: the workspace's, with no passphrase variable.
   func environment(browserAction: String = "approve") -> [String: String?] {
-    [
-      "AUTHTUI_VAULT": vaultPath, "AUTHTUI_CONFIG_DIR": configPath, "HOME": folder.path,
-      "BROWSER": Products.testBrowser, "AUTHTUI_TEST_BROWSER_ACTION": browserAction,
-      "AUTHTUI_TEST_BROWSER_LOG": folder.file("browser.log"), "AUTHTUI_PASSPHRASE": nil,
-      "AUTHTUI_PASSPHRASE_FILE": nil, "AUTHTUI_PASSPHRASE_COMMAND": nil, "DISPLAY": nil,
-      "WAYLAND_DISPLAY": nil, "NO_COLOR": nil, "SWIFT_BACKTRACE": "enable=no",
-    ]
+    workspace.environmentChanges(browserAction: browserAction)
   }
 
   /// The access token the vault holds for `provider/label`.
   func accessToken(provider: String, label: String) async throws -> String? {
-    let vault = try await Vault.open(at: VaultLocation(path: vaultPath))
-    try await vault.unlock(with: Passphrase(Self.passphrase))
-    let record = try await vault.account(providerID: provider, label: label)
-    await vault.close()
-    return record?.tokens.accessToken
+    try await workspace.withVault { vault in
+      try await vault.account(providerID: provider, label: label)?.tokens.accessToken
+    }
   }
 
   /// How many accounts the vault holds.
   func accountCount() async throws -> Int {
-    let vault = try await Vault.open(at: VaultLocation(path: vaultPath))
-    try await vault.unlock(with: Passphrase(Self.passphrase))
-    let count = try await vault.listAccounts().accounts.count
-    await vault.close()
-    return count
+    try await workspace.withVault { vault in try await vault.listAccounts().accounts.count }
   }
 
   func stop() async {
-    sandbox.send(signal: SIGTERM)
-    _ = await sandbox.waitForExit()
+    await workspace.stop()
   }
-}
-
-struct FixtureError: Error, CustomStringConvertible {
-  let description: String
-  init(_ description: String) { self.description = description }
 }
 
 extension TmuxSession {
