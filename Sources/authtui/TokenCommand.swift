@@ -14,7 +14,8 @@ enum TokenCommand {
       provider's lifetime is shorter. Many processes may ask at once: one refreshes, the
       others wait for it and print its token. Exit 5 when the account needs a new sign-in
       (no refresh token, or the provider refused it), 7 when the provider cannot be reached
-      (the stored tokens are then left as they were).
+      (the stored tokens are then left as they were). When `authtui agent` runs for this
+      vault, it answers instead and no passphrase is needed; AUTHTUI_NO_AGENT=1 skips it.
       """,
     arguments: ["ACCOUNT"], requiredArguments: 1,
     options: [

@@ -81,6 +81,32 @@ import Vault
     await cli.stop()
   }
 
+  @Test func finishesARefreshInProgressBeforeStopping() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    let agent = try await AgentProcess.start(cli)
+    await cli.hook(
+      "fault", #"{"path": "/oidc/token", "kind": "delay", "delay_ms": 1500, "count": 1}"#)
+    let caller = Task {
+      try await cli.run(["token", "sandbox/alice", "--min-valid", "100000"], Self.wrongPassphrase)
+    }
+    // The sandbox counts the fault when the refresh arrives, before it waits.
+    for _ in 0..<300 where await cli.stat("faults") < 1 {
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    #expect(await cli.stat("faults") == 1)
+    let stopped = await agent.stop(SIGTERM)
+    #expect(stopped.status == 0)
+    let result = try await caller.value
+    #expect(result.status == 0, "\(result.stderr)")
+    let stored = try await cli.workspace.withVault { vault in
+      try await vault.account(providerID: "sandbox", label: "alice")?.tokens.accessToken
+    }
+    #expect(result.stdout == (try #require(stored)) + "\n")
+    #expect(await cli.stat("refreshes") == 1)
+    await cli.stop()
+  }
+
   @Test func givesTheAgentsFailureAsTheResultWithItsExitCodeAndMessage() async throws {
     let cli = try await CLIHarness.start()
     try await cli.login("sandbox")
@@ -278,6 +304,16 @@ import Vault
         == "authtui: --idle-timeout takes a whole number of seconds, not \"soon\" (for example "
         + "--idle-timeout 3600)\n")
     await cli.stop()
+  }
+
+  @Test func explainsItselfInHelpAndTheCommandList() async throws {
+    let help = try await ChildProcess.run(Products.authtui, ["help", "agent"])
+    #expect(help.status == 0)
+    #expect(help.stdout.hasPrefix("Usage: authtui agent [--idle-timeout SECONDS]\n"))
+    #expect(help.stdout.contains("$XDG_RUNTIME_DIR/authtui/agent.sock"))
+    #expect(help.stdout.contains("AUTHTUI_NO_AGENT=1"))
+    let list = try await ChildProcess.run(Products.authtui, ["--help"])
+    #expect(list.stdout.contains("\n  agent      Unlock the vault once and answer `authtui token`"))
   }
 
   @Test func printsNoTokenAnywhereButTokensOwnStandardOutput() async throws {

@@ -11,7 +11,7 @@ import Foundation
 enum AgentCommand {
   static let spec = CommandSpec(
     name: "agent", usage: "agent [--idle-timeout SECONDS]",
-    summary: "Keep the vault unlocked and answer `authtui token` at once (runs in the foreground).",
+    summary: "Unlock the vault once and answer `authtui token` from memory (foreground).",
     details: """
       Unlocks the vault once (the passphrase as for every command) and answers `authtui token`
       for that vault on a socket only you can use: $XDG_RUNTIME_DIR/authtui/agent.sock, else
@@ -55,9 +55,13 @@ enum AgentCommand {
       let (stops, continuation) = AsyncStream<Stop>.makeStream()
       let signals = stopSignals(continuation)
       let socket: (fd: Int32, inode: ino_t)
-      let listener: AgentListener
       do {
         socket = try location.listen()
+      } catch {
+        throw error.failure
+      }
+      let listener: AgentListener
+      do {
         listener = try AgentListener(
           listening: socket.fd,
           refused: { peer in
@@ -66,6 +70,7 @@ enum AgentCommand {
           },
           handler: { await service.answer($0) })
       } catch {
+        location.remove(inode: socket.inode)
         throw error.failure
       }
       let pid = ProcessInfo.processInfo.processIdentifier
@@ -82,8 +87,11 @@ enum AgentCommand {
         break
       }
       idleWatch.cancel()
+      // New callers find no agent and unlock the vault themselves; those being answered get
+      // their answer before the vault closes.
       await listener.stop()
       location.remove(inode: socket.inode)
+      await service.drain()
       await book.vault.close()
       withExtendedLifetime(signals) {}
       switch reason {

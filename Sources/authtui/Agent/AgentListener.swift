@@ -12,7 +12,8 @@ import Foundation
 /// threads. Each connection is checked first: the peer's uid (`SO_PEERCRED`) must be this
 /// process's, else it is closed unanswered. Then it has `readTimeout` to send one line of at
 /// most `maximumRequestBytes`; the line (or the verdict that it was too long or too slow) goes
-/// to `handler` in a task of its own, whose answer is written before the connection closes.
+/// to `handler` in a task of its own, whose answer (if any) is written before the connection
+/// closes.
 final class AgentListener: Sendable {
   /// The longest request line, newline included.
   static let maximumRequestBytes = 4096
@@ -36,11 +37,12 @@ final class AgentListener: Sendable {
   private let finished: Task<Void, Never>
 
   /// Serves the listening socket `listenFD` (non-blocking), which the listener then owns.
-  /// `refused` hears of every connection from another user; `handler` answers the rest.
+  /// `refused` hears of every connection from another user; `handler` answers the rest (nil:
+  /// close without an answer).
   init(
     listening listenFD: Int32,
     refused: @escaping @Sendable (UnixSocket.PeerCredentials?) -> Void,
-    handler: @escaping @Sendable (Delivery) async -> String
+    handler: @escaping @Sendable (Delivery) async -> String?
   ) throws(AgentSocketProblem) {
     var pair: [Int32] = [0, 0]
     guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0 else {
@@ -91,14 +93,14 @@ private final class RequestLoop: @unchecked Sendable {
   let listenFD: Int32
   let wakeReadFD: Int32
   let refused: @Sendable (UnixSocket.PeerCredentials?) -> Void
-  let handler: @Sendable (AgentListener.Delivery) async -> String
+  let handler: @Sendable (AgentListener.Delivery) async -> String?
   let uid = geteuid()
   var connections: [Int32: Connection] = [:]
 
   init(
     listenFD: Int32, wakeReadFD: Int32,
     refused: @escaping @Sendable (UnixSocket.PeerCredentials?) -> Void,
-    handler: @escaping @Sendable (AgentListener.Delivery) async -> String
+    handler: @escaping @Sendable (AgentListener.Delivery) async -> String?
   ) {
     self.listenFD = listenFD
     self.wakeReadFD = wakeReadFD
@@ -192,11 +194,12 @@ private final class RequestLoop: @unchecked Sendable {
     connections[fd] = nil
     let handler = self.handler
     Task.detached {
-      let answer = await handler(delivery)
       // Non-blocking: an answer (at most a few kilobytes) fits the socket's buffer, and a
       // client that stopped reading cannot hold this task.
-      _ = UnixSocket.sendAll(Array((answer + "\n").utf8), to: fd, flags: Int32(MSG_DONTWAIT))
-      shutdown(fd, Int32(SHUT_WR))
+      if let answer = await handler(delivery) {
+        _ = UnixSocket.sendAll(Array((answer + "\n").utf8), to: fd, flags: Int32(MSG_DONTWAIT))
+        shutdown(fd, Int32(SHUT_WR))
+      }
       close(fd)
     }
   }

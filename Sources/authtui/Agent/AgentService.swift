@@ -15,14 +15,18 @@ actor AgentService {
   private let pid = ProcessInfo.processInfo.processIdentifier
   private var lastRequest = Date()
   private var running = 0
+  private var stopping = false
+  private var drainWaiters: [CheckedContinuation<Void, Never>] = []
 
   init(book: AccountBook, vaultPath: String) {
     self.book = book
     self.vaultPath = vaultPath
   }
 
-  /// The answer line for what arrived on a connection.
-  func answer(_ delivery: AgentListener.Delivery) async -> String {
+  /// The answer line for what arrived on a connection; nil (no answer: the caller unlocks the
+  /// vault itself) once the agent is stopping.
+  func answer(_ delivery: AgentListener.Delivery) async -> String? {
+    guard !stopping else { return nil }
     switch delivery {
     case .tooLong:
       return AgentResponse.badRequest(
@@ -37,9 +41,22 @@ actor AgentService {
       defer {
         running -= 1
         lastRequest = Date()
+        if running == 0 {
+          drainWaiters.forEach { $0.resume() }
+          drainWaiters.removeAll()
+        }
       }
       return await answer(line).line
     }
+  }
+
+  /// Turns new requests away and returns once those being answered are done: a refresh cut
+  /// short after the provider rotated the refresh token would lose the new one, so the agent
+  /// closes the vault only after this.
+  func drain() async {
+    stopping = true
+    if running == 0 { return }
+    await withCheckedContinuation { drainWaiters.append($0) }
   }
 
   /// When the last request ended, or nil while one is being answered.
