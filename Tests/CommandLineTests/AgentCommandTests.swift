@@ -27,9 +27,7 @@ import Vault
     #expect(fileMode(socket) == S_IFSOCK | 0o600)
     #expect(fileMode(cli.folder.file("agent")) == S_IFDIR | 0o700)
 
-    let stored = try await cli.workspace.withVault { vault in
-      try await vault.account(providerID: "sandbox", label: "alice")?.tokens.accessToken
-    }
+    let stored = try await cli.storedToken("sandbox", "alice")
     let viaAgent = try await cli.run(["token", "sandbox/alice"], Self.wrongPassphrase)
     #expect(viaAgent.status == 0, "\(viaAgent.stderr)")
     #expect(viaAgent.stdout == (try #require(stored)) + "\n")
@@ -53,30 +51,14 @@ import Vault
 
   @Test func refreshesOnceForThirtyTwoCallersWithAndWithoutTheAgent() async throws {
     let cli = try await CLIHarness.start()
-    // As in AccountCommandTests: the stored token has 30 s left, under the 60 asked for, and
-    // the refreshed one lasts an hour.
-    await cli.hook("settings", #"{"profile": "oidc", "access_token_lifetime": 30}"#)
-    try await cli.login("sandbox")
-    await cli.hook("settings", #"{"profile": "oidc", "access_token_lifetime": 3600}"#)
+    try await cli.signInWithATokenRunningLow()
     let agent = try await AgentProcess.start(cli)
     // 24 callers go through the agent (they could not unlock the vault), 8 unlock it
     // themselves: the vault's lease is what keeps the refresh single across both.
-    let outputs = try await withThrowingTaskGroup(of: ChildProcess.Result.self) { group in
-      for index in 0..<32 {
-        let changes: [String: String?] =
-          index % 4 == 0 ? ["AUTHTUI_NO_AGENT": "1"] : Self.wrongPassphrase
-        group.addTask {
-          try await cli.run(["token", "sandbox/alice", "--min-valid", "60"], changes)
-        }
-      }
-      return try await group.reduce(into: []) { $0.append($1) }
-    }
-    #expect(
-      outputs.allSatisfy { $0.status == 0 }, "\(outputs.map(\.stderr).filter { !$0.isEmpty })")
-    #expect(Set(outputs.map(\.stdout)).count == 1)
-    #expect(outputs.first?.stdout.count ?? 0 > 10)
-    #expect(await cli.stat("refreshes") == 1)
-    #expect(await cli.stat("reuse_detections") == 0)
+    let outputs = try await cli.runAtOnce(
+      32, ["token", "sandbox/alice", "--min-valid", "60"],
+      changes: { index in index % 4 == 0 ? ["AUTHTUI_NO_AGENT": "1"] : Self.wrongPassphrase })
+    await cli.expectOneSharedRefresh(outputs)
     #expect(await agent.stop().status == 0)
     await cli.stop()
   }
@@ -99,9 +81,7 @@ import Vault
     #expect(stopped.status == 0)
     let result = try await caller.value
     #expect(result.status == 0, "\(result.stderr)")
-    let stored = try await cli.workspace.withVault { vault in
-      try await vault.account(providerID: "sandbox", label: "alice")?.tokens.accessToken
-    }
+    let stored = try await cli.storedToken("sandbox", "alice")
     #expect(result.stdout == (try #require(stored)) + "\n")
     #expect(await cli.stat("refreshes") == 1)
     await cli.stop()
@@ -131,10 +111,8 @@ import Vault
     try await cli.login("sandbox")
     let agent = try await AgentProcess.start(cli)
     let socket = cli.workspace.agentSocketPath
-    let vault = try #require(realpath(cli.workspace.vaultPath, nil).map { String(cString: $0) })
-    let stored = try await cli.workspace.withVault { vault in
-      try await vault.account(providerID: "sandbox", label: "alice")?.tokens.accessToken
-    }
+    let vault = try cli.canonicalVaultPath()
+    let stored = try await cli.storedToken("sandbox", "alice")
     // The stored token was obtained after `started_at`: it is the caller's, however long it
     // has left.
     let early = await AgentWire.ask(
@@ -159,7 +137,7 @@ import Vault
     let cli = try await CLIHarness.start()
     try await cli.login("sandbox")
     let socket = cli.workspace.agentSocketPath
-    let vault = try #require(realpath(cli.workspace.vaultPath, nil).map { String(cString: $0) })
+    let vault = try cli.canonicalVaultPath()
 
     let agent = try FakeAgent(at: socket)
     let request = Task { await agent.answerOne(with: #"{"ok":true,"token":"from the agent"}"#) }
@@ -361,7 +339,7 @@ import Vault
     #expect(agent.firstLine != nil, "\(problems)")
 
     let socket = cli.workspace.agentSocketPath
-    let vault = try #require(realpath(cli.workspace.vaultPath, nil).map { String(cString: $0) })
+    let vault = try cli.canonicalVaultPath()
     let answer = await AgentWire.exchange(socket, Array(#"{"op":"ping","vault":"\#(vault)"}"#.utf8))
     #expect(answer == "")
     // The folder belongs to nobody: `token` does not even connect, and unlocks the vault itself.

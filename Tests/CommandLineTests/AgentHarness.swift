@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import Vault
 
 #if canImport(Glibc)
   import Glibc
@@ -61,15 +62,7 @@ enum AgentWire {
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
-    guard connected == 0 else { return nil }
+    guard withSocketAddress(path, { connect(fd, $0, $1) }) == 0 else { return nil }
     var timeout = timeval(tv_sec: 30, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -83,6 +76,40 @@ enum AgentWire {
       answer += chunk[0..<count]
     }
     return String(decoding: answer, as: UTF8.self)
+  }
+}
+
+/// Runs `body` with the Unix socket address of `path`.
+private func withSocketAddress(
+  _ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32
+)
+  -> Int32
+{
+  var address = sockaddr_un()
+  address.sun_family = sa_family_t(AF_UNIX)
+  withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+  return withUnsafePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+      body($0, socklen_t(MemoryLayout<sockaddr_un>.size))
+    }
+  }
+}
+
+extension CLIHarness {
+  /// The vault's path with links resolved, as the agent and `token` name it.
+  func canonicalVaultPath() throws -> String {
+    guard let resolved = realpath(workspace.vaultPath, nil) else {
+      throw WorkspaceError("no vault at \(workspace.vaultPath)")
+    }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+
+  /// The access token the vault holds for `provider/label`.
+  func storedToken(_ provider: String, _ label: String) async throws -> String? {
+    try await workspace.withVault { vault in
+      try await vault.account(providerID: provider, label: label)?.tokens.accessToken
+    }
   }
 }
 
@@ -101,16 +128,11 @@ struct FakeAgent {
   init(at path: String) throws {
     let folder = (path as NSString).deletingLastPathComponent
     guard mkdir(folder, 0o700) == 0 || errno == EEXIST else { throw WorkspaceError("mkdir") }
-    fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    self.fd = fd
+    guard withSocketAddress(path, { bind(fd, $0, $1) }) == 0, listen(fd, 8) == 0 else {
+      throw WorkspaceError("cannot listen at \(path)")
     }
-    guard bound == 0, listen(fd, 8) == 0 else { throw WorkspaceError("cannot listen at \(path)") }
   }
 
   /// Accepts one connection, reads its request line, answers `answer` (a line, or nothing when

@@ -54,25 +54,7 @@ enum AgentCommand {
       let service = AgentService(book: book, vaultPath: book.vault.location.canonicalPath)
       let (stops, continuation) = AsyncStream<Stop>.makeStream()
       let signals = stopSignals(continuation)
-      let socket: (fd: Int32, inode: ino_t)
-      do {
-        socket = try location.listen()
-      } catch {
-        throw error.failure
-      }
-      let listener: AgentListener
-      do {
-        listener = try AgentListener(
-          listening: socket.fd,
-          refused: { peer in
-            let who = peer.map { "uid \($0.uid), pid \($0.pid)" } ?? "an unknown user"
-            console.err("authtui agent: refused a connection from \(who): not uid \(geteuid())")
-          },
-          handler: { await service.answer($0) })
-      } catch {
-        location.remove(inode: socket.inode)
-        throw error.failure
-      }
+      let (listener, inode) = try listen(at: location, for: service, console: console)
       let pid = ProcessInfo.processInfo.processIdentifier
       console.out(
         "authtui agent (pid \(pid)) listening on \(location.path) for the vault "
@@ -90,7 +72,7 @@ enum AgentCommand {
       // New callers find no agent and unlock the vault themselves; those being answered get
       // their answer before the vault closes.
       await listener.stop()
-      location.remove(inode: socket.inode)
+      location.remove(inode: inode)
       await service.drain()
       await book.vault.close()
       withExtendedLifetime(signals) {}
@@ -104,6 +86,32 @@ enum AgentCommand {
     } catch {
       console.err(error.line)
       return error.exitCode
+    }
+  }
+
+  /// Binds the socket and starts answering on it; returns the listener and the socket file's
+  /// inode (to remove only our own socket at the end).
+  private static func listen(
+    at location: AgentSocketLocation, for service: AgentService, console: Console
+  ) throws(CommandFailure) -> (AgentListener, ino_t) {
+    let socket: (fd: Int32, inode: ino_t)
+    do {
+      socket = try location.listen()
+    } catch {
+      throw error.failure
+    }
+    do {
+      let listener = try AgentListener(
+        listening: socket.fd,
+        refused: { peer in
+          let who = peer.map { "uid \($0.uid), pid \($0.pid)" } ?? "an unknown user"
+          console.err("authtui agent: refused a connection from \(who): not uid \(geteuid())")
+        },
+        handler: { await service.answer($0) })
+      return (listener, socket.inode)
+    } catch {
+      location.remove(inode: socket.inode)
+      throw error.failure
     }
   }
 
