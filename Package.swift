@@ -90,7 +90,8 @@ let package = Package(
         "Vault",
       ]),
     .testTarget(
-      name: "CommandLineTests", dependencies: ["authtui", "TestSupport", "Vault", "Crypto"]),
+      name: "CommandLineTests",
+      dependencies: ["authtui", "Crypto", "Sandbox", "TestSupport", "Vault"]),
     .testTarget(
       name: "VaultTests", dependencies: ["Vault", "Crypto", "TestSupport", "VaultProbe"]),
     // A child process running Vault code, so tests can race and SIGKILL real processes.

@@ -54,6 +54,11 @@ public actor AccountBook {
     try await vaulted { vault throws(VaultError) in try await vault.listAccounts() }
   }
 
+  /// The account with row id `id`, as stored now.
+  public func account(_ id: AccountID) async throws(AccountsError) -> AccountRecord {
+    try await vaulted { vault throws(VaultError) in try await vault.account(id) }
+  }
+
   /// The account `text` names (`provider/label`, a bare provider with one account, or `#N`).
   public func account(named text: String) async throws(AccountsError) -> AccountRecord {
     switch try AccountName(parsing: text) {

@@ -46,7 +46,7 @@ enum ExportCommand {
         let account = try await book.account(named: invocation.arguments[0])
         let token = try await book.accessToken(
           for: account.id, minimumValidity: 60, startedAt: startedAt)
-        let stored = try await book.listing().accounts.first { $0.id == account.id } ?? account
+        let stored = try await book.account(account.id)
         if let envFile {
           let variable =
             invocation.value("var")

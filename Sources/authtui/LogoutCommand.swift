@@ -26,9 +26,11 @@ enum LogoutCommand {
       let book = try await AccountAccess.book(invocation, console: console)
       let report: SignOutReport
       let name: String
+      let accessSettings: String?
       do throws(AccountsError) {
         let account = try await book.account(named: invocation.arguments[0])
         name = account.name
+        accessSettings = book.catalog.entry(account.providerID)?.file.accessSettingsURL
         report = try await book.signOut(account, localOnly: invocation.flag("local-only"))
       } catch {
         throw AccountAccess.failure(error)
@@ -47,9 +49,10 @@ enum LogoutCommand {
         console.out(
           "Signed out of \(name): the provider revoked its tokens, and it was removed here.")
       case .unsupported:
+        let place = accessSettings.map { "at \($0)" } ?? "in your account settings at the provider"
         console.out(
           "Removed \(name). This provider cannot revoke tokens from here: withdraw authtui's access "
-            + "in your account settings at the provider (Simkl: Settings → Connected Apps).")
+            + place + ".")
       case .skipped:
         console.out("Removed \(name) from this vault (the provider was not contacted).")
       case .providerMissing:
@@ -61,7 +64,8 @@ enum LogoutCommand {
         throw CommandFailure(
           exitCode: .providerError,
           message: "the provider did not revoke \(name)'s tokens (\(error.message)) They may keep "
-            + "working until they expire; withdraw access in your account settings at the provider.",
+            + "working until they expire; withdraw access "
+            + (accessSettings.map { "at \($0)." } ?? "in your account settings at the provider."),
           code: error.code)
       }
       return .ok

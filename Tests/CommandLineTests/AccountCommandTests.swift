@@ -1,4 +1,5 @@
 import Foundation
+import Sandbox
 import TestSupport
 import Testing
 
@@ -224,6 +225,35 @@ import Testing
     }
     let envFile = try String(contentsOfFile: cli.folder.file("t.env"), encoding: .utf8)
     #expect(envFile.contains(tokens[0]))
+    await cli.stop()
+  }
+}
+
+@Suite struct LoginPasteTests {
+  /// The SSH case: the browser runs elsewhere and cannot reach this machine's listener, so the
+  /// person pastes the address it ended on; a wrong paste is refused and the wait goes on.
+  @Test func signsInFromAPastedRedirectAfterRefusingABadOne() async throws {
+    let cli = try await CLIHarness.start()
+    let login = try RunningChild(
+      Products.authtui, ["login", "sandbox", "--flow", "pkce", "--no-browser", "--json"],
+      environment: cli.environment
+    )
+    let authorize = try #require(await login.nextLine(timeout: 30))
+    let errors = await login.standardError()
+    let url = try #require(
+      (try JSONSerialization.jsonObject(with: Data(authorize.utf8)) as? [String: Any])?["url"]
+        as? String, "first line: \(authorize); \(errors)")
+    let person = ScriptedBrowser(
+      script: ScriptedBrowser.Script(username: "alice", onAnotherMachine: true))
+    let visit = await person.visit(url)
+    #expect(visit.finalURL.contains("/callback?code="))
+
+    #expect(await login.send("http://127.0.0.1:1/callback?code=x&state=forged"))
+    #expect(await login.send(visit.finalURL))
+    let signedIn = try #require(await login.nextLine(timeout: 30))
+    #expect(signedIn.hasPrefix(#"{"event":"signed_in","account":"sandbox/alice""#))
+    #expect(await login.wait(timeout: 30) == 0)
+    #expect(await login.standardError().contains("That address was not accepted"))
     await cli.stop()
   }
 }

@@ -40,6 +40,9 @@ public struct ProviderFile: Sendable, Equatable {
   public var postLogoutRedirectURI: URL?
   /// How the account's label is found after a sign-in (`identity`).
   public var identity: IdentityConfiguration?
+  /// Where a user withdraws an application's access at the provider, for providers that
+  /// cannot revoke tokens through an endpoint (`access_settings_url`; Simkl's Connected Apps).
+  public var accessSettingsURL: String?
   /// Where a developer registers an application to get a `client_id` (`registration_url`).
   public var registrationURL: String?
   /// What to register there, for example the redirect URI (`registration_note`).
@@ -81,6 +84,7 @@ public struct ProviderFile: Sendable, Equatable {
     merged.usesDiscovery = usesDiscovery ?? base.usesDiscovery
     merged.postLogoutRedirectURI = postLogoutRedirectURI ?? base.postLogoutRedirectURI
     merged.identity = identity ?? base.identity
+    merged.accessSettingsURL = accessSettingsURL ?? base.accessSettingsURL
     merged.registrationURL = registrationURL ?? base.registrationURL
     merged.registrationNote = registrationNote ?? base.registrationNote
     return merged

@@ -33,10 +33,15 @@ public struct ScriptedBrowser: Sendable {
     public var delay: TimeInterval
     /// The whole visit gives up after this.
     public var timeout: TimeInterval
+    /// The browser runs on another computer (the SSH case): the app's loopback redirect is out
+    /// of its reach, so the visit ends on that address (`Outcome.finalURL`), which the person
+    /// then pastes into the app.
+    public var onAnotherMachine: Bool
 
     public init(
       action: Action = .approve, username: String? = nil, userCode: String? = nil,
-      userCodeFile: String? = nil, delay: TimeInterval = 0, timeout: TimeInterval = 30
+      userCodeFile: String? = nil, delay: TimeInterval = 0, timeout: TimeInterval = 30,
+      onAnotherMachine: Bool = false
     ) {
       self.action = action
       self.username = username
@@ -44,13 +49,14 @@ public struct ScriptedBrowser: Sendable {
       self.userCodeFile = userCodeFile
       self.delay = delay
       self.timeout = timeout
+      self.onAnotherMachine = onAnotherMachine
     }
 
     /// The script `authtui-test-browser` reads from its environment:
     /// `AUTHTUI_TEST_BROWSER_ACTION` (approve, deny, ignore; default approve),
     /// `AUTHTUI_TEST_BROWSER_USER`, `AUTHTUI_TEST_BROWSER_USER_CODE`,
     /// `AUTHTUI_TEST_BROWSER_USER_CODE_FILE`, `AUTHTUI_TEST_BROWSER_DELAY_MS`,
-    /// `AUTHTUI_TEST_BROWSER_TIMEOUT_MS` (default 30000).
+    /// `AUTHTUI_TEST_BROWSER_TIMEOUT_MS` (default 30000), `AUTHTUI_TEST_BROWSER_REMOTE=1`.
     public static func fromEnvironment(_ environment: [String: String]) throws -> Script {
       var script = Script()
       if let text = environment["AUTHTUI_TEST_BROWSER_ACTION"], !text.isEmpty {
@@ -66,6 +72,7 @@ public struct ScriptedBrowser: Sendable {
       script.userCodeFile = environment["AUTHTUI_TEST_BROWSER_USER_CODE_FILE"].flatMap {
         $0.isEmpty ? nil : $0
       }
+      script.onAnotherMachine = environment["AUTHTUI_TEST_BROWSER_REMOTE"] == "1"
       for (name, apply) in [
         ("AUTHTUI_TEST_BROWSER_DELAY_MS", { (value: Int) in script.delay = Double(value) / 1000 }),
         ("AUTHTUI_TEST_BROWSER_TIMEOUT_MS", { script.timeout = Double($0) / 1000 }),
@@ -160,6 +167,12 @@ public struct ScriptedBrowser: Sendable {
         }
         guard let next = current.resolving(location) else {
           return fail("the redirect leaves the loopback address")
+        }
+        if script.onAnotherMachine && next.port != current.port {
+          outcome.finalURL = next.description
+          outcome.succeeded = true
+          log("ended on the app's redirect address, out of reach from another machine")
+          return outcome
         }
         current = next
         method = "GET"
