@@ -9,6 +9,7 @@ extension CommandCatalog {
       LoginCommand.spec,
       LogoutCommand.spec,
       TokenCommand.spec,
+      AgentCommand.spec,
       ListCommand.spec,
       ExportCommand.spec,
       ProvidersCommand.spec,

@@ -14,7 +14,8 @@ enum TokenCommand {
       provider's lifetime is shorter. Many processes may ask at once: one refreshes, the
       others wait for it and print its token. Exit 5 when the account needs a new sign-in
       (no refresh token, or the provider refused it), 7 when the provider cannot be reached
-      (the stored tokens are then left as they were).
+      (the stored tokens are then left as they were). When `authtui agent` runs for this
+      vault, it answers instead and no passphrase is needed; AUTHTUI_NO_AGENT=1 skips it.
       """,
     arguments: ["ACCOUNT"], requiredArguments: 1,
     options: [
@@ -25,6 +26,12 @@ enum TokenCommand {
     let startedAt = Date()
     do throws(CommandFailure) {
       let minimumValidity = try AccountAccess.seconds(invocation, "min-valid", default: 60)
+      if let answer = await askAgent(
+        invocation, minimumValidity: minimumValidity, startedAt: startedAt)
+      {
+        console.out(try answer.get())
+        return .ok
+      }
       let book = try await AccountAccess.book(invocation, console: console)
       let token: String
       do {
@@ -39,6 +46,25 @@ enum TokenCommand {
     } catch {
       console.err(error.line)
       return error.exitCode
+    }
+  }
+
+  /// The token from a running agent for this vault, or its failure; nil when there is no agent
+  /// to ask (or `AUTHTUI_NO_AGENT` is set), and the vault must be unlocked here.
+  static func askAgent(_ invocation: Invocation, minimumValidity: Int, startedAt: Date) async
+    -> Result<String, CommandFailure>?
+  {
+    guard AgentClient.enabled() else { return nil }
+    let request = AgentRequest(
+      operation: .token(
+        account: invocation.arguments[0], minimumValidity: minimumValidity, startedAt: startedAt),
+      vault: VaultAccess.location(invocation).canonicalPath)
+    switch await AgentClient.ask(
+      request, at: .resolve(), timeout: AgentClient.connectTimeout + AgentClient.tokenTimeout)
+    {
+    case .token(let token)?: return .success(token)
+    case .failure(let failure)?: return .failure(failure)
+    case .pong?, nil: return nil
     }
   }
 }

@@ -41,6 +41,8 @@ case "logout":
   status = await LogoutCommand.run(invocation, console: console)
 case "token":
   status = await TokenCommand.run(invocation, console: console)
+case "agent":
+  status = await AgentCommand.run(invocation, console: console)
 case "list":
   status = await ListCommand.run(invocation, console: console)
 case "export":

@@ -1,5 +1,6 @@
 import Foundation
 import TestSupport
+import Testing
 
 /// The built `authtui` binary run as scripts run it, against a `SandboxWorkspace`, with the
 /// passphrase in `AUTHTUI_PASSPHRASE`.
@@ -24,6 +25,41 @@ struct CLIHarness {
     for (name, value) in changes { environment[name] = value }
     return try await ChildProcess.run(
       Products.authtui, arguments, environment: environment, input: input, timeout: 90)
+  }
+
+  /// Runs `authtui ARGUMENTS…` `count` times at once, the `index`th with `changes(index)`.
+  func runAtOnce(
+    _ count: Int, _ arguments: [String], changes: @escaping @Sendable (Int) -> [String: String?]
+  ) async throws -> [ChildProcess.Result] {
+    try await withThrowingTaskGroup(of: ChildProcess.Result.self) { group in
+      for index in 0..<count {
+        group.addTask { try await run(arguments, changes(index)) }
+      }
+      return try await group.reduce(into: []) { $0.append($1) }
+    }
+  }
+
+  /// Signs in to `sandbox` with a token that has 30 s left, under `token`'s default 60, while
+  /// refreshed tokens last an hour: a process that asks late is satisfied by the first
+  /// refresh instead of refreshing again.
+  func signInWithATokenRunningLow() async throws {
+    await hook("settings", #"{"profile": "oidc", "access_token_lifetime": 30}"#)
+    try await login("sandbox")
+    await hook("settings", #"{"profile": "oidc", "access_token_lifetime": 3600}"#)
+  }
+
+  /// Expects that every one of `outputs` printed the same token, and that the sandbox saw
+  /// exactly one refresh and no refresh-token reuse.
+  func expectOneSharedRefresh(
+    _ outputs: [ChildProcess.Result], sourceLocation: SourceLocation = #_sourceLocation
+  ) async {
+    #expect(
+      outputs.allSatisfy { $0.status == 0 }, "\(outputs.map(\.stderr).filter { !$0.isEmpty })",
+      sourceLocation: sourceLocation)
+    #expect(Set(outputs.map(\.stdout)).count == 1, sourceLocation: sourceLocation)
+    #expect(outputs.first?.stdout.count ?? 0 > 10, sourceLocation: sourceLocation)
+    #expect(await stat("refreshes") == 1, sourceLocation: sourceLocation)
+    #expect(await stat("reuse_detections") == 0, sourceLocation: sourceLocation)
   }
 
   /// Signs in to `provider` as `user` through the browser flow.

@@ -55,9 +55,13 @@ public struct SandboxWorkspace: Sendable {
       folder: folder, sandbox: sandbox, port: port, redirectPort: redirectPort)
   }
 
+  /// The socket `authtui agent` listens on for this workspace (its folder is made by the agent).
+  public var agentSocketPath: String { folder.file("agent/agent.sock") }
+
   /// Changes to the test process's environment that point `authtui` at this workspace: its
-  /// vault and configuration, the test browser, no display (so no desktop clipboard tool), no
-  /// passphrase variable (add one where the test wants it).
+  /// vault and configuration, its own agent socket (so no agent of the machine is asked), the
+  /// test browser, no display (so no desktop clipboard tool), no passphrase variable (add one
+  /// where the test wants it).
   public func environmentChanges(browserAction: String = "approve") -> [String: String?] {
     [
       "AUTHTUI_VAULT": vaultPath, "AUTHTUI_CONFIG_DIR": configPath, "HOME": folder.path,
@@ -66,6 +70,7 @@ public struct SandboxWorkspace: Sendable {
       "AUTHTUI_TEST_BROWSER_LOG": folder.file("browser.log"), "AUTHTUI_PASSPHRASE": nil,
       "AUTHTUI_PASSPHRASE_FILE": nil, "AUTHTUI_PASSPHRASE_COMMAND": nil, "DISPLAY": nil,
       "WAYLAND_DISPLAY": nil, "TMUX": nil, "NO_COLOR": nil, "SWIFT_BACKTRACE": "enable=no",
+      "AUTHTUI_AGENT_SOCKET": agentSocketPath, "AUTHTUI_NO_AGENT": nil,
     ]
   }
 

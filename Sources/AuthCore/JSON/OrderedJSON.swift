@@ -5,6 +5,9 @@
 public enum OrderedJSON: Sendable, Equatable {
   case string(String)
   case int(Int)
+  /// A number that may have a fraction (a time in seconds since 1970); written in the shortest
+  /// form that reads back exactly, and as `null` when it is not finite (JSON has no NaN).
+  case double(Double)
   case bool(Bool)
   case null
   case array([OrderedJSON])
@@ -30,6 +33,8 @@ public enum OrderedJSON: Sendable, Equatable {
       Self.writeString(value, to: &output)
     case .int(let value):
       output += String(value)
+    case .double(let value):
+      output += value.isFinite ? String(value) : "null"
     case .bool(let value):
       output += value ? "true" : "false"
     case .null:

@@ -1,0 +1,91 @@
+import AuthCore
+import Foundation
+
+/// One request to the agent: a JSON object on one line, one per connection.
+///
+/// ```
+/// {"op":"token","account":"simkl/alice","min_valid":60,"vault":"/abs/vault.db","started_at":1712345678.25}
+/// {"op":"ping","vault":"/abs/vault.db"}
+/// ```
+/// `vault` is the canonical path of the vault the caller means: the agent answers only for its
+/// own. `started_at` (seconds since 1970) is when the caller's `token` started, so that a token
+/// obtained after it is returned as the caller's own (`AccountBook.accessToken`).
+struct AgentRequest: Sendable, Equatable {
+  /// What is asked.
+  enum Operation: Sendable, Equatable {
+    /// A valid access token for `account` (`min_valid`, `started_at`).
+    case token(account: String, minimumValidity: Int, startedAt: Date?)
+    /// Whether the agent is there, and for which vault.
+    case ping
+  }
+
+  let operation: Operation
+  /// The canonical path of the caller's vault (`vault`).
+  let vault: String
+
+  /// The line sent, without its newline.
+  var line: String {
+    var members: [(String, OrderedJSON)] = []
+    switch operation {
+    case .token(let account, let minimumValidity, let startedAt):
+      members = [
+        ("op", "token"), ("account", .string(account)), ("min_valid", .int(minimumValidity)),
+        ("vault", .string(vault)),
+      ]
+      if let startedAt { members.append(("started_at", .double(startedAt.timeIntervalSince1970))) }
+    case .ping:
+      members = [("op", "ping"), ("vault", .string(vault))]
+    }
+    return OrderedJSON.object(members).text
+  }
+}
+
+extension AgentRequest {
+  /// The longest `min_valid` accepted: a year, as for `token --min-valid`.
+  static let maximumValidity = 31_536_000
+
+  /// Reads a request line, or says what is wrong with it (for a `bad_request` answer).
+  init(parsing line: String) throws(MalformedAgentRequest) {
+    guard let members = JSONWireValue.object(from: Data(line.utf8)) else {
+      throw MalformedAgentRequest("the request is not a JSON object on one line")
+    }
+    guard let vault = members["vault"]?.stringValue, vault.hasPrefix("/") else {
+      throw MalformedAgentRequest("\"vault\" must be the absolute path of the vault")
+    }
+    switch members["op"]?.stringValue {
+    case "ping":
+      self.init(operation: .ping, vault: vault)
+    case "token":
+      guard let account = members["account"]?.stringValue, !account.isEmpty else {
+        throw MalformedAgentRequest("\"account\" must name an account (PROVIDER/LABEL)")
+      }
+      var minimumValidity = 60
+      if let value = members["min_valid"] {
+        guard case .number(let number) = value, let whole = Int(exactly: number), whole >= 0,
+          whole <= Self.maximumValidity
+        else { throw MalformedAgentRequest("\"min_valid\" must be a whole number of seconds") }
+        minimumValidity = whole
+      }
+      var startedAt: Date?
+      if let value = members["started_at"] {
+        guard case .number(let seconds) = value, seconds.isFinite, seconds > 0 else {
+          throw MalformedAgentRequest("\"started_at\" must be seconds since 1970")
+        }
+        startedAt = Date(timeIntervalSince1970: seconds)
+      }
+      self.init(
+        operation: .token(
+          account: account, minimumValidity: minimumValidity, startedAt: startedAt),
+        vault: vault)
+    default:
+      throw MalformedAgentRequest("\"op\" must be \"token\" or \"ping\"")
+    }
+  }
+}
+
+/// A request the agent cannot read, and why (the `bad_request` answer's message).
+struct MalformedAgentRequest: Error, Equatable, Sendable {
+  let reason: String
+
+  init(_ reason: String) { self.reason = reason }
+}

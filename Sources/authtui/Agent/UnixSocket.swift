@@ -1,0 +1,108 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The few Unix-domain socket calls the agent and `authtui token` make: an address from a path,
+/// the peer's credentials, and a connect with a deadline.
+enum UnixSocket {
+  /// The longest socket path Linux takes (`sun_path` is 108 bytes with the terminating NUL).
+  static let maximumPathBytes = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+
+  /// Who is at the other end of a connected socket, as the kernel recorded it (`SO_PEERCRED`):
+  /// for a server, the client that connected; for a client, the process that called `listen`.
+  struct PeerCredentials: Sendable, Equatable {
+    let pid: pid_t
+    let uid: uid_t
+  }
+
+  /// What `connect(to:timeout:)` found at the path.
+  enum Connection {
+    /// Someone listens; the socket is connected (blocking, close-on-exec), the caller closes it.
+    case connected(Int32)
+    /// The socket file is there but nobody listens: left by a process that died.
+    case nobodyListening
+    /// Nothing at the path.
+    case absent
+    /// Anything else (`errno`).
+    case failed(Int32)
+  }
+
+  /// A new stream socket, close-on-exec, or -1.
+  static func stream() -> Int32 {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+    return fd
+  }
+
+  /// Runs `body` with the `sockaddr_un` of `path`; nil when the path is too long for one.
+  static func withAddress<Result>(
+    _ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Result
+  ) -> Result? {
+    let bytes = Array(path.utf8)
+    guard !bytes.isEmpty, bytes.count <= maximumPathBytes else { return nil }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+      buffer.copyBytes(from: bytes)
+    }
+    let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + 1)
+    return withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, length) }
+    }
+  }
+
+  /// The credentials of the peer of `fd`, or nil when the kernel gives none.
+  static func peer(of fd: Int32) -> PeerCredentials? {
+    // `struct ucred` needs _GNU_SOURCE and does not import: it is three 32-bit words,
+    // pid, uid, gid (socket(7)).
+    var words: [UInt32] = [0, 0, 0]
+    var length = socklen_t(MemoryLayout<UInt32>.size * words.count)
+    let status = words.withUnsafeMutableBytes {
+      getsockopt(fd, SOL_SOCKET, SO_PEERCRED, $0.baseAddress, &length)
+    }
+    guard status == 0, Int(length) == MemoryLayout<UInt32>.size * 3 else { return nil }
+    return PeerCredentials(pid: pid_t(bitPattern: words[0]), uid: uid_t(words[1]))
+  }
+
+  /// Connects to the socket at `path`, waiting at most `timeout` for a listener whose queue is
+  /// full (Linux bounds a blocking Unix `connect` by the send timeout).
+  static func connect(to path: String, timeout: TimeInterval) -> Connection {
+    let fd = stream()
+    guard fd >= 0 else { return .failed(errno) }
+    setTimeout(SO_SNDTIMEO, of: fd, to: timeout)
+    let status = withAddress(path) { Glibc.connect(fd, $0, $1) }
+    if status == 0 { return .connected(fd) }
+    let code = status == nil ? ENAMETOOLONG : errno
+    close(fd)
+    switch code {
+    case ECONNREFUSED: return .nobodyListening
+    case ENOENT: return .absent
+    default: return .failed(code)
+    }
+  }
+
+  /// Sets `SO_SNDTIMEO` or `SO_RCVTIMEO` of `fd`.
+  static func setTimeout(_ option: Int32, of fd: Int32, to seconds: TimeInterval) {
+    let whole = max(0, seconds.rounded(.down))
+    var value = timeval(
+      tv_sec: Int(whole), tv_usec: Int(((max(0, seconds) - whole) * 1_000_000).rounded()))
+    _ = setsockopt(fd, SOL_SOCKET, option, &value, socklen_t(MemoryLayout<timeval>.size))
+  }
+
+  /// Writes all of `bytes`, retrying after interruptions; false when the peer is gone or the
+  /// send timeout passed. Never raises SIGPIPE.
+  static func sendAll(_ bytes: [UInt8], to fd: Int32, flags: Int32 = 0) -> Bool {
+    var remaining = bytes[...]
+    while !remaining.isEmpty {
+      let sent = remaining.withUnsafeBytes {
+        send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | flags)
+      }
+      if sent < 0 && errno == EINTR { continue }
+      if sent <= 0 { return false }
+      remaining = remaining.dropFirst(sent)
+    }
+    return true
+  }
+}
