@@ -49,9 +49,12 @@ import Testing
       try await tmux.signIn(rowsDown: 3, provider: "Simkl")
       let first = try await Self.secondsLeft(
         in: try await tmux.waitUntil("a countdown") { Self.countdown(in: $0) != nil })
-      try await Task.sleep(for: .milliseconds(2500))
-      let second = try await Self.secondsLeft(in: try await tmux.capture())
-      #expect(second < first)
+      // The countdown goes down between two captures (waiting for it, not for a fixed time, so
+      // a slow machine is not mistaken for a stuck countdown).
+      let later = try await tmux.waitUntil("the countdown to go down", timeout: .seconds(8)) {
+        (Self.countdown(in: $0) ?? first) < first
+      }
+      #expect(try await Self.secondsLeft(in: later) < first)
       let end = try await tmux.waitFor(
         "no answer from the provider (the sign-in may have been declined)", timeout: .seconds(20))
       #expect(end.last?.contains("r retry") == true)

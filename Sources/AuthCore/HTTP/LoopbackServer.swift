@@ -260,7 +260,10 @@ private final class ConnectionLoop: @unchecked Sendable {
     case .complete(let request, _):
       connections[fd] = nil
       let handler = self.handler
-      Task.detached {
+      // High priority: answering a waiting client is latency-bound work, and on the two-thread
+      // cooperative pool a request queued behind long-running jobs (a test suite's bodies, a
+      // UI's background work) could otherwise wait until its client gives up.
+      Task.detached(priority: .high) {
         let response = await handler(request)
         Self.respond(response, on: fd)
       }

@@ -193,7 +193,8 @@ private final class RequestLoop: @unchecked Sendable {
   private func deliver(_ delivery: AgentListener.Delivery, on fd: Int32) {
     connections[fd] = nil
     let handler = self.handler
-    Task.detached {
+    // High priority, like the loopback server's answers: a caller is waiting on it.
+    Task.detached(priority: .high) {
       // Non-blocking: an answer (at most a few kilobytes) fits the socket's buffer, and a
       // client that stopped reading cannot hold this task.
       if let answer = await handler(delivery) {
