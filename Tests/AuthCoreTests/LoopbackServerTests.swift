@@ -64,6 +64,18 @@ import Testing
     await server.stop()
   }
 
+  @Test func servesAClientThatArrivesAfterALongIdleWait() async throws {
+    // The read deadline runs from the moment a connection is accepted, not from when the
+    // server started waiting for one.
+    var configuration = LoopbackServer.Configuration.callback
+    configuration.readTimeout = 0.3
+    let server = try echoServer(configuration)
+    try await Task.sleep(for: .milliseconds(700))
+    let response = await RawHTTPClient.get("/callback?code=late", port: server.port)
+    #expect(response.hasSuffix("code=late"))
+    await server.stop()
+  }
+
   @Test func refusesConnectionsOnceStopped() async throws {
     // A marker of this server's own: a parallel test may be handed the freed port at once.
     let marker = UUID().uuidString

@@ -7,12 +7,11 @@ import Foundation
 /// A tiny HTTP/1.1 server bound to 127.0.0.1 only: the redirect listener of a sign-in and the
 /// sandbox provider both stand on it.
 ///
-/// One dedicated thread owns the listening socket and every connection while it is being read,
-/// waiting in `poll(2)`: blocking calls stay off the cooperative thread pool, and no state is
-/// shared between threads, so no lock is needed. Each connection has a byte limit and a read
-/// deadline; a malformed or slow request gets its 4xx and is closed without disturbing the
-/// others. A complete request is handed, with its socket, to a task that runs `handler` and
-/// writes the answer; every answer closes its connection.
+/// It stands on `SocketRequestServer` (one thread reading every connection, answers in
+/// high-priority tasks): each connection has a byte limit and a read deadline; a malformed or
+/// slow request gets its 4xx and is closed without disturbing the others. A complete request is
+/// handed, with its socket, to a task that runs `handler` and writes the answer; every answer
+/// closes its connection.
 public final class LoopbackServer: Sendable {
   /// Limits and timeouts for each connection.
   public struct Configuration: Sendable {
@@ -38,11 +37,14 @@ public final class LoopbackServer: Sendable {
 
   /// The port the server listens on (the kernel's choice when 0 was asked for).
   public let port: UInt16
-  /// This object's end of the wake-up socket pair. Only `deinit` closes it: were the connection
-  /// thread to close it, a later `requestStop()` would write into whatever socket reused the
-  /// number (a sign-in's HTTPS connection, say), corrupting that stream.
-  private let wakeFD: Int32
-  private let lifecycle: ServerLifecycle
+  private let server: SocketRequestServer<Exchange>
+
+  /// What the connection thread hands a task: a request to answer with `handler`, or the
+  /// answer to a request that could not be read (malformed, too big, too slow).
+  enum Exchange: Sendable {
+    case request(HTTPRequest)
+    case refusal(HTTPResponse)
+  }
 
   /// Binds 127.0.0.1:`port` (0 for any free port), starts serving, and returns once the socket
   /// accepts connections.
@@ -51,53 +53,53 @@ public final class LoopbackServer: Sendable {
     handler: @escaping @Sendable (HTTPRequest) async -> HTTPResponse
   ) throws(LoopbackServerError) {
     let listenFD = try Self.bind(port: port)
-    // A socket pair rather than a pipe: writing to it once the thread has closed its end fails
-    // with EPIPE under MSG_NOSIGNAL instead of raising SIGPIPE.
-    var pipeFDs: [Int32] = [0, 0]
-    guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pipeFDs) == 0 else {
-      close(listenFD)
-      throw .socket("socketpair", errno)
-    }
-    for fd in [listenFD, pipeFDs[0], pipeFDs[1]] {
-      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-    }
     var address = sockaddr_in()
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     _ = withUnsafeMutablePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listenFD, $0, &length) }
     }
-    self.port = UInt16(bigEndian: address.sin_port)
-    self.wakeFD = pipeFDs[1]
-    let lifecycle = ServerLifecycle()
-    self.lifecycle = lifecycle
-    let loop = ConnectionLoop(
-      listenFD: listenFD, wakeReadFD: pipeFDs[0], configuration: configuration, handler: handler)
-    let thread = Thread {
-      loop.run()
-      Task { await lifecycle.markStopped() }
+    let boundPort = UInt16(bigEndian: address.sin_port)
+    self.port = boundPort
+    let parser = HTTPRequestParser(limits: configuration.limits)
+    do {
+      server = try SocketRequestServer(
+        listening: listenFD,
+        rules: .init(
+          readTimeout: configuration.readTimeout, maxConnections: configuration.maxConnections),
+        threadName: "authtui-loopback-\(boundPort)",
+        overloaded: { fd in
+          Self.sendBestEffort(.text("too many connections\n", status: 503), to: fd)
+        },
+        frame: { received, ended in
+          switch parser.parse(received) {
+          case .incomplete: return ended ? .close : .waiting
+          case .invalid(let status, let reason):
+            return .complete(.refusal(.text(reason + "\n", status: status)))
+          case .complete(let request, _): return .complete(.request(request))
+          }
+        },
+        timedOut: { _ in .refusal(.text("request not received in time\n", status: 408)) },
+        respond: { exchange, fd in
+          switch exchange {
+          case .request(let request): Self.respond(await handler(request), on: fd)
+          case .refusal(let answer): Self.respond(answer, on: fd)
+          }
+        })
+    } catch {
+      throw .socket(error.call, error.code)
     }
-    thread.name = "authtui-loopback-\(self.port)"
-    thread.start()
   }
 
   /// Asks the server to stop: the listening socket and the connections still being read are
   /// closed. Returns at once; `stop()` also waits for that to have happened. Safe to call any
   /// number of times, before or after the server has stopped; releasing the server stops it too.
   public func requestStop() {
-    var byte: UInt8 = 1
-    _ = send(wakeFD, &byte, 1, Int32(MSG_NOSIGNAL))
-  }
-
-  deinit {
-    // Also wakes a thread still running: its end then reads end-of-file.
-    close(wakeFD)
+    server.requestStop()
   }
 
   /// Stops the server and waits until the port is closed.
   public func stop() async {
-    requestStop()
-    await lifecycle.waitUntilStopped()
+    await server.stop()
   }
 
   /// The base URL, `http://127.0.0.1:PORT`.
@@ -153,133 +155,9 @@ public enum LoopbackServerError: Error, Equatable, CustomStringConvertible {
   }
 }
 
-/// Lets `stop()` wait for the connection thread to finish.
-actor ServerLifecycle {
-  private var stopped = false
-  private var waiters: [CheckedContinuation<Void, Never>] = []
-
-  func markStopped() {
-    stopped = true
-    waiters.forEach { $0.resume() }
-    waiters.removeAll()
-  }
-
-  func waitUntilStopped() async {
-    if stopped { return }
-    await withCheckedContinuation { waiters.append($0) }
-  }
-}
-
-/// The state of the connection thread. Only that thread touches it.
-private final class ConnectionLoop: @unchecked Sendable {
-  // @unchecked: created on the caller's thread, then used by the one connection thread only.
-  struct Connection {
-    var buffer: [UInt8] = []
-    let deadline: Date
-  }
-
-  let listenFD: Int32
-  let wakeReadFD: Int32
-  let configuration: LoopbackServer.Configuration
-  let parser: HTTPRequestParser
-  let handler: @Sendable (HTTPRequest) async -> HTTPResponse
-  var connections: [Int32: Connection] = [:]
-
-  init(
-    listenFD: Int32, wakeReadFD: Int32, configuration: LoopbackServer.Configuration,
-    handler: @escaping @Sendable (HTTPRequest) async -> HTTPResponse
-  ) {
-    self.listenFD = listenFD
-    self.wakeReadFD = wakeReadFD
-    self.configuration = configuration
-    self.parser = HTTPRequestParser(limits: configuration.limits)
-    self.handler = handler
-  }
-
-  func run() {
-    defer {
-      for fd in connections.keys { close(fd) }
-      close(listenFD)
-      close(wakeReadFD)
-    }
-    while true {
-      let now = Date()
-      expireSlowConnections(now: now)
-      var fds = [
-        pollfd(fd: wakeReadFD, events: Int16(POLLIN), revents: 0),
-        pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0),
-      ]
-      fds += connections.keys.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-      let nearest = connections.values.map(\.deadline).min()
-      let timeout = nearest.map { max(0, min(1000, Int32($0.timeIntervalSince(now) * 1000) + 1)) }
-      let ready = poll(&fds, nfds_t(fds.count), timeout ?? 1000)
-      if ready < 0 {
-        if errno == EINTR { continue }
-        return
-      }
-      if fds[0].revents != 0 { return }
-      if fds[1].revents != 0 { acceptPending(now: now) }
-      for entry in fds.dropFirst(2) where entry.revents != 0 {
-        readFrom(entry.fd)
-      }
-    }
-  }
-
-  private func acceptPending(now: Date) {
-    while true {
-      let fd = Glibc.accept(listenFD, nil, nil)
-      if fd < 0 { return }
-      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-      guard connections.count < configuration.maxConnections else {
-        Self.sendBestEffort(.text("too many connections\n", status: 503), to: fd)
-        close(fd)
-        continue
-      }
-      connections[fd] = Connection(deadline: now.addingTimeInterval(configuration.readTimeout))
-    }
-  }
-
-  private func readFrom(_ fd: Int32) {
-    var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-    let count = recv(fd, &chunk, chunk.count, 0)
-    if count < 0 && (errno == EAGAIN || errno == EINTR) { return }
-    guard count > 0, var connection = connections[fd] else {
-      connections[fd] = nil
-      close(fd)
-      return
-    }
-    connection.buffer += chunk[0..<count]
-    switch parser.parse(connection.buffer) {
-    case .incomplete:
-      connections[fd] = connection
-    case .invalid(let status, let reason):
-      connections[fd] = nil
-      Self.sendBestEffort(.text(reason + "\n", status: status), to: fd)
-      close(fd)
-    case .complete(let request, _):
-      connections[fd] = nil
-      let handler = self.handler
-      // High priority: answering a waiting client is latency-bound work, and on the two-thread
-      // cooperative pool a request queued behind long-running jobs (a test suite's bodies, a
-      // UI's background work) could otherwise wait until its client gives up.
-      Task.detached(priority: .high) {
-        let response = await handler(request)
-        Self.respond(response, on: fd)
-      }
-    }
-  }
-
-  private func expireSlowConnections(now: Date) {
-    for (fd, connection) in connections where connection.deadline <= now {
-      connections[fd] = nil
-      Self.sendBestEffort(.text("request not received in time\n", status: 408), to: fd)
-      close(fd)
-    }
-  }
-
-  /// Writes what fits without blocking: used for error answers on the connection thread.
-  private static func sendBestEffort(_ response: HTTPResponse, to fd: Int32) {
+extension LoopbackServer {
+  /// Writes what fits without blocking: the word to a connection turned away.
+  static func sendBestEffort(_ response: HTTPResponse, to fd: Int32) {
     let bytes = response.serialized()
     _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
   }

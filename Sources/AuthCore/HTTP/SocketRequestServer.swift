@@ -1,0 +1,244 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What the loopback HTTP server and the agent's Unix socket have in common: one dedicated
+/// thread that owns a listening socket and every connection while its request is being read,
+/// and hands each complete request, with its socket, to a task that answers and closes it.
+///
+/// The thread waits in `poll(2)`, so blocking calls stay off the cooperative thread pool, and
+/// only it touches the connections being read, so no lock is needed. Each connection has a read
+/// deadline; what counts as a whole request (and what to do with a bad or slow one) is the
+/// caller's `frame` and `timedOut`. Answering tasks run at high priority: a client is waiting,
+/// and on the two-thread cooperative pool a request queued behind long-running jobs could
+/// otherwise wait until its client gives up.
+public final class SocketRequestServer<Request: Sendable>: Sendable {
+  /// What the bytes read so far from one connection amount to.
+  public enum Framing: Sendable {
+    /// Not a whole request yet: keep reading.
+    case waiting
+    /// A whole request (or an answer to a bad one): hand it to `respond`.
+    case complete(Request)
+    /// Nothing worth answering: close the connection.
+    case close
+  }
+
+  /// Limits for each connection.
+  public struct Rules: Sendable {
+    /// How long a client may take to send its whole request.
+    public var readTimeout: TimeInterval
+    /// Connections being read at once; more are passed to `overloaded` and closed.
+    public var maxConnections: Int
+
+    public init(readTimeout: TimeInterval, maxConnections: Int) {
+      self.readTimeout = readTimeout
+      self.maxConnections = maxConnections
+    }
+  }
+
+  /// This object's end of the wake-up socket pair. Only `deinit` closes it: were the thread to
+  /// close it, a later `requestStop()` would write into whatever socket reused the number (a
+  /// sign-in's HTTPS connection, say), corrupting that stream.
+  private let wakeFD: Int32
+  private let finished: Task<Void, Never>
+
+  /// Serves `listenFD` (a listening, non-blocking socket, which the server then owns).
+  ///
+  /// - `admit` sees each accepted socket first; false closes it unanswered (the agent's peer
+  ///   check).
+  /// - `overloaded` gets a socket accepted beyond `maxConnections`, for a best-effort word
+  ///   before it is closed.
+  /// - `frame` reads the bytes received so far (`ended`: the client stopped sending).
+  /// - `timedOut` says what to answer a connection whose request did not arrive in time (nil:
+  ///   close it).
+  /// - `respond` answers a request on its socket and must close it.
+  public init(
+    listening listenFD: Int32, rules: Rules, threadName: String,
+    admit: @escaping @Sendable (Int32) -> Bool = { _ in true },
+    overloaded: @escaping @Sendable (Int32) -> Void = { _ in },
+    frame: @escaping @Sendable (_ received: [UInt8], _ ended: Bool) -> Framing,
+    timedOut: @escaping @Sendable (_ received: [UInt8]) -> Request?,
+    respond: @escaping @Sendable (Request, _ socket: Int32) async -> Void
+  ) throws(SocketServerError) {
+    // A socket pair rather than a pipe: writing to it once the thread has closed its end fails
+    // with EPIPE under MSG_NOSIGNAL instead of raising SIGPIPE.
+    var pair: [Int32] = [0, 0]
+    guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0 else {
+      close(listenFD)
+      throw SocketServerError(call: "socketpair", code: errno)
+    }
+    for fd in [listenFD, pair[0], pair[1]] {
+      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    }
+    wakeFD = pair[1]
+    let loop = RequestLoop(
+      listenFD: listenFD, wakeReadFD: pair[0], rules: rules, admit: admit,
+      overloaded: overloaded, frame: frame, timedOut: timedOut, respond: respond)
+    finished = Task.detached {
+      await withCheckedContinuation { continuation in
+        let thread = Thread {
+          loop.run()
+          continuation.resume()
+        }
+        thread.name = threadName
+        thread.start()
+      }
+    }
+  }
+
+  deinit {
+    // Also wakes a thread still running: its end then reads end-of-file.
+    close(wakeFD)
+  }
+
+  /// Asks the server to stop: the listening socket and the connections still being read are
+  /// closed; answers already being worked on still go out. Returns at once. Safe to call any
+  /// number of times; releasing the server stops it too.
+  public func requestStop() {
+    var byte: UInt8 = 1
+    _ = send(wakeFD, &byte, 1, Int32(MSG_NOSIGNAL))
+  }
+
+  /// Stops the server and returns once the listening socket is closed.
+  public func stop() async {
+    requestStop()
+    await finished.value
+  }
+}
+
+/// A socket call that failed while setting a server up.
+public struct SocketServerError: Error, Equatable, Sendable {
+  /// The call (`socketpair`).
+  public let call: String
+  /// Its `errno`.
+  public let code: Int32
+}
+
+/// The state of a server's thread. Only that thread touches it.
+private final class RequestLoop<Request: Sendable>: @unchecked Sendable {
+  // @unchecked: created on the caller's thread, then used by the one server thread only.
+  struct Connection {
+    var buffer: [UInt8] = []
+    let deadline: Date
+  }
+
+  typealias Server = SocketRequestServer<Request>
+
+  let listenFD: Int32
+  let wakeReadFD: Int32
+  let rules: Server.Rules
+  let admit: @Sendable (Int32) -> Bool
+  let overloaded: @Sendable (Int32) -> Void
+  let frame: @Sendable ([UInt8], Bool) -> Server.Framing
+  let timedOut: @Sendable ([UInt8]) -> Request?
+  let respond: @Sendable (Request, Int32) async -> Void
+  var connections: [Int32: Connection] = [:]
+
+  init(
+    listenFD: Int32, wakeReadFD: Int32, rules: Server.Rules,
+    admit: @escaping @Sendable (Int32) -> Bool, overloaded: @escaping @Sendable (Int32) -> Void,
+    frame: @escaping @Sendable ([UInt8], Bool) -> Server.Framing,
+    timedOut: @escaping @Sendable ([UInt8]) -> Request?,
+    respond: @escaping @Sendable (Request, Int32) async -> Void
+  ) {
+    self.listenFD = listenFD
+    self.wakeReadFD = wakeReadFD
+    self.rules = rules
+    self.admit = admit
+    self.overloaded = overloaded
+    self.frame = frame
+    self.timedOut = timedOut
+    self.respond = respond
+  }
+
+  func run() {
+    defer {
+      for fd in connections.keys { close(fd) }
+      close(listenFD)
+      close(wakeReadFD)
+    }
+    while true {
+      let now = Date()
+      for (fd, connection) in connections where connection.deadline <= now {
+        if let answer = timedOut(connection.buffer) {
+          dispatch(answer, on: fd)
+        } else {
+          drop(fd)
+        }
+      }
+      var fds = [
+        pollfd(fd: wakeReadFD, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0),
+      ]
+      fds += connections.keys.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+      let nearest = connections.values.map(\.deadline).min()
+      let timeout = nearest.map { max(0, min(1000, Int32($0.timeIntervalSince(now) * 1000) + 1)) }
+      if poll(&fds, nfds_t(fds.count), timeout ?? -1) < 0 {
+        if errno == EINTR { continue }
+        return
+      }
+      if fds[0].revents != 0 { return }
+      if fds[1].revents != 0 { acceptPending() }
+      for entry in fds.dropFirst(2) where entry.revents != 0 {
+        readFrom(entry.fd)
+      }
+    }
+  }
+
+  private func acceptPending() {
+    // The time after the wait, not before it: poll may have slept for minutes.
+    let now = Date()
+    while true {
+      let fd = Glibc.accept(listenFD, nil, nil)
+      if fd < 0 { return }
+      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+      guard admit(fd) else {
+        close(fd)
+        continue
+      }
+      guard connections.count < rules.maxConnections else {
+        overloaded(fd)
+        close(fd)
+        continue
+      }
+      connections[fd] = Connection(deadline: now.addingTimeInterval(rules.readTimeout))
+    }
+  }
+
+  private func readFrom(_ fd: Int32) {
+    var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+    let count = recv(fd, &chunk, chunk.count, 0)
+    if count < 0 && (errno == EAGAIN || errno == EINTR) { return }
+    guard count >= 0, var connection = connections[fd] else {
+      drop(fd)
+      return
+    }
+    connection.buffer += chunk[0..<count]
+    switch frame(connection.buffer, count == 0) {
+    case .waiting where count > 0:
+      connections[fd] = connection
+    case .waiting, .close:
+      drop(fd)
+    case .complete(let request):
+      dispatch(request, on: fd)
+    }
+  }
+
+  private func drop(_ fd: Int32) {
+    connections[fd] = nil
+    close(fd)
+  }
+
+  /// Gives the connection to a task that answers and closes it.
+  private func dispatch(_ request: Request, on fd: Int32) {
+    connections[fd] = nil
+    let respond = self.respond
+    Task.detached(priority: .high) {
+      await respond(request, fd)
+    }
+  }
+}
