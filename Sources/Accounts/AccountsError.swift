@@ -83,20 +83,14 @@ public enum AccountsError: Error, Sendable, Equatable {
       return "\"\(text)\" is not an account name; write PROVIDER/LABEL (for example simkl/alice), "
         + "or PROVIDER alone when it has one account"
     case .noSuchAccount(let name, let suggestions):
-      let hint =
-        suggestions.isEmpty
-        ? "`authtui list` shows your accounts"
-        : "did you mean " + suggestions.map { "`\($0)`" }.joined(separator: " or ") + "?"
-      return "no account \(name); \(hint)"
+      return "no account \(name); "
+        + Self.didYouMean(suggestions, otherwise: "`authtui list` shows your accounts")
     case .ambiguousAccount(let provider, let candidates):
       return "\(provider) has several accounts; name one: "
         + candidates.joined(separator: ", ")
     case .noSuchProvider(let id, let suggestions):
-      let hint =
-        suggestions.isEmpty
-        ? "`authtui providers` lists them"
-        : "did you mean " + suggestions.map { "`\($0)`" }.joined(separator: " or ") + "?"
-      return "no provider \(id); \(hint)"
+      return "no provider \(id); "
+        + Self.didYouMean(suggestions, otherwise: "`authtui providers` lists them")
     case .providerUnusable(let id, let problems):
       return "the provider \(id) is not ready: " + problems.joined(separator: "; ")
     case .flowNotOffered(let provider, let flow, let offered):
@@ -136,6 +130,12 @@ public enum AccountsError: Error, Sendable, Equatable {
   func shellQuoted(_ label: String) -> String {
     let plain = label.allSatisfy { $0.isLetter || $0.isNumber || "-_.@+".contains($0) }
     return plain ? label : "'" + label.replacingOccurrences(of: "'", with: "'\\''") + "'"
+  }
+
+  /// "did you mean `a` or `b`?", or `fallback` when nothing is close.
+  static func didYouMean(_ suggestions: [String], otherwise fallback: String) -> String {
+    guard !suggestions.isEmpty else { return fallback }
+    return "did you mean " + suggestions.map { "`\($0)`" }.joined(separator: " or ") + "?"
   }
 
   static func describe(_ date: Date) -> String {

@@ -17,6 +17,19 @@ struct CommandSpec: Sendable {
   let requiredArguments: Int
   /// Options this command accepts besides the global ones.
   let options: [OptionSpec]
+  /// What runs the command; nil for the ones the composition root runs itself on the main
+  /// thread (the interactive UI and the demo).
+  var run: Runner? = nil
+
+  /// Runs one command and gives its exit status.
+  typealias Runner = @Sendable (Invocation, Console) async -> ExitCode
+
+  /// This spec with `run` as its runner, so the catalog pairs each command with its code.
+  func running(_ run: @escaping Runner) -> CommandSpec {
+    var spec = self
+    spec.run = run
+    return spec
+  }
 }
 
 /// One `--option` of a command.

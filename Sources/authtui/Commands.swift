@@ -1,18 +1,18 @@
 /// The catalog of every command this build offers.
 extension CommandCatalog {
-  static let standard = CommandCatalog(
+  static let standard: CommandCatalog = CommandCatalog(
     interactive: CommandSpec(
       name: "", usage: "[--vault PATH] [--config DIR] [--theme NAME] [--no-color]",
       summary: "Open the interactive account manager.", details: "",
       arguments: [], requiredArguments: 0, options: []),
     commands: [
-      LoginCommand.spec,
-      LogoutCommand.spec,
-      TokenCommand.spec,
-      AgentCommand.spec,
-      ListCommand.spec,
-      ExportCommand.spec,
-      ProvidersCommand.spec,
+      LoginCommand.spec.running { await LoginCommand.run($0, console: $1) },
+      LogoutCommand.spec.running { await LogoutCommand.run($0, console: $1) },
+      TokenCommand.spec.running { await TokenCommand.run($0, console: $1) },
+      AgentCommand.spec.running { await AgentCommand.run($0, console: $1) },
+      ListCommand.spec.running { await ListCommand.run($0, console: $1) },
+      ExportCommand.spec.running { await ExportCommand.run($0, console: $1) },
+      ProvidersCommand.spec.running { ProvidersCommand.run($0, console: $1) },
       CommandSpec(
         name: "demo", usage: "demo",
         summary: "Try authtui against the built-in sandbox provider, with a throwaway vault.",
@@ -35,10 +35,12 @@ extension CommandCatalog {
           For passwd, the new one comes from AUTHTUI_NEW_PASSPHRASE, …_FILE or …_COMMAND,
           else the terminal. Exit code 3 when the passphrase is wrong.
           """,
-        arguments: ["ACTION"], requiredArguments: 1, options: []),
+        arguments: ["ACTION"], requiredArguments: 1, options: []
+      ).running { await VaultCommand.run($0, console: $1) },
       CommandSpec(
         name: "help", usage: "help [COMMAND]",
         summary: "Show the command list, or the help of one command.", details: "",
-        arguments: ["COMMAND"], requiredArguments: 0, options: []),
+        arguments: ["COMMAND"], requiredArguments: 0, options: []
+      ).running { HelpCommand.run(topic: $0.arguments.first, catalog: .standard, console: $1) },
     ])
 }

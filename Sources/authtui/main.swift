@@ -27,27 +27,8 @@ if invocation.command.isEmpty || invocation.command == "demo" {
   exit(InteractiveCommand.run(invocation, console: console).rawValue)
 }
 
-let status: ExitCode
-switch invocation.command {
-case "help":
-  status = HelpCommand.run(topic: invocation.arguments.first, catalog: catalog, console: console)
-case "providers":
-  status = ProvidersCommand.run(invocation, console: console)
-case "vault":
-  status = await VaultCommand.run(invocation, console: console)
-case "login":
-  status = await LoginCommand.run(invocation, console: console)
-case "logout":
-  status = await LogoutCommand.run(invocation, console: console)
-case "token":
-  status = await TokenCommand.run(invocation, console: console)
-case "agent":
-  status = await AgentCommand.run(invocation, console: console)
-case "list":
-  status = await ListCommand.run(invocation, console: console)
-case "export":
-  status = await ExportCommand.run(invocation, console: console)
-default:
-  status = HelpCommand.run(topic: nil, catalog: catalog, console: console)
+// Every other command runs as the catalog says.
+guard let run = catalog.command(named: invocation.command)?.run else {
+  exit(HelpCommand.run(topic: nil, catalog: catalog, console: console).rawValue)
 }
-exit(status.rawValue)
+exit(await run(invocation, console).rawValue)
