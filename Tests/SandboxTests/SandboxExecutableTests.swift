@@ -9,9 +9,9 @@ import Testing
 /// The `authtui-sandbox` binary: its first line, its options, and a clean stop on a signal.
 @Suite struct SandboxExecutableTests {
   /// Starts the binary and returns it with the port its first line names.
-  func start(_ arguments: [String] = []) async throws -> (BackgroundProcess, UInt16) {
-    let process = try BackgroundProcess(Products.sandbox, ["--quiet"] + arguments)
-    let line = try #require(await process.firstLine())
+  func start(_ arguments: [String] = []) async throws -> (RunningChild, UInt16) {
+    let process = try RunningChild(Products.sandbox, ["--quiet"] + arguments)
+    let line = try #require(await process.nextLine(timeout: 10))
     let prefix = "authtui-sandbox listening on http://127.0.0.1:"
     #expect(line.hasPrefix(prefix))
     let port = try #require(UInt16(line.dropFirst(prefix.count)))
@@ -23,21 +23,21 @@ import Testing
     let discovery = await RawHTTPClient.request(
       "GET", "/oidc/.well-known/openid-configuration", port: port)
     #expect(discovery["issuer"] == "http://127.0.0.1:\(port)/oidc")
-    process.send(signal: SIGTERM)
-    #expect(await process.waitForExit() == 0)
+    await process.kill(SIGTERM)
+    #expect(await process.wait(timeout: 10) == 0)
     #expect(await RawHTTPClient.request("GET", "/", port: port).status == 0)
   }
 
   @Test func sigintStopsItCleanlyToo() async throws {
     let (process, _) = try await start()
-    process.send(signal: SIGINT)
-    #expect(await process.waitForExit() == 0)
+    await process.kill(SIGINT)
+    #expect(await process.wait(timeout: 10) == 0)
   }
 
   @Test func listensOnTheAskedPortAndRegistersTheGivenSimklRedirectURI() async throws {
     let (first, port) = try await start()
-    first.send(signal: SIGTERM)
-    _ = await first.waitForExit()
+    await first.kill(SIGTERM)
+    _ = await first.wait(timeout: 10)
     let uri = "http://127.0.0.1:4567/callback"
     let (process, samePort) = try await start([
       "--listen", "127.0.0.1:\(port)", "--simkl-redirect-uri", uri,
@@ -46,8 +46,8 @@ import Testing
     let settings = await RawHTTPClient.request("GET", "/_sandbox/settings", port: port)
     let simkl = try #require(settings.json?["simkl"] as? [String: Any])
     #expect(simkl["redirect_uris"] as? [String] == [uri])
-    process.send(signal: SIGTERM)
-    #expect(await process.waitForExit() == 0)
+    await process.kill(SIGTERM)
+    #expect(await process.wait(timeout: 10) == 0)
   }
 
   @Test func refusesAListenAddressOffLoopbackWithUsageStatus() async throws {
@@ -64,13 +64,13 @@ import Testing
   }
 
   @Test func logsOneLinePerRequestWithoutQueries() async throws {
-    let process = try BackgroundProcess(Products.sandbox)
-    let line = try #require(await process.firstLine())
+    let process = try RunningChild(Products.sandbox)
+    let line = try #require(await process.nextLine(timeout: 10))
     let port = try #require(UInt16(line.split(separator: ":").last ?? ""))
     _ = await RawHTTPClient.request("GET", "/oidc/authorize?code_challenge=secret-ish", port: port)
-    process.send(signal: SIGTERM)
-    #expect(await process.waitForExit() == 0)
-    let errors = process.readStandardError()
+    await process.kill(SIGTERM)
+    #expect(await process.wait(timeout: 10) == 0)
+    let errors = await process.standardError()
     #expect(errors.contains("authtui-sandbox: GET /oidc/authorize 400"))
     #expect(!errors.contains("secret-ish"))
   }
@@ -81,8 +81,8 @@ extension SandboxExecutableTests {
     let (first, port) = try await start()
     // A served request leaves the port in TIME_WAIT on the sandbox's side.
     #expect(await RawHTTPClient.request("GET", "/", port: port).status == 200)
-    first.send(signal: SIGTERM)
-    #expect(await first.waitForExit() == 0)
+    await first.kill(SIGTERM)
+    #expect(await first.wait(timeout: 10) == 0)
     let (second, samePort) = try await start(["--listen", "127.0.0.1:\(port)"])
     #expect(samePort == port)
     let busy = try await ChildProcess.run(Products.sandbox, ["--listen", "127.0.0.1:\(port)"])
@@ -93,7 +93,7 @@ extension SandboxExecutableTests {
         == "authtui-sandbox: port \(port) on 127.0.0.1 is already in use; find the program with "
         + "`ss -ltnp 'sport = :\(port)'` and stop it, or pick another port with "
         + "--listen 127.0.0.1:PORT (0 picks a free one)\n")
-    second.send(signal: SIGTERM)
-    #expect(await second.waitForExit() == 0)
+    await second.kill(SIGTERM)
+    #expect(await second.wait(timeout: 10) == 0)
   }
 }

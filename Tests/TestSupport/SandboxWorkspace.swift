@@ -19,7 +19,7 @@ public struct SandboxWorkspace: Sendable {
   /// A private folder holding the vault and the configuration.
   public let folder: TemporaryDirectory
   /// The sandbox process.
-  public let sandbox: BackgroundProcess
+  public let sandbox: RunningChild
   /// The sandbox's port on 127.0.0.1.
   public let port: UInt16
   /// The fixed redirect port Simkl's and Muhajir's registrations require.
@@ -37,12 +37,12 @@ public struct SandboxWorkspace: Sendable {
     guard let redirectPort = ListenAddress.freeLoopbackPort() else {
       throw WorkspaceError("no free loopback port for the redirect")
     }
-    let sandbox = try BackgroundProcess(
+    let sandbox = try RunningChild(
       Products.sandbox,
       ["--quiet", "--simkl-redirect-uri", "http://127.0.0.1:\(redirectPort)/callback"])
-    guard let line = await sandbox.firstLine(), let start = line.range(of: "http://"),
+    guard let line = await sandbox.nextLine(timeout: 10), let start = line.range(of: "http://"),
       let port = line.split(separator: ":").last.flatMap({ UInt16($0) })
-    else { throw WorkspaceError("authtui-sandbox did not start: \(sandbox.readStandardError())") }
+    else { throw WorkspaceError("authtui-sandbox did not start: \(await sandbox.standardError())") }
     try SandboxProviderFiles.write(
       to: URL(fileURLWithPath: folder.file("config/providers")),
       baseURL: String(line[start.lowerBound...]), redirectPort: redirectPort,
@@ -101,8 +101,8 @@ public struct SandboxWorkspace: Sendable {
 
   /// Stops the sandbox.
   public func stop() async {
-    sandbox.send(signal: SIGTERM)
-    _ = await sandbox.waitForExit()
+    await sandbox.kill(SIGTERM)
+    _ = await sandbox.wait(timeout: 10)
   }
 }
 
