@@ -165,6 +165,62 @@ import Testing
     await cli.stop()
   }
 
+  @Test func exportsThroughASymlinkAndIntoACRLFFileButRefusesAFIFOAndAFolder() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    let token = try await cli.run(["token", "sandbox/alice"]).stdout.dropLast()
+
+    // A dotfiles link: the target gets the token, the link stays a link.
+    try FileManager.default.createDirectory(
+      atPath: cli.folder.file("dotfiles"), withIntermediateDirectories: false)
+    let target = cli.folder.file("dotfiles/tokens.env")
+    try "EDITOR='vi'\n".write(toFile: target, atomically: true, encoding: .utf8)
+    chmod(target, 0o644)
+    let link = cli.folder.file("tokens.env")
+    #expect(symlink(target, link) == 0)
+    let linked = try await cli.run(["export", "sandbox/alice", "--env-file", link])
+    #expect(linked.status == 0, "\(linked.stderr)")
+    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+    var info = stat()
+    #expect(lstat(target, &info) == 0)
+    #expect(info.st_mode & S_IFMT == S_IFREG && info.st_mode & 0o777 == 0o600)
+    let read = try await ChildProcess.run(
+      "/bin/sh", ["-c", ". \"$1\"; printf %s \"$SANDBOX_TOKEN|$EDITOR\"", "sh", link])
+    #expect(read.stdout == token + "|vi")
+
+    // CRLF lines: the old token's line goes, the others stay byte for byte.
+    let crlf = cli.folder.file("crlf.env")
+    try "FOO=bar\r\nSANDBOX_TOKEN=old\n".write(toFile: crlf, atomically: true, encoding: .utf8)
+    #expect(try await cli.run(["export", "sandbox/alice", "--env-file", crlf]).status == 0)
+    let crlfText = try String(contentsOfFile: crlf, encoding: .utf8)
+    #expect(crlfText.hasPrefix("FOO=bar\r\nSANDBOX_TOKEN='\(token)'\nSANDBOX_TOKEN_EXPIRES_AT='"))
+    #expect(!crlfText.contains("SANDBOX_TOKEN=old"))
+
+    // A FIFO is never opened (that would wait for a writer): refused at once, still a FIFO.
+    // Should it regress and block, the harness kills the run after its bounded timeout.
+    let fifo = cli.folder.file("pipe.env")
+    try #require(mkfifo(fifo, 0o600) == 0)
+    let piped = try await cli.run(["export", "sandbox/alice", "--env-file", fifo])
+    #expect(!piped.timedOut)
+    #expect(piped.status == 1)
+    #expect(
+      piped.stderr
+        == "authtui: cannot write \(fifo): it is a FIFO (named pipe), not a regular file: "
+        + "give the path of an env file\n")
+    #expect(lstat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+
+    let folder = cli.folder.file("a-folder")
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+    let refused = try await cli.run(["export", "sandbox/alice", "--env-file", folder])
+    #expect(refused.status == 1)
+    #expect(refused.stderr.contains("it is a folder, not a regular file"))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+    #expect(
+      !(try FileManager.default.contentsOfDirectory(atPath: cli.folder.path)
+        .contains { $0.hasSuffix(".tmp") }))
+    await cli.stop()
+  }
+
   @Test func givesEachExitCodeForItsCause() async throws {
     let cli = try await CLIHarness.start()
     try await cli.login("sandbox")
