@@ -141,6 +141,52 @@ import Testing
     await cli.stop()
   }
 
+  @Test func removesADamagedAccountByIDSoThatItsLabelSignsInAgain() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox", as: "alice")
+    try await cli.login("sandbox", as: "bob")
+    try await VaultFileEditor.flipBit(
+      inCell: "access_token", ofAccount: 2, vaultAt: cli.workspace.vaultPath)
+
+    let listed = try await cli.run(["list"])
+    #expect(listed.stderr.contains("account #2 (sandbox/bob) is damaged"))
+    #expect(listed.stderr.contains("remove it with `authtui logout '#2' --local-only`"))
+    let again = try await cli.login("sandbox", as: "bob", ["--label", "bob"])
+    #expect(again.status == 1)
+    #expect(
+      again.stderr.contains(
+        "sandbox/bob is account #2, which is damaged (its sealed access_token cell failed "
+          + "authentication (altered, or copied from elsewhere)); remove it with "
+          + "`authtui logout '#2' --local-only`, then sign in again"))
+    let revoking = try await cli.run(["logout", "#2"])
+    #expect(revoking.status == 1)
+    #expect(revoking.stderr.contains("its tokens cannot be read, so they cannot be revoked"))
+    #expect(revoking.stderr.contains("`authtui logout '#2' --local-only`"))
+
+    let removed = try await cli.run(["logout", "#2", "--local-only"])
+    #expect(removed.status == 0, "\(removed.stderr)")
+    #expect(
+      removed.stdout.hasPrefix("Removed the damaged account #2 (sandbox/bob) from this vault."))
+    let afterwards = try await cli.run(["list"])
+    #expect(afterwards.stderr.isEmpty)
+    #expect(!afterwards.stdout.contains("bob"))
+    let signedIn = try await cli.login("sandbox", as: "bob")
+    #expect(signedIn.status == 0, "\(signedIn.stderr)")
+    #expect(
+      try await cli.accounts().map { $0["account"] as? String } == ["sandbox/alice", "sandbox/bob"])
+
+    // A damaged label cell: the name cannot be confirmed, so the name points to the id.
+    try await VaultFileEditor.flipBit(
+      inCell: "label", ofAccount: 3, vaultAt: cli.workspace.vaultPath)
+    let byName = try await cli.run(["logout", "sandbox/bob", "--local-only"])
+    #expect(byName.status == 1)
+    #expect(
+      byName.stderr.contains("name it by id to remove it, `authtui logout '#3' --local-only`"))
+    #expect(try await cli.run(["logout", "#3", "--local-only"]).status == 0)
+    #expect(try await cli.login("sandbox", as: "bob").status == 0)
+    await cli.stop()
+  }
+
   @Test func exportsToAnEnvFileThatAShellReadsBack() async throws {
     let cli = try await CLIHarness.start()
     try await cli.login("sandbox")
