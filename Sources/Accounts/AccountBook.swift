@@ -59,11 +59,11 @@ public actor AccountBook {
     try await vaulted { vault throws(VaultError) in try await vault.account(id) }
   }
 
-  /// The account `text` names, as far as its cells open: like `account(named:)`, except that a
-  /// damaged account is returned instead of thrown, so that it can be removed. `#ID` reaches any
-  /// row; `PROVIDER/LABEL` reaches a damaged one through its name cells when they open, and
-  /// through the lookup index otherwise, in which case the name cannot be confirmed and
-  /// `damagedAccount` asks for the `#ID` instead.
+  /// The account `text` names (`provider/label`, a bare provider with one account, or `#N`), as
+  /// far as its cells open: a damaged account is returned, not thrown, so that it can be removed.
+  /// `#ID` reaches any row; `PROVIDER/LABEL` reaches a damaged one through its name cells when
+  /// they open, and through the lookup index otherwise, in which case the name cannot be
+  /// confirmed and `damagedAccount` asks for the `#ID` instead.
   public func storedAccount(named text: String) async throws(AccountsError) -> StoredAccount {
     switch try AccountName(parsing: text) {
     case .rowID(let id):
@@ -101,8 +101,8 @@ public actor AccountBook {
     }
   }
 
-  /// The account `text` names (`provider/label`, a bare provider with one account, or `#N`),
-  /// decrypted; a damaged one is thrown (`storedAccount(named:)` returns it instead).
+  /// The account `text` names, decrypted; a damaged one is thrown as `accountDamaged`
+  /// (`storedAccount(named:)` returns it instead).
   public func account(named text: String) async throws(AccountsError) -> AccountRecord {
     switch try await storedAccount(named: text) {
     case .readable(let account): return account

@@ -141,10 +141,11 @@ extension AccountBook {
   }
 
   /// Damaged accounts that might have been `account` before it was signed in: those whose name
-  /// cells and lookup index are all unreadable, so no lookup can tell, and whose readable part
-  /// (the provider id, or the label) agrees. Refusing every sign-in while one exists would lock
-  /// the user out for a row that may be anything; so the sign-in goes ahead, and the command
-  /// tells the user about these rows instead of staying silent.
+  /// does not fully open (and whose lookup index did not file them under the name either, or the
+  /// sign-in would have been refused), so no lookup can tell, and whose readable part, if any,
+  /// agrees. Refusing every sign-in while such a row exists would lock the user out over a row
+  /// that may be anything; so the sign-in goes ahead, and the command names these rows instead
+  /// of staying silent.
   public func damagedAccounts(perhapsNamedLike account: AccountRecord)
     async throws(AccountsError) -> [DamagedAccount]
   {
