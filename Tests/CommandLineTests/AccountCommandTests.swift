@@ -184,6 +184,21 @@ import Testing
       byName.stderr.contains("name it by id to remove it, `authtui logout '#3' --local-only`"))
     #expect(try await cli.run(["logout", "#3", "--local-only"]).status == 0)
     #expect(try await cli.login("sandbox", as: "bob").status == 0)
+
+    // Nothing of #4's name reads: no lookup can tell it was sandbox/bob, so a sign-in under that
+    // name goes ahead, and says so.
+    for column in ["provider_id", "label"] {
+      try await VaultFileEditor.flipBit(
+        inCell: column, ofAccount: 4, vaultAt: cli.workspace.vaultPath)
+    }
+    try await VaultFileEditor.sqlite(
+      cli.workspace.vaultPath, "UPDATE accounts SET name_index = X'00' WHERE id = 4")
+    let beside = try await cli.login("sandbox", as: "bob")
+    #expect(beside.status == 0, "\(beside.stderr)")
+    #expect(
+      beside.stderr.contains(
+        "account #4 is damaged and its name cannot be read, so authtui cannot tell whether it "
+          + "was sandbox/bob too; if it was, remove it with `authtui logout '#4' --local-only`"))
     await cli.stop()
   }
 
