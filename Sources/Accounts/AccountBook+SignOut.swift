@@ -26,6 +26,22 @@ public struct SignOutReport: Sendable, Equatable {
 }
 
 extension AccountBook {
+  /// Signs `stored` out: a readable account as `signOut(_:localOnly:)` does; a damaged one is
+  /// deleted by id without opening a cell, which only `localOnly` allows, since its tokens
+  /// cannot be read to revoke them (`revocationImpossible` otherwise, and nothing is deleted).
+  public func signOut(_ stored: StoredAccount, localOnly: Bool) async throws(AccountsError)
+    -> SignOutReport
+  {
+    switch stored {
+    case .readable(let account):
+      return try await signOut(account, localOnly: localOnly)
+    case .damaged(let damaged):
+      guard localOnly else { throw .revocationImpossible(damaged) }
+      try await vaulted { vault throws(VaultError) in try await vault.delete(damaged.id) }
+      return SignOutReport(revocation: .skipped, endSessionURL: nil)
+    }
+  }
+
   /// Signs `account` out: revokes its refresh token, then its access token, where the provider
   /// can (unless `localOnly`), then deletes it from the vault whatever the provider said.
   public func signOut(_ account: AccountRecord, localOnly: Bool) async throws(AccountsError)

@@ -59,34 +59,54 @@ public actor AccountBook {
     try await vaulted { vault throws(VaultError) in try await vault.account(id) }
   }
 
-  /// The account `text` names (`provider/label`, a bare provider with one account, or `#N`).
-  public func account(named text: String) async throws(AccountsError) -> AccountRecord {
+  /// The account `text` names (`provider/label`, a bare provider with one account, or `#N`), as
+  /// far as its cells open: a damaged account is returned, not thrown, so that it can be removed.
+  /// `#ID` reaches any row; `PROVIDER/LABEL` reaches a damaged one through its name cells when
+  /// they open, and through the lookup index otherwise, in which case the name cannot be
+  /// confirmed and `damagedAccount` asks for the `#ID` instead.
+  public func storedAccount(named text: String) async throws(AccountsError) -> StoredAccount {
     switch try AccountName(parsing: text) {
     case .rowID(let id):
       do {
-        return try await vault.account(AccountID(id))
+        return try await vault.storedAccount(AccountID(id))
       } catch .accountNotFound {
         throw .noSuchAccount(text, suggestions: [])
       } catch {
         throw .vault(error)
       }
     case .full(let provider, let label):
-      if let record = try await vaulted({ vault throws(VaultError) in
-        try await vault.account(providerID: provider, label: label)
-      }) {
-        return record
+      let found = try await vaulted { vault throws(VaultError) in
+        try await vault.storedAccount(providerID: provider, label: label)
       }
-      let names = try await listing().accounts.map(\.name)
+      if case .damaged(let damaged) = found, damaged.name == nil {
+        throw .damagedAccount(damaged, requested: text)
+      }
+      if let found { return found }
+      let listing = try await listing()
+      let names = listing.accounts.map(\.name) + listing.damaged.compactMap(\.name)
       throw .noSuchAccount(text, suggestions: Self.closeNames(to: text, among: names))
     case .provider(let provider):
-      let accounts = try await listing().accounts
-      let matching = accounts.filter { $0.providerID == provider }
+      let listing = try await listing()
+      let readable = listing.accounts.filter { $0.providerID == provider }
+      let damaged = listing.damaged.filter { $0.providerID == provider }
+      let matching = readable.map(StoredAccount.readable) + damaged.map(StoredAccount.damaged)
       if matching.count == 1, let only = matching.first { return only }
       if matching.count > 1 {
-        throw .ambiguousAccount(provider, candidates: matching.map(\.name).sorted())
+        throw .ambiguousAccount(
+          provider,
+          candidates: readable.map(\.name).sorted() + damaged.map { $0.name ?? "'\($0.id)'" })
       }
-      throw .noSuchAccount(
-        text, suggestions: Self.closeNames(to: text, among: accounts.map(\.name)))
+      let names = listing.accounts.map(\.name) + listing.damaged.compactMap(\.name)
+      throw .noSuchAccount(text, suggestions: Self.closeNames(to: text, among: names))
+    }
+  }
+
+  /// The account `text` names, decrypted; a damaged one is thrown as `accountDamaged`
+  /// (`storedAccount(named:)` returns it instead).
+  public func account(named text: String) async throws(AccountsError) -> AccountRecord {
+    switch try await storedAccount(named: text) {
+    case .readable(let account): return account
+    case .damaged(let damaged): throw .vault(.accountDamaged(damaged.id, damaged.damage))
     }
   }
 

@@ -29,6 +29,11 @@ public enum AccountsError: Error, Sendable, Equatable {
   case labelTaken(account: String)
   /// An env file could not be written.
   case envFile(path: String, reason: String)
+  /// `requested` leads to a damaged account: a sign-in under its name, or a name that only the
+  /// vault's lookup index still gives (the account's own name cells do not open).
+  case damagedAccount(DamagedAccount, requested: String)
+  /// A damaged account's tokens cannot be read, so they cannot be revoked at the provider.
+  case revocationImpossible(DamagedAccount)
 
   /// Why an account must sign in again.
   public enum SignInNeededReason: Sendable, Equatable {
@@ -45,7 +50,9 @@ public enum AccountsError: Error, Sendable, Equatable {
     switch self {
     case .malformedAccountName: return 2
     case .noSuchAccount, .ambiguousAccount, .noSuchProvider: return 4
-    case .providerUnusable, .flowNotOffered, .envFile, .labelTaken: return 1
+    case .providerUnusable, .flowNotOffered, .envFile, .labelTaken, .damagedAccount,
+      .revocationImpossible:
+      return 1
     case .signInNeeded: return 5
     case .refreshStalled: return 7
     case .auth(let error): return error.exitCode
@@ -73,6 +80,8 @@ public enum AccountsError: Error, Sendable, Equatable {
     case .vault: return "vault_error"
     case .labelTaken: return "label_taken"
     case .envFile: return "env_file"
+    case .damagedAccount: return "account_damaged"
+    case .revocationImpossible: return "revocation_impossible"
     }
   }
 
@@ -123,6 +132,20 @@ public enum AccountsError: Error, Sendable, Equatable {
         + "Sign in with another --label, or sign \(account) out first"
     case .envFile(let path, let reason):
       return "cannot write \(path): \(reason)"
+    case .damagedAccount(let damaged, let requested):
+      let removal = "`authtui logout '\(damaged.id)' --local-only`"
+      guard let name = damaged.name else {
+        return "the vault files account \(damaged.id) under \(requested), but that account is "
+          + "damaged (\(damaged.damage)) and its name cannot be read to confirm it: name it by "
+          + "id to remove it, \(removal)"
+      }
+      return "\(name) is account \(damaged.id), which is damaged (\(damaged.damage)); remove it "
+        + "with \(removal), then sign in again"
+    case .revocationImpossible(let damaged):
+      return "account \(damaged.reference) is damaged (\(damaged.damage)): its tokens cannot be "
+        + "read, so they cannot be revoked at the provider; remove it here with "
+        + "`authtui logout '\(damaged.id)' --local-only`, then withdraw authtui's access in your "
+        + "account settings at the provider"
     }
   }
 

@@ -1,18 +1,14 @@
 import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// A shell environment file (`NAME='value'` lines) that `authtui export --env-file` keeps a
 /// token in, for scripts that `. FILE`.
 ///
 /// Values are POSIX single-quoted, so any byte but NUL survives `sh`, `bash` and `zsh`
 /// untouched: `'`, `$`, backquotes, spaces and newlines included. Writing replaces only this
 /// token's two variables (`NAME` and `NAME_EXPIRES_AT`, in seconds since 1970, empty for a token
-/// that does not expire) and keeps every other line; it goes to a new 0600 file beside the old
-/// one, synced, then renamed over it, so a reader sees the old file or the new one and never a
-/// half-written token.
+/// that does not expire) and keeps every other line as it was (CRLF line ends included); the
+/// file is replaced as `EnvFile+Replacement.swift` says: only a regular file of the user's, a
+/// symlink followed to its target, never a FIFO, device, socket or folder.
 public enum EnvFile {
   /// `PROVIDER_TOKEN` for a provider's first account, `PROVIDER_LABEL_TOKEN` otherwise;
   /// letters upper-cased, anything not a letter or digit turned into `_`.
@@ -53,12 +49,10 @@ public enum EnvFile {
     guard !value.contains("\0") else {
       throw .envFile(path: path, reason: "the token holds a NUL byte, which no shell can keep")
     }
+    let destination = try destination(of: path)
     var existing = ""
-    if let data = FileManager.default.contents(atPath: path) {
-      guard let text = String(data: data, encoding: .utf8) else {
-        throw .envFile(path: path, reason: "the file is not UTF-8 text; choose another --env-file")
-      }
-      existing = text
+    if let file = destination.existing {
+      existing = try text(of: file, at: destination.path, named: path)
     }
     let expiry = expiresAt.map { String(Int($0.timeIntervalSince1970)) } ?? ""
     let kept = statements(in: existing).filter { statement in
@@ -68,90 +62,47 @@ public enum EnvFile {
     var lines = kept
     lines.append("\(variable)=\(quote(value))")
     lines.append("\(variable)_EXPIRES_AT=\(quote(expiry))")
-    try replaceAtomically(path: path, contents: lines.joined(separator: "\n") + "\n")
+    try replace(destination, named: path, with: lines.joined(separator: "\n") + "\n")
   }
 
   /// The file split into statements: lines, except that a single-quoted value spanning several
   /// lines (a token with a newline, as `write` produces) stays one statement.
+  ///
+  /// Read scalar by scalar, not by `Character`: Swift makes "\r\n" one character, which is not
+  /// "\n", so a CRLF file would otherwise read as a single statement. A CRLF line keeps its "\r".
   static func statements(in text: String) -> [String] {
     var statements: [String] = []
-    var current = ""
+    var current = String.UnicodeScalarView()
     var insideQuotes = false
     var escaped = false
-    for character in text {
+    for scalar in text.unicodeScalars {
       let literal = escaped
       if escaped {
         // Outside quotes a backslash makes the next character literal (`'\''`).
         escaped = false
-      } else if character == "\\" && !insideQuotes {
+      } else if scalar == "\\" && !insideQuotes {
         escaped = true
-      } else if character == "'" {
+      } else if scalar == "'" {
         insideQuotes.toggle()
       }
-      if character == "\n" && !insideQuotes && !literal {
-        statements.append(current)
-        current = ""
+      if scalar == "\n" && !insideQuotes && !literal {
+        statements.append(String(current))
+        current = String.UnicodeScalarView()
       } else {
-        current.append(character)
+        current.append(scalar)
       }
     }
-    if !current.isEmpty { statements.append(current) }
+    if !current.isEmpty { statements.append(String(current)) }
     return statements
   }
 
   /// The variable a statement assigns (`NAME=…` or `export NAME=…`), if any.
   static func assignedName(_ statement: String) -> String? {
-    var body = Substring(statement).drop { $0 == " " || $0 == "\t" }
+    // A byte order mark some editors put first is not part of the name.
+    var body = Substring(statement).drop { $0 == " " || $0 == "\t" || $0 == "\u{FEFF}" }
     if body.hasPrefix("export ") { body = body.dropFirst("export ".count).drop { $0 == " " } }
     guard let equals = body.firstIndex(of: "=") else { return nil }
     let name = String(body[..<equals])
     return isValidVariableName(name) ? name : nil
-  }
-
-  private static func replaceAtomically(path: String, contents: String) throws(AccountsError) {
-    let target = URL(fileURLWithPath: path)
-    let directory = target.deletingLastPathComponent().path
-    var template = Array((directory + "/.\(target.lastPathComponent).XXXXXX").utf8CString)
-    // mkstemp creates the file 0600, so the token is never readable by others, even briefly.
-    let descriptor = mkstemp(&template)
-    guard descriptor >= 0 else {
-      throw .envFile(
-        path: path, reason: "\(systemError()) (does the folder \(directory) exist?)")
-    }
-    let temporary = String(
-      decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    var bytes = Array(contents.utf8)[...]
-    var failure: String?
-    while !bytes.isEmpty {
-      let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-      if written < 0 {
-        if errno == EINTR { continue }
-        failure = systemError()
-        break
-      }
-      bytes = bytes.dropFirst(written)
-    }
-    if failure == nil && (fchmod(descriptor, 0o600) != 0 || fsync(descriptor) != 0) {
-      failure = systemError()
-    }
-    close(descriptor)
-    if failure == nil && rename(temporary, path) != 0 {
-      failure = systemError()
-    }
-    if let failure {
-      unlink(temporary)
-      throw .envFile(path: path, reason: failure)
-    }
-    let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY)
-    if directoryDescriptor >= 0 {
-      fsync(directoryDescriptor)
-      close(directoryDescriptor)
-    }
-  }
-
-  /// The text of `errno`.
-  private static func systemError() -> String {
-    guard let text = strerror(errno) else { return "error \(errno)" }
-    return String(validatingCString: text) ?? "error \(errno)"
   }
 }

@@ -57,6 +57,10 @@ extension AccountBook {
     guard entry.configuration != nil else {
       throw .providerUnusable(providerID, problems: entry.problems.map(\.message))
     }
+    if let label {
+      // Before the browser opens, so a refusal costs the user no sign-in.
+      _ = try await readableAccount(providerID: providerID, label: label)
+    }
     var client = try await client(for: providerID)
     let chosen = flow ?? client.configuration.flows.first ?? .pkce
     guard client.configuration.flows.contains(chosen) else {
@@ -101,10 +105,7 @@ extension AccountBook {
     fields["name"] = identity?.name
     fields["provider_label"] = identity?.label
 
-    let existing = try await vaulted { vault throws(VaultError) in
-      try await vault.account(providerID: providerID, label: label)
-    }
-    if let existing {
+    if let existing = try await readableAccount(providerID: providerID, label: label) {
       if let stored = existing.subject, let signedIn = identity?.subject, stored != signedIn {
         throw .labelTaken(account: existing.name)
       }
@@ -116,6 +117,42 @@ extension AccountBook {
       providerID: providerID, label: label, subject: identity?.subject, identity: fields,
       tokens: tokenSet)
     return try await vaulted { vault throws(VaultError) in try await vault.insert(account) }
+  }
+}
+
+extension AccountBook {
+  /// The account a sign-in under `providerID`/`label` would update, nil when it creates one.
+  ///
+  /// A damaged account of this name (or one the lookup index files under it while its name cells
+  /// do not open) is not replaced silently, nor is a second account put beside it: its tokens were
+  /// never revoked and the damage may be someone's doing, so `damagedAccount` tells the user to
+  /// remove it by id, then sign in again.
+  private func readableAccount(providerID: String, label: String)
+    async throws(AccountsError) -> AccountRecord?
+  {
+    let stored = try await vaulted { vault throws(VaultError) in
+      try await vault.storedAccount(providerID: providerID, label: label)
+    }
+    switch stored {
+    case .readable(let account): return account
+    case .damaged(let damaged): throw .damagedAccount(damaged, requested: providerID + "/" + label)
+    case nil: return nil
+    }
+  }
+
+  /// Damaged accounts that might have been `account` before it was signed in: those whose name
+  /// does not fully open (and whose lookup index did not file them under the name either, or the
+  /// sign-in would have been refused), so no lookup can tell, and whose readable part, if any,
+  /// agrees. Refusing every sign-in while such a row exists would lock the user out over a row
+  /// that may be anything; so the sign-in goes ahead, and the command names these rows instead
+  /// of staying silent.
+  public func damagedAccounts(perhapsNamedLike account: AccountRecord)
+    async throws(AccountsError) -> [DamagedAccount]
+  {
+    try await listing().damaged.filter { damaged in
+      damaged.name == nil && damaged.providerID.map { $0 == account.providerID } != false
+        && damaged.label.map { $0 == account.label } != false
+    }
   }
 }
 

@@ -63,18 +63,63 @@ public struct NewAccount: Sendable, Equatable {
   }
 }
 
-/// An account whose cells could not be read; named by id alone, because its name is sealed in
-/// the very cells that failed.
+/// An account whose cells could not be read; named by id, because its name is sealed in cells
+/// that may be the very ones that failed.
 public struct DamagedAccount: Sendable, Equatable {
-  /// The row id (delete it with `Vault.delete`).
+  /// The row id (delete it with `Vault.delete`, which opens no cell).
   public let id: AccountID
   /// What failed.
   public let damage: AccountDamage
+  /// The provider id, when its own cell still opens; nil when that cell is damaged too.
+  public let providerID: String?
+  /// The label, when its own cell still opens; nil when that cell is damaged too.
+  public let label: String?
 
-  /// Reports account `id` as damaged by `damage`.
-  public init(id: AccountID, damage: AccountDamage) {
+  /// Reports account `id` as damaged by `damage`, with the parts of its name that still open.
+  public init(
+    id: AccountID, damage: AccountDamage, providerID: String? = nil, label: String? = nil
+  ) {
     self.id = id
     self.damage = damage
+    self.providerID = providerID
+    self.label = label
+  }
+
+  /// `PROVIDER/LABEL` when both cells open. AES-GCM authenticated them for this row, so this is
+  /// the row's name even when its lookup index or its other cells are damaged.
+  public var name: String? {
+    guard let providerID, let label else { return nil }
+    return providerID + "/" + label
+  }
+
+  /// How messages name it: `#2 (simkl/alice)`, or `#2` when its name does not open.
+  public var reference: String {
+    name.map { "\(id) (\($0))" } ?? id.description
+  }
+}
+
+/// One account row, read as far as its cells open: what removal and sign-in look at, since they
+/// must reach a damaged account too.
+public enum StoredAccount: Sendable, Equatable {
+  /// Every cell opened.
+  case readable(AccountRecord)
+  /// A cell failed; the row can still be deleted by id.
+  case damaged(DamagedAccount)
+
+  /// The row id.
+  public var id: AccountID {
+    switch self {
+    case .readable(let account): return account.id
+    case .damaged(let damaged): return damaged.id
+    }
+  }
+
+  /// The provider id, when it can be read.
+  public var providerID: String? {
+    switch self {
+    case .readable(let account): return account.providerID
+    case .damaged(let damaged): return damaged.providerID
+    }
   }
 }
 

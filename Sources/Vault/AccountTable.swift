@@ -92,6 +92,30 @@ struct AccountTable {
     return record(row.id, version: row.version, name, tokens, needsSignIn: needsSignIn)
   }
 
+  /// The row decoded, or what of it is damaged.
+  func stored(_ row: StoredAccountRow) -> StoredAccount {
+    do {
+      return .readable(try decode(row))
+    } catch {
+      return .damaged(damaged(row, error))
+    }
+  }
+
+  /// The row reported as damaged by `damage`, with the name cells that still open.
+  func damaged(_ row: StoredAccountRow, _ damage: AccountDamage) -> DamagedAccount {
+    let name = readableName(row)
+    return DamagedAccount(
+      id: row.id, damage: damage, providerID: name.providerID, label: name.label)
+  }
+
+  /// The provider id and label cells, each nil when it does not open; no other cell is read.
+  func readableName(_ row: StoredAccountRow) -> (providerID: String?, label: String?) {
+    (
+      try? value(row, .providerID, CellCodec.decodeText),
+      try? value(row, .label, CellCodec.decodeText)
+    )
+  }
+
   /// The identifying cells, checked against the row's name index.
   func decodeName(_ row: StoredAccountRow) throws(AccountDamage) -> AccountName {
     let providerID = try value(row, .providerID, CellCodec.decodeText)

@@ -14,7 +14,7 @@ extension Vault {
       do {
         accounts.append(try table.decode(row))
       } catch {
-        damaged.append(DamagedAccount(id: row.id, damage: error))
+        damaged.append(table.damaged(row, error))
       }
     }
     accounts.sort { ($0.providerID, $0.label) < ($1.providerID, $1.label) }
@@ -36,6 +36,46 @@ extension Vault {
     let index = table.keys.nameIndex(providerID: providerID, label: label)
     guard let row = try table.row(nameIndex: index) else { return nil }
     return try Self.decoded(row, by: table)
+  }
+
+  /// The account with this id as far as its cells open (`accountNotFound` when there is none):
+  /// unlike `account(_:)`, a damaged row is returned, not thrown, so it can be removed.
+  public func storedAccount(_ id: AccountID) throws(VaultError) -> StoredAccount {
+    let table = try accountTable()
+    return table.stored(try table.existingRow(id))
+  }
+
+  /// The row that answers to `providerID`/`label`, read as far as its cells open; nil when none
+  /// does. For the callers that must reach a damaged account too: removal, and sign-in (which
+  /// must not put a second account beside a damaged one of the same name).
+  ///
+  /// The blind index finds the row first. A row it finds whose sealed name opens as another name
+  /// is passed over (its index was moved there). When the index gives nothing that fits, the
+  /// provider and label cells of every row are opened, to find a row of that name whose index
+  /// alone is damaged. A `.damaged` result with a nil provider id or label is a row that the
+  /// index files under this name while the name's own cells do not open: the name cannot be
+  /// confirmed, so callers should name that row by id.
+  public func storedAccount(providerID: String, label: String) throws(VaultError)
+    -> StoredAccount?
+  {
+    let table = try accountTable()
+    var passedOver: AccountID?
+    if let row = try table.row(
+      nameIndex: table.keys.nameIndex(providerID: providerID, label: label))
+    {
+      let stored = table.stored(row)
+      guard case .damaged(let damaged) = stored else { return stored }
+      let contradicts =
+        damaged.providerID.map { $0 != providerID } == true
+        || damaged.label.map { $0 != label } == true
+      if !contradicts { return stored }
+      passedOver = row.id
+    }
+    for row in try table.allRows() where row.id != passedOver {
+      let name = table.readableName(row)
+      if name.providerID == providerID && name.label == label { return table.stored(row) }
+    }
+    return nil
   }
 
   /// Adds an account; `duplicateAccount` when its provider id and label are taken.
@@ -98,7 +138,7 @@ extension Vault {
   }
 
   /// Removes the account (and any refresh lease on it). Its cells are overwritten on disk
-  /// (`secure_delete`). Works on a damaged account too.
+  /// (`secure_delete`). No cell is opened, so a damaged account goes just as well.
   public func delete(_ id: AccountID) throws(VaultError) {
     try writeTransaction { table throws(VaultError) in
       guard try table.delete(id) else { throw VaultError.accountNotFound(id) }

@@ -85,7 +85,7 @@ extension VaultError: CustomStringConvertible {
         + " or sign out of that account first"
     case .accountDamaged(let id, let damage):
       return "account \(id) is damaged: \(damage); the other accounts are fine:"
-        + " remove this one and sign in again"
+        + " remove this one with `authtui logout '\(id)' --local-only` and sign in again"
     case .leaseLost(let id):
       return "the refresh of account \(id) took longer than its lease and another process took"
         + " over; its result was discarded: read the account again"

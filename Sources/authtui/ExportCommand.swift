@@ -12,7 +12,8 @@ enum ExportCommand {
       --env-file writes NAME='token' and NAME_EXPIRES_AT='seconds since 1970' (empty when the
       token does not expire), POSIX single-quoted so `. PATH` reads the token back exactly;
       the file is replaced atomically with mode 0600 and its other lines are kept. NAME
-      defaults to PROVIDER_TOKEN (SIMKL_TOKEN).
+      defaults to PROVIDER_TOKEN (SIMKL_TOKEN). A symlink is followed and its target replaced
+      (the link stays); a FIFO, socket, device, folder or another user's file is refused.
       --clipboard copies with OSC 52 through the terminal (works over SSH and in tmux with
       `set -s set-clipboard on`) and with wl-copy or xclip when there is a display; after
       --clear-after seconds (default 45; 0 keeps it) the clipboard is cleared if it still holds
@@ -41,6 +42,14 @@ enum ExportCommand {
         throw CommandFailure(exitCode: .usage, message: "--var goes with --env-file")
       }
       let clearAfter = try AccountAccess.seconds(invocation, "clear-after", default: 45)
+      if let envFile {
+        // Refused before the vault is unlocked: a FIFO, a device or a folder costs nothing.
+        do throws(AccountsError) {
+          try EnvFile.checkDestination(envFile)
+        } catch {
+          throw AccountAccess.failure(error)
+        }
+      }
       let book = try await AccountAccess.book(invocation, console: console)
       do throws(AccountsError) {
         let account = try await book.account(named: invocation.arguments[0])

@@ -48,7 +48,7 @@ enum ListCommand {
       }
       for damaged in listing.damaged {
         console.err(
-          "authtui: account \(damaged.id) is damaged (\(damaged.damage)) and cannot be read; "
+          "authtui: account \(damaged.reference) is damaged (\(damaged.damage)) and cannot be read; "
             + "remove it with `authtui logout '\(damaged.id)' --local-only`")
       }
       let rows = rows(listing.accounts, now: Date())

@@ -53,6 +53,12 @@ enum LoginCommand {
         book: book, providerID: providerID, flow: flow, label: invocation.value("label"),
         timeout: timeout, browser: browser, output: output)
       await output.signedIn(record)
+      for damaged in (try? await book.damagedAccounts(perhapsNamedLike: record)) ?? [] {
+        console.err(
+          "authtui: account \(damaged.id) is damaged and its name cannot be read, so authtui "
+            + "cannot tell whether it was \(record.name) too; if it was, remove it with "
+            + "`authtui logout '\(damaged.id)' --local-only`")
+      }
       return .ok
     } catch {
       await output.failed(error)

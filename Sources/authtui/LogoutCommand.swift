@@ -13,7 +13,9 @@ enum LogoutCommand {
       status is 7 and the message says the tokens may still work at the provider until they
       expire. A provider with an end_session_endpoint also gets its sign-out page opened (like
       login's page; printed with --no-browser), so the browser session ends too.
-      `authtui logout '#N' --local-only` removes a damaged account that `list` reports by id.
+      `authtui logout '#N' --local-only` removes a damaged account that `list` reports by id
+      (PROVIDER/LABEL works too while its name still reads); without --local-only a damaged
+      account is refused, since its tokens cannot be read to revoke them.
       """,
     arguments: ["ACCOUNT"], requiredArguments: 1,
     options: [
@@ -28,10 +30,23 @@ enum LogoutCommand {
       let name: String
       let accessSettings: String?
       do throws(AccountsError) {
-        let account = try await book.account(named: invocation.arguments[0])
-        name = account.name
-        accessSettings = book.catalog.entry(account.providerID)?.file.accessSettingsURL
-        report = try await book.signOut(account, localOnly: invocation.flag("local-only"))
+        let stored = try await book.storedAccount(named: invocation.arguments[0])
+        switch stored {
+        case .readable(let account): name = account.name
+        case .damaged(let damaged): name = "the damaged account \(damaged.reference)"
+        }
+        accessSettings = stored.providerID.flatMap {
+          book.catalog.entry($0)?.file.accessSettingsURL
+        }
+        report = try await book.signOut(stored, localOnly: invocation.flag("local-only"))
+        if case .damaged = stored {
+          let place =
+            accessSettings.map { "at \($0)" } ?? "in your account settings at the provider"
+          console.out(
+            "Removed \(name) from this vault. Its tokens could not be read, so they were not "
+              + "revoked: withdraw authtui's access " + place + ".")
+          return .ok
+        }
       } catch {
         throw AccountAccess.failure(error)
       }

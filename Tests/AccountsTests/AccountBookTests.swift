@@ -153,6 +153,69 @@ import Vault
     await harness.stop()
   }
 
+  @Test func removesADamagedAccountOnlyLocallyAndThenSignsInUnderItsLabelAgain() async throws {
+    let harness = try await AccountsHarness.start()
+    let alice = try await harness.signIn(as: "alice")
+    try await VaultFileEditor.flipBit(
+      inCell: "refresh_token", ofAccount: alice.id.rawValue,
+      vaultAt: harness.folder.file("data/vault.db"))
+    let damaged = DamagedAccount(
+      id: alice.id, damage: .cellRejected(column: "refresh_token"), providerID: "sandbox",
+      label: "alice")
+    for name in ["#\(alice.id.rawValue)", "sandbox/alice", "sandbox"] {
+      #expect(try await harness.book.storedAccount(named: name) == .damaged(damaged), "\(name)")
+    }
+    await #expect(throws: AccountsError.damagedAccount(damaged, requested: "sandbox/alice")) {
+      _ = try await harness.signIn(as: "alice")
+    }
+    await #expect(throws: AccountsError.revocationImpossible(damaged)) {
+      _ = try await harness.book.signOut(.damaged(damaged), localOnly: false)
+    }
+    #expect(try await harness.book.listing().damaged == [damaged])
+
+    let report = try await harness.book.signOut(.damaged(damaged), localOnly: true)
+    #expect(report.revocation == .skipped && report.endSessionURL == nil)
+    #expect(await harness.stat(.revocations) == 0)
+    #expect(try await harness.book.listing() == AccountListing(accounts: [], damaged: []))
+    #expect(try await harness.signIn(as: "alice").name == "sandbox/alice")
+    await harness.stop()
+  }
+
+  @Test func pointsToTheIDWhenOnlyTheIndexFilesADamagedAccountUnderAName() async throws {
+    let harness = try await AccountsHarness.start()
+    let alice = try await harness.signIn(as: "alice")
+    try await VaultFileEditor.flipBit(
+      inCell: "label", ofAccount: alice.id.rawValue, vaultAt: harness.folder.file("data/vault.db"))
+    let damaged = DamagedAccount(
+      id: alice.id, damage: .cellRejected(column: "label"), providerID: "sandbox")
+    let unconfirmed = AccountsError.damagedAccount(damaged, requested: "sandbox/alice")
+    await #expect(throws: unconfirmed) {
+      _ = try await harness.book.storedAccount(named: "sandbox/alice")
+    }
+    #expect(unconfirmed.message.contains("`authtui logout '#1' --local-only`"))
+    // Refused before the browser opens, and nothing is stored beside it.
+    await #expect(throws: unconfirmed) {
+      _ = try await harness.book.beginSignIn(provider: "sandbox", flow: .pkce, label: "alice")
+    }
+    #expect(try await harness.book.listing().accounts.isEmpty)
+    await harness.stop()
+  }
+
+  @Test func tellsOfDamagedAccountsWhoseNameCannotBeReadAtAll() async throws {
+    let harness = try await AccountsHarness.start()
+    let alice = try await harness.signIn(as: "alice")
+    let path = harness.folder.file("data/vault.db")
+    for column in ["provider_id", "label"] {
+      try await VaultFileEditor.flipBit(inCell: column, ofAccount: alice.id.rawValue, vaultAt: path)
+    }
+    try await VaultFileEditor.sqlite(path, "UPDATE accounts SET name_index = X'00'")
+    // Nothing can tell this row was sandbox/alice: the sign-in goes ahead, and the row is named.
+    let again = try await harness.signIn(as: "alice")
+    #expect(
+      try await harness.book.damagedAccounts(perhapsNamedLike: again).map(\.id) == [alice.id])
+    await harness.stop()
+  }
+
   @Test func namesAccountsByProviderAloneOnlyWhenThatIsUnambiguous() async throws {
     let harness = try await AccountsHarness.start()
     _ = try await harness.signIn(as: "alice")

@@ -141,6 +141,67 @@ import Testing
     await cli.stop()
   }
 
+  @Test func removesADamagedAccountByIDSoThatItsLabelSignsInAgain() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox", as: "alice")
+    try await cli.login("sandbox", as: "bob")
+    try await VaultFileEditor.flipBit(
+      inCell: "access_token", ofAccount: 2, vaultAt: cli.workspace.vaultPath)
+
+    let listed = try await cli.run(["list"])
+    #expect(listed.stderr.contains("account #2 (sandbox/bob) is damaged"))
+    #expect(listed.stderr.contains("remove it with `authtui logout '#2' --local-only`"))
+    let again = try await cli.login("sandbox", as: "bob", ["--label", "bob"])
+    #expect(again.status == 1)
+    #expect(
+      again.stderr.contains(
+        "sandbox/bob is account #2, which is damaged (its sealed access_token cell failed "
+          + "authentication (altered, or copied from elsewhere)); remove it with "
+          + "`authtui logout '#2' --local-only`, then sign in again"))
+    let revoking = try await cli.run(["logout", "#2"])
+    #expect(revoking.status == 1)
+    #expect(revoking.stderr.contains("its tokens cannot be read, so they cannot be revoked"))
+    #expect(revoking.stderr.contains("`authtui logout '#2' --local-only`"))
+
+    let removed = try await cli.run(["logout", "#2", "--local-only"])
+    #expect(removed.status == 0, "\(removed.stderr)")
+    #expect(
+      removed.stdout.hasPrefix("Removed the damaged account #2 (sandbox/bob) from this vault."))
+    let afterwards = try await cli.run(["list"])
+    #expect(afterwards.stderr.isEmpty)
+    #expect(!afterwards.stdout.contains("bob"))
+    let signedIn = try await cli.login("sandbox", as: "bob")
+    #expect(signedIn.status == 0, "\(signedIn.stderr)")
+    #expect(
+      try await cli.accounts().map { $0["account"] as? String } == ["sandbox/alice", "sandbox/bob"])
+
+    // A damaged label cell: the name cannot be confirmed, so the name points to the id.
+    try await VaultFileEditor.flipBit(
+      inCell: "label", ofAccount: 3, vaultAt: cli.workspace.vaultPath)
+    let byName = try await cli.run(["logout", "sandbox/bob", "--local-only"])
+    #expect(byName.status == 1)
+    #expect(
+      byName.stderr.contains("name it by id to remove it, `authtui logout '#3' --local-only`"))
+    #expect(try await cli.run(["logout", "#3", "--local-only"]).status == 0)
+    #expect(try await cli.login("sandbox", as: "bob").status == 0)
+
+    // Nothing of #4's name reads: no lookup can tell it was sandbox/bob, so a sign-in under that
+    // name goes ahead, and says so.
+    for column in ["provider_id", "label"] {
+      try await VaultFileEditor.flipBit(
+        inCell: column, ofAccount: 4, vaultAt: cli.workspace.vaultPath)
+    }
+    try await VaultFileEditor.sqlite(
+      cli.workspace.vaultPath, "UPDATE accounts SET name_index = X'00' WHERE id = 4")
+    let beside = try await cli.login("sandbox", as: "bob")
+    #expect(beside.status == 0, "\(beside.stderr)")
+    #expect(
+      beside.stderr.contains(
+        "account #4 is damaged and its name cannot be read, so authtui cannot tell whether it "
+          + "was sandbox/bob too; if it was, remove it with `authtui logout '#4' --local-only`"))
+    await cli.stop()
+  }
+
   @Test func exportsToAnEnvFileThatAShellReadsBack() async throws {
     let cli = try await CLIHarness.start()
     try await cli.login("sandbox")
@@ -162,6 +223,62 @@ import Testing
     let text = try String(contentsOfFile: file, encoding: .utf8)
     #expect(text.hasPrefix("# my settings\nEDITOR='vi'\nexport OTHER=1\nMY_TOKEN='"))
     #expect(text.contains("MY_TOKEN_EXPIRES_AT='"))
+    await cli.stop()
+  }
+
+  @Test func exportsThroughASymlinkAndIntoACRLFFileButRefusesAFIFOAndAFolder() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    let token = try await cli.run(["token", "sandbox/alice"]).stdout.dropLast()
+
+    // A dotfiles link: the target gets the token, the link stays a link.
+    try FileManager.default.createDirectory(
+      atPath: cli.folder.file("dotfiles"), withIntermediateDirectories: false)
+    let target = cli.folder.file("dotfiles/tokens.env")
+    try "EDITOR='vi'\n".write(toFile: target, atomically: true, encoding: .utf8)
+    chmod(target, 0o644)
+    let link = cli.folder.file("tokens.env")
+    #expect(symlink(target, link) == 0)
+    let linked = try await cli.run(["export", "sandbox/alice", "--env-file", link])
+    #expect(linked.status == 0, "\(linked.stderr)")
+    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+    var info = stat()
+    #expect(lstat(target, &info) == 0)
+    #expect(info.st_mode & S_IFMT == S_IFREG && info.st_mode & 0o777 == 0o600)
+    let read = try await ChildProcess.run(
+      "/bin/sh", ["-c", ". \"$1\"; printf %s \"$SANDBOX_TOKEN|$EDITOR\"", "sh", link])
+    #expect(read.stdout == token + "|vi")
+
+    // CRLF lines: the old token's line goes, the others stay byte for byte.
+    let crlf = cli.folder.file("crlf.env")
+    try "FOO=bar\r\nSANDBOX_TOKEN=old\n".write(toFile: crlf, atomically: true, encoding: .utf8)
+    #expect(try await cli.run(["export", "sandbox/alice", "--env-file", crlf]).status == 0)
+    let crlfText = try String(contentsOfFile: crlf, encoding: .utf8)
+    #expect(crlfText.hasPrefix("FOO=bar\r\nSANDBOX_TOKEN='\(token)'\nSANDBOX_TOKEN_EXPIRES_AT='"))
+    #expect(!crlfText.contains("SANDBOX_TOKEN=old"))
+
+    // A FIFO is never opened (that would wait for a writer): refused at once, still a FIFO.
+    // Should it regress and block, the harness kills the run after its bounded timeout.
+    let fifo = cli.folder.file("pipe.env")
+    try #require(mkfifo(fifo, 0o600) == 0)
+    let piped = try await cli.run(["export", "sandbox/alice", "--env-file", fifo])
+    #expect(!piped.timedOut)
+    #expect(piped.status == 1)
+    #expect(
+      piped.stderr
+        == "authtui: cannot write \(fifo): it is a FIFO (named pipe), not a regular file: "
+        + "give the path of an env file\n")
+    #expect(lstat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
+
+    let folder = cli.folder.file("a-folder")
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+    let refused = try await cli.run(["export", "sandbox/alice", "--env-file", folder])
+    #expect(refused.status == 1)
+    #expect(refused.stderr.contains("it is a folder, not a regular file"))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+    #expect(
+      !(try FileManager.default.contentsOfDirectory(atPath: cli.folder.path)
+        .contains { $0.hasSuffix(".tmp") }))
     await cli.stop()
   }
 

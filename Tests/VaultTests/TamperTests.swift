@@ -24,8 +24,11 @@ import Vault
     let vault = try await fixture.unlocked()
     let listing = try await vault.listAccounts()
     #expect(
-      listing.damaged == [DamagedAccount(id: target, damage: .cellRejected(column: "access_token"))]
-    )
+      listing.damaged == [
+        DamagedAccount(
+          id: target, damage: .cellRejected(column: "access_token"), providerID: "simkl",
+          label: "alice-2")
+      ])
     #expect(listing.accounts == [records[0], records[2]])
     await #expect(throws: VaultError.accountDamaged(target, .cellRejected(column: "access_token")))
     {
@@ -34,7 +37,7 @@ import Vault
     let message = VaultError.accountDamaged(target, .cellRejected(column: "access_token"))
       .description
     #expect(!message.contains("alice"))
-    #expect(message.contains("remove this one and sign in again"))
+    #expect(message.contains("remove this one with `authtui logout '#2' --local-only`"))
     // The damaged account can still be removed, and the rest keep working.
     try await vault.delete(target)
     #expect(try await vault.listAccounts().damaged.isEmpty)
@@ -52,7 +55,9 @@ import Vault
     let listing = try await fixture.unlocked().listAccounts()
     #expect(
       listing.damaged == [
-        DamagedAccount(id: records[1].id, damage: .cellRejected(column: "refresh_token"))
+        DamagedAccount(
+          id: records[1].id, damage: .cellRejected(column: "refresh_token"), providerID: "simkl",
+          label: "alice-2")
       ])
     #expect(listing.accounts == [records[0], records[2]])
   }
@@ -64,7 +69,9 @@ import Vault
     let listing = try await fixture.unlocked().listAccounts()
     #expect(
       listing.damaged == [
-        DamagedAccount(id: records[0].id, damage: .cellRejected(column: "access_token"))
+        DamagedAccount(
+          id: records[0].id, damage: .cellRejected(column: "access_token"), providerID: "simkl",
+          label: "alice-1")
       ])
   }
 
@@ -87,5 +94,62 @@ import Vault
       try await vault.account(providerID: "simkl", label: "alice-1")
     }
     #expect(try await vault.listAccounts().damaged.count == 2)
+    // The sealed names still open: each row answers to its own name, not to its moved index.
+    #expect(
+      try await vault.storedAccount(providerID: "simkl", label: "alice-1")
+        == .damaged(
+          DamagedAccount(
+            id: records[0].id, damage: .nameIndexMismatch, providerID: "simkl", label: "alice-1")))
+  }
+
+  @Test func aDamagedAccountIsReachedByIDAndByTheNameItsCellsStillGive() async throws {
+    let fixture = try VaultFixture()
+    let records = try await fixture.createClosedVault(
+      with: (1...3).map { VaultFixture.account($0) })
+    try await VaultFileEditor.flipBit(
+      inCell: "refresh_token", ofAccount: records[1].id.rawValue, vaultAt: fixture.path)
+    let vault = try await fixture.unlocked()
+    let damaged = StoredAccount.damaged(
+      DamagedAccount(
+        id: records[1].id, damage: .cellRejected(column: "refresh_token"), providerID: "simkl",
+        label: "alice-2"))
+    #expect(try await vault.storedAccount(records[1].id) == damaged)
+    #expect(try await vault.storedAccount(providerID: "simkl", label: "alice-2") == damaged)
+    #expect(try await vault.storedAccount(records[0].id) == .readable(records[0]))
+    #expect(
+      try await vault.storedAccount(providerID: "simkl", label: "alice-3") == .readable(records[2]))
+    #expect(try await vault.storedAccount(providerID: "simkl", label: "nobody") == nil)
+    await #expect(throws: VaultError.accountNotFound(AccountID(99))) {
+      try await vault.storedAccount(AccountID(99))
+    }
+
+    // Removed by id, its name is free again.
+    try await vault.delete(records[1].id)
+    #expect(try await vault.storedAccount(providerID: "simkl", label: "alice-2") == nil)
+    let again = try await vault.insert(VaultFixture.account(2))
+    #expect(try await vault.account(providerID: "simkl", label: "alice-2") == again)
+  }
+
+  @Test func aDamagedLabelCellLeavesOnlyTheIndexToFileTheRowUnderItsName() async throws {
+    let fixture = try VaultFixture()
+    let records = try await fixture.createClosedVault(
+      with: (1...2).map { VaultFixture.account($0) })
+    try await VaultFileEditor.flipBit(
+      inCell: "label", ofAccount: records[0].id.rawValue, vaultAt: fixture.path)
+    let vault = try await fixture.unlocked()
+    let unconfirmed = StoredAccount.damaged(
+      DamagedAccount(
+        id: records[0].id, damage: .cellRejected(column: "label"), providerID: "simkl",
+        label: nil))
+    #expect(try await vault.storedAccount(providerID: "simkl", label: "alice-1") == unconfirmed)
+    #expect(
+      try await vault.listAccounts().damaged == [
+        DamagedAccount(
+          id: records[0].id, damage: .cellRejected(column: "label"), providerID: "simkl")
+      ])
+    // The index filed it under alice-1, so a second alice-1 cannot slip in beside it.
+    await #expect(throws: VaultError.duplicateAccount(providerID: "simkl", label: "alice-1")) {
+      try await vault.insert(VaultFixture.account(1))
+    }
   }
 }

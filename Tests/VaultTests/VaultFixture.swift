@@ -52,9 +52,7 @@ struct VaultFixture {
   /// Runs SQL on the vault file with the `sqlite3` shell, as an attacker with the file would.
   @discardableResult
   func sqlite(_ sql: String) async throws -> String {
-    let result = try await ChildProcess.run("/usr/bin/env", ["sqlite3", path, sql])
-    guard result.status == 0 else { throw FixtureError.sqliteFailed(result.stderr) }
-    return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    try await VaultFileEditor.sqlite(path, sql)
   }
 
   /// An account with distinctive names and tokens, so a test can look for them in the file.
@@ -70,10 +68,6 @@ struct VaultFixture {
         scopes: ["scope-read-\(number)", "scope-write"], expiresAt: now.addingTimeInterval(3600),
         obtainedAt: now))
   }
-}
-
-enum FixtureError: Error {
-  case sqliteFailed(String)
 }
 
 extension Data {
