@@ -41,7 +41,8 @@ enum ExportCommand {
         throw CommandFailure(exitCode: .usage, message: "--var goes with --env-file")
       }
       let clearAfter = try AccountAccess.seconds(invocation, "clear-after", default: 45)
-      let book = try await AccountAccess.book(invocation, console: console)
+      let book = try await AccountAccess.book(
+        invocation, console: console, providers: .account(invocation.arguments[0]))
       do throws(AccountsError) {
         let account = try await book.account(named: invocation.arguments[0])
         let token = try await book.accessToken(

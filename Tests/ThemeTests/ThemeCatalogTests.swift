@@ -1,4 +1,5 @@
 import Foundation
+import Providers
 import Terminal
 import TestSupport
 import Testing
@@ -6,12 +7,15 @@ import Theme
 
 /// Choosing themes by name: built-in and user themes, and the errors users see.
 @Suite struct ThemeCatalogTests {
+  /// How authtui reads theme files.
+  static func read(_ path: String) throws -> String { try ConfigurationFile.read(path: path) }
+
   @Test func loadsUserThemesFromTheConfigFolderBesideTheBuiltInOnes() throws {
     let folder = try TemporaryDirectory()
     try "[styles]\ntitle = red black bold\n".write(
       toFile: folder.file("ocean.theme"), atomically: true, encoding: .utf8)
     try "not a theme".write(toFile: folder.file("notes.txt"), atomically: true, encoding: .utf8)
-    let catalog = ThemeCatalog(userThemesDirectory: folder.path)
+    let catalog = ThemeCatalog(userThemesDirectory: folder.path, readFile: Self.read)
     #expect(catalog.names == ["default", "high-contrast", "light", "monochrome", "ocean"])
     let ocean = try catalog.theme(named: "ocean")
     #expect(
@@ -23,7 +27,7 @@ import Theme
     let folder = try TemporaryDirectory()
     try "[styles]\ndefault = green black\n".write(
       toFile: folder.file("default.theme"), atomically: true, encoding: .utf8)
-    let catalog = ThemeCatalog(userThemesDirectory: folder.path)
+    let catalog = ThemeCatalog(userThemesDirectory: folder.path, readFile: Self.read)
     #expect(try catalog.theme(named: "default").style(for: .default).foreground == .indexed(2))
   }
 
@@ -31,7 +35,7 @@ import Theme
     let folder = try TemporaryDirectory()
     try "[styles]\ntitle = red\nlist = bright-purple\n".write(
       toFile: folder.file("broken.theme"), atomically: true, encoding: .utf8)
-    let catalog = ThemeCatalog(userThemesDirectory: folder.path)
+    let catalog = ThemeCatalog(userThemesDirectory: folder.path, readFile: Self.read)
     #expect(!catalog.names.contains("broken"))
     #expect(catalog.names.contains("default"))
     #expect(catalog.problems.count == 1)
@@ -41,7 +45,8 @@ import Theme
   }
 
   @Test func aMissingUserFolderMeansOnlyBuiltInThemes() {
-    let catalog = ThemeCatalog(userThemesDirectory: "/nonexistent/authtui/themes")
+    let catalog = ThemeCatalog(
+      userThemesDirectory: "/nonexistent/authtui/themes", readFile: Self.read)
     #expect(catalog.names == ["default", "high-contrast", "light", "monochrome"])
     #expect(catalog.problems.isEmpty)
   }
@@ -68,7 +73,7 @@ import Theme
 
   @Test func anUnreadableThemeFileNamesThePath() {
     #expect(throws: ThemeCatalogError.self) {
-      try ThemeCatalog.load(path: "/nonexistent/x.theme", name: "x")
+      try ThemeCatalog.load(path: "/nonexistent/x.theme", name: "x", readFile: Self.read)
     }
   }
 }

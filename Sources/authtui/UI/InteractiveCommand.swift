@@ -54,7 +54,9 @@ enum InteractiveCommand {
     }
     let noColor = invocation.flag("no-color")
     let colors = ColorMode(environment: environment, noColorFlag: noColor)
-    let themes = ThemeCatalog(userThemesDirectory: configuration.themesDirectory.path)
+    let themes = ThemeCatalog(
+      userThemesDirectory: configuration.themesDirectory.path,
+      readFile: { path throws(ConfigurationFileError) in try ConfigurationFile.read(path: path) })
     notices += themes.problems.map(\.description)
     let theme: Theme
     do {
