@@ -60,7 +60,8 @@ let package = Package(
     .testTarget(
       name: "ThemeTests", dependencies: ["Theme", "Terminal", "Providers", "TestSupport"]),
     .testTarget(
-      name: "AppTests", dependencies: ["App", "AuthCore", "Terminal", "Theme", "TestSupport", "Vault"],
+      name: "AppTests",
+      dependencies: ["App", "AuthCore", "Terminal", "Theme", "TestSupport", "Vault"],
       exclude: ["Snapshots"]),
     .testTarget(
       name: "TerminalCursesTests",
@@ -74,7 +75,9 @@ let package = Package(
       dependencies: [
         "Accounts", "AuthCore", "Crypto", "Providers", "Sandbox", "TestSupport", "Vault",
       ]),
-    .target(name: "TestSupport", dependencies: ["Crypto", "Isolation", "Sandbox", "Vault"], path: "Tests/TestSupport"),
+    .target(
+      name: "TestSupport", dependencies: ["Crypto", "Isolation", "Sandbox", "Vault"],
+      path: "Tests/TestSupport"),
     .testTarget(
       name: "SandboxTests",
       dependencies: [

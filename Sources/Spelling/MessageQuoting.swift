@@ -28,8 +28,10 @@ public enum MessageQuoting {
         scalar.properties.generalCategory == .control || bidiControls.contains(scalar.value)
       }
       if invisible {
-        result += character.unicodeScalars.map { "\\u{\(String($0.value, radix: 16, uppercase: true))}" }
-          .joined()
+        result += character.unicodeScalars.map {
+          "\\u{\(String($0.value, radix: 16, uppercase: true))}"
+        }
+        .joined()
       } else {
         result.append(character)
       }

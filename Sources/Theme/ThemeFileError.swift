@@ -33,7 +33,8 @@ public struct ThemeFileError: Error, Hashable, Sendable, CustomStringConvertible
     public var description: String {
       switch self {
       case .unknownSection(let name):
-        return "unknown section [\(MessageQuoting.shown(name))]; a theme has only [palette] and [styles]"
+        return
+          "unknown section [\(MessageQuoting.shown(name))]; a theme has only [palette] and [styles]"
       case .outsideSection:
         return "this line comes before any section; put it under [palette] or [styles]"
       case .notAnEntry(let text):
@@ -60,7 +61,8 @@ public struct ThemeFileError: Error, Hashable, Sendable, CustomStringConvertible
           "no style after \"\(role) =\"; write a foreground, a background and attributes, "
           + "for example `white blue bold`"
       case .duplicateRole(let role, let firstLine):
-        return "role \(MessageQuoting.quoted(role)) is already styled on line \(firstLine); keep one of the two lines"
+        return
+          "role \(MessageQuoting.quoted(role)) is already styled on line \(firstLine); keep one of the two lines"
       case .duplicatePaletteName(let name, let firstLine):
         return
           "palette name \(MessageQuoting.quoted(name)) is already defined on line \(firstLine); keep one of the two"
@@ -69,7 +71,8 @@ public struct ThemeFileError: Error, Hashable, Sendable, CustomStringConvertible
           "palette name \(MessageQuoting.quoted(name)) cannot be used: choose a name of lowercase letters, digits and "
           + "'-' that is not a colour or attribute word"
       case .paletteNeedsOneColor(let value):
-        return "a palette entry is one colour, not \(MessageQuoting.quoted(value)); use \(Color.themeSyntax)"
+        return
+          "a palette entry is one colour, not \(MessageQuoting.quoted(value)); use \(Color.themeSyntax)"
       }
     }
   }

@@ -5,6 +5,10 @@ import TestSupport
 import Testing
 import Theme
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Choosing themes by name: built-in and user themes, and the errors users see.
 @Suite struct ThemeCatalogTests {
   /// How authtui reads theme files.
@@ -75,5 +79,41 @@ import Theme
     #expect(throws: ThemeCatalogError.self) {
       try ThemeCatalog.load(path: "/nonexistent/x.theme", name: "x", readFile: Self.read)
     }
+  }
+
+  @Test func choosingABrokenUserThemeByNameNamesItsFileAndLine() throws {
+    let folder = try TemporaryDirectory()
+    try "[styles]\ntitle = red\ntitel = blue\n".write(
+      toFile: folder.file("ocean.theme"), atomically: true, encoding: .utf8)
+    let catalog = ThemeCatalog(userThemesDirectory: folder.path, readFile: Self.read)
+    #expect {
+      try catalog.theme(named: "ocean")
+    } throws: { error in
+      (error as? ThemeCatalogError)?.description
+        == folder.file("ocean.theme")
+        + ":3: unknown role \"titel\" (did you mean \"title\"? the roles are listed in README "
+        + "\"Themes and keys\" and in Themes/default.theme)"
+    }
+  }
+
+  @Test func aThemeFileThatIsAFIFOOrADirectoryIsNamedAsSuchAndNeverOpened() async throws {
+    let folder = try TemporaryDirectory()
+    #expect(mkfifo(folder.file("pipe.theme"), 0o600) == 0)
+    try FileManager.default.createDirectory(
+      atPath: folder.file("dir.theme"), withIntermediateDirectories: false)
+    let watch = try FileOpenWatch([folder.file("pipe.theme")])
+    let path = folder.path
+    let catalog = try #require(
+      await finishing(within: 30) { ThemeCatalog(userThemesDirectory: path, readFile: Self.read) },
+      "reading a FIFO theme blocked")
+    #expect(
+      catalog.problems.map(\.description) == [
+        folder.file("dir.theme")
+          + ": is a directory, not a file; remove it or give it a name that does not end in the file's extension",
+        folder.file("pipe.theme")
+          + ": is a FIFO (named pipe), not a file; authtui does not read from pipes: replace it with a regular file",
+      ])
+    #expect(watch.openedPaths().isEmpty)
+    #expect(catalog.names == ["default", "high-contrast", "light", "monochrome"])
   }
 }

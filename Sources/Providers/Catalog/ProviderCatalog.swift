@@ -162,7 +162,8 @@ public struct ProviderCatalog: Sendable {
     let base = file.preset ?? (presets[stem]?.id == stem ? stem : nil)
     if let base, presets[base] == nil {
       let names = presets.keys.sorted().joined(separator: ", ")
-      return refuse("preset", "there is no preset \(MessageQuoting.quoted(base)); use one of \(names)")
+      return refuse(
+        "preset", "there is no preset \(MessageQuoting.quoted(base)); use one of \(names)")
     }
     return .success((file, shown, base))
   }

@@ -166,7 +166,8 @@ struct FieldReader {
     guard let text = string(field) else { return nil }
     guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
       report(
-        field, "\(MessageQuoting.quoted(text)) is not an absolute URL; write it as https://host/path")
+        field,
+        "\(MessageQuoting.quoted(text)) is not an absolute URL; write it as https://host/path")
       return nil
     }
     guard ProviderConfiguration.isAllowedEndpoint(url) else {
