@@ -19,6 +19,8 @@ import Testing
     #expect(try await cli.login("sandbox").status == 0)
     let providers = cli.workspace.configPath + "/providers"
     func path(_ name: String) -> String { providers + "/" + name }
+    // As messages show them: HOME is the workspace folder.
+    func shown(_ name: String) -> String { "~/config/providers/" + name }
     try Self.unknownKeys(100_000).write(
       toFile: path("huge.json"), atomically: true, encoding: .utf8)
     try Self.unknownKeys(20_000).write(
@@ -46,16 +48,16 @@ import Testing
     let lines = listed.stderr.split(separator: "\n").map(String.init)
     #expect(
       lines.filter { !$0.contains("noisy.json") } == [
-        "authtui: \(cli.workspace.configPath)/config.json: is a FIFO (named pipe), not a file; authtui does not read from pipes: replace it with a regular file",
-        "authtui: \(path("huge.json")): is 1.2 MiB, over the 256 KiB limit for configuration files; check that this is the right file",
-        "authtui: \(path("loop.json")): is a symbolic link that loops back on itself; point it at a real file",
-        "authtui: \(path("pipe.json")): is a FIFO (named pipe), not a file; authtui does not read from pipes: replace it with a regular file",
-        "authtui: \(path("x.json")): is a directory, not a file; remove it or give it a name that does not end in the file's extension",
+        "authtui: ~/config/config.json: is a FIFO (named pipe), not a file; authtui does not read from pipes: replace it with a regular file",
+        "authtui: \(shown("huge.json")): is 1.2 MiB, over the 256 KiB limit for configuration files; check that this is the right file",
+        "authtui: \(shown("loop.json")): is a symbolic link that loops back on itself; point it at a real file",
+        "authtui: \(shown("pipe.json")): is a FIFO (named pipe), not a file; authtui does not read from pipes: replace it with a regular file",
+        "authtui: \(shown("x.json")): is a directory, not a file; remove it or give it a name that does not end in the file's extension",
       ])
     #expect(lines.filter { $0.contains("noisy.json") }.count == 6)
     #expect(
       lines.contains(
-        "authtui: \(path("noisy.json")):1: k0: unknown field (did you mean \"id\"?); the fields are listed in the README under \"Providers\""
+        "authtui: \(shown("noisy.json")):1: k0: unknown field (did you mean \"id\"?); the fields are listed in the README under \"Providers\""
       ))
     // The control: listing every provider does open the one file it can read.
     #expect(watch.openedPaths() == [path("noisy.json")])
@@ -64,7 +66,7 @@ import Testing
     let broken = try await cli.run(["login", "pipe"])
     #expect(broken.status == 1)
     #expect(
-      broken.stderr.contains("the provider pipe is not ready: \(path("pipe.json")): is a FIFO"))
+      broken.stderr.contains("the provider pipe is not ready: \(shown("pipe.json")): is a FIFO"))
     await cli.stop()
   }
 
