@@ -72,12 +72,15 @@ struct FieldReader {
     return current
   }
 
+  /// Records a problem of `field` (a dotted path; its `[n]` indices are dropped from what is
+  /// shown, and a member name from the file is shown escaped and cut short).
   mutating func report(_ field: String?, _ message: String) {
+    let shown = field.map {
+      MessageQuoting.shown($0.split(separator: "[").first.map(String.init) ?? $0, limit: 128)
+    }
     found.append(
       ProviderProblem(
-        file: file, position: document.position(of: field ?? ""),
-        field: field.map { $0.split(separator: "[").first.map(String.init) ?? $0 }, message: message
-      ))
+        file: file, position: document.position(of: field ?? ""), field: shown, message: message))
   }
 
   mutating func typeMismatch(_ field: String, expected: String, found: JSONWireValue) {
