@@ -57,11 +57,9 @@ let package = Package(
       name: "AuthCoreTests", dependencies: ["AuthCore", "Crypto", "Sandbox", "TestSupport"]),
     .testTarget(name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "TestSupport"]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
+    .testTarget(name: "ThemeTests", dependencies: ["Theme", "Terminal", "Providers", "TestSupport"]),
     .testTarget(
-      name: "ThemeTests", dependencies: ["Theme", "Terminal", "Providers", "TestSupport"]),
-    .testTarget(
-      name: "AppTests",
-      dependencies: ["App", "AuthCore", "Terminal", "Theme", "TestSupport", "Vault"],
+      name: "AppTests", dependencies: ["App", "AuthCore", "Terminal", "Theme", "TestSupport", "Vault"],
       exclude: ["Snapshots"]),
     .testTarget(
       name: "TerminalCursesTests",
@@ -75,9 +73,7 @@ let package = Package(
       dependencies: [
         "Accounts", "AuthCore", "Crypto", "Providers", "Sandbox", "TestSupport", "Vault",
       ]),
-    .target(
-      name: "TestSupport", dependencies: ["Crypto", "Isolation", "Sandbox", "Vault"],
-      path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["Crypto", "Isolation", "Sandbox", "Vault"], path: "Tests/TestSupport"),
     .testTarget(
       name: "SandboxTests",
       dependencies: [

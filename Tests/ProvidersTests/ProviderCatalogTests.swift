@@ -204,6 +204,14 @@ extension ProviderProblem {
   var line: Int? { position?.line }
 }
 
+extension ProviderFile {
+  /// What `decode` reports about `text`, as printed; empty when it decodes.
+  static func problems(in text: String, file: String) -> [String] {
+    guard case .failure(let list) = decode(text, file: file) else { return [] }
+    return list.problems.map(\.description)
+  }
+}
+
 /// What a hostile or broken `providers/` costs the commands that do not need the broken file.
 @Suite struct ProviderSelectionTests {
   let folder: TemporaryDirectory
@@ -297,19 +305,14 @@ extension ProviderProblem {
 
   @Test func escapesControlCharactersAndShortensLongNamesInMessages() throws {
     let long = String(repeating: "z", count: 1000)
-    guard
-      case .failure(let list) = ProviderFile.decode(
-        "{\"a\\u001b[2Jb\": 1, \"\(long)\": 2, \"flows\": [\"\\u202eevil\"]}", file: "f.json")
-    else {
-      Issue.record("a file with unknown fields was accepted")
-      return
-    }
     #expect(
-      list.problems.map(\.description) == [
-        "f.json:1: a\\u{1B}[2Jb: unknown field; the fields are listed in the README under \"Providers\"",
-        "f.json:1: \(String(repeating: "z", count: 64))…: unknown field; the fields are listed in the README under \"Providers\"",
-        "f.json:1: flows: unknown flow \"\\u{202E}evil\"; use \"pkce\" (browser), \"device\" (RFC 8628 code) or \"pin\" (Simkl PIN)",
-      ])
+      ProviderFile.problems(
+        in: "{\"a\\u001b[2Jb\": 1, \"\(long)\": 2, \"flows\": [\"\\u202eevil\"]}", file: "f.json")
+        == [
+          "f.json:1: a\\u{1B}[2Jb: unknown field; the fields are listed in the README under \"Providers\"",
+          "f.json:1: \(String(repeating: "z", count: 64))…: unknown field; the fields are listed in the README under \"Providers\"",
+          "f.json:1: flows: unknown flow \"\\u{202E}evil\"; use \"pkce\" (browser), \"device\" (RFC 8628 code) or \"pin\" (Simkl PIN)",
+        ])
   }
 }
 
@@ -331,18 +334,12 @@ extension ProviderProblem {
     #expect(try good.get().identity?.labelPaths == ["nickname"])
     #expect(try good.get().identity?.source == .userinfo)
 
-    guard
-      case .failure(let bad) = ProviderFile.decode(
-        "{\"id\": \"x\",\n \"identity\": {\"source\": \"endpoint\", \"lable\": [\"a\"]}}",
-        file: "x.json")
-    else {
-      Issue.record("a broken identity block was accepted")
-      return
-    }
     #expect(
-      bad.problems.map(\.description) == [
-        "x.json:2: identity.source: an \"endpoint\" source needs the URL in \"endpoint\"",
-        "x.json:2: identity.lable: unknown field (did you mean \"label\"?); identity takes source, endpoint, label, subject, email, name, forbidden_scope_hint",
-      ])
+      ProviderFile.problems(
+        in: "{\"id\": \"x\",\n \"identity\": {\"source\": \"endpoint\", \"lable\": [\"a\"]}}",
+        file: "x.json") == [
+          "x.json:2: identity.source: an \"endpoint\" source needs the URL in \"endpoint\"",
+          "x.json:2: identity.lable: unknown field (did you mean \"label\"?); identity takes source, endpoint, label, subject, email, name, forbidden_scope_hint",
+        ])
   }
 }

@@ -79,7 +79,7 @@ public struct ProviderCatalog: Sendable {
     }
     var skipped: [ProviderProblem] = []
     var skippedByID: [String: [ProviderProblem]] = [:]
-    var userFiles: [(file: ProviderFile, path: String, base: String?)] = []
+    var userFiles: [UserFile] = []
     for name in wanted {
       let url = location.providersDirectory.appendingPathComponent(name)
       switch readUserFile(url) {
@@ -118,22 +118,15 @@ public struct ProviderCatalog: Sendable {
       knownIDs: Set(stems + presetIDs + entries.map(\.id)).sorted(), skippedByID: skippedByID)
   }
 
+  /// A user file as read: the file, its path as shown, and the preset it builds on.
+  private typealias UserFile = (file: ProviderFile, path: String, base: String?)
+
   /// Reads and checks one user file: its id is its file name (`providers/ID.json`), so a
   /// command that needs one provider reads one file.
-  private static func readUserFile(_ url: URL) -> Result<
-    (file: ProviderFile, path: String, base: String?), ProblemList
-  > {
+  private static func readUserFile(_ url: URL) -> Result<UserFile, ProblemList> {
     let shown = ConfigurationLocation.display(url)
-    func refuse(_ field: String?, _ message: String) -> Result<
-      (file: ProviderFile, path: String, base: String?), ProblemList
-    > {
+    func refuse(_ field: String?, _ message: String) -> Result<UserFile, ProblemList> {
       .failure(ProblemList([problem(shown, field, message)]))
-    }
-    let text: String
-    do {
-      text = try ConfigurationFile.read(url)
-    } catch {
-      return refuse(nil, error.description)
     }
     let stem = url.deletingPathExtension().lastPathComponent
     guard ProviderID.isValid(stem) else {
@@ -142,20 +135,22 @@ public struct ProviderCatalog: Sendable {
         "the file name is not a provider id; rename it to ID.json, where ID is lowercase "
           + "letters, digits and '-' (the id in PROVIDER/LABEL)")
     }
+    let text: String
+    do {
+      text = try ConfigurationFile.read(url)
+    } catch {
+      return refuse(nil, error.description)
+    }
     var file: ProviderFile
     switch ProviderFile.decode(text, file: shown) {
     case .failure(let list): return .failure(list)
     case .success(let decoded): file = decoded
     }
     if let id = file.id, id != stem {
-      return .failure(
-        ProblemList([
-          ProviderProblem(
-            file: shown, position: nil, field: "id",
-            message:
-              "\(MessageQuoting.quoted(id)) is not the file's name; a provider's file is named after its id: "
-              + "rename the file to \(id).json, or remove \"id\"")
-        ]))
+      return refuse(
+        "id",
+        "\(MessageQuoting.quoted(id)) is not the file's name; a provider's file is named after "
+          + "its id: rename the file to \(id).json, or remove \"id\"")
     }
     file.id = stem
     // A file whose id is a preset's builds on that preset without saying so.

@@ -24,8 +24,8 @@ struct FieldReader {
   }
 
   static func insecureMessage(_ value: String) -> String {
-    "\(MessageQuoting.quoted(value)) is not allowed: endpoints must use https (plain http only on 127.0.0.1, "
-      + "for the sandbox provider); change it to https://…"
+    "\(MessageQuoting.quoted(value)) is not allowed: endpoints must use https (plain http "
+      + "only on 127.0.0.1, for the sandbox provider); change it to https://…"
   }
 
   // MARK: Typed field readers
@@ -43,12 +43,12 @@ struct FieldReader {
     let unknown = members.keys.filter { !knownSet.contains($0) }
       .map { (key: $0, position: document.position(of: prefix + $0)) }
       .sorted { ($0.position, $0.key) < ($1.position, $1.key) }
-    for (key, _) in unknown.prefix(Self.unknownFieldsNamed) {
+    for (key, position) in unknown.prefix(Self.unknownFieldsNamed) {
       let close = SpellingSuggestion.closest(to: key, among: known, maximumDistance: 3)
       let hint = close.map { " (did you mean \"\($0)\"?)" } ?? ""
       found.append(
         ProviderProblem(
-          file: file, position: document.position(of: prefix + key),
+          file: file, position: position,
           field: prefix + MessageQuoting.shown(key), message: "unknown field\(hint); \(fix)"))
     }
     if unknown.count > Self.unknownFieldsNamed {
