@@ -57,7 +57,7 @@ let package = Package(
       name: "AuthCoreTests", dependencies: ["AuthCore", "Crypto", "Sandbox", "TestSupport"]),
     .testTarget(name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "TestSupport"]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
-    .testTarget(name: "ThemeTests", dependencies: ["Theme", "Terminal", "TestSupport"]),
+    .testTarget(name: "ThemeTests", dependencies: ["Theme", "Terminal", "Providers", "TestSupport"]),
     .testTarget(
       name: "AppTests", dependencies: ["App", "AuthCore", "Terminal", "Theme", "TestSupport", "Vault"],
       exclude: ["Snapshots"]),

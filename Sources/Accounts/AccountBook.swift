@@ -126,11 +126,16 @@ public actor AccountBook {
 
   // MARK: Providers
 
-  /// The catalog entry for `id`, or an error naming the closest ids.
+  /// The catalog entry for `id`; when there is none, the problems of its file, or the closest
+  /// ids.
   public nonisolated func providerEntry(_ id: String) throws(AccountsError) -> ProviderEntry {
+    let unreadable = catalog.skippedProblems(for: id)
+    guard unreadable.isEmpty else {
+      throw .providerUnusable(id, problems: unreadable.map(\.description))
+    }
     guard let entry = catalog.entry(id) else {
       throw .noSuchProvider(
-        id, suggestions: SpellingSuggestion.close(to: id, among: catalog.entries.map(\.id)))
+        id, suggestions: SpellingSuggestion.close(to: id, among: catalog.knownIDs))
     }
     return entry
   }

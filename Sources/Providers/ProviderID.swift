@@ -1,3 +1,5 @@
+import Spelling
+
 /// The short name of a provider as users type it in `PROVIDER/LABEL` (`"id"` in a provider file).
 public struct ProviderID: Hashable, Sendable, Comparable, CustomStringConvertible {
   /// The identifier text: lowercase letters, digits and `-`, starting with a letter or digit.
@@ -35,7 +37,7 @@ public enum ProviderIDError: Error, Equatable, CustomStringConvertible {
     switch self {
     case .invalid(let text):
       return
-        "\"\(text)\" is not a valid provider id: use 1 to 64 lowercase letters, digits and '-', "
+        "\(MessageQuoting.quoted(text)) is not a valid provider id: use 1 to 64 lowercase letters, digits and '-', "
         + "not starting with '-' (for example \"work-sso\")"
     }
   }

@@ -6,7 +6,9 @@ public enum SpellingSuggestion {
   public static func close(
     to name: String, among candidates: some Sequence<String>, maximumDistance: Int = 2
   ) -> [String] {
-    candidates.enumerated()
+    let length = name.count
+    return candidates.enumerated()
+      .filter { abs($0.element.count - length) <= maximumDistance }
       .map { (offset: $0.offset, name: $0.element, distance: editDistance(name, $0.element)) }
       .filter { $0.distance <= maximumDistance }
       .sorted { ($0.distance, $0.offset) < ($1.distance, $1.offset) }
@@ -19,7 +21,10 @@ public enum SpellingSuggestion {
     to name: String, among candidates: some Sequence<String>, maximumDistance: Int = 2
   ) -> String? {
     var best: (name: String, distance: Int)?
-    for candidate in candidates {
+    let length = name.count
+    // The lengths' difference is a lower bound of the distance: a long name (a hostile file's
+    // 200,000-character key) is not compared letter by letter with every candidate.
+    for candidate in candidates where abs(candidate.count - length) <= maximumDistance {
       let distance = editDistance(name, candidate)
       if distance <= maximumDistance, distance < (best?.distance ?? Int.max) {
         best = (candidate, distance)

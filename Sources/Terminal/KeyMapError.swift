@@ -1,3 +1,5 @@
+import Spelling
+
 /// A problem with the key bindings of `config.json` (`"keys"`); the message names the fix.
 public enum KeyMapError: Error, Hashable, Sendable, CustomStringConvertible {
   /// An override names an action the application does not have.
@@ -12,10 +14,10 @@ public enum KeyMapError: Error, Hashable, Sendable, CustomStringConvertible {
     case .unknownAction(let name, let suggestion, let known):
       let hint = suggestion.map { "did you mean \"\($0)\"? " } ?? ""
       return
-        "\"keys\" in config.json names an unknown action \"\(name)\" (\(hint)the actions are: "
+        "\"keys\" in config.json names an unknown action \(MessageQuoting.quoted(name)) (\(hint)the actions are: "
         + "\(known.joined(separator: ", ")))"
     case .unreadableKey(let action, _, let reason):
-      return "\"keys\" in config.json, action \"\(action)\": \(reason)"
+      return "\"keys\" in config.json, action \(MessageQuoting.quoted(action)): \(reason)"
     case .conflict(let key, let actions, let contexts):
       let names = actions.map { "\"\($0)\"" }.joined(separator: " and ")
       let screens = contexts.count == 1 ? "screen" : "screens"

@@ -1,3 +1,5 @@
+import Spelling
+
 /// Why a key name from the configuration could not be read; the message names the fix.
 public enum KeyNameError: Error, Hashable, Sendable, CustomStringConvertible {
   /// An empty string.
@@ -22,19 +24,20 @@ public enum KeyNameError: Error, Hashable, Sendable, CustomStringConvertible {
     case .unknown(let name, let suggestion):
       let hint = suggestion.map { "did you mean \"\($0)\"? " } ?? ""
       return
-        "unknown key \"\(name)\" (\(hint)keys are one character such as \"r\" or \"?\", "
+        "unknown key \(MessageQuoting.quoted(name)) (\(hint)keys are one character such as \"r\" or \"?\", "
         + "\"ctrl-\" and a letter, or one of: \(KeyEvent.keyNames.joined(separator: ", ")))"
     case .controlNeedsLetter(let name):
       return
-        "key \"\(name)\" cannot be typed: \"ctrl-\" goes with a letter a–z, as in \"ctrl-r\""
+        "key \(MessageQuoting.quoted(name)) cannot be typed: \"ctrl-\" goes with a letter a–z, as in \"ctrl-r\""
     case .controlIsAnotherKey(let name, let key):
       return
-        "key \"\(name)\" is the same key as \"\(key)\" on a terminal; write \"\(key)\" instead"
+        "key \(MessageQuoting.quoted(name)) is the same key as \"\(key)\" on a terminal; write \"\(key)\" instead"
     case .functionOutOfRange(let name):
-      return "key \"\(name)\" does not exist; function keys go from \"f1\" to \"f24\""
+      return
+        "key \(MessageQuoting.quoted(name)) does not exist; function keys go from \"f1\" to \"f24\""
     case .takenByTerminal(let name, let purpose):
       return
-        "key \"\(name)\" cannot be bound: the terminal uses it to \(purpose); choose another key"
+        "key \(MessageQuoting.quoted(name)) cannot be bound: the terminal uses it to \(purpose); choose another key"
     }
   }
 }

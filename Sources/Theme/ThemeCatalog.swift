@@ -19,12 +19,22 @@ public struct ThemeCatalog: Sendable {
   public let builtInNames: [String]
   /// User theme files that were left out, and why.
   public let problems: [ThemeCatalogError]
+  /// The problem of each user theme that was left out, by theme name.
+  private let problemsByName: [String: ThemeCatalogError]
+
+  /// The built-in themes only.
+  public init() {
+    self.init(userThemesDirectory: nil, readFile: { _ in "" })
+  }
 
   /// The built-in themes plus the `*.theme` files of `userThemesDirectory` (usually
-  /// `<config dir>/themes`); a missing directory just means no user themes.
-  public init(userThemesDirectory: String? = nil) {
+  /// `<config dir>/themes`), each read with `readFile` (which refuses what is not a small
+  /// regular file; its error's description follows the path in the message). A missing
+  /// directory just means no user themes.
+  public init(userThemesDirectory: String?, readFile: (_ path: String) throws -> String) {
     var themes: [String: Theme] = [:]
     var problems: [ThemeCatalogError] = []
+    var problemsByName: [String: ThemeCatalogError] = [:]
     for file in BuiltInThemeFiles.all {
       do {
         themes[file.name] = try Theme(
@@ -41,22 +51,25 @@ public struct ThemeCatalog: Sendable {
         let path = (directory as NSString).appendingPathComponent(fileName)
         let name = String(fileName.dropLast(".theme".count))
         do {
-          themes[name] = try Self.load(path: path, name: name)
+          themes[name] = try Self.load(path: path, name: name, readFile: readFile)
         } catch {
           problems.append(error)
+          problemsByName[name] = error
         }
       }
     }
     self.themes = themes
     self.problems = problems
+    self.problemsByName = problemsByName
   }
 
   /// Every theme name, sorted.
   public var names: [String] { themes.keys.sorted() }
 
-  /// The theme called `name`.
+  /// The theme called `name`; when its file was left out, that file's problem.
   public func theme(named name: String) throws(ThemeCatalogError) -> Theme {
     if let theme = themes[name] { return theme }
+    if let problem = problemsByName[name] { throw problem }
     throw .unknownTheme(
       name, suggestion: SpellingSuggestion.closest(to: name, among: names), available: names)
   }
@@ -68,13 +81,15 @@ public struct ThemeCatalog: Sendable {
       named: requested ?? (colorsOff ? Self.monochromeThemeName : Self.defaultThemeName))
   }
 
-  /// Reads and parses one theme file.
-  public static func load(path: String, name: String) throws(ThemeCatalogError) -> Theme {
+  /// Reads (with `readFile`) and parses one theme file.
+  public static func load(
+    path: String, name: String, readFile: (_ path: String) throws -> String
+  ) throws(ThemeCatalogError) -> Theme {
     let text: String
     do {
-      text = try String(contentsOfFile: path, encoding: .utf8)
+      text = try readFile(path)
     } catch {
-      throw .unreadable(path: path, reason: (error as NSError).localizedDescription)
+      throw .unreadable(path: path, reason: "\(error)")
     }
     do {
       return try Theme(parsing: text, name: name, source: path)
@@ -88,7 +103,8 @@ public struct ThemeCatalog: Sendable {
 public enum ThemeCatalogError: Error, Hashable, Sendable, CustomStringConvertible {
   /// No theme has this name.
   case unknownTheme(String, suggestion: String?, available: [String])
-  /// A theme file exists but cannot be read.
+  /// A theme file exists but cannot be read; `reason` follows the path (`is a FIFO, not a
+  /// file; …`).
   case unreadable(path: String, reason: String)
   /// A theme file has an error.
   case invalid(ThemeFileError)
@@ -101,7 +117,7 @@ public enum ThemeCatalogError: Error, Hashable, Sendable, CustomStringConvertibl
         "no theme called \"\(name)\" (\(hint)available: \(available.joined(separator: ", ")); "
         + "user themes go in <config dir>/themes/NAME.theme)"
     case .unreadable(let path, let reason):
-      return "cannot read theme file \(path): \(reason); check that it exists and is readable"
+      return "\(path): \(reason)"
     case .invalid(let error):
       return error.description
     }

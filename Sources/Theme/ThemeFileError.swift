@@ -1,3 +1,4 @@
+import Spelling
 import Terminal
 
 /// A problem in a theme file, with the file and line it is on; the message names the fix.
@@ -32,43 +33,46 @@ public struct ThemeFileError: Error, Hashable, Sendable, CustomStringConvertible
     public var description: String {
       switch self {
       case .unknownSection(let name):
-        return "unknown section [\(name)]; a theme has only [palette] and [styles]"
+        return
+          "unknown section [\(MessageQuoting.shown(name))]; a theme has only [palette] and [styles]"
       case .outsideSection:
         return "this line comes before any section; put it under [palette] or [styles]"
       case .notAnEntry(let text):
         return
-          "cannot read \"\(text)\"; write `name = value`, a [section] header, or a # comment"
+          "cannot read \(MessageQuoting.quoted(text)); write `name = value`, a [section] header, or a # comment"
       case .unknownRole(let role, let suggestion):
         let hint = suggestion.map { "did you mean \"\($0)\"? " } ?? ""
         return
-          "unknown role \"\(role)\" (\(hint)the roles are listed in README \"Themes and keys\" "
+          "unknown role \(MessageQuoting.quoted(role)) (\(hint)the roles are listed in README \"Themes and keys\" "
           + "and in Themes/default.theme)"
       case .unknownColor(let word, let suggestion):
         let hint = suggestion.map { "did you mean \"\($0)\"? " } ?? ""
-        return "unknown colour \"\(word)\" (\(hint)use \(Color.themeSyntax))"
+        return "unknown colour \(MessageQuoting.quoted(word)) (\(hint)use \(Color.themeSyntax))"
       case .unknownAttribute(let word, let suggestion):
         return
-          "unknown attribute \"\(word)\" (did you mean \"\(suggestion)\"? the attributes are "
+          "unknown attribute \(MessageQuoting.quoted(word)) (did you mean \(MessageQuoting.quoted(suggestion))? the attributes are "
           + "\(Attributes.named.map(\.name).joined(separator: ", ")))"
       case .tooManyColors(let value):
         return
-          "more than two colours in \"\(value)\"; write the foreground, then the background, "
+          "more than two colours in \(MessageQuoting.quoted(value)); write the foreground, then the background, "
           + "then attributes"
       case .emptyStyle(let role):
         return
           "no style after \"\(role) =\"; write a foreground, a background and attributes, "
           + "for example `white blue bold`"
       case .duplicateRole(let role, let firstLine):
-        return "role \"\(role)\" is already styled on line \(firstLine); keep one of the two lines"
+        return
+          "role \(MessageQuoting.quoted(role)) is already styled on line \(firstLine); keep one of the two lines"
       case .duplicatePaletteName(let name, let firstLine):
         return
-          "palette name \"\(name)\" is already defined on line \(firstLine); keep one of the two"
+          "palette name \(MessageQuoting.quoted(name)) is already defined on line \(firstLine); keep one of the two"
       case .unusablePaletteName(let name):
         return
-          "palette name \"\(name)\" cannot be used: choose a name of lowercase letters, digits and "
+          "palette name \(MessageQuoting.quoted(name)) cannot be used: choose a name of lowercase letters, digits and "
           + "'-' that is not a colour or attribute word"
       case .paletteNeedsOneColor(let value):
-        return "a palette entry is one colour, not \"\(value)\"; use \(Color.themeSyntax)"
+        return
+          "a palette entry is one colour, not \(MessageQuoting.quoted(value)); use \(Color.themeSyntax)"
       }
     }
   }

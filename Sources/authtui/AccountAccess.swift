@@ -13,15 +13,17 @@ enum AccountAccess {
     ConfigurationLocation.resolve(explicitPath: invocation.value("config"))
   }
 
-  /// The providers, with `config.json`'s default login timeout; problems in the files are
-  /// written to standard error when `reportProblems` (commands about providers), and kept quiet
-  /// otherwise (`token`'s standard error should stay about the token).
-  static func catalog(_ invocation: Invocation, console: Console, reportProblems: Bool)
-    -> ProviderCatalog
-  {
+  /// The providers `selection` names, with `config.json`'s default login timeout; problems in
+  /// the files are written to standard error when `reportProblems` (commands about providers),
+  /// and kept quiet otherwise (`token`'s standard error should stay about the token).
+  static func catalog(
+    _ invocation: Invocation, console: Console, reportProblems: Bool,
+    providers selection: ProviderSelection = .all
+  ) -> ProviderCatalog {
     let location = configuration(invocation)
     let (settings, settingsProblems) = UserSettings.load(from: location)
-    let catalog = ProviderCatalog.load(from: location, defaultLoginTimeout: settings.loginTimeout)
+    let catalog = ProviderCatalog.load(
+      from: location, providers: selection, defaultLoginTimeout: settings.loginTimeout)
     if reportProblems {
       for problem in settingsProblems + catalog.skippedFiles {
         console.err("authtui: \(problem)")
@@ -30,15 +32,47 @@ enum AccountAccess {
     return catalog
   }
 
-  /// The account book over the unlocked vault.
-  static func book(_ invocation: Invocation, console: Console, reportProblems: Bool = false)
-    async throws(CommandFailure) -> AccountBook
-  {
+  /// Which providers a command needs.
+  enum ProviderScope {
+    /// Every provider (`list`, the agent).
+    case all
+    /// The provider with this id (`login PROVIDER`).
+    case provider(String)
+    /// The provider of the account this text names (`token`, `export`, `logout`); for `#N`
+    /// the vault says which.
+    case account(String)
+  }
+
+  /// The account book over the unlocked vault, with only the provider files `providers` needs:
+  /// a command about one account never reads the other providers' files.
+  static func book(
+    _ invocation: Invocation, console: Console, reportProblems: Bool = false,
+    providers: ProviderScope = .all
+  ) async throws(CommandFailure) -> AccountBook {
     let vault = try await VaultAccess.unlocked(invocation)
+    let selection: ProviderSelection
+    switch providers {
+    case .all: selection = .all
+    case .provider(let id): selection = .only([id])
+    case .account(let text): selection = .only(await providerIDs(ofAccount: text, in: vault))
+    }
     return AccountBook(
       vault: vault,
-      catalog: catalog(invocation, console: console, reportProblems: reportProblems),
+      catalog: catalog(
+        invocation, console: console, reportProblems: reportProblems, providers: selection),
       transport: URLSessionTransport())
+  }
+
+  /// The provider of the account `text` names; none when the name is malformed or the row
+  /// cannot be read (the book then reports that itself).
+  static func providerIDs(ofAccount text: String, in vault: Vault) async -> Set<String> {
+    switch try? AccountName(parsing: text) {
+    case .full(let provider, _)?, .provider(let provider)?: return [provider]
+    case .rowID(let id)?:
+      guard let record = try? await vault.account(AccountID(id)) else { return [] }
+      return [record.providerID]
+    case nil: return []
+    }
   }
 
   /// The exit code and line of an account error.

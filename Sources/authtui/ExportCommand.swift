@@ -50,7 +50,8 @@ enum ExportCommand {
           throw AccountAccess.failure(error)
         }
       }
-      let book = try await AccountAccess.book(invocation, console: console)
+      let book = try await AccountAccess.book(
+        invocation, console: console, providers: .account(invocation.arguments[0]))
       do throws(AccountsError) {
         let account = try await book.account(named: invocation.arguments[0])
         let token = try await book.accessToken(

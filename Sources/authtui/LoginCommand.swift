@@ -48,7 +48,8 @@ enum LoginCommand {
         throw CommandFailure(exitCode: .usage, message: "--timeout must be at least 10 seconds")
       }
       let browser = invocation.flag("no-browser") ? nil : BrowserLauncher.available()
-      let book = try await AccountAccess.book(invocation, console: console, reportProblems: true)
+      let book = try await AccountAccess.book(
+        invocation, console: console, reportProblems: true, providers: .provider(providerID))
       let record = try await signIn(
         book: book, providerID: providerID, flow: flow, label: invocation.value("label"),
         timeout: timeout, browser: browser, output: output)

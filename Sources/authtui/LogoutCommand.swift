@@ -25,7 +25,8 @@ enum LogoutCommand {
 
   static func run(_ invocation: Invocation, console: Console) async -> ExitCode {
     do throws(CommandFailure) {
-      let book = try await AccountAccess.book(invocation, console: console)
+      let book = try await AccountAccess.book(
+        invocation, console: console, providers: .account(invocation.arguments[0]))
       let report: SignOutReport
       let name: String
       let accessSettings: String?

@@ -32,7 +32,8 @@ enum TokenCommand {
         console.out(try answer.get())
         return .ok
       }
-      let book = try await AccountAccess.book(invocation, console: console)
+      let book = try await AccountAccess.book(
+        invocation, console: console, providers: .account(invocation.arguments[0]))
       let token: String
       do {
         let account = try await book.account(named: invocation.arguments[0])

@@ -4,6 +4,10 @@ import Providers
 import TestSupport
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 @Suite struct ProviderCatalogTests {
   let folder: TemporaryDirectory
   let location: ConfigurationLocation
@@ -121,7 +125,7 @@ import Testing
       "c-insecure.json",
       "{ \"id\": \"plain\", \"client_id\": \"x\",\n\n  \"token_endpoint\": \"http://id.example.com/token\",\n  \"authorization_endpoint\": \"https://id.example.com/a\" }"
     )
-    try write("d-no-client.json", #"{ "id": "noclient", "issuer": "https://id.example.com" }"#)
+    try write("noclient.json", #"{ "id": "noclient", "issuer": "https://id.example.com" }"#)
     try write("good.json", #"{ "issuer": "https://good.example", "client_id": "fine" }"#)
     let catalog = ProviderCatalog.load(from: location)
     let dir = location.providersDirectory.path
@@ -136,7 +140,7 @@ import Testing
     #expect(noClient.configuration == nil)
     #expect(
       noClient.problems.map(\.description) == [
-        "\(dir)/d-no-client.json: client_id: no client_id: ask the provider for a public (PKCE) client id, then add \"client_id\": \"…\" to \(dir)/d-no-client.json"
+        "\(dir)/noclient.json: client_id: no client_id: ask the provider for a public (PKCE) client id, then add \"client_id\": \"…\" to \(dir)/noclient.json"
       ])
     #expect(catalog.entry("good")?.configuration?.clientID == "fine")
     #expect(catalog.entry("simkl") != nil)
@@ -166,17 +170,20 @@ import Testing
     #expect(problems[3].message == "must be \"form\" or \"json\", not \"xml\"")
   }
 
-  @Test func refusesAnUnknownPresetAndADuplicateID() throws {
+  @Test func refusesAnUnknownPresetAndAnIDThatIsNotTheFileName() throws {
     try write("a.json", #"{ "id": "a", "preset": "simkel", "client_id": "x" }"#)
     try write("b.json", #"{ "id": "same", "issuer": "https://x.example", "client_id": "x" }"#)
-    try write("c.json", #"{ "id": "same", "issuer": "https://y.example", "client_id": "y" }"#)
+    try write("same.json", #"{ "id": "same", "issuer": "https://y.example", "client_id": "y" }"#)
     let catalog = ProviderCatalog.load(from: location)
-    let messages = catalog.skippedFiles.map(\.message)
+    let dir = location.providersDirectory.path
     #expect(
-      messages[0]
-        == "there is no preset \"simkel\"; use one of hivesigner, muhajir, oidc, rfc8628, simkl")
-    #expect(messages[1].hasPrefix("defines the provider \"same\" again (already in "))
-    #expect(catalog.entry("same")?.configuration?.issuer == "https://x.example")
+      catalog.skippedFiles.map(\.description) == [
+        "\(dir)/a.json: preset: there is no preset \"simkel\"; use one of hivesigner, muhajir, oidc, rfc8628, simkl",
+        "\(dir)/b.json: id: \"same\" is not the file's name; a provider's file is named after its id: rename the file to same.json, or remove \"id\"",
+      ])
+    #expect(catalog.entry("same")?.configuration?.issuer == "https://y.example")
+    #expect(catalog.entry("b") == nil)
+    #expect(catalog.skippedProblems(for: "b").map(\.field) == ["id"])
   }
 
   @Test func refusesAFlowWhoseEndpointsAreMissing() throws {
@@ -197,6 +204,118 @@ extension ProviderProblem {
   var line: Int? { position?.line }
 }
 
+extension ProviderFile {
+  /// What `decode` reports about `text`, as printed; empty when it decodes.
+  static func problems(in text: String, file: String) -> [String] {
+    guard case .failure(let list) = decode(text, file: file) else { return [] }
+    return list.problems.map(\.description)
+  }
+}
+
+/// What a hostile or broken `providers/` costs the commands that do not need the broken file.
+@Suite struct ProviderSelectionTests {
+  let folder: TemporaryDirectory
+  let location: ConfigurationLocation
+  var dir: String { location.providersDirectory.path }
+
+  init() throws {
+    folder = try TemporaryDirectory()
+    location = ConfigurationLocation(directory: URL(fileURLWithPath: folder.path))
+    try FileManager.default.createDirectory(
+      at: location.providersDirectory, withIntermediateDirectories: true)
+  }
+
+  func path(_ name: String) -> String { dir + "/" + name }
+
+  /// `{"k0": 0, "k1": 0, …}` with `count` unknown members.
+  static func unknownKeys(_ count: Int) -> String {
+    "{" + (0..<count).map { "\"k\($0)\": 0" }.joined(separator: ",\n") + "}"
+  }
+
+  @Test func aCatalogOfOneProviderReadsOnlyThatProvidersFile() throws {
+    try Self.unknownKeys(100_000).write(
+      toFile: path("huge.json"), atomically: true, encoding: .utf8)
+    try Self.unknownKeys(20_000).write(
+      toFile: path("noisy.json"), atomically: true, encoding: .utf8)
+    #expect(mkfifo(path("pipe.json"), 0o600) == 0)
+    try #"{"issuer": "https://b.example", "client_id": "b"}"#.write(
+      toFile: path("b.json"), atomically: true, encoding: .utf8)
+    let watch = try FileOpenWatch([path("huge.json"), path("noisy.json"), path("pipe.json")])
+
+    let one = ProviderCatalog.load(from: location, providers: .only(["b", "simkl"]))
+    #expect(one.entries.map(\.id) == ["b", "simkl"])
+    #expect(one.entry("b")?.configuration?.clientID == "b")
+    #expect(one.skippedFiles.isEmpty)
+    #expect(watch.openedPaths().isEmpty)
+    #expect(one.knownIDs == ["b", "hivesigner", "huge", "muhajir", "noisy", "pipe", "simkl"])
+
+    // Every file is looked at when every provider is shown; only noisy.json is opened.
+    let all = ProviderCatalog.load(from: location)
+    #expect(all.entries.map(\.id) == ["b", "hivesigner", "muhajir", "simkl"])
+    #expect(watch.openedPaths() == [path("noisy.json")])
+    #expect(
+      all.skippedFiles.map(\.description) == [
+        "\(path("huge.json")): is 1.2 MiB, over the 256 KiB limit for configuration files; check that this is the right file"
+      ]
+        + (0..<5).map {
+          "\(path("noisy.json")):\($0 + 1): k\($0): unknown field (did you mean \"id\"?); the fields are listed in the README under \"Providers\""
+        } + [
+          "\(path("noisy.json")):6: 19995 more unknown fields after these; the fields are listed in the README under \"Providers\"",
+          "\(path("pipe.json")): is a FIFO (named pipe), not a file; authtui does not read from pipes: replace it with a regular file",
+        ])
+    #expect(all.skippedProblems(for: "pipe").count == 1)
+  }
+
+  @Test func namesWhatIsNotAProviderFileAsSuch() throws {
+    try FileManager.default.createDirectory(
+      atPath: path("x.json"), withIntermediateDirectories: false)
+    #expect(symlink(path("loop.json"), path("loop.json")) == 0)
+    #expect(symlink(path("gone"), path("dangling.json")) == 0)
+    let catalog = ProviderCatalog.load(from: location)
+    #expect(
+      catalog.skippedFiles.map(\.description) == [
+        "\(path("dangling.json")): is a symbolic link to \(path("gone")), which does not exist; fix the link or remove it",
+        "\(path("loop.json")): is a symbolic link that loops back on itself; point it at a real file",
+        "\(path("x.json")): is a directory, not a file; remove it or give it a name that does not end in the file's extension",
+      ])
+    #expect(
+      ProviderCatalog.load(from: location, providers: .only(["x"])).skippedProblems(for: "x")
+        .map(\.message) == [catalog.skippedFiles[2].message])
+  }
+
+  @Test func refusesDeeplyNestedJSONWithAClearError() throws {
+    try String(repeating: "[", count: 200_000).write(
+      toFile: path("deep.json"), atomically: true, encoding: .utf8)
+    let problems = ProviderCatalog.load(from: location).skippedFiles
+    #expect(
+      problems.map(\.description) == [
+        "\(path("deep.json")):1: not valid JSON: arrays and objects are nested more than 64 deep; a configuration file needs only a few levels"
+      ])
+  }
+
+  @Test func keepsTheLineOfAFieldUnderALongMemberNameWithoutCopyingTheName() throws {
+    // Positions were kept by dotted path, so every value below this 128 KiB name copied it:
+    // 60,000 copies, 7 GiB. They are a tree now.
+    let name = String(repeating: "n", count: 128 * 1024)
+    let elements = Array(repeating: "1", count: 60_000).joined(separator: ",")
+    let document = try JSONParser.parse("{\n\"\(name)\":\n[\(elements),\n2]}")
+    #expect(document.position(of: "\(name)[60000]") == SourcePosition(line: 4, column: 1))
+    #expect(document.position(of: name).line == 3)
+  }
+
+  @Test func escapesControlCharactersAndShortensLongNamesInMessages() throws {
+    let long = String(repeating: "z", count: 1000)
+    #expect(
+      ProviderFile.problems(
+        in: "{\"a\\u001b[2Jb\": 1, \"\(long)\": 2, \"flows\": [\"\\u202eevil\"]}", file: "f.json")
+        == [
+          "f.json:1: a\\u{1B}[2Jb: unknown field; the fields are listed in the README under \"Providers\"",
+          "f.json:1: \(String(repeating: "z", count: 64))…: unknown field; the fields are listed in the README under \"Providers\"",
+          "f.json:1: flows: unknown flow \"\\u{202E}evil\"; use \"pkce\" (browser), \"device\" (RFC 8628 code) or \"pin\" (Simkl PIN)",
+        ])
+  }
+}
+
 @Suite struct ProviderIdentityTests {
   @Test func givesEachPresetItsIdentitySourceAsData() throws {
     let presets = ProviderCatalog.presets
@@ -215,18 +334,12 @@ extension ProviderProblem {
     #expect(try good.get().identity?.labelPaths == ["nickname"])
     #expect(try good.get().identity?.source == .userinfo)
 
-    guard
-      case .failure(let bad) = ProviderFile.decode(
-        "{\"id\": \"x\",\n \"identity\": {\"source\": \"endpoint\", \"lable\": [\"a\"]}}",
-        file: "x.json")
-    else {
-      Issue.record("a broken identity block was accepted")
-      return
-    }
     #expect(
-      bad.problems.map(\.description) == [
-        "x.json:2: identity.source: an \"endpoint\" source needs the URL in \"endpoint\"",
-        "x.json:2: identity.lable: unknown field (did you mean \"label\"?); identity takes source, endpoint, label, subject, email, name, forbidden_scope_hint",
-      ])
+      ProviderFile.problems(
+        in: "{\"id\": \"x\",\n \"identity\": {\"source\": \"endpoint\", \"lable\": [\"a\"]}}",
+        file: "x.json") == [
+          "x.json:2: identity.source: an \"endpoint\" source needs the URL in \"endpoint\"",
+          "x.json:2: identity.lable: unknown field (did you mean \"label\"?); identity takes source, endpoint, label, subject, email, name, forbidden_scope_hint",
+        ])
   }
 }

@@ -1,5 +1,11 @@
+import Foundation
 import Providers
+import TestSupport
 import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 @Suite struct UserSettingsTests {
   @Test func readsThemeTimeoutsAndKeyOverridesWithTheirLines() {
@@ -39,5 +45,20 @@ import Testing
     #expect(
       problems.first?.description
         == "config.json:3: not valid JSON: trailing comma before '}'; remove the last comma")
+  }
+
+  @Test func aConfigJSONThatIsAFIFOIsReportedAndNeverOpened() async throws {
+    let folder = try TemporaryDirectory()
+    let location = ConfigurationLocation(directory: URL(fileURLWithPath: folder.path))
+    #expect(mkfifo(location.settingsFile.path, 0o600) == 0)
+    let watch = try FileOpenWatch([location.settingsFile.path])
+    let loaded = await finishing(within: 30) { UserSettings.load(from: location) }
+    let (settings, problems) = try #require(loaded, "reading a FIFO config.json blocked")
+    #expect(settings == UserSettings())
+    #expect(
+      problems.map(\.description) == [
+        "\(location.settingsFile.path): is a FIFO (named pipe), not a file; authtui does not read from pipes: replace it with a regular file"
+      ])
+    #expect(watch.openedPaths().isEmpty)
   }
 }

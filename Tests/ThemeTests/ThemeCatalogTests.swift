@@ -1,17 +1,25 @@
 import Foundation
+import Providers
 import Terminal
 import TestSupport
 import Testing
 import Theme
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Choosing themes by name: built-in and user themes, and the errors users see.
 @Suite struct ThemeCatalogTests {
+  /// How authtui reads theme files.
+  static func read(_ path: String) throws -> String { try ConfigurationFile.read(path: path) }
+
   @Test func loadsUserThemesFromTheConfigFolderBesideTheBuiltInOnes() throws {
     let folder = try TemporaryDirectory()
     try "[styles]\ntitle = red black bold\n".write(
       toFile: folder.file("ocean.theme"), atomically: true, encoding: .utf8)
     try "not a theme".write(toFile: folder.file("notes.txt"), atomically: true, encoding: .utf8)
-    let catalog = ThemeCatalog(userThemesDirectory: folder.path)
+    let catalog = ThemeCatalog(userThemesDirectory: folder.path, readFile: Self.read)
     #expect(catalog.names == ["default", "high-contrast", "light", "monochrome", "ocean"])
     let ocean = try catalog.theme(named: "ocean")
     #expect(
@@ -23,7 +31,7 @@ import Theme
     let folder = try TemporaryDirectory()
     try "[styles]\ndefault = green black\n".write(
       toFile: folder.file("default.theme"), atomically: true, encoding: .utf8)
-    let catalog = ThemeCatalog(userThemesDirectory: folder.path)
+    let catalog = ThemeCatalog(userThemesDirectory: folder.path, readFile: Self.read)
     #expect(try catalog.theme(named: "default").style(for: .default).foreground == .indexed(2))
   }
 
@@ -31,7 +39,7 @@ import Theme
     let folder = try TemporaryDirectory()
     try "[styles]\ntitle = red\nlist = bright-purple\n".write(
       toFile: folder.file("broken.theme"), atomically: true, encoding: .utf8)
-    let catalog = ThemeCatalog(userThemesDirectory: folder.path)
+    let catalog = ThemeCatalog(userThemesDirectory: folder.path, readFile: Self.read)
     #expect(!catalog.names.contains("broken"))
     #expect(catalog.names.contains("default"))
     #expect(catalog.problems.count == 1)
@@ -41,7 +49,8 @@ import Theme
   }
 
   @Test func aMissingUserFolderMeansOnlyBuiltInThemes() {
-    let catalog = ThemeCatalog(userThemesDirectory: "/nonexistent/authtui/themes")
+    let catalog = ThemeCatalog(
+      userThemesDirectory: "/nonexistent/authtui/themes", readFile: Self.read)
     #expect(catalog.names == ["default", "high-contrast", "light", "monochrome"])
     #expect(catalog.problems.isEmpty)
   }
@@ -68,7 +77,43 @@ import Theme
 
   @Test func anUnreadableThemeFileNamesThePath() {
     #expect(throws: ThemeCatalogError.self) {
-      try ThemeCatalog.load(path: "/nonexistent/x.theme", name: "x")
+      try ThemeCatalog.load(path: "/nonexistent/x.theme", name: "x", readFile: Self.read)
     }
+  }
+
+  @Test func choosingABrokenUserThemeByNameNamesItsFileAndLine() throws {
+    let folder = try TemporaryDirectory()
+    try "[styles]\ntitle = red\ntitel = blue\n".write(
+      toFile: folder.file("ocean.theme"), atomically: true, encoding: .utf8)
+    let catalog = ThemeCatalog(userThemesDirectory: folder.path, readFile: Self.read)
+    #expect {
+      try catalog.theme(named: "ocean")
+    } throws: { error in
+      (error as? ThemeCatalogError)?.description
+        == folder.file("ocean.theme")
+        + ":3: unknown role \"titel\" (did you mean \"title\"? the roles are listed in README "
+        + "\"Themes and keys\" and in Themes/default.theme)"
+    }
+  }
+
+  @Test func aThemeFileThatIsAFIFOOrADirectoryIsNamedAsSuchAndNeverOpened() async throws {
+    let folder = try TemporaryDirectory()
+    #expect(mkfifo(folder.file("pipe.theme"), 0o600) == 0)
+    try FileManager.default.createDirectory(
+      atPath: folder.file("dir.theme"), withIntermediateDirectories: false)
+    let watch = try FileOpenWatch([folder.file("pipe.theme")])
+    let path = folder.path
+    let catalog = try #require(
+      await finishing(within: 30) { ThemeCatalog(userThemesDirectory: path, readFile: Self.read) },
+      "reading a FIFO theme blocked")
+    #expect(
+      catalog.problems.map(\.description) == [
+        folder.file("dir.theme")
+          + ": is a directory, not a file; remove it or give it a name that does not end in the file's extension",
+        folder.file("pipe.theme")
+          + ": is a FIFO (named pipe), not a file; authtui does not read from pipes: replace it with a regular file",
+      ])
+    #expect(watch.openedPaths().isEmpty)
+    #expect(catalog.names == ["default", "high-contrast", "light", "monochrome"])
   }
 }

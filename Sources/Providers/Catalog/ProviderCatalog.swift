@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import Spelling
 
 /// Every provider authtui knows: the built-in presets, overlaid and extended by the user's
 /// `providers/*.json` files.
@@ -12,10 +13,22 @@ public struct ProviderCatalog: Sendable {
   public let entries: [ProviderEntry]
   /// Files that could not be read at all, each problem with its file and line.
   public let skippedFiles: [ProviderProblem]
+  /// Every provider id there is, read or not: the presets', the entries' and, for files this
+  /// catalog did not read, their names. For suggestions ("did you mean …?").
+  public let knownIDs: [String]
+  /// The problems of each skipped file whose name is a provider id, by that id.
+  private let skippedByID: [String: [ProviderProblem]]
 
   /// The entry with this id.
   public func entry(_ id: String) -> ProviderEntry? {
     entries.first { $0.id == id }
+  }
+
+  /// Why the file of provider `id` (`providers/ID.json`) was skipped; empty when it was read
+  /// or there is none. A provider whose own file is broken is reported with that file's
+  /// problems rather than as missing or as the bare preset.
+  public func skippedProblems(for id: String) -> [ProviderProblem] {
+    skippedByID[id] ?? []
   }
 
   /// Every problem: skipped files first, then each provider's.
@@ -36,59 +49,44 @@ public struct ProviderCatalog: Sendable {
     return presets
   }()
 
-  /// Loads the presets and the user's provider files from `location`.
+  /// Loads the presets and every user provider file from `location`, for the commands that show
+  /// all providers (`providers`, `list`, the UI).
   ///
   /// `defaultLoginTimeout` (from `config.json`) applies to providers that set none.
   public static func load(
     from location: ConfigurationLocation, defaultLoginTimeout: TimeInterval? = nil
   ) -> ProviderCatalog {
+    load(from: location, providers: .all, defaultLoginTimeout: defaultLoginTimeout)
+  }
+
+  /// Loads the providers `selection` names: with `.only`, just `providers/ID.json` of each id
+  /// (and the preset it builds on), so a broken or hostile file of another provider costs a
+  /// command nothing. The other providers' ids are still known, from the file names, for
+  /// "did you mean" suggestions.
+  public static func load(
+    from location: ConfigurationLocation, providers selection: ProviderSelection,
+    defaultLoginTimeout: TimeInterval? = nil
+  ) -> ProviderCatalog {
+    let fileNames = providerFileNames(in: location.providersDirectory)
+    let wanted: [String]
+    switch selection {
+    case .all: wanted = fileNames
+    case .only(let ids):
+      // Only ids that can be file names: an id is never a path.
+      let present = Set(fileNames)
+      wanted = ids.filter { ProviderID.isValid($0) && present.contains("\($0).json") }.sorted()
+        .map { "\($0).json" }
+    }
     var skipped: [ProviderProblem] = []
-    var userFiles: [(file: ProviderFile, path: String, base: String?)] = []
-    for url in providerFileURLs(in: location.providersDirectory) {
-      let shown = ConfigurationLocation.display(url)
-      guard let data = FileManager.default.contents(atPath: url.path) else {
-        skipped.append(problem(shown, nil, "cannot be read; check its permissions"))
-        continue
-      }
-      guard let text = String(data: data, encoding: .utf8) else {
-        skipped.append(problem(shown, nil, "is not UTF-8 text; save it as UTF-8"))
-        continue
-      }
-      switch ProviderFile.decode(text, file: shown) {
+    var skippedByID: [String: [ProviderProblem]] = [:]
+    var userFiles: [UserFile] = []
+    for name in wanted {
+      let url = location.providersDirectory.appendingPathComponent(name)
+      switch readUserFile(url) {
       case .failure(let list):
         skipped += list.problems
-      case .success(var file):
-        if file.id == nil {
-          let stem = url.deletingPathExtension().lastPathComponent
-          guard ProviderID.isValid(stem) else {
-            skipped.append(
-              problem(
-                shown, nil,
-                "has no \"id\" and its file name is not a valid id; add \"id\": \"name\" "
-                  + "(lowercase letters, digits and '-')"))
-            continue
-          }
-          file.id = stem
-        }
-        // A file whose id is a preset's builds on that preset without saying so.
-        let base = file.preset ?? file.id.flatMap { presets[$0]?.id == $0 ? $0 : nil }
-        if let base, presets[base] == nil {
-          let names = presets.keys.sorted().joined(separator: ", ")
-          skipped.append(
-            ProviderProblem(
-              file: shown, position: nil, field: "preset",
-              message: "there is no preset \"\(base)\"; use one of \(names)"))
-          continue
-        }
-        if let earlier = userFiles.first(where: { $0.file.id == file.id }) {
-          skipped.append(
-            problem(
-              shown, nil,
-              "defines the provider \"\(file.id ?? "")\" again (already in \(earlier.path)); "
-                + "give it another \"id\" or remove one of the files"))
-          continue
-        }
-        userFiles.append((file, shown, base))
+        skippedByID[String(name.dropLast(".json".count)), default: []] += list.problems
+      case .success(let user): userFiles.append(user)
       }
     }
 
@@ -96,7 +94,7 @@ public struct ProviderCatalog: Sendable {
     let overridden = Set(userFiles.compactMap(\.file.id))
     for (name, preset) in presets.sorted(by: { $0.key < $1.key }) {
       // A preset without an id is a template (oidc, rfc8628), used only through "preset".
-      guard let id = preset.id, !overridden.contains(id) else { continue }
+      guard let id = preset.id, !overridden.contains(id), selection.includes(id) else { continue }
       let editFile = location.providersDirectory.appendingPathComponent("\(id).json")
       entries.append(
         makeEntry(
@@ -113,14 +111,62 @@ public struct ProviderCatalog: Sendable {
           merged, origin: origin, shownFile: user.path, editFile: user.path,
           defaultLoginTimeout: defaultLoginTimeout))
     }
-    return ProviderCatalog(entries: entries.sorted { $0.id < $1.id }, skippedFiles: skipped)
+    let stems = fileNames.map { String($0.dropLast(".json".count)) }.filter(ProviderID.isValid)
+    let presetIDs = presets.values.compactMap(\.id)
+    return ProviderCatalog(
+      entries: entries.sorted { $0.id < $1.id }, skippedFiles: skipped,
+      knownIDs: Set(stems + presetIDs + entries.map(\.id)).sorted(), skippedByID: skippedByID)
   }
 
-  private static func providerFileURLs(in directory: URL) -> [URL] {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-    return names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted().map {
-      directory.appendingPathComponent($0)
+  /// A user file as read: the file, its path as shown, and the preset it builds on.
+  private typealias UserFile = (file: ProviderFile, path: String, base: String?)
+
+  /// Reads and checks one user file: its id is its file name (`providers/ID.json`), so a
+  /// command that needs one provider reads one file.
+  private static func readUserFile(_ url: URL) -> Result<UserFile, ProblemList> {
+    let shown = ConfigurationLocation.display(url)
+    func refuse(_ field: String?, _ message: String) -> Result<UserFile, ProblemList> {
+      .failure(ProblemList([problem(shown, field, message)]))
     }
+    let stem = url.deletingPathExtension().lastPathComponent
+    guard ProviderID.isValid(stem) else {
+      return refuse(
+        nil,
+        "the file name is not a provider id; rename it to ID.json, where ID is lowercase "
+          + "letters, digits and '-' (the id in PROVIDER/LABEL)")
+    }
+    let text: String
+    do {
+      text = try ConfigurationFile.read(url)
+    } catch {
+      return refuse(nil, error.description)
+    }
+    var file: ProviderFile
+    switch ProviderFile.decode(text, file: shown) {
+    case .failure(let list): return .failure(list)
+    case .success(let decoded): file = decoded
+    }
+    if let id = file.id, id != stem {
+      return refuse(
+        "id",
+        "\(MessageQuoting.quoted(id)) is not the file's name; a provider's file is named after "
+          + "its id: rename the file to \(id).json, or remove \"id\"")
+    }
+    file.id = stem
+    // A file whose id is a preset's builds on that preset without saying so.
+    let base = file.preset ?? (presets[stem]?.id == stem ? stem : nil)
+    if let base, presets[base] == nil {
+      let names = presets.keys.sorted().joined(separator: ", ")
+      return refuse(
+        "preset", "there is no preset \(MessageQuoting.quoted(base)); use one of \(names)")
+    }
+    return .success((file, shown, base))
+  }
+
+  /// The `*.json` names in `providers/`, sorted; listing them reads no file.
+  private static func providerFileNames(in directory: URL) -> [String] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+    return names.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
   }
 
   private static func problem(_ file: String, _ field: String?, _ message: String)
@@ -208,5 +254,22 @@ public struct ProviderCatalog: Sendable {
       requiresIssuerInAuthorizationResponse: file.issuerInAuthorizationResponse ?? false,
       usesDiscovery: file.usesDiscovery ?? true, postLogoutRedirectURI: file.postLogoutRedirectURI,
       identity: file.identity)
+  }
+}
+
+/// Which providers a catalog reads from the configuration folder.
+public enum ProviderSelection: Sendable, Equatable {
+  /// Every file in `providers/`, for commands that show every provider.
+  case all
+  /// Only the providers with these ids: `providers/ID.json` for each (and the preset it builds
+  /// on), for commands that use one provider.
+  case only(Set<String>)
+
+  /// True when the provider `id` is selected.
+  public func includes(_ id: String) -> Bool {
+    switch self {
+    case .all: return true
+    case .only(let ids): return ids.contains(id)
+    }
   }
 }

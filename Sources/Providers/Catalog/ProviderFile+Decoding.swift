@@ -53,7 +53,9 @@ extension FieldReader {
       report(nil, "a provider file holds one JSON object ({ \"id\": …, \"client_id\": … })")
       return ProviderFile()
     }
-    reportUnknownFields(of: members, known: Self.providerFields, documentedIn: "Providers")
+    reportUnknownFields(
+      of: members, known: Self.providerFields,
+      fix: "the fields are listed in the README under \"Providers\"")
     var file = ProviderFile()
     file.id = string("id").flatMap { id in
       if ProviderID.isValid(id) { return id }
@@ -73,7 +75,7 @@ extension FieldReader {
       if let flow = SignInFlow(rawValue: name) { return flow }
       report(
         "flows[\(index)]",
-        "unknown flow \"\(name)\"; use \"pkce\" (browser), \"device\" (RFC 8628 code) or \"pin\" (Simkl PIN)"
+        "unknown flow \(MessageQuoting.quoted(name)); use \"pkce\" (browser), \"device\" (RFC 8628 code) or \"pin\" (Simkl PIN)"
       )
       return nil
     }
@@ -119,13 +121,9 @@ extension FieldReader {
       typeMismatch("identity", expected: "an object ({\"source\": \"userinfo\", …})", found: value)
       return nil
     }
-    for key in members.keys.sorted() where !Self.identityFields.contains(key) {
-      let close = SpellingSuggestion.closest(to: key, among: Self.identityFields)
-      report(
-        "identity.\(key)",
-        "unknown field" + (close.map { " (did you mean \"\($0)\"?)" } ?? "")
-          + "; identity takes " + Self.identityFields.joined(separator: ", "))
-    }
+    reportUnknownFields(
+      of: members, known: Self.identityFields, prefix: "identity.",
+      fix: "identity takes " + Self.identityFields.joined(separator: ", "))
     let sourceName = string("identity.source")
     let endpoint = endpoint("identity.endpoint")
     let labels = stringList("identity.label", allowingSingleString: true) ?? []
@@ -146,7 +144,7 @@ extension FieldReader {
       } else {
         report(
           "identity.source",
-          "unknown source \"\(sourceName)\"; use one of "
+          "unknown source \(MessageQuoting.quoted(sourceName)); use one of "
             + IdentityConfiguration.Source.wireNames.joined(separator: ", "))
       }
       return nil

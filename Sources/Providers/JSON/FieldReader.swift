@@ -24,20 +24,39 @@ struct FieldReader {
   }
 
   static func insecureMessage(_ value: String) -> String {
-    "\"\(value)\" is not allowed: endpoints must use https (plain http only on 127.0.0.1, "
-      + "for the sandbox provider); change it to https://…"
+    "\(MessageQuoting.quoted(value)) is not allowed: endpoints must use https (plain http "
+      + "only on 127.0.0.1, for the sandbox provider); change it to https://…"
   }
 
   // MARK: Typed field readers
 
-  /// Reports every member of `members` not in `known`, with the closest known name.
+  /// How many unknown fields of one object are reported by name; the rest are counted.
+  static let unknownFieldsNamed = 5
+
+  /// Reports the members of `members` not in `known`, each once with the closest known name:
+  /// the first `unknownFieldsNamed` in file order by name, then how many more there are.
+  /// `prefix` is the object's path (`identity.`); `fix` ends each message.
   mutating func reportUnknownFields(
-    of members: [String: JSONWireValue], known: [String], documentedIn section: String
+    of members: [String: JSONWireValue], known: [String], prefix: String = "", fix: String
   ) {
-    for key in members.keys.sorted() where !known.contains(key) {
+    let knownSet = Set(known)
+    let unknown = members.keys.filter { !knownSet.contains($0) }
+      .map { (key: $0, position: document.position(of: prefix + $0)) }
+      .sorted { ($0.position, $0.key) < ($1.position, $1.key) }
+    for (key, position) in unknown.prefix(Self.unknownFieldsNamed) {
       let close = SpellingSuggestion.closest(to: key, among: known, maximumDistance: 3)
       let hint = close.map { " (did you mean \"\($0)\"?)" } ?? ""
-      report(key, "unknown field\(hint); the fields are listed in the README under \"\(section)\"")
+      found.append(
+        ProviderProblem(
+          file: file, position: position,
+          field: prefix + MessageQuoting.shown(key), message: "unknown field\(hint); \(fix)"))
+    }
+    if unknown.count > Self.unknownFieldsNamed {
+      let more = unknown.count - Self.unknownFieldsNamed
+      found.append(
+        ProviderProblem(
+          file: file, position: unknown[Self.unknownFieldsNamed].position, field: nil,
+          message: "\(more) more unknown field\(more == 1 ? "" : "s") after these; \(fix)"))
     }
   }
 
@@ -53,12 +72,15 @@ struct FieldReader {
     return current
   }
 
+  /// Records a problem of `field` (a dotted path; its `[n]` indices are dropped from what is
+  /// shown, and a member name from the file is shown escaped and cut short).
   mutating func report(_ field: String?, _ message: String) {
+    let shown = field.map {
+      MessageQuoting.shown($0.split(separator: "[").first.map(String.init) ?? $0, limit: 128)
+    }
     found.append(
       ProviderProblem(
-        file: file, position: document.position(of: field ?? ""),
-        field: field.map { $0.split(separator: "[").first.map(String.init) ?? $0 }, message: message
-      ))
+        file: file, position: document.position(of: field ?? ""), field: shown, message: message))
   }
 
   mutating func typeMismatch(_ field: String, expected: String, found: JSONWireValue) {
@@ -139,14 +161,16 @@ struct FieldReader {
     guard let text = string(field) else { return nil }
     if let chosen = Choice(rawValue: text) { return chosen }
     let options = choices.map { "\"\($0.rawValue)\"" }.joined(separator: " or ")
-    report(field, "must be \(options), not \"\(text)\"")
+    report(field, "must be \(options), not \(MessageQuoting.quoted(text))")
     return nil
   }
 
   mutating func endpoint(_ field: String) -> URL? {
     guard let text = string(field) else { return nil }
     guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
-      report(field, "\"\(text)\" is not an absolute URL; write it as https://host/path")
+      report(
+        field,
+        "\(MessageQuoting.quoted(text)) is not an absolute URL; write it as https://host/path")
       return nil
     }
     guard ProviderConfiguration.isAllowedEndpoint(url) else {

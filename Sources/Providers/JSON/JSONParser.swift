@@ -1,4 +1,5 @@
 import AuthCore
+import Spelling
 
 /// A strict RFC 8259 parser for configuration files that reports errors by line and column.
 ///
@@ -7,22 +8,23 @@ import AuthCore
 /// line 12. This one keeps the position of every value and key.
 public struct JSONParser {
   private let scalars: [Unicode.Scalar]
-  private var positions: [String: SourcePosition] = [:]
   private var index = 0
   private var line = 1
   private var column = 1
-  private let maxDepth = 64
+  /// How deep arrays and objects may nest: far more than any configuration file needs, and
+  /// few enough that the recursive descent cannot run out of stack.
+  public static let maximumDepth = 64
 
   /// Parses a whole document; anything but white space after the top-level value is an error.
   public static func parse(_ text: String) throws(JSONParseError) -> JSONDocument {
     var parser = JSONParser(scalars: Array(text.unicodeScalars))
     parser.skipWhitespace()
-    let value = try parser.parseValue(path: "", depth: 0)
+    let (value, positions) = try parser.parseValue(depth: 0)
     parser.skipWhitespace()
     guard parser.index == parser.scalars.count else {
       throw parser.error("unexpected text after the end of the JSON value")
     }
-    return JSONDocument(root: value, positions: parser.positions)
+    return JSONDocument(root: value, positions: positions)
   }
 
   private init(scalars: [Unicode.Scalar]) {
@@ -58,34 +60,47 @@ public struct JSONParser {
   private mutating func expect(_ scalar: Unicode.Scalar, _ what: String) throws(JSONParseError) {
     guard current == scalar else {
       throw error(
-        "expected \(what)" + (current.map { ", found '\($0)'" } ?? " before the end of the file"))
+        "expected \(what)"
+          + (current.map { ", found \(Self.shown($0))" } ?? " before the end of the file"))
     }
     advance()
   }
 
-  private mutating func parseValue(path: String, depth: Int) throws(JSONParseError) -> JSONWireValue
-  {
-    guard depth < maxDepth else { throw error("values are nested more than \(maxDepth) deep") }
-    positions[path] = position
+  private mutating func parseValue(depth: Int) throws(JSONParseError) -> (
+    JSONWireValue, JSONPositions
+  ) {
+    var positions = JSONPositions(start: position)
     guard let scalar = current else { throw error("expected a value before the end of the file") }
+    if scalar == "{" || scalar == "[" {
+      guard depth < Self.maximumDepth else {
+        throw error(
+          "arrays and objects are nested more than \(Self.maximumDepth) deep; a configuration "
+            + "file needs only a few levels")
+      }
+    }
     switch scalar {
-    case "{": return try parseObject(path: path, depth: depth)
-    case "[": return try parseArray(path: path, depth: depth)
-    case "\"": return .string(try parseString())
+    case "{": return (try parseObject(depth: depth, positions: &positions), positions)
+    case "[": return (try parseArray(depth: depth, positions: &positions), positions)
+    case "\"": return (.string(try parseString()), positions)
     case "t":
       try parseLiteral("true")
-      return .bool(true)
+      return (.bool(true), positions)
     case "f":
       try parseLiteral("false")
-      return .bool(false)
+      return (.bool(false), positions)
     case "n":
       try parseLiteral("null")
-      return .null
-    case "-", "0"..."9": return .number(try parseNumber())
+      return (.null, positions)
+    case "-", "0"..."9": return (.number(try parseNumber()), positions)
     case "'": throw error("strings take double quotes (\"), not single quotes")
     case "/": throw error("JSON has no comments; remove the comment")
-    default: throw error("unexpected '\(scalar)' where a value should be")
+    default: throw error("unexpected \(Self.shown(scalar)) where a value should be")
     }
+  }
+
+  /// A character from the file for a message: quoted, and escaped when it is invisible.
+  private static func shown(_ scalar: Unicode.Scalar) -> String {
+    MessageQuoting.quoted(String(Character(scalar)), quote: "'")
   }
 
   private mutating func parseLiteral(_ word: String) throws(JSONParseError) {
@@ -95,8 +110,8 @@ public struct JSONParser {
     }
   }
 
-  private mutating func parseObject(path: String, depth: Int) throws(JSONParseError)
-    -> JSONWireValue
+  private mutating func parseObject(depth: Int, positions: inout JSONPositions)
+    throws(JSONParseError) -> JSONWireValue
   {
     advance()  // {
     var members: [String: JSONWireValue] = [:]
@@ -115,12 +130,15 @@ public struct JSONParser {
       let key = try parseString()
       if members[key] != nil {
         throw JSONParseError(
-          message: "the name \"\(key)\" appears twice in this object", position: keyStart)
+          message: "the name \(MessageQuoting.quoted(key)) appears twice in this object",
+          position: keyStart)
       }
       skipWhitespace()
-      try expect(":", "':' after the member name \"\(key)\"")
+      try expect(":", "':' after the member name \(MessageQuoting.quoted(key))")
       skipWhitespace()
-      members[key] = try parseValue(path: path.isEmpty ? key : path + "." + key, depth: depth + 1)
+      let (value, valuePositions) = try parseValue(depth: depth + 1)
+      members[key] = value
+      positions.members[key] = valuePositions
       skipWhitespace()
       if current == "," {
         advance()
@@ -130,11 +148,13 @@ public struct JSONParser {
         advance()
         return .object(members)
       }
-      throw error("expected ',' or '}' after the value of \"\(key)\" (a missing comma?)")
+      throw error(
+        "expected ',' or '}' after the value of \(MessageQuoting.quoted(key)) (a missing comma?)")
     }
   }
 
-  private mutating func parseArray(path: String, depth: Int) throws(JSONParseError) -> JSONWireValue
+  private mutating func parseArray(depth: Int, positions: inout JSONPositions)
+    throws(JSONParseError) -> JSONWireValue
   {
     advance()  // [
     var elements: [JSONWireValue] = []
@@ -146,7 +166,9 @@ public struct JSONParser {
     while true {
       skipWhitespace()
       if current == "]" { throw error("trailing comma before ']'; remove the last comma") }
-      elements.append(try parseValue(path: "\(path)[\(elements.count)]", depth: depth + 1))
+      let (element, elementPositions) = try parseValue(depth: depth + 1)
+      elements.append(element)
+      positions.elements.append(elementPositions)
       skipWhitespace()
       if current == "," {
         advance()

@@ -35,15 +35,24 @@ public struct UserSettings: Sendable, Equatable {
 
   static let fields = ["theme", "login_timeout", "clipboard_clear_after", "keys"]
 
-  /// Reads `config.json` from `location`; a missing file is the defaults. Problems are returned
-  /// beside the settings that could be read, so one bad field does not cost the others.
+  /// Reads `config.json` from `location`; a missing file is the defaults, and one that cannot
+  /// be read (a directory, a FIFO, too large…) is the defaults and a problem. Problems are
+  /// returned beside the settings that could be read, so one bad field does not cost the others.
   public static func load(from location: ConfigurationLocation) -> (UserSettings, [ProviderProblem])
   {
     let url = location.settingsFile
-    guard let data = FileManager.default.contents(atPath: url.path) else {
+    let shown = ConfigurationLocation.display(url)
+    let text: String
+    do {
+      text = try ConfigurationFile.read(url)
+    } catch .missing {
       return (UserSettings(), [])
+    } catch {
+      let problem = ProviderProblem(
+        file: shown, position: nil, field: nil, message: error.description)
+      return (UserSettings(), [problem])
     }
-    return parse(String(decoding: data, as: UTF8.self), file: ConfigurationLocation.display(url))
+    return parse(text, file: shown)
   }
 
   /// Reads settings from the text of a `config.json`.
@@ -62,7 +71,9 @@ public struct UserSettings: Sendable, Equatable {
       reader.report(nil, "config.json holds one JSON object ({ \"theme\": … })")
       return (UserSettings(), reader.problems)
     }
-    reader.reportUnknownFields(of: members, known: fields, documentedIn: "Configuration")
+    reader.reportUnknownFields(
+      of: members, known: fields,
+      fix: "the fields are listed in the README under \"Configuration\"")
     var settings = UserSettings()
     settings.theme = reader.string("theme")
     settings.loginTimeout = reader.integer("login_timeout", in: 10...3600).map { TimeInterval($0) }

@@ -17,13 +17,28 @@ enum InteractiveCommand {
     _ invocation: Invocation, console: Console,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> ExitCode {
+    let isDemo = invocation.command == "demo"
+    let userConfiguration = ConfigurationLocation.resolve(
+      explicitPath: invocation.value("config"), environment: environment)
+    // The demo's throwaway configuration folder holds no themes: it has the built-in ones.
+    let themes = Self.themes(in: isDemo ? nil : userConfiguration)
+    // A --theme that cannot be used is a usage error, said before a terminal is needed (a
+    // broken theme file is named with its line).
+    if let requested = invocation.value("theme") {
+      do {
+        _ = try themes.theme(named: requested)
+      } catch {
+        console.err("authtui: \(error)")
+        return .usage
+      }
+    }
     if let problem = TerminfoProbe.problem(term: environment["TERM"]) {
       console.err("authtui: \(problem)")
       return .failure
     }
     let demo: DemoSetup?
     let setup: VaultSetup
-    if invocation.command == "demo" {
+    if isDemo {
       do {
         let made = try DemoSetup.make()
         demo = made
@@ -37,9 +52,8 @@ enum InteractiveCommand {
       setup = VaultSetup(
         location: VaultLocation.resolve(
           explicitPath: invocation.value("vault"), environment: environment),
-        configuration: ConfigurationLocation.resolve(
-          explicitPath: invocation.value("config"), environment: environment),
-        passphrase: .current(environment: environment), newVaultCost: .standard,
+        configuration: userConfiguration, passphrase: .current(environment: environment),
+        newVaultCost: .standard,
         prepare: { () async throws(AppFailure) -> SecretText? in nil })
     }
     defer { demo?.cleanUp() }
@@ -54,17 +68,12 @@ enum InteractiveCommand {
     }
     let noColor = invocation.flag("no-color")
     let colors = ColorMode(environment: environment, noColorFlag: noColor)
-    let themes = ThemeCatalog(userThemesDirectory: configuration.themesDirectory.path)
     notices += themes.problems.map(\.description)
     let theme: Theme
     do {
       theme = try themes.theme(
         requested: invocation.value("theme") ?? settings.theme, colorsOff: colors == .monochrome)
     } catch {
-      if invocation.value("theme") != nil {
-        console.err("authtui: \(error)")
-        return .usage
-      }
       notices.append("\(settingsFile): \"theme\": \(error)")
       theme =
         (try? themes.theme(requested: nil, colorsOff: colors == .monochrome))
@@ -117,6 +126,15 @@ enum InteractiveCommand {
       return .failure
     }
     return .ok
+  }
+
+  /// The built-in themes and, with a configuration folder, the user's, read as every
+  /// configuration file is (no FIFO opened, a size limit).
+  static func themes(in configuration: ConfigurationLocation?) -> ThemeCatalog {
+    guard let configuration else { return ThemeCatalog() }
+    return ThemeCatalog(
+      userThemesDirectory: configuration.themesDirectory.path,
+      readFile: { path throws(ConfigurationFileError) in try ConfigurationFile.read(path: path) })
   }
 
   /// Opens `url` with the user's browser, or says why it cannot.
