@@ -39,7 +39,8 @@ import Testing
     let shell = [
       "/bin/sh", "-c", #"ulimit -c "$(ulimit -H -c)" && cd "$0" && exec "$@""#, cores,
     ]
-    // `swift test` turns the runtime's backtracer off for its children; users have it on.
+    // The runtime's backtracer is on by default on Linux but was off under `swift test`: force
+    // it on, as users have it.
     let agent = try await AgentProcess.start(
       cli, [], ["SWIFT_BACKTRACE": "enable=yes"],
       launcher: (Self.withoutPtraceCapability ?? []) + shell)
@@ -50,9 +51,8 @@ import Testing
     let coreLimit = limits.split(separator: "\n").first { $0.hasPrefix("Max core file size") }
     #expect(coreLimit?.split(separator: " ").dropFirst(4).prefix(2) == ["0", "0"], "\(limits)")
     if let reader = Self.withoutPtraceCapability {
-      let read = try await ChildProcess.run(
-        (reader + ["/bin/cat", "/proc/\(pid)/mem"])[0],
-        Array((reader + ["/bin/cat", "/proc/\(pid)/mem"]).dropFirst()))
+      let command = reader + ["/bin/cat", "/proc/\(pid)/mem"]
+      let read = try await ChildProcess.run(command[0], Array(command.dropFirst()))
       #expect(read.stderr.contains("Permission denied"), "\(read.stderr)")
     }
 
