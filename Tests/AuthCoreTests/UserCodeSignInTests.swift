@@ -232,6 +232,8 @@ import Testing
     let seen = await runOnManualClock(attempt, clock)
     #expect(try await attempt.tokens().accessToken == "simkl-at")
     #expect(seen.contains { $0.pollTrouble == .httpStatus(502) })
+    #expect(seen.last?.phase == .signedIn)
+    #expect(seen.last?.pollTrouble == nil)
   }
 
   @Test func stopsWithAClearErrorWhenAPollAnswersWithAFreshCode() async throws {
