@@ -15,6 +15,8 @@ let package = Package(
     .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
     .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
     .systemLibrary(name: "CNcursesW", providers: [.apt(["libncurses-dev"])]),
+    // Process controls Swift cannot call (variadic prctl), for the authtui executable.
+    .systemLibrary(name: "CProcessControl"),
 
     // Swift modules, lowest first.
     .target(name: "Isolation"),
@@ -46,8 +48,8 @@ let package = Package(
     .executableTarget(
       name: "authtui",
       dependencies: [
-        "Accounts", "App", "AuthCore", "Crypto", "Providers", "Sandbox", "Spelling", "Terminal",
-        "TerminalCurses", "Theme", "Vault",
+        "Accounts", "App", "AuthCore", "CProcessControl", "Crypto", "Providers", "Sandbox",
+        "Spelling", "Terminal", "TerminalCurses", "Theme", "Vault",
       ]),
     .executableTarget(name: "authtui-sandbox", dependencies: ["Sandbox"]),
 

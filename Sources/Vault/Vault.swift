@@ -34,14 +34,20 @@ public actor Vault {
   var connection: SQLiteConnection?
   var keys: VaultKeys?
   var sealer: CellSealer?
+  /// scrypt, but for tests that watch when a derivation runs.
+  let keyDerivation: KeyDerivation
 
-  private init(location: VaultLocation, busyTimeout: Duration, migrations: [SchemaMigration]) {
+  private init(
+    location: VaultLocation, busyTimeout: Duration, migrations: [SchemaMigration],
+    keyDerivation: KeyDerivation = .scrypt
+  ) {
     precondition(
       migrations.enumerated().allSatisfy { $0.offset + 1 == $0.element.version },
       "schema migrations must be numbered 1, 2, 3… in order")
     self.location = location
     self.busyTimeout = busyTimeout
     self.migrations = migrations
+    self.keyDerivation = keyDerivation
   }
 
   /// The schema version this build writes; files above it are refused.
@@ -61,12 +67,15 @@ public actor Vault {
     try await open(at: location, busyTimeout: busyTimeout, migrations: VaultSchema.migrations)
   }
 
-  /// `open` with another schema history (tests of migrations).
+  /// `open` with another schema history (tests of migrations), or another key derivation
+  /// (tests that watch when `unlock` derives a key).
   package static func open(
     at location: VaultLocation, busyTimeout: Duration = .seconds(10),
-    migrations: [SchemaMigration]
+    migrations: [SchemaMigration], keyDerivation: KeyDerivation = .scrypt
   ) async throws(VaultError) -> Vault {
-    let vault = Vault(location: location, busyTimeout: busyTimeout, migrations: migrations)
+    let vault = Vault(
+      location: location, busyTimeout: busyTimeout, migrations: migrations,
+      keyDerivation: keyDerivation)
     try await vault.connect(refusingUnsafePermissions: true)
     return vault
   }
@@ -176,13 +185,14 @@ public actor Vault {
   /// Derives the key-encryption key from `passphrase` (scrypt, with the stored parameters; about
   /// half a second with the default ones) and unwraps the data key.
   ///
-  /// A wrong passphrase throws `wrongPassphrase` and writes nothing. After a successful unlock,
+  /// A header with parameters authtui never writes throws `damagedHeader` before any derivation;
+  /// a wrong passphrase throws `wrongPassphrase`; neither writes anything. After a successful unlock,
   /// pending schema migrations run (one transaction) and the journal is set to WAL if it was not.
   public func unlock(with passphrase: Passphrase) throws(VaultError) {
     let connection = try openConnection()
     // Read afresh: another process may have changed the passphrase since this vault was opened.
     let header = try VaultHeader.read(from: connection)
-    guard let dataKey = header.unwrapDataKey(with: passphrase) else {
+    guard let dataKey = header.unwrapDataKey(with: passphrase, derivation: keyDerivation) else {
       throw .wrongPassphrase(path: location.fileURL.path)
     }
     let keys = try VaultKeys(dataKey: dataKey)

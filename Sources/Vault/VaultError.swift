@@ -16,6 +16,10 @@ public enum VaultError: Error, Equatable, Sendable {
   case notAVault(path: String)
   /// The file was written by a newer authtui, whose schema this build does not know.
   case newerSchema(path: String, found: Int, supported: Int)
+  /// The header row holds key-derivation parameters authtui never writes (another algorithm, a
+  /// cost out of range, a salt of the wrong length): the file was damaged or altered. Found
+  /// before any key derivation; the passphrase was not tried. `problem` names the field.
+  case damagedHeader(path: String, problem: String)
   /// The passphrase does not unwrap the data key. Nothing on disk was changed.
   case wrongPassphrase(path: String)
   /// An empty passphrase was offered for a new vault or a passphrase change.
@@ -66,6 +70,9 @@ extension VaultError: CustomStringConvertible {
     case .newerSchema(let path, let found, let supported):
       return "the vault \(path) uses schema version \(found), newer than the \(supported) this"
         + " authtui understands; it was left untouched: upgrade authtui to open it"
+    case .damagedHeader(let path, let problem):
+      return "the header of the vault \(path) is damaged: \(problem); the passphrase was not"
+        + " tried and nothing was changed: restore the vault from a backup"
     case .wrongPassphrase(let path):
       return "the passphrase does not open the vault \(path); nothing was changed:"
         + " check the passphrase (or the AUTHTUI_PASSPHRASE* variable that supplied it) and try again"

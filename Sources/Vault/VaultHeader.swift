@@ -17,6 +17,17 @@ struct VaultHeader {
 
   static let saltByteCount = 32
   static let vaultIDByteCount = 16
+  /// The only key-derivation function authtui writes (`kdf_algorithm`).
+  static let algorithm = "scrypt"
+  /// The scrypt costs authtui writes: 2^10 for throwaway vaults (the demo, tests), 2^17 for
+  /// every other. Anything else in a header is damage, refused before a derivation is tried:
+  /// a cost of 2^20 would take a gigabyte and seconds only to fail.
+  static let costs: ClosedRange<UInt64> = (1 << 10)...(1 << 17)
+  /// The scrypt block size (`r`) and parallelism (`p`) authtui writes.
+  static let blockSize: UInt32 = 8
+  static let parallelism: UInt32 = 1
+  /// `nonce ‖ ciphertext ‖ tag`: 12 + 32 + 16 bytes.
+  static let wrappedDataKeyByteCount = 12 + SymmetricKey.byteCount + 16
 
   /// Wraps `dataKey` under a key derived from `passphrase` with a fresh salt. Slow: runs scrypt.
   static func wrapping(
@@ -24,6 +35,9 @@ struct VaultHeader {
     parameters: Scrypt.Parameters
   ) throws(VaultError) -> VaultHeader {
     guard !passphrase.isEmpty else { throw .emptyPassphrase }
+    if let problem = Self.problem(with: parameters) {
+      throw .unexpected("cannot wrap the data key: \(problem)")
+    }
     let salt = SecureRandom.bytes(count: saltByteCount)
     let associatedData = Self.associatedData(vaultID: vaultID, parameters: parameters, salt: salt)
     do {
@@ -37,11 +51,15 @@ struct VaultHeader {
     }
   }
 
-  /// The data key, or nil when `passphrase` is not the one it was wrapped with. Slow: runs scrypt.
-  func unwrapDataKey(with passphrase: Passphrase) -> SymmetricKey? {
+  /// The data key, or nil when `passphrase` is not the one it was wrapped with. Slow: runs
+  /// `derivation` (scrypt).
+  func unwrapDataKey(
+    with passphrase: Passphrase, derivation: KeyDerivation = .scrypt
+  ) -> SymmetricKey? {
     let associatedData = Self.associatedData(vaultID: vaultID, parameters: parameters, salt: salt)
     guard
-      let keyEncryptionKey = try? Self.keyEncryptionKey(passphrase, salt: salt, parameters),
+      let derived = try? derivation.derive(passphrase.bytes, salt, parameters),
+      let keyEncryptionKey = try? SymmetricKey(bytes: derived),
       let box = try? AESGCM.SealedBox(combined: wrappedDataKey),
       let bytes = try? AESGCM.open(box, using: keyEncryptionKey, authenticating: associatedData)
     else { return nil }
@@ -51,10 +69,22 @@ struct VaultHeader {
   private static func keyEncryptionKey(
     _ passphrase: Passphrase, salt: [UInt8], _ parameters: Scrypt.Parameters
   ) throws -> SymmetricKey {
-    try SymmetricKey(
-      bytes: Scrypt.deriveKey(
-        password: passphrase.bytes, salt: salt, parameters: parameters,
-        byteCount: SymmetricKey.byteCount))
+    try SymmetricKey(bytes: KeyDerivation.scrypt.derive(passphrase.bytes, salt, parameters))
+  }
+
+  /// What is wrong with `parameters` for a vault header, or nil when authtui writes them.
+  static func problem(with parameters: Scrypt.Parameters) -> String? {
+    if !costs.contains(parameters.cost) {
+      return "kdf_cost \(parameters.cost) is outside what authtui writes"
+        + " (\(costs.lowerBound) to \(costs.upperBound))"
+    }
+    if parameters.blockSize != blockSize {
+      return "kdf_block_size \(parameters.blockSize) is not the \(blockSize) authtui writes"
+    }
+    if parameters.parallelism != parallelism {
+      return "kdf_parallelism \(parameters.parallelism) is not the \(parallelism) authtui writes"
+    }
+    return nil
   }
 
   private static func associatedData(
@@ -68,25 +98,57 @@ struct VaultHeader {
 }
 
 extension VaultHeader {
-  /// Reads the header row.
+  /// Reads the header row and checks it against what authtui writes: another algorithm, a cost
+  /// outside `costs`, another block size or parallelism, or a salt or wrapped key of the wrong
+  /// length is `damagedHeader`, found before any key derivation runs. (A salt or cost changed
+  /// within those bounds is still found, as the wrapped key's associated data binds them, but
+  /// only after the derivation, where it cannot be told from a wrong passphrase.)
   static func read(from connection: SQLiteConnection) throws(VaultError) -> VaultHeader {
+    let path = connection.path
     let rows = try connection.query(
       """
-      SELECT vault_id, kdf_cost, kdf_block_size, kdf_parallelism, kdf_salt, wrapped_data_key
+      SELECT vault_id, kdf_algorithm, kdf_cost, kdf_block_size, kdf_parallelism, kdf_salt,
+        wrapped_data_key
       FROM vault_meta WHERE singleton = 1
       """
     ) { row throws(VaultError) in
+      guard let vaultID = row.blob(0), vaultID.count == vaultIDByteCount,
+        let salt = row.blob(5), let wrapped = row.blob(6)
+      else { throw VaultError.notAVault(path: path) }
+      let algorithm = row.text(1)
+      guard algorithm == Self.algorithm else {
+        throw VaultError.damagedHeader(
+          path: path,
+          problem: "kdf_algorithm '\(algorithm)' is not the '\(Self.algorithm)' authtui writes")
+      }
+      let cost = row.int64(2)
+      let (blockSize, parallelism) = (row.int64(3), row.int64(4))
       guard
-        let vaultID = row.blob(0), vaultID.count == vaultIDByteCount,
         let parameters = try? Scrypt.Parameters(
-          cost: UInt64(clamping: row.int64(1)), blockSize: UInt32(clamping: row.int64(2)),
-          parallelism: UInt32(clamping: row.int64(3))),
-        let salt = row.blob(4), let wrapped = row.blob(5)
-      else { throw VaultError.notAVault(path: connection.path) }
+          cost: UInt64(clamping: cost), blockSize: UInt32(clamping: blockSize),
+          parallelism: UInt32(clamping: parallelism))
+      else {
+        throw VaultError.damagedHeader(
+          path: path,
+          problem: "the scrypt parameters kdf_cost \(cost), kdf_block_size \(blockSize),"
+            + " kdf_parallelism \(parallelism) are not valid (RFC 7914)")
+      }
+      if let found = Self.problem(with: parameters) {
+        throw VaultError.damagedHeader(path: path, problem: found)
+      }
+      guard salt.count == saltByteCount else {
+        throw VaultError.damagedHeader(
+          path: path, problem: "kdf_salt has \(salt.count) bytes, not \(saltByteCount)")
+      }
+      guard wrapped.count == wrappedDataKeyByteCount else {
+        throw VaultError.damagedHeader(
+          path: path,
+          problem: "wrapped_data_key has \(wrapped.count) bytes, not \(wrappedDataKeyByteCount)")
+      }
       return VaultHeader(
         vaultID: vaultID, parameters: parameters, salt: salt, wrappedDataKey: wrapped)
     }
-    guard let header = rows.first else { throw .notAVault(path: connection.path) }
+    guard let header = rows.first else { throw .notAVault(path: path) }
     return header
   }
 

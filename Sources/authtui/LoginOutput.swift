@@ -19,6 +19,7 @@ actor LoginOutput {
   private var finished = false
   private var countdownShown = false
   private var ignoredRedirects = 0
+  private var pollTrouble: PollTrouble?
   private var pasteReader: Thread?
 
   init(console: Console, json: Bool) {
@@ -117,6 +118,27 @@ actor LoginOutput {
       say("A redirect was refused (\(reason)); still waiting.")
     }
     if case .exchangingCode = progress.phase { waitingFor = "the provider's answer" }
+    if progress.pollTrouble != pollTrouble {
+      reportPollTrouble(progress.pollTrouble)
+    }
+  }
+
+  /// A poll got no answer (or the provider answers again): one line, and a `retrying` event.
+  private func reportPollTrouble(_ trouble: PollTrouble?) {
+    pollTrouble = trouble
+    guard let trouble else {
+      say("The provider answers again; still waiting.")
+      return
+    }
+    let message = "provider unreachable, retrying (\(trouble))"
+    if json {
+      console.out(
+        OrderedJSON.object([
+          ("event", .string("retrying")), ("reason", .string(trouble.code)),
+          ("message", .string(message)),
+        ]).text)
+    }
+    say("Provider unreachable, retrying (\(trouble)); the code stays valid until it expires.")
   }
 
   /// Redraws `M:SS left` once a second until the sign-in ends (a terminal only).
@@ -124,8 +146,11 @@ actor LoginOutput {
     while !finished && !Task.isCancelled {
       if liveCountdown, let deadline {
         let left = max(0, Int(deadline.timeIntervalSinceNow.rounded(.up)))
+        let what =
+          pollTrouble.map { "provider unreachable, retrying (\($0))" }
+          ?? "waiting for \(waitingFor)"
         console.errRaw(
-          "\r\u{1B}[K  waiting for \(waitingFor): \(left / 60):\(String(format: "%02d", left % 60)) left (Ctrl-C to cancel)"
+          "\r\u{1B}[K  \(what): \(left / 60):\(String(format: "%02d", left % 60)) left (Ctrl-C to cancel)"
         )
         countdownShown = true
       }

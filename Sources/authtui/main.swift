@@ -3,6 +3,7 @@
 #endif
 
 // The composition root: parse the command line, then hand over to one command.
+ProcessHardening.apply()  // before any secret is read: no core dump, no backtrace of memory
 let console = Console()
 let catalog = CommandCatalog.standard
 let invocation: Invocation

@@ -37,6 +37,9 @@ import Vault
     #expect(snapshot.pollInterval == 10)
     #expect(snapshot.nextPollAt == now.addingTimeInterval(10))
     #expect(snapshot.fixedRedirectPort == nil)
+    #expect(snapshot.pollTrouble == nil)
+    progress.pollTrouble = .httpStatus(500)
+    #expect(SignInSnapshot(progress)?.pollTrouble == "HTTP 500")
   }
 
   @Test func theFailedStepIsLeftToTheAttemptsError() {

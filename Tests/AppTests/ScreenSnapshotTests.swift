@@ -144,6 +144,17 @@ import Testing
     Snapshot.check(driver.frame, Self.name("sign-in-device", size))
   }
 
+  @Test(arguments: sizes) func deviceCodeWhileTheProviderIsUnreachable(size: Size) {
+    var driver = Driver(size: size)
+    guard let id = driver.startSignIn("work", .device) else { return }
+    var snapshot = driver.codeSnapshot()
+    snapshot.pollTrouble = "HTTP 500"
+    snapshot.nextPollAt = driver.now.addingTimeInterval(20)
+    driver.send(.signInProgress(id, snapshot))
+    driver.advance(2)
+    Snapshot.check(driver.frame, Self.name("sign-in-device-retrying", size))
+  }
+
   @Test(arguments: sizes) func simklPINShownLarge(size: Size) {
     var driver = Driver(size: size)
     guard let id = driver.startSignIn("simkl", .pin) else { return }

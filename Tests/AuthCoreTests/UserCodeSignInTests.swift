@@ -113,6 +113,60 @@ import Testing
     #expect(offsets(Array(await transport.times.dropFirst()), from: origin) == [5, 15])
   }
 
+  @Test func keepsPollingThroughA500AGarbageBodyAndADroppedConnectionUntilApproved()
+    async throws
+  {
+    let transport = FakeTransport(clock: clock)
+    await transport.enqueue(
+      "/token", FakeTransport.raw("", status: 500), FakeTransport.raw("<html>oops", status: 200),
+      .failure(.connectionLost(host: "provider.test")), Self.pending, Self.tokens)
+    let origin = await clock.now()
+    let attempt = try await begin(transport)
+    let seen = await runOnManualClock(attempt, clock)
+    #expect(try await attempt.tokens().accessToken == "at")
+    #expect(seen.last?.phase == .signedIn)
+    // 5, then 10, 20, 40 after one, two, three failures in a row; an answer resets it to 5.
+    #expect(
+      offsets(Array(await transport.times.dropFirst()), from: origin) == [5, 15, 35, 75, 80])
+    let shown = seen.filter { $0.nextPollAt != nil }.map(\.pollTrouble)
+    #expect(shown == [nil, .httpStatus(500), .unreadableAnswer, .noConnection, nil])
+    #expect(seen.filter { $0.nextPollAt != nil }.allSatisfy { $0.pollInterval == 5 })
+  }
+
+  @Test func aProviderThatNeverAnswersEndsTheSignInAtTheCodesDeadlineAsExpired() async throws {
+    let transport = FakeTransport(clock: clock)
+    for _ in 0..<40 {
+      await transport.enqueue("/token", FakeTransport.raw("", status: 503))
+    }
+    let origin = await clock.now()
+    let attempt = try await begin(
+      transport,
+      answer:
+        #"{"device_code":"d","user_code":"U","verification_uri":"https://provider.test/device","expires_in":300,"interval":5}"#
+    )
+    let seen = await runOnManualClock(attempt, clock)
+    await #expect(throws: AuthError.userCodeExpired) { _ = try await attempt.tokens() }
+    // Backoff doubles up to a minute between polls, and the wait ends at expires_in.
+    #expect(
+      offsets(Array(await transport.times.dropFirst()), from: origin)
+        == [5, 15, 35, 75, 135, 195, 255])
+    #expect(await clock.now() == origin.addingTimeInterval(300))
+    #expect(seen.dropLast().last?.pollTrouble == .httpStatus(503))
+  }
+
+  @Test func accessDeniedAfterAFailedPollStillEndsTheSignInAtOnce() async throws {
+    let transport = FakeTransport(clock: clock)
+    await transport.enqueue(
+      "/token", .failure(.cannotConnect(host: "provider.test")),
+      FakeTransport.json(#"{"error":"access_denied"}"#, status: 400), Self.tokens)
+    let attempt = try await begin(transport)
+    _ = await runOnManualClock(attempt, clock)
+    await #expect(throws: AuthError.accessDenied(description: nil)) {
+      _ = try await attempt.tokens()
+    }
+    #expect(await transport.requests(to: "/token").count == 2)
+  }
+
   @Test func cancellingStopsThePollingAtOnce() async throws {
     let transport = FakeTransport(clock: clock)
     let attempt = try await begin(transport)
@@ -169,6 +223,19 @@ import Testing
     #expect(offsets(Array(await transport.times.dropFirst()), from: origin) == [5, 10, 20])
   }
 
+  @Test func aPINPollThatGetsA502IsRetriedUntilApproved() async throws {
+    let transport = FakeTransport(clock: clock)
+    await transport.enqueue(
+      "/api/oauth/pin/5G6JA", FakeTransport.raw("Bad Gateway", status: 502),
+      FakeTransport.json(#"{"result":"OK","access_token":"simkl-at"}"#))
+    let attempt = try await begin(transport)
+    let seen = await runOnManualClock(attempt, clock)
+    #expect(try await attempt.tokens().accessToken == "simkl-at")
+    #expect(seen.contains { $0.pollTrouble == .httpStatus(502) })
+    #expect(seen.last?.phase == .signedIn)
+    #expect(seen.last?.pollTrouble == nil)
+  }
+
   @Test func stopsWithAClearErrorWhenAPollAnswersWithAFreshCode() async throws {
     let transport = FakeTransport(clock: clock)
     await transport.enqueue(
@@ -186,7 +253,7 @@ import Testing
       error?.message
         == "The code you were shown is no longer valid at the provider (it expired or was "
         + "already used); start a new sign-in to get a fresh code.")
-    #expect(seen.allSatisfy { $0.userCode == "5G6JA" })
+    #expect(seen.allSatisfy { $0.userCode == "5G6JA" && $0.pollTrouble == nil })
     #expect(!"\(seen)".contains("NEW99"))
   }
 }

@@ -51,6 +51,28 @@ import Testing
     await cli.stop()
   }
 
+  @Test func aDeviceSignInWhosePollGetsA500RetriesAndStillSignsIn() async throws {
+    let cli = try await CLIHarness.start()
+    await cli.hook("settings", #"{"profile": "oidc", "device_interval": 1}"#)
+    await cli.hook("fault", #"{"path": "/oidc/token", "kind": "status500", "count": 1}"#)
+    let result = try await cli.run(
+      ["login", "sandbox", "--flow", "device", "--json"], ["AUTHTUI_TEST_BROWSER_USER": "bob"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.count == 3, "\(result.stdout)")
+    #expect(lines.first?.hasPrefix(#"{"event":"user_code","#) == true)
+    #expect(
+      lines.dropFirst().first
+        == #"{"event":"retrying","reason":"http_status","message":"provider unreachable, retrying (HTTP 500)"}"#
+    )
+    #expect(lines.last?.hasPrefix(#"{"event":"signed_in","account":"sandbox/bob","#) == true)
+    #expect(
+      result.stderr.contains(
+        "Provider unreachable, retrying (HTTP 500); the code stays valid until it expires."))
+    #expect(await cli.stat("faults") == 1)
+    await cli.stop()
+  }
+
   @Test func writesLoginEventsAsJSONLines() async throws {
     let cli = try await CLIHarness.start()
     let result = try await cli.run(["login", "sandbox", "--json"])

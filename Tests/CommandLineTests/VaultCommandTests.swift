@@ -66,6 +66,22 @@ import Vault
     #expect(!(status.stdout + status.stderr).contains("a fine passphrase"))
   }
 
+  @Test func aVaultWhoseHeaderAsksForAGigabyteOfScryptIsRefusedAsDamagedWithExitOne()
+    async throws
+  {
+    try await makeVault()
+    let altered = try await ChildProcess.run(
+      "/usr/bin/env", ["sqlite3", path, "UPDATE vault_meta SET kdf_cost = 1048576"])
+    #expect(altered.status == 0, "\(altered.stderr)")
+    let listed = try await authtui(["list"], ["AUTHTUI_PASSPHRASE": "old pass phrase"])
+    #expect(listed.status == 1)
+    #expect(
+      listed.stderr
+        == "authtui: the header of the vault \(path) is damaged: kdf_cost 1048576 is outside what"
+        + " authtui writes (1024 to 131072); the passphrase was not tried and nothing was changed:"
+        + " restore the vault from a backup\n")
+  }
+
   @Test func statusShowsTheFactsWithoutAPassphraseAndNoSecret() async throws {
     try await makeVault()
     let result = try await authtui(["--vault", path, "vault", "status"], ["AUTHTUI_VAULT": nil])

@@ -19,6 +19,7 @@ extension SignInSnapshot {
       userCode: progress.userCode, verificationURI: progress.verificationURI?.absoluteString,
       verificationURIComplete: progress.verificationURIComplete?.absoluteString,
       pollInterval: progress.pollInterval, nextPollAt: progress.nextPollAt,
+      pollTrouble: progress.pollTrouble?.description,
       ignoredRedirect: progress.lastIgnoredRedirect?.message)
   }
 }

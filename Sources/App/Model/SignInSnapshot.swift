@@ -34,6 +34,9 @@ public struct SignInSnapshot: Sendable, Equatable {
   public var pollInterval: TimeInterval?
   /// Device and PIN flows: when the next poll goes out.
   public var nextPollAt: Date?
+  /// Device and PIN flows: why the latest poll got no answer ("HTTP 500", "no connection"),
+  /// while the polls are retried; nil once the provider answers.
+  public var pollTrouble: String?
   /// Browser flow: why the latest redirect was refused without ending the wait (wrong `state`,
   /// a pasted URL that is not the redirect).
   public var ignoredRedirect: String?
@@ -43,7 +46,7 @@ public struct SignInSnapshot: Sendable, Equatable {
     phase: Phase, deadline: Date? = nil, authorizationURL: String? = nil,
     fixedRedirectPort: Int? = nil, userCode: String? = nil, verificationURI: String? = nil,
     verificationURIComplete: String? = nil, pollInterval: TimeInterval? = nil,
-    nextPollAt: Date? = nil, ignoredRedirect: String? = nil
+    nextPollAt: Date? = nil, pollTrouble: String? = nil, ignoredRedirect: String? = nil
   ) {
     self.phase = phase
     self.deadline = deadline
@@ -54,6 +57,7 @@ public struct SignInSnapshot: Sendable, Equatable {
     self.verificationURIComplete = verificationURIComplete
     self.pollInterval = pollInterval
     self.nextPollAt = nextPollAt
+    self.pollTrouble = pollTrouble
     self.ignoredRedirect = ignoredRedirect
   }
 

@@ -143,18 +143,25 @@ enum SignInView {
       return
     }
     let waiting: String
+    var role = Role.statusBusy
     switch snapshot.phase {
     case .waitingForApproval:
+      let next = snapshot.nextPollAt.map { max(0, Int($0.timeIntervalSince(now).rounded(.up))) }
       var text = " Waiting for approval"
-      if let next = snapshot.nextPollAt {
-        text += " · next check in \(max(0, Int(next.timeIntervalSince(now).rounded(.up)))) s"
+      if let trouble = snapshot.pollTrouble {
+        // The provider did not answer the last poll: the next one backs off, the wait goes on.
+        text = " Provider unreachable, retrying (\(trouble))"
+        if let next { text += " in \(next) s" }
+        role = .statusWarning
+      } else {
+        if let next { text += " · next check in \(next) s" }
+        if let interval = snapshot.pollInterval { text += " (every \(Int(interval)) s)" }
       }
-      if let interval = snapshot.pollInterval { text += " (every \(Int(interval)) s)" }
       waiting = text
     default:
       waiting = " Waiting for \(attempt.provider.name)'s answer…"
     }
-    page.line([(Chrome.spinner(at: now), .spinner), (waiting, .statusBusy)], in: &buffer)
+    page.line([(Chrome.spinner(at: now), .spinner), (waiting, role)], in: &buffer)
     drawCountdown(attempt, page: &page, now: now, in: &buffer)
     if let ignored = snapshot.ignoredRedirect {
       page.wrapped("! " + ignored, role: .statusWarning, limit: 2, in: &buffer)

@@ -97,7 +97,10 @@ struct AttemptLedger {
     guard self.outcome == nil else { return false }
     self.outcome = outcome
     switch outcome {
-    case .success: progress.phase = .signedIn
+    case .success:
+      progress.phase = .signedIn
+      // The provider answered: whatever trouble the polls before had is over.
+      progress.pollTrouble = nil
     case .failure(let error): progress.phase = .failed(error)
     }
     progress.nextPollAt = nil

@@ -42,6 +42,9 @@ public struct SignInProgress: Sendable, Equatable {
   public internal(set) var pollInterval: TimeInterval?
   /// Device and PIN flows: when the next poll goes out; nil when no poll is scheduled.
   public internal(set) var nextPollAt: Date?
+  /// Device and PIN flows: why the latest poll got no answer (the provider unreachable, a 5xx,
+  /// a garbage body), while polls are retried with backoff; nil once the provider answers.
+  public internal(set) var pollTrouble: PollTrouble?
   /// Browser flow: how many redirects were refused without ending the wait (wrong `state`,
   /// unreadable), and the latest reason, for a UI to mention.
   public internal(set) var ignoredRedirects: Int

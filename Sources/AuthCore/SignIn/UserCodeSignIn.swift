@@ -8,7 +8,9 @@ import Foundation
 /// (`interval`, default 5 s; `slow_down` adds 5 s for the rest of the flow). It ends with tokens,
 /// `accessDenied`, `userCodeExpired` (the provider's `expired_token`, or the local deadline at
 /// `expires_in` whatever the provider keeps saying), `pinCodeReplaced` (a PIN poll answered with
-/// a fresh code: that code is never shown), another provider or network error, or `cancelled`.
+/// a fresh code: that code is never shown), another OAuth error, or `cancelled`. A poll that
+/// gets no answer (timeout, dropped connection, 5xx, garbage) is retried with backoff and shown
+/// as `SignInProgress.pollTrouble` until the provider answers again or the code expires.
 public actor UserCodeSignIn: LedgeredAttempt {
   public nonisolated let flow: SignInFlow
   public nonisolated let progress: AsyncStream<SignInProgress>
@@ -84,8 +86,8 @@ public actor UserCodeSignIn: LedgeredAttempt {
             flow == .pin
               ? try await client.pollPIN(authorization)
               : try await client.pollDeviceToken(authorization)
-          } schedule: { next, interval in
-            self.scheduled(next: next, interval: interval)
+          } schedule: { next, interval, trouble in
+            self.scheduled(next: next, interval: interval, trouble: trouble)
           })
       } catch {
         outcome = .failure(error)
@@ -94,10 +96,11 @@ public actor UserCodeSignIn: LedgeredAttempt {
     }
   }
 
-  private func scheduled(next: Date?, interval: TimeInterval) {
+  private func scheduled(next: Date?, interval: TimeInterval, trouble: PollTrouble?) {
     ledger.update {
       $0.nextPollAt = next
       $0.pollInterval = interval
+      $0.pollTrouble = trouble
     }
   }
 
