@@ -38,7 +38,7 @@ enum AccountAccess {
     return AccountBook(
       vault: vault,
       catalog: catalog(invocation, console: console, reportProblems: reportProblems),
-      transport: URLSessionTransport())
+      transport: URLSessionTransport(), criticalSection: TerminationSignals.shared)
   }
 
   /// The exit code and line of an account error.

@@ -3,6 +3,8 @@
 #endif
 
 // The composition root: parse the command line, then hand over to one command.
+// First of all, before any thread exists: termination signals wait for critical sections.
+TerminationSignals.shared.install()
 let console = Console()
 let catalog = CommandCatalog.standard
 let invocation: Invocation
@@ -24,7 +26,9 @@ if invocation.flag("help") {
 // The interactive UI runs here, on the main thread and before any `await` below: curses needs
 // that thread to see resizes at once.
 if invocation.command.isEmpty || invocation.command == "demo" {
-  exit(InteractiveCommand.run(invocation, console: console).rawValue)
+  let status = InteractiveCommand.run(invocation, console: console)
+  TerminationSignals.shared.exitIfRequested()
+  exit(status.rawValue)
 }
 
 // Every other command runs as the catalog says.
