@@ -57,7 +57,9 @@ public struct LeaseHolderProcess: Sendable, Equatable {
       let stat = processStat(of: pid)
     else { return nil }
     // The link reads `pid:[4026531836]`: the namespace's inode.
-    guard let namespace = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/pid")
+    guard
+      let namespace = try? FileManager.default.destinationOfSymbolicLink(
+        atPath: "/proc/self/ns/pid")
     else { return nil }
     return "\(boot)/\(namespace.filter(\.isNumber))/\(stat.startTime)"
   }

@@ -35,7 +35,8 @@ extension Vault {
       ) {
         (
           holder: $0.text(0), until: Self.date(milliseconds: $0.int64(1)),
-          process: LeaseHolderProcess(pid: Int32(truncatingIfNeeded: $0.int64(2)), identity: $0.text(3)),
+          process: LeaseHolderProcess(
+            pid: Int32(truncatingIfNeeded: $0.int64(2)), identity: $0.text(3)),
           sentVersion: $0.int64(4)
         )
       }.first
@@ -43,7 +44,8 @@ extension Vault {
         return .heldByOther(holder: current.holder, until: current.until)
       }
       let account = try Self.decoded(try table.existingRow(id), by: table)
-      let mayBeSpent = current.map { $0.sentVersion != 0 && $0.sentVersion == account.version } ?? false
+      let mayBeSpent =
+        current.map { $0.sentVersion != 0 && $0.sentVersion == account.version } ?? false
       // Stored in whole milliseconds; the lease reports exactly what is stored.
       let expiry = Self.milliseconds(now.addingTimeInterval(duration))
       let lease = RefreshLease(
