@@ -133,7 +133,7 @@ public actor AccountBook {
     }
     let provider = OIDCProvider(
       configuration: configuration, transport: transport, clock: clock,
-      requestTimeout: requestTimeout)
+      requestTimeout: requestTimeout, criticalSection: criticalSection)
     openIDProviders[id] = provider
     return provider
   }

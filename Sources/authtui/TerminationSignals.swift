@@ -105,8 +105,9 @@ final class TerminationSignals: CriticalSection, @unchecked Sendable {
   func run<Result: Sendable>(_ work: @escaping @Sendable () async -> Result) async -> Result? {
     let entered = await withCheckedContinuation { continuation in
       queue.async {
-        // No new section once the process is on its way out: the work would be cut.
-        let allowed = self.terminatingWith == nil && self.pending.isEmpty
+        // No new section once the process is on its way out: the work would be cut. One may
+        // start while a signal waits for another (the sign-in's store after its exchange).
+        let allowed = self.terminatingWith == nil
         if allowed { self.openSections += 1 }
         continuation.resume(returning: allowed)
       }
