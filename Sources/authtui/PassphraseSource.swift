@@ -124,19 +124,10 @@ struct PassphraseSource: Sendable {
       argv.forEach { free($0) }
       envp.forEach { free($0) }
     }
-    // The command gets the termination signals back as they were (TerminationSignals takes
-    // them here, and the calling thread may block every signal).
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
-    var empty = sigset_t()
-    sigemptyset(&empty)
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for number in TerminationSignals.numbers { sigaddset(&defaults, number) }
-    posix_spawnattr_setsigmask(&attributes, &empty)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    DetachedCommand.resetSignals(&attributes)
     var pid: pid_t = 0
     let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)
     close(pipeEnds[1])

@@ -121,6 +121,20 @@ import Testing
     _ = await holder.wait()
     await cli.stop()
   }
+
+  @Test func ctrlCDuringALoginStillCancelsItWithExitSix() async throws {
+    let cli = try await CLIHarness.start()
+    let login = try RunningChild(
+      Products.authtui, ["login", "sandbox", "--flow", "device", "--json"],
+      environment: cli.environment)
+    let event = await login.nextLine(timeout: 30)
+    let errors = await login.standardError()
+    #expect(event?.contains(#""event":"user_code""#) == true, "\(errors)")
+    await login.kill(SIGINT)
+    #expect(await login.wait(timeout: 30) == 6)
+    #expect(try await cli.accounts().isEmpty)
+    await cli.stop()
+  }
 }
 
 /// Polls `condition` until it holds; fails after `timeout` seconds (which only matters when

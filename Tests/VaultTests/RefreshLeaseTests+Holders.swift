@@ -5,26 +5,7 @@ import Vault
 
 /// What a refresh lease tells the next holder: that its holder's process ended, and that a
 /// refresh request was sent whose answer was never stored.
-@Suite struct RefreshLeaseHolderTests {
-  let start = Date(timeIntervalSince1970: 1_750_000_000)
-
-  private func vaultWithOneAccount() async throws -> (VaultFixture, Vault, AccountRecord) {
-    let fixture = try VaultFixture()
-    let records = try await fixture.createClosedVault(with: [VaultFixture.account(1)])
-    return (fixture, try await fixture.unlocked(), records[0])
-  }
-
-  private func acquire(_ vault: Vault, _ id: AccountID, at now: Date) async throws
-    -> RefreshLease
-  {
-    let outcome = try await vault.beginRefresh(of: id, holder: "test", duration: 30, now: now)
-    guard case .acquired(let lease, _) = outcome else {
-      Issue.record("expected the lease, got \(outcome)")
-      throw VaultError.leaseLost(id)
-    }
-    return lease
-  }
-
+extension RefreshLeaseTests {
   /// The pid of a process that has ended and been reaped.
   private func endedProcessID() async throws -> Int32 {
     let result = try await ChildProcess.run("/bin/sh", ["-c", "echo $$"])
