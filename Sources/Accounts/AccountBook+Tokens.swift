@@ -128,6 +128,8 @@ extension AccountBook {
       do throws(VaultError) {
         try await vault.markRefreshSent(lease)
       } catch {
+        // Nothing was sent.
+        try? await vault.releaseRefresh(lease)
         return .failure(.vault(error))
       }
       let answer = await Deadline.race(until: deadline, clock: clock) {

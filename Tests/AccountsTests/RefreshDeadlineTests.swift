@@ -15,20 +15,19 @@ import Vault
     await harness.setAccessTokenLifetime(120)
     let account = try await harness.signIn()
     await harness.setAccessTokenLifetime(3600)
-    // Two processes' books on the vault file, with a lease of 2 s whose request must end
-    // after 1 s; the provider answers the first refresh only after 3 s.
+    // Two processes' books on the vault file: the first with a lease of 3 s whose request must
+    // end after 2 s (the second as usual); the provider answers the first refresh after 8 s.
     let config = ConfigurationLocation(
       directory: URL(fileURLWithPath: harness.folder.file("config")))
-    func book(_ vault: Vault) -> AccountBook {
-      AccountBook(
-        vault: vault, catalog: ProviderCatalog.load(from: config),
-        transport: URLSessionTransport(), requestTimeout: 1, leaseMargin: 1)
-    }
     let other = try await Vault.open(at: harness.vault.location)
     try await other.unlock(with: Passphrase("test"))
-    let (first, second) = (book(harness.vault), book(other))
+    let first = AccountBook(
+      vault: harness.vault, catalog: ProviderCatalog.load(from: config),
+      transport: URLSessionTransport(), requestTimeout: 2, leaseMargin: 1)
+    let second = AccountBook(
+      vault: other, catalog: ProviderCatalog.load(from: config), transport: URLSessionTransport())
     await harness.sandbox.inject(
-      SandboxFault(pathPrefix: "/oidc/token", kind: .delay(milliseconds: 3000)))
+      SandboxFault(pathPrefix: "/oidc/token", kind: .delay(milliseconds: 8000)))
 
     let late = Task {
       try await first.accessToken(for: account.id, minimumValidity: 300, startedAt: Date())
@@ -42,7 +41,7 @@ import Vault
     let token = try await second.accessToken(
       for: account.id, minimumValidity: 300, startedAt: Date())
     #expect(token == account.tokens.accessToken)
-    await #expect(throws: AccountsError.auth(.transport(.timedOut(seconds: 1)))) {
+    await #expect(throws: AccountsError.auth(.transport(.timedOut(seconds: 2)))) {
       _ = try await late.value
     }
     // The provider carries the late request out; nothing else reaches it.

@@ -17,7 +17,7 @@ import Testing
       try await tmux.waitFor("signed in: sandbox/alice")
       let before = try await fixture.accessToken(provider: "sandbox", label: "alice")
       await fixture.workspace.hook(
-        "fault", #"{"path": "/oidc/token", "kind": "delay", "delay_ms": 4000}"#)
+        "fault", #"{"path": "/oidc/token", "kind": "delay", "delay_ms": 10000}"#)
       try await tmux.sendKeys("r")
       let deadline = Date().addingTimeInterval(60)
       while await fixture.workspace.stat("faults") < 1, Date() < deadline {
