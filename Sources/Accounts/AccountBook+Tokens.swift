@@ -167,6 +167,8 @@ extension AccountBook {
       do throws(VaultError) {
         return .success(try await vault.completeRefresh(lease, tokens: tokens))
       } catch {
+        // The answer could not be stored: the refresh token is spent all the same.
+        try? await vault.releaseRefresh(lease, refreshTokenMayBeSpent: true)
         return .failure(.vault(error))
       }
     case .failure(.refreshTokenRejected)?:
