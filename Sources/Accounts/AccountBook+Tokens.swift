@@ -4,8 +4,10 @@ import Vault
 
 extension AccountBook {
   /// How long a refresh lease lasts: one request's deadline plus room to store the answer.
-  /// A holder that crashes blocks others for at most this long.
-  var leaseDuration: TimeInterval { requestTimeout + 15 }
+  /// The request is cut off `leaseMargin` before the lease ends, so no second refresh can start
+  /// while the first may still succeed. A holder that ends blocks others until its process is
+  /// seen gone, and never longer than this.
+  var leaseDuration: TimeInterval { requestTimeout + leaseMargin }
 
   /// How often a process waiting for another's refresh looks at the vault again.
   static let leasePollInterval: TimeInterval = 0.1
@@ -63,6 +65,15 @@ extension AccountBook {
           try? await vault.releaseRefresh(lease)
           return (usable, current)
         }
+        // A holder ended (or gave up) after sending a refresh with this refresh token: the
+        // provider may have spent it, and trying it again would be a reuse that revokes the
+        // grant. While the access token lasts, hand it out (even under the minimum asked for).
+        if lease.refreshTokenMayBeSpent, let token = current.tokens.accessToken,
+          !current.needsSignIn, current.tokens.expiresAt.map({ $0 > now }) ?? true
+        {
+          try? await vault.releaseRefresh(lease)
+          return (token, current)
+        }
         let refreshed = try await performRefresh(
           current, refreshToken: current.tokens.refreshToken ?? refreshToken, lease: lease)
         return (refreshed.tokens.accessToken ?? "", refreshed)
@@ -93,6 +104,10 @@ extension AccountBook {
 
   /// Refreshes under `lease` and stores the answer with the lease release, or marks the account
   /// when the provider refuses the refresh token, or gives the lease back untouched.
+  ///
+  /// From the moment the request may leave until its answer is stored, this runs inside the
+  /// book's critical section (the process does not end in between), and under a hard deadline
+  /// derived from the lease: `leaseMargin` before it lapses, whatever the transport does.
   private func performRefresh(
     _ record: AccountRecord, refreshToken: String, lease: RefreshLease
   ) async throws(AccountsError) -> AccountRecord {
@@ -105,25 +120,82 @@ extension AccountBook {
       try? await vault.releaseRefresh(lease)
       throw error
     }
-    let response: TokenResponse
-    do {
-      response = try await client.refresh(refreshToken)
-      // An id_token in a refresh answer must still be the provider's, for this client
-      // (OIDC Core §12.2); there is no nonce to compare.
-      _ = try await provider.validateIDToken(in: response, nonce: nil)
-    } catch .refreshTokenRejected {
-      _ = try await vaulted { vault throws(VaultError) in try await vault.markSignInNeeded(lease) }
-      throw .signInNeeded(
-        provider: record.providerID, label: record.label, reason: .refreshRejected)
-    } catch {
-      try? await vault.releaseRefresh(lease)
-      throw .auth(error)
+    let vault = self.vault
+    let clock = self.clock
+    let deadline = lease.expiresAt.addingTimeInterval(-leaseMargin)
+    let waited = requestTimeout
+    let outcome = await criticalSection.run { () async -> Result<AccountRecord, AccountsError> in
+      do throws(VaultError) {
+        try await vault.markRefreshSent(lease)
+      } catch {
+        // Nothing was sent.
+        try? await vault.releaseRefresh(lease)
+        return .failure(.vault(error))
+      }
+      let answer = await Deadline.race(until: deadline, clock: clock) {
+        () async -> Result<TokenResponse, AuthError> in
+        do throws(AuthError) {
+          let response = try await client.refresh(refreshToken)
+          // An id_token in a refresh answer must still be the provider's, for this client
+          // (OIDC Core §12.2); there is no nonce to compare.
+          _ = try await provider.validateIDToken(in: response, nonce: nil)
+          return .success(response)
+        } catch {
+          return .failure(error)
+        }
+      }
+      return await Self.store(answer, of: record, under: lease, in: vault, waited: waited)
     }
-    var tokens = TokenSet(response, requestedScopes: record.tokens.scopes)
-    // Refresh answers rarely repeat the id_token; keep the sign-in's for the logout hint.
-    tokens.idToken = response.idToken ?? record.tokens.idToken
-    return try await vaulted { vault throws(VaultError) in
-      try await vault.completeRefresh(lease, tokens: tokens)
+    guard let outcome else {
+      // The process is ending: nothing was sent.
+      try? await vault.releaseRefresh(lease)
+      throw .auth(.cancelled)
+    }
+    return try outcome.get()
+  }
+
+  /// Stores what the refresh brought (`nil`: the deadline passed first) and ends the lease.
+  private static func store(
+    _ answer: Result<TokenResponse, AuthError>?, of record: AccountRecord,
+    under lease: RefreshLease, in vault: Vault, waited: TimeInterval
+  ) async -> Result<AccountRecord, AccountsError> {
+    switch answer {
+    case .success(let response)?:
+      var tokens = TokenSet(response, requestedScopes: record.tokens.scopes)
+      // Refresh answers rarely repeat the id_token; keep the sign-in's for the logout hint.
+      tokens.idToken = response.idToken ?? record.tokens.idToken
+      do throws(VaultError) {
+        return .success(try await vault.completeRefresh(lease, tokens: tokens))
+      } catch {
+        // The answer could not be stored: the refresh token is spent all the same.
+        try? await vault.releaseRefresh(lease, refreshTokenMayBeSpent: true)
+        return .failure(.vault(error))
+      }
+    case .failure(.refreshTokenRejected)?:
+      _ = try? await vault.markSignInNeeded(lease)
+      return .failure(
+        .signInNeeded(
+          provider: record.providerID, label: record.label,
+          reason: lease.refreshTokenMayBeSpent ? .interruptedRefreshSpentToken : .refreshRejected))
+    case .failure(let error)?:
+      try? await vault.releaseRefresh(lease, refreshTokenMayBeSpent: Self.mayHaveSpent(error))
+      return .failure(.auth(error))
+    case nil:
+      try? await vault.releaseRefresh(lease, refreshTokenMayBeSpent: true)
+      return .failure(.auth(.transport(.timedOut(seconds: waited))))
+    }
+  }
+
+  /// Whether a refresh that failed with `error` may still have been carried out by the provider
+  /// (so its refresh token may be spent): the answer was lost or unreadable, or it arrived and
+  /// failed our own checks. A provider's refusal, or no connection at all, spends nothing.
+  static func mayHaveSpent(_ error: AuthError) -> Bool {
+    switch error {
+    case .transport(.cannotConnect), .transport(.insecureConnection), .tokenRequestRejected,
+      .unexpectedStatus, .serverError, .redirectRefused, .insecureEndpoint, .missingEndpoint:
+      return false
+    default:
+      return true
     }
   }
 }

@@ -28,13 +28,19 @@ public actor AccountBook {
   public nonisolated let holder: String
   /// How long one request to a provider may take.
   public nonisolated let requestTimeout: TimeInterval
+  /// How much of a refresh lease is kept, after the request's deadline, for storing its answer.
+  public nonisolated let leaseMargin: TimeInterval
+  /// Runs a refresh, from its request to its stored answer, so that the process does not end
+  /// in between (the composition root's signal handling).
+  public nonisolated let criticalSection: any CriticalSection
 
   private var openIDProviders: [String: OIDCProvider] = [:]
 
   public init(
     vault: Vault, catalog: ProviderCatalog, transport: any Transport,
     clock: any WallClock = SystemClock(), random: any RandomSource = SystemRandomSource(),
-    requestTimeout: TimeInterval = 30
+    requestTimeout: TimeInterval = 30, leaseMargin: TimeInterval = 15,
+    criticalSection: any CriticalSection = UnguardedSection()
   ) {
     self.vault = vault
     self.catalog = catalog
@@ -42,6 +48,8 @@ public actor AccountBook {
     self.clock = clock
     self.random = random
     self.requestTimeout = requestTimeout
+    self.leaseMargin = leaseMargin
+    self.criticalSection = criticalSection
     self.holder =
       "pid \(ProcessInfo.processInfo.processIdentifier) "
       + Base64URL.encode(random.bytes(count: 6))
@@ -150,7 +158,7 @@ public actor AccountBook {
     }
     let provider = OIDCProvider(
       configuration: configuration, transport: transport, clock: clock,
-      requestTimeout: requestTimeout)
+      requestTimeout: requestTimeout, criticalSection: criticalSection)
     openIDProviders[id] = provider
     return provider
   }

@@ -41,6 +41,9 @@ public enum AccountsError: Error, Sendable, Equatable {
     case noToken
     /// The provider refused the refresh token (`invalid_grant`); the tokens were cleared.
     case refreshRejected
+    /// The provider refused a refresh token that an interrupted refresh (a process ended, or a
+    /// request given up at its deadline, after the request was sent) had probably spent.
+    case interruptedRefreshSpentToken
     /// The token runs out in less than asked and the provider gives no refresh token.
     case noRefreshToken(expiresAt: Date?)
   }
@@ -114,6 +117,10 @@ public enum AccountsError: Error, Sendable, Equatable {
       case .refreshRejected:
         return "the provider refused \(account)'s refresh token (it was revoked or has expired); "
           + "its tokens were cleared: \(again)"
+      case .interruptedRefreshSpentToken:
+        return "the provider refused \(account)'s refresh token: an earlier refresh was"
+          + " interrupted after its request was sent (the process ended or the answer came too"
+          + " late), and the provider had already spent that token; its tokens were cleared: \(again)"
       case .noRefreshToken(let expiresAt):
         let when = expiresAt.map { " (it expires \(Self.describe($0)))" } ?? ""
         return

@@ -19,6 +19,8 @@ public struct SignInSession: Sendable {
   /// The `nonce` the authorization request sent, to compare with the id_token's.
   let nonce: String?
   let book: AccountBook
+  /// Held from the code exchange until the account is stored.
+  let section: SignInSection
 
   /// The flow.
   public var flow: SignInFlow { attempt.flow }
@@ -62,17 +64,16 @@ extension AccountBook {
       _ = try await readableAccount(providerID: providerID, label: label)
     }
     var client = try await client(for: providerID)
+    let section = SignInSection(base: criticalSection, limit: requestTimeout * 2 + 60)
     let chosen = flow ?? client.configuration.flows.first ?? .pkce
     guard client.configuration.flows.contains(chosen) else {
       throw .flowNotOffered(provider: providerID, flow: chosen, offered: client.configuration.flows)
     }
-    if let loginTimeout {
-      var configuration = client.configuration
-      configuration.loginTimeout = loginTimeout
-      client = ProviderClient(
-        configuration: configuration, transport: client.transport, clock: client.clock,
-        requestTimeout: client.requestTimeout)
-    }
+    var configuration = client.configuration
+    configuration.loginTimeout = loginTimeout ?? configuration.loginTimeout
+    client = ProviderClient(
+      configuration: configuration, transport: client.transport, clock: client.clock,
+      requestTimeout: client.requestTimeout, criticalSection: section)
     let attempt: any SignInAttempt
     do {
       attempt = try await client.startSignIn(chosen, random: ForwardedRandomSource(random))
@@ -81,18 +82,49 @@ extension AccountBook {
     }
     let nonce = (attempt as? AuthorizationCodeSignIn)?.request.nonce
     return SignInSession(
-      providerID: providerID, attempt: attempt, requestedLabel: label, nonce: nonce, book: self)
+      providerID: providerID, attempt: attempt, requestedLabel: label, nonce: nonce, book: self,
+      section: section)
   }
 
   /// Finishes `session`: tokens, id_token, identity, then the vault.
+  ///
+  /// From the tokens' arrival (the code exchange runs in the critical section too) until the
+  /// account is stored, the process does not end: the code is spent.
   func complete(_ session: SignInSession) async throws(AccountsError) -> AccountRecord {
-    let providerID = session.providerID
-    let provider = try openIDProvider(providerID)
-    let client = try await client(for: providerID)
-    let identity: AccountIdentity?
+    let provider = try openIDProvider(session.providerID)
+    let client = try await client(for: session.providerID)
     let tokens: TokenResponse
     do {
       tokens = try await session.attempt.tokens()
+    } catch {
+      await session.section.release()
+      throw .auth(error)
+    }
+    let stored = await criticalSection.run { () async -> Result<AccountRecord, AccountsError> in
+      // Inside the store's section now: the exchange's hold may end.
+      await session.section.release()
+      do throws(AccountsError) {
+        return .success(
+          try await self.store(tokens, of: session, provider: provider, client: client))
+      } catch {
+        return .failure(error)
+      }
+    }
+    guard let stored else {
+      await session.section.release()
+      throw .auth(.cancelled)
+    }
+    return try stored.get()
+  }
+
+  /// Validates the id_token of a sign-in's `tokens`, reads the identity, stores the account.
+  private func store(
+    _ tokens: TokenResponse, of session: SignInSession, provider: OIDCProvider,
+    client: ProviderClient
+  ) async throws(AccountsError) -> AccountRecord {
+    let providerID = session.providerID
+    let identity: AccountIdentity?
+    do {
       let idToken = try await provider.validateIDToken(in: tokens, nonce: session.nonce)
       identity = try await client.identity(for: tokens, idToken: idToken)
     } catch {

@@ -190,13 +190,18 @@ static inline void authtui_guard_install(int signal_number, int resize) {
   }
 }
 
-// Sets the C-held wake fd the SIGWINCH handler writes to (see above) and installs every handler.
-static inline void authtui_guard_install_signals(int wake_fd) {
+// Sets the C-held wake fd the SIGWINCH handler writes to (see above) and installs every handler;
+// SIGINT, SIGTERM and SIGHUP only with `termination` (else the program handles them itself).
+static inline void authtui_guard_install_signals(int wake_fd, int termination) {
   authtui_guard_storage.wake_fd = wake_fd;
-  const int fatal[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS,
-                       SIGILL, SIGABRT, SIGFPE, SIGTRAP};
+  const int fatal[] = {SIGQUIT, SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGFPE, SIGTRAP};
   for (size_t index = 0; index < sizeof(fatal) / sizeof(fatal[0]); index++) {
     authtui_guard_install(fatal[index], 0);
+  }
+  if (termination) {
+    authtui_guard_install(SIGINT, 0);
+    authtui_guard_install(SIGTERM, 0);
+    authtui_guard_install(SIGHUP, 0);
   }
   authtui_guard_install(SIGWINCH, 1);
 }

@@ -20,6 +20,10 @@ extension CursesScreen {
     /// Install the handlers that restore the terminal on signals and crashes, and the
     /// SIGWINCH handler. The product wants them; in-process tests must not.
     public var handlesSignals: Bool
+    /// With `handlesSignals`, also restore the terminal on SIGINT, SIGTERM and SIGHUP and die.
+    /// False when the program handles those itself (it defers them during critical sections,
+    /// then ends its loop, which restores the terminal).
+    public var handlesTerminationSignals: Bool
     /// How long a lone Esc waits for the rest of an escape sequence.
     public var escapeDelay: Duration
 
@@ -27,7 +31,7 @@ extension CursesScreen {
     public init(
       term: String? = nil, inputFD: Int32 = 0, outputFD: Int32 = 1, requiresTerminal: Bool = true,
       colors: ColorMode = .automatic, bracketedPaste: Bool = true, handlesSignals: Bool = true,
-      escapeDelay: Duration = .milliseconds(25)
+      handlesTerminationSignals: Bool = true, escapeDelay: Duration = .milliseconds(25)
     ) {
       self.term = term
       self.inputFD = inputFD
@@ -35,6 +39,7 @@ extension CursesScreen {
       self.requiresTerminal = requiresTerminal
       self.colors = colors
       self.bracketedPaste = bracketedPaste
+      self.handlesTerminationSignals = handlesTerminationSignals
       self.handlesSignals = handlesSignals
       self.escapeDelay = escapeDelay
     }

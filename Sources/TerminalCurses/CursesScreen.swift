@@ -57,7 +57,8 @@ public final class CursesScreen: Screen {
     let wakePipe = try WakePipe()
     guard TerminalGuard.arm(ttyFD: configuration.outputFD) else { throw .alreadyOpen }
     if configuration.handlesSignals {
-      TerminalGuard.installSignalHandlers(wakeFD: wakePipe.writeFD)
+      TerminalGuard.installSignalHandlers(
+        wakeFD: wakePipe.writeFD, termination: configuration.handlesTerminationSignals)
     }
     func release() {
       if configuration.handlesSignals { TerminalGuard.uninstallSignalHandlers() }

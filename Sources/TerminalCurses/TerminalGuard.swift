@@ -28,13 +28,15 @@ enum TerminalGuard {
     }
   }
 
-  /// Installs the restoring handlers and the SIGWINCH handler that writes to `wakeFD`.
+  /// Installs the restoring handlers and the SIGWINCH handler that writes to `wakeFD`; for
+  /// SIGINT, SIGTERM and SIGHUP only with `termination` (a program that defers them during
+  /// its critical sections restores the terminal itself, by ending its loop).
   ///
   /// Installed before `newterm`, so curses does not add its own SIGINT/SIGTERM/SIGWINCH
   /// handlers (it only takes signals whose disposition is still the default). A signal the
   /// parent ignores (nohup) stays ignored.
-  static func installSignalHandlers(wakeFD: Int32) {
-    authtui_guard_install_signals(wakeFD)
+  static func installSignalHandlers(wakeFD: Int32, termination: Bool) {
+    authtui_guard_install_signals(wakeFD, termination ? 1 : 0)
   }
 
   /// Puts back the signal dispositions found at installation.

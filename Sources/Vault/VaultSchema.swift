@@ -61,7 +61,17 @@ package enum VaultSchema {
           holder TEXT NOT NULL,
           expires_at_ms INTEGER NOT NULL
         ) STRICT;
-        """)
+        """),
+    // Who holds a lease, so a waiter can take over from a holder that died, and whether its
+    // request reached the provider: the account's version then (0: nothing sent), so the next
+    // holder knows that refresh token may be spent (Vault+RefreshLease.swift).
+    SchemaMigration(
+      version: 2,
+      sql: """
+        ALTER TABLE refresh_leases ADD COLUMN holder_pid INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE refresh_leases ADD COLUMN holder_process TEXT NOT NULL DEFAULT '';
+        ALTER TABLE refresh_leases ADD COLUMN sent_account_version INTEGER NOT NULL DEFAULT 0;
+        """),
   ]
 
   /// Tables with sealed columns, and those columns, as of the newest schema version.

@@ -60,7 +60,7 @@ enum AccountAccess {
       vault: vault,
       catalog: catalog(
         invocation, console: console, reportProblems: reportProblems, providers: selection),
-      transport: URLSessionTransport())
+      transport: URLSessionTransport(), criticalSection: TerminationSignals.shared)
   }
 
   /// The provider of the account `text` names; none when the name is malformed or the row

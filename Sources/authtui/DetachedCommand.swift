@@ -37,16 +37,7 @@ enum DetachedCommand {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
-    var empty = sigset_t()
-    sigemptyset(&empty)
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD, SIGWINCH] {
-      sigaddset(&defaults, signal)
-    }
-    posix_spawnattr_setsigmask(&attributes, &empty)
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    resetSignals(&attributes)
 
     let argv =
       ["/bin/sh", "-c", "( \(script) ) </dev/null >/dev/null 2>&1 &", "authtui"] + arguments
@@ -65,6 +56,22 @@ enum DetachedCommand {
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     return true
+  }
+
+  /// Gives a child the signals as a fresh process has them: nothing blocked (a thread of
+  /// ours may block them all) and the default action for the signals a shell or a program
+  /// expects (TerminationSignals and the agent take SIGINT, SIGTERM and SIGHUP here).
+  static func resetSignals(_ attributes: inout posix_spawnattr_t) {
+    var empty = sigset_t()
+    sigemptyset(&empty)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD, SIGWINCH] {
+      sigaddset(&defaults, signal)
+    }
+    posix_spawnattr_setsigmask(&attributes, &empty)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
   }
 
   /// True when `name` is an executable on `PATH`.

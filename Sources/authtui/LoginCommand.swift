@@ -1,6 +1,5 @@
 import Accounts
 import AuthCore
-import Dispatch
 import Foundation
 import Vault
 
@@ -97,14 +96,12 @@ enum LoginCommand {
     }
 
     // Ctrl-C cancels the attempt (exit 6) instead of killing the process mid-exchange.
-    signal(SIGINT, SIG_IGN)
-    let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-    interrupt.setEventHandler { session.cancel() }
-    interrupt.resume()
-    defer {
-      interrupt.cancel()
-      signal(SIGINT, SIG_DFL)
+    TerminationSignals.shared.intercept { number in
+      guard number == SIGINT else { return .terminate }
+      session.cancel()
+      return .handled
     }
+    defer { TerminationSignals.shared.removeInterceptor() }
 
     let reporter = Task {
       var announced = false

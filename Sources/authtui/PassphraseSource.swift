@@ -124,8 +124,12 @@ struct PassphraseSource: Sendable {
       argv.forEach { free($0) }
       envp.forEach { free($0) }
     }
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    DetachedCommand.resetSignals(&attributes)
     var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, "/bin/sh", &actions, nil, argv, envp)
+    let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)
     close(pipeEnds[1])
     defer { close(pipeEnds[0]) }
     guard spawned == 0 else {

@@ -16,6 +16,8 @@ enum TokenCommand {
       (no refresh token, or the provider refused it), 7 when the provider cannot be reached
       (the stored tokens are then left as they were). When `authtui agent` runs for this
       vault, it answers instead and no passphrase is needed; AUTHTUI_NO_AGENT=1 skips it.
+      SIGINT, SIGTERM and SIGHUP during a refresh request wait until its answer is stored,
+      then end the process; SIGKILL then may cost the account a new sign-in.
       """,
     arguments: ["ACCOUNT"], requiredArguments: 1,
     options: [

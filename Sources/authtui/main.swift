@@ -4,6 +4,8 @@
 
 // The composition root: parse the command line, then hand over to one command.
 ProcessHardening.apply()  // before any secret is read: no core dump, no backtrace of memory
+// Before any thread exists: termination signals wait for critical sections.
+TerminationSignals.shared.install()
 let console = Console()
 let catalog = CommandCatalog.standard
 let invocation: Invocation
@@ -25,7 +27,9 @@ if invocation.flag("help") {
 // The interactive UI runs here, on the main thread and before any `await` below: curses needs
 // that thread to see resizes at once.
 if invocation.command.isEmpty || invocation.command == "demo" {
-  exit(InteractiveCommand.run(invocation, console: console).rawValue)
+  let status = InteractiveCommand.run(invocation, console: console)
+  TerminationSignals.shared.exitIfRequested()
+  exit(status.rawValue)
 }
 
 // Every other command runs as the catalog says.

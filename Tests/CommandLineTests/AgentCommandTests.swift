@@ -87,6 +87,30 @@ import Vault
     await cli.stop()
   }
 
+  @Test func aCallerFallsBackAndTakesOverPromptlyWhenTheAgentIsKilledMidRefresh() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    let before = try #require(try await cli.storedToken("sandbox", "alice"))
+    let agent = try await AgentProcess.start(cli)
+    await cli.hook("fault", #"{"path": "/oidc/token", "kind": "delay", "delay_ms": 30000}"#)
+    let started = Date()
+    let caller = Task { try await cli.run(["token", "sandbox/alice", "--min-valid", "100000"]) }
+    try await waitUntil("the agent's refresh reached the sandbox") {
+      await cli.stat("faults") == 1
+    }
+    await agent.child.kill(SIGKILL)
+    _ = await agent.child.wait()
+    // The caller unlocks the vault itself at once, takes over the dead agent's lease without
+    // waiting it out, and keeps the valid access token rather than replay the refresh token.
+    let result = try await caller.value
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == before + "\n")
+    #expect(Date().timeIntervalSince(started) < 25)
+    #expect(await cli.stat("refreshes") == 0)
+    #expect(await cli.stat("reuse_detections") == 0)
+    await cli.stop()
+  }
+
   @Test func givesTheAgentsFailureAsTheResultWithItsExitCodeAndMessage() async throws {
     let cli = try await CLIHarness.start()
     try await cli.login("sandbox")

@@ -89,7 +89,7 @@ import Vault
     #expect(
       result.stdout == """
         vault        \(path)
-        schema       version 1 (this authtui reads up to \(Vault.supportedSchemaVersion))
+        schema       version \(Vault.supportedSchemaVersion) (this authtui reads up to \(Vault.supportedSchemaVersion))
         key          scrypt N=2^10 r=8 p=1, 32-byte salt; AES-256-GCM cells
         accounts     2
         permissions  0600, private to its owner

@@ -7,13 +7,13 @@ import Vault
 @Suite struct RefreshLeaseTests {
   let start = Date(timeIntervalSince1970: 1_750_000_000)
 
-  private func vaultWithOneAccount() async throws -> (VaultFixture, Vault, AccountRecord) {
+  func vaultWithOneAccount() async throws -> (VaultFixture, Vault, AccountRecord) {
     let fixture = try VaultFixture()
     let records = try await fixture.createClosedVault(with: [VaultFixture.account(1)])
     return (fixture, try await fixture.unlocked(), records[0])
   }
 
-  private func acquire(
+  func acquire(
     _ vault: Vault, _ id: AccountID, holder: String = "test", at now: Date
   ) async throws -> RefreshLease {
     let outcome = try await vault.beginRefresh(of: id, holder: holder, duration: 30, now: now)

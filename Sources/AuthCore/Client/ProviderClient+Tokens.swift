@@ -15,7 +15,13 @@ extension ProviderClient {
         ("redirect_uri", grant.redirectURI), ("client_id", configuration.clientID),
         ("code_verifier", grant.codeVerifier),
       ], encoding: configuration.tokenRequestEncoding)
-    return try await tokens(from: request, rejection: Self.codeExchangeError)
+    let response = try await sendUninterruptibly(request)
+    switch try Self.read(response) {
+    case .json(let json):
+      return try TokenResponse(json: json, receivedAt: await clock.now())
+    case .error(let error):
+      throw Self.codeExchangeError(error)
+    }
   }
 
   /// Uses a refresh token (RFC 6749 §6). With rotation the answer carries a new refresh token;

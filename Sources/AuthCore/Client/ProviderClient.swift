@@ -15,16 +15,21 @@ public struct ProviderClient: Sendable {
   public let clock: any WallClock
   /// The deadline for each request, in seconds.
   public let requestTimeout: TimeInterval
+  /// Runs the code exchange, so that the process does not end while the provider's answer to
+  /// a code it spends is on its way. (Refreshes are guarded whole by their caller.)
+  public let criticalSection: any CriticalSection
 
   /// A client for `configuration` over `transport`, timed by `clock`.
   public init(
     configuration: ProviderConfiguration, transport: any Transport,
-    clock: any WallClock = SystemClock(), requestTimeout: TimeInterval = 30
+    clock: any WallClock = SystemClock(), requestTimeout: TimeInterval = 30,
+    criticalSection: any CriticalSection = UnguardedSection()
   ) {
     self.configuration = configuration
     self.transport = transport
     self.clock = clock
     self.requestTimeout = requestTimeout
+    self.criticalSection = criticalSection
   }
 
   // MARK: Building requests
@@ -100,6 +105,24 @@ public struct ProviderClient: Sendable {
     } catch {
       throw .transport(error)
     }
+  }
+
+  /// Sends `request` inside the critical section: its answer carries tokens issued once only
+  /// (a code exchanged). Throws `.cancelled` when the process is already ending and nothing
+  /// was sent.
+  func sendUninterruptibly(_ request: TransportRequest) async throws(AuthError)
+    -> TransportResponse
+  {
+    let client = self
+    let outcome = await criticalSection.run { () async -> Result<TransportResponse, AuthError> in
+      do throws(AuthError) {
+        return .success(try await client.send(request))
+      } catch {
+        return .failure(error)
+      }
+    }
+    guard let outcome else { throw .cancelled }
+    return try outcome.get()
   }
 
   /// What a provider's JSON endpoint said: a JSON object, or an OAuth error.

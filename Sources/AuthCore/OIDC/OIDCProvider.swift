@@ -38,6 +38,7 @@ public actor OIDCProvider {
   private let transport: any Transport
   private let clock: any WallClock
   private let requestTimeout: TimeInterval
+  private let criticalSection: any CriticalSection
 
   private typealias Fetch<Value: Sendable> = Task<Result<Value, AuthError>, Never>
 
@@ -55,8 +56,10 @@ public actor OIDCProvider {
   public init(
     configuration: ProviderConfiguration, transport: any Transport,
     clock: any WallClock = SystemClock(), requestTimeout: TimeInterval = 30,
-    keyRefetchInterval: TimeInterval = 300, allowedClockSkew: TimeInterval = 300
+    keyRefetchInterval: TimeInterval = 300, allowedClockSkew: TimeInterval = 300,
+    criticalSection: any CriticalSection = UnguardedSection()
   ) {
+    self.criticalSection = criticalSection
     baseConfiguration = configuration
     self.transport = transport
     self.clock = clock
@@ -96,11 +99,12 @@ public actor OIDCProvider {
     return baseConfiguration.applying(metadata)
   }
 
-  /// A client for `configuration()`, sharing this provider's transport, clock and timeout.
+  /// A client for `configuration()`, sharing this provider's transport, clock, timeout and
+  /// critical section.
   public func client() async throws(AuthError) -> ProviderClient {
     ProviderClient(
       configuration: try await configuration(), transport: transport, clock: clock,
-      requestTimeout: requestTimeout)
+      requestTimeout: requestTimeout, criticalSection: criticalSection)
   }
 
   // MARK: id_tokens

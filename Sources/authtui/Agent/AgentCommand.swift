@@ -1,5 +1,4 @@
 import Accounts
-import Dispatch
 import Foundation
 
 #if canImport(Glibc)
@@ -53,7 +52,11 @@ enum AgentCommand {
       let book = try await AccountAccess.book(invocation, console: console)
       let service = AgentService(book: book, vaultPath: book.vault.location.canonicalPath)
       let (stops, continuation) = AsyncStream<Stop>.makeStream()
-      let signals = stopSignals(continuation)
+      // SIGINT, SIGTERM and SIGHUP stop it cleanly (the socket removed, requests answered).
+      TerminationSignals.shared.intercept { number in
+        continuation.yield(.signal(number))
+        return .handled
+      }
       let (listener, inode) = try listen(at: location, for: service, console: console)
       let pid = ProcessInfo.processInfo.processIdentifier
       console.out(
@@ -75,12 +78,12 @@ enum AgentCommand {
       location.remove(inode: inode)
       await service.drain()
       await book.vault.close()
-      withExtendedLifetime(signals) {}
       switch reason {
       case .idle:
         console.err("authtui agent: stopped after \(idleTimeout) s without a request")
       case .signal(let number):
-        console.err("authtui agent: stopped (\(number == SIGINT ? "SIGINT" : "SIGTERM"))")
+        let name = [SIGINT: "SIGINT", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP"][number] ?? "signal"
+        console.err("authtui agent: stopped (\(name))")
       }
       return .ok
     } catch {
@@ -112,21 +115,6 @@ enum AgentCommand {
     } catch {
       location.remove(inode: socket.inode)
       throw error.failure
-    }
-  }
-
-  /// SIGINT and SIGTERM as stop events rather than a kill, so the socket is removed before the
-  /// process exits. The handlers run on a queue of their own; keep the sources alive.
-  private static func stopSignals(_ continuation: AsyncStream<Stop>.Continuation)
-    -> [any DispatchSourceSignal]
-  {
-    let queue = DispatchQueue(label: "authtui.agent.signals")
-    return [SIGINT, SIGTERM].map { number in
-      signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-      source.setEventHandler { continuation.yield(.signal(number)) }
-      source.resume()
-      return source
     }
   }
 

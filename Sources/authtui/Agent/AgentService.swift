@@ -46,7 +46,7 @@ actor AgentService {
           drainWaiters.removeAll()
         }
       }
-      return await answer(line).line
+      return await answer(line)?.line
     }
   }
 
@@ -64,7 +64,9 @@ actor AgentService {
     running == 0 ? lastRequest : nil
   }
 
-  private func answer(_ line: String) async -> AgentResponse {
+  /// The answer to one request line; nil when the agent is stopping and a refresh could not be
+  /// started any more (the caller then unlocks the vault itself).
+  private func answer(_ line: String) async -> AgentResponse? {
     let request: AgentRequest
     do {
       request = try AgentRequest(parsing: line)
@@ -84,6 +86,8 @@ actor AgentService {
           try await book.accessToken(
             for: account.id, minimumValidity: TimeInterval(minimumValidity),
             startedAt: startedAt ?? Date()))
+      } catch .auth(.cancelled) {
+        return nil
       } catch {
         return .failure(AccountAccess.failure(error))
       }

@@ -119,7 +119,7 @@ actor AccountsEnvironment: AppEnvironment {
     self.vault = vault
     book = AccountBook(
       vault: vault, catalog: catalog ?? ProviderCatalog.load(from: setup.configuration),
-      transport: URLSessionTransport())
+      transport: URLSessionTransport(), criticalSection: TerminationSignals.shared)
   }
 
   /// The command line's message for a vault error (a wrong passphrase names where it came from

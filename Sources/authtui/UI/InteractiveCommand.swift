@@ -85,8 +85,11 @@ enum InteractiveCommand {
 
     let screen: CursesScreen
     do {
-      screen = try CursesScreen(
-        configuration: .standard(environment: environment, noColorFlag: noColor))
+      // SIGINT, SIGTERM and SIGHUP are TerminationSignals': they end the loop (below).
+      var configuration = CursesScreen.Configuration.standard(
+        environment: environment, noColorFlag: noColor)
+      configuration.handlesTerminationSignals = false
+      screen = try CursesScreen(configuration: configuration)
     } catch {
       console.err("authtui: \(error)")
       return .failure
@@ -119,8 +122,14 @@ enum InteractiveCommand {
       keys: keys, notices: notices)
     let loop = AppLoop(
       screen: screen, theme: theme, state: state, environment: world, mailbox: mailbox)
+    // SIGTERM, SIGHUP (and SIGINT) end the loop, so the terminal is restored before the process
+    // ends by that signal (main.swift); a refresh being stored finishes first.
+    TerminationSignals.shared.setTerminator { _ in mailbox.post(.stop) }
     let final = loop.run()
     screen.shutdown()
+    TerminationSignals.shared.waitForCriticalSections(timeout: 60) {
+      console.err("authtui: storing a token refresh before exiting…")
+    }
     if case .unusable(let failure) = final.phase {
       console.err("authtui: \(failure.message)")
       return .failure

@@ -1,0 +1,151 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `authtui token` cut short while its refresh is in flight (the sandbox's `oidc` profile
+/// rotates refresh tokens and revokes the grant on a reuse): the refresh that reached the
+/// provider is finished and stored, or, when its process died, never blindly replayed.
+@Suite struct RefreshInterruptionTests {
+  /// Signs in with a token that lasts two minutes (under the five asked for below), while
+  /// refreshed ones last an hour, then makes the sandbox hold the next refresh answer back for
+  /// `delay` milliseconds. Returns the signed-in access token.
+  private func accountWithADelayedRefresh(_ cli: CLIHarness, delay: Int) async throws -> String {
+    await cli.hook("settings", #"{"profile": "oidc", "access_token_lifetime": 120}"#)
+    try await cli.login("sandbox")
+    await cli.hook("settings", #"{"profile": "oidc", "access_token_lifetime": 3600}"#)
+    let stored = try await cli.run(["token", "sandbox/alice", "--min-valid", "0"])
+    #expect(stored.status == 0, "\(stored.stderr)")
+    await cli.hook("fault", #"{"path": "/oidc/token", "kind": "delay", "delay_ms": \#(delay)}"#)
+    return stored.stdout.trimmingCharacters(in: .newlines)
+  }
+
+  /// `authtui token sandbox/alice --min-valid 300` (a refresh is due) as a running child.
+  private func startToken(_ cli: CLIHarness) throws -> RunningChild {
+    try RunningChild(
+      Products.authtui, ["token", "sandbox/alice", "--min-valid", "300"],
+      environment: cli.environment)
+  }
+
+  /// Runs `authtui token sandbox/alice --min-valid 300` to the end.
+  private func token(_ cli: CLIHarness) async throws -> ChildProcess.Result {
+    try await cli.run(["token", "sandbox/alice", "--min-valid", "300"])
+  }
+
+  /// Waits until the sandbox has taken the delay fault: the refresh request has arrived.
+  private func waitForTheDelayedRequest(_ cli: CLIHarness) async throws {
+    try await waitUntil("the sandbox received the refresh request") {
+      await cli.stat("faults") == 1
+    }
+  }
+
+  @Test func sigtermDuringARefreshWaitsForItsAnswerToBeStoredThenEndsBySigterm() async throws {
+    let cli = try await CLIHarness.start()
+    let old = try await accountWithADelayedRefresh(cli, delay: 10000)
+    let refreshing = try startToken(cli)
+    try await waitForTheDelayedRequest(cli)
+    await refreshing.kill(SIGTERM)
+    #expect(await refreshing.wait() == 128 + SIGTERM)
+    // The answer was stored before the process ended: the next call uses it, no refresh.
+    #expect(await cli.stat("refreshes") == 1)
+    let next = try await token(cli)
+    #expect(next.status == 0, "\(next.stderr)")
+    #expect(next.stdout.trimmingCharacters(in: .newlines) != old)
+    #expect(await cli.stat("refreshes") == 1)
+    #expect(await cli.stat("reuse_detections") == 0)
+    await cli.stop()
+  }
+
+  @Test func aHolderKilledWithItsRequestSentLeavesTheValidAccessTokenInUseAndNoReplay()
+    async throws
+  {
+    let cli = try await CLIHarness.start()
+    let old = try await accountWithADelayedRefresh(cli, delay: 15000)
+    let killed = try startToken(cli)
+    try await waitForTheDelayedRequest(cli)
+    await killed.kill(SIGKILL)
+    #expect(await killed.wait() == 128 + SIGKILL)
+    #expect(await cli.stat("refreshes") == 0)
+    // The lease's holder is gone: no wait for the lease, and the refresh token (which the
+    // provider is about to spend) is not tried again while the access token still works.
+    let started = Date()
+    let next = try await token(cli)
+    #expect(next.status == 0, "\(next.stderr)")
+    #expect(next.stdout.trimmingCharacters(in: .newlines) == old)
+    #expect(Date().timeIntervalSince(started) < 30)
+    // The killed process's request is carried out by the provider; nothing else arrives.
+    try await waitUntil("the sandbox carried out the killed process's refresh") {
+      await cli.stat("refreshes") == 1
+    }
+    let again = try await token(cli)
+    #expect(again.stdout.trimmingCharacters(in: .newlines) == old)
+    #expect(await cli.stat("refreshes") == 1)
+    #expect(await cli.stat("reuse_detections") == 0)
+    await cli.stop()
+  }
+
+  @Test func aWaiterTakesOverPromptlyWhenTheLeaseHolderIsKilled() async throws {
+    let cli = try await CLIHarness.start()
+    let old = try await accountWithADelayedRefresh(cli, delay: 30000)
+    let holder = try startToken(cli)
+    try await waitForTheDelayedRequest(cli)
+    let started = Date()
+    let waiter = try startToken(cli)
+    await holder.kill(SIGKILL)
+    _ = await holder.wait()
+    // The lease would last 45 s; the waiter sees its holder gone and answers long before.
+    #expect(await waiter.nextLine(timeout: 40) == old)
+    #expect(await waiter.wait() == 0)
+    #expect(Date().timeIntervalSince(started) < 20)
+    #expect(await cli.stat("refreshes") == 0)
+    #expect(await cli.stat("reuse_detections") == 0)
+    await cli.stop()
+  }
+
+  @Test func aSignalOutsideARefreshStillEndsTheProcessAtOnce() async throws {
+    let cli = try await CLIHarness.start()
+    _ = try await accountWithADelayedRefresh(cli, delay: 30000)
+    let holder = try startToken(cli)
+    try await waitForTheDelayedRequest(cli)
+    // This one waits for the holder's lease: no request of its own is in flight.
+    for signal in [SIGTERM, SIGINT, SIGHUP] {
+      let waiter = try startToken(cli)
+      let started = Date()
+      await waiter.kill(signal)
+      #expect(await waiter.wait(timeout: 20) == 128 + signal)
+      #expect(Date().timeIntervalSince(started) < 10)
+    }
+    await holder.kill(SIGKILL)
+    _ = await holder.wait()
+    await cli.stop()
+  }
+
+  @Test func ctrlCDuringALoginStillCancelsItWithExitSix() async throws {
+    let cli = try await CLIHarness.start()
+    let login = try RunningChild(
+      Products.authtui, ["login", "sandbox", "--flow", "device", "--json"],
+      environment: cli.environment)
+    let event = await login.nextLine(timeout: 30)
+    let errors = await login.standardError()
+    #expect(event?.contains(#""event":"user_code""#) == true, "\(errors)")
+    await login.kill(SIGINT)
+    #expect(await login.wait(timeout: 30) == 6)
+    #expect(try await cli.accounts().isEmpty)
+    await cli.stop()
+  }
+}
+
+/// Polls `condition` until it holds; fails after `timeout` seconds (which only matters when
+/// something is broken).
+func waitUntil(
+  _ what: String, timeout: TimeInterval = 60, _ condition: () async -> Bool
+) async throws {
+  let deadline = Date().addingTimeInterval(timeout)
+  while !(await condition()) {
+    guard Date() < deadline else { throw WorkspaceError("timed out waiting until \(what)") }
+    try await Task.sleep(for: .milliseconds(50))
+  }
+}
