@@ -20,6 +20,19 @@ import Testing
   /// No backtraces (slow, and not what these tests look at).
   static let environment: [String: String?] = ["SWIFT_BACKTRACE": "enable=no", "NO_COLOR": nil]
 
+  /// For a fixture that crashes on purpose: under `make test-tsan` / `make test-asan` the
+  /// sanitizer would otherwise take the segmentation fault over, report it as a finding and exit
+  /// with its own status instead of dying of SIGSEGV.
+  static let crashingEnvironment: [String: String?] = {
+    var result = environment
+    for name in ["TSAN_OPTIONS", "ASAN_OPTIONS"] {
+      if let options = ProcessInfo.processInfo.environment[name] {
+        result[name] = options + ":handle_segv=0"
+      }
+    }
+    return result
+  }()
+
   @Test func drawsWideCharactersAlignedAndReportsKeys() async throws {
     try await TmuxSession.run(Self.command(), environment: Self.environment) { tmux in
       let screen = try await tmux.waitFor("ready")
@@ -63,7 +76,8 @@ import Testing
   /// have (status 0, or 128 + the signal).
   @Test(arguments: [("q", 0), ("C-c", 130), ("x", 139), ("A", 134)])
   func everyWayOutGivesTheTerminalBack(key: String, status: Int) async throws {
-    try await TmuxSession.run(Self.command(), environment: Self.environment) { tmux in
+    let environment = status == 139 ? Self.crashingEnvironment : Self.environment
+    try await TmuxSession.run(Self.command(), environment: environment) { tmux in
       try await tmux.waitFor("ready")
       try await tmux.sendKeys(key)
       let end = try await tmux.waitFor("tty=")
