@@ -6,9 +6,15 @@ import TestSupport
 
 /// A sandbox on a free port, a loopback callback listener standing in for the app, and
 /// requests made the way clients and browsers make them, over real HTTP.
+///
+/// The sandbox's clock stands still at `clockOrigin`: only the offsets a test sets move its
+/// time. On a busy machine seconds may pass between two requests of a test, and a real clock
+/// would then turn "a poll too soon" into one on time.
 final class SandboxHarness: Sendable {
   let server: SandboxServer
   let callback: CallbackCatcher
+  /// The sandbox's now before any offset.
+  let clockOrigin: Date
 
   /// One RS256 and one ES256 key for every sandbox of the test run: making an RSA key is the
   /// slowest thing a sandbox does, and dozens of them at once on two cores would make every
@@ -23,6 +29,9 @@ final class SandboxHarness: Sendable {
     if configuration.signingKeys.isEmpty {
       configuration.signingKeys = Self.sharedSigningKeys
     }
+    let origin = Date()
+    clockOrigin = origin
+    configuration.clock = { origin }
     server = try await SandboxServer.start(configuration: configuration)
     callback = try CallbackCatcher()
   }
