@@ -79,7 +79,7 @@ final class SandboxHarness: Sendable {
   ) async -> ScriptedBrowser.Outcome {
     await ScriptedBrowser(
       script: ScriptedBrowser.Script(
-        action: action, username: user, userCode: userCode, timeout: 20)
+        action: action, username: user, userCode: userCode, timeout: 60)
     ).visit(url)
   }
 
