@@ -13,16 +13,10 @@ import TestSupport
 struct SandboxHarness {
   let sandbox: SandboxServer
 
-  /// One RS256 and one ES256 key for every sandbox of these tests: making an RSA key is the
-  /// costliest thing a sandbox does, and one per test would load two cores for seconds.
-  static let sharedSigningKeys: [SigningKey] = [
-    try? SigningKey.generate(.rs256), try? SigningKey.generate(.es256),
-  ].compactMap { $0 }
-
   static func start() async throws -> SandboxHarness {
     SandboxHarness(
       sandbox: try await SandboxServer.start(
-        configuration: SandboxConfiguration(signingKeys: sharedSigningKeys)))
+        configuration: SandboxConfiguration(signingKeys: await SharedSigningKeys.keys())))
   }
 
   /// Registers `redirectURI` as Simkl's (its registration fixes the port). The tests let the

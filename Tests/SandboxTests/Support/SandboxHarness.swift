@@ -16,18 +16,10 @@ final class SandboxHarness: Sendable {
   /// The sandbox's now before any offset.
   let clockOrigin: Date
 
-  /// One RS256 and one ES256 key for every sandbox of the test run: making an RSA key is the
-  /// slowest thing a sandbox does, and dozens of them at once on two cores would make every
-  /// test wait for the others' keys.
-  /// (Should making them fail, each sandbox makes its own, as it would in production.)
-  static let sharedSigningKeys: [SigningKey] = [
-    try? SigningKey.generate(.rs256), try? SigningKey.generate(.es256),
-  ].compactMap { $0 }
-
   init(configuration: SandboxConfiguration = SandboxConfiguration()) async throws {
     var configuration = configuration
     if configuration.signingKeys.isEmpty {
-      configuration.signingKeys = Self.sharedSigningKeys
+      configuration.signingKeys = await SharedSigningKeys.keys()
     }
     let origin = Date()
     clockOrigin = origin
