@@ -15,14 +15,10 @@ struct AccountsHarness {
   let vault: Vault
   let book: AccountBook
 
-  static let signingKeys: [SigningKey] = [
-    try? SigningKey.generate(.rs256), try? SigningKey.generate(.es256),
-  ].compactMap { $0 }
-
   static func start(loginTimeout: Int? = nil) async throws -> AccountsHarness {
     let folder = try TemporaryDirectory()
     let sandbox = try await SandboxServer.start(
-      configuration: SandboxConfiguration(signingKeys: signingKeys))
+      configuration: SandboxConfiguration(signingKeys: await SharedSigningKeys.keys()))
     let config = ConfigurationLocation(directory: URL(fileURLWithPath: folder.file("config")))
     try SandboxProviderFiles.write(
       to: config.providersDirectory, baseURL: sandbox.baseURL, redirectPort: 1,

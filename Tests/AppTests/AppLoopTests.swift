@@ -41,11 +41,14 @@ import Testing
         .init("sign-in cancelled; nothing was stored"),
       ])
     #expect(outcome.stuckAt == nil)
-    // The attempt's task was cancelled and the environment stored nothing.
-    var cancelled: [RequestID] = []
-    for _ in 0..<200 where cancelled.isEmpty {
-      cancelled = await environment.cancelledAttempts
+    // The attempt's task was cancelled and the environment stored nothing. The cancel reaches
+    // the environment on a task of its own, which on a busy machine can take seconds: wait for
+    // it, with a bound that only matters when it never comes.
+    let deadline = ContinuousClock.now + .seconds(60)
+    var cancelled = await environment.cancelledAttempts
+    while cancelled.isEmpty, ContinuousClock.now < deadline {
       try await Task.sleep(for: .milliseconds(10))
+      cancelled = await environment.cancelledAttempts
     }
     #expect(cancelled.count == 1)
     #expect(await environment.stored.isEmpty)

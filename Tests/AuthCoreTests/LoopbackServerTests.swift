@@ -57,7 +57,7 @@ import Testing
     configuration.readTimeout = 0.3
     let server = try echoServer(configuration)
     async let slow = RawHTTPClient.exchange(
-      port: server.port, bytes: Array("GET /callback HTTP/1.1\r\n".utf8), timeout: 3)
+      port: server.port, bytes: Array("GET /callback HTTP/1.1\r\n".utf8))
     let fast = await RawHTTPClient.get("/callback?code=fast", port: server.port)
     #expect(fast.hasSuffix("code=fast"))
     #expect(RawHTTPClient.status(of: await slow) == 408)

@@ -68,14 +68,18 @@ import Testing
   }
 
   @Test func givesUpAtTheRequestsDeadline() async throws {
+    // The answer is held until the client has given up, however late its timer fires on a
+    // busy machine (a three-second sleep here once raced a timer that fired late).
+    let (held, release) = AsyncStream<Void>.makeStream()
     let server = try serve { _ in
-      try? await Task.sleep(nanoseconds: 3_000_000_000)
+      for await _ in held {}
       return .json("{}")
     }
     await #expect(throws: TransportError.timedOut(seconds: 0.3)) {
       _ = try await URLSessionTransport().send(
         TransportRequest(method: .get, url: url(server, "/slow"), timeout: 0.3))
     }
+    release.finish()
     await server.stop()
   }
 
@@ -115,17 +119,25 @@ import Testing
   }
 
   @Test func cancellingTheTaskCancelsTheRequest() async throws {
+    // The request is cancelled once it has reached the server (not after a guess at how long
+    // that takes), and the server holds its answer until the test is done, so the cancel
+    // cannot lose a race against it.
+    let (arrived, announce) = AsyncStream<Void>.makeStream()
+    let (held, release) = AsyncStream<Void>.makeStream()
     let server = try serve { _ in
-      try? await Task.sleep(nanoseconds: 5_000_000_000)
+      announce.yield()
+      for await _ in held {}
       return .json("{}")
     }
     let target = try url(server, "/slow")
     let request = Task {
       try await URLSessionTransport().send(TransportRequest(method: .get, url: target))
     }
-    try await Task.sleep(nanoseconds: 100_000_000)
+    var arrivals = arrived.makeAsyncIterator()
+    _ = await arrivals.next()
     request.cancel()
     await #expect(throws: TransportError.cancelled) { _ = try await request.value }
+    release.finish()
     await server.stop()
   }
 }

@@ -33,7 +33,7 @@ import Testing
     let code = try #require(
       (try JSONSerialization.jsonObject(with: Data(event.utf8)) as? [String: Any])?["user_code"]
         as? String)
-    try code.write(toFile: codeFile, atomically: true, encoding: .utf8)
+    try cli.folder.write(code, to: "pin-code")
     let signedIn = try #require(await pin.nextLine(timeout: 30))
     #expect(signedIn == #"{"event":"signed_in","account":"simkl/frank","expires_at":null}"#)
     #expect(await pin.wait(timeout: 30) == 0)
@@ -257,7 +257,7 @@ import Testing
     try FileManager.default.createDirectory(
       atPath: cli.folder.file("dotfiles"), withIntermediateDirectories: false)
     let target = cli.folder.file("dotfiles/tokens.env")
-    try "EDITOR='vi'\n".write(toFile: target, atomically: true, encoding: .utf8)
+    try cli.folder.write("EDITOR='vi'\n", to: "dotfiles/tokens.env")
     chmod(target, 0o644)
     let link = cli.folder.file("tokens.env")
     #expect(symlink(target, link) == 0)
@@ -273,7 +273,7 @@ import Testing
 
     // CRLF lines: the old token's line goes, the others stay byte for byte.
     let crlf = cli.folder.file("crlf.env")
-    try "FOO=bar\r\nSANDBOX_TOKEN=old\n".write(toFile: crlf, atomically: true, encoding: .utf8)
+    try cli.folder.write("FOO=bar\r\nSANDBOX_TOKEN=old\n", to: "crlf.env")
     #expect(try await cli.run(["export", "sandbox/alice", "--env-file", crlf]).status == 0)
     let crlfText = try String(contentsOfFile: crlf, encoding: .utf8)
     #expect(crlfText.hasPrefix("FOO=bar\r\nSANDBOX_TOKEN='\(token)'\nSANDBOX_TOKEN_EXPIRES_AT='"))

@@ -103,7 +103,9 @@ import Testing
     #expect(throws: Never.self) { try IDTokenCheck(oldToken, jwks: before) }
 
     let rotated = await harness.postJSON(SandboxPaths.Hooks.rotateKeys, #"{"profile":"oidc"}"#)
-    let newKids = try #require((rotated.json?["kids"] as? [String: Any])?["oidc"] as? [String])
+    let newKids = try #require(
+      (rotated.json?["kids"] as? [String: Any])?["oidc"] as? [String],
+      "HTTP \(rotated.status): \(rotated.body)")
     let after = try #require(await harness.get(Paths.jwks).json)
     let kids = (after["keys"] as? [[String: Any]] ?? []).compactMap { $0["kid"] as? String }
     let oldKids = (before["keys"] as? [[String: Any]] ?? []).compactMap { $0["kid"] as? String }

@@ -11,7 +11,7 @@ import Testing
   /// Starts the binary and returns it with the port its first line names.
   func start(_ arguments: [String] = []) async throws -> (RunningChild, UInt16) {
     let process = try RunningChild(Products.sandbox, ["--quiet"] + arguments)
-    let line = try #require(await process.nextLine(timeout: 10))
+    let line = try #require(await process.nextLine(timeout: 60))
     let prefix = "authtui-sandbox listening on http://127.0.0.1:"
     #expect(line.hasPrefix(prefix))
     let port = try #require(UInt16(line.dropFirst(prefix.count)))
@@ -24,20 +24,20 @@ import Testing
       "GET", "/oidc/.well-known/openid-configuration", port: port)
     #expect(discovery["issuer"] == "http://127.0.0.1:\(port)/oidc")
     await process.kill(SIGTERM)
-    #expect(await process.wait(timeout: 10) == 0)
+    #expect(await process.wait(timeout: 60) == 0)
     #expect(await RawHTTPClient.request("GET", "/", port: port).status == 0)
   }
 
   @Test func sigintStopsItCleanlyToo() async throws {
     let (process, _) = try await start()
     await process.kill(SIGINT)
-    #expect(await process.wait(timeout: 10) == 0)
+    #expect(await process.wait(timeout: 60) == 0)
   }
 
   @Test func listensOnTheAskedPortAndRegistersTheGivenSimklRedirectURI() async throws {
     let (first, port) = try await start()
     await first.kill(SIGTERM)
-    _ = await first.wait(timeout: 10)
+    _ = await first.wait(timeout: 60)
     let uri = "http://127.0.0.1:4567/callback"
     let (process, samePort) = try await start([
       "--listen", "127.0.0.1:\(port)", "--simkl-redirect-uri", uri,
@@ -47,7 +47,7 @@ import Testing
     let simkl = try #require(settings.json?["simkl"] as? [String: Any])
     #expect(simkl["redirect_uris"] as? [String] == [uri])
     await process.kill(SIGTERM)
-    #expect(await process.wait(timeout: 10) == 0)
+    #expect(await process.wait(timeout: 60) == 0)
   }
 
   @Test func refusesAListenAddressOffLoopbackWithUsageStatus() async throws {
@@ -65,11 +65,11 @@ import Testing
 
   @Test func logsOneLinePerRequestWithoutQueries() async throws {
     let process = try RunningChild(Products.sandbox)
-    let line = try #require(await process.nextLine(timeout: 10))
+    let line = try #require(await process.nextLine(timeout: 60))
     let port = try #require(UInt16(line.split(separator: ":").last ?? ""))
     _ = await RawHTTPClient.request("GET", "/oidc/authorize?code_challenge=secret-ish", port: port)
     await process.kill(SIGTERM)
-    #expect(await process.wait(timeout: 10) == 0)
+    #expect(await process.wait(timeout: 60) == 0)
     let errors = await process.standardError()
     #expect(errors.contains("authtui-sandbox: GET /oidc/authorize 400"))
     #expect(!errors.contains("secret-ish"))
@@ -82,7 +82,7 @@ extension SandboxExecutableTests {
     // A served request leaves the port in TIME_WAIT on the sandbox's side.
     #expect(await RawHTTPClient.request("GET", "/", port: port).status == 200)
     await first.kill(SIGTERM)
-    #expect(await first.wait(timeout: 10) == 0)
+    #expect(await first.wait(timeout: 60) == 0)
     let (second, samePort) = try await start(["--listen", "127.0.0.1:\(port)"])
     #expect(samePort == port)
     let busy = try await ChildProcess.run(Products.sandbox, ["--listen", "127.0.0.1:\(port)"])
@@ -94,6 +94,6 @@ extension SandboxExecutableTests {
         + "`ss -ltnp 'sport = :\(port)'` and stop it, or pick another port with "
         + "--listen 127.0.0.1:PORT (0 picks a free one)\n")
     await second.kill(SIGTERM)
-    #expect(await second.wait(timeout: 10) == 0)
+    #expect(await second.wait(timeout: 60) == 0)
   }
 }

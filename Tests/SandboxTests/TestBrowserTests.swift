@@ -60,7 +60,7 @@ import Testing
       SandboxHarness.target(SandboxPaths.Simkl.pin, SimklProfileTests.perRequest),
       headers: SimklProfileTests.agent)
     let userCode = try #require(start["user_code"])
-    try userCode.write(toFile: codeFile, atomically: true, encoding: .utf8)
+    try folder.write(userCode, to: "user-code")
     #expect(try await visit.status == 0)
     let poll = await harness.get(
       SandboxHarness.target(SandboxPaths.Simkl.pin + "/" + userCode, SimklProfileTests.perRequest),

@@ -16,7 +16,7 @@ import Sandbox
 //   AUTHTUI_TEST_BROWSER_USER_CODE   the code to type on a device or PIN page
 //   AUTHTUI_TEST_BROWSER_USER_CODE_FILE  a file to wait for that will hold that code
 //   AUTHTUI_TEST_BROWSER_DELAY_MS    wait this long before loading the page
-//   AUTHTUI_TEST_BROWSER_TIMEOUT_MS  give up after this long (default 30000)
+//   AUTHTUI_TEST_BROWSER_TIMEOUT_MS  give up after this long (default 60000)
 //   AUTHTUI_TEST_BROWSER_LOG         append the log here instead of standard error
 //   AUTHTUI_TEST_BROWSER_DETACH=1    return at once, like a launcher, and browse in the
 //                                    background (new session, standard streams on /dev/null)

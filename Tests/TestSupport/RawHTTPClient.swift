@@ -5,10 +5,17 @@ import Sandbox
 /// a broken, slow or hostile client (or a browser following a redirect by hand). The socket
 /// work is `Sandbox.LoopbackHTTP`'s; this adds the async forms tests await.
 public enum RawHTTPClient {
+  /// How long a request waits for its answer unless told otherwise. It only matters when a
+  /// server never answers (a test failure), so it is generous: under load (two cores, a
+  /// dozen builds) a server's answering task can wait well over ten seconds for the
+  /// two-thread cooperative pool, behind every other test's work.
+  public static let defaultTimeout: TimeInterval = 60
+
   /// Connects to 127.0.0.1:`port`, writes `bytes`, optionally keeps the connection open for
   /// `holdOpen` seconds without sending more, then reads until the server closes or `timeout`.
   public static func exchange(
-    port: UInt16, bytes: [UInt8], holdOpen: TimeInterval = 0, timeout: TimeInterval = 10
+    port: UInt16, bytes: [UInt8], holdOpen: TimeInterval = 0,
+    timeout: TimeInterval = defaultTimeout
   ) async -> String {
     await withCheckedContinuation { continuation in
       Thread {

@@ -39,7 +39,7 @@ extension RawHTTPClient {
   /// Sends one request with an optional body and returns the parsed response.
   public static func request(
     _ method: String, _ target: String, port: UInt16, headers: [String] = [],
-    body: String? = nil, timeout: TimeInterval = 10
+    body: String? = nil, timeout: TimeInterval = defaultTimeout
   ) async -> RawHTTPResponse {
     await withCheckedContinuation { continuation in
       Thread {

@@ -40,7 +40,9 @@ public struct SandboxWorkspace: Sendable {
     let sandbox = try RunningChild(
       Products.sandbox,
       ["--quiet", "--simkl-redirect-uri", "http://127.0.0.1:\(redirectPort)/callback"])
-    guard let line = await sandbox.nextLine(timeout: 10), let start = line.range(of: "http://"),
+    // The bound only matters when the sandbox never starts; on a busy machine starting a
+    // process can take well over ten seconds.
+    guard let line = await sandbox.nextLine(timeout: 60), let start = line.range(of: "http://"),
       let port = line.split(separator: ":").last.flatMap({ UInt16($0) })
     else { throw WorkspaceError("authtui-sandbox did not start: \(await sandbox.standardError())") }
     try SandboxProviderFiles.write(

@@ -75,7 +75,7 @@ public final class TmuxSession: Sendable {
     let result = try await ChildProcess.run(
       Self.executable,
       ["-L", socketName, "-f", configuration.file("tmux.conf")] + arguments,
-      environment: environment, timeout: 20)
+      environment: environment, timeout: 60)
     guard result.status == 0 else {
       throw TmuxError.commandFailed(arguments, status: result.status, stderr: result.stderr)
     }
@@ -105,10 +105,11 @@ public final class TmuxSession: Sendable {
   }
 
   /// Captures until `condition` holds for the screen, or fails after `timeout` with the last
-  /// screen in the error.
+  /// screen in the error. The timeout only matters when the screen never gets there, so it is
+  /// generous: on a busy machine a step of the app under test can take many seconds.
   @discardableResult
   public func waitUntil(
-    _ description: String, timeout: Duration = .seconds(15),
+    _ description: String, timeout: Duration = .seconds(60),
     _ condition: ([String]) -> Bool
   ) async throws -> [String] {
     let deadline = ContinuousClock.now + timeout
@@ -123,7 +124,7 @@ public final class TmuxSession: Sendable {
 
   /// Waits until some row of the screen contains `text`.
   @discardableResult
-  public func waitFor(_ text: String, timeout: Duration = .seconds(15)) async throws -> [String] {
+  public func waitFor(_ text: String, timeout: Duration = .seconds(60)) async throws -> [String] {
     try await waitUntil("\"\(text)\"", timeout: timeout) { screen in
       screen.contains { $0.contains(text) }
     }

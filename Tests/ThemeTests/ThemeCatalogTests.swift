@@ -16,9 +16,8 @@ import Theme
 
   @Test func loadsUserThemesFromTheConfigFolderBesideTheBuiltInOnes() throws {
     let folder = try TemporaryDirectory()
-    try "[styles]\ntitle = red black bold\n".write(
-      toFile: folder.file("ocean.theme"), atomically: true, encoding: .utf8)
-    try "not a theme".write(toFile: folder.file("notes.txt"), atomically: true, encoding: .utf8)
+    try folder.write("[styles]\ntitle = red black bold\n", to: "ocean.theme")
+    try folder.write("not a theme", to: "notes.txt")
     let catalog = ThemeCatalog(userThemesDirectory: folder.path, readFile: Self.read)
     #expect(catalog.names == ["default", "high-contrast", "light", "monochrome", "ocean"])
     let ocean = try catalog.theme(named: "ocean")
@@ -29,16 +28,14 @@ import Theme
 
   @Test func aUserThemeReplacesTheBuiltInOfTheSameName() throws {
     let folder = try TemporaryDirectory()
-    try "[styles]\ndefault = green black\n".write(
-      toFile: folder.file("default.theme"), atomically: true, encoding: .utf8)
+    try folder.write("[styles]\ndefault = green black\n", to: "default.theme")
     let catalog = ThemeCatalog(userThemesDirectory: folder.path, readFile: Self.read)
     #expect(try catalog.theme(named: "default").style(for: .default).foreground == .indexed(2))
   }
 
   @Test func aBrokenUserThemeIsReportedWithFileAndLineAndTheRestStillLoads() throws {
     let folder = try TemporaryDirectory()
-    try "[styles]\ntitle = red\nlist = bright-purple\n".write(
-      toFile: folder.file("broken.theme"), atomically: true, encoding: .utf8)
+    try folder.write("[styles]\ntitle = red\nlist = bright-purple\n", to: "broken.theme")
     let catalog = ThemeCatalog(userThemesDirectory: folder.path, readFile: Self.read)
     #expect(!catalog.names.contains("broken"))
     #expect(catalog.names.contains("default"))
@@ -83,8 +80,7 @@ import Theme
 
   @Test func choosingABrokenUserThemeByNameNamesItsFileAndLine() throws {
     let folder = try TemporaryDirectory()
-    try "[styles]\ntitle = red\ntitel = blue\n".write(
-      toFile: folder.file("ocean.theme"), atomically: true, encoding: .utf8)
+    try folder.write("[styles]\ntitle = red\ntitel = blue\n", to: "ocean.theme")
     let catalog = ThemeCatalog(userThemesDirectory: folder.path, readFile: Self.read)
     #expect {
       try catalog.theme(named: "ocean")

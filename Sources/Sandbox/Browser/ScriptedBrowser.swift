@@ -40,7 +40,7 @@ public struct ScriptedBrowser: Sendable {
 
     public init(
       action: Action = .approve, username: String? = nil, userCode: String? = nil,
-      userCodeFile: String? = nil, delay: TimeInterval = 0, timeout: TimeInterval = 30,
+      userCodeFile: String? = nil, delay: TimeInterval = 0, timeout: TimeInterval = 60,
       onAnotherMachine: Bool = false
     ) {
       self.action = action
@@ -56,7 +56,7 @@ public struct ScriptedBrowser: Sendable {
     /// `AUTHTUI_TEST_BROWSER_ACTION` (approve, deny, ignore; default approve),
     /// `AUTHTUI_TEST_BROWSER_USER`, `AUTHTUI_TEST_BROWSER_USER_CODE`,
     /// `AUTHTUI_TEST_BROWSER_USER_CODE_FILE`, `AUTHTUI_TEST_BROWSER_DELAY_MS`,
-    /// `AUTHTUI_TEST_BROWSER_TIMEOUT_MS` (default 30000), `AUTHTUI_TEST_BROWSER_REMOTE=1`.
+    /// `AUTHTUI_TEST_BROWSER_TIMEOUT_MS` (default 60000), `AUTHTUI_TEST_BROWSER_REMOTE=1`.
     public static func fromEnvironment(_ environment: [String: String]) throws -> Script {
       var script = Script()
       if let text = environment["AUTHTUI_TEST_BROWSER_ACTION"], !text.isEmpty {
@@ -151,7 +151,7 @@ public struct ScriptedBrowser: Sendable {
       if body != nil { headers.append("Content-Type: application/x-www-form-urlencoded") }
       let response = LoopbackHTTP.request(
         method, current.target, port: current.port, headers: headers, body: body,
-        timeout: min(10, remaining))
+        timeout: remaining)
       let step = "\(method) \(current.path) \(response.status)"
       outcome.steps.append(step)
       outcome.finalURL = current.description

@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 
 /// How a sandbox starts.
 public struct SandboxConfiguration: Sendable {
@@ -16,16 +17,23 @@ public struct SandboxConfiguration: Sendable {
   /// sandboxes passes one shared set, since making an RSA key is the slowest thing the sandbox
   /// does. Rotation always makes fresh keys.
   public var signingKeys: [SigningKey]
+  /// The clock the sandbox's now (plus the offset the clock hook sets) is read from: the real
+  /// one by default. A test that checks intervals (a poll too soon, a code too old) passes a
+  /// clock that stands still, so only the offsets it sets move time, however slowly its
+  /// requests arrive on a busy machine.
+  public var clock: @Sendable () -> Date
 
   /// The defaults: Simkl registered at `http://127.0.0.1:8765/callback`, no request log, fresh
-  /// signing keys.
+  /// signing keys, the real clock.
   public init(
     simklRedirectURIs: [String] = [SandboxConfiguration.defaultSimklRedirectURI],
-    requestLog: (@Sendable (String) -> Void)? = nil, signingKeys: [SigningKey] = []
+    requestLog: (@Sendable (String) -> Void)? = nil, signingKeys: [SigningKey] = [],
+    clock: @escaping @Sendable () -> Date = { Date() }
   ) {
     self.simklRedirectURIs = simklRedirectURIs
     self.requestLog = requestLog
     self.signingKeys = signingKeys
+    self.clock = clock
   }
 
   /// The settings each profile starts with (and returns to on reset).

@@ -31,8 +31,9 @@ actor SandboxEngine {
     self.baseURL = baseURL
   }
 
-  /// The sandbox's now: the real clock plus the offset.
-  var now: Date { Date().addingTimeInterval(clockOffset) }
+  /// The sandbox's now: the configured clock (the real one unless a test stops it) plus the
+  /// offset.
+  var now: Date { configuration.clock().addingTimeInterval(clockOffset) }
 
   func settings(for profile: SandboxProfile) -> ProfileSettings {
     settings[profile] ?? .defaults(for: profile)

@@ -79,7 +79,8 @@ public final class SandboxServer: Sendable {
     await engine.clearFaults()
   }
 
-  /// Sets the clock offset: the sandbox's now is the real clock plus `seconds`
+  /// Sets the clock offset: the sandbox's now is its clock (the real one by default) plus
+  /// `seconds`
   /// (`POST /_sandbox/clock {"offset_seconds":…}`).
   public func setClockOffset(seconds: TimeInterval) async {
     await engine.setClockOffset(seconds)

@@ -42,10 +42,13 @@ enum LoopHarness {
   }
 
   /// Runs the loop with `environment` until the script ends (then `q`) or `timeout` passes.
+  /// The timeout only matters when the script is stuck, so it is generous: the loop's effects
+  /// run as tasks, and on a busy machine the two-thread cooperative pool, shared with every
+  /// other test of the run, can leave them waiting for half a minute.
   static func run(
     _ environment: any AppEnvironment, mailbox: Mailbox<AppLoop.Message>,
     size: Size = Size(rows: 24, columns: 80), steps: [Step], resizeTo: Size? = nil,
-    timeout: TimeInterval = 30
+    timeout: TimeInterval = 90
   ) async -> Outcome {
     await withCheckedContinuation { continuation in
       Thread {

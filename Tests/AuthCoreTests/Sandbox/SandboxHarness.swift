@@ -13,16 +13,15 @@ import TestSupport
 struct SandboxHarness {
   let sandbox: SandboxServer
 
-  /// One RS256 and one ES256 key for every sandbox of these tests: making an RSA key is the
-  /// costliest thing a sandbox does, and one per test would load two cores for seconds.
-  static let sharedSigningKeys: [SigningKey] = [
-    try? SigningKey.generate(.rs256), try? SigningKey.generate(.es256),
-  ].compactMap { $0 }
-
+  /// The sandbox's clock stands still where the harness started: only the offsets a test sets
+  /// (moving it along with the manual clock) move its time. With the real clock, seconds of a
+  /// busy machine between two polls would count as the client waiting.
   static func start() async throws -> SandboxHarness {
-    SandboxHarness(
+    let origin = Date()
+    return SandboxHarness(
       sandbox: try await SandboxServer.start(
-        configuration: SandboxConfiguration(signingKeys: sharedSigningKeys)))
+        configuration: SandboxConfiguration(
+          signingKeys: await SharedSigningKeys.keys(), clock: { origin })))
   }
 
   /// Registers `redirectURI` as Simkl's (its registration fixes the port). The tests let the

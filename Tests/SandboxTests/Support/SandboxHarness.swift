@@ -6,23 +6,24 @@ import TestSupport
 
 /// A sandbox on a free port, a loopback callback listener standing in for the app, and
 /// requests made the way clients and browsers make them, over real HTTP.
+///
+/// The sandbox's clock stands still at `clockOrigin`: only the offsets a test sets move its
+/// time. On a busy machine seconds may pass between two requests of a test, and a real clock
+/// would then turn "a poll too soon" into one on time.
 final class SandboxHarness: Sendable {
   let server: SandboxServer
   let callback: CallbackCatcher
-
-  /// One RS256 and one ES256 key for every sandbox of the test run: making an RSA key is the
-  /// slowest thing a sandbox does, and dozens of them at once on two cores would make every
-  /// test wait for the others' keys.
-  /// (Should making them fail, each sandbox makes its own, as it would in production.)
-  static let sharedSigningKeys: [SigningKey] = [
-    try? SigningKey.generate(.rs256), try? SigningKey.generate(.es256),
-  ].compactMap { $0 }
+  /// The sandbox's now before any offset.
+  let clockOrigin: Date
 
   init(configuration: SandboxConfiguration = SandboxConfiguration()) async throws {
     var configuration = configuration
     if configuration.signingKeys.isEmpty {
-      configuration.signingKeys = Self.sharedSigningKeys
+      configuration.signingKeys = await SharedSigningKeys.keys()
     }
+    let origin = Date()
+    clockOrigin = origin
+    configuration.clock = { origin }
     server = try await SandboxServer.start(configuration: configuration)
     callback = try CallbackCatcher()
   }
@@ -70,7 +71,7 @@ final class SandboxHarness: Sendable {
   ) async -> ScriptedBrowser.Outcome {
     await ScriptedBrowser(
       script: ScriptedBrowser.Script(
-        action: action, username: user, userCode: userCode, timeout: 20)
+        action: action, username: user, userCode: userCode, timeout: 60)
     ).visit(url)
   }
 
