@@ -19,7 +19,12 @@ extension SignInSnapshot {
       userCode: progress.userCode, verificationURI: progress.verificationURI?.absoluteString,
       verificationURIComplete: progress.verificationURIComplete?.absoluteString,
       pollInterval: progress.pollInterval, nextPollAt: progress.nextPollAt,
-      ignoredRedirect: progress.lastIgnoredRedirect?.message)
+      ignoredRedirect: progress.lastIgnoredRedirect?.message,
+      browserURL: progress.browserURL?.absoluteString, restarts: progress.restarts,
+      notice: progress.notice.flatMap { notice in
+        if case .redirectIgnored = notice { return nil }
+        return notice.message
+      })
   }
 }
 
