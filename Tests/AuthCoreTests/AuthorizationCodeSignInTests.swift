@@ -145,19 +145,58 @@ import Testing
     #expect(await transport.requests.isEmpty)
   }
 
-  @Test func tellsTheBrowserWhenTheExchangeFails() async throws {
+  @Test func aForgedRedirectWithTheRightStateDoesNotEndTheWaitAndTheRealOneStillSignsIn()
+    async throws
+  {
+    await transport.enqueue(
+      "/token",
+      FakeTransport.json(#"{"error":"invalid_grant","error_description":"bad code"}"#, status: 400),
+      Self.tokens)
+    let attempt = try await start()
+    // Another local program that learned the state sends a code of its own first.
+    let forged = try await redirect(attempt, "code=bogus&state=STATE")
+    #expect(RawHTTPClient.status(of: forged) == 200)
+    #expect(forged.contains("Sign-in not finished"))
+    #expect(forged.contains("The sign-in in the terminal is still waiting"))
+    let waiting = await attempt.currentProgress
+    #expect(waiting.phase == .waitingForBrowser)
+    #expect(waiting.deadline == attempt.deadline)
+    #expect(waiting.failedExchanges == 1)
+    guard case .exchangeFailed(.tokenRequestRejected(let refusal))? = waiting.notice else {
+      Issue.record("expected a failed exchange, got \(String(describing: waiting.notice))")
+      return
+    }
+    #expect(refusal.code == .invalidGrant)
+    #expect(waiting.notice?.message.hasSuffix("still waiting for the browser's redirect.") == true)
+
+    // The same code again is not sent to the provider twice.
+    let again = try await redirect(attempt, "code=bogus&state=STATE")
+    #expect(RawHTTPClient.status(of: again) == 400)
+
+    let page = try await redirect(attempt, "code=real&state=STATE")
+    #expect(page.contains("You are signed in"))
+    #expect(try await outcome(attempt).accessToken == "at")
+    #expect(
+      await transport.requests(to: "/token").map { $0.bodyParameters["code"] } == [
+        "bogus", "real",
+      ])
+  }
+
+  @Test func aFailedExchangeIsTheOutcomeWhenTheDeadlineComes() async throws {
     await transport.enqueue(
       "/token",
       FakeTransport.json(
         #"{"error":"secret_error","message":"PKCE verification failed"}"#, status: 401))
     let attempt = try await start()
     let page = try await redirect(attempt, "code=c&state=STATE")
-    #expect(page.contains("Sign-in did not complete"))
     #expect(page.contains("PKCE proof (PKCE verification failed)"))
+    #expect(await attempt.currentProgress.phase == .waitingForBrowser)
+    await clock.advanceToNextDeadline()
     await #expect(throws: AuthError.pkceVerificationFailed(description: "PKCE verification failed"))
     {
-      _ = try await outcome(attempt)
+      _ = try await attempt.tokens()
     }
+    #expect(await !listenerIsOpen(attempt))
   }
 
   @Test func exchangesOnlyOnceWhenTheRedirectArrivesTwice() async throws {

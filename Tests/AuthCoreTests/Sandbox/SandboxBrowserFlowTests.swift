@@ -41,7 +41,7 @@ import Testing
     let (result, page) = try await harness.signIn(
       harness.client(harness.simkl, transport: transport))
     #expect(result == .failure(.pkceVerificationFailed(description: "PKCE verification failed")))
-    #expect(page.contains("Sign-in did not complete"))
+    #expect(page.contains("Sign-in not finished"))
 
     // The same code with the right verifier, exactly as the client built the request: gone.
     let original = try #require(await transport.built.last)
@@ -192,7 +192,8 @@ import Testing
     await harness.sandbox.inject(SandboxFault(pathPrefix: SandboxPaths.OIDC.token, kind: fault))
     let (result, page) = try await harness.signIn(harness.client(harness.oidc))
     #expect(result == .failure(expected))
-    #expect(page.contains("Sign-in did not complete"))
+    #expect(page.contains("Sign-in not finished"))
+    #expect(page.contains("still waiting"))
     #expect(await harness.sandbox.stats()[.faults] == 1)
     await harness.sandbox.stop()
   }
