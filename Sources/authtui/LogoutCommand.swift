@@ -12,10 +12,11 @@ enum LogoutCommand {
       can. The account is deleted from the vault in every case; when revocation fails the exit
       status is 7 and the message says the tokens may still work at the provider until they
       expire. A provider with an end_session_endpoint also gets its sign-out page opened (like
-      login's page; printed with --no-browser), so the browser session ends too. The browser
-      is given a one-time address on 127.0.0.1 that leads to that page once (the page's URL
-      carries your id_token, which other users could read in a program's arguments); logout
-      waits until it was opened, 30 seconds for a browser and 2 minutes for a printed one.
+      login's page; printed on a terminal with --no-browser), so the browser session ends
+      too. The browser is given a one-time address on 127.0.0.1 that leads to that page once
+      (the page's URL carries your id_token, which other users could read in a program's
+      arguments); logout waits until it was opened: 30 seconds for a browser, 2 minutes for
+      a printed address (Ctrl-C skips).
       `authtui logout '#N' --local-only` removes a damaged account that `list` reports by id.
       """,
     arguments: ["ACCOUNT"], requiredArguments: 1,
@@ -39,10 +40,8 @@ enum LogoutCommand {
         throw AccountAccess.failure(error)
       }
       if let url = report.endSessionURL {
-        let noBrowser = invocation.flag("no-browser")
-        await SignOutPage.show(
-          url, browser: noBrowser ? nil : BrowserLauncher.available(), printRequested: noBrowser,
-          console: console)
+        let browser = invocation.flag("no-browser") ? nil : BrowserLauncher.available()
+        await SignOutPage.show(url, browser: browser, console: console)
       }
       switch report.revocation {
       case .revoked:

@@ -18,11 +18,10 @@ enum SignOutPage {
   static let printedWait: TimeInterval = 120
 
   /// `logout`: opens the address with `browser`, or prints it when there is none (or
-  /// `--no-browser`), and waits for the fetch; Ctrl-C ends the wait. A printed address is
-  /// only waited for when a person can open it: with `--no-browser`, or on a terminal.
-  static func show(
-    _ url: URL, browser: BrowserLauncher?, printRequested: Bool, console: Console
-  ) async {
+  /// `--no-browser`), and waits for the fetch; Ctrl-C ends the wait. An address is printed
+  /// (and waited for) only on a terminal, where a person can open it: a script's logout must
+  /// not wait minutes for nobody.
+  static func show(_ url: URL, browser: BrowserLauncher?, console: Console) async {
     let link: OneTimeRedirect
     do {
       link = try await OneTimeRedirect(to: url)
@@ -43,11 +42,12 @@ enum SignOutPage {
       }
       return
     }
-    guard printRequested || console.stderrIsTerminal else {
+    guard console.stderrIsTerminal else {
       await link.stop()
       console.err(
-        "No browser here to open the provider's sign-out page; sign out on its site to end the "
-          + "browser session there too.")
+        "The provider's sign-out page was not opened (no browser, and no terminal to show its "
+          + "one-time address on); sign out on the provider's site to end the browser session "
+          + "there too.")
       return
     }
     console.err(

@@ -123,7 +123,8 @@ import Testing
     let attempt = try await AuthorizationCodeSignIn.start(
       client: harness.client(simkl, clock: clock))
     await harness.registerSimklRedirect(attempt.redirectURI)
-    let visit = await SandboxHarness.person(.deny).visit(await attempt.browserAddress().absoluteString)
+    let visit = await SandboxHarness.person(.deny).visit(
+      await attempt.browserAddress().absoluteString)
     #expect(visit.finalURL.hasSuffix(SandboxPaths.Simkl.home))
     #expect(await attempt.currentProgress.phase == .waitingForBrowser)
 
