@@ -8,7 +8,7 @@ import Foundation
 /// (`OneTimeAddresses`): what the browser is given instead of the authorization URL; a second
 /// fetch of one is reported through `events`. Every `GET {redirect_path}` is handed to the
 /// attempt through `events`, which chooses the page. Strays get 404 (other paths) or 405
-/// (other methods). Once closed, redirects still in flight get "already finished".
+/// (other methods). Once stopped, redirects still in flight get "already finished".
 final class RedirectListener: Sendable {
   /// A redirect waiting for the attempt's verdict.
   struct Delivery: Sendable {
@@ -26,7 +26,7 @@ final class RedirectListener: Sendable {
 
   /// `http://127.0.0.1:PORT/PATH`.
   let redirectURI: String
-  /// Events in arrival order; ends after `close()` once the buffered ones are read.
+  /// Events in arrival order; ends after `stop()` once the buffered ones are read.
   let events: AsyncStream<Event>
   private let sink: AsyncStream<Event>.Continuation
   private let server: LoopbackServer
@@ -77,12 +77,6 @@ final class RedirectListener: Sendable {
   /// Generation `group` is over: its addresses redirect no more, and their fetches are no alarm.
   func retire(group: Int) async {
     await addresses.retire(group: group)
-  }
-
-  /// Stops taking connections; returns at once.
-  func close() {
-    sink.finish()
-    server.requestStop()
   }
 
   /// Stops taking connections and waits until the port is closed.
