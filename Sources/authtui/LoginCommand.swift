@@ -93,14 +93,8 @@ enum LoginCommand {
     }
 
     // Ctrl-C cancels the attempt (exit 6) instead of killing the process mid-exchange.
-    signal(SIGINT, SIG_IGN)
-    let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-    interrupt.setEventHandler { session.cancel() }
-    interrupt.resume()
-    defer {
-      interrupt.cancel()
-      signal(SIGINT, SIG_DFL)
-    }
+    let interrupt = CtrlC.catching { session.cancel() }
+    defer { interrupt.release() }
 
     let reporter = Task {
       var announced = false

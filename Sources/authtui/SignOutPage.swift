@@ -1,10 +1,5 @@
 import AuthCore
-import Dispatch
 import Foundation
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 /// The provider's end-session page (OIDC RP-Initiated Logout) after a sign-out. Its URL
 /// carries the account's id_token (`id_token_hint`: the user's name and email), so neither a
@@ -77,14 +72,8 @@ enum SignOutPage {
     -> Bool
   {
     let wait = Task { await link.waitUntilFetched(deadline: Date().addingTimeInterval(seconds)) }
-    signal(SIGINT, SIG_IGN)
-    let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-    interrupt.setEventHandler { wait.cancel() }
-    interrupt.resume()
-    defer {
-      interrupt.cancel()
-      signal(SIGINT, SIG_DFL)
-    }
+    let interrupt = CtrlC.catching { wait.cancel() }
+    defer { interrupt.release() }
     return await wait.value
   }
 }
