@@ -59,7 +59,14 @@ actor LoginOutput {
   /// itself, which a person may copy to a browser on another machine, where the one-time
   /// address (on this machine's 127.0.0.1) would not work.
   private func announceBrowser(_ url: URL, progress: SignInProgress, event: String) async {
+    var opened = false
+    if let browser, let address = await session?.browserAddress() {
+      opened = browser.open(address)
+    }
     if json {
+      // When a browser was started, a program reading the events gets an address of its own:
+      // opening the browser's too would look like a second fetch and restart the sign-in.
+      let shown = opened ? await session?.browserAddress() : progress.browserURL
       var members: [(String, OrderedJSON)] = [("event", .string(event))]
       if event == "restarted", case .restarted? = progress.notice {
         members += [
@@ -68,12 +75,11 @@ actor LoginOutput {
         ]
       }
       members.append(("url", .string(url.absoluteString)))
-      members.append(
-        ("one_time_url", progress.browserURL.map { .string($0.absoluteString) } ?? .null))
+      members.append(("one_time_url", shown.map { .string($0.absoluteString) } ?? .null))
       console.out(OrderedJSON.object(members).text)
     }
     waitingFor = "the browser"
-    if let browser, let address = await session?.browserAddress(), browser.open(address) {
+    if opened, let browser {
       say(
         "Opening the sign-in page with \(browser.name). If it does not open, visit:\n  \(url.absoluteString)"
       )
