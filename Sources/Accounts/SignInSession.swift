@@ -4,7 +4,8 @@ import Foundation
 import Vault
 
 /// One sign-in on its way to becoming an account: the running attempt, and what is needed to
-/// finish it (the nonce to check, the label asked for).
+/// finish it (the label asked for; the nonce to check comes from the attempt's request in force,
+/// which a restart replaces).
 ///
 /// A UI reads `progress`, may `submitRedirect` (the paste path) or `cancel`, and calls `finish`,
 /// which waits for the tokens, validates the id_token and reads the identity, and only then
@@ -16,8 +17,6 @@ public struct SignInSession: Sendable {
   public let attempt: any SignInAttempt
   /// The label asked for (`--label`), or nil to take the provider's name for the account.
   public let requestedLabel: String?
-  /// The `nonce` the authorization request sent, to compare with the id_token's.
-  let nonce: String?
   let book: AccountBook
   /// Held from the code exchange until the account is stored.
   let section: SignInSection
@@ -39,6 +38,20 @@ public struct SignInSession: Sendable {
       throw .malformedRedirect("this sign-in uses a code, not a browser redirect")
     }
     try await browser.submitRedirect(pastedURL)
+  }
+
+  /// Browser flow: the one-time loopback address to give the browser command now (never the
+  /// authorization URL, which other users could read in its argv); nil for the code flows.
+  /// Each call after the first for a request makes a fresh address, so opening the page again
+  /// is not mistaken for another program's fetch.
+  public func browserAddress() async -> URL? {
+    guard let browser = attempt as? AuthorizationCodeSignIn else { return nil }
+    return await browser.browserAddress()
+  }
+
+  /// True when `address` is one of this sign-in's one-time addresses.
+  public func isOneTimeAddress(_ address: String) -> Bool {
+    (attempt as? AuthorizationCodeSignIn)?.isOneTimeAddress(address) ?? false
   }
 
   /// Waits for the attempt and stores the account; returns it.
@@ -80,9 +93,8 @@ extension AccountBook {
     } catch {
       throw .auth(error)
     }
-    let nonce = (attempt as? AuthorizationCodeSignIn)?.request.nonce
     return SignInSession(
-      providerID: providerID, attempt: attempt, requestedLabel: label, nonce: nonce, book: self,
+      providerID: providerID, attempt: attempt, requestedLabel: label, book: self,
       section: section)
   }
 
@@ -125,7 +137,9 @@ extension AccountBook {
     let providerID = session.providerID
     let identity: AccountIdentity?
     do {
-      let idToken = try await provider.validateIDToken(in: tokens, nonce: session.nonce)
+      // The request whose code was exchanged: an attempt that signed in no longer restarts.
+      let nonce = await (session.attempt as? AuthorizationCodeSignIn)?.request.nonce
+      let idToken = try await provider.validateIDToken(in: tokens, nonce: nonce)
       identity = try await client.identity(for: tokens, idToken: idToken)
     } catch {
       throw .auth(error)

@@ -24,7 +24,10 @@ enum LoginCommand {
       lifetime); a provider that never answers (Simkl's way of saying no) ends as "no answer"
       with exit 6. The account is stored only after the tokens and the provider's account
       details arrived; its label is the provider's name for you unless --label says otherwise.
-      --json writes one event per line: authorize, user_code, signed_in, error.
+      The browser is given a one-time address on 127.0.0.1 that leads to the provider's page
+      once (the page's URL would show its state in `ps`); if it is opened twice, the sign-in
+      starts again with fresh values and says so.
+      --json writes one event per line: authorize, user_code, restarted, signed_in, error.
       """,
     arguments: ["PROVIDER"], requiredArguments: 1,
     options: [
@@ -96,12 +99,8 @@ enum LoginCommand {
     }
 
     // Ctrl-C cancels the attempt (exit 6) instead of killing the process mid-exchange.
-    TerminationSignals.shared.intercept { number in
-      guard number == SIGINT else { return .terminate }
-      session.cancel()
-      return .handled
-    }
-    defer { TerminationSignals.shared.removeInterceptor() }
+    let interrupt = CtrlC.catching { session.cancel() }
+    defer { interrupt.release() }
 
     let reporter = Task {
       var announced = false

@@ -20,7 +20,11 @@ actor LoginOutput {
   private var countdownShown = false
   private var ignoredRedirects = 0
   private var pollTrouble: PollTrouble?
+  private var failedExchanges = 0
+  private var restarts = 0
   private var pasteReader: Thread?
+  private var browser: BrowserLauncher?
+  private var session: SignInSession?
 
   init(console: Console, json: Bool) {
     self.console = console
@@ -39,24 +43,44 @@ actor LoginOutput {
   }
 
   /// The first progress with an address or a code: tell the user what to do, open the browser.
-  func announce(_ progress: SignInProgress, browser: BrowserLauncher?, session: SignInSession) {
+  func announce(_ progress: SignInProgress, browser: BrowserLauncher?, session: SignInSession)
+    async
+  {
+    self.browser = browser
+    self.session = session
     if let url = progress.authorizationURL {
-      announceBrowser(url, progress: progress, browser: browser, session: session)
+      await announceBrowser(url, progress: progress, event: "authorize")
     } else if let code = progress.userCode {
       announceCode(code, progress: progress, browser: browser)
     }
   }
 
-  private func announceBrowser(
-    _ url: URL, progress: SignInProgress, browser: BrowserLauncher?, session: SignInSession
-  ) {
+  /// The browser flow's address. The browser command is given the one-time loopback address
+  /// (its argv is readable by every local user); the terminal shows the authorization URL
+  /// itself, which a person may copy to a browser on another machine, where the one-time
+  /// address (on this machine's 127.0.0.1) would not work.
+  private func announceBrowser(_ url: URL, progress: SignInProgress, event: String) async {
+    var opened = false
+    if let browser, let address = await session?.browserAddress() {
+      opened = browser.open(address)
+    }
     if json {
-      console.out(
-        OrderedJSON.object([("event", .string("authorize")), ("url", .string(url.absoluteString))])
-          .text)
+      // When a browser was started, a program reading the events gets an address of its own:
+      // opening the browser's too would look like a second fetch and restart the sign-in.
+      let shown = opened ? await session?.browserAddress() : progress.browserURL
+      var members: [(String, OrderedJSON)] = [("event", .string(event))]
+      if event == "restarted", case .restarted? = progress.notice {
+        members += [
+          ("reason", .string("address_fetched_twice")),
+          ("message", .string(SignInProgress.Notice.restarted.message)),
+        ]
+      }
+      members.append(("url", .string(url.absoluteString)))
+      members.append(("one_time_url", shown.map { .string($0.absoluteString) } ?? .null))
+      console.out(OrderedJSON.object(members).text)
     }
     waitingFor = "the browser"
-    if let browser, browser.open(url) {
+    if opened, let browser {
       say(
         "Opening the sign-in page with \(browser.name). If it does not open, visit:\n  \(url.absoluteString)"
       )
@@ -76,7 +100,7 @@ actor LoginOutput {
       "Or, after approving, paste here the address the browser ends on (it starts with \(redirect)) and press Enter."
     )
     say(lines.joined(separator: "\n"))
-    startPasteReader(session)
+    if let session { startPasteReader(session) }
   }
 
   private func announceCode(_ code: String, progress: SignInProgress, browser: BrowserLauncher?) {
@@ -109,15 +133,29 @@ actor LoginOutput {
     }
   }
 
-  /// Keeps the countdown's deadline and mentions refused redirects.
-  func update(_ progress: SignInProgress) {
+  /// Keeps the countdown's deadline, mentions refused redirects and failed exchanges, and
+  /// opens the browser again when the attempt restarted with a fresh link.
+  func update(_ progress: SignInProgress) async {
     deadline = progress.deadline ?? deadline
     if progress.ignoredRedirects > ignoredRedirects {
       ignoredRedirects = progress.ignoredRedirects
       let reason = progress.lastIgnoredRedirect.map { $0.message } ?? "it did not belong here"
       say("A redirect was refused (\(reason)); still waiting.")
     }
-    if case .exchangingCode = progress.phase { waitingFor = "the provider's answer" }
+    if progress.failedExchanges > failedExchanges, case .exchangeFailed? = progress.notice {
+      failedExchanges = progress.failedExchanges
+      say(progress.notice?.message ?? "")
+    }
+    switch progress.phase {
+    case .exchangingCode: waitingFor = "the provider's answer"
+    case .waitingForBrowser: waitingFor = "the browser"
+    default: break
+    }
+    if progress.restarts > restarts, let url = progress.authorizationURL {
+      restarts = progress.restarts
+      say(SignInProgress.Notice.restarted.message)
+      await announceBrowser(url, progress: progress, event: "restarted")
+    }
     if progress.pollTrouble != pollTrouble {
       reportPollTrouble(progress.pollTrouble)
     }

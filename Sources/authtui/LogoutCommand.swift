@@ -12,7 +12,11 @@ enum LogoutCommand {
       can. The account is deleted from the vault in every case; when revocation fails the exit
       status is 7 and the message says the tokens may still work at the provider until they
       expire. A provider with an end_session_endpoint also gets its sign-out page opened (like
-      login's page; printed with --no-browser), so the browser session ends too.
+      login's page; printed on a terminal with --no-browser), so the browser session ends
+      too. The browser is given a one-time address on 127.0.0.1 that leads to that page once
+      (the page's URL carries your id_token, which other users could read in a program's
+      arguments); logout waits until it was opened: 30 seconds for a browser, 2 minutes for
+      a printed address (Ctrl-C skips).
       `authtui logout '#N' --local-only` removes a damaged account that `list` reports by id
       (PROVIDER/LABEL works too while its name still reads); without --local-only a damaged
       account is refused, since its tokens cannot be read to revoke them.
@@ -20,7 +24,7 @@ enum LogoutCommand {
     arguments: ["ACCOUNT"], requiredArguments: 1,
     options: [
       .flag("local-only", "delete the account here without telling the provider"),
-      .flag("no-browser", "print the provider's sign-out address instead of opening it"),
+      .flag("no-browser", "print a one-time sign-out address instead of opening it"),
     ])
 
   static func run(_ invocation: Invocation, console: Console) async -> ExitCode {
@@ -53,12 +57,7 @@ enum LogoutCommand {
       }
       if let url = report.endSessionURL {
         let browser = invocation.flag("no-browser") ? nil : BrowserLauncher.available()
-        if let browser, browser.open(url) {
-          console.err("Opened the provider's sign-out page with \(browser.name).")
-        } else {
-          console.err(
-            "To end the browser session at the provider too, open:\n  \(url.absoluteString)")
-        }
+        await SignOutPage.show(url, browser: browser, console: console)
       }
       switch report.revocation {
       case .revoked:

@@ -42,6 +42,29 @@ import Vault
     #expect(SignInSnapshot(progress)?.pollTrouble == "HTTP 500")
   }
 
+  @Test func browserProgressOpensTheOneTimeAddressAndCarriesItsNotices() throws {
+    var progress = SignInProgress(flow: .pkce, phase: .waitingForBrowser)
+    progress.authorizationURL = URL(string: "http://127.0.0.1:9/oidc/authorize?state=s")
+    progress.browserURL = URL(string: "http://127.0.0.1:8765/sign-in/abc")
+    progress.restarts = 1
+    progress.notice = .restarted
+    let snapshot = try #require(SignInSnapshot(progress, fixedRedirectPort: 8765))
+    #expect(snapshot.authorizationURL == "http://127.0.0.1:9/oidc/authorize?state=s")
+    #expect(snapshot.pageToOpen == "http://127.0.0.1:8765/sign-in/abc")
+    #expect(snapshot.restarts == 1)
+    #expect(snapshot.notice == SignInProgress.Notice.restarted.message)
+
+    progress.notice = .exchangeFailed(.serverError(status: 500))
+    #expect(
+      SignInSnapshot(progress)?.notice
+        == "A redirect's code could not be exchanged (The provider failed with HTTP 500; try "
+        + "again in a few minutes.); still waiting for the browser's redirect.")
+    progress.notice = .redirectIgnored(.stateMismatch)
+    progress.lastIgnoredRedirect = .stateMismatch
+    #expect(SignInSnapshot(progress)?.notice == nil)
+    #expect(SignInSnapshot(progress)?.ignoredRedirect == AuthError.stateMismatch.message)
+  }
+
   @Test func theFailedStepIsLeftToTheAttemptsError() {
     #expect(SignInSnapshot(SignInProgress(flow: .pkce, phase: .failed(.cancelled))) == nil)
     let exchanging = SignInSnapshot(

@@ -143,6 +143,35 @@ import Testing
     #expect(again.count == 1)
   }
 
+  @Test func theBrowserIsGivenTheOneTimeAddressAndOpensAgainWhenTheSignInRestarts() throws {
+    var driver = Driver()
+    let started = driver.startSignIn("work", .pkce)
+    let id = try #require(started)
+    var snapshot = driver.browserSnapshot()
+    snapshot.browserURL = "http://127.0.0.1:39211/sign-in/first"
+    let opened = driver.send(.signInProgress(id, snapshot))
+    guard case .openBrowser(_, "http://127.0.0.1:39211/sign-in/first", nil) = opened.first else {
+      Issue.record("the browser was not given the one-time address: \(opened)")
+      return
+    }
+    // The screen still shows the authorization URL, for copying elsewhere.
+    #expect(driver.text.contains("http://127.0.0.1:41234/oidc/authorize?"))
+
+    snapshot.browserURL = "http://127.0.0.1:39211/sign-in/second"
+    snapshot.restarts = 1
+    snapshot.notice =
+      "The sign-in link was opened twice, possibly by another program; started again with a "
+      + "fresh link."
+    let reopened = driver.send(.signInProgress(id, snapshot))
+    guard case .openBrowser(_, "http://127.0.0.1:39211/sign-in/second", nil) = reopened.first
+    else {
+      Issue.record("the browser was not opened again: \(reopened)")
+      return
+    }
+    #expect(driver.text.contains("! The sign-in link was opened twice, possibly by another"))
+    #expect(driver.send(.signInProgress(id, snapshot)).isEmpty)
+  }
+
   @Test func theBrowserLauncherSaysWhatHappened() throws {
     var driver = Driver()
     let started = driver.startSignIn("work", .pkce)

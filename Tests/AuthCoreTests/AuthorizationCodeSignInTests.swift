@@ -19,7 +19,7 @@ import Testing
   }
 
   func port(_ attempt: AuthorizationCodeSignIn) throws -> UInt16 {
-    UInt16(try #require(URL(string: attempt.request.redirectURI)?.port))
+    UInt16(try #require(URL(string: attempt.redirectURI)?.port))
   }
 
   /// The attempt's outcome, once a redirect has reached it. On the manual clock an attempt
@@ -35,7 +35,8 @@ import Testing
   /// Plays the browser arriving at the redirect URI with `query` (`STATE` is replaced by the
   /// attempt's state).
   func redirect(_ attempt: AuthorizationCodeSignIn, _ query: String) async throws -> String {
-    let target = "/callback?" + query.replacingOccurrences(of: "STATE", with: attempt.request.state)
+    let state = await attempt.request.state
+    let target = "/callback?" + query.replacingOccurrences(of: "STATE", with: state)
     return await RawHTTPClient.get(target, port: try port(attempt))
   }
 
@@ -44,9 +45,9 @@ import Testing
     let attempt = try await start()
     let first = await attempt.currentProgress
     #expect(first.phase == .waitingForBrowser)
-    #expect(first.authorizationURL == attempt.request.url)
+    #expect(first.authorizationURL == (await attempt.request.url))
     #expect(first.deadline == (await clock.now()).addingTimeInterval(300))
-    #expect(attempt.request.redirectURI.hasPrefix("http://127.0.0.1:"))
+    #expect(attempt.redirectURI.hasPrefix("http://127.0.0.1:"))
 
     let page = try await redirect(
       attempt, "code=the-code&state=STATE&iss=https%3A%2F%2Fprovider.test")
@@ -144,19 +145,58 @@ import Testing
     #expect(await transport.requests.isEmpty)
   }
 
-  @Test func tellsTheBrowserWhenTheExchangeFails() async throws {
+  @Test func aForgedRedirectWithTheRightStateDoesNotEndTheWaitAndTheRealOneStillSignsIn()
+    async throws
+  {
+    await transport.enqueue(
+      "/token",
+      FakeTransport.json(#"{"error":"invalid_grant","error_description":"bad code"}"#, status: 400),
+      Self.tokens)
+    let attempt = try await start()
+    // Another local program that learned the state sends a code of its own first.
+    let forged = try await redirect(attempt, "code=bogus&state=STATE")
+    #expect(RawHTTPClient.status(of: forged) == 200)
+    #expect(forged.contains("Sign-in not finished"))
+    #expect(forged.contains("The sign-in in the terminal is still waiting"))
+    let waiting = await attempt.currentProgress
+    #expect(waiting.phase == .waitingForBrowser)
+    #expect(waiting.deadline == attempt.deadline)
+    #expect(waiting.failedExchanges == 1)
+    guard case .exchangeFailed(.tokenRequestRejected(let refusal))? = waiting.notice else {
+      Issue.record("expected a failed exchange, got \(String(describing: waiting.notice))")
+      return
+    }
+    #expect(refusal.code == .invalidGrant)
+    #expect(waiting.notice?.message.hasSuffix("still waiting for the browser's redirect.") == true)
+
+    // The same code again is not sent to the provider twice.
+    let again = try await redirect(attempt, "code=bogus&state=STATE")
+    #expect(RawHTTPClient.status(of: again) == 400)
+
+    let page = try await redirect(attempt, "code=real&state=STATE")
+    #expect(page.contains("You are signed in"))
+    #expect(try await outcome(attempt).accessToken == "at")
+    #expect(
+      await transport.requests(to: "/token").map { $0.bodyParameters["code"] } == [
+        "bogus", "real",
+      ])
+  }
+
+  @Test func aFailedExchangeIsTheOutcomeWhenTheDeadlineComes() async throws {
     await transport.enqueue(
       "/token",
       FakeTransport.json(
         #"{"error":"secret_error","message":"PKCE verification failed"}"#, status: 401))
     let attempt = try await start()
     let page = try await redirect(attempt, "code=c&state=STATE")
-    #expect(page.contains("Sign-in did not complete"))
     #expect(page.contains("PKCE proof (PKCE verification failed)"))
+    #expect(await attempt.currentProgress.phase == .waitingForBrowser)
+    await clock.advanceToNextDeadline()
     await #expect(throws: AuthError.pkceVerificationFailed(description: "PKCE verification failed"))
     {
-      _ = try await outcome(attempt)
+      _ = try await attempt.tokens()
     }
+    #expect(await !listenerIsOpen(attempt))
   }
 
   @Test func exchangesOnlyOnceWhenTheRedirectArrivesTwice() async throws {
@@ -169,7 +209,7 @@ import Testing
     #expect(pages.contains { $0.contains("You are signed in") })
     _ = try await outcome(attempt)
     try await attempt.submitRedirect(
-      attempt.request.redirectURI + "?code=c&state=" + attempt.request.state)
+      attempt.redirectURI + "?code=c&state=" + (await attempt.request.state))
     #expect(await transport.requests(to: "/token").count == 1)
   }
 
@@ -178,7 +218,8 @@ import Testing
   @Test func acceptsAPastedRedirectURL() async throws {
     await transport.enqueue("/token", Self.tokens)
     let attempt = try await start()
-    let pasted = " \(attempt.request.redirectURI)?code=pasted&state=\(attempt.request.state)\n"
+    let state = await attempt.request.state
+    let pasted = " \(attempt.redirectURI)?code=pasted&state=\(state)\n"
     try await attempt.submitRedirect(pasted)
     #expect(try await outcome(attempt).accessToken == "at")
     #expect(await transport.requests(to: "/token").map { $0.bodyParameters["code"] } == ["pasted"])
@@ -188,7 +229,7 @@ import Testing
   @Test func checksAPastedURLExactlyLikeARedirectAndKeepsWaiting() async throws {
     await transport.enqueue("/token", Self.tokens)
     let attempt = try await start()
-    let base = attempt.request.redirectURI
+    let base = attempt.redirectURI
     await #expect(throws: AuthError.stateMismatch) {
       try await attempt.submitRedirect("\(base)?code=x&state=old-tab")
     }
@@ -196,7 +237,8 @@ import Testing
       try await attempt.submitRedirect("https://example.com/callback?code=x&state=y")
     }
     #expect(await attempt.currentProgress.phase == .waitingForBrowser)
-    try await attempt.submitRedirect("\(base)?code=good&state=\(attempt.request.state)")
+    let state = await attempt.request.state
+    try await attempt.submitRedirect("\(base)?code=good&state=\(state)")
     #expect(try await outcome(attempt).accessToken == "at")
   }
 
@@ -248,8 +290,9 @@ import Testing
     first.cancel()
     _ = try? await first.tokens()
     let second = try await start()
-    #expect(first.request.state != second.request.state)
-    #expect(first.request.codeChallenge != second.request.codeChallenge)
+    let (one, two) = (await first.request, await second.request)
+    #expect(one.state != two.state)
+    #expect(one.codeChallenge != two.codeChallenge)
     second.cancel()
   }
 
@@ -274,7 +317,7 @@ import Testing
     }
     let attempt = try #require(started)
     let port = try #require(configuration.redirectPort)
-    #expect(attempt.request.redirectURI == "http://127.0.0.1:\(port)/oauth/done")
+    #expect(attempt.redirectURI == "http://127.0.0.1:\(port)/oauth/done")
     #expect(RawHTTPClient.status(of: await RawHTTPClient.get("/callback", port: port)) == 404)
     attempt.cancel()
     _ = try? await attempt.tokens()

@@ -7,7 +7,10 @@ import Testing
 @Suite struct InteractiveUITests {
   @Test func signsInWithPKCECopiesTheTokenAndSignsOut() async throws {
     let fixture = try await UIFixture.start()
-    try await TmuxSession.run(fixture.command, environment: fixture.environment()) { tmux in
+    var environment = fixture.environment()
+    let argv = fixture.workspace.folder.file("browser-argv")
+    environment["AUTHTUI_TEST_BROWSER_ARGV_FILE"] = argv
+    try await TmuxSession.run(fixture.command, environment: environment) { tmux in
       try await tmux.unlock()
       try await tmux.waitFor("No accounts yet. Press a to sign in to a provider.")
       try await tmux.signIn(rowsDown: 2, provider: "Sandbox OpenID provider")
@@ -33,6 +36,19 @@ import Testing
       try await tmux.waitFor("authtui asks Sandbox OpenID provider to revoke the tokens")
       try await tmux.sendKeys("y")
       try await tmux.waitFor("The tokens were revoked at Sandbox OpenID provider.")
+      // The sign-out page, like the sign-in page, reaches the browser as a one-time address:
+      // nothing of the request (state, challenge, nonce) or the id_token is in its argv.
+      try await tmux.sendKeys("o")
+      var recorded = ""
+      for _ in 0..<600 where !recorded.contains("/sign-out/") {
+        recorded = (try? String(contentsOfFile: argv, encoding: .utf8)) ?? ""
+        if !recorded.contains("/sign-out/") { try await Task.sleep(for: .milliseconds(50)) }
+      }
+      #expect(recorded.contains("/sign-in/"))
+      #expect(recorded.contains("/sign-out/"))
+      for secret in ["state=", "code_challenge", "nonce", "id_token", "eyJ"] {
+        #expect(!recorded.contains(secret))
+      }
       try await tmux.sendKeys("Enter")
       try await tmux.waitFor("No accounts yet.")
       #expect(try await fixture.accountCount() == 0)

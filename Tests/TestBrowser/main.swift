@@ -18,6 +18,8 @@ import Sandbox
 //   AUTHTUI_TEST_BROWSER_DELAY_MS    wait this long before loading the page
 //   AUTHTUI_TEST_BROWSER_TIMEOUT_MS  give up after this long (default 60000)
 //   AUTHTUI_TEST_BROWSER_LOG         append the log here instead of standard error
+//   AUTHTUI_TEST_BROWSER_ARGV_FILE   append the arguments it was started with here, one per
+//                                    line, then an empty line (what `ps` shows other users)
 //   AUTHTUI_TEST_BROWSER_DETACH=1    return at once, like a launcher, and browse in the
 //                                    background (new session, standard streams on /dev/null)
 // Exit status: 0 the visit ended on a page without a form (or was ignored), 1 it failed,
@@ -44,6 +46,14 @@ let logPath = environment["AUTHTUI_TEST_BROWSER_LOG"].flatMap { $0.isEmpty ? nil
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if let argvPath = environment["AUTHTUI_TEST_BROWSER_ARGV_FILE"], !argvPath.isEmpty,
+  environment["AUTHTUI_TEST_BROWSER_DETACHED"] != "1",
+  let handle = FileHandle(forWritingAtPath: argvPath) ?? createLog(argvPath)
+{
+  handle.seekToEndOfFile()
+  handle.write(Data(arguments.map { $0 + "\n" }.joined().appending("\n").utf8))
+  handle.closeFile()
+}
 guard (1...2).contains(arguments.count), !arguments[0].hasPrefix("-") else {
   log(
     "usage: authtui-test-browser URL [USER_CODE] (behaviour from AUTHTUI_TEST_BROWSER_* variables)")

@@ -20,7 +20,12 @@ extension SignInSnapshot {
       verificationURIComplete: progress.verificationURIComplete?.absoluteString,
       pollInterval: progress.pollInterval, nextPollAt: progress.nextPollAt,
       pollTrouble: progress.pollTrouble?.description,
-      ignoredRedirect: progress.lastIgnoredRedirect?.message)
+      ignoredRedirect: progress.lastIgnoredRedirect?.message,
+      browserURL: progress.browserURL?.absoluteString, restarts: progress.restarts,
+      notice: progress.notice.flatMap { notice in
+        if case .redirectIgnored = notice { return nil }
+        return notice.message
+      })
   }
 }
 

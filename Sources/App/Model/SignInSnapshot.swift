@@ -19,8 +19,18 @@ public struct SignInSnapshot: Sendable, Equatable {
   public var phase: Phase
   /// When the wait ends: the login timeout (browser) or `expires_in` (device, PIN).
   public var deadline: Date?
-  /// Browser flow: the authorization URL to open.
+  /// Browser flow: the authorization URL, to show and copy (it carries `state` and the PKCE
+  /// challenge, so it is never put in a browser command's argv).
   public var authorizationURL: String?
+  /// Browser flow: the one-time loopback address that leads the browser to `authorizationURL`
+  /// once: what the browser command is given.
+  public var browserURL: String?
+  /// Browser flow: how many times the attempt started again with fresh secrets because its
+  /// one-time address was opened twice; each restart opens the browser again.
+  public var restarts: Int
+  /// Browser flow: the latest event worth a line while the wait goes on (a restart, a code the
+  /// provider would not exchange); a refused redirect is `ignoredRedirect`.
+  public var notice: String?
   /// Browser flow: the redirect port when the provider's registration fixes it, so a user on
   /// SSH can forward it (`ssh -L PORT:127.0.0.1:PORT`).
   public var fixedRedirectPort: Int?
@@ -46,7 +56,8 @@ public struct SignInSnapshot: Sendable, Equatable {
     phase: Phase, deadline: Date? = nil, authorizationURL: String? = nil,
     fixedRedirectPort: Int? = nil, userCode: String? = nil, verificationURI: String? = nil,
     verificationURIComplete: String? = nil, pollInterval: TimeInterval? = nil,
-    nextPollAt: Date? = nil, pollTrouble: String? = nil, ignoredRedirect: String? = nil
+    nextPollAt: Date? = nil, pollTrouble: String? = nil, ignoredRedirect: String? = nil,
+    browserURL: String? = nil, restarts: Int = 0, notice: String? = nil
   ) {
     self.phase = phase
     self.deadline = deadline
@@ -59,11 +70,14 @@ public struct SignInSnapshot: Sendable, Equatable {
     self.nextPollAt = nextPollAt
     self.pollTrouble = pollTrouble
     self.ignoredRedirect = ignoredRedirect
+    self.browserURL = browserURL
+    self.restarts = restarts
+    self.notice = notice
   }
 
-  /// The page to open in a browser: the authorization URL, or the verification page (with the
-  /// code filled in when the provider offers that).
+  /// The page to open in a browser: the one-time address of the authorization URL, or the
+  /// verification page (with the code filled in when the provider offers that).
   public var pageToOpen: String? {
-    authorizationURL ?? verificationURIComplete ?? verificationURI
+    browserURL ?? authorizationURL ?? verificationURIComplete ?? verificationURI
   }
 }

@@ -152,14 +152,16 @@ extension AppState {
     }
   }
 
-  /// A report from a running attempt; opens the browser the first time there is a page.
+  /// A report from a running attempt; opens the browser the first time there is a page, and
+  /// again when the attempt restarted with a fresh link.
   mutating func signInProgressed(_ id: RequestID, _ snapshot: SignInSnapshot, now: Date)
     -> [Effect]
   {
     guard let attempt = attempt(id), attempt.isRunning else { return [] }
+    let restarted = snapshot.restarts > attempt.snapshot.restarts
     let shouldOpen =
-      configuration.browserAvailable && !attempt.browserOpened && snapshot.pageToOpen != nil
-      && snapshot.phase != .starting
+      configuration.browserAvailable && (!attempt.browserOpened || restarted)
+      && snapshot.pageToOpen != nil && snapshot.phase != .starting
     let request = shouldOpen ? newRequest() : nil
     updateAttempt(id) { state in
       state.snapshot = snapshot

@@ -163,8 +163,8 @@ enum SignInView {
     }
     page.line([(Chrome.spinner(at: now), .spinner), (waiting, role)], in: &buffer)
     drawCountdown(attempt, page: &page, now: now, in: &buffer)
-    if let ignored = snapshot.ignoredRedirect {
-      page.wrapped("! " + ignored, role: .statusWarning, limit: 2, in: &buffer)
+    if let notice = snapshot.notice ?? snapshot.ignoredRedirect {
+      page.wrapped("! " + notice, role: .statusWarning, limit: 2, in: &buffer)
     }
     guard attempt.method == .pkce, snapshot.phase == .waitingForBrowser else { return }
     page.skip()

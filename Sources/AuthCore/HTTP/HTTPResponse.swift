@@ -99,6 +99,7 @@ public struct HTTPResponse: Sendable {
     case 404: return "Not Found"
     case 405: return "Method Not Allowed"
     case 408: return "Request Timeout"
+    case 410: return "Gone"
     case 411: return "Length Required"
     case 413: return "Content Too Large"
     case 429: return "Too Many Requests"

@@ -6,32 +6,55 @@ import Foundation
 ///
 /// `start` makes a fresh PKCE pair, `state` and `nonce`, binds the listener on 127.0.0.1 (the
 /// provider's fixed port, or one the kernel picks), and starts the countdown (the provider's
-/// `login_timeout`). The attempt then waits for the first of:
-/// - a redirect that passes `AuthorizationRequest.validate`: the listener closes, the code is
-///   exchanged exactly once, and the browser is told the outcome;
+/// `login_timeout`). The browser is given a one-time address on that listener
+/// (`browserAddress()`, `SignInProgress.browserURL`), never the authorization URL itself: a
+/// program's argv is readable by every local user, and the URL's `state` would let one of them
+/// end or hijack the sign-in. The attempt then waits for the first of:
+/// - a redirect that passes `AuthorizationRequest.validate` and whose code the provider
+///   exchanges: the attempt signs in and the listener closes;
 /// - a redirect whose `error` or `iss` is refused: the attempt fails with that error;
 /// - `cancel()`: `AuthError.cancelled`;
-/// - the deadline: `AuthError.noAnswer` ("no answer from the provider (the sign-in may have
-///   been declined)"), which is how Simkl's silent denial ends.
+/// - the deadline: the latest failed exchange's error when there was one, else
+///   `AuthError.noAnswer` ("no answer from the provider (the sign-in may have been
+///   declined)"), which is how Simkl's silent denial ends.
 ///
-/// A redirect with the wrong `state`, or with neither code nor error, is answered 400 and the
-/// wait goes on: such a request is not from this attempt's provider round trip (an old tab, or
-/// a forged link), so it may neither end the attempt nor feed it a code. Other paths get 404.
+/// Nothing another local program can send ends the wait early:
+/// - a redirect with the wrong `state`, or with neither code nor error, is answered 400;
+/// - a redirect with the right `state` whose code cannot be exchanged (a forged code, or the
+///   provider failing) is answered "not finished", reported as `Notice.exchangeFailed`, and the
+///   listener keeps waiting for the real one; a code is tried at most once;
+/// - a one-time address fetched twice means someone may have read the authorization URL: the
+///   attempt starts again with a fresh `state`, PKCE pair, nonce and address
+///   (`Notice.restarted`), and the old ones are dead (a code being exchanged for them is
+///   discarded, whatever the provider says).
+/// Other paths get 404.
 public actor AuthorizationCodeSignIn: LedgeredAttempt {
   public nonisolated let flow = SignInFlow.pkce
   public nonisolated let progress: AsyncStream<SignInProgress>
-  /// The authorization request: its `url` is what the browser must open.
-  public nonisolated let request: AuthorizationRequest
+  /// The authorization request in force: a restart replaces it. Its `url` is what the
+  /// browser must reach, through `browserAddress()`.
+  public private(set) var request: AuthorizationRequest
+  /// `http://127.0.0.1:PORT/PATH`, the same for every request of the attempt.
+  public nonisolated let redirectURI: String
   /// When the countdown ends.
   public nonisolated let deadline: Date
 
   private let client: ProviderClient
   private let listener: RedirectListener
+  private let random: StoredRandomSource
   var ledger: AttemptLedger
   private var countdown: Task<Void, Never>?
-  /// True while a redirect may still be taken; false from the first valid one, or once the
-  /// attempt is ending.
-  private var accepting = true
+  /// Which request is in force: 0, then one more per restart.
+  private var generation = 0
+  /// True once `browserAddress()` handed out the address published for this generation.
+  private var addressHandedOut = false
+  /// True while a code is at the provider; other redirects wait their turn.
+  private var exchanging = false
+  private var exchangeWaiters: [CheckedContinuation<Void, Never>] = []
+  /// Every code sent to the provider: none is sent twice.
+  private var triedCodes: Set<String> = []
+  private var lastExchangeFailure: AuthError?
+  private var deadlinePassed = false
   private var ending = false
 
   /// Starts an attempt for `client`'s provider, with secrets from `random`. Throws when the
@@ -53,35 +76,48 @@ public actor AuthorizationCodeSignIn: LedgeredAttempt {
       await listener.stop()
       throw error
     }
+    let address = await listener.oneTimeAddress(for: request.url, group: 0, random: random)
     let deadline = await client.clock.now().addingTimeInterval(configuration.loginTimeout)
     let attempt = AuthorizationCodeSignIn(
-      client: client, request: request, listener: listener, deadline: deadline)
+      client: client, request: request, address: address, listener: listener,
+      random: StoredRandomSource(base: random), deadline: deadline)
     await attempt.begin()
     return attempt
   }
 
   private init(
-    client: ProviderClient, request: AuthorizationRequest, listener: RedirectListener,
-    deadline: Date
+    client: ProviderClient, request: AuthorizationRequest, address: URL,
+    listener: RedirectListener, random: StoredRandomSource, deadline: Date
   ) {
     self.client = client
     self.request = request
     self.listener = listener
+    self.random = random
     self.deadline = deadline
+    redirectURI = request.redirectURI
     var initial = SignInProgress(flow: .pkce, phase: .waitingForBrowser)
     initial.deadline = deadline
     initial.authorizationURL = request.url
+    initial.browserURL = address
     initial.redirectURI = request.redirectURI
     (ledger, progress) = AttemptLedger.make(initial)
   }
 
   private func begin() {
-    // Reads every delivery until the listener closes, so no browser is left without a page.
-    let deliveries = listener.deliveries
+    // Reads every event until the listener closes, so no browser is left without a page.
+    let events = listener.events
     Task {
-      for await delivery in deliveries {
-        let verdict = await self.receive(delivery.response)
-        delivery.reply.resume(returning: self.page(for: verdict))
+      for await event in events {
+        switch event {
+        case .redirect(let delivery):
+          // Each in its own task: a redirect waiting for an exchange holds up no other event.
+          Task {
+            let verdict = await self.receive(delivery.response)
+            delivery.reply.resume(returning: await self.page(for: verdict))
+          }
+        case .addressFetchedAgain(let group):
+          await self.restart(after: group)
+        }
       }
     }
     let clock = client.clock
@@ -96,18 +132,37 @@ public actor AuthorizationCodeSignIn: LedgeredAttempt {
     }
   }
 
+  /// The one-time address to give a browser now. The first call after the attempt starts (or
+  /// restarts) returns `progress.browserURL`; each later call makes a fresh address for the same
+  /// request, so opening the page again is not taken for someone else's fetch.
+  public func browserAddress() async -> URL {
+    if !addressHandedOut, let published = ledger.progress.browserURL {
+      addressHandedOut = true
+      return published
+    }
+    let group = generation
+    let address = await listener.oneTimeAddress(for: request.url, group: group, random: random)
+    // A restart while the address was made: that one is born dead, give the new request's.
+    return group == generation ? address : await browserAddress()
+  }
+
+  /// True when `address` is one of this attempt's one-time addresses (of any generation).
+  public nonisolated func isOneTimeAddress(_ address: String) -> Bool {
+    guard let port = URL(string: redirectURI)?.port else { return false }
+    return address.hasPrefix("http://127.0.0.1:\(port)/sign-in/")
+  }
+
   /// The paste path: `pastedURL` is the address the browser ended on (when it could not reach
   /// this machine's listener, over SSH). It is checked exactly like a loopback redirect and
-  /// must start with the redirect URI. Throws why it was refused: a wrong `state` or an
-  /// unreadable URL leaves the attempt waiting for a better one; an `error` or `iss` refusal
-  /// ends it. Returns once the code was exchanged, or at once if the attempt was already past
-  /// waiting.
+  /// must start with the redirect URI. Throws why it was refused: a wrong `state`, an
+  /// unreadable URL or a code the provider would not exchange leaves the attempt waiting for a
+  /// better one; an `error` or `iss` refusal ends it. Returns once the code was exchanged, or
+  /// at once if the attempt was already past waiting.
   public func submitRedirect(_ pastedURL: String) async throws(AuthError) {
-    let response = try AuthorizationResponse(
-      pastedURL: pastedURL, redirectURI: request.redirectURI)
+    let response = try AuthorizationResponse(pastedURL: pastedURL, redirectURI: redirectURI)
     switch await receive(response) {
     case .signedIn, .alreadyFinished: return
-    case .failed(let error), .ignored(let error): throw error
+    case .failed(let error), .ignored(let error), .exchangeFailed(let error): throw error
     }
   }
 
@@ -115,11 +170,17 @@ public actor AuthorizationCodeSignIn: LedgeredAttempt {
     case signedIn
     case failed(AuthError)
     case ignored(AuthError)
+    case exchangeFailed(AuthError)
     case alreadyFinished
   }
 
   private func receive(_ response: AuthorizationResponse) async -> Verdict {
-    guard accepting else { return .alreadyFinished }
+    // One code at the provider at a time: a forged redirect that arrived first must not make
+    // the real one, right behind it, be turned away.
+    while exchanging && !ending {
+      await withCheckedContinuation { exchangeWaiters.append($0) }
+    }
+    guard !ending else { return .alreadyFinished }
     let grant: AuthorizationGrant
     do {
       grant = try request.validate(response)
@@ -131,34 +192,95 @@ public actor AuthorizationCodeSignIn: LedgeredAttempt {
       await finish(.failure(error))
       return .failed(error)
     }
-    // From here on no other redirect gets past the check above: one code, one exchange.
-    accepting = false
+    // A code is never sent twice (the browser may repeat a redirect).
+    guard triedCodes.insert(grant.code).inserted else {
+      return ignore(.malformedRedirect("its code was already tried"))
+    }
+    exchanging = true
+    let group = generation
     ledger.update {
       $0.phase = .exchangingCode
       $0.deadline = nil
     }
-    countdown?.cancel()
-    listener.close()
     let outcome: AttemptLedger.Outcome
     do {
       outcome = .success(try await client.exchange(grant))
     } catch {
       outcome = .failure(error)
     }
-    await finish(outcome)
-    switch ledger.outcome {
-    case .success: return .signedIn
-    case .failure(let error): return .failed(error)
-    case nil: return .alreadyFinished
+    exchanging = false
+    wakeExchangeWaiters()
+    if ending { return .alreadyFinished }
+    if case .success = outcome, group == generation {
+      await finish(outcome)
+      return .signedIn
     }
+    // The exchange failed, or the request it belonged to was replaced while it ran (its
+    // tokens may be another person's account, obtained with a stolen `state`): wait on.
+    let error: AuthError
+    if case .failure(let failure) = outcome, group == generation {
+      error = failure
+    } else {
+      error = .stateMismatch
+    }
+    lastExchangeFailure = error
+    if deadlinePassed {
+      await finish(.failure(error))
+      return .failed(error)
+    }
+    ledger.update {
+      $0.phase = .waitingForBrowser
+      $0.deadline = deadline
+      $0.failedExchanges += 1
+      $0.notice = .exchangeFailed(error)
+    }
+    return .exchangeFailed(error)
   }
 
   private func ignore(_ error: AuthError) -> Verdict {
     ledger.update {
       $0.ignoredRedirects += 1
       $0.lastIgnoredRedirect = error
+      $0.notice = .redirectIgnored(error)
     }
     return .ignored(error)
+  }
+
+  private func wakeExchangeWaiters() {
+    let waiters = exchangeWaiters
+    exchangeWaiters.removeAll()
+    waiters.forEach { $0.resume() }
+  }
+
+  /// The one-time address of generation `group` was fetched twice: someone else may know the
+  /// request's `state` and challenge, so it is dropped and a fresh one takes its place.
+  private func restart(after group: Int) async {
+    guard !ending, group == generation else { return }
+    let fresh: AuthorizationRequest
+    do {
+      fresh = try AuthorizationRequest(
+        configuration: client.configuration, redirectURI: redirectURI, random: random)
+    } catch {
+      await finish(.failure(error))
+      return
+    }
+    // Synchronously, before any await: from here on only the fresh `state` is accepted.
+    request = fresh
+    generation += 1
+    addressHandedOut = false
+    let current = generation
+    await listener.retire(group: group)
+    let address = await listener.oneTimeAddress(
+      for: fresh.url, group: current, random: random)
+    guard current == generation else { return }
+    let exchanging = self.exchanging
+    ledger.update {
+      $0.authorizationURL = fresh.url
+      $0.browserURL = address
+      $0.restarts += 1
+      $0.notice = .restarted
+      if !exchanging { $0.phase = .waitingForBrowser }
+    }
   }
 
   private func page(for verdict: Verdict) -> HTTPResponse {
@@ -166,13 +288,17 @@ public actor AuthorizationCodeSignIn: LedgeredAttempt {
     case .signedIn: return RedirectPages.signedIn(provider: client.configuration.name)
     case .failed(let error): return RedirectPages.failed(error)
     case .ignored(let error): return RedirectPages.ignored(error)
+    case .exchangeFailed(let error): return RedirectPages.exchangeFailed(error)
     case .alreadyFinished: return RedirectPages.alreadyFinished
     }
   }
 
   private func countdownEnded() async {
-    guard accepting else { return }
-    await finish(.failure(.noAnswer(waited: client.configuration.loginTimeout)))
+    deadlinePassed = true
+    // A code at the provider decides for itself (see `receive`).
+    guard !ending, !exchanging else { return }
+    await finish(
+      .failure(lastExchangeFailure ?? .noAnswer(waited: client.configuration.loginTimeout)))
   }
 
   /// Closes the listener, then publishes the outcome: when a caller learns how the attempt
@@ -181,9 +307,17 @@ public actor AuthorizationCodeSignIn: LedgeredAttempt {
   func finish(_ outcome: AttemptLedger.Outcome) async {
     guard !ending else { return }
     ending = true
-    accepting = false
     countdown?.cancel()
+    wakeExchangeWaiters()
     await listener.stop()
     ledger.finish(outcome)
   }
+}
+
+/// The attempt's random source, kept for restarts (an existential does not satisfy the
+/// `some RandomSource` parameters it is passed to).
+struct StoredRandomSource: RandomSource {
+  let base: any RandomSource
+
+  func bytes(count: Int) -> [UInt8] { base.bytes(count: count) }
 }

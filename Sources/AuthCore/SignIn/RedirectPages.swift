@@ -1,3 +1,5 @@
+import Foundation
+
 /// The short pages the loopback listener shows in the browser. Each says what happened and
 /// sends the user back to the terminal, where the real outcome is shown; none includes a code
 /// or a token.
@@ -22,6 +24,37 @@ enum RedirectPages {
       status: 400, title: "Not for this sign-in",
       text: "\(error.message) The sign-in in the terminal is still waiting.")
   }
+
+  /// A code that passed the `state` check but that the provider refused to exchange (a forged
+  /// redirect, or a provider failure); the wait goes on, and the real redirect still counts.
+  static func exchangeFailed(_ error: AuthError) -> HTTPResponse {
+    page(
+      status: 200, title: "Sign-in not finished",
+      text: "This redirect's code could not be exchanged: \(error.message) The sign-in in the "
+        + "terminal is still waiting for the provider's redirect until its countdown ends.")
+  }
+
+  /// A one-time address's first fetch: on to the URL it stands for. Not cached, and with no
+  /// `Referer` for the next page, which would carry the address.
+  static func oneTimeRedirect(to target: URL) -> HTTPResponse {
+    HTTPResponse(
+      status: 303,
+      headers: [
+        ("Location", target.absoluteString), ("Cache-Control", "no-store"),
+        ("Referrer-Policy", "no-referrer"),
+      ])
+  }
+
+  /// A sign-in's one-time address fetched again.
+  static let signInLinkUsed = page(
+    status: 410, title: "Link already used",
+    text: "This sign-in link works once and has already been opened. Return to the terminal: "
+      + "if another program opened it first, the sign-in there started again with a fresh link.")
+
+  /// A sign-out's one-time address fetched again.
+  static let signOutLinkUsed = page(
+    status: 410, title: "Link already used",
+    text: "This sign-out link works once and has already been opened; you can close this tab.")
 
   /// The attempt had already ended when this redirect arrived.
   static let alreadyFinished = page(

@@ -20,14 +20,46 @@ public struct SignInProgress: Sendable, Equatable {
     case failed(AuthError)
   }
 
+  /// Something the user should hear about while the wait goes on.
+  public enum Notice: Sendable, Equatable {
+    /// A redirect was refused without ending the wait (wrong `state`, unreadable).
+    case redirectIgnored(AuthError)
+    /// A redirect passed the `state` check but its code could not be exchanged (a forged
+    /// redirect, or the provider failed); the listener keeps waiting for the real one.
+    case exchangeFailed(AuthError)
+    /// The one-time address was fetched twice, so someone else may have read the
+    /// authorization URL: the attempt started again with a fresh `state`, PKCE pair, nonce and
+    /// address (`authorizationURL` and `browserURL` are the new ones); open the browser again.
+    case restarted
+
+    /// One sentence for the user.
+    public var message: String {
+      switch self {
+      case .redirectIgnored(let error):
+        return "A redirect was refused (\(error.message)); still waiting."
+      case .exchangeFailed(let error):
+        return "A redirect's code could not be exchanged (\(error.message)); still waiting for "
+          + "the browser's redirect."
+      case .restarted:
+        return "The sign-in link was opened twice, possibly by another program; started again "
+          + "with a fresh link."
+      }
+    }
+  }
+
   /// The flow this attempt runs.
   public let flow: SignInFlow
   /// The current step.
   public internal(set) var phase: Phase
   /// When the wait ends: the login timeout (browser) or `expires_in` (device, PIN).
   public internal(set) var deadline: Date?
-  /// Browser flow: the URL to open.
+  /// Browser flow: the authorization URL (it carries `state`, `code_challenge` and `nonce`).
+  /// Fine on a screen or for copying; a browser is given `browserURL` instead, since other
+  /// users can read a program's argv.
   public internal(set) var authorizationURL: URL?
+  /// Browser flow: the one-time loopback address that redirects to `authorizationURL` once
+  /// (`http://127.0.0.1:PORT/sign-in/RANDOM`): what to hand to a browser command.
+  public internal(set) var browserURL: URL?
   /// Browser flow: the loopback redirect URI; a pasted URL must start with it.
   public internal(set) var redirectURI: String?
   /// Device and PIN flows: the code to enter (`user_code`, RFC 8628 §3.2).
@@ -50,11 +82,20 @@ public struct SignInProgress: Sendable, Equatable {
   public internal(set) var ignoredRedirects: Int
   /// The reason the latest redirect was refused.
   public internal(set) var lastIgnoredRedirect: AuthError?
+  /// Browser flow: how many codes that passed the `state` check could not be exchanged.
+  public internal(set) var failedExchanges: Int
+  /// Browser flow: how many times the attempt started again because its one-time address was
+  /// fetched twice.
+  public internal(set) var restarts: Int
+  /// The latest thing to tell the user about, if any.
+  public internal(set) var notice: Notice?
 
   init(flow: SignInFlow, phase: Phase) {
     self.flow = flow
     self.phase = phase
     ignoredRedirects = 0
+    failedExchanges = 0
+    restarts = 0
   }
 
   /// True once the attempt has signed in or failed.

@@ -19,6 +19,9 @@ actor AccountsEnvironment: AppEnvironment {
   private var vault: Vault?
   private var book: AccountBook?
   private var sessions: [RequestID: SignInSession] = [:]
+  /// End-session URLs handed to the UI (they carry an id_token): opened only through a
+  /// one-time address, never in a browser's argv.
+  private var endSessionPages: [String: URL] = [:]
 
   /// `terminal` is the UI's way to the terminal's clipboard; `clearAfter` the seconds a
   /// copied token stays there.
@@ -318,6 +321,7 @@ actor AccountsEnvironment: AppEnvironment {
       case .unsupported, .skipped, .providerMissing: revocation = .unsupported
       case .failed(let error): revocation = .failed(error.message)
       }
+      if let url = report.endSessionURL { endSessionPages[url.absoluteString] = url }
       return App.SignOutReport(
         account: account, revocation: revocation,
         endSessionURL: report.endSessionURL?.absoluteString)
@@ -331,8 +335,21 @@ actor AccountsEnvironment: AppEnvironment {
     }
   }
 
+  /// Opens `url`; a page whose URL carries secrets goes through a one-time address. A sign-in's
+  /// one-time address is exchanged for a fresh one when it was handed out before, so opening the
+  /// page again is not taken for another program's fetch.
   func openBrowser(_ url: String, userCode: String?) async -> BrowserReport {
-    openPage(url, userCode)
+    let openPage = self.openPage
+    if let target = endSessionPages[url] {
+      return await SignOutPage.open(target) { openPage($0, userCode) }
+        ?? .unavailable("the sign-out page could not be offered on 127.0.0.1; try again")
+    }
+    for session in sessions.values where session.isOneTimeAddress(url) {
+      if let address = await session.browserAddress() {
+        return openPage(address.absoluteString, userCode)
+      }
+    }
+    return openPage(url, userCode)
   }
 
   /// `~/…` as the file system knows it.

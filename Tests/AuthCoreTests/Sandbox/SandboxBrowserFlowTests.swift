@@ -41,7 +41,7 @@ import Testing
     let (result, page) = try await harness.signIn(
       harness.client(harness.simkl, transport: transport))
     #expect(result == .failure(.pkceVerificationFailed(description: "PKCE verification failed")))
-    #expect(page.contains("Sign-in did not complete"))
+    #expect(page.contains("Sign-in not finished"))
 
     // The same code with the right verifier, exactly as the client built the request: gone.
     let original = try #require(await transport.built.last)
@@ -122,8 +122,9 @@ import Testing
     simkl.loginTimeout = 300  // Simkl's own advice: about five minutes.
     let attempt = try await AuthorizationCodeSignIn.start(
       client: harness.client(simkl, clock: clock))
-    await harness.registerSimklRedirect(attempt.request.redirectURI)
-    let visit = await SandboxHarness.person(.deny).visit(attempt.request.url.absoluteString)
+    await harness.registerSimklRedirect(attempt.redirectURI)
+    let visit = await SandboxHarness.person(.deny).visit(
+      await attempt.browserAddress().absoluteString)
     #expect(visit.finalURL.hasSuffix(SandboxPaths.Simkl.home))
     #expect(await attempt.currentProgress.phase == .waitingForBrowser)
 
@@ -142,14 +143,15 @@ import Testing
     let harness = try await SandboxHarness.start()
     let attempt = try await AuthorizationCodeSignIn.start(client: harness.client(harness.oidc))
     // The same request with a forged state: the provider sends it back as it was given.
-    let forged = attempt.request.url.absoluteString.replacingOccurrences(
-      of: "state=\(attempt.request.state)", with: "state=forged-state")
+    let request = await attempt.request
+    let forged = request.url.absoluteString.replacingOccurrences(
+      of: "state=\(request.state)", with: "state=forged-state")
     let stray = await SandboxHarness.person().visit(forged)
     #expect(stray.finalStatus == 400)
     #expect(stray.finalBody.contains("did not belong to this sign-in"))
     #expect(await attempt.currentProgress.lastIgnoredRedirect == .stateMismatch)
 
-    let real = await SandboxHarness.person().visit(attempt.request.url.absoluteString)
+    let real = await SandboxHarness.person().visit(await attempt.browserAddress().absoluteString)
     #expect(real.finalBody.contains("You are signed in"))
     #expect(try await attempt.tokens().idToken != nil)
     let stats = await harness.sandbox.stats()
@@ -163,7 +165,7 @@ import Testing
   {
     let harness = try await SandboxHarness.start()
     let attempt = try await AuthorizationCodeSignIn.start(client: harness.client(harness.oidc))
-    let port = try #require(URL(string: attempt.request.redirectURI)?.port)
+    let port = try #require(URL(string: attempt.redirectURI)?.port)
     await withTaskGroup(of: Void.self) { group in
       for index in 0..<100 {
         group.addTask {
@@ -173,7 +175,7 @@ import Testing
         }
       }
     }
-    let visit = await SandboxHarness.person().visit(attempt.request.url.absoluteString)
+    let visit = await SandboxHarness.person().visit(await attempt.browserAddress().absoluteString)
     #expect(visit.finalBody.contains("You are signed in"))
     #expect(try await attempt.tokens().refreshToken != nil)
     await harness.sandbox.stop()
@@ -191,7 +193,8 @@ import Testing
     await harness.sandbox.inject(SandboxFault(pathPrefix: SandboxPaths.OIDC.token, kind: fault))
     let (result, page) = try await harness.signIn(harness.client(harness.oidc))
     #expect(result == .failure(expected))
-    #expect(page.contains("Sign-in did not complete"))
+    #expect(page.contains("Sign-in not finished"))
+    #expect(page.contains("still waiting"))
     #expect(await harness.sandbox.stats()[.faults] == 1)
     await harness.sandbox.stop()
   }

@@ -102,8 +102,14 @@ struct SandboxHarness {
     _ client: ProviderClient, person: ScriptedBrowser = SandboxHarness.person()
   ) async throws -> (result: Result<TokenResponse, AuthError>, page: String) {
     let attempt = try await AuthorizationCodeSignIn.start(client: client)
-    await registerSimklRedirect(attempt.request.redirectURI)
-    let visit = await person.visit(attempt.request.url.absoluteString)
+    await registerSimklRedirect(attempt.redirectURI)
+    let visit = await person.visit(await attempt.browserAddress().absoluteString)
+    // A code the provider would not exchange leaves the attempt waiting for a better redirect
+    // until its deadline; here, that failure is the outcome.
+    if case .exchangeFailed(let error)? = await attempt.currentProgress.notice {
+      attempt.cancel()
+      return (.failure(error), visit.finalBody)
+    }
     let result: Result<TokenResponse, AuthError>
     do {
       result = .success(try await attempt.tokens())

@@ -24,9 +24,9 @@ import Testing
     _ provider: OIDCProvider, person: ScriptedBrowser = SandboxHarness.person()
   ) async throws -> (tokens: TokenResponse, idToken: IDToken?) {
     let attempt = try await AuthorizationCodeSignIn.start(client: try await provider.client())
-    _ = await person.visit(attempt.request.url.absoluteString)
+    _ = await person.visit(await attempt.browserAddress().absoluteString)
     let tokens = try await attempt.tokens()
-    let idToken = try await provider.validateIDToken(in: tokens, nonce: attempt.request.nonce)
+    let idToken = try await provider.validateIDToken(in: tokens, nonce: await attempt.request.nonce)
     return (tokens, idToken)
   }
 

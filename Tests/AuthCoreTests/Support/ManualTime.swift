@@ -29,8 +29,8 @@ func offsets(_ dates: [Date], from origin: Date) -> [TimeInterval] {
 /// over); a closed port gives no answer, and a port the kernel has meanwhile handed to another
 /// test's server answers differently. So this holds even when tests run in parallel.
 func listenerIsOpen(_ attempt: AuthorizationCodeSignIn) async -> Bool {
-  guard let port = URL(string: attempt.request.redirectURI)?.port else { return false }
-  let page = await RawHTTPClient.get(
-    "/callback?code=late&state=\(attempt.request.state)", port: UInt16(port))
+  guard let port = URL(string: attempt.redirectURI)?.port else { return false }
+  let state = await attempt.request.state
+  let page = await RawHTTPClient.get("/callback?code=late&state=\(state)", port: UInt16(port))
   return page.contains("This sign-in has already finished")
 }
