@@ -30,6 +30,8 @@ let package = Package(
       name: "Providers", dependencies: ["AuthCore", "Spelling"], exclude: ["Presets"],
       plugins: ["EmbedDataFilesPlugin"]),
     .target(name: "Sandbox", dependencies: ["AuthCore", "Crypto", "Isolation"]),
+    // The agent's one-line JSON requests and answers, apart so the fuzz harness can read them.
+    .target(name: "AgentProtocol", dependencies: ["AuthCore"]),
     .target(
       name: "Accounts", dependencies: ["AuthCore", "Crypto", "Providers", "Spelling", "Vault"]),
     .target(
@@ -46,8 +48,8 @@ let package = Package(
     .executableTarget(
       name: "authtui",
       dependencies: [
-        "Accounts", "App", "AuthCore", "Crypto", "Providers", "Sandbox", "Spelling", "Terminal",
-        "TerminalCurses", "Theme", "Vault",
+        "Accounts", "AgentProtocol", "App", "AuthCore", "Crypto", "Providers", "Sandbox",
+        "Spelling", "Terminal", "TerminalCurses", "Theme", "Vault",
       ]),
     .executableTarget(name: "authtui-sandbox", dependencies: ["Sandbox"]),
 
