@@ -100,6 +100,14 @@ let package = Package(
     .executableTarget(
       name: "VaultProbe", dependencies: ["Vault", "Crypto"], path: "Tests/VaultProbe"),
 
+    // Fuzz targets, one per parser of outside input (`make fuzz`; how it is built: the
+    // Makefile's "Fuzzing" comment). Built normally, it replays its corpus (FuzzCorpusTests).
+    .executableTarget(
+      name: "authtui-fuzz",
+      dependencies: ["Accounts", "AgentProtocol", "AuthCore", "Crypto", "Providers", "Theme"],
+      path: "Tests/Fuzz", exclude: ["Corpus"]),
+    .testTarget(name: "FuzzCorpusTests", dependencies: ["authtui-fuzz", "TestSupport"]),
+
     // Benchmarks (run by `make bench`; built in release by Benchmarks/vault).
     .executableTarget(
       name: "VaultBenchmark", dependencies: ["Vault", "Crypto"], path: "Benchmarks/VaultBenchmark"),

@@ -1,0 +1,33 @@
+import AuthCore
+
+extension FuzzTargets {
+  /// The redirect URL a person pastes (`AuthorizationResponse(pastedURL:)`) and the query
+  /// decoding under it and under the loopback callback.
+  ///
+  /// Decoding then encoding then decoding a query gives the same pairs, and a response's
+  /// description never holds the code or state it carries.
+  static let redirect = FuzzTarget(
+    name: "redirect", summary: "AuthorizationResponse: pasted redirect URLs and callback queries"
+  ) { bytes in
+    let text = String(fuzzInput: bytes)
+    let pairs = FormEncoding.decode(text)
+    let again = FormEncoding.decode(FormEncoding.encode(pairs))
+    require(
+      again.count == pairs.count
+        && zip(again, pairs).allSatisfy { $0.name == $1.name && $0.value == $1.value },
+      "decode(encode(decode(query))) differs from decode(query)")
+    check(AuthorizationResponse(parameters: pairs))
+    for redirectURI in ["http://127.0.0.1:8765/callback", "http://localhost/"] {
+      if let response = try? AuthorizationResponse(pastedURL: text, redirectURI: redirectURI) {
+        check(response)
+      }
+    }
+  }
+
+  private static func check(_ response: AuthorizationResponse) {
+    let description = response.description
+    for secret in [response.code, response.state].compactMap({ $0 }) where secret.count >= 12 {
+      require(!description.contains(secret), "the description shows a code or state")
+    }
+  }
+}
