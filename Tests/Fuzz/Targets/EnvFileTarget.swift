@@ -66,16 +66,16 @@ extension FuzzTargets {
   }
 
   /// True when `bytes` end inside a single-quoted string, read as `EnvFile` reads a file
-  /// (outside quotes a backslash makes the next character literal).
+  /// (scalar by scalar; outside quotes a backslash makes the next one literal).
   private static func leavesQuoteOpen(_ bytes: [UInt8]) -> Bool {
     var insideQuotes = false
     var escaped = false
-    for character in String(fuzzInput: bytes) {
+    for scalar in String(fuzzInput: bytes).unicodeScalars {
       if escaped {
         escaped = false
-      } else if character == "\\" && !insideQuotes {
+      } else if scalar == "\\" && !insideQuotes {
         escaped = true
-      } else if character == "'" {
+      } else if scalar == "'" {
         insideQuotes.toggle()
       }
     }
