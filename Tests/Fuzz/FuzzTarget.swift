@@ -37,3 +37,9 @@ extension String {
     self = String(decoding: bytes, as: UTF8.self)
   }
 }
+
+/// The number of lines of `text` as the parsers number them: one more than its "\n" scalars
+/// (a Character split would take "\r\n", one Character in Swift, for no line break at all).
+func lineCount(of text: String) -> Int {
+  text.unicodeScalars.reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+}

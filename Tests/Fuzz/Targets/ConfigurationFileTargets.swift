@@ -44,14 +44,14 @@ extension FuzzTargets {
       let theme = try Theme(parsing: text, name: "fuzz", source: "fuzz.theme")
       for role in Role.known { _ = theme.style(for: role) }
     } catch {
-      let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+      let lines = lineCount(of: text)
       require(error.line >= 1 && error.line <= lines, "error on line \(error.line) of \(lines)")
       _ = error.description
     }
   }
 
   private static func checkPositions(_ problems: [ProviderProblem], in text: String) {
-    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+    let lines = lineCount(of: text)
     for problem in problems {
       guard let position = problem.position else { continue }
       require(

@@ -15,7 +15,7 @@ extension FuzzTargets {
     do throws(JSONParseError) {
       document = try JSONParser.parse(text)
     } catch {
-      let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count
+      let lines = lineCount(of: text)
       require(
         error.position.line >= 1 && error.position.line <= lines && error.position.column >= 1,
         "error at \(error.position) in a text of \(lines) lines")
