@@ -45,11 +45,12 @@ extension FuzzTargets {
       decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
     require(first.hasSuffix(tail), "the file does not end with the token's two lines")
     let kept = first.dropLast(tail.count)
-    // Known, reported, and for the env-file work to fix: a file whose last quote is never
-    // closed (`B='x` and no closing quote) swallows the lines written after it, so `. FILE`
-    // never sets the token and each export appends another copy. Skipped until then, so the
-    // target keeps looking for anything else.
-    guard !leavesQuoteOpen(existing) else { return }
+    // Known, reported, and for the env-file work to fix: a file that ends inside a statement
+    // swallows the lines written after it. With its last quote never closed (`B='x`), `. FILE`
+    // fails and never sets the token; ending in a backslash, the next write takes the token's
+    // line for part of that statement and keeps it, so every old token stays in the file.
+    // Skipped until then, so the target keeps looking for anything else.
+    guard !leavesStatementOpen(existing) else { return }
     let secondToken = "second" + token
     let secondTail =
       "AUTHTUI_TOKEN=\(EnvFile.quote(secondToken))\nAUTHTUI_TOKEN_EXPIRES_AT='1750000000'\n"
@@ -65,9 +66,10 @@ extension FuzzTargets {
       "a second write did not replace exactly the token's lines: \(second.debugDescription)")
   }
 
-  /// True when `bytes` end inside a single-quoted string, read as `EnvFile` reads a file
-  /// (scalar by scalar; outside quotes a backslash makes the next one literal).
-  private static func leavesQuoteOpen(_ bytes: [UInt8]) -> Bool {
+  /// True when `bytes` end inside a single-quoted string or right after an escaping backslash,
+  /// read as `EnvFile` reads a file (scalar by scalar; outside quotes a backslash makes the
+  /// next one literal).
+  private static func leavesStatementOpen(_ bytes: [UInt8]) -> Bool {
     var insideQuotes = false
     var escaped = false
     for scalar in String(fuzzInput: bytes).unicodeScalars {
@@ -79,6 +81,6 @@ extension FuzzTargets {
         insideQuotes.toggle()
       }
     }
-    return insideQuotes
+    return insideQuotes || escaped
   }
 }
