@@ -20,9 +20,10 @@ extension FuzzTargets {
   /// `export --env-file` on an existing file: the input up to its first NUL byte is the file
   /// the user has, the rest the token (any byte, newlines and quotes included).
   ///
-  /// The new file ends with exactly the two assignments written; writing again keeps every
-  /// other line byte for byte, so the reader of the file finds its own lines where it put them
-  /// and the token's earlier lines, however quoted, are replaced rather than left behind.
+  /// The token, quoted, reads back as itself in `sh`; the new file ends with exactly the two
+  /// assignments written; writing again keeps every other line byte for byte, so the reader of
+  /// the file finds its own lines where it put them and the token's earlier lines, however
+  /// quoted, are replaced rather than left behind.
   static let envFile = FuzzTarget(
     name: "env-file", summary: "EnvFile.write: the lines of an existing env file"
   ) { bytes in
@@ -31,6 +32,15 @@ extension FuzzTargets {
     let existing = Array(bytes[..<split])
     let token = String(fuzzInput: Array(bytes[split...].dropFirst()))
     guard !token.contains("\0") else { return }
+    // Known, reported, and for the env-file work to fix: `quote` replaces "'" Character by
+    // Character, so a quote followed by a combining mark ("'\u{301}") is left as it is, ends
+    // the shell's quoting, and the rest of the token runs as shell code when the file is
+    // sourced. Skipped until then; everything else must read back as the token.
+    let quoteWithMark = token.contains { $0 != "'" && $0.unicodeScalars.first == "'" }
+    guard !quoteWithMark else { return }
+    require(
+      shellUnquoted(EnvFile.quote(token)).elementsEqual(token.unicodeScalars),
+      "the quoted token does not read back as itself in sh")
     let path = folder + "/env"
     guard FileManager.default.createFile(atPath: path, contents: Data(existing)) else { return }
     let expiry = Date(timeIntervalSince1970: 1_750_000_000)
@@ -82,5 +92,26 @@ extension FuzzTargets {
       }
     }
     return insideQuotes || escaped
+  }
+
+  /// What `sh` makes of a word of single-quoted strings and backslash-escaped characters, the
+  /// shape `EnvFile.quote` writes, scalar by scalar.
+  private static func shellUnquoted(_ word: String) -> [Unicode.Scalar] {
+    var value: [Unicode.Scalar] = []
+    var insideQuotes = false
+    var escaped = false
+    for scalar in word.unicodeScalars {
+      if escaped {
+        value.append(scalar)
+        escaped = false
+      } else if scalar == "'" {
+        insideQuotes.toggle()
+      } else if scalar == "\\" && !insideQuotes {
+        escaped = true
+      } else {
+        value.append(scalar)
+      }
+    }
+    return value
   }
 }
