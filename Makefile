@@ -1,11 +1,13 @@
 # The two commands of the README's quick start, plus the checks CI runs.
 #   make demo   build authtui and run it on the built-in sandbox provider
-#   make test   every check: packages, import rules, formatter, build, the whole test suite
+#   make test   every check: packages, import rules, formatter, build, the whole test suite,
+#               then a short run of every fuzz target (fuzz-smoke)
+#   make fuzz   every fuzz target for FUZZ_SECONDS each (FUZZ_TARGETS=… picks some)
 #   make test-tsan, make test-asan   the whole test suite under ThreadSanitizer / AddressSanitizer
 
 SWIFT ?= swift
 
-.PHONY: demo test deps build lint imports bench clean
+.PHONY: demo test deps build lint imports bench clean fuzz fuzz-smoke fuzz-build
 
 demo: deps
 	$(SWIFT) build --product authtui
@@ -14,6 +16,7 @@ demo: deps
 test: deps imports lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+	$(MAKE) fuzz-smoke
 
 # Slow (each a full build of its own in .build/tsan or .build/asan); see scripts/test-sanitized.
 .PHONY: test-tsan test-asan
@@ -40,3 +43,52 @@ bench: deps
 
 clean:
 	rm -rf .build
+
+# Fuzzing (Tests/Fuzz): one harness, authtui-fuzz, with a target per parser of outside input;
+# `authtui-fuzz --list` names them, Tests/Fuzz/Corpus/TARGET holds each one's seed inputs.
+#
+# How it is built, and why so:
+# - A build of its own (--scratch-path .build/fuzz), so the instrumented objects never replace
+#   the normal debug build's. Release, as libFuzzer needs speed more than -Onone's debugging.
+# - Not `-sanitize=fuzzer`: that links libFuzzer's own `main`, which clashes with the `main` of
+#   every SwiftPM executable the flags reach (authtui-fuzz and the DataFileEmbedder build tool;
+#   ld.gold then dies with "internal error in format_file_lineno"). Instead the code gets what
+#   -sanitize=fuzzer would give it (AddressSanitizer and libFuzzer's coverage), the link gets
+#   libFuzzer without its main (libclang_rt.fuzzer_no_main, which needs libstdc++), and
+#   authtui-fuzz's own main hands the chosen target to LLVMFuzzerRunDriver (-DFUZZING).
+#   ld.gold's "Cannot export local symbol" warnings about ASan symbols are harmless.
+# - Built without those flags (swift build, swift test), authtui-fuzz replays its corpus
+#   instead, which FuzzCorpusTests runs as part of the normal suite.
+#
+# Running: new inputs libFuzzer finds go to $(FUZZ_WORK)/corpus/TARGET (the seed folder in the
+# repository is only read), a crashing input to $(FUZZ_WORK)/crashes/TARGET-crash-…; replay it
+# with `authtui-fuzz TARGET FILE` (either build). -timeout makes a slow input a failure (a
+# hang), -rss_limit_mb a runaway allocation. Leak detection is off: Swift keeps enum tags in the
+# spare bits of pointers, so LeakSanitizer misses them and reports a value a global still holds
+# (the id_token targets' signing key) as leaked.
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_RUNS ?= 20000
+FUZZ_SMOKE_SECONDS ?= 10
+FUZZ_TARGETS ?= $(notdir $(wildcard Tests/Fuzz/Corpus/*))
+FUZZ_WORK ?= .build/fuzz-work
+FUZZ_BUILD = .build/fuzz
+FUZZ_BIN = $(FUZZ_BUILD)/release/authtui-fuzz
+FUZZ_RUNTIME = $(shell "$(dir $(shell command -v $(SWIFT)))clang" \
+  --print-file-name=libclang_rt.fuzzer_no_main-$(shell uname -m).a)
+FUZZ_FLAGS = -c release --scratch-path $(FUZZ_BUILD) --product authtui-fuzz \
+  -Xswiftc -sanitize=address \
+  -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp \
+  -Xswiftc -DFUZZING -Xlinker $(FUZZ_RUNTIME) -Xlinker -lstdc++
+FUZZ_OPTIONS = -timeout=10 -rss_limit_mb=2048 -detect_leaks=0 -print_final_stats=1
+
+fuzz-build: deps
+	@test -f "$(FUZZ_RUNTIME)" || { echo "fuzz: libFuzzer ($(FUZZ_RUNTIME)) is not in this toolchain" >&2; exit 1; }
+	@scripts/fuzz build "$(SWIFT)" $(FUZZ_FLAGS)
+
+fuzz: fuzz-build
+	@scripts/fuzz run "$(FUZZ_BIN)" "$(FUZZ_WORK)" "$(FUZZ_TARGETS)" \
+	  -max_total_time=$(FUZZ_SECONDS) $(FUZZ_OPTIONS)
+
+fuzz-smoke: fuzz-build
+	@scripts/fuzz run "$(FUZZ_BIN)" "$(FUZZ_WORK)" "$(FUZZ_TARGETS)" \
+	  -runs=$(FUZZ_SMOKE_RUNS) -max_total_time=$(FUZZ_SMOKE_SECONDS) $(FUZZ_OPTIONS)

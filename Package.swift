@@ -32,6 +32,8 @@ let package = Package(
       name: "Providers", dependencies: ["AuthCore", "Spelling"], exclude: ["Presets"],
       plugins: ["EmbedDataFilesPlugin"]),
     .target(name: "Sandbox", dependencies: ["AuthCore", "Crypto", "Isolation"]),
+    // The agent's one-line JSON requests and answers, apart so the fuzz harness can read them.
+    .target(name: "AgentProtocol", dependencies: ["AuthCore"]),
     .target(
       name: "Accounts", dependencies: ["AuthCore", "Crypto", "Providers", "Spelling", "Vault"]),
     .target(
@@ -48,8 +50,8 @@ let package = Package(
     .executableTarget(
       name: "authtui",
       dependencies: [
-        "Accounts", "App", "AuthCore", "CProcessControl", "Crypto", "Providers", "Sandbox",
-        "Spelling", "Terminal", "TerminalCurses", "Theme", "Vault",
+        "Accounts", "AgentProtocol", "App", "AuthCore", "CProcessControl", "Crypto", "Providers",
+        "Sandbox", "Spelling", "Terminal", "TerminalCurses", "Theme", "Vault",
       ]),
     .executableTarget(name: "authtui-sandbox", dependencies: ["Sandbox"]),
 
@@ -99,6 +101,14 @@ let package = Package(
     // A child process running Vault code, so tests can race and SIGKILL real processes.
     .executableTarget(
       name: "VaultProbe", dependencies: ["Vault", "Crypto"], path: "Tests/VaultProbe"),
+
+    // Fuzz targets, one per parser of outside input (`make fuzz`; how it is built: the
+    // Makefile's "Fuzzing" comment). Built normally, it replays its corpus (FuzzCorpusTests).
+    .executableTarget(
+      name: "authtui-fuzz",
+      dependencies: ["Accounts", "AgentProtocol", "AuthCore", "Crypto", "Providers", "Theme"],
+      path: "Tests/Fuzz", exclude: ["Corpus"]),
+    .testTarget(name: "FuzzCorpusTests", dependencies: ["authtui-fuzz", "TestSupport"]),
 
     // Benchmarks (run by `make bench`; built in release by Benchmarks/vault).
     .executableTarget(

@@ -31,9 +31,10 @@ extension Theme {
       ThemeFileError(source: source, line: line, problem: problem)
     }
 
-    for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false)
-      .enumerated()
-    {
+    // "\r\n" is one Character in Swift, not "\n": split on both, so a file saved with CRLF
+    // line ends reads line by line rather than as one long line.
+    let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
+    for (offset, rawLine) in lines.enumerated() {
       let number = offset + 1
       let line = Self.strippingComment(rawLine)
       if line.isEmpty { continue }

@@ -1,4 +1,5 @@
 import Accounts
+import AgentProtocol
 import Foundation
 
 /// `authtui token ACCOUNT [--min-valid SECONDS]`: a valid access token on standard output, for
@@ -66,7 +67,7 @@ enum TokenCommand {
       request, at: .resolve(), timeout: AgentClient.connectTimeout + AgentClient.tokenTimeout)
     {
     case .token(let token)?: return .success(token)
-    case .failure(let failure)?: return .failure(failure)
+    case .failure(let failure)?: return .failure(CommandFailure(failure))
     case .pong?, nil: return nil
     }
   }

@@ -256,4 +256,20 @@ import Testing
     #expect(seen.allSatisfy { $0.userCode == "5G6JA" && $0.pollTrouble == nil })
     #expect(!"\(seen)".contains("NEW99"))
   }
+
+  @Test func takesAHugeOrInfiniteLifetimeAndIntervalAsADay() throws {
+    // Found by the device-authorization fuzz target: 9e112 seconds trapped converting to Int.
+    let json = try #require(
+      JSONWireValue.object(
+        from: Data(
+          #"{"user_code":"U","verification_uri":"https://provider.test/device","expires_in":9e112,"interval":"1e999"}"#
+            .utf8)))
+    let answer = try DeviceAuthorizationResponse(json: json)
+    #expect(answer.expiresIn == 86_400)
+    #expect(answer.interval == 86_400)
+    #expect(answer.description.hasSuffix("expires_in: 86400, interval: 86400)"))
+    var notANumber = json
+    notANumber["interval"] = .string("nan")
+    #expect(try DeviceAuthorizationResponse(json: notANumber).interval == 5)
+  }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Terminal
 import Testing
 import Theme
@@ -41,6 +42,14 @@ import Theme
           foreground: .indexed(15), background: .indexed(39), attributes: [.bold, .underline]))
     #expect(theme.style(for: "status.hint") == Style(attributes: [.dim]))
     #expect(theme.style(for: "title") == Style(foreground: .indexed(1)))
+  }
+
+  @Test func readsAFileWithCRLFLineEndsAsItsLFTwin() throws {
+    let text =
+      "# saved on Windows\n[palette]\naccent = 39\n\n[styles]\nlist.selected = white accent bold\n"
+    let crlf = text.replacingOccurrences(of: "\n", with: "\r\n")
+    #expect(try parse(crlf) == parse(text))
+    #expect(failure("[styles]\r\nnot.a.role = red\r\n")?.line == 2)
   }
 
   @Test func rolesFallBackToTheirParentThenDefault() throws {

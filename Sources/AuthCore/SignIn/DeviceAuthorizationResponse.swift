@@ -17,6 +17,11 @@ public struct DeviceAuthorizationResponse: Sendable, Equatable, CustomStringConv
   /// `interval` (RFC 8628 §3.2): seconds between polls; 5 when absent (RFC 8628 §3.5).
   public let interval: TimeInterval
 
+  /// The most seconds `expires_in` and `interval` are taken at: a day. A sign-in waits an
+  /// hour at most (`login_timeout`), and a bigger number, up to `"1e999"` (infinity), would
+  /// overflow the whole seconds the description and the countdown show.
+  static let longestWait: TimeInterval = 86_400
+
   /// Reads the answer's members.
   public init(json: [String: JSONWireValue]) throws(AuthError) {
     guard let userCode = json["user_code"]?.stringValue, !userCode.isEmpty else {
@@ -27,6 +32,7 @@ public struct DeviceAuthorizationResponse: Sendable, Equatable, CustomStringConv
     guard let verification, let verificationURI = URL(string: verification),
       verificationURI.scheme != nil
     else { throw .malformedResponse("the answer has no verification_uri") }
+    // `> 0` refuses NaN too.
     guard let expiresIn = json["expires_in"]?.numberValue, expiresIn > 0 else {
       throw .malformedResponse("the answer has no expires_in")
     }
@@ -36,8 +42,9 @@ public struct DeviceAuthorizationResponse: Sendable, Equatable, CustomStringConv
     self.verificationURIComplete = json["verification_uri_complete"]?.stringValue.flatMap {
       URL(string: $0)
     }
-    self.expiresIn = expiresIn
-    self.interval = max(1, json["interval"]?.numberValue ?? 5)
+    self.expiresIn = min(expiresIn, Self.longestWait)
+    let interval = json["interval"]?.numberValue ?? 5
+    self.interval = interval.isNaN ? 5 : min(max(1, interval), Self.longestWait)
   }
 
   /// The user-facing members only.

@@ -1,4 +1,5 @@
 import Accounts
+import AgentProtocol
 import Foundation
 
 /// What the agent does with a request: one `AccountBook` over the vault it unlocked, shared by

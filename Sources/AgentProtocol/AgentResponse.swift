@@ -11,38 +11,23 @@ import Foundation
 /// A failure carries the exit code, code and message `authtui token` gives for it. Two codes
 /// are about the request rather than the account, and make the caller unlock the vault itself
 /// instead (`declined`): `other_vault` (this agent serves another vault) and `bad_request`.
-enum AgentResponse: Sendable, Equatable {
+public enum AgentResponse: Sendable, Equatable {
   /// The access token asked for.
   case token(String)
   /// The answer to a ping: who answers, for which vault.
   case pong(pid: Int32, vault: String)
   /// The request failed, or was declined.
-  case failure(CommandFailure)
-
-  /// The agent serves the vault `served`, not the one asked for.
-  static func otherVault(served: String, asked: String) -> AgentResponse {
-    .failure(
-      CommandFailure(
-        exitCode: .failure,
-        message: "this agent serves the vault \(served), not \(asked); run another agent for "
-          + "that vault with its own AUTHTUI_AGENT_SOCKET",
-        code: "other_vault"))
-  }
-
-  /// The request could not be read.
-  static func badRequest(_ reason: String) -> AgentResponse {
-    .failure(CommandFailure(exitCode: .usage, message: reason, code: "bad_request"))
-  }
+  case failure(AgentFailure)
 
   /// True when the agent did not serve the request at all: the caller then asks the vault
   /// itself rather than taking this as the result.
-  var declined: Bool {
+  public var declined: Bool {
     guard case .failure(let failure) = self else { return false }
     return failure.code == "other_vault" || failure.code == "bad_request"
   }
 
   /// The line sent, without its newline.
-  var line: String {
+  public var line: String {
     let json: OrderedJSON
     switch self {
     case .token(let token):
@@ -51,7 +36,7 @@ enum AgentResponse: Sendable, Equatable {
       json = ["ok": true, "pid": .int(Int(pid)), "vault": .string(vault)]
     case .failure(let failure):
       json = [
-        "ok": false, "exit": .int(Int(failure.exitCode.rawValue)), "code": .string(failure.code),
+        "ok": false, "exit": .int(Int(failure.exitStatus)), "code": .string(failure.code),
         "message": .string(failure.message),
       ]
     }
@@ -59,7 +44,7 @@ enum AgentResponse: Sendable, Equatable {
   }
 
   /// Reads an answer line; nil for anything that is not one (the caller then falls back).
-  init?(parsing line: String) {
+  public init?(parsing line: String) {
     guard let members = JSONWireValue.object(from: Data(line.utf8)),
       case .bool(let ok)? = members["ok"]
     else { return nil }
@@ -67,9 +52,7 @@ enum AgentResponse: Sendable, Equatable {
       guard case .number(let exit)? = members["exit"], let status = Int32(exactly: exit),
         let code = members["code"]?.stringValue, let message = members["message"]?.stringValue
       else { return nil }
-      self = .failure(
-        CommandFailure(
-          exitCode: ExitCode(rawValue: status) ?? .failure, message: message, code: code))
+      self = .failure(AgentFailure(exitStatus: status, code: code, message: message))
     } else if let token = members["token"]?.stringValue {
       self = .token(token)
     } else if case .number(let pid)? = members["pid"], let whole = Int32(exactly: pid),
@@ -79,5 +62,23 @@ enum AgentResponse: Sendable, Equatable {
     } else {
       return nil
     }
+  }
+}
+
+/// A failure as the wire carries it: what `authtui token` would exit with and print. The
+/// command side turns it into its own `CommandFailure` (an unknown status becomes 1).
+public struct AgentFailure: Sendable, Equatable {
+  /// The exit status (`exit`).
+  public let exitStatus: Int32
+  /// The stable machine name (`code`): `sign_in_needed`, `other_vault`, `bad_request`…
+  public let code: String
+  /// The sentence for standard error (`message`), without the `authtui: ` prefix.
+  public let message: String
+
+  /// A failure exiting `exitStatus`, named `code`, saying `message`.
+  public init(exitStatus: Int32, code: String, message: String) {
+    self.exitStatus = exitStatus
+    self.code = code
+    self.message = message
   }
 }

@@ -10,21 +10,27 @@ import Foundation
 /// `vault` is the canonical path of the vault the caller means: the agent answers only for its
 /// own. `started_at` (seconds since 1970) is when the caller's `token` started, so that a token
 /// obtained after it is returned as the caller's own (`AccountBook.accessToken`).
-struct AgentRequest: Sendable, Equatable {
+public struct AgentRequest: Sendable, Equatable {
   /// What is asked.
-  enum Operation: Sendable, Equatable {
+  public enum Operation: Sendable, Equatable {
     /// A valid access token for `account` (`min_valid`, `started_at`).
     case token(account: String, minimumValidity: Int, startedAt: Date?)
     /// Whether the agent is there, and for which vault.
     case ping
   }
 
-  let operation: Operation
+  public let operation: Operation
   /// The canonical path of the caller's vault (`vault`).
-  let vault: String
+  public let vault: String
+
+  /// A request for `operation` about the vault at the canonical path `vault`.
+  public init(operation: Operation, vault: String) {
+    self.operation = operation
+    self.vault = vault
+  }
 
   /// The line sent, without its newline.
-  var line: String {
+  public var line: String {
     var members: [(String, OrderedJSON)] = []
     switch operation {
     case .token(let account, let minimumValidity, let startedAt):
@@ -42,10 +48,10 @@ struct AgentRequest: Sendable, Equatable {
 
 extension AgentRequest {
   /// The longest `min_valid` accepted: a year, as for `token --min-valid`.
-  static let maximumValidity = 31_536_000
+  public static let maximumValidity = 31_536_000
 
   /// Reads a request line, or says what is wrong with it (for a `bad_request` answer).
-  init(parsing line: String) throws(MalformedAgentRequest) {
+  public init(parsing line: String) throws(MalformedAgentRequest) {
     guard let members = JSONWireValue.object(from: Data(line.utf8)) else {
       throw MalformedAgentRequest("the request is not a JSON object on one line")
     }
@@ -84,8 +90,10 @@ extension AgentRequest {
 }
 
 /// A request the agent cannot read, and why (the `bad_request` answer's message).
-struct MalformedAgentRequest: Error, Equatable, Sendable {
-  let reason: String
+public struct MalformedAgentRequest: Error, Equatable, Sendable {
+  /// The sentence the `bad_request` answer carries.
+  public let reason: String
 
-  init(_ reason: String) { self.reason = reason }
+  /// A refusal saying `reason`.
+  public init(_ reason: String) { self.reason = reason }
 }

@@ -1,0 +1,13 @@
+/// Every fuzz target, one per parser of outside input (README "Development": `make fuzz`).
+enum FuzzTargets {
+  static let all: [FuzzTarget] = [
+    httpRequest, redirect, jsonParser, jsonWire, providerFile, configFile, themeFile,
+    tokenResponse, deviceAuthorization, discovery, compactJWS, idTokenClaims, jwks, envFile,
+    agentRequest, agentResponse,
+  ]
+
+  /// The target called `name`.
+  static func named(_ name: String) -> FuzzTarget? {
+    all.first { $0.name == name }
+  }
+}

@@ -1,0 +1,25 @@
+import AgentProtocol
+
+extension FuzzTargets {
+  /// A line a client sends to `authtui agent` (any local process of the user can).
+  ///
+  /// A request read, written again, reads back the same.
+  static let agentRequest = FuzzTarget(
+    name: "agent-request", summary: "AgentRequest: lines the agent reads from its clients"
+  ) { bytes in
+    guard let request = try? AgentRequest(parsing: String(fuzzInput: bytes)) else { return }
+    require(request.vault.hasPrefix("/"), "accepted a relative vault path")
+    let again = try? AgentRequest(parsing: request.line)
+    require(again == request, "parse(line) differs for \(request.line)")
+  }
+
+  /// An answer line `authtui token` reads from whatever listens on the agent socket.
+  ///
+  /// An answer read, written again, reads back the same.
+  static let agentResponse = FuzzTarget(
+    name: "agent-response", summary: "AgentResponse: lines authtui token reads from the agent"
+  ) { bytes in
+    guard let response = AgentResponse(parsing: String(fuzzInput: bytes)) else { return }
+    require(AgentResponse(parsing: response.line) == response, "parse(line) differs")
+  }
+}

@@ -1,0 +1,70 @@
+import AuthCore
+import Foundation
+
+extension FuzzTargets {
+  /// A token endpoint's answer (RFC 6749 §5.1, §5.2), as the client reads its body.
+  ///
+  /// An accepted answer has an access token; its description never shows a token, and a
+  /// missing refresh token is kept from before.
+  static let tokenResponse = FuzzTarget(
+    name: "token-response", summary: "TokenResponse: token endpoint answers"
+  ) { bytes in
+    guard let json = JSONWireValue.object(from: Data(bytes)) else { return }
+    guard let response = try? TokenResponse(json: json, receivedAt: Date(timeIntervalSince1970: 0))
+    else { return }
+    require(!response.accessToken.isEmpty, "accepted without an access token")
+    // The description must not depend on the tokens' values: the same answer with other
+    // tokens describes itself the same way.
+    let redacted = TokenResponse(
+      accessToken: "A", tokenType: response.tokenType, expiresIn: response.expiresIn,
+      refreshToken: response.refreshToken.map { _ in "R" }, scope: response.scope,
+      idToken: response.idToken.map { _ in "I" },
+      additionalParameters: response.additionalParameters, receivedAt: response.receivedAt)
+    require(response.description == redacted.description, "the description shows a token")
+    if let expiresIn = response.expiresIn { require(expiresIn >= 0, "negative expires_in") }
+    require(
+      response.keepingRefreshToken("previous-refresh").refreshToken != nil,
+      "keepingRefreshToken lost the refresh token")
+    _ = response.scopes
+  }
+
+  /// A device authorization answer (RFC 8628 §3.2) and a PIN flow's start answer, which share
+  /// a reader.
+  ///
+  /// An accepted answer has a user code, an absolute verification URI, a positive lifetime and
+  /// a polling interval of at least one second.
+  static let deviceAuthorization = FuzzTarget(
+    name: "device-authorization", summary: "DeviceAuthorizationResponse: device and PIN answers"
+  ) { bytes in
+    guard let json = JSONWireValue.object(from: Data(bytes)),
+      let response = try? DeviceAuthorizationResponse(json: json)
+    else { return }
+    require(!response.userCode.isEmpty, "accepted without a user code")
+    require(response.verificationURI.scheme != nil, "a relative verification URI")
+    require(response.expiresIn > 0, "expires_in \(response.expiresIn)")
+    require(response.interval >= 1, "interval \(response.interval)")
+    _ = response.description
+  }
+
+  /// An OpenID discovery document (OIDC Discovery §3).
+  ///
+  /// An accepted document names the issuer asked for, and only https (or loopback http)
+  /// endpoints.
+  static let discovery = FuzzTarget(
+    name: "discovery", summary: "OIDCProviderMetadata: openid-configuration documents"
+  ) { bytes in
+    guard let json = JSONWireValue.object(from: Data(bytes)) else { return }
+    let issuer = json["issuer"]?.stringValue ?? "https://issuer.example"
+    for overridden in [[], ["jwks_uri"]] as [Set<String>] {
+      guard
+        let metadata = try? OIDCProviderMetadata(
+          json: json, expectedIssuer: issuer, overridden: overridden)
+      else { continue }
+      require(metadata.issuer == issuer, "accepted another issuer")
+      for name in OIDCProviderMetadata.endpointMembers.map(\.name) {
+        guard let url = metadata.endpoint(named: name) else { continue }
+        require(ProviderConfiguration.isAllowedEndpoint(url), "accepted \(name) \(url)")
+      }
+    }
+  }
+}
