@@ -32,8 +32,22 @@ public enum EnvFile {
   }
 
   /// `value` in POSIX single quotes; a `'` inside becomes `'\''`.
+  ///
+  /// Scalar by scalar, as the shell reads it: compared by `Character`, a `'` followed by a
+  /// combining mark (`'\u{301}`) is not a `'`, so it would be left as it is, end the quoting,
+  /// and the rest of the value would run as shell code when the file is sourced.
   public static func quote(_ value: String) -> String {
-    "'" + value.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    var quoted = String.UnicodeScalarView()
+    quoted.append("'")
+    for scalar in value.unicodeScalars {
+      if scalar == "'" {
+        quoted.append(contentsOf: #"'\''"#.unicodeScalars)
+      } else {
+        quoted.append(scalar)
+      }
+    }
+    quoted.append("'")
+    return String(quoted)
   }
 
   /// Sets `variable` (and `variable_EXPIRES_AT`) in the file at `path`, keeping its other lines.
@@ -55,7 +69,16 @@ public enum EnvFile {
       existing = try text(of: file, at: destination.path, named: path)
     }
     let expiry = expiresAt.map { String(Int($0.timeIntervalSince1970)) } ?? ""
-    let kept = statements(in: existing).filter { statement in
+    let (found, unfinished) = statements(in: existing)
+    if let line = unfinished {
+      // Lines written after it would be read as part of it: `. FILE` would never set the token,
+      // or the next export would keep this one inside that statement.
+      throw .envFile(
+        path: path,
+        reason: "its last statement, from line \(line) on, never ends (a ' without its closing '"
+          + ", or a \\ at the very end): fix that line, then export again")
+    }
+    let kept = found.filter { statement in
       let assigned = assignedName(statement)
       return assigned != variable && assigned != variable + "_EXPIRES_AT"
     }
@@ -65,35 +88,74 @@ public enum EnvFile {
     try replace(destination, named: path, with: lines.joined(separator: "\n") + "\n")
   }
 
-  /// The file split into statements: lines, except that a single-quoted value spanning several
-  /// lines (a token with a newline, as `write` produces) stays one statement.
+  /// The file split into statements: lines, except that a quoted value spanning several lines
+  /// (a token with a newline, as `write` produces) stays one statement; and the line on which a
+  /// last statement that never ends (an unclosed quote, a final `\`) starts, if any.
   ///
-  /// Read scalar by scalar, not by `Character`: Swift makes "\r\n" one character, which is not
-  /// "\n", so a CRLF file would otherwise read as a single statement. A CRLF line keeps its "\r".
-  static func statements(in text: String) -> [String] {
+  /// Read as `sh` reads quoting: `'…'` is literal, `"…"` ends at an unescaped `"`, a `\`
+  /// outside single quotes makes the next character literal, and a `#` that starts a word
+  /// outside quotes begins a comment (so `# don't` opens no quote). Scalar by scalar, not by
+  /// `Character`: Swift makes "\r\n" one character, which is not "\n", so a CRLF file would
+  /// otherwise read as a single statement; and a `'` followed by a combining mark is still a
+  /// `'` to the shell. A CRLF line keeps its "\r".
+  static func statements(in text: String) -> (statements: [String], unfinished: Int?) {
+    enum Mode { case plain, single, double, comment }
     var statements: [String] = []
     var current = String.UnicodeScalarView()
-    var insideQuotes = false
+    var mode = Mode.plain
     var escaped = false
+    var wordStart = true
+    var line = 1
+    var startLine = 1
     for scalar in text.unicodeScalars {
-      let literal = escaped
+      var ends = false
       if escaped {
-        // Outside quotes a backslash makes the next character literal (`'\''`).
         escaped = false
-      } else if scalar == "\\" && !insideQuotes {
-        escaped = true
-      } else if scalar == "'" {
-        insideQuotes.toggle()
+      } else {
+        switch mode {
+        case .plain:
+          if scalar == "\\" {
+            escaped = true
+          } else if scalar == "'" {
+            mode = .single
+          } else if scalar == "\"" {
+            mode = .double
+          } else if scalar == "#" && wordStart {
+            mode = .comment
+          } else if scalar == "\n" {
+            ends = true
+          }
+        case .single:
+          if scalar == "'" { mode = .plain }
+        case .double:
+          if scalar == "\\" {
+            escaped = true
+          } else if scalar == "\"" {
+            mode = .plain
+          }
+        case .comment:
+          if scalar == "\n" {
+            mode = .plain
+            ends = true
+          }
+        }
       }
-      if scalar == "\n" && !insideQuotes && !literal {
+      wordStart = mode == .plain && [" ", "\t", "\n", ";", "\u{FEFF}"].contains(scalar)
+      if scalar == "\n" { line += 1 }
+      if ends {
         statements.append(String(current))
         current = String.UnicodeScalarView()
+        startLine = line
+        wordStart = true
       } else {
         current.append(scalar)
       }
     }
+    // A line continued by a final `\` newline would take in the line written after it.
+    let continued = mode == .plain && current.reversed().starts(with: ["\n", "\\"])
     if !current.isEmpty { statements.append(String(current)) }
-    return statements
+    let open = escaped || continued || mode == .single || mode == .double
+    return (statements, open ? startLine : nil)
   }
 
   /// The variable a statement assigns (`NAME=…` or `export NAME=…`), if any.

@@ -11,6 +11,8 @@ import Testing
   static let awkwardTokens = [
     "it's", "$HOME and $(reboot)", "`id`", "two words", "line\nbreak", "'\\''", "ends with '",
     "é 😀 \t tab", "",
+    // A quote with a combining mark is one Character but still a quote to the shell.
+    "a'\u{301}; echo INJECTED; '",
   ]
 
   @Test(arguments: awkwardTokens)
@@ -38,6 +40,35 @@ import Testing
     #expect(
       text
         == "A=1\n# comment\nexport B='two'\nU='other'\nU_EXPIRES_AT=''\nT='new'\nT_EXPIRES_AT=''\n")
+  }
+
+  @Test func keepsCommentsAndDoubleQuotedValuesThatHoldAnApostrophe() async throws {
+    let folder = try TemporaryDirectory()
+    let file = folder.file("tokens.env")
+    let mine = "# don't touch\nGREETING=\"it's me\"\nT='old'\n"
+    try folder.write(mine, to: "tokens.env")
+    try EnvFile.write(variable: "T", value: "new", expiresAt: nil, to: file)
+    let text = try String(contentsOfFile: file, encoding: .utf8)
+    #expect(text == "# don't touch\nGREETING=\"it's me\"\nT='new'\nT_EXPIRES_AT=''\n")
+    let read = try await ChildProcess.run(
+      "/bin/sh", ["-c", ". \"$1\"; printf '%s|%s' \"$GREETING\" \"$T\"", "sh", file])
+    #expect(read.stdout == "it's me|new")
+  }
+
+  @Test(arguments: [
+    ("A='never closed\n", 1), ("A=1\nB=\"open\nC=3\n", 2), ("A=1\nB=x\\", 2),
+    ("A=1\nB=x\\\n", 2),
+  ])
+  func refusesAFileWhoseLastStatementNeverEndsAndLeavesItAlone(text: String, line: Int) throws {
+    let folder = try TemporaryDirectory()
+    let file = folder.file("tokens.env")
+    try folder.write(text, to: "tokens.env")
+    #expect {
+      try EnvFile.write(variable: "T", value: "new", expiresAt: nil, to: file)
+    } throws: { error in
+      "\(error)".contains("from line \(line) on, never ends")
+    }
+    #expect(try String(contentsOfFile: file, encoding: .utf8) == text)
   }
 
   @Test func writesTheExpiryInSecondsSince1970AndTheFileAs0600() async throws {
