@@ -206,7 +206,8 @@ import Vault
     #expect(fallback.status == 0, "\(fallback.stderr)")
     #expect(fallback.stderr.isEmpty)
     // With a wrong passphrase the fallback fails: the agent gave nothing.
-    #expect(try await cli.run(["token", "sandbox/alice"], Self.wrongPassphrase).status == 3)
+    let refused = try await cli.run(["token", "sandbox/alice"], Self.wrongPassphrase)
+    #expect(refused.status == 3, "\(refused.stderr)")
 
     let socket = cli.workspace.agentSocketPath
     let ownPath = try #require(realpath(other, nil).map { String(cString: $0) })
@@ -367,7 +368,8 @@ import Vault
     let answer = await AgentWire.exchange(socket, Array(#"{"op":"ping","vault":"\#(vault)"}"#.utf8))
     #expect(answer == "")
     // The folder belongs to nobody: `token` does not even connect, and unlocks the vault itself.
-    #expect(try await cli.run(["token", "sandbox/alice"], Self.wrongPassphrase).status == 3)
+    let refused = try await cli.run(["token", "sandbox/alice"], Self.wrongPassphrase)
+    #expect(refused.status == 3, "\(refused.stderr)")
 
     let stopped = await agent.stop()
     #expect(stopped.status == 0)

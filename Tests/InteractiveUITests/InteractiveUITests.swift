@@ -131,8 +131,17 @@ import Testing
       try await tmux.waitFor("How do you want to sign in to Simkl?")
       try await tmux.sendKeys("j", "Enter")
       try await tmux.waitFor("and enter the code")
-      try await tmux.waitFor("the demo's approver: it approves as demo-user in 4 s")
-      try await tmux.waitFor("signed in: simkl/demo-user", timeout: .seconds(60))
+      // The approver's notice counts down its pause ("in 4 s", "in 3 s", …) and then gives way
+      // to the result, as does the "signed in" message a few seconds later: a capture on a busy
+      // machine may come after either, so what is waited for last is the account's row.
+      let approving = "the demo's approver: it approves as demo-user in "
+      let signedIn = { (screen: [String]) in
+        screen.contains { $0.contains("demo-user") && $0.contains("valid") }
+      }
+      try await tmux.waitUntil("the approver's notice or its result") { screen in
+        screen.contains { $0.contains(approving) } || signedIn(screen)
+      }
+      try await tmux.waitUntil("simkl/demo-user signed in", timeout: .seconds(60), signedIn)
       try await tmux.sendKeys("q")
       try await tmux.waitFor("authtui-exit=0")
     }
