@@ -1,7 +1,7 @@
-/// How people name an account on the command line: `PROVIDER/LABEL` (`simkl/alice`), or a bare
-/// `PROVIDER` when that provider has exactly one account. `#N` names a stored account by its
+/// How people point at an account on the command line: its `AccountName` (`simkl/alice`), or a
+/// bare `PROVIDER` when that provider has exactly one account. `#N` names a stored account by its
 /// row id, for the one case names cannot reach: a damaged account whose name no longer decrypts.
-public enum AccountName: Sendable, Equatable, CustomStringConvertible {
+public enum AccountReference: Sendable, Equatable, CustomStringConvertible {
   /// `provider/label`.
   case full(provider: String, label: String)
   /// A provider alone.
