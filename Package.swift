@@ -38,7 +38,7 @@ let package = Package(
       name: "Accounts", dependencies: ["AuthCore", "Crypto", "Providers", "Spelling", "Vault"]),
     .target(
       name: "App",
-      dependencies: ["Terminal", "Theme", "AuthCore", "Providers", "Spelling", "Vault"]),
+      dependencies: ["Accounts", "Terminal", "Theme", "AuthCore", "Providers", "Spelling", "Vault"]),
 
     // Build tool: compiles data files (Themes/*.theme, provider presets) into their modules.
     .executableTarget(name: "DataFileEmbedder"),
@@ -61,9 +61,11 @@ let package = Package(
       name: "AuthCoreTests", dependencies: ["AuthCore", "Crypto", "Sandbox", "TestSupport"]),
     .testTarget(name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "TestSupport"]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
-    .testTarget(name: "ThemeTests", dependencies: ["Theme", "Terminal", "Providers", "TestSupport"]),
     .testTarget(
-      name: "AppTests", dependencies: ["App", "AuthCore", "Terminal", "Theme", "TestSupport", "Vault"],
+      name: "ThemeTests", dependencies: ["Theme", "Terminal", "Providers", "TestSupport"]),
+    .testTarget(
+      name: "AppTests",
+      dependencies: ["Accounts", "App", "AuthCore", "Terminal", "Theme", "TestSupport", "Vault"],
       exclude: ["Snapshots"]),
     .testTarget(
       name: "TerminalCursesTests",
@@ -77,7 +79,9 @@ let package = Package(
       dependencies: [
         "Accounts", "AuthCore", "Crypto", "Providers", "Sandbox", "TestSupport", "Vault",
       ]),
-    .target(name: "TestSupport", dependencies: ["Crypto", "Isolation", "Sandbox", "Vault"], path: "Tests/TestSupport"),
+    .target(
+      name: "TestSupport", dependencies: ["Crypto", "Isolation", "Sandbox", "Vault"],
+      path: "Tests/TestSupport"),
     .testTarget(
       name: "SandboxTests",
       dependencies: [
@@ -114,7 +118,8 @@ let package = Package(
     .executableTarget(
       name: "VaultBenchmark", dependencies: ["Vault", "Crypto"], path: "Benchmarks/VaultBenchmark"),
     .executableTarget(
-      name: "TUIBenchmark", dependencies: ["App", "Terminal", "TerminalCurses", "Theme"],
+      name: "TUIBenchmark",
+      dependencies: ["Accounts", "App", "Terminal", "TerminalCurses", "Theme"],
       path: "Benchmarks/TUIBenchmark"),
   ],
   swiftLanguageModes: [.v6]

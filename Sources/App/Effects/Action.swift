@@ -1,3 +1,4 @@
+import Accounts
 import Terminal
 
 /// Everything that can change the UI's state: what the user did, time passing, and the results
@@ -16,7 +17,7 @@ public enum Action: Sendable {
   /// The vault was unlocked (or created), or why not.
   case unlockFinished(RequestID, AppFailure?)
   /// The account list, or why it could not be read.
-  case accountsLoaded(RequestID, Result<[AccountSummary], AppFailure>)
+  case accountsLoaded(RequestID, Result<AccountList, AppFailure>)
   /// The provider catalog.
   case providersLoaded(RequestID, [ProviderSummary])
   /// A sign-in attempt moved on.

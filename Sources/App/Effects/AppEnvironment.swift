@@ -1,3 +1,4 @@
+import Accounts
 import Foundation
 
 /// The world as the UI reaches it: the vault, the providers, the browser and the clipboard.
@@ -20,8 +21,8 @@ public protocol AppEnvironment: Sendable {
   /// Creates the vault with `passphrase` and opens it.
   func createVault(_ passphrase: SecretText) async throws(AppFailure)
 
-  /// Every account in the vault.
-  func accounts() async throws(AppFailure) -> [AccountSummary]
+  /// Every account in the vault, damaged ones included.
+  func accounts() async throws(AppFailure) -> AccountList
 
   /// Every provider of the catalog, usable or not.
   func providers() async -> [ProviderSummary]

@@ -1,3 +1,4 @@
+import Accounts
 import Foundation
 
 /// Work the reducer asks for: everything that touches the vault, the network, the browser or

@@ -1,3 +1,4 @@
+import Accounts
 import Foundation
 
 /// What a sign-out did: revocation at the provider, then the local delete.

@@ -1,3 +1,4 @@
+import Accounts
 import Foundation
 
 extension AppState {
@@ -27,7 +28,8 @@ extension AppState {
       endBusy(id)
       switch result {
       case .success(let list):
-        accounts = Self.sorted(list)
+        accounts = Self.sorted(list.accounts)
+        damagedAccounts = list.damaged
         accountsLoaded = true
         keepSelectionVisible()
       case .failure(let failure):

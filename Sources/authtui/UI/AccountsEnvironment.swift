@@ -140,10 +140,11 @@ actor AccountsEnvironment: AppEnvironment {
 
   // MARK: Accounts and providers
 
-  func accounts() async throws(AppFailure) -> [AccountSummary] {
+  func accounts() async throws(AppFailure) -> AccountList {
     let book = try requireBook()
     do {
-      return try await book.listing().accounts.map(summary)
+      let listing = try await book.listing()
+      return AccountList(accounts: listing.accounts.map(summary), damaged: listing.damaged)
     } catch {
       throw AppFailure(error)
     }
@@ -166,7 +167,7 @@ actor AccountsEnvironment: AppEnvironment {
       record, providerName: catalog?.entry(record.providerID)?.name ?? record.providerID)
   }
 
-  private func record(_ name: App.AccountName) async throws(AppFailure) -> AccountRecord {
+  private func record(_ name: AccountName) async throws(AppFailure) -> AccountRecord {
     do {
       return try await requireBook().account(named: name.description)
     } catch let error as AccountsError {
@@ -226,7 +227,7 @@ actor AccountsEnvironment: AppEnvironment {
 
   // MARK: Tokens
 
-  func refresh(_ account: App.AccountName) async throws(AppFailure) -> AccountSummary {
+  func refresh(_ account: AccountName) async throws(AppFailure) -> AccountSummary {
     let record = try await record(account)
     do {
       return summary(try await requireBook().refresh(record.id, startedAt: Date()))
@@ -239,7 +240,7 @@ actor AccountsEnvironment: AppEnvironment {
 
   /// A valid access token of `account` (refreshed first when under a minute is left) and the
   /// account as it is afterwards.
-  private func validToken(_ account: App.AccountName) async throws(AppFailure) -> (
+  private func validToken(_ account: AccountName) async throws(AppFailure) -> (
     String, AccountRecord
   ) {
     let record = try await record(account)
@@ -255,7 +256,7 @@ actor AccountsEnvironment: AppEnvironment {
     }
   }
 
-  func exportEnvFile(_ account: App.AccountName, path: String, variable: String)
+  func exportEnvFile(_ account: AccountName, path: String, variable: String)
     async throws(AppFailure) -> ExportReport
   {
     let (token, record) = try await validToken(account)
@@ -279,7 +280,7 @@ actor AccountsEnvironment: AppEnvironment {
       account: account, path: path, variable: variable, expiresAt: record.tokens.expiresAt)
   }
 
-  func copyToken(_ account: App.AccountName) async throws(AppFailure) -> CopyReport {
+  func copyToken(_ account: AccountName) async throws(AppFailure) -> CopyReport {
     let (token, _) = try await validToken(account)
     let tools = copy(token, clearAfter: clearAfter)
     return CopyReport(
@@ -305,7 +306,7 @@ actor AccountsEnvironment: AppEnvironment {
 
   // MARK: Sign-out and the browser
 
-  func signOut(_ account: App.AccountName) async -> App.SignOutReport {
+  func signOut(_ account: AccountName) async -> App.SignOutReport {
     let record: AccountRecord
     do {
       record = try await self.record(account)

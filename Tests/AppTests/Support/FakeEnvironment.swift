@@ -1,3 +1,4 @@
+import Accounts
 import App
 import Foundation
 
@@ -44,7 +45,7 @@ actor FakeEnvironment: AppEnvironment {
 
   func createVault(_ passphrase: SecretText) async throws(AppFailure) {}
 
-  func accounts() async throws(AppFailure) -> [AccountSummary] { accounts }
+  func accounts() async throws(AppFailure) -> AccountList { AccountList(accounts: accounts) }
 
   func providers() async -> [ProviderSummary] { Fixtures.providers }
 
@@ -105,9 +106,9 @@ actor FakeEnvironment: AppEnvironment {
     return summary
   }
 
-  func signOut(_ account: AccountName) async -> SignOutReport {
+  func signOut(_ account: AccountName) async -> App.SignOutReport {
     accounts.removeAll { $0.name == account }
-    return SignOutReport(account: account, revocation: .revoked)
+    return App.SignOutReport(account: account, revocation: .revoked)
   }
 
   func exportEnvFile(_ account: AccountName, path: String, variable: String)

@@ -1,3 +1,4 @@
+import Accounts
 import App
 import Foundation
 import Terminal
@@ -83,7 +84,8 @@ struct Driver {
     let loads = send(.started(.unlocked))
     for effect in loads {
       switch effect {
-      case .loadAccounts(let id): send(.accountsLoaded(id, .success(accounts)))
+      case .loadAccounts(let id):
+        send(.accountsLoaded(id, .success(AccountList(accounts: accounts))))
       case .loadProviders(let id): send(.providersLoaded(id, providers))
       default: break
       }
