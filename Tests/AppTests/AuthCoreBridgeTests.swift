@@ -71,8 +71,6 @@ import Vault
       SignInProgress(flow: .pkce, phase: .exchangingCode), fixedRedirectPort: 8765)
     #expect(exchanging?.phase == .finishing)
     #expect(exchanging?.fixedRedirectPort == 8765)
-    #expect(SignInMethod(SignInFlow.pin) == .pin)
-    #expect(SignInMethod.device.flow == .device)
   }
 }
 

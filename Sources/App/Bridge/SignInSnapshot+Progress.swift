@@ -28,23 +28,3 @@ extension SignInSnapshot {
       })
   }
 }
-
-extension SignInMethod {
-  /// The UI's name for an AuthCore flow.
-  public init(_ flow: SignInFlow) {
-    switch flow {
-    case .pkce: self = .pkce
-    case .device: self = .device
-    case .pin: self = .pin
-    }
-  }
-
-  /// The AuthCore flow of this method.
-  public var flow: SignInFlow {
-    switch self {
-    case .pkce: return .pkce
-    case .device: return .device
-    case .pin: return .pin
-    }
-  }
-}

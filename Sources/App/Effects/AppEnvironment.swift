@@ -1,4 +1,5 @@
 import Accounts
+import AuthCore
 import Foundation
 
 /// The world as the UI reaches it: the vault, the providers, the browser and the clipboard.
@@ -31,7 +32,7 @@ public protocol AppEnvironment: Sendable {
   /// `progress`. The account is stored only when the attempt succeeds; cancelling the calling
   /// task ends the attempt with nothing stored.
   func signIn(
-    _ attempt: RequestID, provider: String, method: SignInMethod,
+    _ attempt: RequestID, provider: String, method: SignInFlow,
     progress: @escaping @Sendable (SignInSnapshot) -> Void
   ) async throws(AppFailure) -> AccountSummary
 

@@ -1,4 +1,5 @@
 import Accounts
+import AuthCore
 import Foundation
 
 /// Work the reducer asks for: everything that touches the vault, the network, the browser or
@@ -17,7 +18,7 @@ public enum Effect: Sendable, Equatable, CustomStringConvertible {
   case loadProviders(RequestID)
   /// Start a sign-in attempt; its progress and end come back under the same id. The account is
   /// stored only when the attempt succeeds.
-  case startSignIn(RequestID, provider: String, method: SignInMethod)
+  case startSignIn(RequestID, provider: String, method: SignInFlow)
   /// End a running attempt; it stores nothing.
   case cancelSignIn(RequestID)
   /// Hand a pasted redirect URL to a running browser attempt.

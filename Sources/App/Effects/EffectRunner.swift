@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 
 /// Runs effects against an `AppEnvironment` in tasks, off the UI thread, and sends each
@@ -50,7 +51,7 @@ public final class EffectRunner {
 
   /// Runs a sign-in attempt to its end.
   static func signIn(
-    _ id: RequestID, provider: String, method: SignInMethod, _ environment: any AppEnvironment,
+    _ id: RequestID, provider: String, method: SignInFlow, _ environment: any AppEnvironment,
     _ send: @escaping @Sendable (Action) -> Void
   ) async -> Action {
     do {

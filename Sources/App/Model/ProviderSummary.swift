@@ -1,3 +1,5 @@
+import AuthCore
+
 /// A provider as the sign-in screens show it: its flows, and what stops it from working.
 public struct ProviderSummary: Sendable, Equatable, Identifiable {
   /// The id used in `PROVIDER/LABEL` (`simkl`).
@@ -5,7 +7,7 @@ public struct ProviderSummary: Sendable, Equatable, Identifiable {
   /// The human name (`Simkl`).
   public var name: String
   /// The flows the provider offers, in the order the user should see them.
-  public var methods: [SignInMethod]
+  public var methods: [SignInFlow]
   /// True when a sign-in can start (a `client_id`, the endpoints its flows need).
   public var isUsable: Bool
   /// What stops (or would stop) the provider from working, each with its fix and, where the
@@ -17,7 +19,7 @@ public struct ProviderSummary: Sendable, Equatable, Identifiable {
 
   /// Describes a provider.
   public init(
-    id: String, name: String, methods: [SignInMethod], isUsable: Bool = true,
+    id: String, name: String, methods: [SignInFlow], isUsable: Bool = true,
     problems: [String] = [], canRevoke: Bool? = false
   ) {
     self.id = id

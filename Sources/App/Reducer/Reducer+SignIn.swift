@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 
 extension AppState {
@@ -77,7 +78,7 @@ extension AppState {
   }
 
   /// Starts a fresh attempt (new id, fresh secrets in the environment) on the sign-in screens.
-  mutating func startAttempt(provider: ProviderSummary, method: SignInMethod, now: Date)
+  mutating func startAttempt(provider: ProviderSummary, method: SignInFlow, now: Date)
     -> [Effect]
   {
     let id = newRequest()

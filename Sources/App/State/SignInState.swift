@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 
 /// The sign-in screens: choose a provider, choose a flow, then the attempt itself.
@@ -28,7 +29,7 @@ public struct SignInAttemptState: Sendable, Equatable {
   /// The provider signed in to.
   public var provider: ProviderSummary
   /// The flow.
-  public var method: SignInMethod
+  public var method: SignInFlow
   /// When the attempt started (the countdown bar's full length runs from here).
   public var startedAt: Date
   /// The latest report from the environment.
@@ -43,7 +44,7 @@ public struct SignInAttemptState: Sendable, Equatable {
   public var browserProblem: String?
 
   /// A fresh attempt.
-  public init(id: RequestID, provider: ProviderSummary, method: SignInMethod, startedAt: Date) {
+  public init(id: RequestID, provider: ProviderSummary, method: SignInFlow, startedAt: Date) {
     self.id = id
     self.provider = provider
     self.method = method

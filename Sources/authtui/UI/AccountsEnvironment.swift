@@ -156,7 +156,7 @@ actor AccountsEnvironment: AppEnvironment {
       let canRevoke: Bool? =
         configuration?.revocationEndpoint != nil ? true : entry.needsDiscovery ? nil : false
       return ProviderSummary(
-        id: entry.id, name: entry.name, methods: entry.flows.map(SignInMethod.init),
+        id: entry.id, name: entry.name, methods: entry.flows,
         isUsable: configuration != nil, problems: entry.problems.map(\.description),
         canRevoke: canRevoke)
     }
@@ -180,13 +180,13 @@ actor AccountsEnvironment: AppEnvironment {
   // MARK: Sign-in
 
   func signIn(
-    _ attempt: RequestID, provider: String, method: SignInMethod,
+    _ attempt: RequestID, provider: String, method: SignInFlow,
     progress: @escaping @Sendable (SignInSnapshot) -> Void
   ) async throws(AppFailure) -> AccountSummary {
     let book = try requireBook()
     let session: SignInSession
     do {
-      session = try await book.beginSignIn(provider: provider, flow: method.flow)
+      session = try await book.beginSignIn(provider: provider, flow: method)
     } catch {
       throw AppFailure(error)
     }

@@ -1,5 +1,6 @@
 import Accounts
 import App
+import AuthCore
 import Foundation
 
 /// An environment for loop tests: accounts in memory, sign-ins the test steers, and a record
@@ -51,7 +52,7 @@ actor FakeEnvironment: AppEnvironment {
 
   /// A browser sign-in that waits for a pasted redirect (or a cancel), then stores `erin`.
   func signIn(
-    _ attempt: RequestID, provider: String, method: SignInMethod,
+    _ attempt: RequestID, provider: String, method: SignInFlow,
     progress: @escaping @Sendable (SignInSnapshot) -> Void
   ) async throws(AppFailure) -> AccountSummary {
     progress(

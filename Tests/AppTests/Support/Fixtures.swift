@@ -1,5 +1,6 @@
 import Accounts
 import App
+import AuthCore
 import Foundation
 import Terminal
 
@@ -137,7 +138,7 @@ struct Driver {
 
   /// Opens the sign-in, chooses `provider` and `method`; returns the attempt's id.
   @discardableResult
-  mutating func startSignIn(_ provider: String, _ method: SignInMethod) -> RequestID? {
+  mutating func startSignIn(_ provider: String, _ method: SignInFlow) -> RequestID? {
     press(.character("a"))
     guard let index = state.providers.firstIndex(where: { $0.id == provider }) else { return nil }
     press(.home)
