@@ -1,4 +1,5 @@
 import AuthCore
+import Providers
 
 /// A provider as the sign-in screens show it: its flows, and what stops it from working.
 public struct ProviderSummary: Sendable, Equatable, Identifiable {
@@ -28,5 +29,17 @@ public struct ProviderSummary: Sendable, Equatable, Identifiable {
     self.isUsable = isUsable
     self.problems = problems
     self.canRevoke = canRevoke
+  }
+}
+
+extension ProviderSummary {
+  /// What the sign-in screens show of a catalog entry.
+  public init(_ entry: ProviderEntry) {
+    let configuration = entry.configuration
+    let canRevoke: Bool? =
+      configuration?.revocationEndpoint != nil ? true : entry.needsDiscovery ? nil : false
+    self.init(
+      id: entry.id, name: entry.name, methods: entry.flows, isUsable: configuration != nil,
+      problems: entry.problems.map(\.description), canRevoke: canRevoke)
   }
 }

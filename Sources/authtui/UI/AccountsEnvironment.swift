@@ -138,28 +138,27 @@ actor AccountsEnvironment: AppEnvironment {
     return book
   }
 
-  // MARK: Accounts and providers
-
-  func accounts() async throws(AppFailure) -> AccountList {
+  /// `body` with the unlocked book, its error as the UI shows it.
+  private func withBook<Value>(
+    _ body: (AccountBook) async throws(AccountsError) -> Value
+  ) async throws(AppFailure) -> Value {
     let book = try requireBook()
     do {
-      let listing = try await book.listing()
-      return AccountList(accounts: listing.accounts.map(summary), damaged: listing.damaged)
+      return try await body(book)
     } catch {
       throw AppFailure(error)
     }
   }
 
+  // MARK: Accounts and providers
+
+  func accounts() async throws(AppFailure) -> AccountList {
+    let listing = try await withBook { book throws(AccountsError) in try await book.listing() }
+    return AccountList(accounts: listing.accounts.map(summary), damaged: listing.damaged)
+  }
+
   func providers() async -> [ProviderSummary] {
-    (catalog?.entries ?? []).map { entry in
-      let configuration = entry.configuration
-      let canRevoke: Bool? =
-        configuration?.revocationEndpoint != nil ? true : entry.needsDiscovery ? nil : false
-      return ProviderSummary(
-        id: entry.id, name: entry.name, methods: entry.flows,
-        isUsable: configuration != nil, problems: entry.problems.map(\.description),
-        canRevoke: canRevoke)
-    }
+    (catalog?.entries ?? []).map(ProviderSummary.init)
   }
 
   private func summary(_ record: AccountRecord) -> AccountSummary {
@@ -168,12 +167,8 @@ actor AccountsEnvironment: AppEnvironment {
   }
 
   private func record(_ name: AccountName) async throws(AppFailure) -> AccountRecord {
-    do {
-      return try await requireBook().account(named: name.description)
-    } catch let error as AccountsError {
-      throw AppFailure(error)
-    } catch {
-      throw AppFailure(.other, "\(error)")
+    try await withBook { book throws(AccountsError) in
+      try await book.account(named: name.description)
     }
   }
 
@@ -183,12 +178,8 @@ actor AccountsEnvironment: AppEnvironment {
     _ attempt: RequestID, provider: String, method: SignInFlow,
     progress: @escaping @Sendable (SignInSnapshot) -> Void
   ) async throws(AppFailure) -> AccountSummary {
-    let book = try requireBook()
-    let session: SignInSession
-    do {
-      session = try await book.beginSignIn(provider: provider, flow: method)
-    } catch {
-      throw AppFailure(error)
+    let session = try await withBook { book throws(AccountsError) in
+      try await book.beginSignIn(provider: provider, flow: method)
     }
     sessions[attempt] = session
     defer { sessions[attempt] = nil }
@@ -229,13 +220,10 @@ actor AccountsEnvironment: AppEnvironment {
 
   func refresh(_ account: AccountName) async throws(AppFailure) -> AccountSummary {
     let record = try await record(account)
-    do {
-      return summary(try await requireBook().refresh(record.id, startedAt: Date()))
-    } catch let error as AccountsError {
-      throw AppFailure(error)
-    } catch {
-      throw AppFailure(.other, "\(error)")
-    }
+    return summary(
+      try await withBook { book throws(AccountsError) in
+        try await book.refresh(record.id, startedAt: Date())
+      })
   }
 
   /// A valid access token of `account` (refreshed first when under a minute is left) and the
@@ -244,15 +232,10 @@ actor AccountsEnvironment: AppEnvironment {
     String, AccountRecord
   ) {
     let record = try await record(account)
-    do {
-      let book = try requireBook()
+    return try await withBook { book throws(AccountsError) in
       let token = try await book.accessToken(
         for: record.id, minimumValidity: 60, startedAt: Date())
       return (token, try await book.account(named: account.description))
-    } catch let error as AccountsError {
-      throw AppFailure(error)
-    } catch {
-      throw AppFailure(.other, "\(error)")
     }
   }
 
@@ -316,16 +299,8 @@ actor AccountsEnvironment: AppEnvironment {
     }
     do {
       let report = try await requireBook().signOut(record, localOnly: false)
-      let revocation: App.SignOutReport.Revocation
-      switch report.revocation {
-      case .revoked: revocation = .revoked
-      case .unsupported, .skipped, .providerMissing: revocation = .unsupported
-      case .failed(let error): revocation = .failed(error.message)
-      }
       if let url = report.endSessionURL { endSessionPages[url.absoluteString] = url }
-      return App.SignOutReport(
-        account: account, revocation: revocation,
-        endSessionURL: report.endSessionURL?.absoluteString)
+      return App.SignOutReport(account: account, report)
     } catch let error as AccountsError {
       return App.SignOutReport(
         account: account, revocation: .unsupported, removed: false, failure: AppFailure(error))
@@ -358,19 +333,5 @@ actor AccountsEnvironment: AppEnvironment {
     guard path == "~" || path.hasPrefix("~/") else { return path }
     let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
     return home + path.dropFirst()
-  }
-}
-
-extension AppFailure {
-  /// How the UI shows an account error.
-  init(_ error: AccountsError) {
-    switch error {
-    case .auth(let auth):
-      self.init(auth)
-    case .signInNeeded:
-      self.init(.signInNeeded, error.message)
-    default:
-      self.init(.other, error.message)
-    }
   }
 }
