@@ -54,67 +54,37 @@ extension Effect {
     case .start:
       return .started(await environment.start())
     case .unlock(let id, let passphrase):
-      return .unlockFinished(
-        id,
-        await failure { () async throws(AppFailure) in
-          try await environment.unlock(passphrase)
-        })
+      return .unlockFinished(id, await failure(try await environment.unlock(passphrase)))
     case .createVault(let id, let passphrase):
-      return .unlockFinished(
-        id,
-        await failure { () async throws(AppFailure) in
-          try await environment.createVault(passphrase)
-        })
+      return .unlockFinished(id, await failure(try await environment.createVault(passphrase)))
     case .loadAccounts(let id):
-      return .accountsLoaded(
-        id,
-        await result { () async throws(AppFailure) in
-          try await environment.accounts()
-        })
+      return .accountsLoaded(id, await result(try await environment.accounts()))
     case .loadProviders(let id):
       return .providersLoaded(id, await environment.providers())
     case .startSignIn(let id, let provider, let method):
       return .signInFinished(
         id,
-        await result { () async throws(AppFailure) in
+        await result(
           try await environment.signIn(id, provider: provider, method: method) { snapshot in
             send(.signInProgress(id, snapshot))
-          }
-        })
+          }))
     case .submitRedirect(let id, let url):
       return .redirectSubmitted(
-        id,
-        await failure { () async throws(AppFailure) in
-          try await environment.submitRedirect(url, to: id)
-        })
+        id, await failure(try await environment.submitRedirect(url, to: id)))
     case .openBrowser(let id, let url, let userCode):
       return .browserOpened(id, await environment.openBrowser(url, userCode: userCode))
     case .copyText(let id, let text, let what):
-      return .copyFinished(
-        id,
-        await result { () async throws(AppFailure) in
-          try await environment.copyText(text, what: what)
-        })
+      return .copyFinished(id, await result(try await environment.copyText(text, what: what)))
     case .copyToken(let id, let account):
-      return .copyFinished(
-        id,
-        await result { () async throws(AppFailure) in
-          try await environment.copyToken(account)
-        })
+      return .copyFinished(id, await result(try await environment.copyToken(account)))
     case .refresh(let id, let account):
-      return .refreshFinished(
-        id, account,
-        await result { () async throws(AppFailure) in
-          try await environment.refresh(account)
-        })
+      return .refreshFinished(id, account, await result(try await environment.refresh(account)))
     case .signOut(let id, let account):
       return .signOutFinished(id, await environment.signOut(account))
     case .exportEnvFile(let id, let account, let path, let variable):
       return .exportFinished(
         id,
-        await result { () async throws(AppFailure) in
-          try await environment.exportEnvFile(account, path: path, variable: variable)
-        })
+        await result(try await environment.exportEnvFile(account, path: path, variable: variable)))
     case .cancelSignIn, .redraw:
       return nil
     }
@@ -131,9 +101,11 @@ extension Effect {
 }
 
 /// What `body` returned, or the failure it threw.
-private func result<Value>(_ body: () async throws(AppFailure) -> Value) async -> Result<
-  Value, AppFailure
-> {
+private func result<Value>(_ body: @autoclosure () async throws(AppFailure) -> Value) async
+  -> Result<
+    Value, AppFailure
+  >
+{
   do {
     return .success(try await body())
   } catch {
@@ -142,7 +114,8 @@ private func result<Value>(_ body: () async throws(AppFailure) -> Value) async -
 }
 
 /// The failure `body` threw, or nil when it succeeded.
-private func failure(_ body: () async throws(AppFailure) -> Void) async -> AppFailure? {
+private func failure(_ body: @autoclosure () async throws(AppFailure) -> Void) async -> AppFailure?
+{
   do {
     try await body()
     return nil
