@@ -1,4 +1,5 @@
 import Accounts
+import AuthCore
 import Terminal
 
 /// Everything that can change the UI's state: what the user did, time passing, and the results
@@ -21,7 +22,7 @@ public enum Action: Sendable {
   /// The provider catalog.
   case providersLoaded(RequestID, [ProviderSummary])
   /// A sign-in attempt moved on.
-  case signInProgress(RequestID, SignInSnapshot)
+  case signInProgress(RequestID, SignInProgress)
   /// A sign-in attempt ended: the account it stored, or why there is none.
   case signInFinished(RequestID, Result<AccountSummary, AppFailure>)
   /// A pasted redirect URL was taken (nil) or refused (the reason).

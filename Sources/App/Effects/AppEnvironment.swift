@@ -33,7 +33,7 @@ public protocol AppEnvironment: Sendable {
   /// task ends the attempt with nothing stored.
   func signIn(
     _ attempt: RequestID, provider: String, method: SignInFlow,
-    progress: @escaping @Sendable (SignInSnapshot) -> Void
+    progress: @escaping @Sendable (SignInProgress) -> Void
   ) async throws(AppFailure) -> AccountSummary
 
   /// Hands the redirect URL the user pasted to the running browser attempt `attempt`; a URL

@@ -65,8 +65,8 @@ extension Effect {
       return .signInFinished(
         id,
         await result(
-          try await environment.signIn(id, provider: provider, method: method) { snapshot in
-            send(.signInProgress(id, snapshot))
+          try await environment.signIn(id, provider: provider, method: method) { progress in
+            send(.signInProgress(id, progress))
           }))
     case .submitRedirect(let id, let url):
       return .redirectSubmitted(

@@ -17,11 +17,14 @@ public struct ProviderSummary: Sendable, Equatable, Identifiable {
   /// True when the provider has a revocation endpoint (RFC 7009), so signing out revokes the
   /// tokens at the provider too; nil when only the provider's discovery document can tell.
   public var canRevoke: Bool?
+  /// The redirect port when the provider's registration fixes it, so a user on SSH can forward
+  /// it for a browser sign-in (`ssh -L PORT:127.0.0.1:PORT`); nil when any port will do.
+  public var fixedRedirectPort: Int?
 
   /// Describes a provider.
   public init(
     id: String, name: String, methods: [SignInFlow], isUsable: Bool = true,
-    problems: [String] = [], canRevoke: Bool? = false
+    problems: [String] = [], canRevoke: Bool? = false, fixedRedirectPort: Int? = nil
   ) {
     self.id = id
     self.name = name
@@ -29,6 +32,7 @@ public struct ProviderSummary: Sendable, Equatable, Identifiable {
     self.isUsable = isUsable
     self.problems = problems
     self.canRevoke = canRevoke
+    self.fixedRedirectPort = fixedRedirectPort
   }
 }
 
@@ -40,6 +44,7 @@ extension ProviderSummary {
       configuration?.revocationEndpoint != nil ? true : entry.needsDiscovery ? nil : false
     self.init(
       id: entry.id, name: entry.name, methods: entry.flows, isUsable: configuration != nil,
-      problems: entry.problems.map(\.description), canRevoke: canRevoke)
+      problems: entry.problems.map(\.description), canRevoke: canRevoke,
+      fixedRedirectPort: configuration?.redirectPort.map(Int.init))
   }
 }

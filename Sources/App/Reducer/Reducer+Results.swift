@@ -37,8 +37,8 @@ extension AppState {
       }
     case .providersLoaded(_, let list):
       providers = list
-    case .signInProgress(let id, let snapshot):
-      return signInProgressed(id, snapshot, now: now)
+    case .signInProgress(let id, let progress):
+      return signInProgressed(id, progress, now: now)
     case .signInFinished(let id, let result):
       return signInFinished(id, result, now: now)
     case .redirectSubmitted(_, let failure):

@@ -32,8 +32,9 @@ public struct SignInAttemptState: Sendable, Equatable {
   public var method: SignInFlow
   /// When the attempt started (the countdown bar's full length runs from here).
   public var startedAt: Date
-  /// The latest report from the environment.
-  public var snapshot: SignInSnapshot
+  /// The latest report from the environment; nil while the attempt is being set up (listener,
+  /// device authorization request, discovery).
+  public var progress: SignInProgress?
   /// Set once the attempt ended without an account: what the screen says, with a retry key.
   public var failure: AppFailure?
   /// The pasted-redirect field, while it is open.
@@ -49,7 +50,6 @@ public struct SignInAttemptState: Sendable, Equatable {
     self.provider = provider
     self.method = method
     self.startedAt = startedAt
-    snapshot = SignInSnapshot(phase: .starting)
   }
 
   /// True while the attempt may still produce an account.

@@ -176,18 +176,15 @@ actor AccountsEnvironment: AppEnvironment {
 
   func signIn(
     _ attempt: RequestID, provider: String, method: SignInFlow,
-    progress: @escaping @Sendable (SignInSnapshot) -> Void
+    progress: @escaping @Sendable (SignInProgress) -> Void
   ) async throws(AppFailure) -> AccountSummary {
     let session = try await withBook { book throws(AccountsError) in
       try await book.beginSignIn(provider: provider, flow: method)
     }
     sessions[attempt] = session
     defer { sessions[attempt] = nil }
-    let port = catalog?.entry(provider)?.configuration?.redirectPort.map(Int.init)
     let reader = Task {
-      for await change in session.progress {
-        if let snapshot = SignInSnapshot(change, fixedRedirectPort: port) { progress(snapshot) }
-      }
+      for await change in session.progress { progress(change) }
     }
     defer { reader.cancel() }
     let stored: AccountRecord
