@@ -15,7 +15,7 @@ let package = Package(
     .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
     .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
     .systemLibrary(name: "CNcursesW", providers: [.apt(["libncurses-dev"])]),
-    // Process controls Swift cannot call (variadic prctl), for the authtui executable.
+    // Process controls Swift cannot call (variadic prctl), for System.
     .systemLibrary(name: "CProcessControl"),
 
     // Swift modules, lowest first.
@@ -36,6 +36,9 @@ let package = Package(
     .target(name: "AgentProtocol", dependencies: ["AuthCore"]),
     .target(
       name: "Accounts", dependencies: ["AuthCore", "Crypto", "Providers", "Spelling", "Vault"]),
+    // The world outside: spawning processes, the browser, the clipboard, passphrases, signals.
+    .target(
+      name: "System", dependencies: ["AuthCore", "CProcessControl", "Crypto", "Terminal", "Vault"]),
     .target(
       name: "App",
       dependencies: ["Terminal", "Theme", "AuthCore", "Providers", "Spelling", "Vault"]),
@@ -50,8 +53,8 @@ let package = Package(
     .executableTarget(
       name: "authtui",
       dependencies: [
-        "Accounts", "AgentProtocol", "App", "AuthCore", "CProcessControl", "Crypto", "Providers",
-        "Sandbox", "Spelling", "Terminal", "TerminalCurses", "Theme", "Vault",
+        "Accounts", "AgentProtocol", "App", "AuthCore", "Crypto", "Providers", "Sandbox",
+        "Spelling", "System", "Terminal", "TerminalCurses", "Theme", "Vault",
       ]),
     .executableTarget(name: "authtui-sandbox", dependencies: ["Sandbox"]),
 

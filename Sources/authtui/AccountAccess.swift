@@ -2,6 +2,7 @@ import Accounts
 import AuthCore
 import Foundation
 import Providers
+import System
 import Vault
 
 /// How the account commands (`login`, `logout`, `token`, `list`, `export`) get their

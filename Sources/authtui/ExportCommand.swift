@@ -1,5 +1,6 @@
 import Accounts
 import Foundation
+import System
 
 /// `authtui export ACCOUNT --env-file PATH [--var NAME]` and
 /// `authtui export ACCOUNT --clipboard [--clear-after SECONDS]`.

@@ -1,6 +1,7 @@
 import Accounts
 import AuthCore
 import Foundation
+import System
 import Vault
 
 #if canImport(Glibc)

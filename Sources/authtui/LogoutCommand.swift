@@ -1,5 +1,6 @@
 import Accounts
 import Foundation
+import System
 
 /// `authtui logout ACCOUNT [--local-only] [--no-browser]`: revoke at the provider, then forget
 /// the account here.

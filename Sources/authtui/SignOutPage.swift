@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import System
 
 /// The provider's end-session page (OIDC RP-Initiated Logout) after a sign-out. Its URL
 /// carries the account's id_token (`id_token_hint`: the user's name and email), so neither a

@@ -1,4 +1,5 @@
 import Foundation
+import System
 import Vault
 
 /// How every command that needs the vault opens it: the location from `--vault`, `AUTHTUI_VAULT`

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import System
 import Vault
 
 /// `authtui vault init | status | passwd`: create the vault, show its non-secret facts, change its

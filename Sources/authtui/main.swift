@@ -1,3 +1,5 @@
+import System
+
 #if canImport(Glibc)
   import Glibc
 #endif

@@ -1,5 +1,6 @@
 import Accounts
 import Foundation
+import System
 
 #if canImport(Glibc)
   import Glibc

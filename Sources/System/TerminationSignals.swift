@@ -19,18 +19,18 @@ import Foundation
 /// of its own (login's Ctrl-C cancels, the agent stops cleanly) installs an interceptor; the UI
 /// installs a terminator that ends its loop, so the terminal is restored before the process
 /// dies. Programs started from here get the default dispositions back at `exec`.
-final class TerminationSignals: CriticalSection, @unchecked Sendable {
+public final class TerminationSignals: CriticalSection, @unchecked Sendable {
   // @unchecked: every stored property below is read and written only on `queue`, a serial
   // queue, as the transport's delegate does.
 
   /// The one instance: signals belong to the process.
-  static let shared = TerminationSignals()
+  public static let shared = TerminationSignals()
 
   /// The signals that ask a process to end and that a critical section holds back.
-  static let numbers: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+  public static let numbers: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
   /// What an interceptor makes of a signal.
-  enum Interception {
+  public enum Interception {
     /// The signal means something else here (and was acted on): the process goes on.
     case handled
     /// The process should end by the signal as usual.
@@ -46,7 +46,7 @@ final class TerminationSignals: CriticalSection, @unchecked Sendable {
   private var terminator: (@Sendable (Int32) -> Void)?
 
   /// Takes the signals over. Call first thing in `main`.
-  func install() {
+  public func install() {
     let made: [any DispatchSourceSignal] = queue.sync { () -> [any DispatchSourceSignal] in
       guard self.sources.isEmpty else { return [] }
       // A signal the parent chose to ignore (nohup, a background job's SIGINT) stays ignored.
@@ -64,23 +64,23 @@ final class TerminationSignals: CriticalSection, @unchecked Sendable {
   /// Gives the signals a meaning of their own until `removeInterceptor` (one at a time:
   /// login's Ctrl-C, the agent's stop). Like the default action, it waits for the critical
   /// sections to end.
-  func intercept(_ interceptor: @escaping @Sendable (Int32) -> Interception) {
+  public func intercept(_ interceptor: @escaping @Sendable (Int32) -> Interception) {
     queue.sync { self.interceptor = interceptor }
   }
 
   /// Back to ending the process.
-  func removeInterceptor() {
+  public func removeInterceptor() {
     queue.sync { self.interceptor = nil }
   }
 
   /// Lets `terminator` end the process instead of dying at once: the UI ends its loop,
   /// restores the terminal, then calls `exitIfRequested()`.
-  func setTerminator(_ terminator: (@Sendable (Int32) -> Void)?) {
+  public func setTerminator(_ terminator: (@Sendable (Int32) -> Void)?) {
     queue.sync { self.terminator = terminator }
   }
 
   /// Ends the process by the signal that asked it to end, if one did; otherwise returns.
-  func exitIfRequested() {
+  public func exitIfRequested() {
     if let number = queue.sync(execute: { terminatingWith }) {
       Self.die(by: number)
     }
@@ -88,7 +88,7 @@ final class TerminationSignals: CriticalSection, @unchecked Sendable {
 
   /// Waits (polling, on a thread that may block) until no critical section runs, at most
   /// `timeout` seconds: the UI's last refresh may still be storing its answer when it quits.
-  func waitForCriticalSections(timeout: TimeInterval, onWait: () -> Void) {
+  public func waitForCriticalSections(timeout: TimeInterval, onWait: () -> Void) {
     let deadline = Date().addingTimeInterval(timeout)
     var told = false
     while queue.sync(execute: { openSections }) > 0, Date() < deadline {
@@ -102,7 +102,7 @@ final class TerminationSignals: CriticalSection, @unchecked Sendable {
 
   // MARK: CriticalSection
 
-  func run<Result: Sendable>(_ work: @escaping @Sendable () async -> Result) async -> Result? {
+  public func run<Result: Sendable>(_ work: @escaping @Sendable () async -> Result) async -> Result? {
     let entered = await withCheckedContinuation { continuation in
       queue.async {
         // No new section once the process is on its way out: the work would be cut. One may
@@ -158,7 +158,7 @@ final class TerminationSignals: CriticalSection, @unchecked Sendable {
   }
 
   /// Ends the process by `number` with its default action, so that the exit status says so.
-  static func die(by number: Int32) -> Never {
+  public static func die(by number: Int32) -> Never {
     signal(number, SIG_DFL)
     var set = sigset_t()
     sigemptyset(&set)

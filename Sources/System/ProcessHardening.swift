@@ -18,14 +18,14 @@ internal import CProcessControl
 ///   prints every register with the 16 bytes it points at, and, for a signal sent by `kill`,
 ///   lets the process carry on serving afterwards. The default action ends the process at once
 ///   with the signal as its status, and the two switches above leave no core behind.
-enum ProcessHardening {
+public enum ProcessHardening {
   /// The signals whose default action is to end the process with a core, and that the Swift
   /// runtime's crash handler takes over (SIGQUIT included: Ctrl-\ would print a backtrace).
-  static let fatalSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGQUIT]
+  public static let fatalSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGQUIT]
 
   /// Applies all three; failures are ignored, as there is nothing better to do than go on (a
   /// system without `prctl` still gets the core limit).
-  static func apply() {
+  public static func apply() {
     _ = authtui_set_not_dumpable()
     var none = rlimit(rlim_cur: 0, rlim_max: 0)
     _ = setrlimit(resourceCore, &none)

@@ -4,19 +4,22 @@ import Foundation
 /// takes the URL as its argument, or contains `%s` where the URL goes), else `xdg-open` when a
 /// graphical display exists. Over SSH, or on a server, there is none: the caller shows the
 /// address instead.
-struct BrowserLauncher: Sendable, Equatable {
+public struct BrowserLauncher: Sendable, Equatable {
   /// How the address is opened.
-  enum Method: Sendable, Equatable {
+  public enum Method: Sendable, Equatable {
     /// `$BROWSER`.
     case browserVariable(String)
     /// `xdg-open`, with a display.
     case xdgOpen
   }
 
-  let method: Method
+  public let method: Method
+
+  /// A launcher that opens addresses by `method`.
+  public init(method: Method) { self.method = method }
 
   /// The launcher this environment offers, or nil when no browser can be opened here.
-  static func available(environment: [String: String] = ProcessInfo.processInfo.environment)
+  public static func available(environment: [String: String] = ProcessInfo.processInfo.environment)
     -> BrowserLauncher?
   {
     if let browser = environment["BROWSER"], !browser.trimmingCharacters(in: .whitespaces).isEmpty {
@@ -33,7 +36,7 @@ struct BrowserLauncher: Sendable, Equatable {
 
   /// Asks the browser to open `url`; false when the command could not be started.
   @discardableResult
-  func open(_ url: URL) -> Bool {
+  public func open(_ url: URL) -> Bool {
     switch method {
     case .browserVariable(let command):
       // `%s` marks where the URL goes (the BROWSER convention); otherwise it is appended.
@@ -47,7 +50,7 @@ struct BrowserLauncher: Sendable, Equatable {
   }
 
   /// Words for messages: `$BROWSER (firefox)` or `xdg-open`.
-  var name: String {
+  public var name: String {
     switch method {
     case .browserVariable(let command): return "$BROWSER (\(command))"
     case .xdgOpen: return "xdg-open"

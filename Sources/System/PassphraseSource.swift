@@ -15,27 +15,28 @@ import Vault
 ///
 /// `read` does its blocking work (the terminal, the command) on a thread of its own, so it is
 /// safe to await from any task, including the UI's.
-struct PassphraseSource: Sendable {
+public struct PassphraseSource: Sendable {
   /// The variable whose value is the passphrase; `_FILE` and `_COMMAND` are appended for the others.
-  let variable: String
-  let environment: [String: String]
+  public let variable: String
+  /// The environment the variables are read from.
+  public let environment: [String: String]
 
   /// The passphrase that opens the vault: `AUTHTUI_PASSPHRASE*`, else the terminal.
-  static func current(
+  public static func current(
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> PassphraseSource {
     PassphraseSource(variable: "AUTHTUI_PASSPHRASE", environment: environment)
   }
 
   /// The new passphrase of `vault passwd`: `AUTHTUI_NEW_PASSPHRASE*`, else the terminal.
-  static func replacement(
+  public static func replacement(
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> PassphraseSource {
     PassphraseSource(variable: "AUTHTUI_NEW_PASSPHRASE", environment: environment)
   }
 
   /// Which source will answer. The interactive UI skips its unlock screen unless `.terminal`.
-  var origin: PassphraseOrigin {
+  public var origin: PassphraseOrigin {
     if value(variable) != nil { return .variable(variable) }
     if let path = value(variable + "_FILE") {
       return .file(variable: variable + "_FILE", path: path)
@@ -48,7 +49,7 @@ struct PassphraseSource: Sendable {
 
   /// The passphrase. On the terminal it is asked with `prompt`, and when `confirmation` is given,
   /// asked again with it (up to three attempts until both agree); a variable is taken as it is.
-  func read(prompt: String, confirmation: String? = nil) async throws(PassphraseError)
+  public func read(prompt: String, confirmation: String? = nil) async throws(PassphraseError)
     -> Passphrase
   {
     let result = await withCheckedContinuation {
@@ -159,14 +160,14 @@ struct PassphraseSource: Sendable {
 }
 
 /// Where a passphrase came from, for messages that say what to fix.
-enum PassphraseOrigin: Sendable, Equatable, CustomStringConvertible {
+public enum PassphraseOrigin: Sendable, Equatable, CustomStringConvertible {
   case variable(String)
   case file(variable: String, path: String)
   case command(variable: String, command: String)
   case terminal
 
   /// "the passphrase from AUTHTUI_PASSPHRASE_FILE (~/.secret)", or "the passphrase typed".
-  var description: String {
+  public var description: String {
     switch self {
     case .variable(let name): return "the passphrase from \(name)"
     case .file(let name, let path): return "the passphrase from \(name) (\(path))"
@@ -176,7 +177,7 @@ enum PassphraseOrigin: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// What to do when this passphrase is wrong.
-  var remedy: String {
+  public var remedy: String {
     switch self {
     case .variable(let name):
       return "correct \(name), or unset it to be asked on the terminal"
@@ -192,7 +193,7 @@ enum PassphraseOrigin: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Why no passphrase could be had.
-enum PassphraseError: Error, Equatable, Sendable {
+public enum PassphraseError: Error, Equatable, Sendable {
   /// No variable is set and there is no terminal to ask.
   case noTerminal(variable: String)
   case unreadableFile(PassphraseOrigin, reason: String)
@@ -205,7 +206,7 @@ enum PassphraseError: Error, Equatable, Sendable {
   case cancelled
 
   /// The one-line message: the problem and the fix.
-  var message: String {
+  public var message: String {
     switch self {
     case .noTerminal(let variable):
       return "no passphrase: there is no terminal to ask on; set \(variable),"

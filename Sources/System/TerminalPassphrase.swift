@@ -11,10 +11,10 @@ import Vault
 /// output does not change where the passphrase is typed. The terminal is put in non-canonical mode
 /// with echo and signals off, and restored before returning, whatever happens: Ctrl-C is read as a
 /// key and cancels, instead of killing the process and leaving the terminal silent.
-enum TerminalPassphrase {
+public enum TerminalPassphrase {
   /// Asks with `prompt` (and again with `confirmation`, when given); `variable` names the
   /// variables to set instead when there is no terminal.
-  static func ask(prompt: String, confirmation: String?, variable: String) throws(PassphraseError)
+  public static func ask(prompt: String, confirmation: String?, variable: String) throws(PassphraseError)
     -> Passphrase
   {
     let tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)

@@ -6,9 +6,9 @@
 /// wait), until `release()`. Built on `TerminationSignals`, which owns SIGINT for the whole
 /// process: like every termination signal, it still waits for a critical section to end, and
 /// SIGTERM and SIGHUP keep ending the process.
-struct CtrlC {
+public struct CtrlC {
   /// Catches SIGINT from now on.
-  static func catching(_ handler: @escaping @Sendable () -> Void) -> CtrlC {
+  public static func catching(_ handler: @escaping @Sendable () -> Void) -> CtrlC {
     TerminationSignals.shared.intercept { number in
       guard number == SIGINT else { return .terminate }
       handler()
@@ -18,7 +18,7 @@ struct CtrlC {
   }
 
   /// Ctrl-C ends the process again.
-  func release() {
+  public func release() {
     TerminationSignals.shared.removeInterceptor()
   }
 }

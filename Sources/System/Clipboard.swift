@@ -12,16 +12,16 @@ import Terminal
 /// that still holds the token (compared by SHA-256, so the token itself is never handed to
 /// another process's argument list). The terminal's clipboard cannot be read back over SSH, so
 /// there the janitor clears it whatever it holds by then; inside tmux it checks tmux's buffer.
-enum Clipboard {
+public enum Clipboard {
   /// Where the token went.
-  struct Report: Sendable, Equatable {
+  public struct Report: Sendable, Equatable {
     /// The terminal was sent OSC 52.
-    var terminal: Bool
+    public var terminal: Bool
     /// The local clipboard tool used, if any (`wl-copy`, `xclip`).
-    var localTool: String?
+    public var localTool: String?
 
     /// Words for the user: "the terminal (OSC 52) and xclip".
-    var destinations: String {
+    public var destinations: String {
       var parts: [String] = []
       if terminal { parts.append("the terminal (OSC 52)") }
       if let localTool { parts.append(localTool) }
@@ -32,7 +32,7 @@ enum Clipboard {
   /// Copies `text`. `writeToTerminal` sends the OSC 52 sequence (the command line writes it to
   /// /dev/tty; the UI hands it to its screen); `terminalPath` is the tty the janitor writes the
   /// clearing sequence to. Clearing is skipped when `clearAfter` is zero.
-  static func copy(
+  public static func copy(
     _ text: String, clearAfter: TimeInterval, terminalPath: String?,
     writeToTerminal: (String) -> Bool,
     environment: [String: String] = ProcessInfo.processInfo.environment
@@ -53,7 +53,7 @@ enum Clipboard {
   }
 
   /// Writes OSC 52 straight to the controlling terminal, for the command line.
-  static func writeToControllingTerminal(_ sequence: String) -> Bool {
+  public static func writeToControllingTerminal(_ sequence: String) -> Bool {
     let descriptor = open("/dev/tty", O_WRONLY | O_NOCTTY)
     guard descriptor >= 0 else { return false }
     defer { close(descriptor) }
@@ -62,7 +62,7 @@ enum Clipboard {
   }
 
   /// The path of the controlling terminal, for the janitor.
-  static func controllingTerminalPath() -> String? {
+  public static func controllingTerminalPath() -> String? {
     for descriptor: Int32 in [2, 1, 0] {
       if isatty(descriptor) == 1, let name = ttyname(descriptor) {
         return String(validatingCString: name)

@@ -14,12 +14,12 @@ import Foundation
 /// pasted into the command text, and its output goes to /dev/null so nothing scribbles on the
 /// terminal or the UI. The signal mask is reset: a thread of ours may block signals the
 /// program needs.
-enum DetachedCommand {
+public enum DetachedCommand {
   /// Runs `script` (shell text using `"$1"`, `"$2"`… for `arguments`) in the background;
   /// false when the shell could not be started. `descriptor`, when given, is the script's
   /// file descriptor 3.
   @discardableResult
-  static func launch(
+  public static func launch(
     _ script: String, arguments: [String] = [], inheriting descriptor: Int32? = nil,
     environment: [String: String]? = nil
   ) -> Bool {
@@ -75,7 +75,7 @@ enum DetachedCommand {
   }
 
   /// True when `name` is an executable on `PATH`.
-  static func isAvailable(
+  public static func isAvailable(
     _ name: String, environment: [String: String] = ProcessInfo.processInfo.environment
   )
     -> Bool
