@@ -96,6 +96,7 @@ let package = Package(
         "authtui", "authtui-sandbox", "authtui-test-browser", "Crypto", "Sandbox", "TestSupport",
         "Vault",
       ]),
+    .testTarget(name: "SystemTests", dependencies: ["System"]),
     .testTarget(
       name: "CommandLineTests",
       dependencies: ["authtui", "Crypto", "Sandbox", "TestSupport", "Vault"]),

@@ -102,60 +102,22 @@ public struct PassphraseSource: Sendable {
     return text
   }
 
-  /// Runs `command` with `/bin/sh -c` and returns its standard output. posix_spawn rather than
-  /// Foundation's Process (PLATFORM.md): the command's standard input and error stay the
-  /// terminal's, so `gpg` or `pass` can ask for their own passphrase.
+  /// Runs `command` with `/bin/sh -c` and returns its standard output. Its standard input and
+  /// error stay the terminal's, so `gpg` or `pass` can ask for their own passphrase.
   private static func output(
     of command: String, environment: [String: String], origin: PassphraseOrigin
   ) throws(PassphraseError) -> [UInt8] {
-    var pipeEnds: [Int32] = [0, 0]
-    guard pipe(&pipeEnds) == 0 else {
-      throw .commandFailed(origin, detail: String(cString: strerror(errno)))
+    let result: (termination: SpawnedProcess.Termination, output: [UInt8])
+    do {
+      result = try SpawnedProcess.output(
+        of: "/bin/sh", arguments: ["-c", command], environment: environment)
+    } catch {
+      throw .commandFailed(origin, detail: error.reason)
     }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
-    posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
-    posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
-    let words: [String] = ["/bin/sh", "-c", command]
-    let argv = words.map { strdup($0) } + [nil]
-    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      argv.forEach { free($0) }
-      envp.forEach { free($0) }
+    guard result.termination.succeeded else {
+      throw .commandFailed(origin, detail: result.termination.description)
     }
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    DetachedCommand.resetSignals(&attributes)
-    var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, envp)
-    close(pipeEnds[1])
-    defer { close(pipeEnds[0]) }
-    guard spawned == 0 else {
-      throw .commandFailed(origin, detail: String(cString: strerror(spawned)))
-    }
-    var output: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-      let count = Glibc.read(pipeEnds[0], &buffer, buffer.count)
-      if count > 0 {
-        output += buffer[0..<count]
-      } else if count == 0 || errno != EINTR {
-        break
-      }
-    }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    let signal = status & 0x7F
-    let code = (status >> 8) & 0xFF
-    guard signal == 0 && code == 0 else {
-      let detail =
-        signal == 0 ? "it exited with status \(code)" : "it was killed by signal \(signal)"
-      throw .commandFailed(origin, detail: detail)
-    }
-    return output
+    return result.output
   }
 }
 

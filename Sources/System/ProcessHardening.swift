@@ -21,7 +21,9 @@ internal import CProcessControl
 public enum ProcessHardening {
   /// The signals whose default action is to end the process with a core, and that the Swift
   /// runtime's crash handler takes over (SIGQUIT included: Ctrl-\ would print a backtrace).
-  public static let fatalSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGQUIT]
+  public static let fatalSignals: [Int32] = [
+    SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGQUIT,
+  ]
 
   /// Applies all three; failures are ignored, as there is nothing better to do than go on (a
   /// system without `prctl` still gets the core limit).

@@ -14,7 +14,8 @@ import Vault
 public enum TerminalPassphrase {
   /// Asks with `prompt` (and again with `confirmation`, when given); `variable` names the
   /// variables to set instead when there is no terminal.
-  public static func ask(prompt: String, confirmation: String?, variable: String) throws(PassphraseError)
+  public static func ask(prompt: String, confirmation: String?, variable: String)
+    throws(PassphraseError)
     -> Passphrase
   {
     let tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)

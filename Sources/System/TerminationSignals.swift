@@ -102,7 +102,8 @@ public final class TerminationSignals: CriticalSection, @unchecked Sendable {
 
   // MARK: CriticalSection
 
-  public func run<Result: Sendable>(_ work: @escaping @Sendable () async -> Result) async -> Result? {
+  public func run<Result: Sendable>(_ work: @escaping @Sendable () async -> Result) async -> Result?
+  {
     let entered = await withCheckedContinuation { continuation in
       queue.async {
         // No new section once the process is on its way out: the work would be cut. One may
