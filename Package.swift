@@ -32,10 +32,10 @@ let package = Package(
       name: "Providers", dependencies: ["AuthCore", "Spelling"], exclude: ["Presets"],
       plugins: ["EmbedDataFilesPlugin"]),
     .target(name: "Sandbox", dependencies: ["AuthCore", "Crypto", "Isolation"]),
-    // The agent's one-line JSON requests and answers, apart so the fuzz harness can read them.
-    .target(name: "AgentProtocol", dependencies: ["AuthCore"]),
     .target(
       name: "Accounts", dependencies: ["AuthCore", "Crypto", "Providers", "Spelling", "Vault"]),
+    // The agent: its one-line JSON wire protocol (fuzzed too), service, client and socket.
+    .target(name: "Agent", dependencies: ["Accounts", "AuthCore", "Vault"]),
     // The world outside: spawning processes, the browser, the clipboard, passphrases, signals.
     .target(
       name: "System", dependencies: ["AuthCore", "CProcessControl", "Crypto", "Terminal", "Vault"]),
@@ -53,7 +53,7 @@ let package = Package(
     .executableTarget(
       name: "authtui",
       dependencies: [
-        "Accounts", "AgentProtocol", "App", "AuthCore", "Crypto", "Providers", "Sandbox",
+        "Accounts", "Agent", "App", "AuthCore", "Crypto", "Providers", "Sandbox",
         "Spelling", "System", "Terminal", "TerminalCurses", "Theme", "Vault",
       ]),
     .executableTarget(name: "authtui-sandbox", dependencies: ["Sandbox"]),
@@ -97,6 +97,7 @@ let package = Package(
         "Vault",
       ]),
     .testTarget(name: "SystemTests", dependencies: ["System"]),
+    .testTarget(name: "AgentTests", dependencies: ["Agent", "Vault"]),
     .testTarget(
       name: "CommandLineTests",
       dependencies: ["authtui", "Crypto", "Sandbox", "TestSupport", "Vault"]),
@@ -110,7 +111,7 @@ let package = Package(
     // Makefile's "Fuzzing" comment). Built normally, it replays its corpus (FuzzCorpusTests).
     .executableTarget(
       name: "authtui-fuzz",
-      dependencies: ["Accounts", "AgentProtocol", "AuthCore", "Crypto", "Providers", "Theme"],
+      dependencies: ["Accounts", "Agent", "AuthCore", "Crypto", "Providers", "Theme"],
       path: "Tests/Fuzz", exclude: ["Corpus"]),
     .testTarget(name: "FuzzCorpusTests", dependencies: ["authtui-fuzz", "TestSupport"]),
 

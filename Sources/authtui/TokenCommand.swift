@@ -1,5 +1,5 @@
 import Accounts
-import AgentProtocol
+import Agent
 import Foundation
 
 /// `authtui token ACCOUNT [--min-valid SECONDS]`: a valid access token on standard output, for

@@ -1,4 +1,5 @@
 import Accounts
+import Agent
 import Foundation
 import System
 
@@ -51,7 +52,8 @@ enum AgentCommand {
         throw error.failure
       }
       let book = try await AccountAccess.book(invocation, console: console)
-      let service = AgentService(book: book, vaultPath: book.vault.location.canonicalPath)
+      let service = AgentService(
+        book: book, vaultPath: book.vault.location.canonicalPath, failure: AgentFailure.answering)
       let (stops, continuation) = AsyncStream<Stop>.makeStream()
       // SIGINT, SIGTERM and SIGHUP stop it cleanly (the socket removed, requests answered).
       TerminationSignals.shared.intercept { number in
@@ -107,8 +109,7 @@ enum AgentCommand {
     do {
       let listener = try AgentListener(
         listening: socket.fd,
-        refused: { peer in
-          let who = peer.map { "uid \($0.uid), pid \($0.pid)" } ?? "an unknown user"
+        refused: { who in
           console.err("authtui agent: refused a connection from \(who): not uid \(geteuid())")
         },
         handler: { await service.answer($0) })

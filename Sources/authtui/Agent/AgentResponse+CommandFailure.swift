@@ -1,26 +1,23 @@
-import AgentProtocol
+import Agent
 
-extension AgentResponse {
+extension AgentFailure {
   /// The request failed with `failure`, as `authtui token` would have.
-  static func failure(_ failure: CommandFailure) -> AgentResponse {
-    .failure(
-      AgentFailure(
-        exitStatus: failure.exitCode.rawValue, code: failure.code, message: failure.message))
+  init(_ failure: CommandFailure) {
+    self.init(exitStatus: failure.exitCode.rawValue, code: failure.code, message: failure.message)
   }
 
-  /// The agent serves the vault `served`, not the one asked for.
-  static func otherVault(served: String, asked: String) -> AgentResponse {
-    .failure(
-      CommandFailure(
-        exitCode: .failure,
-        message: "this agent serves the vault \(served), not \(asked); run another agent for "
-          + "that vault with its own AUTHTUI_AGENT_SOCKET",
-        code: "other_vault"))
-  }
-
-  /// The request could not be read.
-  static func badRequest(_ reason: String) -> AgentResponse {
-    .failure(CommandFailure(exitCode: .usage, message: reason, code: "bad_request"))
+  /// What the agent answers for `refusal`: the exit status `authtui token` would have.
+  @Sendable static func answering(_ refusal: AgentRefusal) -> AgentFailure {
+    switch refusal {
+    case .account(let error):
+      return AgentFailure(AccountAccess.failure(error))
+    case .otherVault:
+      return AgentFailure(
+        CommandFailure(exitCode: .failure, message: refusal.message, code: refusal.code))
+    case .badRequest:
+      return AgentFailure(
+        CommandFailure(exitCode: .usage, message: refusal.message, code: refusal.code))
+    }
   }
 }
 
@@ -30,5 +27,12 @@ extension CommandFailure {
     self.init(
       exitCode: ExitCode(rawValue: failure.exitStatus) ?? .failure, message: failure.message,
       code: failure.code)
+  }
+}
+
+extension AgentSocketProblem {
+  /// The failure a command reports.
+  var failure: CommandFailure {
+    CommandFailure(exitCode: .failure, message: message, code: "agent_socket")
   }
 }

@@ -13,7 +13,7 @@ import Foundation
 /// at most `maximumRequestBytes`; the line (or the verdict that it was too long or too slow)
 /// goes to `handler` in a task of its own, whose answer (if any) is written before the
 /// connection closes.
-final class AgentListener: Sendable {
+package final class AgentListener: Sendable {
   /// The longest request line, newline included.
   static let maximumRequestBytes = 4096
   /// How long a client may take to send its request.
@@ -22,7 +22,7 @@ final class AgentListener: Sendable {
   static let maximumConnections = 128
 
   /// What arrived on one connection.
-  enum Delivery: Sendable, Equatable {
+  package enum Delivery: Sendable, Equatable {
     /// One line, without its newline.
     case request(String)
     /// More than `maximumRequestBytes` without a newline.
@@ -34,11 +34,11 @@ final class AgentListener: Sendable {
   private let server: SocketRequestServer<Delivery>
 
   /// Serves the listening socket `listenFD` (non-blocking), which the listener then owns.
-  /// `refused` hears of every connection from another user; `handler` answers the rest (nil:
-  /// close without an answer).
-  init(
+  /// `refused` hears of every connection from another user (who it was: "uid 1001, pid 42",
+  /// or "an unknown user"); `handler` answers the rest (nil: close without an answer).
+  package init(
     listening listenFD: Int32,
-    refused: @escaping @Sendable (UnixSocket.PeerCredentials?) -> Void,
+    refused: @escaping @Sendable (_ who: String) -> Void,
     handler: @escaping @Sendable (Delivery) async -> String?
   ) throws(AgentSocketProblem) {
     let uid = geteuid()
@@ -52,7 +52,7 @@ final class AgentListener: Sendable {
           // out anyone who gets past it (root, or a folder whose mode changed while we run).
           let peer = UnixSocket.peer(of: fd)
           guard let peer, peer.uid == uid else {
-            refused(peer)
+            refused(peer.map { "uid \($0.uid), pid \($0.pid)" } ?? "an unknown user")
             return false
           }
           return true
@@ -86,7 +86,7 @@ final class AgentListener: Sendable {
 
   /// Stops accepting, closes the connections still being read and the listening socket, and
   /// returns once that is done. Answers already being worked on still go out.
-  func stop() async {
+  package func stop() async {
     await server.stop()
   }
 }

@@ -1,4 +1,3 @@
-import AgentProtocol
 import Foundation
 
 #if canImport(Glibc)
@@ -12,17 +11,17 @@ import Foundation
 /// by another user, one that does not answer in time or answers garbage, one that serves
 /// another vault. Only a real answer (a token, or a failure such as "sign-in needed") is
 /// returned.
-enum AgentClient {
+package enum AgentClient {
   /// How long connecting may take, and a ping's answer.
-  static let connectTimeout: TimeInterval = 2
+  package static let connectTimeout: TimeInterval = 2
   /// How long a token's answer may take: the provider request's own timeout (30 s), and as
   /// much again for waiting on another process's refresh of the same account.
-  static let tokenTimeout: TimeInterval = 60
+  package static let tokenTimeout: TimeInterval = 60
   /// The longest answer read.
   static let maximumAnswerBytes = 64 * 1024
 
   /// True unless `AUTHTUI_NO_AGENT` is set (to anything but `0`).
-  static func enabled(environment: [String: String] = ProcessInfo.processInfo.environment)
+  package static func enabled(environment: [String: String] = ProcessInfo.processInfo.environment)
     -> Bool
   {
     let value = environment["AUTHTUI_NO_AGENT"] ?? ""
@@ -30,7 +29,7 @@ enum AgentClient {
   }
 
   /// The agent's answer to `request`, or nil when there is no usable agent (or it declined).
-  static func ask(
+  package static func ask(
     _ request: AgentRequest, at location: AgentSocketLocation, timeout: TimeInterval
   ) async -> AgentResponse? {
     // Most calls find no socket: answer that without starting a thread.

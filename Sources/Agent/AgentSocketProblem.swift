@@ -3,7 +3,7 @@
 #endif
 
 /// Why the agent cannot listen at its socket path; every message says what to do.
-enum AgentSocketProblem: Error, Equatable, Sendable {
+package enum AgentSocketProblem: Error, Equatable, Sendable {
   case pathTooLong(String)
   case cannotCreate(String, reason: String)
   case notAFolder(String)
@@ -14,7 +14,7 @@ enum AgentSocketProblem: Error, Equatable, Sendable {
   case socket(String, Int32)
 
   /// The one-line message.
-  var message: String {
+  package var message: String {
     let elsewhere = "or set AUTHTUI_AGENT_SOCKET to a path in a folder only you can use"
     switch self {
     case .pathTooLong(let path):
@@ -43,10 +43,5 @@ enum AgentSocketProblem: Error, Equatable, Sendable {
     case .socket(let call, let code):
       return "the agent's socket failed (\(call): \(String(cString: strerror(code))))"
     }
-  }
-
-  /// The failure a command reports.
-  var failure: CommandFailure {
-    CommandFailure(exitCode: .failure, message: message, code: "agent_socket")
   }
 }

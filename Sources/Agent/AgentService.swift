@@ -1,5 +1,4 @@
 import Accounts
-import AgentProtocol
 import Foundation
 
 /// What the agent does with a request: one `AccountBook` over the vault it unlocked, shared by
@@ -8,34 +7,44 @@ import Foundation
 /// Requests run concurrently (the actor is reentrant across the book's awaits); the book and the
 /// vault's refresh lease keep a refresh single-flight across them and across every other
 /// authtui process, exactly as for `token` run on its own.
-actor AgentService {
+package actor AgentService {
   /// The account book over the unlocked vault.
-  let book: AccountBook
+  package nonisolated let book: AccountBook
   /// The canonical path of that vault: requests for any other are declined.
-  let vaultPath: String
+  package nonisolated let vaultPath: String
   private let pid = ProcessInfo.processInfo.processIdentifier
   private var lastRequest = Date()
   private var running = 0
   private var stopping = false
   private var drainWaiters: [CheckedContinuation<Void, Never>] = []
 
-  init(book: AccountBook, vaultPath: String) {
+  /// The failure sent for a request that was not served; the command line decides its exit
+  /// status (the one `authtui token` would have exited with).
+  private let failure: @Sendable (AgentRefusal) -> AgentFailure
+
+  /// A service answering for `book`'s vault at `vaultPath`, its failures described by `failure`.
+  package init(
+    book: AccountBook, vaultPath: String,
+    failure: @escaping @Sendable (AgentRefusal) -> AgentFailure
+  ) {
     self.book = book
     self.vaultPath = vaultPath
+    self.failure = failure
   }
 
   /// The answer line for what arrived on a connection; nil (no answer: the caller unlocks the
   /// vault itself) once the agent is stopping.
-  func answer(_ delivery: AgentListener.Delivery) async -> String? {
+  package func answer(_ delivery: AgentListener.Delivery) async -> String? {
     guard !stopping else { return nil }
     switch delivery {
     case .tooLong:
-      return AgentResponse.badRequest(
-        "the request is longer than \(AgentListener.maximumRequestBytes) bytes"
+      return AgentResponse.failure(
+        failure(
+          .badRequest("the request is longer than \(AgentListener.maximumRequestBytes) bytes"))
       ).line
     case .tooSlow:
-      return AgentResponse.badRequest(
-        "no complete request line within \(Int(AgentListener.readTimeout)) s"
+      return AgentResponse.failure(
+        failure(.badRequest("no complete request line within \(Int(AgentListener.readTimeout)) s"))
       ).line
     case .request(let line):
       running += 1
@@ -54,14 +63,14 @@ actor AgentService {
   /// Turns new requests away and returns once those being answered are done: a refresh cut
   /// short after the provider rotated the refresh token would lose the new one, so the agent
   /// closes the vault only after this.
-  func drain() async {
+  package func drain() async {
     stopping = true
     if running == 0 { return }
     await withCheckedContinuation { drainWaiters.append($0) }
   }
 
   /// When the last request ended, or nil while one is being answered.
-  func idleSince() -> Date? {
+  package func idleSince() -> Date? {
     running == 0 ? lastRequest : nil
   }
 
@@ -72,10 +81,10 @@ actor AgentService {
     do {
       request = try AgentRequest(parsing: line)
     } catch {
-      return .badRequest(error.reason)
+      return .failure(failure(.badRequest(error.reason)))
     }
     guard request.vault == vaultPath else {
-      return .otherVault(served: vaultPath, asked: request.vault)
+      return .failure(failure(.otherVault(served: vaultPath, asked: request.vault)))
     }
     switch request.operation {
     case .ping:
@@ -90,7 +99,7 @@ actor AgentService {
       } catch .auth(.cancelled) {
         return nil
       } catch {
-        return .failure(AccountAccess.failure(error))
+        return .failure(failure(.account(error)))
       }
     }
   }

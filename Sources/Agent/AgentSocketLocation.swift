@@ -11,15 +11,15 @@ import Foundation
 /// the folder: it must be a real folder (not a link), owned by this user, and closed to group
 /// and others (0700). The agent creates it so; `authtui token` does not talk to a socket in a
 /// folder that fails the check, and also checks that the agent runs as this user.
-struct AgentSocketLocation: Sendable, Equatable {
+package struct AgentSocketLocation: Sendable, Equatable {
   /// The socket's absolute path.
-  let path: String
+  package let path: String
 
   /// The folder holding the socket.
   var directory: String { (path as NSString).deletingLastPathComponent }
 
   /// The location this environment names.
-  static func resolve(
+  package static func resolve(
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> AgentSocketLocation {
     if let override = environment["AUTHTUI_AGENT_SOCKET"], !override.isEmpty {
@@ -33,7 +33,7 @@ struct AgentSocketLocation: Sendable, Equatable {
   }
 
   /// Creates the folder (0700, with any missing parents) when it is missing, then checks it.
-  func prepareDirectory() throws(AgentSocketProblem) {
+  package func prepareDirectory() throws(AgentSocketProblem) {
     guard path.utf8.count <= UnixSocket.maximumPathBytes else { throw .pathTooLong(path) }
     var prefix = ""
     for component in directory.split(separator: "/") {
@@ -47,7 +47,7 @@ struct AgentSocketLocation: Sendable, Equatable {
   }
 
   /// Why the folder cannot hold the socket safely, or nil when only this user can use it.
-  func directoryProblem() -> AgentSocketProblem? {
+  package func directoryProblem() -> AgentSocketProblem? {
     var info = stat()
     guard lstat(directory, &info) == 0 else {
       return .cannotCreate(directory, reason: String(cString: strerror(errno)))
@@ -62,14 +62,14 @@ struct AgentSocketLocation: Sendable, Equatable {
   }
 
   /// True when something is at the socket path (a socket or not).
-  var exists: Bool {
+  package var exists: Bool {
     var info = stat()
     return lstat(path, &info) == 0
   }
 
   /// Removes a socket left by an agent that died, and refuses when an agent answers there or
   /// the path holds something that is not a socket.
-  func removeStaleSocket() throws(AgentSocketProblem) {
+  package func removeStaleSocket() throws(AgentSocketProblem) {
     var info = stat()
     guard lstat(path, &info) == 0 else { return }
     guard info.st_mode & S_IFMT == S_IFSOCK else { throw .notASocket(path) }
@@ -92,7 +92,7 @@ struct AgentSocketLocation: Sendable, Equatable {
   /// Binds and listens on the socket (0600), replacing a stale one; returns the listening
   /// descriptor (non-blocking, close-on-exec) and the socket file's inode, which `remove`
   /// checks so that the agent never deletes a socket that is not its own.
-  func listen() throws(AgentSocketProblem) -> (fd: Int32, inode: ino_t) {
+  package func listen() throws(AgentSocketProblem) -> (fd: Int32, inode: ino_t) {
     var attempt = 0
     while true {
       try removeStaleSocket()
@@ -125,7 +125,7 @@ struct AgentSocketLocation: Sendable, Equatable {
   }
 
   /// Deletes the socket file if it is still the one with `inode`.
-  func remove(inode: ino_t) {
+  package func remove(inode: ino_t) {
     var info = stat()
     if lstat(path, &info) == 0, info.st_ino == inode {
       unlink(path)
