@@ -49,12 +49,19 @@ let package = Package(
       name: "EmbedDataFilesPlugin", capability: .buildTool(), dependencies: ["DataFileEmbedder"],
       path: "Sources/EmbedDataFilesPlugin"),
 
+    // The command line: the command table, typed options, help, exit codes, and the commands.
+    .target(
+      name: "Commands",
+      dependencies: [
+        "Accounts", "Agent", "App", "AuthCore", "Crypto", "Providers", "Spelling", "System", "Vault",
+      ]),
+
     // Composition roots.
     .executableTarget(
       name: "authtui",
       dependencies: [
-        "Accounts", "Agent", "App", "AuthCore", "Crypto", "Providers", "Sandbox",
-        "Spelling", "System", "Terminal", "TerminalCurses", "Theme", "Vault",
+        "Accounts", "App", "AuthCore", "Commands", "Crypto", "Providers", "Sandbox", "System",
+        "Terminal", "TerminalCurses", "Theme", "Vault",
       ]),
     .executableTarget(name: "authtui-sandbox", dependencies: ["Sandbox"]),
 
@@ -98,6 +105,7 @@ let package = Package(
       ]),
     .testTarget(name: "SystemTests", dependencies: ["System"]),
     .testTarget(name: "AgentTests", dependencies: ["Agent", "Vault"]),
+    .testTarget(name: "CommandsTests", dependencies: ["Commands", "Accounts", "AuthCore", "Vault"]),
     .testTarget(
       name: "CommandLineTests",
       dependencies: ["authtui", "Crypto", "Sandbox", "TestSupport", "Vault"]),

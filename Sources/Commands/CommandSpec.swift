@@ -2,9 +2,9 @@
 ///
 /// The catalog of these (`CommandCatalog`) is the single source for parsing, `--help`,
 /// `help COMMAND` and the hints printed after a usage error.
-struct CommandSpec: Sendable {
+package struct CommandSpec: Sendable {
   /// The word after `authtui` (`login`); empty for the interactive UI.
-  let name: String
+  package let name: String
   /// The usage line without the program name (`login PROVIDER [--flow pkce|device|pin] …`).
   let usage: String
   /// One line for the command list.
@@ -19,10 +19,10 @@ struct CommandSpec: Sendable {
   let options: [OptionSpec]
   /// What runs the command; nil for the ones the composition root runs itself on the main
   /// thread (the interactive UI and the demo).
-  var run: Runner? = nil
+  package var run: Runner? = nil
 
   /// Runs one command and gives its exit status.
-  typealias Runner = @Sendable (Invocation, Console) async -> ExitCode
+  package typealias Runner = @Sendable (Invocation, Console) async -> ExitCode
 
   /// This spec with `run` as its runner, so the catalog pairs each command with its code.
   func running(_ run: @escaping Runner) -> CommandSpec {
@@ -52,17 +52,39 @@ struct OptionSpec: Sendable {
   }
 }
 
-/// Options every command accepts, before or after the command name.
-enum GlobalOptions {
-  static let all: [OptionSpec] = [
-    .value(
-      "vault", "PATH",
-      "the vault file (default: $AUTHTUI_VAULT, else $XDG_DATA_HOME/authtui/vault.db)"),
-    .value(
-      "config", "DIR",
-      "the configuration folder (default: $AUTHTUI_CONFIG_DIR, else $XDG_CONFIG_HOME/authtui)"),
-    .value(
-      "theme", "NAME", "the colour theme (default, light, high-contrast, monochrome, or your own)"),
-    .flag("no-color", "draw without colour (also when NO_COLOR is set)"),
-  ]
+/// Options every command accepts, before or after the command name, as one parsed value.
+package struct GlobalOptions: Sendable, Equatable {
+  /// `--vault PATH`.
+  static let vaultOption = OptionSpec.value(
+    "vault", "PATH",
+    "the vault file (default: $AUTHTUI_VAULT, else $XDG_DATA_HOME/authtui/vault.db)")
+  /// `--config DIR`.
+  static let configOption = OptionSpec.value(
+    "config", "DIR",
+    "the configuration folder (default: $AUTHTUI_CONFIG_DIR, else $XDG_CONFIG_HOME/authtui)")
+  /// `--theme NAME`.
+  static let themeOption = OptionSpec.value(
+    "theme", "NAME", "the colour theme (default, light, high-contrast, monochrome, or your own)")
+  /// `--no-color`.
+  static let noColorOption = OptionSpec.flag(
+    "no-color", "draw without colour (also when NO_COLOR is set)")
+  /// All of them, in the order help lists them.
+  static let all: [OptionSpec] = [vaultOption, configOption, themeOption, noColorOption]
+
+  /// The vault file given with `--vault`.
+  package var vault: String?
+  /// The configuration folder given with `--config`.
+  package var config: String?
+  /// The theme given with `--theme`.
+  package var theme: String?
+  /// `--no-color`.
+  package var noColor: Bool
+
+  /// The global options of `invocation`.
+  package init(_ invocation: Invocation) {
+    vault = invocation.value(Self.vaultOption)
+    config = invocation.value(Self.configOption)
+    theme = invocation.value(Self.themeOption)
+    noColor = invocation.flag(Self.noColorOption)
+  }
 }

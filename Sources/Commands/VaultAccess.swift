@@ -6,20 +6,20 @@ import Vault
 /// or the XDG default, the passphrase from `PassphraseSource`, and each failure turned into the
 /// exit code of DESIGN.md ("3 vault locked or wrong passphrase") with a message that says what to
 /// do. `token`, `login` and `list` use `unlocked`; `vault` uses the pieces.
-enum VaultAccess {
-  /// The vault file this invocation means.
+package enum VaultAccess {
+  /// The vault file these options mean.
   static func location(
-    _ invocation: Invocation, environment: [String: String] = ProcessInfo.processInfo.environment
+    _ options: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> VaultLocation {
-    VaultLocation.resolve(explicitPath: invocation.value("vault"), environment: environment)
+    VaultLocation.resolve(explicitPath: options.vault, environment: environment)
   }
 
   /// The vault, opened and unlocked.
   static func unlocked(
-    _ invocation: Invocation, environment: [String: String] = ProcessInfo.processInfo.environment,
+    _ options: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment,
     prompt: String = "Vault passphrase: "
   ) async throws(CommandFailure) -> Vault {
-    let location = location(invocation, environment: environment)
+    let location = location(options, environment: environment)
     let vault = try await open(location)
     try await unlock(vault, with: .current(environment: environment), prompt: prompt)
     return vault
@@ -61,7 +61,7 @@ enum VaultAccess {
 
   /// The exit code and message of a vault error; `origin` makes a wrong-passphrase message name
   /// where the passphrase came from.
-  static func failure(_ error: VaultError, passphraseFrom origin: PassphraseOrigin? = nil)
+  package static func failure(_ error: VaultError, passphraseFrom origin: PassphraseOrigin? = nil)
     -> CommandFailure
   {
     switch error {

@@ -31,31 +31,60 @@ enum LoginCommand {
       --json writes one event per line: authorize, user_code, restarted, signed_in, error.
       """,
     arguments: ["PROVIDER"], requiredArguments: 1,
-    options: [
-      .value("flow", "pkce|device|pin", "how to sign in (default: the provider's first flow)"),
-      .value("label", "NAME", "the account's name (default: the provider's name for you)"),
-      .flag("no-browser", "print the address instead of opening a browser"),
-      .value("timeout", "SECONDS", "how long the browser flow waits (default: the provider's)"),
-      .flag("json", "write events as JSON lines on standard output"),
-    ])
+    options: [flowOption, labelOption, noBrowserFlag, timeoutOption, jsonFlag])
 
-  static func run(_ invocation: Invocation, console: Console) async -> ExitCode {
-    let output = LoginOutput(console: console, json: invocation.flag("json"))
-    do throws(CommandFailure) {
-      let providerID = invocation.arguments[0]
-      let flow = try parseFlow(invocation.value("flow"))
-      let timeout = try invocation.value("timeout").map { _ throws(CommandFailure) in
-        TimeInterval(try AccountAccess.seconds(invocation, "timeout", default: 300))
+  static let flowOption = OptionSpec.value(
+    "flow", "pkce|device|pin", "how to sign in (default: the provider's first flow)")
+  static let labelOption = OptionSpec.value(
+    "label", "NAME", "the account's name (default: the provider's name for you)")
+  static let noBrowserFlag = OptionSpec.flag(
+    "no-browser", "print the address instead of opening a browser")
+  static let timeoutOption = OptionSpec.value(
+    "timeout", "SECONDS", "how long the browser flow waits (default: the provider's)")
+  static let jsonFlag = OptionSpec.flag("json", "write events as JSON lines on standard output")
+
+  /// What `login` was asked.
+  struct Options: Sendable, Equatable {
+    var global: GlobalOptions
+    /// The provider's id.
+    var provider: String
+    /// `--flow`; nil for the provider's choice.
+    var flow: SignInFlow?
+    /// `--label`.
+    var label: String?
+    /// `--no-browser`.
+    var noBrowser: Bool
+    /// `--timeout`, at least 10 seconds; nil for the provider's.
+    var timeout: TimeInterval?
+
+    init(_ invocation: Invocation) throws(CommandFailure) {
+      global = invocation.global
+      provider = invocation.arguments[0]
+      flow = try LoginCommand.parseFlow(invocation.value(LoginCommand.flowOption))
+      timeout = try invocation.value(LoginCommand.timeoutOption).map { _ throws(CommandFailure) in
+        TimeInterval(
+          try AccountAccess.seconds(invocation, LoginCommand.timeoutOption, default: 300))
       }
       if let timeout, timeout < 10 {
         throw CommandFailure(exitCode: .usage, message: "--timeout must be at least 10 seconds")
       }
-      let browser = invocation.flag("no-browser") ? nil : BrowserLauncher.available()
+      label = invocation.value(LoginCommand.labelOption)
+      noBrowser = invocation.flag(LoginCommand.noBrowserFlag)
+    }
+  }
+
+  static func run(_ invocation: Invocation, console: Console) async -> ExitCode {
+    // Read first: a usage error is an `error` event too under --json.
+    let output = LoginOutput(console: console, json: invocation.flag(jsonFlag))
+    do throws(CommandFailure) {
+      let options = try Options(invocation)
+      let providerID = options.provider
+      let browser = options.noBrowser ? nil : BrowserLauncher.available()
       let book = try await AccountAccess.book(
-        invocation, console: console, reportProblems: true, providers: .provider(providerID))
+        options.global, console: console, reportProblems: true, providers: .provider(providerID))
       let record = try await signIn(
-        book: book, providerID: providerID, flow: flow, label: invocation.value("label"),
-        timeout: timeout, browser: browser, output: output)
+        book: book, providerID: providerID, flow: options.flow, label: options.label,
+        timeout: options.timeout, browser: browser, output: output)
       await output.signedIn(record)
       for damaged in (try? await book.damagedAccounts(perhapsNamedLike: record)) ?? [] {
         console.err(

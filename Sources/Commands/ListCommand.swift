@@ -15,8 +15,21 @@ enum ListCommand {
       "refreshable"}], with expires_at in ISO 8601 (UTC) or null and status one of valid,
       expiring, expired, sign_in_needed.
       """,
-    arguments: [], requiredArguments: 0,
-    options: [.flag("json", "print a JSON array instead of a table")])
+    arguments: [], requiredArguments: 0, options: [jsonFlag])
+
+  static let jsonFlag = OptionSpec.flag("json", "print a JSON array instead of a table")
+
+  /// What `list` was asked.
+  struct Options: Sendable, Equatable {
+    var global: GlobalOptions
+    /// `--json`.
+    var json: Bool
+
+    init(_ invocation: Invocation) {
+      global = invocation.global
+      json = invocation.flag(ListCommand.jsonFlag)
+    }
+  }
 
   /// One account as `list --json` prints it.
   struct Row {
@@ -37,9 +50,9 @@ enum ListCommand {
     }
   }
 
-  static func run(_ invocation: Invocation, console: Console) async -> ExitCode {
+  static func run(_ options: Options, console: Console) async -> ExitCode {
     do throws(CommandFailure) {
-      let book = try await AccountAccess.book(invocation, console: console)
+      let book = try await AccountAccess.book(options.global, console: console)
       let listing: AccountListing
       do {
         listing = try await book.listing()
@@ -52,7 +65,7 @@ enum ListCommand {
             + "remove it with `authtui logout '\(damaged.id)' --local-only`")
       }
       let rows = rows(listing.accounts, now: Date())
-      console.out(invocation.flag("json") ? json(rows) : table(rows))
+      console.out(options.json ? json(rows) : table(rows))
       return .ok
     } catch {
       console.err(error.line)

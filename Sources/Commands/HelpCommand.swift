@@ -1,6 +1,7 @@
 /// `authtui help [COMMAND]`, `authtui --help` and `authtui COMMAND --help`.
-enum HelpCommand {
-  static func run(topic: String?, catalog: CommandCatalog, console: Console) -> ExitCode {
+package enum HelpCommand {
+  /// Prints the help of `topic` (the overview when nil or empty).
+  package static func run(topic: String?, catalog: CommandCatalog, console: Console) -> ExitCode {
     guard let topic, !topic.isEmpty else {
       console.out(catalog.overview())
       return .ok

@@ -22,28 +22,51 @@ enum ExportCommand {
       The token is refreshed first when less than a minute of it remains.
       """,
     arguments: ["ACCOUNT"], requiredArguments: 1,
-    options: [
-      .value("env-file", "PATH", "the env file to write"),
-      .value("var", "NAME", "the variable name (default PROVIDER_TOKEN)"),
-      .flag("clipboard", "copy to the clipboard instead"),
-      .value("clear-after", "SECONDS", "clear the clipboard after this long (default 45)"),
-    ])
+    options: [envFileOption, varOption, clipboardFlag, clearAfterOption])
 
-  static func run(_ invocation: Invocation, console: Console) async -> ExitCode {
-    let startedAt = Date()
-    do throws(CommandFailure) {
-      let envFile = invocation.value("env-file")
-      let clipboard = invocation.flag("clipboard")
-      guard (envFile != nil) != clipboard else {
+  static let envFileOption = OptionSpec.value("env-file", "PATH", "the env file to write")
+  static let varOption = OptionSpec.value(
+    "var", "NAME", "the variable name (default PROVIDER_TOKEN)")
+  static let clipboardFlag = OptionSpec.flag("clipboard", "copy to the clipboard instead")
+  static let clearAfterOption = OptionSpec.value(
+    "clear-after", "SECONDS", "clear the clipboard after this long (default 45)")
+
+  /// What `export` was asked: exactly one destination.
+  struct Options: Sendable, Equatable {
+    var global: GlobalOptions
+    /// The account's name as given.
+    var account: String
+    /// `--env-file PATH`; nil for the clipboard.
+    var envFile: String?
+    /// `--var NAME` (only with `--env-file`).
+    var variable: String?
+    /// `--clear-after`, in seconds (the clipboard).
+    var clearAfter: Int
+
+    init(_ invocation: Invocation) throws(CommandFailure) {
+      global = invocation.global
+      account = invocation.arguments[0]
+      envFile = invocation.value(ExportCommand.envFileOption)
+      variable = invocation.value(ExportCommand.varOption)
+      guard (envFile != nil) != invocation.flag(ExportCommand.clipboardFlag) else {
         throw CommandFailure(
           exitCode: .usage,
           message: "say where the token goes: --env-file PATH or --clipboard (one of them)")
       }
-      if envFile == nil && invocation.value("var") != nil {
+      if envFile == nil && variable != nil {
         throw CommandFailure(exitCode: .usage, message: "--var goes with --env-file")
       }
-      let clearAfter = try AccountAccess.seconds(invocation, "clear-after", default: 45)
-      if let envFile {
+      clearAfter = try AccountAccess.seconds(
+        invocation, ExportCommand.clearAfterOption, default: 45)
+    }
+  }
+
+  static func run(_ invocation: Invocation, console: Console) async -> ExitCode {
+    let startedAt = Date()
+    do throws(CommandFailure) {
+      let options = try Options(invocation)
+      let clearAfter = options.clearAfter
+      if let envFile = options.envFile {
         // Refused before the vault is unlocked: a FIFO, a device or a folder costs nothing.
         do throws(AccountsError) {
           try EnvFile.checkDestination(envFile)
@@ -52,15 +75,15 @@ enum ExportCommand {
         }
       }
       let book = try await AccountAccess.book(
-        invocation, console: console, providers: .account(invocation.arguments[0]))
+        options.global, console: console, providers: .account(options.account))
       do throws(AccountsError) {
-        let account = try await book.account(named: invocation.arguments[0])
+        let account = try await book.account(named: options.account)
         let token = try await book.accessToken(
           for: account.id, minimumValidity: 60, startedAt: startedAt)
         let stored = try await book.account(account.id)
-        if let envFile {
+        if let envFile = options.envFile {
           let variable =
-            invocation.value("var")
+            options.variable
             ?? EnvFile.defaultVariableName(provider: account.providerID, label: nil)
           try EnvFile.write(
             variable: variable, value: token, expiresAt: stored.tokens.expiresAt, to: envFile)

@@ -1,18 +1,19 @@
 /// The catalog of every command this build offers.
 extension CommandCatalog {
-  static let standard: CommandCatalog = CommandCatalog(
+  /// Every command, each with its runner.
+  package static let standard: CommandCatalog = CommandCatalog(
     interactive: CommandSpec(
       name: "", usage: "[--vault PATH] [--config DIR] [--theme NAME] [--no-color]",
       summary: "Open the interactive account manager.", details: "",
       arguments: [], requiredArguments: 0, options: []),
     commands: [
       LoginCommand.spec.running { await LoginCommand.run($0, console: $1) },
-      LogoutCommand.spec.running { await LogoutCommand.run($0, console: $1) },
+      LogoutCommand.spec.running { await LogoutCommand.run(.init($0), console: $1) },
       TokenCommand.spec.running { await TokenCommand.run($0, console: $1) },
       AgentCommand.spec.running { await AgentCommand.run($0, console: $1) },
-      ListCommand.spec.running { await ListCommand.run($0, console: $1) },
+      ListCommand.spec.running { await ListCommand.run(.init($0), console: $1) },
       ExportCommand.spec.running { await ExportCommand.run($0, console: $1) },
-      ProvidersCommand.spec.running { ProvidersCommand.run($0, console: $1) },
+      ProvidersCommand.spec.running { ProvidersCommand.run(.init($0), console: $1) },
       CommandSpec(
         name: "demo", usage: "demo",
         summary: "Try authtui against the built-in sandbox provider, with a throwaway vault.",

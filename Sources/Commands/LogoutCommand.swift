@@ -23,20 +23,40 @@ enum LogoutCommand {
       account is refused, since its tokens cannot be read to revoke them.
       """,
     arguments: ["ACCOUNT"], requiredArguments: 1,
-    options: [
-      .flag("local-only", "delete the account here without telling the provider"),
-      .flag("no-browser", "print a one-time sign-out address instead of opening it"),
-    ])
+    options: [localOnlyFlag, noBrowserFlag])
 
-  static func run(_ invocation: Invocation, console: Console) async -> ExitCode {
+  static let localOnlyFlag = OptionSpec.flag(
+    "local-only", "delete the account here without telling the provider")
+  static let noBrowserFlag = OptionSpec.flag(
+    "no-browser", "print a one-time sign-out address instead of opening it")
+
+  /// What `logout` was asked.
+  struct Options: Sendable, Equatable {
+    var global: GlobalOptions
+    /// The account's name as given.
+    var account: String
+    /// `--local-only`.
+    var localOnly: Bool
+    /// `--no-browser`.
+    var noBrowser: Bool
+
+    init(_ invocation: Invocation) {
+      global = invocation.global
+      account = invocation.arguments[0]
+      localOnly = invocation.flag(LogoutCommand.localOnlyFlag)
+      noBrowser = invocation.flag(LogoutCommand.noBrowserFlag)
+    }
+  }
+
+  static func run(_ options: Options, console: Console) async -> ExitCode {
     do throws(CommandFailure) {
       let book = try await AccountAccess.book(
-        invocation, console: console, providers: .account(invocation.arguments[0]))
+        options.global, console: console, providers: .account(options.account))
       let report: SignOutReport
       let name: String
       let accessSettings: String?
       do throws(AccountsError) {
-        let stored = try await book.storedAccount(named: invocation.arguments[0])
+        let stored = try await book.storedAccount(named: options.account)
         switch stored {
         case .readable(let account): name = account.name
         case .damaged(let damaged): name = "the damaged account \(damaged.reference)"
@@ -44,7 +64,7 @@ enum LogoutCommand {
         accessSettings = stored.providerID.flatMap {
           book.catalog.entry($0)?.file.accessSettingsURL
         }
-        report = try await book.signOut(stored, localOnly: invocation.flag("local-only"))
+        report = try await book.signOut(stored, localOnly: options.localOnly)
         if case .damaged = stored {
           let place =
             accessSettings.map { "at \($0)" } ?? "in your account settings at the provider"
@@ -57,7 +77,7 @@ enum LogoutCommand {
         throw AccountAccess.failure(error)
       }
       if let url = report.endSessionURL {
-        let browser = invocation.flag("no-browser") ? nil : BrowserLauncher.available()
+        let browser = options.noBrowser ? nil : BrowserLauncher.available()
         await SignOutPage.show(url, browser: browser, console: console)
       }
       switch report.revocation {

@@ -6,24 +6,27 @@
 ///
 /// Unbuffered `write(2)` so output interleaves correctly with child processes and survives
 /// `exit()`, which does not flush Swift's `print` buffer in every case.
-struct Console: Sendable {
+package struct Console: Sendable {
+  /// The process's standard output and error.
+  package init() {}
+
   /// Writes `text` and a newline to standard output.
-  func out(_ text: String) {
+  package func out(_ text: String) {
     write(text + "\n", to: 1)
   }
 
   /// Writes `text` and a newline to standard error.
-  func err(_ text: String) {
+  package func err(_ text: String) {
     write(text + "\n", to: 2)
   }
 
   /// Writes `text` as it is to standard error (for redrawn countdown lines).
-  func errRaw(_ text: String) {
+  package func errRaw(_ text: String) {
     write(text, to: 2)
   }
 
   /// True when standard error is a terminal (live countdowns are drawn only then).
-  var stderrIsTerminal: Bool { isatty(2) == 1 }
+  package var stderrIsTerminal: Bool { isatty(2) == 1 }
 
   private func write(_ text: String, to descriptor: Int32) {
     var bytes = Array(text.utf8)[...]

@@ -1,35 +1,59 @@
 /// A parsed command line: which command, its arguments, and the options given.
-struct Invocation: Sendable, Equatable {
+package struct Invocation: Sendable, Equatable {
   /// The command's name (empty for the interactive UI).
-  let command: String
+  package let command: String
   /// Positional arguments, in order.
-  let arguments: [String]
+  package let arguments: [String]
   /// Options with values, by name without dashes; a repeated option keeps its last value.
   let values: [String: String]
   /// Flags given, by name without dashes.
   let flags: Set<String>
 
-  /// The value of `--name`, if given.
-  func value(_ name: String) -> String? { values[name] }
+  /// The value of `option`, if given: each command reads its options through the
+  /// `OptionSpec`s its spec declares, into a typed value of its own.
+  func value(_ option: OptionSpec) -> String? { values[option.name] }
 
-  /// True when `--name` was given.
-  func flag(_ name: String) -> Bool { flags.contains(name) }
+  /// True when the flag `option` was given.
+  func flag(_ option: OptionSpec) -> Bool { flags.contains(option.name) }
+
+  /// The global options given.
+  package var global: GlobalOptions { GlobalOptions(self) }
+
+  /// True when `--help` was given.
+  package var wantsHelp: Bool { flags.contains("help") }
+
+  /// True when `--version` was given (before any command).
+  package var wantsVersion: Bool { flags.contains("version") }
+
+  /// The value of `--name`, for the interactive command, which reads the global options by
+  /// name until it takes `global` (its file is reshaped with the App layer).
+  package func value(_ name: String) -> String? { values[name] }
+
+  /// True when `--name` was given; see `value(_:)`.
+  package func flag(_ name: String) -> Bool { flags.contains(name) }
 }
 
 /// A command line that cannot be run; `message` names the problem, `hint` the way out.
-struct UsageError: Error, Equatable, Sendable {
+package struct UsageError: Error, Equatable, Sendable {
+  /// The problem.
   let message: String
+  /// The way out.
   let hint: String
 
   /// The one line printed to standard error.
-  var line: String { "authtui: \(message) (\(hint))" }
+  package var line: String { "authtui: \(message) (\(hint))" }
 }
 
 /// Turns `argv` into an `Invocation` against the catalog, or a `UsageError`.
-struct ArgumentParser: Sendable {
+package struct ArgumentParser: Sendable {
+  /// The commands it knows.
   let catalog: CommandCatalog
 
-  func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+  /// A parser for `catalog`'s commands.
+  package init(catalog: CommandCatalog) { self.catalog = catalog }
+
+  /// The invocation `arguments` (argv without the program) mean.
+  package func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
     var command: CommandSpec?
     var positionals: [String] = []
     var values: [String: String] = [:]

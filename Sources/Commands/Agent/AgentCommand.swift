@@ -26,10 +26,10 @@ enum AgentCommand {
       start: restart the agent after changing them.
       """,
     arguments: [], requiredArguments: 0,
-    options: [
-      .value(
-        "idle-timeout", "SECONDS", "stop after this long without a request (default, or 0: never)")
-    ])
+    options: [idleTimeoutOption])
+
+  static let idleTimeoutOption = OptionSpec.value(
+    "idle-timeout", "SECONDS", "stop after this long without a request (default, or 0: never)")
 
   /// Why the agent stopped.
   enum Stop: Sendable {
@@ -41,8 +41,8 @@ enum AgentCommand {
     do throws(CommandFailure) {
       // Absent (or 0): never. The default given is only the example of a usage error.
       let idleTimeout =
-        invocation.value("idle-timeout") == nil
-        ? 0 : try AccountAccess.seconds(invocation, "idle-timeout", default: 3600)
+        invocation.value(idleTimeoutOption) == nil
+        ? 0 : try AccountAccess.seconds(invocation, idleTimeoutOption, default: 3600)
       let location = AgentSocketLocation.resolve()
       // Refuse a bad folder or a running agent before asking for the passphrase.
       do {
@@ -51,7 +51,7 @@ enum AgentCommand {
       } catch {
         throw error.failure
       }
-      let book = try await AccountAccess.book(invocation, console: console)
+      let book = try await AccountAccess.book(invocation.global, console: console)
       let service = AgentService(
         book: book, vaultPath: book.vault.location.canonicalPath, failure: AgentFailure.answering)
       let (stops, continuation) = AsyncStream<Stop>.makeStream()

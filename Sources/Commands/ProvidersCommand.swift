@@ -14,21 +14,31 @@ enum ProvidersCommand {
       providers/ (for example ~/.config/authtui/providers/simkl.json: {"client_id": "…"}).
       Files that cannot be read are reported on standard error with their line and the fix.
       """,
-    arguments: [], requiredArguments: 0,
-    options: [
-      .flag(
-        "json",
-        "print a JSON array (id, name, flows, client_id_configured, usable, source, problems)")
-    ])
+    arguments: [], requiredArguments: 0, options: [jsonFlag])
 
-  static func run(_ invocation: Invocation, console: Console) -> ExitCode {
-    let location = ConfigurationLocation.resolve(explicitPath: invocation.value("config"))
+  static let jsonFlag = OptionSpec.flag(
+    "json", "print a JSON array (id, name, flows, client_id_configured, usable, source, problems)")
+
+  /// What `providers` was asked.
+  struct Options: Sendable, Equatable {
+    var global: GlobalOptions
+    /// `--json`.
+    var json: Bool
+
+    init(_ invocation: Invocation) {
+      global = invocation.global
+      json = invocation.flag(ProvidersCommand.jsonFlag)
+    }
+  }
+
+  static func run(_ options: Options, console: Console) -> ExitCode {
+    let location = ConfigurationLocation.resolve(explicitPath: options.global.config)
     let (settings, settingsProblems) = UserSettings.load(from: location)
     let catalog = ProviderCatalog.load(from: location, defaultLoginTimeout: settings.loginTimeout)
     for problem in settingsProblems + catalog.skippedFiles {
       console.err("authtui: \(problem)")
     }
-    if invocation.flag("json") {
+    if options.json {
       console.out(json(catalog))
     } else {
       console.out(table(catalog))

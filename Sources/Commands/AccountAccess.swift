@@ -9,19 +9,19 @@ import Vault
 /// `AccountBook`: the vault unlocked as `VaultAccess` does it, the providers from the
 /// configuration folder, and the real network.
 enum AccountAccess {
-  /// The configuration folder of this invocation.
-  static func configuration(_ invocation: Invocation) -> ConfigurationLocation {
-    ConfigurationLocation.resolve(explicitPath: invocation.value("config"))
+  /// The configuration folder these options mean.
+  static func configuration(_ options: GlobalOptions) -> ConfigurationLocation {
+    ConfigurationLocation.resolve(explicitPath: options.config)
   }
 
   /// The providers `selection` names, with `config.json`'s default login timeout; problems in
   /// the files are written to standard error when `reportProblems` (commands about providers),
   /// and kept quiet otherwise (`token`'s standard error should stay about the token).
   static func catalog(
-    _ invocation: Invocation, console: Console, reportProblems: Bool,
+    _ options: GlobalOptions, console: Console, reportProblems: Bool,
     providers selection: ProviderSelection = .all
   ) -> ProviderCatalog {
-    let location = configuration(invocation)
+    let location = configuration(options)
     let (settings, settingsProblems) = UserSettings.load(from: location)
     let catalog = ProviderCatalog.load(
       from: location, providers: selection, defaultLoginTimeout: settings.loginTimeout)
@@ -47,10 +47,10 @@ enum AccountAccess {
   /// The account book over the unlocked vault, with only the provider files `providers` needs:
   /// a command about one account never reads the other providers' files.
   static func book(
-    _ invocation: Invocation, console: Console, reportProblems: Bool = false,
+    _ options: GlobalOptions, console: Console, reportProblems: Bool = false,
     providers: ProviderScope = .all
   ) async throws(CommandFailure) -> AccountBook {
-    let vault = try await VaultAccess.unlocked(invocation)
+    let vault = try await VaultAccess.unlocked(options)
     let selection: ProviderSelection
     switch providers {
     case .all: selection = .all
@@ -60,7 +60,7 @@ enum AccountAccess {
     return AccountBook(
       vault: vault,
       catalog: catalog(
-        invocation, console: console, reportProblems: reportProblems, providers: selection),
+        options, console: console, reportProblems: reportProblems, providers: selection),
       transport: URLSessionTransport(), criticalSection: TerminationSignals.shared)
   }
 
@@ -84,16 +84,18 @@ enum AccountAccess {
       code: error.code)
   }
 
-  /// A whole number of seconds from an option, or a usage error naming the option.
-  static func seconds(_ invocation: Invocation, _ option: String, default value: Int)
+  /// The whole number of seconds given with `option`, `value` when it is absent, or a usage
+  /// error naming the option.
+  static func seconds(_ invocation: Invocation, _ option: OptionSpec, default value: Int)
     throws(CommandFailure) -> Int
   {
     guard let text = invocation.value(option) else { return value }
     guard let number = Int(text), number >= 0, number <= 31_536_000 else {
+      let name = option.name
       throw CommandFailure(
         exitCode: .usage,
         message:
-          "--\(option) takes a whole number of seconds, not \"\(text)\" (for example --\(option) \(value))"
+          "--\(name) takes a whole number of seconds, not \"\(text)\" (for example --\(name) \(value))"
       )
     }
     return number

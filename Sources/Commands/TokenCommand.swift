@@ -20,28 +20,43 @@ enum TokenCommand {
       SIGINT, SIGTERM and SIGHUP during a refresh request wait until its answer is stored,
       then end the process; SIGKILL then may cost the account a new sign-in.
       """,
-    arguments: ["ACCOUNT"], requiredArguments: 1,
-    options: [
-      .value("min-valid", "SECONDS", "refresh when fewer seconds than this remain (default 60)")
-    ])
+    arguments: ["ACCOUNT"], requiredArguments: 1, options: [minValidOption])
+
+  static let minValidOption = OptionSpec.value(
+    "min-valid", "SECONDS", "refresh when fewer seconds than this remain (default 60)")
+
+  /// What `token` was asked.
+  struct Options: Sendable, Equatable {
+    var global: GlobalOptions
+    /// The account's name as given.
+    var account: String
+    /// `--min-valid`, in seconds.
+    var minimumValidity: Int
+
+    init(_ invocation: Invocation) throws(CommandFailure) {
+      global = invocation.global
+      account = invocation.arguments[0]
+      minimumValidity = try AccountAccess.seconds(
+        invocation, TokenCommand.minValidOption, default: 60)
+    }
+  }
 
   static func run(_ invocation: Invocation, console: Console) async -> ExitCode {
     let startedAt = Date()
     do throws(CommandFailure) {
-      let minimumValidity = try AccountAccess.seconds(invocation, "min-valid", default: 60)
-      if let answer = await askAgent(
-        invocation, minimumValidity: minimumValidity, startedAt: startedAt)
-      {
+      let options = try Options(invocation)
+      if let answer = await askAgent(options, startedAt: startedAt) {
         console.out(try answer.get())
         return .ok
       }
       let book = try await AccountAccess.book(
-        invocation, console: console, providers: .account(invocation.arguments[0]))
+        options.global, console: console, providers: .account(options.account))
       let token: String
       do {
-        let account = try await book.account(named: invocation.arguments[0])
+        let account = try await book.account(named: options.account)
         token = try await book.accessToken(
-          for: account.id, minimumValidity: TimeInterval(minimumValidity), startedAt: startedAt)
+          for: account.id, minimumValidity: TimeInterval(options.minimumValidity),
+          startedAt: startedAt)
       } catch {
         throw AccountAccess.failure(error)
       }
@@ -55,14 +70,15 @@ enum TokenCommand {
 
   /// The token from a running agent for this vault, or its failure; nil when there is no agent
   /// to ask (or `AUTHTUI_NO_AGENT` is set), and the vault must be unlocked here.
-  static func askAgent(_ invocation: Invocation, minimumValidity: Int, startedAt: Date) async
+  static func askAgent(_ options: Options, startedAt: Date) async
     -> Result<String, CommandFailure>?
   {
     guard AgentClient.enabled() else { return nil }
     let request = AgentRequest(
       operation: .token(
-        account: invocation.arguments[0], minimumValidity: minimumValidity, startedAt: startedAt),
-      vault: VaultAccess.location(invocation).canonicalPath)
+        account: options.account, minimumValidity: options.minimumValidity,
+        startedAt: startedAt),
+      vault: VaultAccess.location(options.global).canonicalPath)
     switch await AgentClient.ask(
       request, at: .resolve(), timeout: AgentClient.connectTimeout + AgentClient.tokenTimeout)
     {

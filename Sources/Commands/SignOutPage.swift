@@ -7,7 +7,7 @@ import System
 /// browser's argv nor the terminal ever sees it: both get a one-time loopback address
 /// (`OneTimeRedirect`) that redirects to it once, and that lives only until it is fetched or a
 /// short wait ends.
-enum SignOutPage {
+package enum SignOutPage {
   /// How long a browser that was started has to fetch the address.
   static let browserWait: TimeInterval = 30
   /// How long a printed address waits for the person to open it.
@@ -59,7 +59,7 @@ enum SignOutPage {
 
   /// The UI: opens the address with `open` and keeps the listener in the background until it
   /// is fetched or `browserWait` passes. Returns what `open` reported.
-  static func open<Report: Sendable>(
+  package static func open<Report: Sendable>(
     _ url: URL, with open: @Sendable (String) -> Report
   ) async -> Report? {
     guard let link = try? await OneTimeRedirect(to: url) else { return nil }

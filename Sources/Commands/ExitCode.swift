@@ -1,5 +1,5 @@
 /// The exit statuses of every authtui command, as the README and DESIGN.md promise them to scripts.
-enum ExitCode: Int32, Sendable {
+package enum ExitCode: Int32, Sendable {
   /// Success.
   case ok = 0
   /// An error that fits no other code.
@@ -20,7 +20,7 @@ enum ExitCode: Int32, Sendable {
 
 extension ExitCode {
   /// The code's meaning as a snake_case word, for JSON error events.
-  var name: String {
+  package var name: String {
     switch self {
     case .ok: return "ok"
     case .failure: return "error"

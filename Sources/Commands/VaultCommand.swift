@@ -10,7 +10,7 @@ enum VaultCommand {
     _ invocation: Invocation, console: Console,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) async -> ExitCode {
-    let location = VaultAccess.location(invocation, environment: environment)
+    let location = VaultAccess.location(invocation.global, environment: environment)
     do {
       switch invocation.arguments.first {
       case "init":

@@ -1,15 +1,14 @@
 import Spelling
-import Terminal
 
 /// Every command authtui has, and the help text generated from them.
-struct CommandCatalog: Sendable {
+package struct CommandCatalog: Sendable {
   /// The interactive UI, run when no command is given.
-  let interactive: CommandSpec
+  package let interactive: CommandSpec
   /// The named commands, in the order `--help` lists them.
-  let commands: [CommandSpec]
+  package let commands: [CommandSpec]
 
   /// The command called `name`, if there is one.
-  func command(named name: String) -> CommandSpec? {
+  package func command(named name: String) -> CommandSpec? {
     commands.first { $0.name == name }
   }
 
