@@ -68,7 +68,8 @@ let package = Package(
     // Tests mirror the source folders.
     .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
     .testTarget(
-      name: "AuthCoreTests", dependencies: ["AuthCore", "Crypto", "Sandbox", "TestSupport"]),
+      name: "AuthCoreTests",
+      dependencies: ["AuthCore", "Commands", "Crypto", "Sandbox", "TestSupport"]),
     .testTarget(name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "TestSupport"]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
     .testTarget(name: "ThemeTests", dependencies: ["Theme", "Terminal", "Providers", "TestSupport"]),
@@ -105,7 +106,9 @@ let package = Package(
       ]),
     .testTarget(name: "SystemTests", dependencies: ["System"]),
     .testTarget(name: "AgentTests", dependencies: ["Agent", "Vault"]),
-    .testTarget(name: "CommandsTests", dependencies: ["Commands", "Accounts", "AuthCore", "Vault"]),
+    .testTarget(
+      name: "CommandsTests",
+      dependencies: ["Commands", "Accounts", "Agent", "AuthCore", "System", "Vault"]),
     .testTarget(
       name: "CommandLineTests",
       dependencies: ["authtui", "Crypto", "Sandbox", "TestSupport", "Vault"]),

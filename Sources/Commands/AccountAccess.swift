@@ -79,9 +79,7 @@ enum AccountAccess {
   /// The exit code and line of an account error.
   static func failure(_ error: AccountsError) -> CommandFailure {
     if case .vault(let vaultError) = error { return VaultAccess.failure(vaultError) }
-    return CommandFailure(
-      exitCode: ExitCode(rawValue: error.exitCode) ?? .failure, message: error.message,
-      code: error.code)
+    return CommandFailure(exitCode: ExitCode(error), message: error.message, code: error.code)
   }
 
   /// The whole number of seconds given with `option`, `value` when it is absent, or a usage

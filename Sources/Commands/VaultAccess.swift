@@ -52,10 +52,8 @@ package enum VaultAccess {
   {
     do {
       return try await source.read(prompt: prompt, confirmation: confirmation)
-    } catch .cancelled {
-      throw CommandFailure(exitCode: .cancelled, message: PassphraseError.cancelled.message)
     } catch {
-      throw CommandFailure(exitCode: .vaultLocked, message: error.message)
+      throw CommandFailure(exitCode: ExitCode(error), message: error.message)
     }
   }
 
@@ -64,19 +62,12 @@ package enum VaultAccess {
   package static func failure(_ error: VaultError, passphraseFrom origin: PassphraseOrigin? = nil)
     -> CommandFailure
   {
-    switch error {
-    case .wrongPassphrase(let path):
-      let origin = origin ?? .terminal
-      return CommandFailure(
-        exitCode: .vaultLocked,
-        message: "\(origin) does not open the vault \(path) (nothing was changed); \(origin.remedy)"
-      )
-    case .locked, .emptyPassphrase:
-      return CommandFailure(exitCode: .vaultLocked, message: error.description)
-    case .accountNotFound:
-      return CommandFailure(exitCode: .notFound, message: error.description)
-    default:
-      return CommandFailure(exitCode: .failure, message: error.description)
+    guard case .wrongPassphrase(let path) = error else {
+      return CommandFailure(exitCode: ExitCode(error), message: error.description)
     }
+    let origin = origin ?? .terminal
+    return CommandFailure(
+      exitCode: ExitCode(error),
+      message: "\(origin) does not open the vault \(path) (nothing was changed); \(origin.remedy)")
   }
 }

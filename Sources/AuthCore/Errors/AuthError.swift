@@ -3,10 +3,8 @@ import Foundation
 /// Everything that can end a sign-in, a refresh or a revocation without the wanted result.
 ///
 /// Each case has a one-sentence `message` that names the problem and what to do next, a stable
-/// machine `code` (the `error` of `login --json`), and an `exitCode` for the command line
-/// (DESIGN.md: 5 sign-in needed, 6 cancelled/denied/timed out, 7 provider or network error; 1
-/// and 2 for configuration and usage problems). No case carries a token, a code, a verifier or
-/// a URL query.
+/// machine `code` (the `error` of `login --json`); the command line gives each case its exit
+/// status (Commands' `ExitCode`). No case carries a token, a code, a verifier or a URL query.
 public enum AuthError: Error, Sendable, Equatable {
   // MARK: The user, the clock or the provider ended the sign-in (exit 6)
 
@@ -99,25 +97,6 @@ public enum AuthError: Error, Sendable, Equatable {
 }
 
 extension AuthError {
-  /// The exit status of an authtui command that ends with this error (DESIGN.md "Command line").
-  public var exitCode: Int32 {
-    switch self {
-    case .cancelled, .accessDenied, .noAnswer, .userCodeExpired:
-      return 6
-    case .refreshTokenRejected:
-      return 5
-    case .flowNotOffered:
-      return 2
-    case .missingEndpoint, .insecureEndpoint:
-      return 1
-    case .discoveryFailed(let error): return error.exitCode
-    case .idTokenRejected(let error): return error.exitCode
-    case .identityFailed(let error): return error.exitCode
-    default:
-      return 7
-    }
-  }
-
   /// A stable snake_case name for scripts (`{"event":"error","error":…}`); the OAuth code
   /// where the provider sent one.
   public var code: String {
