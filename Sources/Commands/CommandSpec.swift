@@ -30,6 +30,37 @@ package struct CommandSpec: Sendable {
     spec.run = run
     return spec
   }
+
+  /// This spec with a runner that reads the command's typed options with `parse` first; a
+  /// usage error found there is printed and is the command's exit status.
+  func running<Options: Sendable>(
+    _ parse: @escaping @Sendable (Invocation) throws(CommandFailure) -> Options,
+    _ run: @escaping @Sendable (Options, Console) async -> ExitCode
+  ) -> CommandSpec {
+    running { invocation, console in
+      let options: Options
+      do throws(CommandFailure) {
+        options = try parse(invocation)
+      } catch {
+        console.err(error.line)
+        return error.exitCode
+      }
+      return await run(options, console)
+    }
+  }
+}
+
+/// The options of a command that lists things: the global ones and `--json`.
+struct ListingOptions: Sendable, Equatable {
+  var global: GlobalOptions
+  /// `--json`: a JSON array instead of a table.
+  var json: Bool
+
+  /// The options of `invocation`, whose `--json` is `jsonFlag`.
+  init(_ invocation: Invocation, json jsonFlag: OptionSpec) {
+    global = invocation.global
+    json = invocation.flag(jsonFlag)
+  }
 }
 
 /// One `--option` of a command.

@@ -9,11 +9,23 @@ extension CommandCatalog {
     commands: [
       LoginCommand.spec.running { await LoginCommand.run($0, console: $1) },
       LogoutCommand.spec.running { await LogoutCommand.run(.init($0), console: $1) },
-      TokenCommand.spec.running { await TokenCommand.run($0, console: $1) },
+      TokenCommand.spec.running { (invocation) throws(CommandFailure) in
+        try TokenCommand.Options(invocation)
+      } _: {
+        await TokenCommand.run($0, console: $1)
+      },
       AgentCommand.spec.running { await AgentCommand.run($0, console: $1) },
-      ListCommand.spec.running { await ListCommand.run(.init($0), console: $1) },
-      ExportCommand.spec.running { await ExportCommand.run($0, console: $1) },
-      ProvidersCommand.spec.running { ProvidersCommand.run(.init($0), console: $1) },
+      ListCommand.spec.running {
+        await ListCommand.run(.init($0, json: ListCommand.jsonFlag), console: $1)
+      },
+      ExportCommand.spec.running { (invocation) throws(CommandFailure) in
+        try ExportCommand.Options(invocation)
+      } _: {
+        await ExportCommand.run($0, console: $1)
+      },
+      ProvidersCommand.spec.running {
+        ProvidersCommand.run(.init($0, json: ProvidersCommand.jsonFlag), console: $1)
+      },
       CommandSpec(
         name: "demo", usage: "demo",
         summary: "Try authtui against the built-in sandbox provider, with a throwaway vault.",

@@ -61,10 +61,9 @@ enum ExportCommand {
     }
   }
 
-  static func run(_ invocation: Invocation, console: Console) async -> ExitCode {
+  static func run(_ options: Options, console: Console) async -> ExitCode {
     let startedAt = Date()
     do throws(CommandFailure) {
-      let options = try Options(invocation)
       let clearAfter = options.clearAfter
       if let envFile = options.envFile {
         // Refused before the vault is unlocked: a FIFO, a device or a folder costs nothing.

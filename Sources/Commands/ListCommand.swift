@@ -20,16 +20,7 @@ enum ListCommand {
   static let jsonFlag = OptionSpec.flag("json", "print a JSON array instead of a table")
 
   /// What `list` was asked.
-  struct Options: Sendable, Equatable {
-    var global: GlobalOptions
-    /// `--json`.
-    var json: Bool
-
-    init(_ invocation: Invocation) {
-      global = invocation.global
-      json = invocation.flag(ListCommand.jsonFlag)
-    }
-  }
+  typealias Options = ListingOptions
 
   /// One account as `list --json` prints it.
   struct Row {

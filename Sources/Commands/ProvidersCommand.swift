@@ -20,16 +20,7 @@ enum ProvidersCommand {
     "json", "print a JSON array (id, name, flows, client_id_configured, usable, source, problems)")
 
   /// What `providers` was asked.
-  struct Options: Sendable, Equatable {
-    var global: GlobalOptions
-    /// `--json`.
-    var json: Bool
-
-    init(_ invocation: Invocation) {
-      global = invocation.global
-      json = invocation.flag(ProvidersCommand.jsonFlag)
-    }
-  }
+  typealias Options = ListingOptions
 
   static func run(_ options: Options, console: Console) -> ExitCode {
     let location = ConfigurationLocation.resolve(explicitPath: options.global.config)

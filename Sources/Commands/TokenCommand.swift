@@ -41,10 +41,9 @@ enum TokenCommand {
     }
   }
 
-  static func run(_ invocation: Invocation, console: Console) async -> ExitCode {
+  static func run(_ options: Options, console: Console) async -> ExitCode {
     let startedAt = Date()
     do throws(CommandFailure) {
-      let options = try Options(invocation)
       if let answer = await askAgent(options, startedAt: startedAt) {
         console.out(try answer.get())
         return .ok

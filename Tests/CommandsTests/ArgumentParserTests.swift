@@ -40,8 +40,8 @@ final class ArgumentParserTests: XCTestCase {
   }
 
   func testListOptionsAreTyped() throws {
-    XCTAssertTrue(ListCommand.Options(try parse("list", "--json")).json)
-    XCTAssertFalse(ListCommand.Options(try parse("list")).json)
+    XCTAssertTrue(ListCommand.Options(try parse("list", "--json"), json: ListCommand.jsonFlag).json)
+    XCTAssertFalse(ListCommand.Options(try parse("list"), json: ListCommand.jsonFlag).json)
   }
 
   func testLoginOptionsAreTyped() throws {

@@ -7,6 +7,16 @@ import XCTest
 #endif
 
 final class SpawnedProcessTests: XCTestCase {
+  /// The read end of a pipe that holds `text` and whose write end is closed.
+  private func pipe(holding text: String) -> Int32 {
+    var ends: [Int32] = [0, 0]
+    XCTAssertEqual(Glibc.pipe(&ends), 0)
+    let bytes = Array(text.utf8)
+    XCTAssertEqual(bytes.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }, bytes.count)
+    close(ends[1])
+    return ends[0]
+  }
+
   func testShellCommandReportsItsExitStatus() throws {
     let process = try SpawnedProcess.start("/bin/sh", arguments: ["-c", "exit 3"])
     XCTAssertEqual(process.wait(), .exited(3))
@@ -46,29 +56,21 @@ final class SpawnedProcessTests: XCTestCase {
   }
 
   func testStandardInputComesFromAPipe() throws {
-    var ends: [Int32] = [0, 0]
-    XCTAssertEqual(pipe(&ends), 0)
-    let text = Array("through the pipe\n".utf8)
-    XCTAssertEqual(text.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }, text.count)
-    close(ends[1])
-    defer { close(ends[0]) }
+    let input = pipe(holding: "through the pipe\n")
+    defer { close(input) }
     let result = try SpawnedProcess.output(
-      of: "/bin/sh", arguments: ["-c", "tr a-z A-Z"], standardInput: .descriptor(ends[0]))
+      of: "/bin/sh", arguments: ["-c", "tr a-z A-Z"], standardInput: .descriptor(input))
     XCTAssertEqual(String(decoding: result.output, as: UTF8.self), "THROUGH THE PIPE\n")
   }
 
   func testExtraDescriptorIsTheChildsThird() throws {
-    var ends: [Int32] = [0, 0]
-    XCTAssertEqual(pipe(&ends), 0)
-    let text = Array("on three".utf8)
-    XCTAssertEqual(text.withUnsafeBytes { write(ends[1], $0.baseAddress, $0.count) }, text.count)
-    close(ends[1])
-    defer { close(ends[0]) }
+    let three = pipe(holding: "on three")
+    defer { close(three) }
     var out: [Int32] = [0, 0]
-    XCTAssertEqual(pipe(&out), 0)
+    XCTAssertEqual(Glibc.pipe(&out), 0)
     let process = try SpawnedProcess.start(
       "/bin/sh", arguments: ["-c", "cat <&3"], standardInput: .null,
-      standardOutput: .descriptor(out[1]), extra: [3: ends[0]], closing: [out[0]])
+      standardOutput: .descriptor(out[1]), extra: [3: three], closing: [out[0]])
     close(out[1])
     defer { close(out[0]) }
     var buffer = [UInt8](repeating: 0, count: 64)
@@ -79,7 +81,7 @@ final class SpawnedProcessTests: XCTestCase {
       received += buffer[0..<count]
     }
     XCTAssertEqual(process.wait(), .exited(0))
-    XCTAssertEqual(received, text)
+    XCTAssertEqual(received, Array("on three".utf8))
   }
 
   func testNullInputReadsAsEmpty() throws {
