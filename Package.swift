@@ -15,7 +15,7 @@ let package = Package(
     .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
     .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
     .systemLibrary(name: "CNcursesW", providers: [.apt(["libncurses-dev"])]),
-    // Process controls Swift cannot call (variadic prctl), for the authtui executable.
+    // Process controls Swift cannot call (variadic prctl), for System.
     .systemLibrary(name: "CProcessControl"),
 
     // Swift modules, lowest first.
@@ -32,10 +32,13 @@ let package = Package(
       name: "Providers", dependencies: ["AuthCore", "Spelling"], exclude: ["Presets"],
       plugins: ["EmbedDataFilesPlugin"]),
     .target(name: "Sandbox", dependencies: ["AuthCore", "Crypto", "Isolation"]),
-    // The agent's one-line JSON requests and answers, apart so the fuzz harness can read them.
-    .target(name: "AgentProtocol", dependencies: ["AuthCore"]),
     .target(
       name: "Accounts", dependencies: ["AuthCore", "Crypto", "Providers", "Spelling", "Vault"]),
+    // The agent: its one-line JSON wire protocol (fuzzed too), service, client and socket.
+    .target(name: "Agent", dependencies: ["Accounts", "AuthCore", "Vault"]),
+    // The world outside: spawning processes, the browser, the clipboard, passphrases, signals.
+    .target(
+      name: "System", dependencies: ["AuthCore", "CProcessControl", "Crypto", "Terminal", "Vault"]),
     .target(
       name: "App",
       dependencies: ["Accounts", "Terminal", "Theme", "AuthCore", "Providers", "Spelling", "Vault"]),
@@ -46,19 +49,27 @@ let package = Package(
       name: "EmbedDataFilesPlugin", capability: .buildTool(), dependencies: ["DataFileEmbedder"],
       path: "Sources/EmbedDataFilesPlugin"),
 
+    // The command line: the command table, typed options, help, exit codes, and the commands.
+    .target(
+      name: "Commands",
+      dependencies: [
+        "Accounts", "Agent", "App", "AuthCore", "Crypto", "Providers", "Spelling", "System", "Vault",
+      ]),
+
     // Composition roots.
     .executableTarget(
       name: "authtui",
       dependencies: [
-        "Accounts", "AgentProtocol", "App", "AuthCore", "CProcessControl", "Crypto", "Providers",
-        "Sandbox", "Spelling", "Terminal", "TerminalCurses", "Theme", "Vault",
+        "Accounts", "App", "AuthCore", "Commands", "Crypto", "Providers", "Sandbox", "System",
+        "Terminal", "TerminalCurses", "Theme", "Vault",
       ]),
     .executableTarget(name: "authtui-sandbox", dependencies: ["Sandbox"]),
 
     // Tests mirror the source folders.
     .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
     .testTarget(
-      name: "AuthCoreTests", dependencies: ["AuthCore", "Crypto", "Sandbox", "TestSupport"]),
+      name: "AuthCoreTests",
+      dependencies: ["AuthCore", "Commands", "Crypto", "Sandbox", "TestSupport"]),
     .testTarget(name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "TestSupport"]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
     .testTarget(
@@ -97,6 +108,11 @@ let package = Package(
         "authtui", "authtui-sandbox", "authtui-test-browser", "Crypto", "Sandbox", "TestSupport",
         "Vault",
       ]),
+    .testTarget(name: "SystemTests", dependencies: ["System"]),
+    .testTarget(name: "AgentTests", dependencies: ["Agent", "Vault"]),
+    .testTarget(
+      name: "CommandsTests",
+      dependencies: ["Commands", "Accounts", "Agent", "AuthCore", "System", "Vault"]),
     .testTarget(
       name: "CommandLineTests",
       dependencies: ["authtui", "Crypto", "Sandbox", "TestSupport", "Vault"]),
@@ -110,7 +126,7 @@ let package = Package(
     // Makefile's "Fuzzing" comment). Built normally, it replays its corpus (FuzzCorpusTests).
     .executableTarget(
       name: "authtui-fuzz",
-      dependencies: ["Accounts", "AgentProtocol", "AuthCore", "Crypto", "Providers", "Theme"],
+      dependencies: ["Accounts", "Agent", "AuthCore", "Crypto", "Providers", "Theme"],
       path: "Tests/Fuzz", exclude: ["Corpus"]),
     .testTarget(name: "FuzzCorpusTests", dependencies: ["authtui-fuzz", "TestSupport"]),
 

@@ -3,7 +3,8 @@ import Foundation
 import Vault
 
 /// Why an account operation did not give its result. Each case has a message that names the
-/// problem and the next step, and the exit code of DESIGN.md "Command line".
+/// problem and the next step; the command line gives each its exit status (Commands'
+/// `ExitCode`).
 public enum AccountsError: Error, Sendable, Equatable {
   /// The text is not `PROVIDER/LABEL`, `PROVIDER` or `#N`.
   case malformedAccountName(String)
@@ -46,26 +47,6 @@ public enum AccountsError: Error, Sendable, Equatable {
     case interruptedRefreshSpentToken
     /// The token runs out in less than asked and the provider gives no refresh token.
     case noRefreshToken(expiresAt: Date?)
-  }
-
-  /// The exit status for scripts.
-  public var exitCode: Int32 {
-    switch self {
-    case .malformedAccountName: return 2
-    case .noSuchAccount, .ambiguousAccount, .noSuchProvider: return 4
-    case .providerUnusable, .flowNotOffered, .envFile, .labelTaken, .damagedAccount,
-      .revocationImpossible:
-      return 1
-    case .signInNeeded: return 5
-    case .refreshStalled: return 7
-    case .auth(let error): return error.exitCode
-    case .vault(let error):
-      switch error {
-      case .wrongPassphrase, .locked, .emptyPassphrase: return 3
-      case .accountNotFound: return 4
-      default: return 1
-      }
-    }
   }
 
   /// A stable machine name for the failure: the `error` of `login --json`'s error event.

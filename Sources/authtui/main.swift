@@ -1,3 +1,6 @@
+import Commands
+import System
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -16,11 +19,11 @@ do {
   exit(ExitCode.usage.rawValue)
 }
 
-if invocation.flag("version") {
+if invocation.wantsVersion {
   console.out("authtui \(BuildInfo.version)")
   exit(ExitCode.ok.rawValue)
 }
-if invocation.flag("help") {
+if invocation.wantsHelp {
   exit(HelpCommand.run(topic: invocation.command, catalog: catalog, console: console).rawValue)
 }
 

@@ -3,12 +3,10 @@ import Foundation
 /// Everything that can end a sign-in, a refresh or a revocation without the wanted result.
 ///
 /// Each case has a one-sentence `message` that names the problem and what to do next, a stable
-/// machine `code` (the `error` of `login --json`), and an `exitCode` for the command line
-/// (DESIGN.md: 5 sign-in needed, 6 cancelled/denied/timed out, 7 provider or network error; 1
-/// and 2 for configuration and usage problems). No case carries a token, a code, a verifier or
-/// a URL query.
+/// machine `code` (the `error` of `login --json`); the command line gives each case its exit
+/// status (Commands' `ExitCode`). No case carries a token, a code, a verifier or a URL query.
 public enum AuthError: Error, Sendable, Equatable {
-  // MARK: The user, the clock or the provider ended the sign-in (exit 6)
+  // MARK: The user, the clock or the provider ended the sign-in
 
   /// The sign-in was cancelled by the user (or the calling task was cancelled).
   case cancelled
@@ -21,12 +19,12 @@ public enum AuthError: Error, Sendable, Equatable {
   /// local deadline at `expires_in`).
   case userCodeExpired
 
-  // MARK: The account must sign in again (exit 5)
+  // MARK: The account must sign in again
 
   /// The provider refused the refresh token (`invalid_grant` on refresh, RFC 6749 §5.2).
   case refreshTokenRejected(description: String?)
 
-  // MARK: The redirect back from the browser (exit 7)
+  // MARK: The redirect back from the browser
 
   /// The fixed redirect port the provider's registration requires is taken.
   case portInUse(UInt16)
@@ -43,7 +41,7 @@ public enum AuthError: Error, Sendable, Equatable {
   /// (RFC 6749 §4.1.2.1).
   case authorizationFailed(OAuthError)
 
-  // MARK: The token endpoint (exit 7)
+  // MARK: The token endpoint
 
   /// The provider refused the PKCE verifier: Simkl's `secret_error`, or an `invalid_grant` about
   /// the verifier (Hivesigner). At Simkl the code is used up by this failure.
@@ -74,12 +72,12 @@ public enum AuthError: Error, Sendable, Equatable {
   /// The answer was JSON but lacked something required (the text says what).
   case malformedResponse(String)
 
-  // MARK: The network (exit 7)
+  // MARK: The network
 
   /// The request failed before an answer arrived (timeout, dropped connection, size cap, TLS).
   case transport(TransportError)
 
-  // MARK: The provider's configuration (exit 1, or 2 for a flow the command line asked for)
+  // MARK: The provider's configuration
 
   /// The provider does not offer this flow (its `flows` list).
   case flowNotOffered(SignInFlow, provider: String)
@@ -88,7 +86,7 @@ public enum AuthError: Error, Sendable, Equatable {
   /// An endpoint uses plain http off loopback; every provider endpoint must be https.
   case insecureEndpoint(String, provider: String)
 
-  // MARK: OpenID Connect and the account's identity (exit 7; configuration mistakes 1)
+  // MARK: OpenID Connect and the account's identity
 
   /// The discovery document could not be used (OIDC Discovery §4).
   case discoveryFailed(DiscoveryError)
@@ -99,25 +97,6 @@ public enum AuthError: Error, Sendable, Equatable {
 }
 
 extension AuthError {
-  /// The exit status of an authtui command that ends with this error (DESIGN.md "Command line").
-  public var exitCode: Int32 {
-    switch self {
-    case .cancelled, .accessDenied, .noAnswer, .userCodeExpired:
-      return 6
-    case .refreshTokenRejected:
-      return 5
-    case .flowNotOffered:
-      return 2
-    case .missingEndpoint, .insecureEndpoint:
-      return 1
-    case .discoveryFailed(let error): return error.exitCode
-    case .idTokenRejected(let error): return error.exitCode
-    case .identityFailed(let error): return error.exitCode
-    default:
-      return 7
-    }
-  }
-
   /// A stable snake_case name for scripts (`{"event":"error","error":…}`); the OAuth code
   /// where the provider sent one.
   public var code: String {

@@ -70,7 +70,4 @@ extension IdentityError: CustomStringConvertible {
     case .labelNotFound: return "identity_label_not_found"
     }
   }
-
-  /// Always 7: the provider's answer, not the command line, is at fault.
-  public var exitCode: Int32 { 7 }
 }

@@ -60,10 +60,4 @@ extension DiscoveryError: CustomStringConvertible {
     case .insecureEndpoint: return "discovery_insecure_endpoint"
     }
   }
-
-  /// 1 for the configured issuer itself, 7 (provider error) for what the provider published.
-  public var exitCode: Int32 {
-    if case .invalidIssuer = self { return 1 }
-    return 7
-  }
 }

@@ -156,9 +156,4 @@ extension IDTokenError: CustomStringConvertible {
     case .issuerNotConfigured: return "issuer_not_configured"
     }
   }
-
-  /// 1 for a configuration mistake, 7 (provider error) for everything the provider sent.
-  public var exitCode: Int32 {
-    self == .issuerNotConfigured ? 1 : 7
-  }
 }

@@ -1,4 +1,4 @@
-import AgentProtocol
+import Agent
 
 extension FuzzTargets {
   /// A line a client sends to `authtui agent` (any local process of the user can).

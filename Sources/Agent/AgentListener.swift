@@ -1,0 +1,92 @@
+import AuthCore
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The agent's end of its Unix socket: one request line in, one answer line out, per connection.
+///
+/// It stands on AuthCore's `SocketRequestServer`, the thread-and-poll server under the loopback
+/// HTTP server too. Each connection is checked first: the peer's uid (`SO_PEERCRED`) must be
+/// this process's, else it is closed unanswered. Then it has `readTimeout` to send one line of
+/// at most `maximumRequestBytes`; the line (or the verdict that it was too long or too slow)
+/// goes to `handler` in a task of its own, whose answer (if any) is written before the
+/// connection closes.
+package final class AgentListener: Sendable {
+  /// The longest request line, newline included.
+  static let maximumRequestBytes = 4096
+  /// How long a client may take to send its request.
+  static let readTimeout: TimeInterval = 5
+  /// Connections being read at once; more are closed at once.
+  static let maximumConnections = 128
+
+  /// What arrived on one connection.
+  package enum Delivery: Sendable, Equatable {
+    /// One line, without its newline.
+    case request(String)
+    /// More than `maximumRequestBytes` without a newline.
+    case tooLong
+    /// No complete line within `readTimeout`.
+    case tooSlow
+  }
+
+  private let server: SocketRequestServer<Delivery>
+
+  /// Serves the listening socket `listenFD` (non-blocking), which the listener then owns.
+  /// `refused` hears of every connection from another user (who it was: "uid 1001, pid 42",
+  /// or "an unknown user"); `handler` answers the rest (nil: close without an answer).
+  package init(
+    listening listenFD: Int32,
+    refused: @escaping @Sendable (_ who: String) -> Void,
+    handler: @escaping @Sendable (Delivery) async -> String?
+  ) throws(AgentSocketProblem) {
+    let uid = geteuid()
+    do {
+      server = try SocketRequestServer(
+        listening: listenFD,
+        rules: .init(readTimeout: Self.readTimeout, maxConnections: Self.maximumConnections),
+        threadName: "authtui-agent-listener",
+        admit: { fd in
+          // Only this user may ask: the folder's mode keeps others out, and this check keeps
+          // out anyone who gets past it (root, or a folder whose mode changed while we run).
+          let peer = UnixSocket.peer(of: fd)
+          guard let peer, peer.uid == uid else {
+            refused(peer.map { "uid \($0.uid), pid \($0.pid)" } ?? "an unknown user")
+            return false
+          }
+          return true
+        },
+        frame: Self.frame, timedOut: { _ in .tooSlow },
+        respond: { delivery, fd in
+          // Non-blocking: an answer (at most a few kilobytes) fits the socket's buffer, and a
+          // client that stopped reading cannot hold this task.
+          if let answer = await handler(delivery) {
+            _ = UnixSocket.sendAll(Array((answer + "\n").utf8), to: fd, flags: Int32(MSG_DONTWAIT))
+            shutdown(fd, Int32(SHUT_WR))
+          }
+          close(fd)
+        })
+    } catch {
+      throw .socket(error.call, error.code)
+    }
+  }
+
+  /// One line, or the verdict that it is too long; at end of input what was sent is the
+  /// request, if anything.
+  static func frame(_ received: [UInt8], ended: Bool) -> SocketRequestServer<Delivery>.Framing {
+    if let newline = received.firstIndex(of: UInt8(ascii: "\n")), newline < maximumRequestBytes {
+      return .complete(.request(String(decoding: received[..<newline], as: UTF8.self)))
+    }
+    if received.count >= maximumRequestBytes { return .complete(.tooLong) }
+    guard ended else { return .waiting }
+    return received.isEmpty
+      ? .close : .complete(.request(String(decoding: received, as: UTF8.self)))
+  }
+
+  /// Stops accepting, closes the connections still being read and the listening socket, and
+  /// returns once that is done. Answers already being worked on still go out.
+  package func stop() async {
+    await server.stop()
+  }
+}

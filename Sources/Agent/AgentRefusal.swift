@@ -1,0 +1,33 @@
+import Accounts
+
+/// Why the agent did not give the token asked for: the kinds of failure its answers carry. The
+/// command line gives each its exit status, as for `authtui token` run on its own.
+package enum AgentRefusal: Sendable {
+  /// The account's own failure (no such account, sign-in needed, the provider failed…).
+  case account(AccountsError)
+  /// This agent serves the vault `served`, not the one asked for (`other_vault`).
+  case otherVault(served: String, asked: String)
+  /// The request could not be read (`bad_request`).
+  case badRequest(String)
+
+  /// The stable machine name (the answer's `code`); an account's failure is named by the
+  /// command line, as for `authtui token`.
+  package var code: String {
+    switch self {
+    case .account(let error): return error.code
+    case .otherVault: return "other_vault"
+    case .badRequest: return "bad_request"
+    }
+  }
+
+  /// The sentence for standard error (for an account's failure, the command line's words).
+  package var message: String {
+    switch self {
+    case .account(let error): return error.message
+    case .otherVault(let served, let asked):
+      return "this agent serves the vault \(served), not \(asked); run another agent for "
+        + "that vault with its own AUTHTUI_AGENT_SOCKET"
+    case .badRequest(let reason): return reason
+    }
+  }
+}

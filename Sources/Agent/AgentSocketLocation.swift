@@ -1,0 +1,134 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Where the agent's socket is, and whether its folder keeps it to this user.
+///
+/// `AUTHTUI_AGENT_SOCKET` when set, else `$XDG_RUNTIME_DIR/authtui/agent.sock`, else
+/// `/tmp/authtui-UID/agent.sock`. The socket itself is 0600, but what keeps other users out is
+/// the folder: it must be a real folder (not a link), owned by this user, and closed to group
+/// and others (0700). The agent creates it so; `authtui token` does not talk to a socket in a
+/// folder that fails the check, and also checks that the agent runs as this user.
+package struct AgentSocketLocation: Sendable, Equatable {
+  /// The socket's absolute path.
+  package let path: String
+
+  /// The folder holding the socket.
+  var directory: String { (path as NSString).deletingLastPathComponent }
+
+  /// The location this environment names.
+  package static func resolve(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> AgentSocketLocation {
+    if let override = environment["AUTHTUI_AGENT_SOCKET"], !override.isEmpty {
+      return AgentSocketLocation(path: URL(fileURLWithPath: override).standardizedFileURL.path)
+    }
+    // The XDG spec says a relative XDG_RUNTIME_DIR is invalid and must be ignored.
+    if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
+      return AgentSocketLocation(path: runtime + "/authtui/agent.sock")
+    }
+    return AgentSocketLocation(path: "/tmp/authtui-\(geteuid())/agent.sock")
+  }
+
+  /// Creates the folder (0700, with any missing parents) when it is missing, then checks it.
+  package func prepareDirectory() throws(AgentSocketProblem) {
+    guard path.utf8.count <= UnixSocket.maximumPathBytes else { throw .pathTooLong(path) }
+    var prefix = ""
+    for component in directory.split(separator: "/") {
+      prefix += "/" + component
+      // The mode is given to mkdir itself: the folder never exists with looser permissions.
+      if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
+        throw .cannotCreate(prefix, reason: String(cString: strerror(errno)))
+      }
+    }
+    if let problem = directoryProblem() { throw problem }
+  }
+
+  /// Why the folder cannot hold the socket safely, or nil when only this user can use it.
+  package func directoryProblem() -> AgentSocketProblem? {
+    var info = stat()
+    guard lstat(directory, &info) == 0 else {
+      return .cannotCreate(directory, reason: String(cString: strerror(errno)))
+    }
+    guard info.st_mode & S_IFMT == S_IFDIR else { return .notAFolder(directory) }
+    guard info.st_uid == geteuid() else {
+      return .folderNotOwned(directory, owner: info.st_uid)
+    }
+    let mode = info.st_mode & 0o777
+    guard mode & 0o077 == 0 else { return .folderNotPrivate(directory, mode: mode) }
+    return nil
+  }
+
+  /// True when something is at the socket path (a socket or not).
+  package var exists: Bool {
+    var info = stat()
+    return lstat(path, &info) == 0
+  }
+
+  /// Removes a socket left by an agent that died, and refuses when an agent answers there or
+  /// the path holds something that is not a socket.
+  package func removeStaleSocket() throws(AgentSocketProblem) {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return }
+    guard info.st_mode & S_IFMT == S_IFSOCK else { throw .notASocket(path) }
+    switch UnixSocket.connect(to: path, timeout: 2) {
+    case .connected(let fd):
+      let pid = UnixSocket.peer(of: fd)?.pid
+      close(fd)
+      throw .agentRunning(path, pid: pid)
+    case .nobodyListening:
+      if unlink(path) != 0 && errno != ENOENT {
+        throw .socket("unlink", errno)
+      }
+    case .absent:
+      return
+    case .failed(let code):
+      throw .socket("connect", code)
+    }
+  }
+
+  /// Binds and listens on the socket (0600), replacing a stale one; returns the listening
+  /// descriptor (non-blocking, close-on-exec) and the socket file's inode, which `remove`
+  /// checks so that the agent never deletes a socket that is not its own.
+  package func listen() throws(AgentSocketProblem) -> (fd: Int32, inode: ino_t) {
+    var attempt = 0
+    while true {
+      try removeStaleSocket()
+      let fd = UnixSocket.stream()
+      guard fd >= 0 else { throw .socket("socket", errno) }
+      let bound = UnixSocket.withAddress(path) { Glibc.bind(fd, $0, $1) }
+      if bound == 0 { return try finishListening(fd) }
+      let code = errno
+      close(fd)
+      if bound == nil { throw .pathTooLong(path) }
+      // Another agent bound the path after the check: the next check names it, or clears it
+      // when it died at once.
+      attempt += 1
+      guard code == EADDRINUSE, attempt < 3 else { throw .socket("bind", code) }
+    }
+  }
+
+  private func finishListening(_ fd: Int32) throws(AgentSocketProblem) -> (fd: Int32, inode: ino_t)
+  {
+    // The folder is 0700, so the moment between bind and chmod exposes nothing.
+    var info = stat()
+    guard chmod(path, 0o600) == 0, lstat(path, &info) == 0, Glibc.listen(fd, 128) == 0 else {
+      let code = errno
+      close(fd)
+      unlink(path)
+      throw .socket("listen", code)
+    }
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    return (fd, info.st_ino)
+  }
+
+  /// Deletes the socket file if it is still the one with `inode`.
+  package func remove(inode: ino_t) {
+    var info = stat()
+    if lstat(path, &info) == 0, info.st_ino == inode {
+      unlink(path)
+    }
+  }
+}

@@ -1,0 +1,101 @@
+import Accounts
+import AuthCore
+import Foundation
+import Providers
+import System
+import Vault
+
+/// How the account commands (`login`, `logout`, `token`, `list`, `export`) get their
+/// `AccountBook`: the vault unlocked as `VaultAccess` does it, the providers from the
+/// configuration folder, and the real network.
+enum AccountAccess {
+  /// The configuration folder these options mean.
+  static func configuration(_ options: GlobalOptions) -> ConfigurationLocation {
+    ConfigurationLocation.resolve(explicitPath: options.config)
+  }
+
+  /// The providers `selection` names, with `config.json`'s default login timeout; problems in
+  /// the files are written to standard error when `reportProblems` (commands about providers),
+  /// and kept quiet otherwise (`token`'s standard error should stay about the token).
+  static func catalog(
+    _ options: GlobalOptions, console: Console, reportProblems: Bool,
+    providers selection: ProviderSelection = .all
+  ) -> ProviderCatalog {
+    let location = configuration(options)
+    let (settings, settingsProblems) = UserSettings.load(from: location)
+    let catalog = ProviderCatalog.load(
+      from: location, providers: selection, defaultLoginTimeout: settings.loginTimeout)
+    if reportProblems {
+      for problem in settingsProblems + catalog.skippedFiles {
+        console.err("authtui: \(problem)")
+      }
+    }
+    return catalog
+  }
+
+  /// Which providers a command needs.
+  enum ProviderScope {
+    /// Every provider (`list`, the agent).
+    case all
+    /// The provider with this id (`login PROVIDER`).
+    case provider(String)
+    /// The provider of the account this text names (`token`, `export`, `logout`); for `#N`
+    /// the vault says which.
+    case account(String)
+  }
+
+  /// The account book over the unlocked vault, with only the provider files `providers` needs:
+  /// a command about one account never reads the other providers' files.
+  static func book(
+    _ options: GlobalOptions, console: Console, reportProblems: Bool = false,
+    providers: ProviderScope = .all
+  ) async throws(CommandFailure) -> AccountBook {
+    let vault = try await VaultAccess.unlocked(options)
+    let selection: ProviderSelection
+    switch providers {
+    case .all: selection = .all
+    case .provider(let id): selection = .only([id])
+    case .account(let text): selection = .only(await providerIDs(ofAccount: text, in: vault))
+    }
+    return AccountBook(
+      vault: vault,
+      catalog: catalog(
+        options, console: console, reportProblems: reportProblems, providers: selection),
+      transport: URLSessionTransport(), criticalSection: TerminationSignals.shared)
+  }
+
+  /// The provider of the account `text` names; none when the name is malformed or the row
+  /// cannot be read (the book then reports that itself).
+  static func providerIDs(ofAccount text: String, in vault: Vault) async -> Set<String> {
+    switch try? AccountReference(parsing: text) {
+    case .full(let provider, _)?, .provider(let provider)?: return [provider]
+    case .rowID(let id)?:
+      guard let record = try? await vault.account(AccountID(id)) else { return [] }
+      return [record.providerID]
+    case nil: return []
+    }
+  }
+
+  /// The exit code and line of an account error.
+  static func failure(_ error: AccountsError) -> CommandFailure {
+    if case .vault(let vaultError) = error { return VaultAccess.failure(vaultError) }
+    return CommandFailure(exitCode: ExitCode(error), message: error.message, code: error.code)
+  }
+
+  /// The whole number of seconds given with `option`, `value` when it is absent, or a usage
+  /// error naming the option.
+  static func seconds(_ invocation: Invocation, _ option: OptionSpec, default value: Int)
+    throws(CommandFailure) -> Int
+  {
+    guard let text = invocation.value(option) else { return value }
+    guard let number = Int(text), number >= 0, number <= 31_536_000 else {
+      let name = option.name
+      throw CommandFailure(
+        exitCode: .usage,
+        message:
+          "--\(name) takes a whole number of seconds, not \"\(text)\" (for example --\(name) \(value))"
+      )
+    }
+    return number
+  }
+}

@@ -1,0 +1,42 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Where a command writes: standard output for results, standard error for everything else.
+///
+/// Unbuffered `write(2)` so output interleaves correctly with child processes and survives
+/// `exit()`, which does not flush Swift's `print` buffer in every case.
+package struct Console: Sendable {
+  /// The process's standard output and error.
+  package init() {}
+
+  /// Writes `text` and a newline to standard output.
+  package func out(_ text: String) {
+    write(text + "\n", to: 1)
+  }
+
+  /// Writes `text` and a newline to standard error.
+  package func err(_ text: String) {
+    write(text + "\n", to: 2)
+  }
+
+  /// Writes `text` as it is to standard error (for redrawn countdown lines).
+  package func errRaw(_ text: String) {
+    write(text, to: 2)
+  }
+
+  /// True when standard error is a terminal (live countdowns are drawn only then).
+  package var stderrIsTerminal: Bool { isatty(2) == 1 }
+
+  private func write(_ text: String, to descriptor: Int32) {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+      let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+      if written < 0 {
+        if errno == EINTR { continue }
+        return
+      }
+      bytes = bytes.dropFirst(written)
+    }
+  }
+}

@@ -1,0 +1,71 @@
+import Accounts
+import AuthCore
+import System
+import Vault
+
+/// The one place where a kind of failure becomes an exit status: the errors of the layers below
+/// say what went wrong; the command line decides what scripts see (DESIGN.md "Exit codes").
+extension ExitCode {
+  /// A sign-in, refresh or revocation that ended without its result.
+  package init(_ error: AuthError) {
+    switch error {
+    case .cancelled, .accessDenied, .noAnswer, .userCodeExpired: self = .cancelled
+    case .refreshTokenRejected: self = .signInNeeded
+    case .flowNotOffered: self = .usage
+    case .missingEndpoint, .insecureEndpoint: self = .failure
+    case .discoveryFailed(let error): self = ExitCode(error)
+    case .idTokenRejected(let error): self = ExitCode(error)
+    case .identityFailed(let error): self = ExitCode(error)
+    default: self = .providerError
+    }
+  }
+
+  /// Discovery failed: the configured issuer itself is a configuration mistake (1); what the
+  /// provider published is the provider's fault (7).
+  package init(_ error: DiscoveryError) {
+    if case .invalidIssuer = error {
+      self = .failure
+    } else {
+      self = .providerError
+    }
+  }
+
+  /// The id_token was refused: a configuration mistake (1), or what the provider sent (7).
+  package init(_ error: IDTokenError) {
+    self = error == .issuerNotConfigured ? .failure : .providerError
+  }
+
+  /// The account's identity could not be read: always the provider's answer (7).
+  package init(_ error: IdentityError) {
+    self = .providerError
+  }
+
+  /// An account operation that did not give its result.
+  package init(_ error: AccountsError) {
+    switch error {
+    case .malformedAccountName: self = .usage
+    case .noSuchAccount, .ambiguousAccount, .noSuchProvider: self = .notFound
+    case .providerUnusable, .flowNotOffered, .envFile, .labelTaken, .damagedAccount,
+      .revocationImpossible:
+      self = .failure
+    case .signInNeeded: self = .signInNeeded
+    case .refreshStalled: self = .providerError
+    case .auth(let error): self = ExitCode(error)
+    case .vault(let error): self = ExitCode(error)
+    }
+  }
+
+  /// The vault would not open or answer.
+  package init(_ error: VaultError) {
+    switch error {
+    case .wrongPassphrase, .locked, .emptyPassphrase: self = .vaultLocked
+    case .accountNotFound: self = .notFound
+    default: self = .failure
+    }
+  }
+
+  /// No passphrase could be had: cancelled at the prompt (6), else the vault stays locked (3).
+  package init(_ error: PassphraseError) {
+    self = error == .cancelled ? .cancelled : .vaultLocked
+  }
+}

@@ -1,0 +1,114 @@
+import Accounts
+import Foundation
+import System
+
+/// `authtui export ACCOUNT --env-file PATH [--var NAME]` and
+/// `authtui export ACCOUNT --clipboard [--clear-after SECONDS]`.
+enum ExportCommand {
+  static let spec = CommandSpec(
+    name: "export",
+    usage: "export ACCOUNT (--env-file PATH [--var NAME] | --clipboard [--clear-after SECONDS])",
+    summary: "Put ACCOUNT's access token in an env file or on the clipboard.",
+    details: """
+      --env-file writes NAME='token' and NAME_EXPIRES_AT='seconds since 1970' (empty when the
+      token does not expire), POSIX single-quoted so `. PATH` reads the token back exactly;
+      the file is replaced atomically with mode 0600 and its other lines are kept. NAME
+      defaults to PROVIDER_TOKEN (SIMKL_TOKEN). A symlink is followed and its target replaced
+      (the link stays); a FIFO, socket, device, folder or another user's file is refused.
+      --clipboard copies with OSC 52 through the terminal (works over SSH and in tmux with
+      `set -s set-clipboard on`) and with wl-copy or xclip when there is a display; after
+      --clear-after seconds (default 45; 0 keeps it) the clipboard is cleared if it still holds
+      the token (over plain SSH the terminal cannot be asked, so it is cleared regardless).
+      The token is refreshed first when less than a minute of it remains.
+      """,
+    arguments: ["ACCOUNT"], requiredArguments: 1,
+    options: [envFileOption, varOption, clipboardFlag, clearAfterOption])
+
+  static let envFileOption = OptionSpec.value("env-file", "PATH", "the env file to write")
+  static let varOption = OptionSpec.value(
+    "var", "NAME", "the variable name (default PROVIDER_TOKEN)")
+  static let clipboardFlag = OptionSpec.flag("clipboard", "copy to the clipboard instead")
+  static let clearAfterOption = OptionSpec.value(
+    "clear-after", "SECONDS", "clear the clipboard after this long (default 45)")
+
+  /// What `export` was asked: exactly one destination.
+  struct Options: Sendable, Equatable {
+    var global: GlobalOptions
+    /// The account's name as given.
+    var account: String
+    /// `--env-file PATH`; nil for the clipboard.
+    var envFile: String?
+    /// `--var NAME` (only with `--env-file`).
+    var variable: String?
+    /// `--clear-after`, in seconds (the clipboard).
+    var clearAfter: Int
+
+    init(_ invocation: Invocation) throws(CommandFailure) {
+      global = invocation.global
+      account = invocation.arguments[0]
+      envFile = invocation.value(ExportCommand.envFileOption)
+      variable = invocation.value(ExportCommand.varOption)
+      guard (envFile != nil) != invocation.flag(ExportCommand.clipboardFlag) else {
+        throw CommandFailure(
+          exitCode: .usage,
+          message: "say where the token goes: --env-file PATH or --clipboard (one of them)")
+      }
+      if envFile == nil && variable != nil {
+        throw CommandFailure(exitCode: .usage, message: "--var goes with --env-file")
+      }
+      clearAfter = try AccountAccess.seconds(
+        invocation, ExportCommand.clearAfterOption, default: 45)
+    }
+  }
+
+  static func run(_ options: Options, console: Console) async -> ExitCode {
+    let startedAt = Date()
+    do throws(CommandFailure) {
+      let clearAfter = options.clearAfter
+      if let envFile = options.envFile {
+        // Refused before the vault is unlocked: a FIFO, a device or a folder costs nothing.
+        do throws(AccountsError) {
+          try EnvFile.checkDestination(envFile)
+        } catch {
+          throw AccountAccess.failure(error)
+        }
+      }
+      let book = try await AccountAccess.book(
+        options.global, console: console, providers: .account(options.account))
+      do throws(AccountsError) {
+        let account = try await book.account(named: options.account)
+        let token = try await book.accessToken(
+          for: account.id, minimumValidity: 60, startedAt: startedAt)
+        let stored = try await book.account(account.id)
+        if let envFile = options.envFile {
+          let variable =
+            options.variable
+            ?? EnvFile.defaultVariableName(provider: account.providerID, label: nil)
+          try EnvFile.write(
+            variable: variable, value: token, expiresAt: stored.tokens.expiresAt, to: envFile)
+          console.out("Wrote \(variable) and \(variable)_EXPIRES_AT to \(envFile) (mode 0600).")
+        } else {
+          let report = Clipboard.copy(
+            token, clearAfter: TimeInterval(clearAfter),
+            terminalPath: Clipboard.controllingTerminalPath(),
+            writeToTerminal: Clipboard.writeToControllingTerminal)
+          guard report.terminal || report.localTool != nil else {
+            throw AccountsError.envFile(
+              path: "the clipboard",
+              reason:
+                "there is no terminal to send OSC 52 to and no wl-copy or xclip with a display; "
+                + "use --env-file instead")
+          }
+          let clearing = clearAfter > 0 ? "; it will be cleared in \(clearAfter) s" : ""
+          console.out("Copied \(account.name)'s token to \(report.destinations)\(clearing).")
+        }
+      } catch {
+        throw AccountAccess.failure(error)
+      }
+      return .ok
+    } catch {
+      console.err(error.line)
+      return error.exitCode
+    }
+  }
+}

@@ -1,0 +1,146 @@
+/// A parsed command line: which command, its arguments, and the options given.
+package struct Invocation: Sendable, Equatable {
+  /// The command's name (empty for the interactive UI).
+  package let command: String
+  /// Positional arguments, in order.
+  package let arguments: [String]
+  /// Options with values, by name without dashes; a repeated option keeps its last value.
+  let values: [String: String]
+  /// Flags given, by name without dashes.
+  let flags: Set<String>
+
+  /// The value of `option`, if given: each command reads its options through the
+  /// `OptionSpec`s its spec declares, into a typed value of its own.
+  func value(_ option: OptionSpec) -> String? { values[option.name] }
+
+  /// True when the flag `option` was given.
+  func flag(_ option: OptionSpec) -> Bool { flags.contains(option.name) }
+
+  /// The global options given.
+  package var global: GlobalOptions { GlobalOptions(self) }
+
+  /// True when `--help` was given.
+  package var wantsHelp: Bool { flags.contains("help") }
+
+  /// True when `--version` was given (before any command).
+  package var wantsVersion: Bool { flags.contains("version") }
+
+  /// The value of `--name`, for the interactive command, which reads the global options by
+  /// name until it takes `global` (its file is reshaped with the App layer).
+  package func value(_ name: String) -> String? { values[name] }
+
+  /// True when `--name` was given; see `value(_:)`.
+  package func flag(_ name: String) -> Bool { flags.contains(name) }
+}
+
+/// A command line that cannot be run; `message` names the problem, `hint` the way out.
+package struct UsageError: Error, Equatable, Sendable {
+  /// The problem.
+  let message: String
+  /// The way out.
+  let hint: String
+
+  /// The one line printed to standard error.
+  package var line: String { "authtui: \(message) (\(hint))" }
+}
+
+/// Turns `argv` into an `Invocation` against the catalog, or a `UsageError`.
+package struct ArgumentParser: Sendable {
+  /// The commands it knows.
+  let catalog: CommandCatalog
+
+  /// A parser for `catalog`'s commands.
+  package init(catalog: CommandCatalog) { self.catalog = catalog }
+
+  /// The invocation `arguments` (argv without the program) mean.
+  package func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+    var command: CommandSpec?
+    var positionals: [String] = []
+    var values: [String: String] = [:]
+    var flags: Set<String> = []
+    var index = 0
+    var onlyPositionalsFromHere = false
+
+    while index < arguments.count {
+      let argument = arguments[index]
+      index += 1
+      if onlyPositionalsFromHere || !argument.hasPrefix("-") || argument == "-" {
+        if command == nil && positionals.isEmpty {
+          // The first word names the command.
+          guard let spec = catalog.command(named: argument) else {
+            throw UsageError(
+              message: "unknown command '\(argument)'",
+              hint: catalog.suggestion(forCommand: argument))
+          }
+          command = spec
+        } else {
+          positionals.append(argument)
+        }
+        continue
+      }
+      if argument == "--" {
+        onlyPositionalsFromHere = true
+        continue
+      }
+      let (name, inlineValue) = Self.split(option: argument)
+      if name == "help" || name == "h" {
+        flags.insert("help")
+        continue
+      }
+      if name == "version" && command == nil {
+        flags.insert("version")
+        continue
+      }
+      // Before the command word only the global options are known.
+      let spec = command ?? catalog.interactive
+      guard let option = (spec.options + GlobalOptions.all).first(where: { $0.name == name }) else {
+        let scope = command.map { " for '\($0.name)'" } ?? ""
+        let hint =
+          command == nil && catalog.commands.contains { $0.options.contains { $0.name == name } }
+          ? "put command options after the command, e.g. `authtui list --json`"
+          : "see `authtui help\(command.map { " " + $0.name } ?? "")`"
+        throw UsageError(message: "unknown option '\(argument)'\(scope)", hint: hint)
+      }
+      if option.valueName == nil {
+        if inlineValue != nil {
+          throw UsageError(message: "--\(name) takes no value", hint: "write just --\(name)")
+        }
+        flags.insert(name)
+      } else if let inlineValue {
+        values[name] = inlineValue
+      } else if index < arguments.count {
+        values[name] = arguments[index]
+        index += 1
+      } else {
+        throw UsageError(
+          message: "--\(name) needs a value",
+          hint: "write --\(name) \(option.valueName ?? "VALUE")")
+      }
+    }
+
+    let spec = command ?? catalog.interactive
+    let invocation = Invocation(
+      command: spec.name, arguments: positionals, values: values, flags: flags)
+    if flags.contains("help") || flags.contains("version") { return invocation }
+    let takesAny = spec.arguments.last?.hasSuffix("...") ?? false
+    if positionals.count < spec.requiredArguments {
+      throw UsageError(
+        message: "'\(spec.name)' needs \(spec.arguments[positionals.count])",
+        hint: "usage: authtui \(spec.usage)")
+    }
+    if !takesAny && positionals.count > spec.arguments.count {
+      throw UsageError(
+        message: "unexpected argument '\(positionals[spec.arguments.count])'",
+        hint: "usage: authtui \(spec.usage)")
+    }
+    return invocation
+  }
+
+  private static func split(option: String) -> (String, String?) {
+    let body = option.drop { $0 == "-" }
+    if let equals = body.firstIndex(of: "=") {
+      return (String(body[..<equals]), String(body[body.index(after: equals)...]))
+    }
+    return (String(body), nil)
+  }
+}

@@ -1,0 +1,106 @@
+import Accounts
+import App
+import AuthCore
+import Foundation
+import Vault
+
+/// `authtui list [--json]`: every account with its status and expiry, never a token.
+enum ListCommand {
+  static let spec = CommandSpec(
+    name: "list", usage: "list [--json]",
+    summary: "List your accounts with their status and expiry (never a token).",
+    details: """
+      Status is valid, expiring (less than 5 minutes left), expired, or sign-in needed.
+      --json prints [{"account", "provider", "label", "status", "expires_at", "scopes",
+      "refreshable"}], with expires_at in ISO 8601 (UTC) or null and status one of valid,
+      expiring, expired, sign_in_needed.
+      """,
+    arguments: [], requiredArguments: 0, options: [jsonFlag])
+
+  static let jsonFlag = OptionSpec.flag("json", "print a JSON array instead of a table")
+
+  /// What `list` was asked.
+  typealias Options = ListingOptions
+
+  /// One account as `list --json` prints it.
+  struct Row {
+    let account: String
+    let provider: String
+    let label: String
+    let status: String
+    let expiresAt: String?
+    let scopes: [String]
+    let refreshable: Bool
+
+    var json: OrderedJSON {
+      OrderedJSON.object([
+        ("account", .string(account)), ("provider", .string(provider)), ("label", .string(label)),
+        ("status", .string(status)), ("expires_at", expiresAt.map { .string($0) } ?? .null),
+        ("scopes", .array(scopes.map(OrderedJSON.string))), ("refreshable", .bool(refreshable)),
+      ])
+    }
+  }
+
+  static func run(_ options: Options, console: Console) async -> ExitCode {
+    do throws(CommandFailure) {
+      let book = try await AccountAccess.book(options.global, console: console)
+      let listing: AccountListing
+      do {
+        listing = try await book.listing()
+      } catch {
+        throw AccountAccess.failure(error)
+      }
+      for damaged in listing.damaged {
+        console.err(
+          "authtui: account \(damaged.reference) is damaged (\(damaged.damage)) and cannot be read; "
+            + "remove it with `authtui logout '\(damaged.id)' --local-only`")
+      }
+      let rows = rows(listing.accounts, now: Date())
+      console.out(options.json ? json(rows) : table(rows))
+      return .ok
+    } catch {
+      console.err(error.line)
+      return error.exitCode
+    }
+  }
+
+  static func rows(_ accounts: [AccountRecord], now: Date) -> [Row] {
+    let formatter = ISO8601DateFormatter()
+    return accounts.sorted { $0.name < $1.name }.map { account in
+      let status = AccountStatus.classify(
+        hasAccessToken: !account.needsSignIn && account.tokens.accessToken != nil,
+        expiresAt: account.tokens.expiresAt, now: now)
+      return Row(
+        account: account.name, provider: account.providerID, label: account.label,
+        status: status.rawValue, expiresAt: account.tokens.expiresAt.map(formatter.string(from:)),
+        scopes: account.tokens.scopes, refreshable: account.tokens.refreshToken != nil)
+    }
+  }
+
+  static func json(_ rows: [Row]) -> String {
+    "[" + rows.map(\.json.text).joined(separator: ",") + "]"
+  }
+
+  static func table(_ rows: [Row]) -> String {
+    guard !rows.isEmpty else {
+      return
+        "No accounts yet. Sign in with `authtui login PROVIDER` (`authtui providers` lists them)."
+    }
+    let header = ["ACCOUNT", "STATUS", "EXPIRES", "REFRESH", "SCOPES"]
+    let cells = rows.map { row in
+      [
+        row.account, AccountStatus(rawValue: row.status)?.label ?? row.status,
+        row.expiresAt ?? "never", row.refreshable ? "yes" : "no",
+        row.scopes.joined(separator: " "),
+      ]
+    }
+    let widths = header.indices.map { column in
+      ([header[column]] + cells.map { $0[column] }).map(\.count).max() ?? 0
+    }
+    return ([header] + cells).map { values in
+      zip(values, widths).map { value, width in
+        value + String(repeating: " ", count: max(0, width - value.count))
+      }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+    }.joined(separator: "\n")
+  }
+}

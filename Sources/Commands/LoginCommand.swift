@@ -1,0 +1,164 @@
+import Accounts
+import AuthCore
+import Foundation
+import System
+import Vault
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `authtui login PROVIDER [--flow pkce|device|pin] [--label NAME] [--no-browser]
+/// [--timeout SECONDS] [--json]`: signs in and stores the account.
+enum LoginCommand {
+  static let spec = CommandSpec(
+    name: "login",
+    usage:
+      "login PROVIDER [--flow pkce|device|pin] [--label NAME] [--no-browser] [--timeout SECONDS] [--json]",
+    summary: "Sign in to PROVIDER and keep the account in the vault.",
+    details: """
+      The browser flow (pkce) opens the provider's page with $BROWSER, or xdg-open when there
+      is a display; otherwise, and with --no-browser, it prints the address, the `ssh -L`
+      line that lets this machine receive the redirect, and accepts the final address pasted
+      on standard input. Without a browser authtui prefers the provider's device or PIN flow.
+      Every wait has a countdown (the provider's login_timeout, --timeout, or the code's
+      lifetime); a provider that never answers (Simkl's way of saying no) ends as "no answer"
+      with exit 6. The account is stored only after the tokens and the provider's account
+      details arrived; its label is the provider's name for you unless --label says otherwise.
+      The browser is given a one-time address on 127.0.0.1 that leads to the provider's page
+      once (the page's URL would show its state in `ps`); if it is opened twice, the sign-in
+      starts again with fresh values and says so.
+      --json writes one event per line: authorize, user_code, restarted, signed_in, error.
+      """,
+    arguments: ["PROVIDER"], requiredArguments: 1,
+    options: [flowOption, labelOption, noBrowserFlag, timeoutOption, jsonFlag])
+
+  static let flowOption = OptionSpec.value(
+    "flow", "pkce|device|pin", "how to sign in (default: the provider's first flow)")
+  static let labelOption = OptionSpec.value(
+    "label", "NAME", "the account's name (default: the provider's name for you)")
+  static let noBrowserFlag = OptionSpec.flag(
+    "no-browser", "print the address instead of opening a browser")
+  static let timeoutOption = OptionSpec.value(
+    "timeout", "SECONDS", "how long the browser flow waits (default: the provider's)")
+  static let jsonFlag = OptionSpec.flag("json", "write events as JSON lines on standard output")
+
+  /// What `login` was asked.
+  struct Options: Sendable, Equatable {
+    var global: GlobalOptions
+    /// The provider's id.
+    var provider: String
+    /// `--flow`; nil for the provider's choice.
+    var flow: SignInFlow?
+    /// `--label`.
+    var label: String?
+    /// `--no-browser`.
+    var noBrowser: Bool
+    /// `--timeout`, at least 10 seconds; nil for the provider's.
+    var timeout: TimeInterval?
+
+    init(_ invocation: Invocation) throws(CommandFailure) {
+      global = invocation.global
+      provider = invocation.arguments[0]
+      flow = try LoginCommand.parseFlow(invocation.value(LoginCommand.flowOption))
+      timeout = try invocation.value(LoginCommand.timeoutOption).map { _ throws(CommandFailure) in
+        TimeInterval(
+          try AccountAccess.seconds(invocation, LoginCommand.timeoutOption, default: 300))
+      }
+      if let timeout, timeout < 10 {
+        throw CommandFailure(exitCode: .usage, message: "--timeout must be at least 10 seconds")
+      }
+      label = invocation.value(LoginCommand.labelOption)
+      noBrowser = invocation.flag(LoginCommand.noBrowserFlag)
+    }
+  }
+
+  static func run(_ invocation: Invocation, console: Console) async -> ExitCode {
+    // Read first: a usage error is an `error` event too under --json.
+    let output = LoginOutput(console: console, json: invocation.flag(jsonFlag))
+    do throws(CommandFailure) {
+      let options = try Options(invocation)
+      let providerID = options.provider
+      let browser = options.noBrowser ? nil : BrowserLauncher.available()
+      let book = try await AccountAccess.book(
+        options.global, console: console, reportProblems: true, providers: .provider(providerID))
+      let record = try await signIn(
+        book: book, providerID: providerID, flow: options.flow, label: options.label,
+        timeout: options.timeout, browser: browser, output: output)
+      await output.signedIn(record)
+      for damaged in (try? await book.damagedAccounts(perhapsNamedLike: record)) ?? [] {
+        console.err(
+          "authtui: account \(damaged.id) is damaged and its name cannot be read, so authtui "
+            + "cannot tell whether it was \(record.name) too; if it was, remove it with "
+            + "`authtui logout '\(damaged.id)' --local-only`")
+      }
+      return .ok
+    } catch {
+      await output.failed(error)
+      return error.exitCode
+    }
+  }
+
+  static func parseFlow(_ text: String?) throws(CommandFailure) -> SignInFlow? {
+    guard let text else { return nil }
+    guard let flow = SignInFlow(rawValue: text) else {
+      throw CommandFailure(
+        exitCode: .usage, message: "--flow is pkce, device or pin, not \"\(text)\"")
+    }
+    return flow
+  }
+
+  /// Runs the sign-in with its countdown, browser, paste path and Ctrl-C.
+  static func signIn(
+    book: AccountBook, providerID: String, flow requested: SignInFlow?, label: String?,
+    timeout: TimeInterval?, browser: BrowserLauncher?, output: LoginOutput
+  ) async throws(CommandFailure) -> AccountRecord {
+    let session: SignInSession
+    do throws(AccountsError) {
+      let offered = try await book.client(for: providerID).configuration.flows
+      let flow = requested ?? preferredFlow(offered: offered, hasBrowser: browser != nil)
+      if requested == nil, flow != offered.first {
+        output.note(
+          "No browser here: using the \(flow.rawValue) flow (--flow pkce to paste a redirect instead)."
+        )
+      }
+      session = try await book.beginSignIn(
+        provider: providerID, flow: flow, label: label, loginTimeout: timeout)
+    } catch {
+      throw AccountAccess.failure(error)
+    }
+
+    // Ctrl-C cancels the attempt (exit 6) instead of killing the process mid-exchange.
+    let interrupt = CtrlC.catching { session.cancel() }
+    defer { interrupt.release() }
+
+    let reporter = Task {
+      var announced = false
+      for await progress in session.progress {
+        if !announced, progress.authorizationURL != nil || progress.userCode != nil {
+          announced = true
+          await output.announce(progress, browser: browser, session: session)
+        }
+        await output.update(progress)
+      }
+    }
+    let countdown = Task { await output.runCountdown() }
+    defer {
+      reporter.cancel()
+      countdown.cancel()
+    }
+    do {
+      return try await session.finish()
+    } catch {
+      throw AccountAccess.failure(error)
+    }
+  }
+
+  /// The provider's first flow, unless no browser can be opened here and the provider offers a
+  /// code flow, which then works from any other device.
+  static func preferredFlow(offered: [SignInFlow], hasBrowser: Bool) -> SignInFlow {
+    let first = offered.first ?? .pkce
+    guard !hasBrowser, first == .pkce else { return first }
+    return offered.first { $0 == .device || $0 == .pin } ?? first
+  }
+}

@@ -1,0 +1,113 @@
+import Accounts
+import Foundation
+import System
+
+/// `authtui logout ACCOUNT [--local-only] [--no-browser]`: revoke at the provider, then forget
+/// the account here.
+enum LogoutCommand {
+  static let spec = CommandSpec(
+    name: "logout", usage: "logout ACCOUNT [--local-only] [--no-browser]",
+    summary: "Sign ACCOUNT out: revoke its tokens at the provider, then delete it here.",
+    details: """
+      The refresh token is revoked first, then the access token (RFC 7009), where the provider
+      can. The account is deleted from the vault in every case; when revocation fails the exit
+      status is 7 and the message says the tokens may still work at the provider until they
+      expire. A provider with an end_session_endpoint also gets its sign-out page opened (like
+      login's page; printed on a terminal with --no-browser), so the browser session ends
+      too. The browser is given a one-time address on 127.0.0.1 that leads to that page once
+      (the page's URL carries your id_token, which other users could read in a program's
+      arguments); logout waits until it was opened: 30 seconds for a browser, 2 minutes for
+      a printed address (Ctrl-C skips).
+      `authtui logout '#N' --local-only` removes a damaged account that `list` reports by id
+      (PROVIDER/LABEL works too while its name still reads); without --local-only a damaged
+      account is refused, since its tokens cannot be read to revoke them.
+      """,
+    arguments: ["ACCOUNT"], requiredArguments: 1,
+    options: [localOnlyFlag, noBrowserFlag])
+
+  static let localOnlyFlag = OptionSpec.flag(
+    "local-only", "delete the account here without telling the provider")
+  static let noBrowserFlag = OptionSpec.flag(
+    "no-browser", "print a one-time sign-out address instead of opening it")
+
+  /// What `logout` was asked.
+  struct Options: Sendable, Equatable {
+    var global: GlobalOptions
+    /// The account's name as given.
+    var account: String
+    /// `--local-only`.
+    var localOnly: Bool
+    /// `--no-browser`.
+    var noBrowser: Bool
+
+    init(_ invocation: Invocation) {
+      global = invocation.global
+      account = invocation.arguments[0]
+      localOnly = invocation.flag(LogoutCommand.localOnlyFlag)
+      noBrowser = invocation.flag(LogoutCommand.noBrowserFlag)
+    }
+  }
+
+  static func run(_ options: Options, console: Console) async -> ExitCode {
+    do throws(CommandFailure) {
+      let book = try await AccountAccess.book(
+        options.global, console: console, providers: .account(options.account))
+      let report: SignOutReport
+      let name: String
+      let accessSettings: String?
+      do throws(AccountsError) {
+        let stored = try await book.storedAccount(named: options.account)
+        switch stored {
+        case .readable(let account): name = account.name
+        case .damaged(let damaged): name = "the damaged account \(damaged.reference)"
+        }
+        accessSettings = stored.providerID.flatMap {
+          book.catalog.entry($0)?.file.accessSettingsURL
+        }
+        report = try await book.signOut(stored, localOnly: options.localOnly)
+        if case .damaged = stored {
+          let place =
+            accessSettings.map { "at \($0)" } ?? "in your account settings at the provider"
+          console.out(
+            "Removed \(name) from this vault. Its tokens could not be read, so they were not "
+              + "revoked: withdraw authtui's access " + place + ".")
+          return .ok
+        }
+      } catch {
+        throw AccountAccess.failure(error)
+      }
+      if let url = report.endSessionURL {
+        let browser = options.noBrowser ? nil : BrowserLauncher.available()
+        await SignOutPage.show(url, browser: browser, console: console)
+      }
+      switch report.revocation {
+      case .revoked:
+        console.out(
+          "Signed out of \(name): the provider revoked its tokens, and it was removed here.")
+      case .unsupported:
+        let place = accessSettings.map { "at \($0)" } ?? "in your account settings at the provider"
+        console.out(
+          "Removed \(name). This provider cannot revoke tokens from here: withdraw authtui's access "
+            + place + ".")
+      case .skipped:
+        console.out("Removed \(name) from this vault (the provider was not contacted).")
+      case .providerMissing:
+        console.out(
+          "Removed \(name). Its provider is not configured any more, so its tokens were not revoked."
+        )
+      case .failed(let error):
+        console.out("Removed \(name) from this vault.")
+        throw CommandFailure(
+          exitCode: .providerError,
+          message: "the provider did not revoke \(name)'s tokens (\(error.message)) They may keep "
+            + "working until they expire; withdraw access "
+            + (accessSettings.map { "at \($0)." } ?? "in your account settings at the provider."),
+          code: error.code)
+      }
+      return .ok
+    } catch {
+      console.err(error.line)
+      return error.exitCode
+    }
+  }
+}

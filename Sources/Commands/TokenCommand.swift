@@ -1,0 +1,89 @@
+import Accounts
+import Agent
+import Foundation
+
+/// `authtui token ACCOUNT [--min-valid SECONDS]`: a valid access token on standard output, for
+/// scripts (`curl -H "Authorization: Bearer $(authtui token simkl/alice)" …`).
+enum TokenCommand {
+  static let spec = CommandSpec(
+    name: "token", usage: "token ACCOUNT [--min-valid SECONDS]",
+    summary: "Print a valid access token for ACCOUNT, refreshing it first when needed.",
+    details: """
+      ACCOUNT is PROVIDER/LABEL (simkl/alice), or PROVIDER alone when it has one account.
+      The token is refreshed first when fewer than --min-valid seconds remain (default 60),
+      at most once per call: a token obtained during this call is printed even when the
+      provider's lifetime is shorter. Many processes may ask at once: one refreshes, the
+      others wait for it and print its token. Exit 5 when the account needs a new sign-in
+      (no refresh token, or the provider refused it), 7 when the provider cannot be reached
+      (the stored tokens are then left as they were). When `authtui agent` runs for this
+      vault, it answers instead and no passphrase is needed; AUTHTUI_NO_AGENT=1 skips it.
+      SIGINT, SIGTERM and SIGHUP during a refresh request wait until its answer is stored,
+      then end the process; SIGKILL then may cost the account a new sign-in.
+      """,
+    arguments: ["ACCOUNT"], requiredArguments: 1, options: [minValidOption])
+
+  static let minValidOption = OptionSpec.value(
+    "min-valid", "SECONDS", "refresh when fewer seconds than this remain (default 60)")
+
+  /// What `token` was asked.
+  struct Options: Sendable, Equatable {
+    var global: GlobalOptions
+    /// The account's name as given.
+    var account: String
+    /// `--min-valid`, in seconds.
+    var minimumValidity: Int
+
+    init(_ invocation: Invocation) throws(CommandFailure) {
+      global = invocation.global
+      account = invocation.arguments[0]
+      minimumValidity = try AccountAccess.seconds(
+        invocation, TokenCommand.minValidOption, default: 60)
+    }
+  }
+
+  static func run(_ options: Options, console: Console) async -> ExitCode {
+    let startedAt = Date()
+    do throws(CommandFailure) {
+      if let answer = await askAgent(options, startedAt: startedAt) {
+        console.out(try answer.get())
+        return .ok
+      }
+      let book = try await AccountAccess.book(
+        options.global, console: console, providers: .account(options.account))
+      let token: String
+      do {
+        let account = try await book.account(named: options.account)
+        token = try await book.accessToken(
+          for: account.id, minimumValidity: TimeInterval(options.minimumValidity),
+          startedAt: startedAt)
+      } catch {
+        throw AccountAccess.failure(error)
+      }
+      console.out(token)
+      return .ok
+    } catch {
+      console.err(error.line)
+      return error.exitCode
+    }
+  }
+
+  /// The token from a running agent for this vault, or its failure; nil when there is no agent
+  /// to ask (or `AUTHTUI_NO_AGENT` is set), and the vault must be unlocked here.
+  static func askAgent(_ options: Options, startedAt: Date) async
+    -> Result<String, CommandFailure>?
+  {
+    guard AgentClient.enabled() else { return nil }
+    let request = AgentRequest(
+      operation: .token(
+        account: options.account, minimumValidity: options.minimumValidity,
+        startedAt: startedAt),
+      vault: VaultAccess.location(options.global).canonicalPath)
+    switch await AgentClient.ask(
+      request, at: .resolve(), timeout: AgentClient.connectTimeout + AgentClient.tokenTimeout)
+    {
+    case .token(let token)?: return .success(token)
+    case .failure(let failure)?: return .failure(CommandFailure(failure))
+    case .pong?, nil: return nil
+    }
+  }
+}

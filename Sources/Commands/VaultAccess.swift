@@ -1,0 +1,73 @@
+import Foundation
+import System
+import Vault
+
+/// How every command that needs the vault opens it: the location from `--vault`, `AUTHTUI_VAULT`
+/// or the XDG default, the passphrase from `PassphraseSource`, and each failure turned into the
+/// exit code of DESIGN.md ("3 vault locked or wrong passphrase") with a message that says what to
+/// do. `token`, `login` and `list` use `unlocked`; `vault` uses the pieces.
+package enum VaultAccess {
+  /// The vault file these options mean.
+  static func location(
+    _ options: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> VaultLocation {
+    VaultLocation.resolve(explicitPath: options.vault, environment: environment)
+  }
+
+  /// The vault, opened and unlocked.
+  static func unlocked(
+    _ options: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment,
+    prompt: String = "Vault passphrase: "
+  ) async throws(CommandFailure) -> Vault {
+    let location = location(options, environment: environment)
+    let vault = try await open(location)
+    try await unlock(vault, with: .current(environment: environment), prompt: prompt)
+    return vault
+  }
+
+  /// Opens the vault, locked.
+  static func open(_ location: VaultLocation) async throws(CommandFailure) -> Vault {
+    do {
+      return try await Vault.open(at: location)
+    } catch {
+      throw failure(error)
+    }
+  }
+
+  /// Reads the passphrase from `source` and unlocks `vault` with it.
+  static func unlock(_ vault: Vault, with source: PassphraseSource, prompt: String)
+    async throws(CommandFailure)
+  {
+    let passphrase = try await read(source, prompt: prompt)
+    do {
+      try await vault.unlock(with: passphrase)
+    } catch {
+      throw failure(error, passphraseFrom: source.origin)
+    }
+  }
+
+  /// Reads a passphrase, turning a failure into exit code 3 (6 when the user cancelled).
+  static func read(_ source: PassphraseSource, prompt: String, confirmation: String? = nil)
+    async throws(CommandFailure) -> Passphrase
+  {
+    do {
+      return try await source.read(prompt: prompt, confirmation: confirmation)
+    } catch {
+      throw CommandFailure(exitCode: ExitCode(error), message: error.message)
+    }
+  }
+
+  /// The exit code and message of a vault error; `origin` makes a wrong-passphrase message name
+  /// where the passphrase came from.
+  package static func failure(_ error: VaultError, passphraseFrom origin: PassphraseOrigin? = nil)
+    -> CommandFailure
+  {
+    guard case .wrongPassphrase(let path) = error else {
+      return CommandFailure(exitCode: ExitCode(error), message: error.description)
+    }
+    let origin = origin ?? .terminal
+    return CommandFailure(
+      exitCode: ExitCode(error),
+      message: "\(origin) does not open the vault \(path) (nothing was changed); \(origin.remedy)")
+  }
+}

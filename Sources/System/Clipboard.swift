@@ -1,0 +1,144 @@
+import Crypto
+import Foundation
+import Terminal
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Puts a token on the clipboard and takes it off again: OSC 52 to the terminal (which works
+/// over SSH and, with `set -s set-clipboard on`, inside tmux), plus `wl-copy` or `xclip` when a
+/// local display has one. After `clearAfter` seconds a detached janitor clears each clipboard
+/// that still holds the token (compared by SHA-256, so the token itself is never handed to
+/// another process's argument list). The terminal's clipboard cannot be read back over SSH, so
+/// there the janitor clears it whatever it holds by then; inside tmux it checks tmux's buffer.
+public enum Clipboard {
+  /// Where the token went.
+  public struct Report: Sendable, Equatable {
+    /// The terminal was sent OSC 52.
+    public var terminal: Bool
+    /// The local clipboard tool used, if any (`wl-copy`, `xclip`).
+    public var localTool: String?
+
+    /// Words for the user: "the terminal (OSC 52) and xclip".
+    public var destinations: String {
+      var parts: [String] = []
+      if terminal { parts.append("the terminal (OSC 52)") }
+      if let localTool { parts.append(localTool) }
+      return parts.isEmpty ? "nowhere" : parts.joined(separator: " and ")
+    }
+  }
+
+  /// Copies `text`. `writeToTerminal` sends the OSC 52 sequence (the command line writes it to
+  /// /dev/tty; the UI hands it to its screen); `terminalPath` is the tty the janitor writes the
+  /// clearing sequence to. Clearing is skipped when `clearAfter` is zero.
+  public static func copy(
+    _ text: String, clearAfter: TimeInterval, terminalPath: String?,
+    writeToTerminal: (String) -> Bool,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> Report {
+    var report = Report(terminal: writeToTerminal(ClipboardSequence.osc52(copying: text)))
+    let tool = localTool(environment: environment)
+    if let tool, pipe(text, into: tool.copy) {
+      report.localTool = tool.name
+    }
+    if clearAfter > 0 {
+      scheduleClearing(
+        digest: SHA256.hash(text).map { String(format: "%02x", $0) }.joined(), after: clearAfter,
+        terminalPath: report.terminal ? terminalPath : nil,
+        tool: report.localTool.flatMap { _ in tool },
+        insideTmux: !(environment["TMUX"] ?? "").isEmpty)
+    }
+    return report
+  }
+
+  /// Writes OSC 52 straight to the controlling terminal, for the command line.
+  public static func writeToControllingTerminal(_ sequence: String) -> Bool {
+    let descriptor = open("/dev/tty", O_WRONLY | O_NOCTTY)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    let bytes = Array(sequence.utf8)
+    return bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == bytes.count
+  }
+
+  /// The path of the controlling terminal, for the janitor.
+  public static func controllingTerminalPath() -> String? {
+    for descriptor: Int32 in [2, 1, 0] {
+      if isatty(descriptor) == 1, let name = ttyname(descriptor) {
+        return String(validatingCString: name)
+      }
+    }
+    return nil
+  }
+
+  struct LocalTool {
+    let name: String
+    /// Shell text that reads the new contents on standard input.
+    let copy: String
+    /// Shell text that prints the current contents.
+    let paste: String
+    /// Shell text that empties the clipboard.
+    let clear: String
+  }
+
+  /// `wl-copy` under Wayland, `xclip` under X, when installed and a display exists (both fail
+  /// without one).
+  static func localTool(environment: [String: String]) -> LocalTool? {
+    if !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty,
+      DetachedCommand.isAvailable("wl-copy", environment: environment)
+    {
+      return LocalTool(
+        name: "wl-copy", copy: "wl-copy", paste: "wl-paste --no-newline", clear: "wl-copy --clear")
+    }
+    if !(environment["DISPLAY"] ?? "").isEmpty,
+      DetachedCommand.isAvailable("xclip", environment: environment)
+    {
+      return LocalTool(
+        name: "xclip", copy: "xclip -selection clipboard",
+        paste: "xclip -selection clipboard -o", clear: "printf '' | xclip -selection clipboard")
+    }
+    return nil
+  }
+
+  /// Runs `command` with `text` on its standard input, without waiting for the daemon the tool
+  /// leaves behind (xclip stays to serve the selection).
+  private static func pipe(_ text: String, into command: String) -> Bool {
+    var fds: [Int32] = [0, 0]
+    guard Glibc.pipe(&fds) == 0 else { return false }
+    _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+    let started = DetachedCommand.launch("\(command) <&3", inheriting: fds[0])
+    close(fds[0])
+    let bytes = Array(text.utf8)
+    let written = bytes.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) }
+    close(fds[1])
+    return started && written == bytes.count
+  }
+
+  /// Starts the janitor: after `after` seconds, clear each clipboard whose contents still hash
+  /// to `digest` (hex SHA-256).
+  private static func scheduleClearing(
+    digest: String, after: TimeInterval, terminalPath: String?, tool: LocalTool?,
+    insideTmux: Bool
+  ) {
+    // $1 seconds, $2 hex SHA-256 of the token, $3 tty path. sha256sum is in coreutils.
+    let hash = "sha256sum | cut -d ' ' -f 1"
+    var script = "sleep \"$1\"; "
+    if let tool {
+      script +=
+        "if [ \"$(\(tool.paste) 2>/dev/null | \(hash))\" = \"$2\" ]; then \(tool.clear); fi; "
+    }
+    if terminalPath != nil {
+      let clearTerminal = "printf '\\033]52;c;\\007' > \"$3\""
+      if insideTmux {
+        script +=
+          "if [ \"$(tmux show-buffer 2>/dev/null | \(hash))\" = \"$2\" ]; then \(clearTerminal); "
+          + "tmux delete-buffer 2>/dev/null; fi; "
+      } else {
+        script += "\(clearTerminal); "
+      }
+    }
+    script += "true"
+    DetachedCommand.launch(
+      script, arguments: [String(Int(after.rounded())), digest, terminalPath ?? ""])
+  }
+}

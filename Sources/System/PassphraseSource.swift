@@ -1,0 +1,192 @@
+import Foundation
+import Vault
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Where a command gets a vault passphrase (DESIGN.md "Command line", the restic/borg convention).
+///
+/// The first that is set (and not empty) answers: `AUTHTUI_PASSPHRASE` (the passphrase itself),
+/// `AUTHTUI_PASSPHRASE_FILE` (the first line of that file), `AUTHTUI_PASSPHRASE_COMMAND` (the first
+/// line the command prints, run by `/bin/sh -c`, e.g. `pass show authtui`); otherwise the terminal
+/// is asked, with echo off. `vault passwd` reads the replacement the same way from
+/// `AUTHTUI_NEW_PASSPHRASE`, `…_FILE` and `…_COMMAND`.
+///
+/// `read` does its blocking work (the terminal, the command) on a thread of its own, so it is
+/// safe to await from any task, including the UI's.
+public struct PassphraseSource: Sendable {
+  /// The variable whose value is the passphrase; `_FILE` and `_COMMAND` are appended for the others.
+  public let variable: String
+  /// The environment the variables are read from.
+  public let environment: [String: String]
+
+  /// The passphrase that opens the vault: `AUTHTUI_PASSPHRASE*`, else the terminal.
+  public static func current(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> PassphraseSource {
+    PassphraseSource(variable: "AUTHTUI_PASSPHRASE", environment: environment)
+  }
+
+  /// The new passphrase of `vault passwd`: `AUTHTUI_NEW_PASSPHRASE*`, else the terminal.
+  public static func replacement(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> PassphraseSource {
+    PassphraseSource(variable: "AUTHTUI_NEW_PASSPHRASE", environment: environment)
+  }
+
+  /// Which source will answer. The interactive UI skips its unlock screen unless `.terminal`.
+  public var origin: PassphraseOrigin {
+    if value(variable) != nil { return .variable(variable) }
+    if let path = value(variable + "_FILE") {
+      return .file(variable: variable + "_FILE", path: path)
+    }
+    if let command = value(variable + "_COMMAND") {
+      return .command(variable: variable + "_COMMAND", command: command)
+    }
+    return .terminal
+  }
+
+  /// The passphrase. On the terminal it is asked with `prompt`, and when `confirmation` is given,
+  /// asked again with it (up to three attempts until both agree); a variable is taken as it is.
+  public func read(prompt: String, confirmation: String? = nil) async throws(PassphraseError)
+    -> Passphrase
+  {
+    let result = await withCheckedContinuation {
+      (continuation: CheckedContinuation<Result<Passphrase, PassphraseError>, Never>) in
+      Thread {
+        continuation.resume(
+          returning: Result { () throws(PassphraseError) in
+            try readBlocking(prompt: prompt, confirmation: confirmation)
+          })
+      }.start()
+    }
+    return try result.get()
+  }
+
+  private func value(_ name: String) -> String? {
+    environment[name].flatMap { $0.isEmpty ? nil : $0 }
+  }
+
+  private func readBlocking(prompt: String, confirmation: String?) throws(PassphraseError)
+    -> Passphrase
+  {
+    let origin = self.origin
+    let text: String
+    switch origin {
+    case .variable(let name):
+      text = value(name) ?? ""
+    case .file(_, let path):
+      guard let data = FileManager.default.contents(atPath: path) else {
+        let reason = access(path, R_OK) != 0 ? String(cString: strerror(errno)) : "unreadable"
+        throw .unreadableFile(origin, reason: reason)
+      }
+      text = try Self.firstLine(of: Array(data), from: origin)
+    case .command(_, let command):
+      text = try Self.firstLine(
+        of: try Self.output(of: command, environment: environment, origin: origin), from: origin)
+    case .terminal:
+      return try TerminalPassphrase.ask(
+        prompt: prompt, confirmation: confirmation, variable: variable)
+    }
+    guard !text.isEmpty else { throw .empty(origin) }
+    return Passphrase(text)
+  }
+
+  private static func firstLine(of bytes: [UInt8], from origin: PassphraseOrigin)
+    throws(PassphraseError) -> String
+  {
+    var line = bytes.prefix { $0 != UInt8(ascii: "\n") }
+    if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+    guard let text = String(bytes: line, encoding: .utf8) else { throw .notUTF8(origin) }
+    return text
+  }
+
+  /// Runs `command` with `/bin/sh -c` and returns its standard output. Its standard input and
+  /// error stay the terminal's, so `gpg` or `pass` can ask for their own passphrase.
+  private static func output(
+    of command: String, environment: [String: String], origin: PassphraseOrigin
+  ) throws(PassphraseError) -> [UInt8] {
+    let result: (termination: SpawnedProcess.Termination, output: [UInt8])
+    do {
+      result = try SpawnedProcess.output(
+        of: "/bin/sh", arguments: ["-c", command], environment: environment)
+    } catch {
+      throw .commandFailed(origin, detail: error.reason)
+    }
+    guard result.termination.succeeded else {
+      throw .commandFailed(origin, detail: result.termination.description)
+    }
+    return result.output
+  }
+}
+
+/// Where a passphrase came from, for messages that say what to fix.
+public enum PassphraseOrigin: Sendable, Equatable, CustomStringConvertible {
+  case variable(String)
+  case file(variable: String, path: String)
+  case command(variable: String, command: String)
+  case terminal
+
+  /// "the passphrase from AUTHTUI_PASSPHRASE_FILE (~/.secret)", or "the passphrase typed".
+  public var description: String {
+    switch self {
+    case .variable(let name): return "the passphrase from \(name)"
+    case .file(let name, let path): return "the passphrase from \(name) (\(path))"
+    case .command(let name, _): return "the passphrase printed by \(name)"
+    case .terminal: return "the passphrase typed"
+    }
+  }
+
+  /// What to do when this passphrase is wrong.
+  public var remedy: String {
+    switch self {
+    case .variable(let name):
+      return "correct \(name), or unset it to be asked on the terminal"
+    case .file(let name, _):
+      return "correct the first line of that file, or unset \(name) to be asked on the terminal"
+    case .command(let name, _):
+      return "make that command print the right passphrase, or unset \(name)"
+    case .terminal:
+      return "try again with the passphrase set by `authtui vault init` or the last"
+        + " `authtui vault passwd`"
+    }
+  }
+}
+
+/// Why no passphrase could be had.
+public enum PassphraseError: Error, Equatable, Sendable {
+  /// No variable is set and there is no terminal to ask.
+  case noTerminal(variable: String)
+  case unreadableFile(PassphraseOrigin, reason: String)
+  case commandFailed(PassphraseOrigin, detail: String)
+  case empty(PassphraseOrigin)
+  case notUTF8(PassphraseOrigin)
+  /// The two entries on the terminal differed three times.
+  case mismatch
+  /// Ctrl-C or Ctrl-D at the prompt.
+  case cancelled
+
+  /// The one-line message: the problem and the fix.
+  public var message: String {
+    switch self {
+    case .noTerminal(let variable):
+      return "no passphrase: there is no terminal to ask on; set \(variable),"
+        + " \(variable)_FILE or \(variable)_COMMAND"
+    case .unreadableFile(let origin, let reason):
+      guard case .file(let name, let path) = origin else { return "cannot read the passphrase" }
+      return "cannot read \(path) (named by \(name)): \(reason); fix the path or unset \(name)"
+    case .commandFailed(let origin, let detail):
+      guard case .command(let name, _) = origin else { return "the passphrase command failed" }
+      return "the command in \(name) failed (\(detail)); fix it or unset \(name)"
+    case .empty(let origin):
+      return "\(origin) is empty; \(origin.remedy)"
+    case .notUTF8(let origin):
+      return "\(origin) is not UTF-8 text; \(origin.remedy)"
+    case .mismatch:
+      return "the passphrases typed did not match; run the command again"
+    case .cancelled:
+      return "cancelled at the passphrase prompt"
+    }
+  }
+}

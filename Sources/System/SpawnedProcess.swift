@@ -1,0 +1,167 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A program started with `posix_spawn`: the one place authtui starts processes (browsers,
+/// clipboard tools, the clipboard janitor, passphrase commands).
+///
+/// `posix_spawn` rather than Foundation's `Process` (PLATFORM.md "Processes"): `Process`
+/// waits for every process that inherited its internal pipe, so a launcher that daemonises
+/// hangs it, and it gives no say over which descriptors the child keeps. Every child starts
+/// with the signals as a fresh process has them: nothing blocked (a thread of ours, or a test
+/// worker, may block them all) and the default action for the signals a shell or a program
+/// expects (TerminationSignals and the agent take SIGINT, SIGTERM and SIGHUP here).
+public struct SpawnedProcess: Sendable {
+  /// The child's process id.
+  public let pid: pid_t
+
+  /// What one of the child's standard descriptors is.
+  public enum Stream: Sendable, Equatable {
+    /// The same as this process's.
+    case inherited
+    /// `/dev/null`.
+    case null
+    /// A copy of this process's descriptor (a pipe's end, a file).
+    case descriptor(Int32)
+  }
+
+  /// How the child ended.
+  public enum Termination: Sendable, Equatable {
+    /// It exited with this status.
+    case exited(Int32)
+    /// A signal with this number killed it.
+    case signalled(Int32)
+
+    /// True for an exit status of 0.
+    public var succeeded: Bool { self == .exited(0) }
+
+    /// Words for messages: "it exited with status 3", "it was killed by signal 9".
+    public var description: String {
+      switch self {
+      case .exited(let code): return "it exited with status \(code)"
+      case .signalled(let number): return "it was killed by signal \(number)"
+      }
+    }
+  }
+
+  /// Starts `program` (an absolute path) with `arguments` (argv from argv[1] on) and exactly
+  /// `environment`. `extra` maps child descriptors 3 and up to descriptors of ours (a pipe a
+  /// script reads as `<&3`); `closing` are descriptors of ours the child must not keep open,
+  /// such as the other end of a pipe whose end it was given.
+  public static func start(
+    _ program: String, arguments: [String] = [],
+    environment: [String: String] = ProcessInfo.processInfo.environment,
+    standardInput: Stream = .inherited, standardOutput: Stream = .inherited,
+    standardError: Stream = .inherited, extra: [Int32: Int32] = [:], closing: [Int32] = []
+  ) throws(SpawnError) -> SpawnedProcess {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    for (target, stream) in [(Int32(0), standardInput), (1, standardOutput), (2, standardError)] {
+      switch stream {
+      case .inherited: break
+      case .null:
+        posix_spawn_file_actions_addopen(
+          &actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0)
+      case .descriptor(let source):
+        posix_spawn_file_actions_adddup2(&actions, source, target)
+      }
+    }
+    for (target, source) in extra.sorted(by: { $0.key < $1.key }) {
+      posix_spawn_file_actions_adddup2(&actions, source, target)
+    }
+    // After the dup2s: a descriptor closed here may be the source of one of them.
+    for descriptor in closing {
+      posix_spawn_file_actions_addclose(&actions, descriptor)
+    }
+
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    resetSignals(&attributes)
+
+    let argv = ([program] + arguments).map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+      argv.forEach { free($0) }
+      envp.forEach { free($0) }
+    }
+    var pid: pid_t = 0
+    let code = posix_spawn(&pid, program, &actions, &attributes, argv, envp)
+    guard code == 0 else { throw SpawnError(program: program, code: code) }
+    return SpawnedProcess(pid: pid)
+  }
+
+  /// Waits for the child to end (blocking: call it on a thread of its own, never from a task).
+  public func wait() -> Termination {
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 {
+      guard errno == EINTR else { return .exited(-1) }
+    }
+    let signal = status & 0x7F
+    return signal == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signal)
+  }
+
+  /// Runs `program` to its end and returns how it ended and everything it wrote on standard
+  /// output (blocking). Standard input and error stay this process's unless given, so a
+  /// passphrase command such as `gpg` or `pass` can ask on the terminal itself.
+  public static func output(
+    of program: String, arguments: [String] = [],
+    environment: [String: String] = ProcessInfo.processInfo.environment,
+    standardInput: Stream = .inherited, standardError: Stream = .inherited
+  ) throws(SpawnError) -> (termination: Termination, output: [UInt8]) {
+    var ends: [Int32] = [0, 0]
+    guard pipe(&ends) == 0 else { throw SpawnError(program: program, code: errno) }
+    let process: SpawnedProcess
+    do {
+      process = try start(
+        program, arguments: arguments, environment: environment, standardInput: standardInput,
+        standardOutput: .descriptor(ends[1]), standardError: standardError,
+        closing: [ends[0], ends[1]])
+    } catch {
+      close(ends[0])
+      close(ends[1])
+      throw error
+    }
+    close(ends[1])
+    defer { close(ends[0]) }
+    var output: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = read(ends[0], &buffer, buffer.count)
+      if count > 0 {
+        output += buffer[0..<count]
+      } else if count == 0 || errno != EINTR {
+        break
+      }
+    }
+    return (process.wait(), output)
+  }
+
+  /// Gives a child the signals as a fresh process has them.
+  private static func resetSignals(_ attributes: inout posix_spawnattr_t) {
+    var empty = sigset_t()
+    sigemptyset(&empty)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD, SIGWINCH] {
+      sigaddset(&defaults, signal)
+    }
+    posix_spawnattr_setsigmask(&attributes, &empty)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+  }
+}
+
+/// A program could not be started.
+public struct SpawnError: Error, Equatable, Sendable {
+  /// The program's path.
+  public let program: String
+  /// The `errno` value `posix_spawn` (or `pipe`) gave.
+  public let code: Int32
+
+  /// "No such file or directory".
+  public var reason: String { String(cString: strerror(code)) }
+}

@@ -1,0 +1,172 @@
+import AuthCore
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// SIGINT, SIGTERM and SIGHUP for the whole process, held back while a critical section runs
+/// (a token request sent to the provider, until its answer is stored).
+///
+/// A mask on one thread is not enough in a multi-threaded process (STYLE.md "Files, processes
+/// and signals"), and Swift's main thread drops any mask once the top-level code first
+/// suspends: the default action is replaced process-wide (`SIG_IGN`, which libdispatch turns
+/// into its own handler) and a `DispatchSource` per signal reports it here. Nothing of ours runs
+/// in a signal handler. Outside a critical section a signal ends the process at once, by that
+/// signal (the default action, re-raised), as if nothing had caught it; inside one it is
+/// remembered and acted on when the last section ends. A command that gives a signal a meaning
+/// of its own (login's Ctrl-C cancels, the agent stops cleanly) installs an interceptor; the UI
+/// installs a terminator that ends its loop, so the terminal is restored before the process
+/// dies. Programs started from here get the default dispositions back at `exec`.
+public final class TerminationSignals: CriticalSection, @unchecked Sendable {
+  // @unchecked: every stored property below is read and written only on `queue`, a serial
+  // queue, as the transport's delegate does.
+
+  /// The one instance: signals belong to the process.
+  public static let shared = TerminationSignals()
+
+  /// The signals that ask a process to end and that a critical section holds back.
+  public static let numbers: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+  /// What an interceptor makes of a signal.
+  public enum Interception {
+    /// The signal means something else here (and was acted on): the process goes on.
+    case handled
+    /// The process should end by the signal as usual.
+    case terminate
+  }
+
+  private let queue = DispatchQueue(label: "authtui.termination-signals")
+  private var sources: [any DispatchSourceSignal] = []
+  private var openSections = 0
+  private var pending: [Int32] = []
+  private var terminatingWith: Int32?
+  private var interceptor: (@Sendable (Int32) -> Interception)?
+  private var terminator: (@Sendable (Int32) -> Void)?
+
+  /// Takes the signals over. Call first thing in `main`.
+  public func install() {
+    let made: [any DispatchSourceSignal] = queue.sync { () -> [any DispatchSourceSignal] in
+      guard self.sources.isEmpty else { return [] }
+      // A signal the parent chose to ignore (nohup, a background job's SIGINT) stays ignored.
+      self.sources = Self.numbers.filter { !Self.isIgnored($0) }.map { number in
+        signal(number, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        source.setEventHandler { [self] in received(number) }
+        return source
+      }
+      return self.sources
+    }
+    made.forEach { $0.resume() }
+  }
+
+  /// Gives the signals a meaning of their own until `removeInterceptor` (one at a time:
+  /// login's Ctrl-C, the agent's stop). Like the default action, it waits for the critical
+  /// sections to end.
+  public func intercept(_ interceptor: @escaping @Sendable (Int32) -> Interception) {
+    queue.sync { self.interceptor = interceptor }
+  }
+
+  /// Back to ending the process.
+  public func removeInterceptor() {
+    queue.sync { self.interceptor = nil }
+  }
+
+  /// Lets `terminator` end the process instead of dying at once: the UI ends its loop,
+  /// restores the terminal, then calls `exitIfRequested()`.
+  public func setTerminator(_ terminator: (@Sendable (Int32) -> Void)?) {
+    queue.sync { self.terminator = terminator }
+  }
+
+  /// Ends the process by the signal that asked it to end, if one did; otherwise returns.
+  public func exitIfRequested() {
+    if let number = queue.sync(execute: { terminatingWith }) {
+      Self.die(by: number)
+    }
+  }
+
+  /// Waits (polling, on a thread that may block) until no critical section runs, at most
+  /// `timeout` seconds: the UI's last refresh may still be storing its answer when it quits.
+  public func waitForCriticalSections(timeout: TimeInterval, onWait: () -> Void) {
+    let deadline = Date().addingTimeInterval(timeout)
+    var told = false
+    while queue.sync(execute: { openSections }) > 0, Date() < deadline {
+      if !told {
+        onWait()
+        told = true
+      }
+      usleep(20_000)
+    }
+  }
+
+  // MARK: CriticalSection
+
+  public func run<Result: Sendable>(_ work: @escaping @Sendable () async -> Result) async -> Result?
+  {
+    let entered = await withCheckedContinuation { continuation in
+      queue.async {
+        // No new section once the process is on its way out: the work would be cut. One may
+        // start while a signal waits for another (the sign-in's store after its exchange).
+        let allowed = self.terminatingWith == nil
+        if allowed { self.openSections += 1 }
+        continuation.resume(returning: allowed)
+      }
+    }
+    guard entered else { return nil }
+    let result = await work()
+    // Synchronously, so that a signal that came meanwhile ends the process before the result
+    // is used (a token printed, an exit status 0).
+    let due: [Int32] = queue.sync {
+      openSections -= 1
+      guard openSections == 0 else { return [] }
+      defer { pending.removeAll() }
+      return pending
+    }
+    for number in due { act(on: number) }
+    return result
+  }
+
+  // MARK: Acting on a signal
+
+  /// From a signal source: hold it back during a critical section, else act now.
+  private func received(_ number: Int32) {
+    let deferred: Bool = queue.sync {
+      guard openSections > 0 else { return false }
+      if !pending.contains(number) { pending.append(number) }
+      return true
+    }
+    if !deferred { act(on: number) }
+  }
+
+  private func act(on number: Int32) {
+    let (interceptor, terminator) = queue.sync { (self.interceptor, self.terminator) }
+    if let interceptor, interceptor(number) == .handled { return }
+    queue.sync { terminatingWith = terminatingWith ?? number }
+    if let terminator {
+      terminator(number)
+    } else {
+      Self.die(by: number)
+    }
+  }
+
+  private static func isIgnored(_ number: Int32) -> Bool {
+    var current = sigaction()
+    guard sigaction(number, nil, &current) == 0,
+      let handler = current.__sigaction_handler.sa_handler
+    else { return false }
+    return unsafeBitCast(handler, to: Int.self) == 1  // SIG_IGN
+  }
+
+  /// Ends the process by `number` with its default action, so that the exit status says so.
+  public static func die(by number: Int32) -> Never {
+    signal(number, SIG_DFL)
+    var set = sigset_t()
+    sigemptyset(&set)
+    sigaddset(&set, number)
+    // Only this thread needs it unblocked: raise() sends it here.
+    pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    raise(number)
+    _exit(128 + number)
+  }
+}

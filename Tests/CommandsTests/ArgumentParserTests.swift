@@ -1,0 +1,181 @@
+import XCTest
+
+@testable import Commands
+
+final class ArgumentParserTests: XCTestCase {
+  private let parser = ArgumentParser(catalog: .standard)
+
+  private func parse(_ words: String...) throws -> Invocation {
+    try parser.parse(words)
+  }
+
+  private func usageError(_ words: String...) -> UsageError? {
+    do {
+      _ = try parser.parse(words)
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  func testNoWordsIsTheInteractiveUI() throws {
+    let invocation = try parse()
+    XCTAssertEqual(invocation.command, "")
+    XCTAssertEqual(invocation.global, GlobalOptions(try parse()))
+  }
+
+  func testGlobalOptionsGoBeforeOrAfterTheCommand() throws {
+    let before = try parse("--vault", "/v.db", "--config=/c", "list", "--no-color")
+    XCTAssertEqual(before.command, "list")
+    XCTAssertEqual(before.global.vault, "/v.db")
+    XCTAssertEqual(before.global.config, "/c")
+    XCTAssertTrue(before.global.noColor)
+    XCTAssertNil(before.global.theme)
+    let after = try parse("list", "--vault", "/v.db", "--config", "/c", "--no-color")
+    XCTAssertEqual(after.global, before.global)
+  }
+
+  func testRepeatedOptionKeepsItsLastValue() throws {
+    XCTAssertEqual(try parse("list", "--vault", "/a", "--vault=/b").global.vault, "/b")
+  }
+
+  func testListOptionsAreTyped() throws {
+    XCTAssertTrue(ListCommand.Options(try parse("list", "--json"), json: ListCommand.jsonFlag).json)
+    XCTAssertFalse(ListCommand.Options(try parse("list"), json: ListCommand.jsonFlag).json)
+  }
+
+  func testLoginOptionsAreTyped() throws {
+    let options = try LoginCommand.Options(
+      try parse(
+        "login", "simkl", "--flow", "device", "--label=work", "--no-browser", "--timeout", "90"))
+    XCTAssertEqual(options.provider, "simkl")
+    XCTAssertEqual(options.flow, .device)
+    XCTAssertEqual(options.label, "work")
+    XCTAssertTrue(options.noBrowser)
+    XCTAssertEqual(options.timeout, 90)
+    let defaults = try LoginCommand.Options(try parse("login", "simkl"))
+    XCTAssertNil(defaults.flow)
+    XCTAssertNil(defaults.timeout)
+    XCTAssertFalse(defaults.noBrowser)
+  }
+
+  func testLoginRefusesAnUnknownFlowAndAShortTimeout() throws {
+    XCTAssertThrowsError(try LoginCommand.Options(try parse("login", "simkl", "--flow", "magic"))) {
+      XCTAssertEqual(
+        $0 as? CommandFailure,
+        CommandFailure(exitCode: .usage, message: "--flow is pkce, device or pin, not \"magic\""))
+    }
+    XCTAssertThrowsError(try LoginCommand.Options(try parse("login", "simkl", "--timeout", "9"))) {
+      XCTAssertEqual(
+        $0 as? CommandFailure,
+        CommandFailure(exitCode: .usage, message: "--timeout must be at least 10 seconds"))
+    }
+  }
+
+  func testSecondsMustBeAWholeNumberWithinAYear() throws {
+    for text in ["-1", "1.5", "soon", "31536001"] {
+      XCTAssertThrowsError(try TokenCommand.Options(try parse("token", "a", "--min-valid", text))) {
+        XCTAssertEqual(
+          ($0 as? CommandFailure)?.message,
+          "--min-valid takes a whole number of seconds, not \"\(text)\" (for example --min-valid 60)"
+        )
+      }
+    }
+    XCTAssertEqual(
+      try TokenCommand.Options(try parse("token", "a", "--min-valid", "31536000")).minimumValidity,
+      31_536_000)
+    XCTAssertEqual(try TokenCommand.Options(try parse("token", "simkl/alice")).minimumValidity, 60)
+  }
+
+  func testExportNeedsExactlyOneDestination() throws {
+    let env = try ExportCommand.Options(
+      try parse("export", "a", "--env-file", "/tmp/e", "--var", "TOKEN"))
+    XCTAssertEqual(env.envFile, "/tmp/e")
+    XCTAssertEqual(env.variable, "TOKEN")
+    let clipboard = try ExportCommand.Options(
+      try parse("export", "a", "--clipboard", "--clear-after", "0"))
+    XCTAssertNil(clipboard.envFile)
+    XCTAssertEqual(clipboard.clearAfter, 0)
+    XCTAssertEqual(
+      try ExportCommand.Options(try parse("export", "a", "--clipboard")).clearAfter, 45)
+    for words in [["export", "a"], ["export", "a", "--clipboard", "--env-file", "/tmp/e"]] {
+      XCTAssertThrowsError(try ExportCommand.Options(try parser.parse(words))) {
+        XCTAssertEqual(($0 as? CommandFailure)?.exitCode, .usage)
+      }
+    }
+    XCTAssertThrowsError(
+      try ExportCommand.Options(try parse("export", "a", "--clipboard", "--var", "X"))
+    ) {
+      XCTAssertEqual(($0 as? CommandFailure)?.message, "--var goes with --env-file")
+    }
+  }
+
+  func testLogoutOptionsAreTyped() throws {
+    let options = LogoutCommand.Options(try parse("logout", "#3", "--local-only"))
+    XCTAssertEqual(options.account, "#3")
+    XCTAssertTrue(options.localOnly)
+    XCTAssertFalse(options.noBrowser)
+  }
+
+  func testMistypedCommandIsSpelledOut() {
+    XCTAssertEqual(
+      usageError("lsit")?.line,
+      "authtui: unknown command 'lsit' (did you mean `authtui list`? `authtui --help` lists every command)"
+    )
+  }
+
+  func testCommandOptionBeforeTheCommandSaysWhereItGoes() {
+    XCTAssertEqual(
+      usageError("--json", "list")?.hint,
+      "put command options after the command, e.g. `authtui list --json`")
+    XCTAssertEqual(usageError("list", "--flow", "pkce")?.hint, "see `authtui help list`")
+  }
+
+  func testFlagTakesNoValueAndAnOptionNeedsOne() {
+    XCTAssertEqual(usageError("list", "--json=yes")?.message, "--json takes no value")
+    XCTAssertEqual(usageError("token", "a", "--min-valid")?.hint, "write --min-valid SECONDS")
+  }
+
+  func testArgumentsAreCounted() {
+    XCTAssertEqual(usageError("token")?.message, "'token' needs ACCOUNT")
+    XCTAssertEqual(usageError("list", "extra")?.message, "unexpected argument 'extra'")
+  }
+
+  func testHelpAndVersionSkipTheArgumentCount() throws {
+    XCTAssertTrue(try parse("token", "--help").wantsHelp)
+    XCTAssertTrue(try parse("--version").wantsVersion)
+    XCTAssertFalse(try parse("list").wantsHelp)
+  }
+
+  func testDoubleDashEndsTheOptions() throws {
+    XCTAssertEqual(try parse("token", "--", "--odd").arguments, ["--odd"])
+  }
+}
+
+final class HelpTextTests: XCTestCase {
+  func testOverviewListsEveryCommandAndTheExitCodes() {
+    let overview = CommandCatalog.standard.overview()
+    for command in CommandCatalog.standard.commands {
+      XCTAssertTrue(overview.contains("\n  \(command.name) "), command.name)
+    }
+    XCTAssertTrue(
+      overview.contains(
+        "Exit codes: 0 ok, 1 error, 2 usage, 3 vault locked or wrong passphrase, 4 no such account"
+      ))
+    XCTAssertTrue(overview.contains("  --vault PATH "))
+  }
+
+  func testCommandHelpShowsItsUsageAndOptions() throws {
+    let login = try XCTUnwrap(CommandCatalog.standard.command(named: "login"))
+    let help = CommandCatalog.standard.help(for: login)
+    XCTAssertTrue(help.hasPrefix("Usage: authtui login PROVIDER [--flow pkce|device|pin]"))
+    XCTAssertTrue(help.contains("\n  --flow pkce|device|pin     how to sign in"))
+    XCTAssertTrue(help.contains("\n  --json "))
+  }
+
+  func testEveryNamedCommandButDemoHasARunner() {
+    for command in CommandCatalog.standard.commands {
+      XCTAssertEqual(command.run == nil, command.name == "demo", command.name)
+    }
+  }
+}
