@@ -41,7 +41,7 @@ let package = Package(
       name: "System", dependencies: ["AuthCore", "CProcessControl", "Crypto", "Terminal", "Vault"]),
     .target(
       name: "App",
-      dependencies: ["Terminal", "Theme", "AuthCore", "Providers", "Spelling", "Vault"]),
+      dependencies: ["Accounts", "Terminal", "Theme", "AuthCore", "Providers", "Spelling", "Vault"]),
 
     // Build tool: compiles data files (Themes/*.theme, provider presets) into their modules.
     .executableTarget(name: "DataFileEmbedder"),
@@ -72,9 +72,11 @@ let package = Package(
       dependencies: ["AuthCore", "Commands", "Crypto", "Sandbox", "TestSupport"]),
     .testTarget(name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "TestSupport"]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
-    .testTarget(name: "ThemeTests", dependencies: ["Theme", "Terminal", "Providers", "TestSupport"]),
     .testTarget(
-      name: "AppTests", dependencies: ["App", "AuthCore", "Terminal", "Theme", "TestSupport", "Vault"],
+      name: "ThemeTests", dependencies: ["Theme", "Terminal", "Providers", "TestSupport"]),
+    .testTarget(
+      name: "AppTests",
+      dependencies: ["Accounts", "App", "AuthCore", "Terminal", "Theme", "TestSupport", "Vault"],
       exclude: ["Snapshots"]),
     .testTarget(
       name: "TerminalCursesTests",
@@ -88,7 +90,9 @@ let package = Package(
       dependencies: [
         "Accounts", "AuthCore", "Crypto", "Providers", "Sandbox", "TestSupport", "Vault",
       ]),
-    .target(name: "TestSupport", dependencies: ["Crypto", "Isolation", "Sandbox", "Vault"], path: "Tests/TestSupport"),
+    .target(
+      name: "TestSupport", dependencies: ["Crypto", "Isolation", "Sandbox", "Vault"],
+      path: "Tests/TestSupport"),
     .testTarget(
       name: "SandboxTests",
       dependencies: [
@@ -130,7 +134,8 @@ let package = Package(
     .executableTarget(
       name: "VaultBenchmark", dependencies: ["Vault", "Crypto"], path: "Benchmarks/VaultBenchmark"),
     .executableTarget(
-      name: "TUIBenchmark", dependencies: ["App", "Terminal", "TerminalCurses", "Theme"],
+      name: "TUIBenchmark",
+      dependencies: ["Accounts", "App", "Terminal", "TerminalCurses", "Theme"],
       path: "Benchmarks/TUIBenchmark"),
   ],
   swiftLanguageModes: [.v6]

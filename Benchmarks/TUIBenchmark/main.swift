@@ -3,6 +3,7 @@
 // in-memory test screen and through curses into /dev/null.
 //
 //   TUIBenchmark [ACCOUNTS] [RUNS]      defaults: 10000 accounts, 101 runs
+import Accounts
 import App
 import Foundation
 import Terminal
@@ -77,14 +78,14 @@ struct Figures {
 
 @MainActor func firstFrame(on screen: any Screen) {
   var (state, request) = unlockedState()
-  _ = state.apply(.accountsLoaded(request, .success(accounts)), now: now)
+  _ = state.apply(.accountsLoaded(request, .success(AccountList(accounts: accounts))), now: now)
   screen.invalidate()
   screen.render(AppView.render(state, size: screen.size, now: now), styles: theme.style(for:))
 }
 
 var listState: AppState = {
   var (state, request) = unlockedState()
-  _ = state.apply(.accountsLoaded(request, .success(accounts)), now: now)
+  _ = state.apply(.accountsLoaded(request, .success(AccountList(accounts: accounts))), now: now)
   return state
 }()
 var pressed = 0

@@ -73,7 +73,7 @@ public actor AccountBook {
   /// they open, and through the lookup index otherwise, in which case the name cannot be
   /// confirmed and `damagedAccount` asks for the `#ID` instead.
   public func storedAccount(named text: String) async throws(AccountsError) -> StoredAccount {
-    switch try AccountName(parsing: text) {
+    switch try AccountReference(parsing: text) {
     case .rowID(let id):
       do {
         return try await vault.storedAccount(AccountID(id))

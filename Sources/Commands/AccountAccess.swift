@@ -67,7 +67,7 @@ enum AccountAccess {
   /// The provider of the account `text` names; none when the name is malformed or the row
   /// cannot be read (the book then reports that itself).
   static func providerIDs(ofAccount text: String, in vault: Vault) async -> Set<String> {
-    switch try? AccountName(parsing: text) {
+    switch try? AccountReference(parsing: text) {
     case .full(let provider, _)?, .provider(let provider)?: return [provider]
     case .rowID(let id)?:
       guard let record = try? await vault.account(AccountID(id)) else { return [] }

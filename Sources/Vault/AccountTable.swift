@@ -25,8 +25,9 @@ struct StoredAccountRow {
   let cells: [AccountColumn: [UInt8]]
 }
 
-/// The identifying half of an account.
-struct AccountName {
+/// The identifying half of an account, as its name cells hold it: provider, label, the subject
+/// the provider vouches for, and the identity claims shown beside it.
+struct AccountNameCells {
   let providerID: String
   let label: String
   let subject: String?
@@ -117,10 +118,10 @@ struct AccountTable {
   }
 
   /// The identifying cells, checked against the row's name index.
-  func decodeName(_ row: StoredAccountRow) throws(AccountDamage) -> AccountName {
+  func decodeName(_ row: StoredAccountRow) throws(AccountDamage) -> AccountNameCells {
     let providerID = try value(row, .providerID, CellCodec.decodeText)
     let label = try value(row, .label, CellCodec.decodeText)
-    let name = AccountName(
+    let name = AccountNameCells(
       providerID: providerID, label: label,
       subject: try value(row, .subject, CellCodec.decodeOptionalText),
       identity: try value(row, .identity, CellCodec.decodeFields))
@@ -154,7 +155,7 @@ struct AccountTable {
   }
 
   func record(
-    _ id: AccountID, version: Int64, _ name: AccountName, _ tokens: TokenSet, needsSignIn: Bool
+    _ id: AccountID, version: Int64, _ name: AccountNameCells, _ tokens: TokenSet, needsSignIn: Bool
   ) -> AccountRecord {
     AccountRecord(
       id: id, version: version, providerID: name.providerID, label: name.label,
@@ -182,7 +183,7 @@ struct AccountTable {
         """
       ) { $0.int64(0) }.first ?? 1
     let id = AccountID(nextID)
-    let name = AccountName(
+    let name = AccountNameCells(
       providerID: account.providerID, label: account.label, subject: account.subject,
       identity: account.identity)
     let plaintexts =
@@ -241,7 +242,7 @@ struct AccountTable {
 
   // MARK: Cell plaintexts
 
-  static func plaintexts(_ name: AccountName) -> [(AccountColumn, [UInt8])] {
+  static func plaintexts(_ name: AccountNameCells) -> [(AccountColumn, [UInt8])] {
     [
       (.providerID, CellCodec.encode(name.providerID)),
       (.label, CellCodec.encode(name.label)),

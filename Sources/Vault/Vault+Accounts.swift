@@ -113,7 +113,7 @@ extension Vault {
       let row = try table.existingRow(id)
       let old = try Self.decodedName(row, by: table)
       let (tokens, needsSignIn) = try Self.decodedTokens(row, by: table)
-      let name = AccountName(
+      let name = AccountNameCells(
         providerID: old.providerID, label: label, subject: old.subject, identity: old.identity)
       let version: Int64
       do throws(VaultError) {
@@ -167,7 +167,7 @@ extension Vault {
   }
 
   private static func decodedName(_ row: StoredAccountRow, by table: AccountTable)
-    throws(VaultError) -> AccountName
+    throws(VaultError) -> AccountNameCells
   {
     do {
       return try table.decodeName(row)

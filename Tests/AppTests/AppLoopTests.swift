@@ -1,3 +1,4 @@
+import Accounts
 import App
 import Foundation
 import Terminal

@@ -30,16 +30,11 @@ import Vault
     progress.deadline = now.addingTimeInterval(600)
     progress.pollInterval = 10
     progress.nextPollAt = now.addingTimeInterval(10)
-    let snapshot = try #require(SignInSnapshot(progress, fixedRedirectPort: 8765))
-    #expect(snapshot.phase == .waitingForApproval)
-    #expect(snapshot.userCode == "WDJB-MJHT")
-    #expect(snapshot.pageToOpen == "http://127.0.0.1:9/oidc/device")
-    #expect(snapshot.pollInterval == 10)
-    #expect(snapshot.nextPollAt == now.addingTimeInterval(10))
-    #expect(snapshot.fixedRedirectPort == nil)
-    #expect(snapshot.pollTrouble == nil)
+    #expect(progress.pageToOpen == "http://127.0.0.1:9/oidc/device")
+    #expect(!progress.isFinishing)
+    #expect(progress.pollTrouble == nil)
     progress.pollTrouble = .httpStatus(500)
-    #expect(SignInSnapshot(progress)?.pollTrouble == "HTTP 500")
+    #expect(progress.pollTrouble?.description == "HTTP 500")
   }
 
   @Test func browserProgressOpensTheOneTimeAddressAndCarriesItsNotices() throws {
@@ -48,31 +43,27 @@ import Vault
     progress.browserURL = URL(string: "http://127.0.0.1:8765/sign-in/abc")
     progress.restarts = 1
     progress.notice = .restarted
-    let snapshot = try #require(SignInSnapshot(progress, fixedRedirectPort: 8765))
-    #expect(snapshot.authorizationURL == "http://127.0.0.1:9/oidc/authorize?state=s")
-    #expect(snapshot.pageToOpen == "http://127.0.0.1:8765/sign-in/abc")
-    #expect(snapshot.restarts == 1)
-    #expect(snapshot.notice == SignInProgress.Notice.restarted.message)
+    #expect(progress.pageToCopy == "http://127.0.0.1:9/oidc/authorize?state=s")
+    #expect(progress.pageToOpen == "http://127.0.0.1:8765/sign-in/abc")
+    #expect(progress.warning == SignInProgress.Notice.restarted.message)
 
     progress.notice = .exchangeFailed(.serverError(status: 500))
     #expect(
-      SignInSnapshot(progress)?.notice
+      progress.warning
         == "A redirect's code could not be exchanged (The provider failed with HTTP 500; try "
         + "again in a few minutes.); still waiting for the browser's redirect.")
     progress.notice = .redirectIgnored(.stateMismatch)
     progress.lastIgnoredRedirect = .stateMismatch
-    #expect(SignInSnapshot(progress)?.notice == nil)
-    #expect(SignInSnapshot(progress)?.ignoredRedirect == AuthError.stateMismatch.message)
+    #expect(progress.warning == AuthError.stateMismatch.message)
   }
 
-  @Test func theFailedStepIsLeftToTheAttemptsError() {
-    #expect(SignInSnapshot(SignInProgress(flow: .pkce, phase: .failed(.cancelled))) == nil)
-    let exchanging = SignInSnapshot(
-      SignInProgress(flow: .pkce, phase: .exchangingCode), fixedRedirectPort: 8765)
-    #expect(exchanging?.phase == .finishing)
-    #expect(exchanging?.fixedRedirectPort == 8765)
-    #expect(SignInMethod(SignInFlow.pin) == .pin)
-    #expect(SignInMethod.device.flow == .device)
+  @Test func theFailedStepIsLeftToTheAttemptsError() throws {
+    var driver = Driver()
+    let started = driver.startSignIn("work", .pkce)
+    let id = try #require(started)
+    driver.send(.signInProgress(id, SignInProgress(flow: .pkce, phase: .failed(.cancelled))))
+    #expect(driver.state.attempt(id)?.progress == nil)
+    #expect(SignInProgress(flow: .pkce, phase: .exchangingCode).isFinishing)
   }
 }
 

@@ -2,6 +2,7 @@ import App
 import Foundation
 import Terminal
 import Testing
+import Vault
 
 /// The account list, details, sign-out and export through the reducer.
 @Suite struct ListReducerTests {
@@ -20,6 +21,18 @@ import Testing
     #expect(driver.state.selection?.label == "🔑 ops-team")
     driver.press(.down)
     #expect(driver.state.selection?.label == "🔑 ops-team")
+  }
+
+  @Test func damagedAccountsReachTheStateBesideTheReadableOnes() {
+    var driver = Driver()
+    let damaged = DamagedAccount(
+      id: AccountID(7), damage: .cellRejected(column: "tokens"), providerID: "work",
+      label: "frank")
+    driver.send(
+      .accountsLoaded(
+        RequestID(99), .success(AccountList(accounts: Fixtures.accounts, damaged: [damaged]))))
+    #expect(driver.state.damagedAccounts == [damaged])
+    #expect(driver.state.accounts.count == Fixtures.accounts.count)
   }
 
   @Test func wideLabelsKeepTheStatusColumnAligned() {

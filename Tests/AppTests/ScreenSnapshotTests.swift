@@ -3,6 +3,8 @@ import Foundation
 import Terminal
 import Testing
 
+@testable import AuthCore
+
 /// Golden screens of every screen at 80×24 and 60×16: text, role map and cursor
 /// (`Tests/AppTests/Snapshots`; `RECORD_SNAPSHOTS=1` rewrites them).
 @Suite struct ScreenSnapshotTests {
@@ -123,7 +125,7 @@ import Testing
     configuration.browserAvailable = false
     var driver = Driver(size: size, configuration: configuration)
     guard let id = driver.startSignIn("simkl", .pkce) else { return }
-    driver.send(.signInProgress(id, driver.browserSnapshot(seconds: 300, port: 8765)))
+    driver.send(.signInProgress(id, driver.browserSnapshot(seconds: 300)))
     Snapshot.check(driver.frame, Self.name("sign-in-browser-headless", size))
   }
 
@@ -148,7 +150,7 @@ import Testing
     var driver = Driver(size: size)
     guard let id = driver.startSignIn("work", .device) else { return }
     var snapshot = driver.codeSnapshot()
-    snapshot.pollTrouble = "HTTP 500"
+    snapshot.pollTrouble = .httpStatus(500)
     snapshot.nextPollAt = driver.now.addingTimeInterval(20)
     driver.send(.signInProgress(id, snapshot))
     driver.advance(2)
@@ -188,7 +190,7 @@ import Testing
   @Test(arguments: sizes) func signInFinishing(size: Size) {
     var driver = Driver(size: size)
     guard let id = driver.startSignIn("work", .pkce) else { return }
-    driver.send(.signInProgress(id, SignInSnapshot(phase: .finishing)))
+    driver.send(.signInProgress(id, SignInProgress(flow: .pkce, phase: .exchangingCode)))
     Snapshot.check(driver.frame, Self.name("sign-in-finishing", size))
   }
 

@@ -3,6 +3,8 @@ import Foundation
 import Terminal
 import Testing
 
+@testable import AuthCore
+
 /// The sign-in screens through the reducer, with a clock the tests move.
 @Suite struct SignInReducerTests {
   @Test func aBrowserCountdownReachingZeroShowsNoAnswerAndRetryStartsAFreshAttempt() throws {
@@ -82,7 +84,8 @@ import Testing
         driver.press(.character("p"))
         driver.type("http://127.0.0.1:39211/callback?code=half-typed")
       case .waitingForApproval: driver.send(.signInProgress(attempt, driver.codeSnapshot()))
-      case .finishing: driver.send(.signInProgress(attempt, SignInSnapshot(phase: .finishing)))
+      case .finishing:
+        driver.send(.signInProgress(attempt, SignInProgress(flow: .pkce, phase: .exchangingCode)))
       default: break
       }
     }
@@ -148,7 +151,7 @@ import Testing
     let started = driver.startSignIn("work", .pkce)
     let id = try #require(started)
     var snapshot = driver.browserSnapshot()
-    snapshot.browserURL = "http://127.0.0.1:39211/sign-in/first"
+    snapshot.browserURL = URL(string: "http://127.0.0.1:39211/sign-in/first")
     let opened = driver.send(.signInProgress(id, snapshot))
     guard case .openBrowser(_, "http://127.0.0.1:39211/sign-in/first", nil) = opened.first else {
       Issue.record("the browser was not given the one-time address: \(opened)")
@@ -157,11 +160,9 @@ import Testing
     // The screen still shows the authorization URL, for copying elsewhere.
     #expect(driver.text.contains("http://127.0.0.1:41234/oidc/authorize?"))
 
-    snapshot.browserURL = "http://127.0.0.1:39211/sign-in/second"
+    snapshot.browserURL = URL(string: "http://127.0.0.1:39211/sign-in/second")
     snapshot.restarts = 1
-    snapshot.notice =
-      "The sign-in link was opened twice, possibly by another program; started again with a "
-      + "fresh link."
+    snapshot.notice = .restarted
     let reopened = driver.send(.signInProgress(id, snapshot))
     guard case .openBrowser(_, "http://127.0.0.1:39211/sign-in/second", nil) = reopened.first
     else {
@@ -265,7 +266,7 @@ extension AppState {
     guard case .signIn(let signIn) = topPanel, case .attempt(let attempt) = signIn.step else {
       return nil
     }
-    return attempt.snapshot.deadline
+    return attempt.progress?.deadline
   }
 
   /// True when the sign-in on screen has ended and can be retried.

@@ -1,3 +1,5 @@
+import Accounts
+import AuthCore
 import Terminal
 
 /// Everything that can change the UI's state: what the user did, time passing, and the results
@@ -16,11 +18,11 @@ public enum Action: Sendable {
   /// The vault was unlocked (or created), or why not.
   case unlockFinished(RequestID, AppFailure?)
   /// The account list, or why it could not be read.
-  case accountsLoaded(RequestID, Result<[AccountSummary], AppFailure>)
+  case accountsLoaded(RequestID, Result<AccountList, AppFailure>)
   /// The provider catalog.
   case providersLoaded(RequestID, [ProviderSummary])
   /// A sign-in attempt moved on.
-  case signInProgress(RequestID, SignInSnapshot)
+  case signInProgress(RequestID, SignInProgress)
   /// A sign-in attempt ended: the account it stored, or why there is none.
   case signInFinished(RequestID, Result<AccountSummary, AppFailure>)
   /// A pasted redirect URL was taken (nil) or refused (the reason).

@@ -1,3 +1,5 @@
+import Accounts
+import AuthCore
 import Foundation
 
 /// The world as the UI reaches it: the vault, the providers, the browser and the clipboard.
@@ -20,8 +22,8 @@ public protocol AppEnvironment: Sendable {
   /// Creates the vault with `passphrase` and opens it.
   func createVault(_ passphrase: SecretText) async throws(AppFailure)
 
-  /// Every account in the vault.
-  func accounts() async throws(AppFailure) -> [AccountSummary]
+  /// Every account in the vault, damaged ones included.
+  func accounts() async throws(AppFailure) -> AccountList
 
   /// Every provider of the catalog, usable or not.
   func providers() async -> [ProviderSummary]
@@ -30,8 +32,8 @@ public protocol AppEnvironment: Sendable {
   /// `progress`. The account is stored only when the attempt succeeds; cancelling the calling
   /// task ends the attempt with nothing stored.
   func signIn(
-    _ attempt: RequestID, provider: String, method: SignInMethod,
-    progress: @escaping @Sendable (SignInSnapshot) -> Void
+    _ attempt: RequestID, provider: String, method: SignInFlow,
+    progress: @escaping @Sendable (SignInProgress) -> Void
   ) async throws(AppFailure) -> AccountSummary
 
   /// Hands the redirect URL the user pasted to the running browser attempt `attempt`; a URL

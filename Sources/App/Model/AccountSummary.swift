@@ -1,3 +1,4 @@
+import Accounts
 import Foundation
 
 /// What the UI knows about one account: the facts its list and details screens show.

@@ -1,3 +1,4 @@
+import Accounts
 import Foundation
 
 /// What an export to an env file wrote.

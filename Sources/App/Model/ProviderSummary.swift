@@ -1,3 +1,6 @@
+import AuthCore
+import Providers
+
 /// A provider as the sign-in screens show it: its flows, and what stops it from working.
 public struct ProviderSummary: Sendable, Equatable, Identifiable {
   /// The id used in `PROVIDER/LABEL` (`simkl`).
@@ -5,7 +8,7 @@ public struct ProviderSummary: Sendable, Equatable, Identifiable {
   /// The human name (`Simkl`).
   public var name: String
   /// The flows the provider offers, in the order the user should see them.
-  public var methods: [SignInMethod]
+  public var methods: [SignInFlow]
   /// True when a sign-in can start (a `client_id`, the endpoints its flows need).
   public var isUsable: Bool
   /// What stops (or would stop) the provider from working, each with its fix and, where the
@@ -14,11 +17,14 @@ public struct ProviderSummary: Sendable, Equatable, Identifiable {
   /// True when the provider has a revocation endpoint (RFC 7009), so signing out revokes the
   /// tokens at the provider too; nil when only the provider's discovery document can tell.
   public var canRevoke: Bool?
+  /// The redirect port when the provider's registration fixes it, so a user on SSH can forward
+  /// it for a browser sign-in (`ssh -L PORT:127.0.0.1:PORT`); nil when any port will do.
+  public var fixedRedirectPort: Int?
 
   /// Describes a provider.
   public init(
-    id: String, name: String, methods: [SignInMethod], isUsable: Bool = true,
-    problems: [String] = [], canRevoke: Bool? = false
+    id: String, name: String, methods: [SignInFlow], isUsable: Bool = true,
+    problems: [String] = [], canRevoke: Bool? = false, fixedRedirectPort: Int? = nil
   ) {
     self.id = id
     self.name = name
@@ -26,5 +32,19 @@ public struct ProviderSummary: Sendable, Equatable, Identifiable {
     self.isUsable = isUsable
     self.problems = problems
     self.canRevoke = canRevoke
+    self.fixedRedirectPort = fixedRedirectPort
+  }
+}
+
+extension ProviderSummary {
+  /// What the sign-in screens show of a catalog entry.
+  public init(_ entry: ProviderEntry) {
+    let configuration = entry.configuration
+    let canRevoke: Bool? =
+      configuration?.revocationEndpoint != nil ? true : entry.needsDiscovery ? nil : false
+    self.init(
+      id: entry.id, name: entry.name, methods: entry.flows, isUsable: configuration != nil,
+      problems: entry.problems.map(\.description), canRevoke: canRevoke,
+      fixedRedirectPort: configuration?.redirectPort.map(Int.init))
   }
 }

@@ -1,6 +1,9 @@
+import Accounts
 import Foundation
 
-/// What a sign-out did: revocation at the provider, then the local delete.
+/// What the sign-out dialog shows of a sign-out: Accounts' report, with the account it was for,
+/// and the failure when the account could not be removed at all. The reasons are the words
+/// the dialog shows.
 public struct SignOutReport: Sendable, Equatable {
   /// What happened at the provider.
   public enum Revocation: Sendable, Equatable {
@@ -33,5 +36,19 @@ public struct SignOutReport: Sendable, Equatable {
     self.removed = removed
     self.endSessionURL = endSessionURL
     self.failure = failure
+  }
+}
+
+extension SignOutReport {
+  /// The dialog's report of `report`, a sign-out of `account` that removed it.
+  public init(account: AccountName, _ report: Accounts.SignOutReport) {
+    let revocation: Revocation
+    switch report.revocation {
+    case .revoked: revocation = .revoked
+    case .unsupported, .skipped, .providerMissing: revocation = .unsupported
+    case .failed(let error): revocation = .failed(error.message)
+    }
+    self.init(
+      account: account, revocation: revocation, endSessionURL: report.endSessionURL?.absoluteString)
   }
 }

@@ -1,3 +1,4 @@
+import Accounts
 import Foundation
 
 extension AppState {
@@ -27,7 +28,8 @@ extension AppState {
       endBusy(id)
       switch result {
       case .success(let list):
-        accounts = Self.sorted(list)
+        accounts = Self.sorted(list.accounts)
+        damagedAccounts = list.damaged
         accountsLoaded = true
         keepSelectionVisible()
       case .failure(let failure):
@@ -35,8 +37,8 @@ extension AppState {
       }
     case .providersLoaded(_, let list):
       providers = list
-    case .signInProgress(let id, let snapshot):
-      return signInProgressed(id, snapshot, now: now)
+    case .signInProgress(let id, let progress):
+      return signInProgressed(id, progress, now: now)
     case .signInFinished(let id, let result):
       return signInFinished(id, result, now: now)
     case .redirectSubmitted(_, let failure):

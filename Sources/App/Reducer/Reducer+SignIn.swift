@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 
 extension AppState {
@@ -77,7 +78,7 @@ extension AppState {
   }
 
   /// Starts a fresh attempt (new id, fresh secrets in the environment) on the sign-in screens.
-  mutating func startAttempt(provider: ProviderSummary, method: SignInMethod, now: Date)
+  mutating func startAttempt(provider: ProviderSummary, method: SignInFlow, now: Date)
     -> [Effect]
   {
     let id = newRequest()
@@ -89,7 +90,7 @@ extension AppState {
   private mutating func attemptCommand(
     _ command: Command, _ attempt: SignInAttemptState, now: Date
   ) -> [Effect] {
-    let snapshot = attempt.snapshot
+    let progress = attempt.progress
     switch command {
     case .back:
       closeSignIn()
@@ -100,18 +101,18 @@ extension AppState {
       guard !attempt.isRunning else { return [] }
       return startAttempt(provider: attempt.provider, method: attempt.method, now: now)
     case .openBrowser:
-      guard attempt.isRunning, let page = snapshot.pageToOpen else { return [] }
+      guard attempt.isRunning, let page = progress?.pageToOpen else { return [] }
       updateAttempt(attempt.id) { state in
         state.browserOpened = true
         return []
       }
-      return [.openBrowser(newRequest(), url: page, userCode: snapshot.userCode)]
+      return [.openBrowser(newRequest(), url: page, userCode: progress?.userCode)]
     case .copyURL:
-      guard let page = snapshot.authorizationURL ?? snapshot.verificationURI else { return [] }
+      guard let page = progress?.pageToCopy else { return [] }
       let what = attempt.method == .pkce ? "the sign-in URL" : "the verification URL"
       return [.copyText(startBusy("copying \(what)", writesVault: false), page, what: what)]
     case .copyCode:
-      guard let code = snapshot.userCode else {
+      guard let code = progress?.userCode else {
         message = StatusMessage(.info, "this sign-in has no code; u copies the URL", now: now)
         return []
       }
@@ -154,22 +155,24 @@ extension AppState {
 
   /// A report from a running attempt; opens the browser the first time there is a page, and
   /// again when the attempt restarted with a fresh link.
-  mutating func signInProgressed(_ id: RequestID, _ snapshot: SignInSnapshot, now: Date)
+  mutating func signInProgressed(_ id: RequestID, _ progress: SignInProgress, now: Date)
     -> [Effect]
   {
+    // The final `failed` step is left to the attempt's error, which follows it.
+    if case .failed = progress.phase { return [] }
     guard let attempt = attempt(id), attempt.isRunning else { return [] }
-    let restarted = snapshot.restarts > attempt.snapshot.restarts
+    let restarted = progress.restarts > (attempt.progress?.restarts ?? 0)
     let shouldOpen =
       configuration.browserAvailable && (!attempt.browserOpened || restarted)
-      && snapshot.pageToOpen != nil && snapshot.phase != .starting
+      && progress.pageToOpen != nil
     let request = shouldOpen ? newRequest() : nil
     updateAttempt(id) { state in
-      state.snapshot = snapshot
+      state.progress = progress
       if shouldOpen { state.browserOpened = true }
       return []
     }
-    if let request, let page = snapshot.pageToOpen {
-      return [.openBrowser(request, url: page, userCode: snapshot.userCode)]
+    if let request, let page = progress.pageToOpen {
+      return [.openBrowser(request, url: page, userCode: progress.userCode)]
     }
     return []
   }

@@ -1,3 +1,5 @@
+import Accounts
+import AuthCore
 import Foundation
 import Terminal
 
@@ -213,9 +215,10 @@ extension AppState {
     var effects: [Effect] = []
     for index in panels.indices {
       guard case .signIn(var signIn) = panels[index], case .attempt(var attempt) = signIn.step,
-        attempt.isRunning, let deadline = attempt.snapshot.deadline, deadline <= now
+        attempt.isRunning, let progress = attempt.progress, let deadline = progress.deadline,
+        deadline <= now
       else { continue }
-      switch attempt.snapshot.phase {
+      switch progress.phase {
       case .waitingForBrowser, .waitingForApproval:
         // The countdown ran out: the attempt ends here, whatever the background says later.
         attempt.failure = attempt.method == .pkce ? .noAnswer : .codeExpired
@@ -223,7 +226,7 @@ extension AppState {
         signIn.step = .attempt(attempt)
         panels[index] = .signIn(signIn)
         effects.append(.cancelSignIn(attempt.id))
-      case .starting, .finishing:
+      case .exchangingCode, .signedIn, .failed:
         break
       }
     }

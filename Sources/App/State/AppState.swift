@@ -1,5 +1,7 @@
+import Accounts
 import Foundation
 import Terminal
+import Vault
 
 /// Everything the UI shows, in one value. Only `Reducer.reduce` changes it; views read it.
 ///
@@ -28,6 +30,8 @@ public struct AppState: Sendable {
   public var accounts: [AccountSummary] = [] {
     didSet { accountsChanged() }
   }
+  /// Accounts the vault holds but cannot read (the list does not draw them yet).
+  public var damagedAccounts: [DamagedAccount] = []
   /// Every provider of the catalog, usable or not.
   public var providers: [ProviderSummary] = []
   /// True once the first account list arrived (before that the list says "loading").

@@ -1,3 +1,4 @@
+import Accounts
 import Foundation
 
 /// Background work in progress, shown with a spinner in the status line while every key still

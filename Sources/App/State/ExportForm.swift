@@ -1,3 +1,5 @@
+import Accounts
+
 /// The export dialog: where the token goes (an env file or the clipboard), the file's path and
 /// the variable's name.
 public struct ExportForm: Sendable, Equatable {

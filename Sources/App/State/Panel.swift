@@ -1,3 +1,5 @@
+import Accounts
+
 /// A screen shown over the account list; the UI keeps a stack of them (help over a sign-in,
 /// for instance), and Esc takes the top one away.
 public enum Panel: Sendable, Equatable {

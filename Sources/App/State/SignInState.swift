@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 
 /// The sign-in screens: choose a provider, choose a flow, then the attempt itself.
@@ -28,11 +29,12 @@ public struct SignInAttemptState: Sendable, Equatable {
   /// The provider signed in to.
   public var provider: ProviderSummary
   /// The flow.
-  public var method: SignInMethod
+  public var method: SignInFlow
   /// When the attempt started (the countdown bar's full length runs from here).
   public var startedAt: Date
-  /// The latest report from the environment.
-  public var snapshot: SignInSnapshot
+  /// The latest report from the environment; nil while the attempt is being set up (listener,
+  /// device authorization request, discovery).
+  public var progress: SignInProgress?
   /// Set once the attempt ended without an account: what the screen says, with a retry key.
   public var failure: AppFailure?
   /// The pasted-redirect field, while it is open.
@@ -43,12 +45,11 @@ public struct SignInAttemptState: Sendable, Equatable {
   public var browserProblem: String?
 
   /// A fresh attempt.
-  public init(id: RequestID, provider: ProviderSummary, method: SignInMethod, startedAt: Date) {
+  public init(id: RequestID, provider: ProviderSummary, method: SignInFlow, startedAt: Date) {
     self.id = id
     self.provider = provider
     self.method = method
     self.startedAt = startedAt
-    snapshot = SignInSnapshot(phase: .starting)
   }
 
   /// True while the attempt may still produce an account.

@@ -1,3 +1,5 @@
+import Accounts
+
 /// The sign-out dialog: the question, the work, then what happened.
 public struct SignOutState: Sendable, Equatable {
   /// Where the dialog stands.

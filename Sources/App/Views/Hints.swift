@@ -1,3 +1,4 @@
+import AuthCore
 import Terminal
 import Theme
 
@@ -67,12 +68,12 @@ enum Hints {
     else { return [] }
     if !attempt.isRunning { return [(.retry, "retry"), (.back, "back"), (.help, "help")] }
     var hints: [(Command, String)] = []
-    if attempt.snapshot.pageToOpen != nil {
+    if attempt.progress?.pageToOpen != nil {
       hints.append((.openBrowser, attempt.method == .pkce ? "open browser" : "open page"))
     }
-    if attempt.snapshot.userCode != nil { hints.append((.copyCode, "copy code")) }
-    if attempt.snapshot.pageToOpen != nil { hints.append((.copyURL, "copy URL")) }
-    if attempt.method == .pkce && attempt.snapshot.phase == .waitingForBrowser {
+    if attempt.progress?.userCode != nil { hints.append((.copyCode, "copy code")) }
+    if attempt.progress?.pageToOpen != nil { hints.append((.copyURL, "copy URL")) }
+    if attempt.method == .pkce && attempt.progress?.phase == .waitingForBrowser {
       hints.append((.pasteRedirect, "paste address"))
     }
     hints.append((.back, "cancel"))

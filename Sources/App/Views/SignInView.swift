@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 import Terminal
 import Theme
@@ -96,11 +97,11 @@ enum SignInView {
     in buffer: inout ScreenBuffer
   ) {
     var page = Page(area)
-    let snapshot = attempt.snapshot
+    let progress = attempt.progress
     let name = attempt.provider.name
-    if attempt.isRunning && (snapshot.phase == .starting || snapshot.phase == .finishing) {
+    if attempt.isRunning && (progress == nil || progress?.isFinishing == true) {
       let text =
-        snapshot.phase == .starting
+        progress == nil
         ? " Preparing the sign-in…" : " Exchanging the code and storing the account…"
       page.line([(Chrome.spinner(at: now), .spinner), (text, .statusBusy)], in: &buffer)
       return
@@ -112,13 +113,16 @@ enum SignInView {
           ? "Your browser shows \(name)'s consent page. Approve there, or open this address:"
           : "Open this address in a browser and approve:", role: .details, in: &buffer)
       let urlLines = max(1, min(4, page.remaining - 7))
-      page.wrapped(snapshot.authorizationURL ?? "", role: .url, limit: urlLines, in: &buffer)
+      page.wrapped(
+        progress?.authorizationURL?.absoluteString ?? "", role: .url, limit: urlLines,
+        in: &buffer)
     } else {
       page.line([("On any device, open", .details)], in: &buffer)
-      page.wrapped(snapshot.verificationURI ?? "", role: .url, limit: 2, in: &buffer)
+      page.wrapped(
+        progress?.verificationURI?.absoluteString ?? "", role: .url, limit: 2, in: &buffer)
       page.line(
-        [("and enter the code ", .details), (snapshot.userCode ?? "", .code)], in: &buffer)
-      if let code = snapshot.userCode,
+        [("and enter the code ", .details), (progress?.userCode ?? "", .code)], in: &buffer)
+      if let code = progress?.userCode,
         let big = BigText.lines(code, width: area.size.columns - 2), page.remaining >= 8
       {
         page.skip()
@@ -133,7 +137,7 @@ enum SignInView {
     _ attempt: SignInAttemptState, state: AppState, page: inout Page, now: Date,
     in buffer: inout ScreenBuffer
   ) {
-    let snapshot = attempt.snapshot
+    let progress = attempt.progress
     if let failure = attempt.failure {
       drawCountdown(attempt, page: &page, now: now, in: &buffer)
       page.wrapped("✗ " + failure.message, role: .statusError, limit: 3, in: &buffer)
@@ -144,18 +148,18 @@ enum SignInView {
     }
     let waiting: String
     var role = Role.statusBusy
-    switch snapshot.phase {
-    case .waitingForApproval:
-      let next = snapshot.nextPollAt.map { max(0, Int($0.timeIntervalSince(now).rounded(.up))) }
+    switch progress?.phase {
+    case .waitingForApproval?:
+      let next = progress?.nextPollAt.map { max(0, Int($0.timeIntervalSince(now).rounded(.up))) }
       var text = " Waiting for approval"
-      if let trouble = snapshot.pollTrouble {
+      if let trouble = progress?.pollTrouble {
         // The provider did not answer the last poll: the next one backs off, the wait goes on.
         text = " Provider unreachable, retrying (\(trouble))"
         if let next { text += " in \(next) s" }
         role = .statusWarning
       } else {
         if let next { text += " · next check in \(next) s" }
-        if let interval = snapshot.pollInterval { text += " (every \(Int(interval)) s)" }
+        if let interval = progress?.pollInterval { text += " (every \(Int(interval)) s)" }
       }
       waiting = text
     default:
@@ -163,10 +167,10 @@ enum SignInView {
     }
     page.line([(Chrome.spinner(at: now), .spinner), (waiting, role)], in: &buffer)
     drawCountdown(attempt, page: &page, now: now, in: &buffer)
-    if let notice = snapshot.notice ?? snapshot.ignoredRedirect {
+    if let notice = progress?.warning {
       page.wrapped("! " + notice, role: .statusWarning, limit: 2, in: &buffer)
     }
-    guard attempt.method == .pkce, snapshot.phase == .waitingForBrowser else { return }
+    guard attempt.method == .pkce, progress?.phase == .waitingForBrowser else { return }
     page.skip()
     if let paste = attempt.paste {
       drawPasteField(paste, page: &page, in: &buffer)
@@ -176,7 +180,7 @@ enum SignInView {
       "Browser on another machine? Approve there, then press "
         + "\(state.keyName(.pasteRedirect, in: .signIn)) and paste the address it ended on.",
       role: .listSecondary, limit: 2, in: &buffer)
-    if let port = snapshot.fixedRedirectPort {
+    if let port = attempt.provider.fixedRedirectPort {
       page.wrapped(
         "Or forward the port first: ssh -L \(port):127.0.0.1:\(port) THIS-HOST",
         role: .listSecondary, limit: 2, in: &buffer)
@@ -187,7 +191,7 @@ enum SignInView {
   private static func drawCountdown(
     _ attempt: SignInAttemptState, page: inout Page, now: Date, in buffer: inout ScreenBuffer
   ) {
-    guard let deadline = attempt.snapshot.deadline, !page.isFull else { return }
+    guard let deadline = attempt.progress?.deadline, !page.isFull else { return }
     Chrome.countdownBar(
       remaining: deadline.timeIntervalSince(now),
       total: deadline.timeIntervalSince(attempt.startedAt), width: min(page.rect.size.columns, 60),

@@ -138,27 +138,27 @@ actor AccountsEnvironment: AppEnvironment {
     return book
   }
 
-  // MARK: Accounts and providers
-
-  func accounts() async throws(AppFailure) -> [AccountSummary] {
+  /// `body` with the unlocked book, its error as the UI shows it.
+  private func withBook<Value>(
+    _ body: (AccountBook) async throws(AccountsError) -> Value
+  ) async throws(AppFailure) -> Value {
     let book = try requireBook()
     do {
-      return try await book.listing().accounts.map(summary)
+      return try await body(book)
     } catch {
       throw AppFailure(error)
     }
   }
 
+  // MARK: Accounts and providers
+
+  func accounts() async throws(AppFailure) -> AccountList {
+    let listing = try await withBook { book throws(AccountsError) in try await book.listing() }
+    return AccountList(accounts: listing.accounts.map(summary), damaged: listing.damaged)
+  }
+
   func providers() async -> [ProviderSummary] {
-    (catalog?.entries ?? []).map { entry in
-      let configuration = entry.configuration
-      let canRevoke: Bool? =
-        configuration?.revocationEndpoint != nil ? true : entry.needsDiscovery ? nil : false
-      return ProviderSummary(
-        id: entry.id, name: entry.name, methods: entry.flows.map(SignInMethod.init),
-        isUsable: configuration != nil, problems: entry.problems.map(\.description),
-        canRevoke: canRevoke)
-    }
+    (catalog?.entries ?? []).map(ProviderSummary.init)
   }
 
   private func summary(_ record: AccountRecord) -> AccountSummary {
@@ -166,36 +166,25 @@ actor AccountsEnvironment: AppEnvironment {
       record, providerName: catalog?.entry(record.providerID)?.name ?? record.providerID)
   }
 
-  private func record(_ name: App.AccountName) async throws(AppFailure) -> AccountRecord {
-    do {
-      return try await requireBook().account(named: name.description)
-    } catch let error as AccountsError {
-      throw AppFailure(error)
-    } catch {
-      throw AppFailure(.other, "\(error)")
+  private func record(_ name: AccountName) async throws(AppFailure) -> AccountRecord {
+    try await withBook { book throws(AccountsError) in
+      try await book.account(named: name.description)
     }
   }
 
   // MARK: Sign-in
 
   func signIn(
-    _ attempt: RequestID, provider: String, method: SignInMethod,
-    progress: @escaping @Sendable (SignInSnapshot) -> Void
+    _ attempt: RequestID, provider: String, method: SignInFlow,
+    progress: @escaping @Sendable (SignInProgress) -> Void
   ) async throws(AppFailure) -> AccountSummary {
-    let book = try requireBook()
-    let session: SignInSession
-    do {
-      session = try await book.beginSignIn(provider: provider, flow: method.flow)
-    } catch {
-      throw AppFailure(error)
+    let session = try await withBook { book throws(AccountsError) in
+      try await book.beginSignIn(provider: provider, flow: method)
     }
     sessions[attempt] = session
     defer { sessions[attempt] = nil }
-    let port = catalog?.entry(provider)?.configuration?.redirectPort.map(Int.init)
     let reader = Task {
-      for await change in session.progress {
-        if let snapshot = SignInSnapshot(change, fixedRedirectPort: port) { progress(snapshot) }
-      }
+      for await change in session.progress { progress(change) }
     }
     defer { reader.cancel() }
     let stored: AccountRecord
@@ -226,36 +215,28 @@ actor AccountsEnvironment: AppEnvironment {
 
   // MARK: Tokens
 
-  func refresh(_ account: App.AccountName) async throws(AppFailure) -> AccountSummary {
+  func refresh(_ account: AccountName) async throws(AppFailure) -> AccountSummary {
     let record = try await record(account)
-    do {
-      return summary(try await requireBook().refresh(record.id, startedAt: Date()))
-    } catch let error as AccountsError {
-      throw AppFailure(error)
-    } catch {
-      throw AppFailure(.other, "\(error)")
-    }
+    return summary(
+      try await withBook { book throws(AccountsError) in
+        try await book.refresh(record.id, startedAt: Date())
+      })
   }
 
   /// A valid access token of `account` (refreshed first when under a minute is left) and the
   /// account as it is afterwards.
-  private func validToken(_ account: App.AccountName) async throws(AppFailure) -> (
+  private func validToken(_ account: AccountName) async throws(AppFailure) -> (
     String, AccountRecord
   ) {
     let record = try await record(account)
-    do {
-      let book = try requireBook()
+    return try await withBook { book throws(AccountsError) in
       let token = try await book.accessToken(
         for: record.id, minimumValidity: 60, startedAt: Date())
       return (token, try await book.account(named: account.description))
-    } catch let error as AccountsError {
-      throw AppFailure(error)
-    } catch {
-      throw AppFailure(.other, "\(error)")
     }
   }
 
-  func exportEnvFile(_ account: App.AccountName, path: String, variable: String)
+  func exportEnvFile(_ account: AccountName, path: String, variable: String)
     async throws(AppFailure) -> ExportReport
   {
     let (token, record) = try await validToken(account)
@@ -279,7 +260,7 @@ actor AccountsEnvironment: AppEnvironment {
       account: account, path: path, variable: variable, expiresAt: record.tokens.expiresAt)
   }
 
-  func copyToken(_ account: App.AccountName) async throws(AppFailure) -> CopyReport {
+  func copyToken(_ account: AccountName) async throws(AppFailure) -> CopyReport {
     let (token, _) = try await validToken(account)
     let tools = copy(token, clearAfter: clearAfter)
     return CopyReport(
@@ -305,7 +286,7 @@ actor AccountsEnvironment: AppEnvironment {
 
   // MARK: Sign-out and the browser
 
-  func signOut(_ account: App.AccountName) async -> App.SignOutReport {
+  func signOut(_ account: AccountName) async -> App.SignOutReport {
     let record: AccountRecord
     do {
       record = try await self.record(account)
@@ -315,16 +296,8 @@ actor AccountsEnvironment: AppEnvironment {
     }
     do {
       let report = try await requireBook().signOut(record, localOnly: false)
-      let revocation: App.SignOutReport.Revocation
-      switch report.revocation {
-      case .revoked: revocation = .revoked
-      case .unsupported, .skipped, .providerMissing: revocation = .unsupported
-      case .failed(let error): revocation = .failed(error.message)
-      }
       if let url = report.endSessionURL { endSessionPages[url.absoluteString] = url }
-      return App.SignOutReport(
-        account: account, revocation: revocation,
-        endSessionURL: report.endSessionURL?.absoluteString)
+      return App.SignOutReport(account: account, report)
     } catch let error as AccountsError {
       return App.SignOutReport(
         account: account, revocation: .unsupported, removed: false, failure: AppFailure(error))
@@ -357,19 +330,5 @@ actor AccountsEnvironment: AppEnvironment {
     guard path == "~" || path.hasPrefix("~/") else { return path }
     let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
     return home + path.dropFirst()
-  }
-}
-
-extension AppFailure {
-  /// How the UI shows an account error.
-  init(_ error: AccountsError) {
-    switch error {
-    case .auth(let auth):
-      self.init(auth)
-    case .signInNeeded:
-      self.init(.signInNeeded, error.message)
-    default:
-      self.init(.other, error.message)
-    }
   }
 }

@@ -1,5 +1,8 @@
+import Accounts
 import App
 import Foundation
+
+@testable import AuthCore
 
 /// An environment for loop tests: accounts in memory, sign-ins the test steers, and a record
 /// of everything stored or cancelled.
@@ -44,19 +47,19 @@ actor FakeEnvironment: AppEnvironment {
 
   func createVault(_ passphrase: SecretText) async throws(AppFailure) {}
 
-  func accounts() async throws(AppFailure) -> [AccountSummary] { accounts }
+  func accounts() async throws(AppFailure) -> AccountList { AccountList(accounts: accounts) }
 
   func providers() async -> [ProviderSummary] { Fixtures.providers }
 
   /// A browser sign-in that waits for a pasted redirect (or a cancel), then stores `erin`.
   func signIn(
-    _ attempt: RequestID, provider: String, method: SignInMethod,
-    progress: @escaping @Sendable (SignInSnapshot) -> Void
+    _ attempt: RequestID, provider: String, method: SignInFlow,
+    progress: @escaping @Sendable (SignInProgress) -> Void
   ) async throws(AppFailure) -> AccountSummary {
-    progress(
-      SignInSnapshot(
-        phase: .waitingForBrowser, deadline: Date().addingTimeInterval(300),
-        authorizationURL: "http://127.0.0.1:1/authorize"))
+    var waiting = SignInProgress(flow: .pkce, phase: .waitingForBrowser)
+    waiting.deadline = Date().addingTimeInterval(300)
+    waiting.authorizationURL = URL(string: "http://127.0.0.1:1/authorize")
+    progress(waiting)
     let pasted = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         if Task.isCancelled {
@@ -72,7 +75,7 @@ actor FakeEnvironment: AppEnvironment {
       cancelledAttempts.append(attempt)
       throw AppFailure(.cancelled, "cancelled")
     }
-    progress(SignInSnapshot(phase: .finishing))
+    progress(SignInProgress(flow: .pkce, phase: .exchangingCode))
     let account = AccountSummary(
       name: AccountName(provider: provider, label: "erin"), providerName: "Work SSO",
       expiresAt: Date().addingTimeInterval(3600), refreshable: true)
@@ -105,9 +108,9 @@ actor FakeEnvironment: AppEnvironment {
     return summary
   }
 
-  func signOut(_ account: AccountName) async -> SignOutReport {
+  func signOut(_ account: AccountName) async -> App.SignOutReport {
     accounts.removeAll { $0.name == account }
-    return SignOutReport(account: account, revocation: .revoked)
+    return App.SignOutReport(account: account, revocation: .revoked)
   }
 
   func exportEnvFile(_ account: AccountName, path: String, variable: String)

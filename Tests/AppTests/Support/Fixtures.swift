@@ -1,6 +1,9 @@
+import Accounts
 import App
 import Foundation
 import Terminal
+
+@testable import AuthCore
 
 /// Accounts, providers and a clock for the UI tests: two providers with CJK and emoji labels,
 /// every status, and a provider that cannot be used.
@@ -13,7 +16,8 @@ enum Fixtures {
     timeZone: TimeZone(identifier: "UTC") ?? .current, browserAvailable: true)
 
   static let simkl = ProviderSummary(
-    id: "simkl", name: "Simkl", methods: [.pin, .pkce], canRevoke: false)
+    id: "simkl", name: "Simkl", methods: [.pin, .pkce], canRevoke: false,
+    fixedRedirectPort: 8765)
   static let work = ProviderSummary(
     id: "work", name: "Work SSO", methods: [.pkce, .device], canRevoke: true)
   static let hivesigner = ProviderSummary(
@@ -83,7 +87,8 @@ struct Driver {
     let loads = send(.started(.unlocked))
     for effect in loads {
       switch effect {
-      case .loadAccounts(let id): send(.accountsLoaded(id, .success(accounts)))
+      case .loadAccounts(let id):
+        send(.accountsLoaded(id, .success(AccountList(accounts: accounts))))
       case .loadProviders(let id): send(.providersLoaded(id, providers))
       default: break
       }
@@ -135,7 +140,7 @@ struct Driver {
 
   /// Opens the sign-in, chooses `provider` and `method`; returns the attempt's id.
   @discardableResult
-  mutating func startSignIn(_ provider: String, _ method: SignInMethod) -> RequestID? {
+  mutating func startSignIn(_ provider: String, _ method: SignInFlow) -> RequestID? {
     press(.character("a"))
     guard let index = state.providers.firstIndex(where: { $0.id == provider }) else { return nil }
     press(.home)
@@ -152,23 +157,27 @@ struct Driver {
   }
 
   /// A browser snapshot waiting until `seconds` from now.
-  func browserSnapshot(seconds: TimeInterval = 300, port: Int? = nil) -> SignInSnapshot {
-    SignInSnapshot(
-      phase: .waitingForBrowser, deadline: now.addingTimeInterval(seconds),
-      authorizationURL: Fixtures.authorizationURL, fixedRedirectPort: port)
+  func browserSnapshot(seconds: TimeInterval = 300) -> SignInProgress {
+    var progress = SignInProgress(flow: .pkce, phase: .waitingForBrowser)
+    progress.deadline = now.addingTimeInterval(seconds)
+    progress.authorizationURL = URL(string: Fixtures.authorizationURL)
+    return progress
   }
 
   /// A device or PIN snapshot waiting for approval.
   func codeSnapshot(
     code: String = "WDJB-MJHT", seconds: TimeInterval = 600, interval: TimeInterval = 5,
     complete: Bool = true
-  ) -> SignInSnapshot {
-    SignInSnapshot(
-      phase: .waitingForApproval, deadline: now.addingTimeInterval(seconds), userCode: code,
-      verificationURI: "http://127.0.0.1:41234/oidc/device",
-      verificationURIComplete: complete
-        ? "http://127.0.0.1:41234/oidc/device?user_code=\(code)" : nil,
-      pollInterval: interval, nextPollAt: now.addingTimeInterval(interval))
+  ) -> SignInProgress {
+    var progress = SignInProgress(flow: .device, phase: .waitingForApproval)
+    progress.deadline = now.addingTimeInterval(seconds)
+    progress.userCode = code
+    progress.verificationURI = URL(string: "http://127.0.0.1:41234/oidc/device")
+    progress.verificationURIComplete =
+      complete ? URL(string: "http://127.0.0.1:41234/oidc/device?user_code=\(code)") : nil
+    progress.pollInterval = interval
+    progress.nextPollAt = now.addingTimeInterval(interval)
+    return progress
   }
 }
 

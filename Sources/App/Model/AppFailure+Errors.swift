@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 
 extension AppFailure {
@@ -18,6 +19,20 @@ extension AppFailure {
     case .transport, .serverError, .unexpectedStatus, .emptyResponse, .nonJSONResponse,
       .malformedResponse, .redirectRefused:
       self.init(.provider, error.message)
+    default:
+      self.init(.other, error.message)
+    }
+  }
+}
+
+extension AppFailure {
+  /// How the UI shows an account error.
+  public init(_ error: AccountsError) {
+    switch error {
+    case .auth(let auth):
+      self.init(auth)
+    case .signInNeeded:
+      self.init(.signInNeeded, error.message)
     default:
       self.init(.other, error.message)
     }

@@ -1,3 +1,4 @@
+import Accounts
 import Vault
 
 extension AccountSummary {

@@ -1,13 +1,7 @@
-/// How a sign-in proves who the user is: the `flows` of a provider file and `login --flow`.
-public enum SignInMethod: String, Sendable, Hashable, CaseIterable {
-  /// Authorization Code with PKCE: the browser opens the provider's consent page and
-  /// redirects back to a loopback listener.
-  case pkce
-  /// Device authorization (RFC 8628): a code to enter on any device.
-  case device
-  /// Simkl's PIN flow: like the device flow, with Simkl's own endpoints.
-  case pin
+import AuthCore
 
+/// How the sign-in screens name and explain a flow.
+extension SignInFlow {
   /// The name the sign-in screens show.
   public var title: String {
     switch self {
