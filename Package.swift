@@ -23,15 +23,17 @@ let package = Package(
     .target(name: "Crypto", dependencies: ["COpenSSL"]),
     .target(name: "Vault", dependencies: ["Crypto", "CSQLite", "Isolation"]),
     .target(name: "Spelling"),
+    // The one poll(2) socket server, the HTTP/1.1 server and parser, the raw loopback client.
+    .target(name: "Loopback"),
     .target(name: "Terminal", dependencies: ["Spelling"]),
     .target(name: "TerminalCurses", dependencies: ["Terminal", "CNcursesW"]),
     .target(
       name: "Theme", dependencies: ["Terminal", "Spelling"], plugins: ["EmbedDataFilesPlugin"]),
-    .target(name: "AuthCore", dependencies: ["Crypto"]),
+    .target(name: "AuthCore", dependencies: ["Crypto", "Loopback"]),
     .target(
       name: "Providers", dependencies: ["AuthCore", "Spelling"], exclude: ["Presets"],
       plugins: ["EmbedDataFilesPlugin"]),
-    .target(name: "Sandbox", dependencies: ["AuthCore", "Crypto", "Isolation"]),
+    .target(name: "Sandbox", dependencies: ["AuthCore", "Crypto", "Isolation", "Loopback"]),
     // The agent's one-line JSON requests and answers, apart so the fuzz harness can read them.
     .target(name: "AgentProtocol", dependencies: ["AuthCore"]),
     .target(
@@ -50,15 +52,17 @@ let package = Package(
     .executableTarget(
       name: "authtui",
       dependencies: [
-        "Accounts", "AgentProtocol", "App", "AuthCore", "CProcessControl", "Crypto", "Providers",
-        "Sandbox", "Spelling", "Terminal", "TerminalCurses", "Theme", "Vault",
+        "Accounts", "AgentProtocol", "App", "AuthCore", "CProcessControl", "Crypto", "Loopback",
+        "Providers", "Sandbox", "Spelling", "Terminal", "TerminalCurses", "Theme", "Vault",
       ]),
     .executableTarget(name: "authtui-sandbox", dependencies: ["Sandbox"]),
 
     // Tests mirror the source folders.
     .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
+    .testTarget(name: "LoopbackTests", dependencies: ["Loopback", "TestSupport"]),
     .testTarget(
-      name: "AuthCoreTests", dependencies: ["AuthCore", "Crypto", "Sandbox", "TestSupport"]),
+      name: "AuthCoreTests",
+      dependencies: ["AuthCore", "Crypto", "Loopback", "Sandbox", "TestSupport"]),
     .testTarget(name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "TestSupport"]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
     .testTarget(name: "ThemeTests", dependencies: ["Theme", "Terminal", "Providers", "TestSupport"]),
@@ -77,11 +81,14 @@ let package = Package(
       dependencies: [
         "Accounts", "AuthCore", "Crypto", "Providers", "Sandbox", "TestSupport", "Vault",
       ]),
-    .target(name: "TestSupport", dependencies: ["Crypto", "Isolation", "Sandbox", "Vault"], path: "Tests/TestSupport"),
+    .target(
+      name: "TestSupport", dependencies: ["Crypto", "Isolation", "Loopback", "Sandbox", "Vault"],
+      path: "Tests/TestSupport"),
     .testTarget(
       name: "SandboxTests",
       dependencies: [
-        "Sandbox", "AuthCore", "Crypto", "TestSupport", "authtui-sandbox", "authtui-test-browser",
+        "Sandbox", "AuthCore", "Crypto", "Loopback", "TestSupport", "authtui-sandbox",
+        "authtui-test-browser",
       ]),
     // A stand-in for a person with a browser (`BROWSER=authtui-test-browser`), for tests only.
     .executableTarget(
@@ -106,7 +113,9 @@ let package = Package(
     // Makefile's "Fuzzing" comment). Built normally, it replays its corpus (FuzzCorpusTests).
     .executableTarget(
       name: "authtui-fuzz",
-      dependencies: ["Accounts", "AgentProtocol", "AuthCore", "Crypto", "Providers", "Theme"],
+      dependencies: [
+        "Accounts", "AgentProtocol", "AuthCore", "Crypto", "Loopback", "Providers", "Theme",
+      ],
       path: "Tests/Fuzz", exclude: ["Corpus"]),
     .testTarget(name: "FuzzCorpusTests", dependencies: ["authtui-fuzz", "TestSupport"]),
 

@@ -1,7 +1,8 @@
-import AuthCore
 import Foundation
 import TestSupport
 import Testing
+
+@testable import Loopback
 
 #if canImport(Glibc)
   import Glibc
