@@ -1,5 +1,6 @@
 import AgentProtocol
 import Foundation
+import Loopback
 
 #if canImport(Glibc)
   import Glibc

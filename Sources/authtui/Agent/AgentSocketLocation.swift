@@ -1,4 +1,5 @@
 import Foundation
+import Loopback
 
 #if canImport(Glibc)
   import Glibc
