@@ -105,6 +105,26 @@ public final class LoopbackServer: Sendable {
   /// The base URL, `http://127.0.0.1:PORT`.
   public var baseURL: String { "http://127.0.0.1:\(port)" }
 
+  /// A loopback port nothing listens on now (bound to 0, read back, released); nil when no
+  /// socket could be opened.
+  public static func freePort() -> UInt16? {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = 0
+    address.sin_addr = in_addr(s_addr: INADDR_LOOPBACK.bigEndian)
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+        Glibc.bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
+      }
+    }
+    guard bound else { return nil }
+    return UInt16(bigEndian: address.sin_port)
+  }
+
   private static func bind(port: UInt16) throws(LoopbackServerError) -> Int32 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw .socket("socket", errno) }

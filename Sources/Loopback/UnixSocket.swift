@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// The few Unix-domain socket calls the agent and `authtui token` make: an address from a path,
-/// the peer's credentials, and a connect with a deadline.
+/// the peer's credentials, a connect with a deadline, bind and listen, and a wait for an answer.
 public enum UnixSocket {
   /// The longest socket path Linux takes (`sun_path` is 108 bytes with the terminating NUL).
   public static let maximumPathBytes = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
@@ -83,6 +83,23 @@ public enum UnixSocket {
     case ENOENT: return .absent
     default: return .failed(code)
     }
+  }
+
+  /// Binds `fd` to `path`: 0, or -1 with `errno` set; nil when the path is too long.
+  public static func bind(_ fd: Int32, to path: String) -> Int32? {
+    withAddress(path) { Glibc.bind(fd, $0, $1) }
+  }
+
+  /// Starts listening on the bound `fd`: 0, or -1 with `errno` set.
+  public static func listen(_ fd: Int32, backlog: Int32 = 128) -> Int32 {
+    Glibc.listen(fd, backlog)
+  }
+
+  /// Waits up to `milliseconds` until `fd` has something to read (or was closed): `poll(2)`'s
+  /// answer, 1 when readable, 0 when the time passed, -1 with `errno` set.
+  public static func waitUntilReadable(_ fd: Int32, milliseconds: Int32) -> Int32 {
+    var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    return poll(&entry, 1, milliseconds)
   }
 
   /// Sets `SO_SNDTIMEO` or `SO_RCVTIMEO` of `fd`.
