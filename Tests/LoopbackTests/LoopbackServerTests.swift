@@ -19,6 +19,7 @@ import Testing
 
   @Test func answersARequestOnAKernelChosenPort() async throws {
     let server = try echoServer()
+    defer { server.requestStop() }
     #expect(server.port != 0)
     let response = await RawHTTPClient.get("/callback?code=abc", port: server.port)
     #expect(RawHTTPClient.status(of: response) == 200)
@@ -29,6 +30,7 @@ import Testing
 
   @Test func answersGarbageWith400AndKeepsServing() async throws {
     let server = try echoServer()
+    defer { server.requestStop() }
     let garbage = await RawHTTPClient.exchange(
       port: server.port, bytes: Array("\u{16}\u{3}\u{1}hello\r\n\r\n".utf8))
     #expect(RawHTTPClient.status(of: garbage) == 400)
@@ -39,6 +41,7 @@ import Testing
 
   @Test func stillAnswersTheRealRequestAfterAHundredGarbageConnections() async throws {
     let server = try echoServer()
+    defer { server.requestStop() }
     await withTaskGroup(of: Void.self) { group in
       for index in 0..<100 {
         group.addTask {
@@ -57,6 +60,7 @@ import Testing
     var configuration = LoopbackServer.Configuration.callback
     configuration.readTimeout = 0.3
     let server = try echoServer(configuration)
+    defer { server.requestStop() }
     async let slow = RawHTTPClient.exchange(
       port: server.port, bytes: Array("GET /callback HTTP/1.1\r\n".utf8))
     let fast = await RawHTTPClient.get("/callback?code=fast", port: server.port)
@@ -71,6 +75,7 @@ import Testing
     var configuration = LoopbackServer.Configuration.callback
     configuration.readTimeout = 0.3
     let server = try echoServer(configuration)
+    defer { server.requestStop() }
     try await Task.sleep(for: .milliseconds(700))
     let response = await RawHTTPClient.get("/callback?code=late", port: server.port)
     #expect(response.hasSuffix("code=late"))
@@ -81,6 +86,7 @@ import Testing
     // A marker of this server's own: a parallel test may be handed the freed port at once.
     let marker = UUID().uuidString
     let server = try LoopbackServer { _ in .text(marker, status: 200) }
+    defer { server.requestStop() }
     let port = server.port
     #expect(await RawHTTPClient.get("/", port: port).contains(marker))
     await server.stop()
@@ -89,6 +95,7 @@ import Testing
 
   @Test func reportsAFixedPortInUseWithTheCommandToFindTheCulprit() async throws {
     let first = try echoServer()
+    defer { first.requestStop() }
     #expect(throws: LoopbackServerError.portInUse(first.port)) {
       _ = try LoopbackServer(port: first.port) { _ in .text("", status: 200) }
     }
@@ -98,6 +105,7 @@ import Testing
 
   @Test func closesWithoutAnAnswerWhenTheHandlerDropsTheConnection() async throws {
     let server = try LoopbackServer { _ in .droppedConnection }
+    defer { server.requestStop() }
     let response = await RawHTTPClient.get("/anything", port: server.port)
     #expect(response.isEmpty)
     await server.stop()
@@ -105,6 +113,7 @@ import Testing
 
   @Test func stoppingAgainNeverWritesIntoASocketThatReusedItsDescriptors() async throws {
     let server = try echoServer()
+    defer { server.requestStop() }
     await server.stop()
     // Socket pairs opened now take the descriptor numbers the stopped server gave back.
     var pairs: [[Int32]] = []
