@@ -9,10 +9,11 @@ import Testing
 #endif
 
 @Suite struct LoopbackServerTests {
-  func echoServer(_ configuration: LoopbackServer.Configuration = .callback) throws
-    -> LoopbackServer
-  {
-    try LoopbackServer(configuration: configuration) { request in
+  /// An echo server with the callback limits (and `readTimeout`, when given).
+  func echoServer(readTimeout: TimeInterval? = nil) throws -> LoopbackServer {
+    var configuration = LoopbackServer.Configuration.callback
+    if let readTimeout { configuration.readTimeout = readTimeout }
+    return try LoopbackServer(configuration: configuration) { request in
       .text("you asked for \(request.path) with code=\(request.query("code") ?? "-")", status: 200)
     }
   }
@@ -57,9 +58,7 @@ import Testing
   }
 
   @Test func closesAConnectionThatSendsTooSlowlyWith408WhileOthersAreServed() async throws {
-    var configuration = LoopbackServer.Configuration.callback
-    configuration.readTimeout = 0.3
-    let server = try echoServer(configuration)
+    let server = try echoServer(readTimeout: 0.3)
     defer { server.requestStop() }
     async let slow = RawHTTPClient.exchange(
       port: server.port, bytes: Array("GET /callback HTTP/1.1\r\n".utf8))
@@ -72,9 +71,7 @@ import Testing
   @Test func servesAClientThatArrivesAfterALongIdleWait() async throws {
     // The read deadline runs from the moment a connection is accepted, not from when the
     // server started waiting for one.
-    var configuration = LoopbackServer.Configuration.callback
-    configuration.readTimeout = 0.3
-    let server = try echoServer(configuration)
+    let server = try echoServer(readTimeout: 0.3)
     defer { server.requestStop() }
     try await Task.sleep(for: .milliseconds(700))
     let response = await RawHTTPClient.get("/callback?code=late", port: server.port)
