@@ -23,19 +23,21 @@ let package = Package(
     .target(name: "Crypto", dependencies: ["COpenSSL"]),
     .target(name: "Vault", dependencies: ["Crypto", "CSQLite", "Isolation"]),
     .target(name: "Spelling"),
+    // The one poll(2) socket server, the HTTP/1.1 server and parser, the raw loopback client.
+    .target(name: "Loopback"),
     .target(name: "Terminal", dependencies: ["Spelling"]),
     .target(name: "TerminalCurses", dependencies: ["Terminal", "CNcursesW"]),
     .target(
       name: "Theme", dependencies: ["Terminal", "Spelling"], plugins: ["EmbedDataFilesPlugin"]),
-    .target(name: "AuthCore", dependencies: ["Crypto"]),
+    .target(name: "AuthCore", dependencies: ["Crypto", "Loopback"]),
     .target(
       name: "Providers", dependencies: ["AuthCore", "Spelling"], exclude: ["Presets"],
       plugins: ["EmbedDataFilesPlugin"]),
-    .target(name: "Sandbox", dependencies: ["AuthCore", "Crypto", "Isolation"]),
+    .target(name: "Sandbox", dependencies: ["AuthCore", "Crypto", "Isolation", "Loopback"]),
     .target(
       name: "Accounts", dependencies: ["AuthCore", "Crypto", "Providers", "Spelling", "Vault"]),
     // The agent: its one-line JSON wire protocol (fuzzed too), service, client and socket.
-    .target(name: "Agent", dependencies: ["Accounts", "AuthCore", "Vault"]),
+    .target(name: "Agent", dependencies: ["Accounts", "AuthCore", "Loopback", "Vault"]),
     // The world outside: spawning processes, the browser, the clipboard, passphrases, signals.
     .target(
       name: "System", dependencies: ["AuthCore", "CProcessControl", "Crypto", "Terminal", "Vault"]),
@@ -67,9 +69,10 @@ let package = Package(
 
     // Tests mirror the source folders.
     .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
+    .testTarget(name: "LoopbackTests", dependencies: ["Loopback", "TestSupport"]),
     .testTarget(
       name: "AuthCoreTests",
-      dependencies: ["AuthCore", "Commands", "Crypto", "Sandbox", "TestSupport"]),
+      dependencies: ["AuthCore", "Commands", "Crypto", "Loopback", "Sandbox", "TestSupport"]),
     .testTarget(name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "TestSupport"]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
     .testTarget(
@@ -91,12 +94,13 @@ let package = Package(
         "Accounts", "AuthCore", "Crypto", "Providers", "Sandbox", "TestSupport", "Vault",
       ]),
     .target(
-      name: "TestSupport", dependencies: ["Crypto", "Isolation", "Sandbox", "Vault"],
+      name: "TestSupport", dependencies: ["Crypto", "Isolation", "Loopback", "Sandbox", "Vault"],
       path: "Tests/TestSupport"),
     .testTarget(
       name: "SandboxTests",
       dependencies: [
-        "Sandbox", "AuthCore", "Crypto", "TestSupport", "authtui-sandbox", "authtui-test-browser",
+        "Sandbox", "AuthCore", "Crypto", "Loopback", "TestSupport", "authtui-sandbox",
+        "authtui-test-browser",
       ]),
     // A stand-in for a person with a browser (`BROWSER=authtui-test-browser`), for tests only.
     .executableTarget(
@@ -126,7 +130,7 @@ let package = Package(
     // Makefile's "Fuzzing" comment). Built normally, it replays its corpus (FuzzCorpusTests).
     .executableTarget(
       name: "authtui-fuzz",
-      dependencies: ["Accounts", "Agent", "AuthCore", "Crypto", "Providers", "Theme"],
+      dependencies: ["Accounts", "Agent", "AuthCore", "Crypto", "Loopback", "Providers", "Theme"],
       path: "Tests/Fuzz", exclude: ["Corpus"]),
     .testTarget(name: "FuzzCorpusTests", dependencies: ["authtui-fuzz", "TestSupport"]),
 

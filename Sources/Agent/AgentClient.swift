@@ -1,4 +1,5 @@
 import Foundation
+import Loopback
 
 #if canImport(Glibc)
   import Glibc
@@ -63,8 +64,8 @@ package enum AgentClient {
       }
       let remaining = deadline.timeIntervalSinceNow
       guard remaining > 0 else { return nil }
-      var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-      let ready = poll(&entry, 1, Int32(min(remaining, 60) * 1000) + 1)
+      let ready = UnixSocket.waitUntilReadable(
+        fd, milliseconds: Int32(min(remaining, 60) * 1000) + 1)
       if ready == 0 || (ready < 0 && errno == EINTR) { continue }
       guard ready > 0 else { return nil }
       let count = recv(fd, &chunk, chunk.count, 0)

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import Loopback
 
 #if canImport(Glibc)
   import Glibc

@@ -1,4 +1,5 @@
 import Foundation
+import Loopback
 
 #if canImport(Glibc)
   import Glibc
@@ -98,7 +99,7 @@ package struct AgentSocketLocation: Sendable, Equatable {
       try removeStaleSocket()
       let fd = UnixSocket.stream()
       guard fd >= 0 else { throw .socket("socket", errno) }
-      let bound = UnixSocket.withAddress(path) { Glibc.bind(fd, $0, $1) }
+      let bound = UnixSocket.bind(fd, to: path)
       if bound == 0 { return try finishListening(fd) }
       let code = errno
       close(fd)
@@ -114,7 +115,7 @@ package struct AgentSocketLocation: Sendable, Equatable {
   {
     // The folder is 0700, so the moment between bind and chmod exposes nothing.
     var info = stat()
-    guard chmod(path, 0o600) == 0, lstat(path, &info) == 0, Glibc.listen(fd, 128) == 0 else {
+    guard chmod(path, 0o600) == 0, lstat(path, &info) == 0, UnixSocket.listen(fd) == 0 else {
       let code = errno
       close(fd)
       unlink(path)

@@ -1,3 +1,5 @@
+import Loopback
+
 #if canImport(Glibc)
   import Glibc
 #endif

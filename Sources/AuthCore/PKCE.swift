@@ -1,4 +1,5 @@
 import Crypto
+import Loopback
 
 /// A Proof Key for Code Exchange pair (RFC 7636), S256 only.
 ///

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import Loopback
 import TestSupport
 import Testing
 
@@ -43,6 +44,7 @@ import Testing
   @Test func exchangesTheCodeFromTheRedirectAndSendsTheBrowserBackToTheTerminal() async throws {
     await transport.enqueue("/token", Self.tokens)
     let attempt = try await start()
+    defer { attempt.cancel() }
     let first = await attempt.currentProgress
     #expect(first.phase == .waitingForBrowser)
     #expect(first.authorizationURL == (await attempt.request.url))
@@ -64,6 +66,7 @@ import Testing
   @Test func answersStraysAndForeignRedirectsWithoutEndingTheWait() async throws {
     await transport.enqueue("/token", Self.tokens)
     let attempt = try await start()
+    defer { attempt.cancel() }
     let port = try port(attempt)
     #expect(RawHTTPClient.status(of: await RawHTTPClient.get("/favicon.ico", port: port)) == 404)
     #expect(
@@ -94,6 +97,7 @@ import Testing
   @Test func stillAcceptsTheRealRedirectAfterAHundredGarbageConnections() async throws {
     await transport.enqueue("/token", Self.tokens)
     let attempt = try await start()
+    defer { attempt.cancel() }
     let port = try port(attempt)
     await withTaskGroup(of: Void.self) { group in
       for index in 0..<100 {
@@ -114,6 +118,7 @@ import Testing
 
   @Test func reportsADenialWithTheProvidersDescription() async throws {
     let attempt = try await start()
+    defer { attempt.cancel() }
     let page = try await redirect(
       attempt, "error=access_denied&error_description=User+pressed+Deny&state=STATE")
     #expect(RawHTTPClient.status(of: page) == 200)
@@ -127,6 +132,7 @@ import Testing
 
   @Test func escapesTheProvidersTextInTheBrowserPage() async throws {
     let attempt = try await start()
+    defer { attempt.cancel() }
     let page = try await redirect(
       attempt,
       "error=access_denied&error_description=%3Cscript%3Ealert(1)%3C%2Fscript%3E&state=STATE")
@@ -137,6 +143,7 @@ import Testing
 
   @Test func refusesARedirectFromAnotherIssuer() async throws {
     let attempt = try await start()
+    defer { attempt.cancel() }
     _ = try await redirect(attempt, "code=c&state=STATE&iss=https%3A%2F%2Fevil.test")
     await #expect(
       throws: AuthError.issuerMismatch(
@@ -153,6 +160,7 @@ import Testing
       FakeTransport.json(#"{"error":"invalid_grant","error_description":"bad code"}"#, status: 400),
       Self.tokens)
     let attempt = try await start()
+    defer { attempt.cancel() }
     // Another local program that learned the state sends a code of its own first.
     let forged = try await redirect(attempt, "code=bogus&state=STATE")
     #expect(RawHTTPClient.status(of: forged) == 200)
@@ -188,6 +196,7 @@ import Testing
       FakeTransport.json(
         #"{"error":"secret_error","message":"PKCE verification failed"}"#, status: 401))
     let attempt = try await start()
+    defer { attempt.cancel() }
     let page = try await redirect(attempt, "code=c&state=STATE")
     #expect(page.contains("PKCE proof (PKCE verification failed)"))
     #expect(await attempt.currentProgress.phase == .waitingForBrowser)
@@ -202,6 +211,7 @@ import Testing
   @Test func exchangesOnlyOnceWhenTheRedirectArrivesTwice() async throws {
     await transport.enqueue("/token", Self.tokens, Self.tokens)
     let attempt = try await start()
+    defer { attempt.cancel() }
     let query = "code=c&state=STATE"
     async let first = redirect(attempt, query)
     async let second = redirect(attempt, query)
@@ -218,6 +228,7 @@ import Testing
   @Test func acceptsAPastedRedirectURL() async throws {
     await transport.enqueue("/token", Self.tokens)
     let attempt = try await start()
+    defer { attempt.cancel() }
     let state = await attempt.request.state
     let pasted = " \(attempt.redirectURI)?code=pasted&state=\(state)\n"
     try await attempt.submitRedirect(pasted)
@@ -229,6 +240,7 @@ import Testing
   @Test func checksAPastedURLExactlyLikeARedirectAndKeepsWaiting() async throws {
     await transport.enqueue("/token", Self.tokens)
     let attempt = try await start()
+    defer { attempt.cancel() }
     let base = attempt.redirectURI
     await #expect(throws: AuthError.stateMismatch) {
       try await attempt.submitRedirect("\(base)?code=x&state=old-tab")
@@ -247,6 +259,7 @@ import Testing
   @Test func silentDenialEndsAtTheDeadlineAsNoAnswer() async throws {
     let origin = await clock.now()
     let attempt = try await start(TestProviders.simkl)
+    defer { attempt.cancel() }
     #expect(await clock.advanceToNextDeadline() == origin.addingTimeInterval(300))
     let error = await #expect(throws: AuthError.self) { _ = try await attempt.tokens() }
     #expect(error == .noAnswer(waited: 300))
@@ -265,6 +278,7 @@ import Testing
     configuration.loginTimeout = 42
     let origin = await clock.now()
     let attempt = try await start(configuration)
+    defer { attempt.cancel() }
     #expect(attempt.deadline == origin.addingTimeInterval(42))
     await clock.advanceToNextDeadline()
     await #expect(throws: AuthError.noAnswer(waited: 42)) { _ = try await attempt.tokens() }
@@ -272,6 +286,7 @@ import Testing
 
   @Test func cancellingEndsTheWaitAndClosesThePort() async throws {
     let attempt = try await start()
+    defer { attempt.cancel() }
     attempt.cancel()
     await #expect(throws: AuthError.cancelled) { _ = try await attempt.tokens() }
     #expect(await !listenerIsOpen(attempt))
@@ -279,6 +294,7 @@ import Testing
 
   @Test func cancellingTheWaitingTaskCancelsTheAttempt() async throws {
     let attempt = try await start()
+    defer { attempt.cancel() }
     let waiter = Task { try await attempt.tokens() }
     waiter.cancel()
     await #expect(throws: AuthError.cancelled) { _ = try await waiter.value }
@@ -287,9 +303,11 @@ import Testing
 
   @Test func aRetryIsAFreshAttemptWithNewSecrets() async throws {
     let first = try await start()
+    defer { first.cancel() }
     first.cancel()
     _ = try? await first.tokens()
     let second = try await start()
+    defer { second.cancel() }
     let (one, two) = (await first.request, await second.request)
     #expect(one.state != two.state)
     #expect(one.codeChallenge != two.codeChallenge)
@@ -298,6 +316,7 @@ import Testing
 
   @Test func reportsAFixedRedirectPortInUse() async throws {
     let occupant = try LoopbackServer { _ in .text("busy", status: 200) }
+    defer { occupant.requestStop() }
     var configuration = TestProviders.simkl
     configuration.redirectPort = occupant.port
     await #expect(throws: AuthError.portInUse(occupant.port)) { _ = try await start(configuration) }
@@ -316,6 +335,7 @@ import Testing
       started = try? await start(configuration)
     }
     let attempt = try #require(started)
+    defer { attempt.cancel() }
     let port = try #require(configuration.redirectPort)
     #expect(attempt.redirectURI == "http://127.0.0.1:\(port)/oauth/done")
     #expect(RawHTTPClient.status(of: await RawHTTPClient.get("/callback", port: port)) == 404)

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Loopback
 import Testing
 
 @testable import AuthCore

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import Loopback
 import TestSupport
 import Testing
 

@@ -1,9 +1,10 @@
 import Foundation
-import Sandbox
+import Loopback
 
 /// Sends raw bytes to a loopback port and reads whatever comes back, for tests that need to be
-/// a broken, slow or hostile client (or a browser following a redirect by hand). The socket
-/// work is `Sandbox.LoopbackHTTP`'s; this adds the async forms tests await.
+/// a broken, slow or hostile client (or a browser following a redirect by hand). The client is
+/// `Loopback.LoopbackHTTP` (its `async` forms, each on a thread of its own); this adds the
+/// requests tests send most and a timeout that suits a test.
 public enum RawHTTPClient {
   /// How long a request waits for its answer unless told otherwise. It only matters when a
   /// server never answers (a test failure), so it is generous: under load (two cores, a
@@ -17,13 +18,7 @@ public enum RawHTTPClient {
     port: UInt16, bytes: [UInt8], holdOpen: TimeInterval = 0,
     timeout: TimeInterval = defaultTimeout
   ) async -> String {
-    await withCheckedContinuation { continuation in
-      Thread {
-        continuation.resume(
-          returning: exchangeBlocking(
-            port: port, bytes: bytes, holdOpen: holdOpen, timeout: timeout))
-      }.start()
-    }
+    await LoopbackHTTP.exchange(port: port, bytes: bytes, holdOpen: holdOpen, timeout: timeout)
   }
 
   /// Sends a `GET target` request and returns the whole response text.
@@ -48,9 +43,12 @@ public enum RawHTTPClient {
     LoopbackHTTP.status(of: response)
   }
 
-  static func exchangeBlocking(
-    port: UInt16, bytes: [UInt8], holdOpen: TimeInterval, timeout: TimeInterval
-  ) -> String {
-    LoopbackHTTP.exchange(port: port, bytes: bytes, holdOpen: holdOpen, timeout: timeout)
+  /// Sends one request with an optional body and returns the parsed response.
+  public static func request(
+    _ method: String, _ target: String, port: UInt16, headers: [String] = [],
+    body: String? = nil, timeout: TimeInterval = defaultTimeout
+  ) async -> RawHTTPResponse {
+    await LoopbackHTTP.request(
+      method, target, port: port, headers: headers, body: body, timeout: timeout)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Loopback
 
 extension ProviderClient {
   /// Exchanges an authorization code for tokens (RFC 6749 §4.1.3, RFC 7636 §4.5): `grant_type`,

@@ -1,4 +1,5 @@
 import Foundation
+import Loopback
 
 extension ProviderClient {
   /// `POST device_authorization_endpoint` with `client_id` and `scope` (RFC 8628 §3.1), form

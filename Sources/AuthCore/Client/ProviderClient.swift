@@ -1,4 +1,5 @@
 import Foundation
+import Loopback
 
 /// Talks to one provider's endpoints: builds each request from the configuration (extra
 /// parameters, body encoding, `User-Agent`), sends it through the injected `Transport`, and reads

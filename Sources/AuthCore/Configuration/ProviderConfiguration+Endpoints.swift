@@ -1,4 +1,5 @@
 import Foundation
+import Loopback
 
 extension ProviderConfiguration {
   /// The endpoint at `keyPath`, checked: present, and https unless it is on loopback

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Loopback
 
 /// One-time loopback addresses, `http://127.0.0.1:PORT/PREFIX/RANDOM`, each standing for a URL
 /// that carries secrets: an authorization request's `state`, `code_challenge` and `nonce`, or

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Loopback
 
 /// A one-time loopback address of its own, for a URL that carries a secret and that a browser
 /// must open outside a sign-in: the end-session (RP-initiated logout) URL, whose

@@ -1,4 +1,5 @@
 import Foundation
+import Loopback
 
 extension ProviderConfiguration {
   /// The address that ends the user's session at the provider (OIDC RP-Initiated Logout 1.0

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Loopback
 
 /// A browser sign-in: Authorization Code with PKCE and a loopback redirect (RFC 6749 §4.1,
 /// RFC 7636, RFC 8252), or a pasted redirect URL when the browser is on another machine.

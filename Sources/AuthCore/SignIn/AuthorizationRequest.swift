@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Loopback
 
 /// One authorization request (RFC 6749 §4.1.1 with PKCE, RFC 7636 §4.3): what the browser is
 /// sent to, and everything needed to check the redirect that comes back.

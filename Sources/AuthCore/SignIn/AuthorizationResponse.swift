@@ -1,4 +1,5 @@
 import Foundation
+import Loopback
 
 /// The parameters of a redirect back from the authorization endpoint (RFC 6749 §4.1.2 and
 /// §4.1.2.1, RFC 9207 §2), read from the loopback request or from a pasted URL. Unvalidated:

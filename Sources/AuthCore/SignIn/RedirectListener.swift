@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Loopback
 
 /// The loopback redirect listener of a browser sign-in (RFC 8252 §7.3), on `LoopbackServer`
 /// with the `.callback` limits: 127.0.0.1 only, bounded requests, a read deadline.

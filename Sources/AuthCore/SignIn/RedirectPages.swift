@@ -1,4 +1,5 @@
 import Foundation
+import Loopback
 
 /// The short pages the loopback listener shows in the browser. Each says what happened and
 /// sends the user back to the terminal, where the real outcome is shown; none includes a code

@@ -11,6 +11,14 @@ import Foundation
 /// Redirects and the size cap need a session-level delegate: on Linux the per-task delegate of
 /// `data(for:delegate:)` is ignored (PLATFORM.md), and `data(for:)` would read an endless body
 /// into memory. The delegate's bookkeeping lives on the session's serial delegate queue only.
+///
+/// Every call into the session (making, resuming and cancelling a task, invalidating it) runs
+/// on that queue too, never on the caller's thread: FoundationNetworking answers each of them
+/// with a `DispatchQueue.sync` onto URLSession's work queue, where the session's curl work
+/// runs too, so the call waits for that work. Under load a stack dump showed both threads of
+/// the two-thread cooperative pool blocked there (`dataTask(with:)` and
+/// `invalidateAndCancel()`), and every task of the program, loopback servers' answers among
+/// them, stalled for seconds.
 public final class URLSessionTransport: Transport {
   /// The largest body read; a bigger answer fails with `TransportError.responseTooLarge`.
   public let maxResponseBytes: Int
@@ -39,7 +47,8 @@ public final class URLSessionTransport: Transport {
 
   deinit {
     // A session keeps its delegate alive until it is invalidated.
-    session.invalidateAndCancel()
+    let session = self.session
+    queue.addOperation { session.invalidateAndCancel() }
   }
 
   public func send(_ request: TransportRequest) async throws(TransportError) -> TransportResponse {
@@ -58,7 +67,8 @@ public final class URLSessionTransport: Transport {
     if request.method == .post {
       urlRequest.httpBody = request.body
     }
-    let task = session.dataTask(with: urlRequest)
+    let session = self.session
+    let pending = PendingTask(urlRequest)
     let exchange = SessionDelegate.Exchange(
       followsRedirects: request.followsRedirects, limit: maxResponseBytes,
       timeout: request.timeout, host: request.url.host ?? "the provider")
@@ -67,17 +77,37 @@ public final class URLSessionTransport: Transport {
     let result = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         queue.addOperation {
+          let task = session.dataTask(with: pending.urlRequest)
+          pending.task = task
           delegate.begin(task, exchange: exchange, continuation: continuation)
+          if pending.cancelled { task.cancel() }
         }
         // The hard deadline: URLSession's own timeout restarts whenever a byte arrives.
         DispatchQueue.global().asyncAfter(deadline: .now() + request.timeout) {
-          queue.addOperation { delegate.expire(task) }
+          queue.addOperation { pending.task.map { delegate.expire($0) } }
         }
       }
     } onCancel: {
-      task.cancel()
+      queue.addOperation {
+        pending.cancelled = true
+        pending.task?.cancel()
+      }
     }
     return try result.get()
+  }
+}
+
+/// One request's task, made on the delegate queue once the request is sent.
+private final class PendingTask: @unchecked Sendable {
+  // @unchecked: `task` and `cancelled` are only touched on the transport's serial
+  // OperationQueue.
+  let urlRequest: URLRequest
+  var task: URLSessionDataTask?
+  /// Cancelled before its task was made: cancel the task as soon as it is.
+  var cancelled = false
+
+  init(_ urlRequest: URLRequest) {
+    self.urlRequest = urlRequest
   }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Loopback
 
 /// A browser with a person in front of it who does what the script says, over real HTTP and
 /// with nothing but what a browser has (`authtui demo` approves with it when there is no

@@ -1,4 +1,5 @@
 import AuthCore
+import Loopback
 
 /// Answers several profiles give the same way.
 enum Answers {

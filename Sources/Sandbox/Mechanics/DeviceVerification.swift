@@ -1,4 +1,5 @@
 import AuthCore
+import Loopback
 
 /// The verification page both device flows share (RFC 8628 §3.3; Simkl's PIN page): the person
 /// types the code, sees what asks for access, types a name and answers. What an answer leads

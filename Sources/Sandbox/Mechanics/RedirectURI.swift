@@ -1,4 +1,5 @@
 import AuthCore
+import Loopback
 
 /// Redirect URI rules shared by the profiles.
 enum RedirectURI {

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import Loopback
 
 /// The named parameters of a request, from its query string or its body, whichever encoding
 /// the client chose: `application/x-www-form-urlencoded` or a JSON object.

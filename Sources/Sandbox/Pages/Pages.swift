@@ -1,4 +1,5 @@
 import AuthCore
+import Loopback
 
 /// The HTML pages a person sees: consent, code entry, approval of a device, sign-out
 /// confirmation, and plain messages. Plain HTML with real `<form method="post">`s and no

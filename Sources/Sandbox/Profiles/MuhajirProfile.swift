@@ -1,6 +1,7 @@
 import AuthCore
 import Crypto
 import Foundation
+import Loopback
 
 /// Muhajir Studio (PROVIDERS.md "Muhajir Studio"): an OpenID provider whose token endpoint is
 /// form-encoded, which issues a refresh token only with `offline_access` (not rotated),

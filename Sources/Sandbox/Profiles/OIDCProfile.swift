@@ -1,6 +1,7 @@
 import AuthCore
 import Crypto
 import Foundation
+import Loopback
 
 /// Client ids of the `oidc` profile.
 public enum OIDCClients {

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import Loopback
 
 /// The device authorization grant (RFC 8628): the device asks for codes, the person types the
 /// user code on the verification page and answers there.

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import Loopback
 
 /// One emulated provider: its state (codes, tokens, keys) and how it answers its paths.
 ///

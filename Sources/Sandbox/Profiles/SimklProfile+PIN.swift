@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import Loopback
 
 /// Simkl's PIN flow: `GET /oauth/pin` starts it, the device polls `GET /oauth/pin/{user_code}`,
 /// the person types the code on `simkl.com/pin`.

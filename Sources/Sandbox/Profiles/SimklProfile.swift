@@ -1,6 +1,7 @@
 import AuthCore
 import Crypto
 import Foundation
+import Loopback
 
 /// Simkl (PROVIDERS.md "Simkl"): the consent page on `simkl.com` (here `/simkl-web`), the API on
 /// `api.simkl.com` (here `/simkl-api`). Reproduced quirks:

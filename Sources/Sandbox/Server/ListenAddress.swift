@@ -1,4 +1,5 @@
 import Foundation
+import Loopback
 
 #if canImport(Glibc)
   import Glibc
@@ -42,21 +43,7 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
   /// port to register with the sandbox before the app that will listen on it starts; nil when
   /// no socket could be opened.
   public static func freeLoopbackPort() -> UInt16? {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = 0
-    address.sin_addr = in_addr(s_addr: INADDR_LOOPBACK.bigEndian)
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-        bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-      }
-    }
-    guard bound else { return nil }
-    return UInt16(bigEndian: address.sin_port)
+    LoopbackServer.freePort()
   }
 }
 

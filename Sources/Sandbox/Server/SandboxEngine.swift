@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import Isolation
+import Loopback
 
 /// All of the sandbox's mutable state, in one actor: the clock offset, counters, faults,
 /// settings, and each profile's codes, tokens and keys. Requests are answered one at a time,

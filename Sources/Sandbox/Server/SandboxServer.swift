@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import Loopback
 
 /// The sandbox provider: a real HTTP server on 127.0.0.1 that reproduces Simkl, Hivesigner and
 /// Muhajir Studio with their quirks (PROVIDERS.md), plus a standards-complete OpenID provider,

@@ -1,4 +1,5 @@
 import AuthCore
+import Loopback
 
 /// Why the sandbox could not start.
 public enum SandboxStartError: Error, Equatable, CustomStringConvertible {

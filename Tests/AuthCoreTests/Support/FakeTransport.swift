@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import Loopback
 
 /// A scripted provider: answers each request with the next reply queued for its path (404 when
 /// none is left) and records every request, so tests assert on what went over the wire.

@@ -1,4 +1,5 @@
 import AuthCore
+import Loopback
 
 extension FuzzTargets {
   /// The loopback servers' request parser (the redirect listener's and the sandbox's limits).

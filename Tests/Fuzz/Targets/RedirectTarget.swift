@@ -1,4 +1,5 @@
 import AuthCore
+import Loopback
 
 extension FuzzTargets {
   /// The redirect URL a person pastes (`AuthorizationResponse(pastedURL:)`) and the query

@@ -1,6 +1,7 @@
 import AuthCore
 import Crypto
 import Foundation
+import Loopback
 import Sandbox
 import TestSupport
 

@@ -1,5 +1,6 @@
-import AuthCore
 import Testing
+
+@testable import Loopback
 
 @Suite struct HTTPRequestParserTests {
   let parser = HTTPRequestParser(limits: .init(maxHeaderBytes: 256, maxBodyBytes: 32))

@@ -53,12 +53,7 @@ public final class LoopbackServer: Sendable {
     handler: @escaping @Sendable (HTTPRequest) async -> HTTPResponse
   ) throws(LoopbackServerError) {
     let listenFD = try Self.bind(port: port)
-    var address = sockaddr_in()
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listenFD, $0, &length) }
-    }
-    let boundPort = UInt16(bigEndian: address.sin_port)
+    let boundPort = Self.boundPort(of: listenFD)
     self.port = boundPort
     let parser = HTTPRequestParser(limits: configuration.limits)
     do {
@@ -105,6 +100,24 @@ public final class LoopbackServer: Sendable {
   /// The base URL, `http://127.0.0.1:PORT`.
   public var baseURL: String { "http://127.0.0.1:\(port)" }
 
+  /// A loopback port nothing listens on now (bound to 0, read back, released); nil when no
+  /// socket could be opened.
+  public static func freePort() -> UInt16? {
+    guard let fd = try? bind(port: 0) else { return nil }
+    defer { close(fd) }
+    return boundPort(of: fd)
+  }
+
+  /// The port a bound socket got.
+  private static func boundPort(of fd: Int32) -> UInt16 {
+    var address = sockaddr_in()
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+    }
+    return UInt16(bigEndian: address.sin_port)
+  }
+
   private static func bind(port: UInt16) throws(LoopbackServerError) -> Int32 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw .socket("socket", errno) }
@@ -113,15 +126,7 @@ public final class LoopbackServer: Sendable {
     // then. Another socket still listening on the port is refused either way.
     var reuse: Int32 = 1
     _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr = in_addr(s_addr: INADDR_LOOPBACK.bigEndian)
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
+    let bound = withLoopbackAddress(port: port) { Glibc.bind(fd, $0, $1) }
     guard bound == 0 else {
       let code = errno
       close(fd)
@@ -181,5 +186,20 @@ extension LoopbackServer {
     }
     // Half-close and let the client read everything before the socket goes away.
     shutdown(fd, Int32(SHUT_WR))
+  }
+}
+
+/// Runs `body` with the address 127.0.0.1:`port` and its length.
+func withLoopbackAddress<Result>(
+  port: UInt16, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Result
+) -> Result {
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_port = port.bigEndian
+  address.sin_addr = in_addr(s_addr: INADDR_LOOPBACK.bigEndian)
+  return withUnsafePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+      body($0, socklen_t(MemoryLayout<sockaddr_in>.size))
+    }
   }
 }

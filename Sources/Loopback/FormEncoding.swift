@@ -59,7 +59,7 @@ public enum FormEncoding {
   }
 
   /// True for the unreserved characters of RFC 3986 §2.3: `A-Z a-z 0-9 - . _ ~`.
-  static func isUnreserved(_ byte: UInt8) -> Bool {
+  public static func isUnreserved(_ byte: UInt8) -> Bool {
     switch byte {
     case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
       UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),

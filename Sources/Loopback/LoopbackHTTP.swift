@@ -4,9 +4,11 @@ import Foundation
   import Glibc
 #endif
 
-/// Plain HTTP/1.1 to a loopback port over a socket of its own, blocking the calling thread:
-/// what `ScriptedBrowser` uses to load pages and post forms, and what tests use to be a
-/// broken, slow or hostile client.
+/// Plain HTTP/1.1 to a loopback port over a socket of its own: what `ScriptedBrowser` uses to
+/// load pages and post forms, and what tests use to be a broken, slow or hostile client.
+///
+/// The plain forms block the calling thread; the `async` forms run them on a thread of their
+/// own, never on the cooperative pool, whose two threads the server being called needs.
 public enum LoopbackHTTP {
   /// A response, split into status, headers and body.
   public struct Response: Sendable {
@@ -56,6 +58,31 @@ public enum LoopbackHTTP {
     return Response(exchange(port: port, bytes: bytes, timeout: timeout))
   }
 
+  /// `request`, on a thread of its own.
+  public static func request(
+    _ method: String, _ target: String, port: UInt16, headers: [String] = [],
+    body: String? = nil, timeout: TimeInterval = 10
+  ) async -> Response {
+    await onOwnThread {
+      request(method, target, port: port, headers: headers, body: body, timeout: timeout)
+    }
+  }
+
+  /// `exchange`, on a thread of its own.
+  public static func exchange(
+    port: UInt16, bytes: [UInt8], holdOpen: TimeInterval = 0, timeout: TimeInterval = 10
+  ) async -> String {
+    await onOwnThread { exchange(port: port, bytes: bytes, holdOpen: holdOpen, timeout: timeout) }
+  }
+
+  private static func onOwnThread<Value: Sendable>(
+    _ work: @escaping @Sendable () -> Value
+  ) async -> Value {
+    await withCheckedContinuation { continuation in
+      Thread { continuation.resume(returning: work()) }.start()
+    }
+  }
+
   /// Connects to 127.0.0.1:`port`, writes `bytes`, optionally keeps the connection open for
   /// `holdOpen` seconds without sending more, then reads until the server closes or `timeout`.
   public static func exchange(
@@ -64,15 +91,7 @@ public enum LoopbackHTTP {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { return "" }
     defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr = in_addr(s_addr: INADDR_LOOPBACK.bigEndian)
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
+    let connected = withLoopbackAddress(port: port) { connect(fd, $0, $1) }
     guard connected == 0 else { return "" }
     var receiveTimeout = timeval(
       tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))

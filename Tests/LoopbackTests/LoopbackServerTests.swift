@@ -1,23 +1,26 @@
-import AuthCore
 import Foundation
 import TestSupport
 import Testing
+
+@testable import Loopback
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
 @Suite struct LoopbackServerTests {
-  func echoServer(_ configuration: LoopbackServer.Configuration = .callback) throws
-    -> LoopbackServer
-  {
-    try LoopbackServer(configuration: configuration) { request in
+  /// An echo server with the callback limits (and `readTimeout`, when given).
+  func echoServer(readTimeout: TimeInterval? = nil) throws -> LoopbackServer {
+    var configuration = LoopbackServer.Configuration.callback
+    if let readTimeout { configuration.readTimeout = readTimeout }
+    return try LoopbackServer(configuration: configuration) { request in
       .text("you asked for \(request.path) with code=\(request.query("code") ?? "-")", status: 200)
     }
   }
 
   @Test func answersARequestOnAKernelChosenPort() async throws {
     let server = try echoServer()
+    defer { server.requestStop() }
     #expect(server.port != 0)
     let response = await RawHTTPClient.get("/callback?code=abc", port: server.port)
     #expect(RawHTTPClient.status(of: response) == 200)
@@ -28,6 +31,7 @@ import Testing
 
   @Test func answersGarbageWith400AndKeepsServing() async throws {
     let server = try echoServer()
+    defer { server.requestStop() }
     let garbage = await RawHTTPClient.exchange(
       port: server.port, bytes: Array("\u{16}\u{3}\u{1}hello\r\n\r\n".utf8))
     #expect(RawHTTPClient.status(of: garbage) == 400)
@@ -38,6 +42,7 @@ import Testing
 
   @Test func stillAnswersTheRealRequestAfterAHundredGarbageConnections() async throws {
     let server = try echoServer()
+    defer { server.requestStop() }
     await withTaskGroup(of: Void.self) { group in
       for index in 0..<100 {
         group.addTask {
@@ -53,9 +58,8 @@ import Testing
   }
 
   @Test func closesAConnectionThatSendsTooSlowlyWith408WhileOthersAreServed() async throws {
-    var configuration = LoopbackServer.Configuration.callback
-    configuration.readTimeout = 0.3
-    let server = try echoServer(configuration)
+    let server = try echoServer(readTimeout: 0.3)
+    defer { server.requestStop() }
     async let slow = RawHTTPClient.exchange(
       port: server.port, bytes: Array("GET /callback HTTP/1.1\r\n".utf8))
     let fast = await RawHTTPClient.get("/callback?code=fast", port: server.port)
@@ -67,9 +71,8 @@ import Testing
   @Test func servesAClientThatArrivesAfterALongIdleWait() async throws {
     // The read deadline runs from the moment a connection is accepted, not from when the
     // server started waiting for one.
-    var configuration = LoopbackServer.Configuration.callback
-    configuration.readTimeout = 0.3
-    let server = try echoServer(configuration)
+    let server = try echoServer(readTimeout: 0.3)
+    defer { server.requestStop() }
     try await Task.sleep(for: .milliseconds(700))
     let response = await RawHTTPClient.get("/callback?code=late", port: server.port)
     #expect(response.hasSuffix("code=late"))
@@ -80,6 +83,7 @@ import Testing
     // A marker of this server's own: a parallel test may be handed the freed port at once.
     let marker = UUID().uuidString
     let server = try LoopbackServer { _ in .text(marker, status: 200) }
+    defer { server.requestStop() }
     let port = server.port
     #expect(await RawHTTPClient.get("/", port: port).contains(marker))
     await server.stop()
@@ -88,6 +92,7 @@ import Testing
 
   @Test func reportsAFixedPortInUseWithTheCommandToFindTheCulprit() async throws {
     let first = try echoServer()
+    defer { first.requestStop() }
     #expect(throws: LoopbackServerError.portInUse(first.port)) {
       _ = try LoopbackServer(port: first.port) { _ in .text("", status: 200) }
     }
@@ -97,6 +102,7 @@ import Testing
 
   @Test func closesWithoutAnAnswerWhenTheHandlerDropsTheConnection() async throws {
     let server = try LoopbackServer { _ in .droppedConnection }
+    defer { server.requestStop() }
     let response = await RawHTTPClient.get("/anything", port: server.port)
     #expect(response.isEmpty)
     await server.stop()
@@ -104,6 +110,7 @@ import Testing
 
   @Test func stoppingAgainNeverWritesIntoASocketThatReusedItsDescriptors() async throws {
     let server = try echoServer()
+    defer { server.requestStop() }
     await server.stop()
     // Socket pairs opened now take the descriptor numbers the stopped server gave back.
     var pairs: [[Int32]] = []

@@ -5,20 +5,22 @@ import Foundation
 #endif
 
 /// The few Unix-domain socket calls the agent and `authtui token` make: an address from a path,
-/// the peer's credentials, and a connect with a deadline.
-enum UnixSocket {
+/// the peer's credentials, a connect with a deadline, bind and listen, and a wait for an answer.
+public enum UnixSocket {
   /// The longest socket path Linux takes (`sun_path` is 108 bytes with the terminating NUL).
-  static let maximumPathBytes = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
+  public static let maximumPathBytes = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
 
   /// Who is at the other end of a connected socket, as the kernel recorded it (`SO_PEERCRED`):
   /// for a server, the client that connected; for a client, the process that called `listen`.
-  struct PeerCredentials: Sendable, Equatable {
-    let pid: pid_t
-    let uid: uid_t
+  public struct PeerCredentials: Sendable, Equatable {
+    /// The process id.
+    public let pid: pid_t
+    /// The user id.
+    public let uid: uid_t
   }
 
   /// What `connect(to:timeout:)` found at the path.
-  enum Connection {
+  public enum Connection {
     /// Someone listens; the socket is connected (blocking, close-on-exec), the caller closes it.
     case connected(Int32)
     /// The socket file is there but nobody listens: left by a process that died.
@@ -30,14 +32,14 @@ enum UnixSocket {
   }
 
   /// A new stream socket, close-on-exec, or -1.
-  static func stream() -> Int32 {
+  public static func stream() -> Int32 {
     let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
     if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
     return fd
   }
 
   /// Runs `body` with the `sockaddr_un` of `path`; nil when the path is too long for one.
-  static func withAddress<Result>(
+  public static func withAddress<Result>(
     _ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Result
   ) -> Result? {
     let bytes = Array(path.utf8)
@@ -54,7 +56,7 @@ enum UnixSocket {
   }
 
   /// The credentials of the peer of `fd`, or nil when the kernel gives none.
-  static func peer(of fd: Int32) -> PeerCredentials? {
+  public static func peer(of fd: Int32) -> PeerCredentials? {
     // `struct ucred` needs _GNU_SOURCE and does not import: it is three 32-bit words,
     // pid, uid, gid (socket(7)).
     var words: [UInt32] = [0, 0, 0]
@@ -68,7 +70,7 @@ enum UnixSocket {
 
   /// Connects to the socket at `path`, waiting at most `timeout` for a listener whose queue is
   /// full (Linux bounds a blocking Unix `connect` by the send timeout).
-  static func connect(to path: String, timeout: TimeInterval) -> Connection {
+  public static func connect(to path: String, timeout: TimeInterval) -> Connection {
     let fd = stream()
     guard fd >= 0 else { return .failed(errno) }
     setTimeout(SO_SNDTIMEO, of: fd, to: timeout)
@@ -83,8 +85,25 @@ enum UnixSocket {
     }
   }
 
+  /// Binds `fd` to `path`: 0, or -1 with `errno` set; nil when the path is too long.
+  public static func bind(_ fd: Int32, to path: String) -> Int32? {
+    withAddress(path) { Glibc.bind(fd, $0, $1) }
+  }
+
+  /// Starts listening on the bound `fd`: 0, or -1 with `errno` set.
+  public static func listen(_ fd: Int32, backlog: Int32 = 128) -> Int32 {
+    Glibc.listen(fd, backlog)
+  }
+
+  /// Waits up to `milliseconds` until `fd` has something to read (or was closed): `poll(2)`'s
+  /// answer, 1 when readable, 0 when the time passed, -1 with `errno` set.
+  public static func waitUntilReadable(_ fd: Int32, milliseconds: Int32) -> Int32 {
+    var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+    return poll(&entry, 1, milliseconds)
+  }
+
   /// Sets `SO_SNDTIMEO` or `SO_RCVTIMEO` of `fd`.
-  static func setTimeout(_ option: Int32, of fd: Int32, to seconds: TimeInterval) {
+  public static func setTimeout(_ option: Int32, of fd: Int32, to seconds: TimeInterval) {
     let whole = max(0, seconds.rounded(.down))
     var value = timeval(
       tv_sec: Int(whole), tv_usec: Int(((max(0, seconds) - whole) * 1_000_000).rounded()))
@@ -93,7 +112,7 @@ enum UnixSocket {
 
   /// Writes all of `bytes`, retrying after interruptions; false when the peer is gone or the
   /// send timeout passed. Never raises SIGPIPE.
-  static func sendAll(_ bytes: [UInt8], to fd: Int32, flags: Int32 = 0) -> Bool {
+  public static func sendAll(_ bytes: [UInt8], to fd: Int32, flags: Int32 = 0) -> Bool {
     var remaining = bytes[...]
     while !remaining.isEmpty {
       let sent = remaining.withUnsafeBytes {
