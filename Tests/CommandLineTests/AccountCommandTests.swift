@@ -173,7 +173,8 @@ import Testing
     let listed = try await cli.run(["list"])
     #expect(listed.stderr.contains("account #2 (sandbox/bob) is damaged"))
     #expect(listed.stderr.contains("remove it with `authtui logout '#2' --local-only`"))
-    let again = try await cli.login("sandbox", as: "bob", ["--label", "bob"])
+    let again = try await cli.login(
+      "sandbox", as: "bob", ["--label", "bob"], expectedStatus: 1)
     #expect(again.status == 1)
     #expect(
       again.stderr.contains(

@@ -62,12 +62,20 @@ struct CLIHarness {
     #expect(await stat("reuse_detections") == 0, sourceLocation: sourceLocation)
   }
 
-  /// Signs in to `provider` as `user` through the browser flow.
+  /// Signs in to `provider` as `user` through the browser flow, and records an issue naming
+  /// what login printed when it does not end with `expectedStatus`: a sign-in that failed
+  /// quietly would otherwise surface later as a puzzling "no account".
   @discardableResult
-  func login(_ provider: String, as user: String = "alice", _ extra: [String] = [])
-    async throws -> ChildProcess.Result
-  {
-    try await run(["login", provider] + extra, ["AUTHTUI_TEST_BROWSER_USER": user])
+  func login(
+    _ provider: String, as user: String = "alice", _ extra: [String] = [],
+    expectedStatus: Int32 = 0, sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws -> ChildProcess.Result {
+    let result = try await run(["login", provider] + extra, ["AUTHTUI_TEST_BROWSER_USER": user])
+    #expect(
+      result.status == expectedStatus,
+      "login \(provider) as \(user) ended with \(result.status): \(result.stderr)",
+      sourceLocation: sourceLocation)
+    return result
   }
 
   /// `list --json`, parsed.
