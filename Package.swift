@@ -24,7 +24,7 @@ let package = Package(
     .target(name: "Vault", dependencies: ["Crypto", "CSQLite", "Isolation"]),
     .target(name: "Spelling"),
     // The one poll(2) socket server, the HTTP/1.1 server and parser, the raw loopback client.
-    .target(name: "Loopback"),
+    .target(name: "Loopback", dependencies: ["Isolation"]),
     .target(name: "Terminal", dependencies: ["Spelling"]),
     .target(name: "TerminalCurses", dependencies: ["Terminal", "CNcursesW"]),
     .target(
@@ -37,10 +37,11 @@ let package = Package(
     .target(
       name: "Accounts", dependencies: ["AuthCore", "Crypto", "Providers", "Spelling", "Vault"]),
     // The agent: its one-line JSON wire protocol (fuzzed too), service, client and socket.
-    .target(name: "Agent", dependencies: ["Accounts", "AuthCore", "Loopback", "Vault"]),
+    .target(name: "Agent", dependencies: ["Accounts", "AuthCore", "Isolation", "Loopback", "Vault"]),
     // The world outside: spawning processes, the browser, the clipboard, passphrases, signals.
     .target(
-      name: "System", dependencies: ["AuthCore", "CProcessControl", "Crypto", "Terminal", "Vault"]),
+      name: "System",
+      dependencies: ["AuthCore", "CProcessControl", "Crypto", "Isolation", "Terminal", "Vault"]),
     .target(
       name: "App",
       dependencies: ["Accounts", "Terminal", "Theme", "AuthCore", "Providers", "Spelling", "Vault"]),
@@ -79,7 +80,9 @@ let package = Package(
       name: "ThemeTests", dependencies: ["Theme", "Terminal", "Providers", "TestSupport"]),
     .testTarget(
       name: "AppTests",
-      dependencies: ["Accounts", "App", "AuthCore", "Terminal", "Theme", "TestSupport", "Vault"],
+      dependencies: [
+        "Accounts", "App", "AuthCore", "Isolation", "Terminal", "Theme", "TestSupport", "Vault",
+      ],
       exclude: ["Snapshots"]),
     .testTarget(
       name: "TerminalCursesTests",

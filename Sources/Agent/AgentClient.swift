@@ -1,4 +1,5 @@
 import Foundation
+import Isolation
 import Loopback
 
 #if canImport(Glibc)
@@ -35,11 +36,8 @@ package enum AgentClient {
   ) async -> AgentResponse? {
     // Most calls find no socket: answer that without starting a thread.
     guard location.exists else { return nil }
-    return await withCheckedContinuation { continuation in
-      Thread {
-        let answer = askBlocking(request, at: location, timeout: timeout)
-        continuation.resume(returning: answer.flatMap { $0.declined ? nil : $0 })
-      }.start()
+    return await onOwnThread {
+      askBlocking(request, at: location, timeout: timeout).flatMap { $0.declined ? nil : $0 }
     }
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Isolation
 
 #if canImport(Glibc)
   import Glibc
@@ -73,14 +74,6 @@ public enum LoopbackHTTP {
     port: UInt16, bytes: [UInt8], holdOpen: TimeInterval = 0, timeout: TimeInterval = 10
   ) async -> String {
     await onOwnThread { exchange(port: port, bytes: bytes, holdOpen: holdOpen, timeout: timeout) }
-  }
-
-  private static func onOwnThread<Value: Sendable>(
-    _ work: @escaping @Sendable () -> Value
-  ) async -> Value {
-    await withCheckedContinuation { continuation in
-      Thread { continuation.resume(returning: work()) }.start()
-    }
   }
 
   /// Connects to 127.0.0.1:`port`, writes `bytes`, optionally keeps the connection open for

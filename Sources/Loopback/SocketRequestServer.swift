@@ -1,4 +1,5 @@
 import Foundation
+import Isolation
 
 #if canImport(Glibc)
   import Glibc
@@ -77,16 +78,7 @@ public final class SocketRequestServer<Request: Sendable>: Sendable {
     let loop = RequestLoop(
       listenFD: listenFD, wakeReadFD: pair[0], rules: rules, admit: admit,
       overloaded: overloaded, frame: frame, timedOut: timedOut, respond: respond)
-    finished = Task.detached {
-      await withCheckedContinuation { continuation in
-        let thread = Thread {
-          loop.run()
-          continuation.resume()
-        }
-        thread.name = threadName
-        thread.start()
-      }
-    }
+    finished = Task.detached { await onOwnThread(named: threadName) { loop.run() } }
   }
 
   deinit {

@@ -1,4 +1,5 @@
 import Foundation
+import Isolation
 import Vault
 
 #if canImport(Glibc)
@@ -52,16 +53,9 @@ public struct PassphraseSource: Sendable {
   public func read(prompt: String, confirmation: String? = nil) async throws(PassphraseError)
     -> Passphrase
   {
-    let result = await withCheckedContinuation {
-      (continuation: CheckedContinuation<Result<Passphrase, PassphraseError>, Never>) in
-      Thread {
-        continuation.resume(
-          returning: Result { () throws(PassphraseError) in
-            try readBlocking(prompt: prompt, confirmation: confirmation)
-          })
-      }.start()
+    try await onOwnThread { () throws(PassphraseError) in
+      try readBlocking(prompt: prompt, confirmation: confirmation)
     }
-    return try result.get()
   }
 
   private func value(_ name: String) -> String? {

@@ -1,4 +1,5 @@
 import Foundation
+import Isolation
 
 #if canImport(Glibc)
   import Glibc
@@ -28,16 +29,10 @@ public enum ChildProcess {
     _ executable: String, _ arguments: [String] = [], environment: [String: String]? = nil,
     input: String? = nil, timeout: TimeInterval = 60
   ) async throws -> Result {
-    try await withCheckedThrowingContinuation { continuation in
-      let thread = Thread {
-        continuation.resume(
-          with: Swift.Result {
-            try runBlocking(
-              executable, arguments, environment: environment, input: input.map { Array($0.utf8) },
-              timeout: timeout)
-          })
-      }
-      thread.start()
+    try await onOwnThread {
+      try runBlocking(
+        executable, arguments, environment: environment, input: input.map { Array($0.utf8) },
+        timeout: timeout)
     }
   }
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Isolation
 
 /// One RS256 and one ES256 signing key for every in-process sandbox of the test run: making
 /// an RSA key is the costliest thing a sandbox does, and one per test would load two cores for
@@ -12,11 +13,8 @@ import Foundation
 /// test's tasks stalled for as long as a loaded machine takes to make an RSA key.
 public enum SharedSigningKeys {
   private static let made = Task<[SigningKey], Never> {
-    await withCheckedContinuation { continuation in
-      Thread {
-        let keys = [try? SigningKey.generate(.rs256), try? SigningKey.generate(.es256)]
-        continuation.resume(returning: keys.compactMap { $0 })
-      }.start()
+    await onOwnThread {
+      [try? SigningKey.generate(.rs256), try? SigningKey.generate(.es256)].compactMap { $0 }
     }
   }
 

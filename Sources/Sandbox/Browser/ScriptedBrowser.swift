@@ -1,4 +1,5 @@
 import Foundation
+import Isolation
 import Loopback
 
 /// A browser with a person in front of it who does what the script says, over real HTTP and
@@ -122,10 +123,7 @@ public struct ScriptedBrowser: Sendable {
 
   /// Visits `url` and plays the script, on a thread of its own.
   public func visit(_ url: String) async -> Outcome {
-    await withCheckedContinuation { continuation in
-      let thread = Thread { continuation.resume(returning: visitBlocking(url)) }
-      thread.start()
-    }
+    await onOwnThread { visitBlocking(url) }
   }
 
   /// Visits `url` and plays the script, blocking the calling thread.

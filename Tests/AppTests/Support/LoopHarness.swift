@@ -1,5 +1,6 @@
 import App
 import Foundation
+import Isolation
 import Terminal
 import Theme
 
@@ -50,12 +51,8 @@ enum LoopHarness {
     size: Size = Size(rows: 24, columns: 80), steps: [Step], resizeTo: Size? = nil,
     timeout: TimeInterval = 90
   ) async -> Outcome {
-    await withCheckedContinuation { continuation in
-      Thread {
-        continuation.resume(
-          returning: play(environment, mailbox: mailbox, size: size, steps: steps, timeout: timeout)
-        )
-      }.start()
+    await onOwnThread {
+      play(environment, mailbox: mailbox, size: size, steps: steps, timeout: timeout)
     }
   }
 
