@@ -23,17 +23,19 @@ let package = Package(
     .target(name: "Crypto", dependencies: ["COpenSSL"]),
     .target(name: "Vault", dependencies: ["Crypto", "CSQLite", "Isolation"]),
     .target(name: "Spelling"),
+    // The one JSON reader (line and column in its errors) and the one ordered writer.
+    .target(name: "JSON", dependencies: ["Spelling"]),
     .target(name: "Terminal", dependencies: ["Spelling"]),
     .target(name: "TerminalCurses", dependencies: ["Terminal", "CNcursesW"]),
     .target(
       name: "Theme", dependencies: ["Terminal", "Spelling"], plugins: ["EmbedDataFilesPlugin"]),
-    .target(name: "AuthCore", dependencies: ["Crypto"]),
+    .target(name: "AuthCore", dependencies: ["Crypto", "JSON"]),
     .target(
-      name: "Providers", dependencies: ["AuthCore", "Spelling"], exclude: ["Presets"],
+      name: "Providers", dependencies: ["AuthCore", "JSON", "Spelling"], exclude: ["Presets"],
       plugins: ["EmbedDataFilesPlugin"]),
     .target(name: "Sandbox", dependencies: ["AuthCore", "Crypto", "Isolation"]),
     // The agent's one-line JSON requests and answers, apart so the fuzz harness can read them.
-    .target(name: "AgentProtocol", dependencies: ["AuthCore"]),
+    .target(name: "AgentProtocol", dependencies: ["AuthCore", "JSON"]),
     .target(
       name: "Accounts", dependencies: ["AuthCore", "Crypto", "Providers", "Spelling", "Vault"]),
     .target(
@@ -57,9 +59,11 @@ let package = Package(
 
     // Tests mirror the source folders.
     .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
+    .testTarget(name: "JSONTests", dependencies: ["JSON"]),
     .testTarget(
-      name: "AuthCoreTests", dependencies: ["AuthCore", "Crypto", "Sandbox", "TestSupport"]),
-    .testTarget(name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "TestSupport"]),
+      name: "AuthCoreTests", dependencies: ["AuthCore", "Crypto", "JSON", "Sandbox", "TestSupport"]),
+    .testTarget(
+      name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "JSON", "TestSupport"]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
     .testTarget(name: "ThemeTests", dependencies: ["Theme", "Terminal", "Providers", "TestSupport"]),
     .testTarget(
@@ -106,7 +110,9 @@ let package = Package(
     // Makefile's "Fuzzing" comment). Built normally, it replays its corpus (FuzzCorpusTests).
     .executableTarget(
       name: "authtui-fuzz",
-      dependencies: ["Accounts", "AgentProtocol", "AuthCore", "Crypto", "Providers", "Theme"],
+      dependencies: [
+        "Accounts", "AgentProtocol", "AuthCore", "Crypto", "JSON", "Providers", "Theme",
+      ],
       path: "Tests/Fuzz", exclude: ["Corpus"]),
     .testTarget(name: "FuzzCorpusTests", dependencies: ["authtui-fuzz", "TestSupport"]),
 

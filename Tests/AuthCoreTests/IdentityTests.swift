@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Testing
 
 @testable import AuthCore
@@ -11,7 +12,7 @@ import Testing
     ProviderClient(configuration: configuration, transport: transport, clock: ManualClock())
   }
 
-  func tokens(_ extra: [String: JSONWireValue] = [:]) -> TokenResponse {
+  func tokens(_ extra: [String: JSONValue] = [:]) -> TokenResponse {
     TokenResponse(
       accessToken: TestJWT.accessToken, additionalParameters: extra, receivedAt: TestJWT.now)
   }

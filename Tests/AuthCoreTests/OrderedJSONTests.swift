@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import JSON
 import Testing
 
 @Suite struct OrderedJSONTests {
@@ -7,7 +8,7 @@ import Testing
     let seconds = 1_712_345_678.123_456
     let text = OrderedJSON.object([("started_at", .double(seconds))]).text
     #expect(text == #"{"started_at":1712345678.123456}"#)
-    let members = try #require(JSONWireValue.object(from: Data(text.utf8)))
+    let members = try #require(JSONValue.object(from: Data(text.utf8)))
     #expect(members["started_at"] == .number(seconds))
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// Talks to one provider's endpoints: builds each request from the configuration (extra
 /// parameters, body encoding, `User-Agent`), sends it through the injected `Transport`, and reads
@@ -127,7 +128,7 @@ public struct ProviderClient: Sendable {
 
   /// What a provider's JSON endpoint said: a JSON object, or an OAuth error.
   enum Answer {
-    case json([String: JSONWireValue])
+    case json([String: JSONValue])
     case error(OAuthError)
   }
 
@@ -143,7 +144,7 @@ public struct ProviderClient: Sendable {
       if (200..<300).contains(status) { throw .emptyResponse(status: status) }
       throw .unexpectedStatus(status)
     }
-    guard let json = JSONWireValue.object(from: response.body) else {
+    guard let json = JSONValue.object(from: response.body) else {
       throw status >= 500 ? .serverError(status: status) : .nonJSONResponse(status: status)
     }
     if let code = json["error"]?.stringValue, !code.isEmpty {
@@ -163,7 +164,7 @@ public struct ProviderClient: Sendable {
   /// `GET`s a JSON object from `url` with the provider's per-request parameters, optionally with
   /// `Authorization: Bearer` (RFC 6750 §2.1); for the identity step after a sign-in.
   public func fetchJSON(_ url: URL, bearerToken: String? = nil) async throws(AuthError)
-    -> [String: JSONWireValue]
+    -> [String: JSONValue]
   {
     guard ProviderConfiguration.isAllowedEndpoint(url) else {
       throw .insecureEndpoint(url.host ?? "endpoint", provider: configuration.name)

@@ -1,7 +1,9 @@
+import JSON
+
 /// JSON that authtui writes, built in code and written with object members in the order given:
 /// the sandbox's answers read like the provider documents they imitate (`access_token` first),
 /// and `login --json` events and `list --json` rows keep the order DESIGN.md gives them
-/// (Foundation's encoder keeps no order on Linux). JSON that is read is `JSONWireValue`.
+/// (Foundation's encoder keeps no order on Linux). JSON that is read is `JSONValue`.
 public enum OrderedJSON: Sendable, Equatable {
   case string(String)
   case int(Int)
