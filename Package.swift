@@ -33,7 +33,7 @@ let package = Package(
     .target(
       name: "Providers", dependencies: ["AuthCore", "JSON", "Spelling"], exclude: ["Presets"],
       plugins: ["EmbedDataFilesPlugin"]),
-    .target(name: "Sandbox", dependencies: ["AuthCore", "Crypto", "Isolation"]),
+    .target(name: "Sandbox", dependencies: ["AuthCore", "Crypto", "Isolation", "JSON"]),
     // The agent's one-line JSON requests and answers, apart so the fuzz harness can read them.
     .target(name: "AgentProtocol", dependencies: ["AuthCore", "JSON"]),
     .target(
@@ -52,8 +52,8 @@ let package = Package(
     .executableTarget(
       name: "authtui",
       dependencies: [
-        "Accounts", "AgentProtocol", "App", "AuthCore", "CProcessControl", "Crypto", "Providers",
-        "Sandbox", "Spelling", "Terminal", "TerminalCurses", "Theme", "Vault",
+        "Accounts", "AgentProtocol", "App", "AuthCore", "CProcessControl", "Crypto", "JSON",
+        "Providers", "Sandbox", "Spelling", "Terminal", "TerminalCurses", "Theme", "Vault",
       ]),
     .executableTarget(name: "authtui-sandbox", dependencies: ["Sandbox"]),
 

@@ -1,4 +1,5 @@
 import AuthCore
+import JSON
 
 /// Answers several profiles give the same way.
 enum Answers {

@@ -1,6 +1,7 @@
 import AuthCore
 import Crypto
 import Foundation
+import JSON
 
 /// A Hivesigner authorization code: a signed message naming the app, the optional `login`
 /// scope and the PKCE challenge, the author and the time it was signed. The code carries its

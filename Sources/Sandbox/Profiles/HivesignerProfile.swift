@@ -1,6 +1,7 @@
 import AuthCore
 import Crypto
 import Foundation
+import JSON
 
 /// Hivesigner (PROVIDERS.md "Hivesigner"). Reproduced quirks:
 /// - PKCE is S256 only: a `plain`, missing or malformed challenge is ignored, and such a code

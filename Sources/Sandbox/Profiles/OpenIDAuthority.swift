@@ -1,6 +1,7 @@
 import AuthCore
 import Crypto
 import Foundation
+import JSON
 
 /// The OpenID Connect authorization server both the `oidc` and the `muhajir` profile stand on:
 /// authorization requests with PKCE S256 and a consent page, codes, access, refresh and id

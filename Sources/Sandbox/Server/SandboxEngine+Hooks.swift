@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import JSON
 
 /// The test hooks under `/_sandbox/`. They are never subject to faults and never counted.
 ///
