@@ -5,6 +5,13 @@ extension JSONValue {
     return nil
   }
 
+  /// The strings, if this is an array of strings only.
+  public var stringArrayValue: [String]? {
+    guard case .array(let elements) = self else { return nil }
+    let strings = elements.compactMap(\.stringValue)
+    return strings.count == elements.count ? strings : nil
+  }
+
   /// The members, if this is an object.
   public var objectValue: [String: JSONValue]? {
     if case .object(let members) = self { return members }

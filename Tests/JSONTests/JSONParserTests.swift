@@ -96,4 +96,11 @@ import Testing
     let deeper = "[" + deep + "]"
     #expect(throws: JSONParseError.self) { try JSONParser.parseWire(Array(deeper.utf8)) }
   }
+
+  @Test func readsAnArrayOfStringsOnlyAsStrings() throws {
+    let members = try #require(JSONValue.object(from: Array(#"{"a":["x","y"],"b":["x",1]}"#.utf8)))
+    #expect(members["a"]?.stringArrayValue == ["x", "y"])
+    #expect(members["b"]?.stringArrayValue == nil)
+    #expect(JSONValue.string("x").stringArrayValue == nil)
+  }
 }

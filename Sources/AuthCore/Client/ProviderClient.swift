@@ -85,13 +85,14 @@ public struct ProviderClient: Sendable {
     ]
   }
 
-  /// A flat JSON object of string members, keys sorted so bodies are stable.
+  /// A flat JSON object of string members (the first of a repeated name kept), keys sorted so
+  /// bodies are stable.
   static func jsonObject(_ pairs: [FormEncoding.Pair]) -> Data {
-    var object: [String: String] = [:]
-    for pair in pairs where object[pair.name] == nil {
-      object[pair.name] = pair.value
+    var names: Set<String> = []
+    let members = pairs.filter { names.insert($0.name).inserted }.map {
+      ($0.name, OrderedJSON.string($0.value))
     }
-    return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+    return Data(OrderedJSON.object(members).sortedByName.text.utf8)
   }
 
   // MARK: Sending and reading

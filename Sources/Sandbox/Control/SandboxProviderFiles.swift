@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// Provider files (the JSON of authtui's `providers/` folder) that point the built-in presets
 /// at a running sandbox: what `authtui demo` writes into its throwaway configuration folder, and
@@ -15,16 +16,17 @@ public enum SandboxProviderFiles {
     baseURL: String, redirectPort: UInt16, loginTimeout: Int? = nil
   ) -> [(name: String, json: String)] {
     func url(_ path: String) -> String { baseURL + path }
-    var files: [(String, [String: Any])] = [
+    let files: [(String, OrderedJSON)] = [
       (
         "simkl.json",
         [
-          "preset": "simkl", "client_id": SandboxProfile.defaultClientID,
-          "authorization_endpoint": url(SandboxPaths.Simkl.authorize),
-          "token_endpoint": url(SandboxPaths.Simkl.token),
-          "pin_endpoint": url(SandboxPaths.Simkl.pin), "redirect_port": Int(redirectPort),
+          "preset": "simkl", "client_id": .string(SandboxProfile.defaultClientID),
+          "authorization_endpoint": .string(url(SandboxPaths.Simkl.authorize)),
+          "token_endpoint": .string(url(SandboxPaths.Simkl.token)),
+          "pin_endpoint": .string(url(SandboxPaths.Simkl.pin)),
+          "redirect_port": .int(Int(redirectPort)),
           "identity": [
-            "source": "endpoint", "endpoint": url(SandboxPaths.Simkl.userSettings),
+            "source": "endpoint", "endpoint": .string(url(SandboxPaths.Simkl.userSettings)),
             "label": ["user.name"], "subject": ["account.id"], "name": ["user.name"],
           ],
         ]
@@ -32,21 +34,22 @@ public enum SandboxProviderFiles {
       (
         "hivesigner.json",
         [
-          "preset": "hivesigner", "client_id": SandboxProfile.defaultClientID,
-          "authorization_endpoint": url(SandboxPaths.Hivesigner.authorize),
-          "token_endpoint": url(SandboxPaths.Hivesigner.token),
+          "preset": "hivesigner", "client_id": .string(SandboxProfile.defaultClientID),
+          "authorization_endpoint": .string(url(SandboxPaths.Hivesigner.authorize)),
+          "token_endpoint": .string(url(SandboxPaths.Hivesigner.token)),
         ]
       ),
       (
         "muhajir.json",
         [
-          "preset": "muhajir", "client_id": SandboxProfile.defaultClientID,
-          "issuer": url(SandboxPaths.Muhajir.issuer),
-          "authorization_endpoint": url(SandboxPaths.Muhajir.authorize),
-          "token_endpoint": url(SandboxPaths.Muhajir.token),
-          "jwks_uri": url(SandboxPaths.Muhajir.jwks), "redirect_port": Int(redirectPort),
+          "preset": "muhajir", "client_id": .string(SandboxProfile.defaultClientID),
+          "issuer": .string(url(SandboxPaths.Muhajir.issuer)),
+          "authorization_endpoint": .string(url(SandboxPaths.Muhajir.authorize)),
+          "token_endpoint": .string(url(SandboxPaths.Muhajir.token)),
+          "jwks_uri": .string(url(SandboxPaths.Muhajir.jwks)),
+          "redirect_port": .int(Int(redirectPort)),
           "identity": [
-            "source": "endpoint", "endpoint": url(SandboxPaths.Muhajir.me),
+            "source": "endpoint", "endpoint": .string(url(SandboxPaths.Muhajir.me)),
             "label": ["preferred_username", "email", "sub"], "subject": ["sub"],
             "email": ["email"], "name": ["name"], "forbidden_scope_hint": "openid",
           ],
@@ -56,24 +59,18 @@ public enum SandboxProviderFiles {
         "sandbox.json",
         [
           "preset": "oidc", "id": "sandbox", "name": "Sandbox OpenID provider",
-          "issuer": url(SandboxPaths.OIDC.issuer), "client_id": SandboxProfile.defaultClientID,
+          "issuer": .string(url(SandboxPaths.OIDC.issuer)),
+          "client_id": .string(SandboxProfile.defaultClientID),
           "flows": ["pkce", "device"],
         ]
       ),
     ]
-    if let loginTimeout {
-      files = files.map { name, fields in
-        var fields = fields
-        fields["login_timeout"] = loginTimeout
-        return (name, fields)
-      }
-    }
     return files.map { name, fields in
-      let data =
-        (try? JSONSerialization.data(
-          withJSONObject: fields, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
-        ?? Data("{}".utf8)
-      return (name, String(decoding: data, as: UTF8.self) + "\n")
+      var file = fields
+      if let loginTimeout, case .object(let members) = fields {
+        file = .object(members + [("login_timeout", .int(loginTimeout))])
+      }
+      return (name, file.sortedByName.prettyText + "\n")
     }
   }
 

@@ -1,4 +1,3 @@
-import AuthCore
 import JSON
 
 extension FuzzTargets {
