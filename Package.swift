@@ -65,9 +65,11 @@ let package = Package(
     .testTarget(
       name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "JSON", "TestSupport"]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
-    .testTarget(name: "ThemeTests", dependencies: ["Theme", "Terminal", "Providers", "TestSupport"]),
     .testTarget(
-      name: "AppTests", dependencies: ["App", "AuthCore", "Terminal", "Theme", "TestSupport", "Vault"],
+      name: "ThemeTests", dependencies: ["Theme", "Terminal", "Providers", "TestSupport"]),
+    .testTarget(
+      name: "AppTests",
+      dependencies: ["App", "AuthCore", "Terminal", "Theme", "TestSupport", "Vault"],
       exclude: ["Snapshots"]),
     .testTarget(
       name: "TerminalCursesTests",
@@ -81,7 +83,9 @@ let package = Package(
       dependencies: [
         "Accounts", "AuthCore", "Crypto", "Providers", "Sandbox", "TestSupport", "Vault",
       ]),
-    .target(name: "TestSupport", dependencies: ["Crypto", "Isolation", "Sandbox", "Vault"], path: "Tests/TestSupport"),
+    .target(
+      name: "TestSupport", dependencies: ["AuthCore", "Crypto", "Isolation", "Sandbox", "Vault"],
+      path: "Tests/TestSupport"),
     .testTarget(
       name: "SandboxTests",
       dependencies: [

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import JSON
+import TestSupport
 import Testing
 
 @testable import AuthCore

@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import JSON
+import TestSupport
 import Testing
 
 @Suite struct DeviceAuthorizationTests {
