@@ -15,18 +15,19 @@ public enum SandboxProviderFiles {
   public static func make(
     baseURL: String, redirectPort: UInt16, loginTimeout: Int? = nil
   ) -> [(name: String, json: String)] {
-    func url(_ path: String) -> String { baseURL + path }
+    func url(_ path: String) -> OrderedJSON { .string(baseURL + path) }
+    let clientID = OrderedJSON.string(SandboxProfile.defaultClientID)
+    let port = OrderedJSON.int(Int(redirectPort))
     let files: [(String, OrderedJSON)] = [
       (
         "simkl.json",
         [
-          "preset": "simkl", "client_id": .string(SandboxProfile.defaultClientID),
-          "authorization_endpoint": .string(url(SandboxPaths.Simkl.authorize)),
-          "token_endpoint": .string(url(SandboxPaths.Simkl.token)),
-          "pin_endpoint": .string(url(SandboxPaths.Simkl.pin)),
-          "redirect_port": .int(Int(redirectPort)),
+          "preset": "simkl", "client_id": clientID,
+          "authorization_endpoint": url(SandboxPaths.Simkl.authorize),
+          "token_endpoint": url(SandboxPaths.Simkl.token),
+          "pin_endpoint": url(SandboxPaths.Simkl.pin), "redirect_port": port,
           "identity": [
-            "source": "endpoint", "endpoint": .string(url(SandboxPaths.Simkl.userSettings)),
+            "source": "endpoint", "endpoint": url(SandboxPaths.Simkl.userSettings),
             "label": ["user.name"], "subject": ["account.id"], "name": ["user.name"],
           ],
         ]
@@ -34,22 +35,21 @@ public enum SandboxProviderFiles {
       (
         "hivesigner.json",
         [
-          "preset": "hivesigner", "client_id": .string(SandboxProfile.defaultClientID),
-          "authorization_endpoint": .string(url(SandboxPaths.Hivesigner.authorize)),
-          "token_endpoint": .string(url(SandboxPaths.Hivesigner.token)),
+          "preset": "hivesigner", "client_id": clientID,
+          "authorization_endpoint": url(SandboxPaths.Hivesigner.authorize),
+          "token_endpoint": url(SandboxPaths.Hivesigner.token),
         ]
       ),
       (
         "muhajir.json",
         [
-          "preset": "muhajir", "client_id": .string(SandboxProfile.defaultClientID),
-          "issuer": .string(url(SandboxPaths.Muhajir.issuer)),
-          "authorization_endpoint": .string(url(SandboxPaths.Muhajir.authorize)),
-          "token_endpoint": .string(url(SandboxPaths.Muhajir.token)),
-          "jwks_uri": .string(url(SandboxPaths.Muhajir.jwks)),
-          "redirect_port": .int(Int(redirectPort)),
+          "preset": "muhajir", "client_id": clientID,
+          "issuer": url(SandboxPaths.Muhajir.issuer),
+          "authorization_endpoint": url(SandboxPaths.Muhajir.authorize),
+          "token_endpoint": url(SandboxPaths.Muhajir.token),
+          "jwks_uri": url(SandboxPaths.Muhajir.jwks), "redirect_port": port,
           "identity": [
-            "source": "endpoint", "endpoint": .string(url(SandboxPaths.Muhajir.me)),
+            "source": "endpoint", "endpoint": url(SandboxPaths.Muhajir.me),
             "label": ["preferred_username", "email", "sub"], "subject": ["sub"],
             "email": ["email"], "name": ["name"], "forbidden_scope_hint": "openid",
           ],
@@ -59,8 +59,7 @@ public enum SandboxProviderFiles {
         "sandbox.json",
         [
           "preset": "oidc", "id": "sandbox", "name": "Sandbox OpenID provider",
-          "issuer": .string(url(SandboxPaths.OIDC.issuer)),
-          "client_id": .string(SandboxProfile.defaultClientID),
+          "issuer": url(SandboxPaths.OIDC.issuer), "client_id": clientID,
           "flows": ["pkce", "device"],
         ]
       ),
