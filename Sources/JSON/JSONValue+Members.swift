@@ -1,4 +1,22 @@
+import Foundation
+
 extension JSONValue {
+  /// The string, if this is one.
+  public var stringValue: String? {
+    if case .string(let text) = self { return text }
+    return nil
+  }
+
+  /// The number, if this is one or a string that spells one (some providers quote
+  /// `expires_in`).
+  public var numberValue: Double? {
+    switch self {
+    case .number(let number): return number
+    case .string(let text): return Double(text.trimmingCharacters(in: .whitespaces))
+    default: return nil
+    }
+  }
+
   /// The elements, if this is an array.
   public var arrayValue: [JSONValue]? {
     if case .array(let elements) = self { return elements }

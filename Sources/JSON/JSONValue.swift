@@ -1,5 +1,3 @@
-import Foundation
-
 /// A JSON value as it was read: a provider's answer over the network (token response members,
 /// error bodies, userinfo claims, discovery, keys), an agent line, or a configuration file
 /// (with `JSONDocument` keeping where each value starts).
@@ -23,21 +21,5 @@ public enum JSONValue: Sendable, Equatable {
   public static func object(from bytes: some Sequence<UInt8>) -> [String: JSONValue]? {
     guard case .object(let members)? = try? JSONParser.parseWire(bytes) else { return nil }
     return members
-  }
-
-  /// The string, if this is one.
-  public var stringValue: String? {
-    if case .string(let text) = self { return text }
-    return nil
-  }
-
-  /// The number, if this is one or a string that spells one (some providers quote
-  /// `expires_in`).
-  public var numberValue: Double? {
-    switch self {
-    case .number(let number): return number
-    case .string(let text): return Double(text.trimmingCharacters(in: .whitespaces))
-    default: return nil
-    }
   }
 }
