@@ -23,21 +23,24 @@ let package = Package(
     .target(name: "Crypto", dependencies: ["COpenSSL"]),
     .target(name: "Vault", dependencies: ["Crypto", "CSQLite", "Isolation"]),
     .target(name: "Spelling"),
+    // The one JSON reader (line and column in its errors) and the one ordered writer.
+    .target(name: "JSON", dependencies: ["Spelling"]),
     // The one poll(2) socket server, the HTTP/1.1 server and parser, the raw loopback client.
     .target(name: "Loopback", dependencies: ["Isolation"]),
     .target(name: "Terminal", dependencies: ["Spelling"]),
     .target(name: "TerminalCurses", dependencies: ["Terminal", "CNcursesW"]),
     .target(
       name: "Theme", dependencies: ["Terminal", "Spelling"], plugins: ["EmbedDataFilesPlugin"]),
-    .target(name: "AuthCore", dependencies: ["Crypto", "Loopback"]),
+    .target(name: "AuthCore", dependencies: ["Crypto", "JSON", "Loopback"]),
     .target(
-      name: "Providers", dependencies: ["AuthCore", "Spelling"], exclude: ["Presets"],
+      name: "Providers", dependencies: ["AuthCore", "JSON", "Spelling"], exclude: ["Presets"],
       plugins: ["EmbedDataFilesPlugin"]),
-    .target(name: "Sandbox", dependencies: ["AuthCore", "Crypto", "Isolation", "Loopback"]),
+    .target(name: "Sandbox", dependencies: ["AuthCore", "Crypto", "Isolation", "JSON", "Loopback"]),
     .target(
       name: "Accounts", dependencies: ["AuthCore", "Crypto", "Providers", "Spelling", "Vault"]),
     // The agent: its one-line JSON wire protocol (fuzzed too), service, client and socket.
-    .target(name: "Agent", dependencies: ["Accounts", "AuthCore", "Isolation", "Loopback", "Vault"]),
+    .target(
+      name: "Agent", dependencies: ["Accounts", "AuthCore", "Isolation", "JSON", "Loopback", "Vault"]),
     // The world outside: spawning processes, the browser, the clipboard, passphrases, signals.
     .target(
       name: "System",
@@ -56,7 +59,8 @@ let package = Package(
     .target(
       name: "Commands",
       dependencies: [
-        "Accounts", "Agent", "App", "AuthCore", "Crypto", "Providers", "Spelling", "System", "Vault",
+        "Accounts", "Agent", "App", "AuthCore", "Crypto", "JSON", "Providers", "Spelling", "System",
+        "Vault",
       ]),
 
     // Composition roots.
@@ -70,11 +74,13 @@ let package = Package(
 
     // Tests mirror the source folders.
     .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
+    .testTarget(name: "JSONTests", dependencies: ["JSON"]),
     .testTarget(name: "LoopbackTests", dependencies: ["Loopback", "TestSupport"]),
     .testTarget(
       name: "AuthCoreTests",
-      dependencies: ["AuthCore", "Commands", "Crypto", "Loopback", "Sandbox", "TestSupport"]),
-    .testTarget(name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "TestSupport"]),
+      dependencies: ["AuthCore", "Commands", "Crypto", "JSON", "Loopback", "Sandbox", "TestSupport"]),
+    .testTarget(
+      name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "JSON", "TestSupport"]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
     .testTarget(
       name: "ThemeTests", dependencies: ["Theme", "Terminal", "Providers", "TestSupport"]),
@@ -97,7 +103,8 @@ let package = Package(
         "Accounts", "AuthCore", "Crypto", "Providers", "Sandbox", "TestSupport", "Vault",
       ]),
     .target(
-      name: "TestSupport", dependencies: ["Crypto", "Isolation", "Loopback", "Sandbox", "Vault"],
+      name: "TestSupport",
+      dependencies: ["AuthCore", "Crypto", "Isolation", "Loopback", "Sandbox", "Vault"],
       path: "Tests/TestSupport"),
     .testTarget(
       name: "SandboxTests",
@@ -133,7 +140,9 @@ let package = Package(
     // Makefile's "Fuzzing" comment). Built normally, it replays its corpus (FuzzCorpusTests).
     .executableTarget(
       name: "authtui-fuzz",
-      dependencies: ["Accounts", "Agent", "AuthCore", "Crypto", "Loopback", "Providers", "Theme"],
+      dependencies: [
+        "Accounts", "Agent", "AuthCore", "Crypto", "JSON", "Loopback", "Providers", "Theme",
+      ],
       path: "Tests/Fuzz", exclude: ["Corpus"]),
     .testTarget(name: "FuzzCorpusTests", dependencies: ["authtui-fuzz", "TestSupport"]),
 

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import JSON
 
 /// One request to the agent: a JSON object on one line, one per connection.
 ///
@@ -52,7 +53,7 @@ extension AgentRequest {
 
   /// Reads a request line, or says what is wrong with it (for a `bad_request` answer).
   public init(parsing line: String) throws(MalformedAgentRequest) {
-    guard let members = JSONWireValue.object(from: Data(line.utf8)) else {
+    guard let members = JSONValue.object(from: Data(line.utf8)) else {
       throw MalformedAgentRequest("the request is not a JSON object on one line")
     }
     guard let vault = members["vault"]?.stringValue, vault.hasPrefix("/") else {

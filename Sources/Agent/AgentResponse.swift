@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import JSON
 
 /// The agent's answer to one request: a JSON object on one line.
 ///
@@ -45,7 +46,7 @@ public enum AgentResponse: Sendable, Equatable {
 
   /// Reads an answer line; nil for anything that is not one (the caller then falls back).
   public init?(parsing line: String) {
-    guard let members = JSONWireValue.object(from: Data(line.utf8)),
+    guard let members = JSONValue.object(from: Data(line.utf8)),
       case .bool(let ok)? = members["ok"]
     else { return nil }
     if !ok {

@@ -2,6 +2,7 @@ import Accounts
 import App
 import AuthCore
 import Foundation
+import JSON
 import Vault
 
 /// `authtui list [--json]`: every account with its status and expiry, never a token.

@@ -1,6 +1,7 @@
 import Accounts
 import AuthCore
 import Foundation
+import JSON
 import System
 import Vault
 

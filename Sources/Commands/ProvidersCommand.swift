@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import JSON
 import Providers
 
 /// `authtui providers [--json]`: every provider authtui knows, whether it is ready to use, and
@@ -37,7 +38,7 @@ enum ProvidersCommand {
     return .ok
   }
 
-  struct Row: Encodable {
+  struct Row {
     let id: String
     let name: String
     let flows: [String]
@@ -46,9 +47,14 @@ enum ProvidersCommand {
     let source: String
     let problems: [String]
 
-    enum CodingKeys: String, CodingKey {
-      case id, name, flows, usable, source, problems
-      case clientIDConfigured = "client_id_configured"
+    /// The row's object, members sorted by name (as `--json` has always printed them).
+    var json: OrderedJSON {
+      [
+        "client_id_configured": .bool(clientIDConfigured),
+        "flows": .array(flows.map(OrderedJSON.string)), "id": .string(id), "name": .string(name),
+        "problems": .array(problems.map(OrderedJSON.string)), "source": .string(source),
+        "usable": .bool(usable),
+      ]
     }
   }
 
@@ -62,10 +68,7 @@ enum ProvidersCommand {
   }
 
   static func json(_ catalog: ProviderCatalog) -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    let data = (try? encoder.encode(rows(catalog))) ?? Data("[]".utf8)
-    return String(decoding: data, as: UTF8.self)
+    OrderedJSON.array(rows(catalog).map(\.json)).text
   }
 
   static func table(_ catalog: ProviderCatalog) -> String {

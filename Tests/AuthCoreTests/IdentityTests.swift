@@ -1,5 +1,7 @@
 import Foundation
+import JSON
 import Loopback
+import TestSupport
 import Testing
 
 @testable import AuthCore
@@ -12,7 +14,7 @@ import Testing
     ProviderClient(configuration: configuration, transport: transport, clock: ManualClock())
   }
 
-  func tokens(_ extra: [String: JSONWireValue] = [:]) -> TokenResponse {
+  func tokens(_ extra: [String: JSONValue] = [:]) -> TokenResponse {
     TokenResponse(
       accessToken: TestJWT.accessToken, additionalParameters: extra, receivedAt: TestJWT.now)
   }

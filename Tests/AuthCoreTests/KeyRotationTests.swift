@@ -1,5 +1,7 @@
 import Crypto
 import Foundation
+import JSON
+import TestSupport
 import Testing
 
 @testable import AuthCore
@@ -131,7 +133,7 @@ import Testing
 /// Reading a JWK Set (RFC 7517 §5): which keys are kept, and why the others are not.
 @Suite struct JSONWebKeySetTests {
   func keySet(_ json: String) throws -> JSONWebKeySet {
-    let object = try #require(JSONWireValue.object(from: Data(json.utf8)))
+    let object = try #require(JSONValue.object(from: Data(json.utf8)))
     return try JSONWebKeySet(json: object)
   }
 

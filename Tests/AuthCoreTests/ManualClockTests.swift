@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct ManualClockTests {

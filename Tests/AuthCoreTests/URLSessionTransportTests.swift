@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import JSON
 import Loopback
 import TestSupport
 import Testing
@@ -33,7 +34,7 @@ import Testing
         body: Data("a=1&b=%2B".utf8)))
     #expect(response.status == 200)
     #expect(response.headers["content-type"] == "application/json")
-    let json = try #require(JSONWireValue.object(from: response.body))
+    let json = try #require(JSONValue.object(from: response.body))
     #expect(json["ua"] == .string("authtui/\(AuthTUIVersion.current)"))
     #expect(json["body"] == .string("a=1&b=%2B"))
     await server.stop()

@@ -1,5 +1,7 @@
 import AuthCore
 import Foundation
+import JSON
+import TestSupport
 import Testing
 
 @Suite struct DeviceAuthorizationTests {
@@ -260,7 +262,7 @@ import Testing
   @Test func takesAHugeOrInfiniteLifetimeAndIntervalAsADay() throws {
     // Found by the device-authorization fuzz target: 9e112 seconds trapped converting to Int.
     let json = try #require(
-      JSONWireValue.object(
+      JSONValue.object(
         from: Data(
           #"{"user_code":"U","verification_uri":"https://provider.test/device","expires_in":9e112,"interval":"1e999"}"#
             .utf8)))

@@ -1,6 +1,6 @@
-import AuthCore
+import JSON
 
-extension JSONWireValue {
+extension JSONValue {
   /// The value as JSON that authtui writes, members sorted by name, for round trips through the
   /// writer: `OrderedJSON(parsed).text` read back must give `parsed` again.
   var ordered: OrderedJSON {

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import JSON
 import Providers
 import TestSupport
 import Testing

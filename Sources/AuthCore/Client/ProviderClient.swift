@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Loopback
 
 /// Talks to one provider's endpoints: builds each request from the configuration (extra
@@ -85,13 +86,14 @@ public struct ProviderClient: Sendable {
     ]
   }
 
-  /// A flat JSON object of string members, keys sorted so bodies are stable.
+  /// A flat JSON object of string members (the first of a repeated name kept), keys sorted so
+  /// bodies are stable.
   static func jsonObject(_ pairs: [FormEncoding.Pair]) -> Data {
-    var object: [String: String] = [:]
-    for pair in pairs where object[pair.name] == nil {
-      object[pair.name] = pair.value
+    var names: Set<String> = []
+    let members = pairs.filter { names.insert($0.name).inserted }.map {
+      ($0.name, OrderedJSON.string($0.value))
     }
-    return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+    return Data(OrderedJSON.object(members).sortedByName.text.utf8)
   }
 
   // MARK: Sending and reading
@@ -128,7 +130,7 @@ public struct ProviderClient: Sendable {
 
   /// What a provider's JSON endpoint said: a JSON object, or an OAuth error.
   enum Answer {
-    case json([String: JSONWireValue])
+    case json([String: JSONValue])
     case error(OAuthError)
   }
 
@@ -144,7 +146,7 @@ public struct ProviderClient: Sendable {
       if (200..<300).contains(status) { throw .emptyResponse(status: status) }
       throw .unexpectedStatus(status)
     }
-    guard let json = JSONWireValue.object(from: response.body) else {
+    guard let json = JSONValue.object(from: response.body) else {
       throw status >= 500 ? .serverError(status: status) : .nonJSONResponse(status: status)
     }
     if let code = json["error"]?.stringValue, !code.isEmpty {
@@ -164,7 +166,7 @@ public struct ProviderClient: Sendable {
   /// `GET`s a JSON object from `url` with the provider's per-request parameters, optionally with
   /// `Authorization: Bearer` (RFC 6750 §2.1); for the identity step after a sign-in.
   public func fetchJSON(_ url: URL, bearerToken: String? = nil) async throws(AuthError)
-    -> [String: JSONWireValue]
+    -> [String: JSONValue]
   {
     guard ProviderConfiguration.isAllowedEndpoint(url) else {
       throw .insecureEndpoint(url.host ?? "endpoint", provider: configuration.name)

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Every deadline in a sign-in (the login timeout, a device code's `expires_in`, the next poll)
 /// and every token expiry comes from an injected clock, so tests run a five-minute silent
-/// denial or a fifteen-minute device flow in milliseconds with `ManualClock`.
+/// denial or a fifteen-minute device flow in milliseconds with `ManualClock` (TestSupport).
 public protocol WallClock: Sendable {
   /// The current date.
   func now() async -> Date

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// Who signed in, as the provider describes the account: the label that names the account in
 /// authtui (`PROVIDER/LABEL`, editable later), the provider's stable identifier, and a few
@@ -27,7 +28,7 @@ public struct AccountIdentity: Sendable, Equatable {
 
   /// Reads an identity from `document` as `settings` say: the label from the first label path
   /// that holds a value, else the first subject path; throws when neither does.
-  init(document: [String: JSONWireValue], settings: IdentityConfiguration) throws(IdentityError) {
+  init(document: [String: JSONValue], settings: IdentityConfiguration) throws(IdentityError) {
     let subject = Self.first(settings.subjectPaths, in: document)
     guard
       let label = (Self.first(settings.labelPaths, in: document) ?? subject)
@@ -43,7 +44,7 @@ public struct AccountIdentity: Sendable, Equatable {
   /// The first path whose value is a string or number with something printable in it, on one
   /// line, without control characters or bidirectional overrides (which could make a label
   /// display as another).
-  private static func first(_ paths: [String], in document: [String: JSONWireValue]) -> String? {
+  private static func first(_ paths: [String], in document: [String: JSONValue]) -> String? {
     for path in paths {
       guard let text = document.value(atPath: path)?.textValue else { continue }
       let printable = text.unicodeScalars.filter {

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 extension ProviderClient {
   /// Identifies the account behind freshly issued `tokens` as `configuration.effectiveIdentity`
@@ -15,7 +16,7 @@ extension ProviderClient {
     -> AccountIdentity?
   {
     guard let settings = configuration.effectiveIdentity else { return nil }
-    let document: [String: JSONWireValue]
+    let document: [String: JSONValue]
     switch settings.source {
     case .endpoint(let url):
       document = try await accountDocument(
@@ -40,7 +41,7 @@ extension ProviderClient {
   /// access token as a Bearer token. `sub` must be present and, when `expectedSubject` (the
   /// id_token's `sub`) is given, equal to it (§5.3.2); otherwise the answer is refused.
   public func userinfo(accessToken: String, expectedSubject: String?) async throws(AuthError)
-    -> [String: JSONWireValue]
+    -> [String: JSONValue]
   {
     let endpoint = try configuration.endpoint(\.userinfoEndpoint, named: "userinfo_endpoint")
     let claims = try await accountDocument(endpoint, accessToken: accessToken, scopeHint: nil)
@@ -58,7 +59,7 @@ extension ProviderClient {
   /// `insufficient_scope`: a scope is missing, named by the `WWW-Authenticate` header's `scope`
   /// (RFC 6750 §3) when present, else by `scopeHint`.
   func accountDocument(_ url: URL, accessToken: String, scopeHint: String?)
-    async throws(AuthError) -> [String: JSONWireValue]
+    async throws(AuthError) -> [String: JSONValue]
   {
     guard ProviderConfiguration.isAllowedEndpoint(url) else {
       throw .insecureEndpoint("identity endpoint", provider: configuration.name)

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JSON
 
 /// A JWS in compact serialization (RFC 7515 §7.1), parsed but not yet verified, whose `alg` is
 /// one authtui accepts.
@@ -9,13 +10,13 @@ import Foundation
 /// is not a JSON object, `alg` `none` or HMAC, and any `crit` extension.
 struct CompactJWS: Sendable {
   /// The header's members (RFC 7515 §4).
-  let header: [String: JSONWireValue]
+  let header: [String: JSONValue]
   /// `alg` (RFC 7515 §4.1.1).
   let algorithm: SignatureAlgorithm
   /// `kid` (RFC 7515 §4.1.4), when the header names one.
   let keyID: String?
   /// The payload read as a JSON object: the JWT claims (RFC 7519 §4).
-  let claims: [String: JSONWireValue]
+  let claims: [String: JSONValue]
   /// `BASE64URL(header) || '.' || BASE64URL(payload)`: what the signature covers (§5.2).
   let signingInput: [UInt8]
   /// The decoded signature; for ES256 the JWS form `r ‖ s` (RFC 7518 §3.4).
@@ -68,7 +69,7 @@ struct CompactJWS: Sendable {
   }
 
   private static func object(_ part: Substring, part name: String) throws(IDTokenError)
-    -> [String: JSONWireValue]
+    -> [String: JSONValue]
   {
     let bytes: [UInt8]
     do {
@@ -76,7 +77,7 @@ struct CompactJWS: Sendable {
     } catch {
       throw .malformed("its \(name) is not base64url")
     }
-    guard let object = JSONWireValue.object(from: Data(bytes)) else {
+    guard let object = JSONValue.object(from: Data(bytes)) else {
       throw .malformed("its \(name) is not a JSON object")
     }
     return object

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JSON
 
 /// An id_token that passed every check of OIDC Core §3.1.3.7: who signed in, for which client,
 /// when, as the provider's signature vouches.
@@ -28,7 +29,7 @@ public struct IDToken: Sendable, Equatable, CustomStringConvertible {
   /// The nonce (`nonce`, OIDC Core §2), equal to the sign-in's when one was sent.
   public let nonce: String?
   /// Every claim as sent, for the identity step (`preferred_username`, `email`, `name`…).
-  public let claims: [String: JSONWireValue]
+  public let claims: [String: JSONValue]
 
   /// Issuer, algorithm, key id and dates; the subject and the claims' values are left out.
   public var description: String {

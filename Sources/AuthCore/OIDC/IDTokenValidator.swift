@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JSON
 
 /// The id_token checks of OIDC Core §3.1.3.7 for one issuer and client, against a key set the
 /// caller already holds. Pure: no network, the time is passed in.
@@ -128,7 +129,7 @@ public struct IDTokenValidator: Sendable {
   }
 
   /// `aud`: one string, or a non-empty array of strings (RFC 7519 §4.1.3).
-  private static func audiences(_ value: JSONWireValue?) throws(IDTokenError) -> [String] {
+  private static func audiences(_ value: JSONValue?) throws(IDTokenError) -> [String] {
     switch value {
     case .string(let audience)?:
       return [audience]
@@ -144,7 +145,7 @@ public struct IDTokenValidator: Sendable {
   }
 
   /// A NumericDate claim (RFC 7519 §2): a JSON number of seconds since the epoch.
-  private static func date(_ claims: [String: JSONWireValue], _ name: String) throws(IDTokenError)
+  private static func date(_ claims: [String: JSONValue], _ name: String) throws(IDTokenError)
     -> Date
   {
     guard let seconds = claims[name]?.strictNumberValue, seconds.isFinite else {

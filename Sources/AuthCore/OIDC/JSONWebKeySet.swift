@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JSON
 
 /// A provider's published signing keys (JWK Set, RFC 7517 §5), reduced to those that can check
 /// an RS256 or ES256 id_token.
@@ -45,7 +46,7 @@ public struct JSONWebKeySet: Sendable, Equatable {
 
   /// Reads a JWK Set document: `{"keys": [ … ]}`. Fails only when `keys` is not an array;
   /// unusable keys are skipped.
-  public init(json: [String: JSONWireValue]) throws(AuthError) {
+  public init(json: [String: JSONValue]) throws(AuthError) {
     guard let entries = json["keys"]?.arrayValue else {
       throw .malformedResponse("the provider's jwks_uri answer has no `keys` array")
     }
@@ -72,7 +73,7 @@ public struct JSONWebKeySet: Sendable, Equatable {
   }
 
   /// The verification key a JWK describes, or why it cannot be used.
-  static func publicKey(_ jwk: [String: JSONWireValue]) -> Result<PublicKey, Refusal> {
+  static func publicKey(_ jwk: [String: JSONValue]) -> Result<PublicKey, Refusal> {
     if let use = jwk["use"], use.stringValue != "sig" {
       return .failure(Refusal("its use is \(use.stringValue ?? "not a string"), not sig"))
     }
@@ -113,7 +114,7 @@ public struct JSONWebKeySet: Sendable, Equatable {
     }
   }
 
-  private static func bytes(_ jwk: [String: JSONWireValue], _ name: String) throws -> [UInt8] {
+  private static func bytes(_ jwk: [String: JSONValue], _ name: String) throws -> [UInt8] {
     guard let text = jwk[name]?.stringValue else { throw Refusal("it has no `\(name)`") }
     do {
       return try Base64URL.decode(text)

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import JSON
 
 /// One OpenID provider for the length of a run: its discovery document and its signing keys,
 /// each fetched once and kept, and id_token validation against them.
@@ -238,7 +239,7 @@ public actor OIDCProvider {
       } catch {
         throw .discoveryFailed(error)
       }
-      let json: [String: JSONWireValue]
+      let json: [String: JSONValue]
       do {
         json = try await client.fetchJSON(url)
       } catch .unexpectedStatus(let status) where (400..<500).contains(status) {

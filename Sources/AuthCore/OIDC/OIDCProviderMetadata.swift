@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// What a provider publishes about itself at `{issuer}/.well-known/openid-configuration`
 /// (OIDC Discovery §3, with the RFC 8414 and RFC 8628 additions): its issuer, endpoints and a
@@ -50,7 +51,7 @@ public struct OIDCProviderMetadata: Sendable, Equatable {
   /// configuration sets itself) are not read at all, so a bad published value there does not
   /// stand in the way of the configured one. `jwks_uri` is required unless overridden.
   public init(
-    json: [String: JSONWireValue], expectedIssuer: String, overridden: Set<String> = []
+    json: [String: JSONValue], expectedIssuer: String, overridden: Set<String> = []
   ) throws(DiscoveryError) {
     let published = json["issuer"]?.stringValue
     guard published == expectedIssuer else {
@@ -114,7 +115,7 @@ public struct OIDCProviderMetadata: Sendable, Equatable {
     return discovery
   }
 
-  private static func strings(_ value: JSONWireValue?) -> [String] {
+  private static func strings(_ value: JSONValue?) -> [String] {
     value?.arrayValue?.compactMap(\.stringValue) ?? []
   }
 }

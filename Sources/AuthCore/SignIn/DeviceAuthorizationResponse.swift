@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// A device authorization answer (RFC 8628 §3.2), or the start of a Simkl PIN flow, which uses
 /// the same member names. `description` never shows the device code.
@@ -23,7 +24,7 @@ public struct DeviceAuthorizationResponse: Sendable, Equatable, CustomStringConv
   static let longestWait: TimeInterval = 86_400
 
   /// Reads the answer's members.
-  public init(json: [String: JSONWireValue]) throws(AuthError) {
+  public init(json: [String: JSONValue]) throws(AuthError) {
     guard let userCode = json["user_code"]?.stringValue, !userCode.isEmpty else {
       throw .malformedResponse("the answer has no user_code")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// A successful token-endpoint answer (RFC 6749 §5.1), or the tokens a PIN flow delivers.
 ///
@@ -19,7 +20,7 @@ public struct TokenResponse: Sendable, Equatable, CustomStringConvertible {
   /// The OpenID Connect ID token (`id_token`, OIDC Core §3.1.3.3), not yet validated.
   public let idToken: String?
   /// Every other member of the answer, by name (`username` at Hivesigner).
-  public let additionalParameters: [String: JSONWireValue]
+  public let additionalParameters: [String: JSONValue]
   /// When the answer arrived, by the injected clock.
   public let receivedAt: Date
 
@@ -27,7 +28,7 @@ public struct TokenResponse: Sendable, Equatable, CustomStringConvertible {
   public init(
     accessToken: String, tokenType: String? = "bearer", expiresIn: TimeInterval? = nil,
     refreshToken: String? = nil, scope: String? = nil, idToken: String? = nil,
-    additionalParameters: [String: JSONWireValue] = [:], receivedAt: Date
+    additionalParameters: [String: JSONValue] = [:], receivedAt: Date
   ) {
     self.accessToken = accessToken
     self.tokenType = tokenType
@@ -40,7 +41,7 @@ public struct TokenResponse: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// Reads a token answer's JSON members; fails when `access_token` is missing or empty.
-  public init(json: [String: JSONWireValue], receivedAt: Date) throws(AuthError) {
+  public init(json: [String: JSONValue], receivedAt: Date) throws(AuthError) {
     guard let accessToken = json["access_token"]?.stringValue, !accessToken.isEmpty else {
       throw .malformedResponse("the answer has no access_token")
     }

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import JSON
 import Spelling
 
 extension ProviderFile {

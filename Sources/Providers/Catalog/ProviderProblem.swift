@@ -1,3 +1,5 @@
+import JSON
+
 /// Something wrong with a provider file or a provider, located and with its fix.
 ///
 /// Printed as `providers/work.json:7: token_endpoint: must use https … ; <fix>`, the way

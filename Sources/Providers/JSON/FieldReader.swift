@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import JSON
 import Spelling
 
 /// Walks one configuration document field by field, collecting problems instead of stopping at
@@ -37,7 +38,7 @@ struct FieldReader {
   /// the first `unknownFieldsNamed` in file order by name, then how many more there are.
   /// `prefix` is the object's path (`identity.`); `fix` ends each message.
   mutating func reportUnknownFields(
-    of members: [String: JSONWireValue], known: [String], prefix: String = "", fix: String
+    of members: [String: JSONValue], known: [String], prefix: String = "", fix: String
   ) {
     let knownSet = Set(known)
     let unknown = members.keys.filter { !knownSet.contains($0) }
@@ -61,7 +62,7 @@ struct FieldReader {
   }
 
   /// The value at a dotted path (`theme`, `keys.refresh`).
-  func value(_ field: String) -> JSONWireValue? {
+  func value(_ field: String) -> JSONValue? {
     var current = document.root
     for part in field.split(separator: ".") {
       guard case .object(let members) = current, let next = members[String(part)] else {
@@ -83,7 +84,7 @@ struct FieldReader {
         file: file, position: document.position(of: field ?? ""), field: shown, message: message))
   }
 
-  mutating func typeMismatch(_ field: String, expected: String, found: JSONWireValue) {
+  mutating func typeMismatch(_ field: String, expected: String, found: JSONValue) {
     report(field, "must be \(expected), not \(found.kindDescription)")
   }
 
@@ -181,7 +182,7 @@ struct FieldReader {
   }
 }
 
-extension JSONWireValue {
+extension JSONValue {
   /// A word for the kind of value, for error messages.
   var kindDescription: String {
     switch self {

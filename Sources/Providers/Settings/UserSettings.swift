@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import JSON
 
 /// The user's `config.json`: preferences that are not about one provider.
 ///

@@ -1,4 +1,5 @@
 import AuthCore
+import JSON
 
 /// The adjustable behaviour of one profile (`POST /_sandbox/settings`), so tests can make
 /// tokens expire in seconds or register Simkl's redirect URI for their own port.

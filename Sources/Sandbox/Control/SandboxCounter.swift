@@ -1,4 +1,5 @@
 import AuthCore
+import JSON
 
 /// What the sandbox counts, globally and per profile (`GET /_sandbox/stats`).
 public enum SandboxCounter: String, Sendable, CaseIterable, Codable {

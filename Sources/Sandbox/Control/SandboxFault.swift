@@ -1,4 +1,5 @@
 import AuthCore
+import JSON
 
 /// A failure the sandbox imitates for the next `count` requests whose path starts with
 /// `pathPrefix` (`POST /_sandbox/fault`). Hooks under `/_sandbox/` are never affected.

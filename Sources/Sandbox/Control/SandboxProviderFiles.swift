@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// Provider files (the JSON of authtui's `providers/` folder) that point the built-in presets
 /// at a running sandbox: what `authtui demo` writes into its throwaway configuration folder, and
@@ -14,15 +15,17 @@ public enum SandboxProviderFiles {
   public static func make(
     baseURL: String, redirectPort: UInt16, loginTimeout: Int? = nil
   ) -> [(name: String, json: String)] {
-    func url(_ path: String) -> String { baseURL + path }
-    var files: [(String, [String: Any])] = [
+    func url(_ path: String) -> OrderedJSON { .string(baseURL + path) }
+    let clientID = OrderedJSON.string(SandboxProfile.defaultClientID)
+    let port = OrderedJSON.int(Int(redirectPort))
+    let files: [(String, OrderedJSON)] = [
       (
         "simkl.json",
         [
-          "preset": "simkl", "client_id": SandboxProfile.defaultClientID,
+          "preset": "simkl", "client_id": clientID,
           "authorization_endpoint": url(SandboxPaths.Simkl.authorize),
           "token_endpoint": url(SandboxPaths.Simkl.token),
-          "pin_endpoint": url(SandboxPaths.Simkl.pin), "redirect_port": Int(redirectPort),
+          "pin_endpoint": url(SandboxPaths.Simkl.pin), "redirect_port": port,
           "identity": [
             "source": "endpoint", "endpoint": url(SandboxPaths.Simkl.userSettings),
             "label": ["user.name"], "subject": ["account.id"], "name": ["user.name"],
@@ -32,7 +35,7 @@ public enum SandboxProviderFiles {
       (
         "hivesigner.json",
         [
-          "preset": "hivesigner", "client_id": SandboxProfile.defaultClientID,
+          "preset": "hivesigner", "client_id": clientID,
           "authorization_endpoint": url(SandboxPaths.Hivesigner.authorize),
           "token_endpoint": url(SandboxPaths.Hivesigner.token),
         ]
@@ -40,11 +43,11 @@ public enum SandboxProviderFiles {
       (
         "muhajir.json",
         [
-          "preset": "muhajir", "client_id": SandboxProfile.defaultClientID,
+          "preset": "muhajir", "client_id": clientID,
           "issuer": url(SandboxPaths.Muhajir.issuer),
           "authorization_endpoint": url(SandboxPaths.Muhajir.authorize),
           "token_endpoint": url(SandboxPaths.Muhajir.token),
-          "jwks_uri": url(SandboxPaths.Muhajir.jwks), "redirect_port": Int(redirectPort),
+          "jwks_uri": url(SandboxPaths.Muhajir.jwks), "redirect_port": port,
           "identity": [
             "source": "endpoint", "endpoint": url(SandboxPaths.Muhajir.me),
             "label": ["preferred_username", "email", "sub"], "subject": ["sub"],
@@ -56,24 +59,17 @@ public enum SandboxProviderFiles {
         "sandbox.json",
         [
           "preset": "oidc", "id": "sandbox", "name": "Sandbox OpenID provider",
-          "issuer": url(SandboxPaths.OIDC.issuer), "client_id": SandboxProfile.defaultClientID,
+          "issuer": url(SandboxPaths.OIDC.issuer), "client_id": clientID,
           "flows": ["pkce", "device"],
         ]
       ),
     ]
-    if let loginTimeout {
-      files = files.map { name, fields in
-        var fields = fields
-        fields["login_timeout"] = loginTimeout
-        return (name, fields)
-      }
-    }
     return files.map { name, fields in
-      let data =
-        (try? JSONSerialization.data(
-          withJSONObject: fields, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
-        ?? Data("{}".utf8)
-      return (name, String(decoding: data, as: UTF8.self) + "\n")
+      var file = fields
+      if let loginTimeout, case .object(let members) = fields {
+        file = .object(members + [("login_timeout", .int(loginTimeout))])
+      }
+      return (name, file.sortedByName.prettyText + "\n")
     }
   }
 

@@ -1,4 +1,5 @@
 import AuthCore
+import JSON
 import Loopback
 
 /// Answers several profiles give the same way.

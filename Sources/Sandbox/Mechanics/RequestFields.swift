@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import JSON
 import Loopback
 
 /// The named parameters of a request, from its query string or its body, whichever encoding
@@ -88,15 +89,12 @@ struct RequestFields: Sendable {
   }
 
   private static func json(_ body: [UInt8]) -> RequestFields {
-    guard
-      let object = try? JSONSerialization.jsonObject(with: Data(body), options: [])
-        as? [String: Any]
-    else {
+    guard let object = JSONValue.object(from: body) else {
       return RequestFields(encoding: .malformedJSON, values: [:], names: [], repeated: [])
     }
     var values: [String: String] = [:]
     for (name, value) in object {
-      if let string = value as? String { values[name] = string }
+      if let string = value.stringValue { values[name] = string }
     }
     return RequestFields(encoding: .json, values: values, names: Set(object.keys), repeated: [])
   }

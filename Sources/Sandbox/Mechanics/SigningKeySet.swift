@@ -1,5 +1,6 @@
 import AuthCore
 import Crypto
+import JSON
 
 /// The keys an issuer signs id_tokens with, published as a JWKS (RFC 7517 §5).
 ///

@@ -1,6 +1,7 @@
 import AuthCore
 import Crypto
 import Foundation
+import JSON
 
 /// A Hivesigner authorization code: a signed message naming the app, the optional `login`
 /// scope and the PKCE challenge, the author and the time it was signed. The code carries its
@@ -50,18 +51,18 @@ struct HivesignerCode: Sendable, Equatable {
   /// Reads a code, or nil when it is not one this sandbox signed.
   static func decode(_ code: String, signingKey: [UInt8]) -> HivesignerCode? {
     guard let bytes = try? Base64URL.decode(code),
-      let document = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
-      let message = document["signed_message"] as? [String: Any],
-      message["type"] as? String == "code", let app = message["app"] as? String,
-      let authors = document["authors"] as? [String], authors.count == 1,
-      let timestamp = document["timestamp"] as? Int,
-      let signatures = document["signatures"] as? [String], let signature = signatures.first
+      let document = JSONValue.object(from: bytes),
+      let message = document["signed_message"]?.objectValue,
+      message["type"]?.stringValue == "code", let app = message["app"]?.stringValue,
+      let authors = document["authors"]?.stringArrayValue, authors.count == 1,
+      let timestamp = document["timestamp"]?.strictNumberValue.flatMap({ Int(exactly: $0) }),
+      let signatures = document["signatures"]?.stringArrayValue, let signature = signatures.first
     else { return nil }
-    let scope = message["scope"] as? String
-    let challenge = message["code_challenge"] as? String
+    let scope = message["scope"]?.stringValue
+    let challenge = message["code_challenge"]?.stringValue
     let expectedKeys = 2 + (scope == nil ? 0 : 1) + (challenge == nil ? 0 : 2)
     guard message.count == expectedKeys,
-      challenge == nil || message["code_challenge_method"] as? String == "S256"
+      challenge == nil || message["code_challenge_method"]?.stringValue == "S256"
     else { return nil }
     let candidate = HivesignerCode(
       app: app, scope: scope, challenge: challenge, author: authors[0], timestamp: timestamp)

@@ -1,6 +1,7 @@
 import AuthCore
 import Crypto
 import Foundation
+import JSON
 import Loopback
 
 /// Hivesigner (PROVIDERS.md "Hivesigner"). Reproduced quirks:

@@ -1,4 +1,5 @@
 import AuthCore
+import JSON
 import Loopback
 
 /// Which request goes where, and the discovery document that publishes it.

@@ -1,6 +1,7 @@
 import AuthCore
 import Crypto
 import Foundation
+import JSON
 import Loopback
 
 /// The token endpoint (RFC 6749 §3.2, §4.1.3, §6; RFC 8628 §3.4) and revocation (RFC 7009).

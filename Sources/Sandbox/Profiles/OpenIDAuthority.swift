@@ -1,6 +1,7 @@
 import AuthCore
 import Crypto
 import Foundation
+import JSON
 import Loopback
 
 /// The OpenID Connect authorization server both the `oidc` and the `muhajir` profile stand on:

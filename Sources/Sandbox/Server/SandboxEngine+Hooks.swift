@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import JSON
 import Loopback
 
 /// The test hooks under `/_sandbox/`. They are never subject to faults and never counted.
@@ -21,12 +22,10 @@ extension SandboxEngine {
   typealias Hooks = SandboxPaths.Hooks
 
   func hook(_ request: HTTPRequest) -> HTTPResponse {
-    let body: [String: Any]
+    let body: [String: JSONValue]
     if request.body.isEmpty {
       body = [:]
-    } else if let object = try? JSONSerialization.jsonObject(with: Data(request.body))
-      as? [String: Any]
-    {
+    } else if let object = JSONValue.object(from: request.body) {
       body = object
     } else {
       return Self.hookError("The body must be a JSON object.")
@@ -86,12 +85,12 @@ extension SandboxEngine {
 
   // MARK: Faults
 
-  private func addFault(_ body: [String: Any]) -> HTTPResponse {
+  private func addFault(_ body: [String: JSONValue]) -> HTTPResponse {
     let help =
       "Send {\"path\":\"/oidc/token\",\"kind\":\"status500|delay|garbage|drop|drop_after\","
       + "\"count\":1,\"delay_ms\":1000}."
-    guard let path = body["path"] as? String, path.hasPrefix("/"), !path.hasPrefix("/_sandbox"),
-      let kindName = body["kind"] as? String
+    guard let path = body["path"]?.stringValue, path.hasPrefix("/"), !path.hasPrefix("/_sandbox"),
+      let kindName = body["kind"]?.stringValue
     else { return Self.hookError(help) }
     let count = Self.integer(body["count"]) ?? 1
     guard count >= 1 else { return Self.hookError("count must be 1 or more. " + help) }
@@ -119,10 +118,10 @@ extension SandboxEngine {
 
   // MARK: Clock
 
-  private func moveClock(_ body: [String: Any]) -> HTTPResponse {
-    if let offset = Self.number(body["offset_seconds"]) {
+  private func moveClock(_ body: [String: JSONValue]) -> HTTPResponse {
+    if let offset = body["offset_seconds"]?.strictNumberValue {
       clockOffset = offset
-    } else if let step = Self.number(body["advance_seconds"]) {
+    } else if let step = body["advance_seconds"]?.strictNumberValue {
       clockOffset += step
     } else {
       return Self.hookError("Send {\"offset_seconds\":N} or {\"advance_seconds\":N}.")
@@ -139,8 +138,9 @@ extension SandboxEngine {
 
   // MARK: Settings
 
-  private func changeSettings(_ body: [String: Any]) -> HTTPResponse {
-    guard let name = body["profile"] as? String, let profile = SandboxProfile(rawValue: name) else {
+  private func changeSettings(_ body: [String: JSONValue]) -> HTTPResponse {
+    guard let name = body["profile"]?.stringValue, let profile = SandboxProfile(rawValue: name)
+    else {
       return Self.hookError(Self.profileHelp)
     }
     var updated = settings(for: profile)
@@ -164,9 +164,9 @@ extension SandboxEngine {
       updated[keyPath: path] = value
     }
     if let uris = body["redirect_uris"] {
-      if uris is NSNull {
+      if uris == .null {
         updated.registeredRedirectURIs = nil
-      } else if let list = uris as? [String] {
+      } else if let list = uris.stringArrayValue {
         updated.registeredRedirectURIs = list
       } else {
         return Self.hookError(
@@ -174,9 +174,9 @@ extension SandboxEngine {
       }
     }
     if let signing = body["id_token_signing"] {
-      if signing is NSNull {
+      if signing == .null {
         updated.idTokenSigning = nil
-      } else if let text = signing as? String,
+      } else if let text = signing.stringValue,
         let choice = ProfileSettings.IDTokenSigning(rawValue: text)
       {
         updated.idTokenSigning = choice
@@ -198,27 +198,21 @@ extension SandboxEngine {
     case failure
   }
 
-  private static func optionalProfile(_ body: [String: Any]) -> ProfileChoice {
+  private static func optionalProfile(_ body: [String: JSONValue]) -> ProfileChoice {
     guard let value = body["profile"] else { return .success(nil) }
-    guard let name = value as? String, let profile = SandboxProfile(rawValue: name) else {
+    guard let name = value.stringValue, let profile = SandboxProfile(rawValue: name) else {
       return .failure
     }
     return .success(profile)
   }
 
-  private static func integer(_ value: Any?) -> Int? {
-    guard let double = number(value), double == double.rounded(), abs(double) < 1e15 else {
+  /// A JSON number that is whole (`true` and `false` are not numbers).
+  private static func integer(_ value: JSONValue?) -> Int? {
+    guard let double = value?.strictNumberValue, double == double.rounded(), abs(double) < 1e15
+    else {
       return nil
     }
     return Int(double)
-  }
-
-  /// A JSON number; `true` and `false` are not numbers, though Foundation hands them over as
-  /// `NSNumber`s (of Objective-C type `c`, where `1 is Bool` holds for every small integer).
-  private static func number(_ value: Any?) -> Double? {
-    guard let number = value as? NSNumber, number.objCType.pointee != CChar(UInt8(ascii: "c"))
-    else { return nil }
-    return number.doubleValue
   }
 
   static func hookError(_ message: String, status: Int = 400) -> HTTPResponse {

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import JSON
 import Sandbox
 import TestSupport
 import Testing
@@ -72,7 +73,7 @@ import Testing
     let original = try #require(await transport.built.last)
     let retry = try await transport.resend(original)
     #expect(retry.status == 200)
-    let json = try #require(JSONWireValue.object(from: retry.body))
+    let json = try #require(JSONValue.object(from: retry.body))
     #expect(json["username"] == .string("alice"))
     #expect(await harness.sandbox.stats()[.exchanges] == 1)
     await harness.sandbox.stop()

@@ -1,6 +1,7 @@
 import AuthCore
 import Crypto
 import Foundation
+import TestSupport
 
 /// A signing key with its `kid` and JWK, for minting id_tokens in tests.
 struct TestSigner: Sendable {

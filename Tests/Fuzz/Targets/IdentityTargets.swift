@@ -1,6 +1,7 @@
 import AuthCore
 import Crypto
 import Foundation
+import JSON
 
 extension FuzzTargets {
   /// The key pair the id_token targets sign with: made at start, so no input can carry a
@@ -65,7 +66,7 @@ extension FuzzTargets {
   static let jwks = FuzzTarget(
     name: "jwks", summary: "JSONWebKeySet: jwks_uri answers"
   ) { bytes in
-    guard let json = JSONWireValue.object(from: Data(bytes)),
+    guard let json = JSONValue.object(from: Data(bytes)),
       let set = try? JSONWebKeySet(json: json)
     else { return }
     if case .array(let entries)? = json["keys"] {

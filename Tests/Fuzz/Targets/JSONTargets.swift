@@ -1,14 +1,13 @@
-import AuthCore
-import Foundation
-import Providers
+import JSON
 
 extension FuzzTargets {
-  /// The configuration files' JSON parser (Providers' `JSONParser`, with source positions).
+  /// The JSON reader in its configuration mode (`JSONParser.parse`, with source positions):
+  /// provider files and `config.json`.
   ///
   /// What it reads, written back by the JSON writer (`OrderedJSON`), reads back equal; every
   /// error position lies inside the text.
   static let jsonParser = FuzzTarget(
-    name: "json-parser", summary: "Providers.JSONParser: provider files and config.json"
+    name: "json-parser", summary: "JSON.JSONParser.parse: provider files and config.json"
   ) { bytes in
     let text = String(fuzzInput: bytes)
     let document: JSONDocument
@@ -31,25 +30,32 @@ extension FuzzTargets {
     _ = document.position(of: "flows[0]")
   }
 
-  /// The network JSON reader (`JSONWireValue`, on Foundation's decoder): token, device, JWKS,
-  /// discovery, userinfo and error answers and the agent's lines all go through it.
+  /// The JSON reader in its wire mode (`JSONParser.parseWire`, UTF-8 bytes): token, device,
+  /// JWKS, discovery, userinfo and error answers and the agent's lines all go through it.
   ///
-  /// What it reads, written back by the JSON writer, reads back equal.
+  /// What it reads, written back by the JSON writer, reads back equal; where the configuration
+  /// mode reads the same text, both read the same value.
   static let jsonWire = FuzzTarget(
-    name: "json-wire", summary: "AuthCore.JSONWireValue: every JSON answer from the network"
+    name: "json-wire", summary: "JSON.JSONParser.parseWire: every JSON answer from the network"
   ) { bytes in
-    guard let value = try? JSONDecoder().decode(JSONWireValue.self, from: Data(bytes)) else {
+    guard let value = try? JSONParser.parseWire(bytes) else {
+      let text = String(fuzzInput: bytes)
+      if Array(text.utf8) == bytes, let document = try? JSONParser.parse(text) {
+        require(false, "the configuration mode reads what the wire mode refuses: \(document.root)")
+      }
       return
     }
     let written = value.ordered.text
-    guard let reread = try? JSONDecoder().decode(JSONWireValue.self, from: Data(written.utf8))
-    else {
+    guard let reread = try? JSONParser.parseWire(Array(written.utf8)) else {
       require(false, "the writer's output does not read back: \(written)")
       return
     }
     require(reread == value, "read(write(value)) differs: \(written)")
+    if let document = try? JSONParser.parse(String(fuzzInput: bytes)) {
+      require(document.root == value, "the two modes read different values")
+    }
     if case .object(let members) = value {
-      require(JSONWireValue.object(from: Data(bytes)) == members, "object(from:) disagrees")
+      require(JSONValue.object(from: bytes) == members, "object(from:) disagrees")
     }
   }
 }

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import JSON
 
 extension FuzzTargets {
   /// A token endpoint's answer (RFC 6749 §5.1, §5.2), as the client reads its body.
@@ -9,7 +10,7 @@ extension FuzzTargets {
   static let tokenResponse = FuzzTarget(
     name: "token-response", summary: "TokenResponse: token endpoint answers"
   ) { bytes in
-    guard let json = JSONWireValue.object(from: Data(bytes)) else { return }
+    guard let json = JSONValue.object(from: Data(bytes)) else { return }
     guard let response = try? TokenResponse(json: json, receivedAt: Date(timeIntervalSince1970: 0))
     else { return }
     require(!response.accessToken.isEmpty, "accepted without an access token")
@@ -36,7 +37,7 @@ extension FuzzTargets {
   static let deviceAuthorization = FuzzTarget(
     name: "device-authorization", summary: "DeviceAuthorizationResponse: device and PIN answers"
   ) { bytes in
-    guard let json = JSONWireValue.object(from: Data(bytes)),
+    guard let json = JSONValue.object(from: Data(bytes)),
       let response = try? DeviceAuthorizationResponse(json: json)
     else { return }
     require(!response.userCode.isEmpty, "accepted without a user code")
@@ -53,7 +54,7 @@ extension FuzzTargets {
   static let discovery = FuzzTarget(
     name: "discovery", summary: "OIDCProviderMetadata: openid-configuration documents"
   ) { bytes in
-    guard let json = JSONWireValue.object(from: Data(bytes)) else { return }
+    guard let json = JSONValue.object(from: Data(bytes)) else { return }
     let issuer = json["issuer"]?.stringValue ?? "https://issuer.example"
     for overridden in [[], ["jwks_uri"]] as [Set<String>] {
       guard

@@ -1,5 +1,4 @@
-import AuthCore
-import Providers
+import JSON
 import Testing
 
 @Suite struct JSONParserTests {
@@ -25,7 +24,7 @@ import Testing
     #expect(document.position(of: "flows[1]") == SourcePosition(line: 4, column: 21))
     #expect(document.position(of: "flows[7]").line == 4)
     #expect(members["ok"] == .bool(true))
-    #expect(members["none"] == JSONWireValue.null)
+    #expect(members["none"] == JSONValue.null)
     #expect(members["ratio"] == .number(-150))
     #expect(members["text"] == .string("a\"bé😀\n"))
   }
@@ -62,5 +61,46 @@ import Testing
   @Test func refusesDocumentsNestedDeeperThan64() {
     let deep = String(repeating: "[", count: 65) + String(repeating: "]", count: 65)
     #expect(throws: JSONParseError.self) { try JSONParser.parse(deep) }
+  }
+
+  @Test func readsAnswersFromTheWireAsUTF8Bytes() throws {
+    let bytes = Array(#"{"access_token":"a\u00e9","expires_in":3600,"scope":["x"]}"#.utf8)
+    #expect(
+      try JSONParser.parseWire(bytes)
+        == .object([
+          "access_token": .string("aé"), "expires_in": .number(3600),
+          "scope": .array([.string("x")]),
+        ]))
+    #expect(JSONValue.object(from: [0xEF, 0xBB, 0xBF] + Array("{}".utf8)) == [:])
+    #expect(JSONValue.object(from: Array("[1]".utf8)) == nil)
+  }
+
+  @Test func keepsTheFirstValueOfANameGivenTwiceOnTheWire() throws {
+    let members = try #require(JSONValue.object(from: Array(#"{"a":1,"a":2}"#.utf8)))
+    #expect(members == ["a": .number(1)])
+  }
+
+  @Test(arguments: [
+    [0x22, 0xFF, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22], Array("[1,]".utf8),
+    Array(#"{"a":1,}"#.utf8), Array("01".utf8), Array("1e400".utf8), [],
+  ])
+  func refusesWhatIsNotStrictJSONOnTheWire(bytes: [UInt8]) {
+    #expect(throws: JSONParseError.self) { try JSONParser.parseWire(bytes) }
+  }
+
+  /// From a task on the cooperative pool, whose threads have the smallest stacks.
+  @Test func readsWireAnswersNestedAsDeepAsFoundationDid() async throws {
+    let depth = JSONParser.wireMaximumDepth
+    let deep = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
+    _ = try JSONParser.parseWire(Array(deep.utf8))
+    let deeper = "[" + deep + "]"
+    #expect(throws: JSONParseError.self) { try JSONParser.parseWire(Array(deeper.utf8)) }
+  }
+
+  @Test func readsAnArrayOfStringsOnlyAsStrings() throws {
+    let members = try #require(JSONValue.object(from: Array(#"{"a":["x","y"],"b":["x",1]}"#.utf8)))
+    #expect(members["a"]?.stringArrayValue == ["x", "y"])
+    #expect(members["b"]?.stringArrayValue == nil)
+    #expect(JSONValue.string("x").stringArrayValue == nil)
   }
 }

@@ -1,28 +1,51 @@
 import Foundation
 
-extension JSONWireValue {
+extension JSONValue {
+  /// The string, if this is one.
+  public var stringValue: String? {
+    if case .string(let text) = self { return text }
+    return nil
+  }
+
+  /// The number, if this is one or a string that spells one (some providers quote
+  /// `expires_in`).
+  public var numberValue: Double? {
+    switch self {
+    case .number(let number): return number
+    case .string(let text): return Double(text.trimmingCharacters(in: .whitespaces))
+    default: return nil
+    }
+  }
+
   /// The elements, if this is an array.
-  var arrayValue: [JSONWireValue]? {
+  public var arrayValue: [JSONValue]? {
     if case .array(let elements) = self { return elements }
     return nil
   }
 
+  /// The strings, if this is an array of strings only.
+  public var stringArrayValue: [String]? {
+    guard case .array(let elements) = self else { return nil }
+    let strings = elements.compactMap(\.stringValue)
+    return strings.count == elements.count ? strings : nil
+  }
+
   /// The members, if this is an object.
-  var objectValue: [String: JSONWireValue]? {
+  public var objectValue: [String: JSONValue]? {
     if case .object(let members) = self { return members }
     return nil
   }
 
   /// The number, if this is a JSON number (a quoted number does not count: JWT dates and
   /// identifiers must have their JSON type).
-  var strictNumberValue: Double? {
+  public var strictNumberValue: Double? {
     if case .number(let number) = self { return number }
     return nil
   }
 
   /// A string, or a number written as a whole number where it is one (`12345`, not
   /// `12345.0`): how an account name or id reads in a label.
-  var textValue: String? {
+  public var textValue: String? {
     switch self {
     case .string(let text):
       return text
@@ -35,10 +58,10 @@ extension JSONWireValue {
   }
 }
 
-extension Dictionary where Key == String, Value == JSONWireValue {
+extension Dictionary where Key == String, Value == JSONValue {
   /// The value at a dotted member path (`user.name`, `accounts.0.id`): each segment is a member
   /// name, or an index into an array. Nil when any step is missing.
-  func value(atPath path: String) -> JSONWireValue? {
+  public func value(atPath path: String) -> JSONValue? {
     var segments = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
     guard !segments.isEmpty else { return nil }
     var current = self[segments.removeFirst()]

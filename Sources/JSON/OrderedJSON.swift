@@ -1,7 +1,8 @@
 /// JSON that authtui writes, built in code and written with object members in the order given:
 /// the sandbox's answers read like the provider documents they imitate (`access_token` first),
 /// and `login --json` events and `list --json` rows keep the order DESIGN.md gives them
-/// (Foundation's encoder keeps no order on Linux). JSON that is read is `JSONWireValue`.
+/// (Foundation's encoder keeps no order on Linux). JSON that is read is `JSONValue`, by
+/// `JSONParser`.
 public enum OrderedJSON: Sendable, Equatable {
   case string(String)
   case int(Int)
@@ -20,11 +21,62 @@ public enum OrderedJSON: Sendable, Equatable {
     .object(members.compactMap { name, value in value.map { (name, $0) } })
   }
 
+  /// The same value with the members of every object sorted by name (by Unicode scalars), for
+  /// objects whose members have no order of their own: bodies and files that must come out the
+  /// same every time.
+  public var sortedByName: OrderedJSON {
+    switch self {
+    case .array(let values):
+      return .array(values.map(\.sortedByName))
+    case .object(let members):
+      return .object(
+        members.sorted { $0.0.unicodeScalars.lexicographicallyPrecedes($1.0.unicodeScalars) }
+          .map { ($0.0, $0.1.sortedByName) })
+    default:
+      return self
+    }
+  }
+
   /// The compact JSON text (RFC 8259), no insignificant whitespace.
   public var text: String {
     var output = ""
     write(to: &output)
     return output
+  }
+
+  /// The text laid out for a person, as Foundation's `.prettyPrinted` lays it out (its files
+  /// were written that way): a member or element per line, two spaces per level, `"name" : value`,
+  /// and an empty array or object opened and closed on lines of their own.
+  public var prettyText: String {
+    var output = ""
+    writePretty(to: &output, indent: "")
+    return output
+  }
+
+  private func writePretty(to output: inout String, indent: String) {
+    let inner = indent + "  "
+    switch self {
+    case .array(let values):
+      output += "[\n"
+      for (index, value) in values.enumerated() {
+        if index > 0 { output += ",\n" }
+        output += inner
+        value.writePretty(to: &output, indent: inner)
+      }
+      output += "\n" + indent + "]"
+    case .object(let members):
+      output += "{\n"
+      for (index, member) in members.enumerated() {
+        if index > 0 { output += ",\n" }
+        output += inner
+        Self.writeString(member.0, to: &output)
+        output += " : "
+        member.1.writePretty(to: &output, indent: inner)
+      }
+      output += "\n" + indent + "}"
+    default:
+      write(to: &output)
+    }
   }
 
   private func write(to output: inout String) {

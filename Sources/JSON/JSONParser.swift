@@ -1,34 +1,98 @@
-import AuthCore
 import Spelling
 
-/// A strict RFC 8259 parser for configuration files that reports errors by line and column.
+/// The one JSON reader: a strict RFC 8259 parser that reports errors by line and column, for
+/// configuration files and for everything that arrives over the network or the agent's socket.
 ///
 /// Foundation's parsers report only a character offset and forget where values were, which
 /// would leave a user with "the data is not in the correct format" for a missing comma on
 /// line 12. This one keeps the position of every value and key.
 public struct JSONParser {
+  /// What the reader accepts and keeps, by where the text comes from.
+  enum Mode {
+    /// A file a person wrote (provider files, `config.json`): every value's position is kept
+    /// for messages, and a member name given twice is an error (which one would count?).
+    case configuration
+    /// An answer from a provider or a line from the agent: UTF-8 bytes, no positions kept (no
+    /// one reads a provider's answer by line), and a repeated member name keeps its first
+    /// value, as Foundation's decoder did when it read these.
+    case wire
+
+    var maximumDepth: Int {
+      switch self {
+      case .configuration: return JSONParser.maximumDepth
+      case .wire: return JSONParser.wireMaximumDepth
+      }
+    }
+  }
+
   private let scalars: [Unicode.Scalar]
+  private let mode: Mode
   private var index = 0
   private var line = 1
   private var column = 1
-  /// How deep arrays and objects may nest: far more than any configuration file needs, and
-  /// few enough that the recursive descent cannot run out of stack.
+  /// How deep arrays and objects may nest in a configuration file: far more than any needs,
+  /// and few enough that the recursive descent cannot run out of stack.
   public static let maximumDepth = 64
+  /// How deep they may nest in what comes over the wire: Foundation's decoder's limit, which
+  /// read these answers before.
+  public static let wireMaximumDepth = 512
 
-  /// Parses a whole document; anything but white space after the top-level value is an error.
+  /// Parses a whole configuration document; anything but white space after the top-level
+  /// value is an error.
   public static func parse(_ text: String) throws(JSONParseError) -> JSONDocument {
-    var parser = JSONParser(scalars: Array(text.unicodeScalars))
+    let (value, positions) = try parse(Array(text.unicodeScalars), mode: .configuration)
+    return JSONDocument(root: value, positions: positions)
+  }
+
+  /// Parses JSON that came over the network or a socket: UTF-8 (RFC 8259 §8.1; a leading byte
+  /// order mark is skipped, as the RFC allows), nested at most `wireMaximumDepth` deep; a
+  /// member name given twice keeps its first value.
+  public static func parseWire(_ bytes: some Sequence<UInt8>) throws(JSONParseError) -> JSONValue {
+    var scalars = try decodeUTF8(bytes)
+    if scalars.first == "\u{FEFF}" { scalars.removeFirst() }
+    return try parse(scalars, mode: .wire).0
+  }
+
+  private static func parse(_ scalars: [Unicode.Scalar], mode: Mode) throws(JSONParseError) -> (
+    JSONValue, JSONPositions
+  ) {
+    var parser = JSONParser(scalars: scalars, mode: mode)
     parser.skipWhitespace()
-    let (value, positions) = try parser.parseValue(depth: 0)
+    let parsed = try parser.parseValue(depth: 0)
     parser.skipWhitespace()
     guard parser.index == parser.scalars.count else {
       throw parser.error("unexpected text after the end of the JSON value")
     }
-    return JSONDocument(root: value, positions: positions)
+    return parsed
   }
 
-  private init(scalars: [Unicode.Scalar]) {
+  /// The scalars of UTF-8 `bytes`; a byte sequence that is not UTF-8 is an error at its place.
+  private static func decodeUTF8(_ bytes: some Sequence<UInt8>) throws(JSONParseError)
+    -> [Unicode.Scalar]
+  {
+    var scalars: [Unicode.Scalar] = []
+    var position = SourcePosition(line: 1, column: 1)
+    var iterator = bytes.makeIterator()
+    var decoder = UTF8()
+    while true {
+      switch decoder.decode(&iterator) {
+      case .scalarValue(let scalar):
+        scalars.append(scalar)
+        position =
+          scalar == "\n"
+          ? SourcePosition(line: position.line + 1, column: 1)
+          : SourcePosition(line: position.line, column: position.column + 1)
+      case .emptyInput:
+        return scalars
+      case .error:
+        throw JSONParseError(message: "the text is not valid UTF-8", position: position)
+      }
+    }
+  }
+
+  private init(scalars: [Unicode.Scalar], mode: Mode) {
     self.scalars = scalars
+    self.mode = mode
   }
 
   private var position: SourcePosition { SourcePosition(line: line, column: column) }
@@ -67,15 +131,14 @@ public struct JSONParser {
   }
 
   private mutating func parseValue(depth: Int) throws(JSONParseError) -> (
-    JSONWireValue, JSONPositions
+    JSONValue, JSONPositions
   ) {
     var positions = JSONPositions(start: position)
     guard let scalar = current else { throw error("expected a value before the end of the file") }
     if scalar == "{" || scalar == "[" {
-      guard depth < Self.maximumDepth else {
-        throw error(
-          "arrays and objects are nested more than \(Self.maximumDepth) deep; a configuration "
-            + "file needs only a few levels")
+      guard depth < mode.maximumDepth else {
+        let advice = mode == .configuration ? "; a configuration file needs only a few levels" : ""
+        throw error("arrays and objects are nested more than \(mode.maximumDepth) deep" + advice)
       }
     }
     switch scalar {
@@ -111,10 +174,10 @@ public struct JSONParser {
   }
 
   private mutating func parseObject(depth: Int, positions: inout JSONPositions)
-    throws(JSONParseError) -> JSONWireValue
+    throws(JSONParseError) -> JSONValue
   {
     advance()  // {
-    var members: [String: JSONWireValue] = [:]
+    var members: [String: JSONValue] = [:]
     skipWhitespace()
     if current == "}" {
       advance()
@@ -128,7 +191,8 @@ public struct JSONParser {
         throw error("expected a member name in double quotes")
       }
       let key = try parseString()
-      if members[key] != nil {
+      let repeated = members[key] != nil
+      if repeated && mode == .configuration {
         throw JSONParseError(
           message: "the name \(MessageQuoting.quoted(key)) appears twice in this object",
           position: keyStart)
@@ -137,8 +201,10 @@ public struct JSONParser {
       try expect(":", "':' after the member name \(MessageQuoting.quoted(key))")
       skipWhitespace()
       let (value, valuePositions) = try parseValue(depth: depth + 1)
-      members[key] = value
-      positions.members[key] = valuePositions
+      if !repeated {
+        members[key] = value
+        if mode == .configuration { positions.members[key] = valuePositions }
+      }
       skipWhitespace()
       if current == "," {
         advance()
@@ -154,10 +220,10 @@ public struct JSONParser {
   }
 
   private mutating func parseArray(depth: Int, positions: inout JSONPositions)
-    throws(JSONParseError) -> JSONWireValue
+    throws(JSONParseError) -> JSONValue
   {
     advance()  // [
-    var elements: [JSONWireValue] = []
+    var elements: [JSONValue] = []
     skipWhitespace()
     if current == "]" {
       advance()
@@ -168,7 +234,7 @@ public struct JSONParser {
       if current == "]" { throw error("trailing comma before ']'; remove the last comma") }
       let (element, elementPositions) = try parseValue(depth: depth + 1)
       elements.append(element)
-      positions.elements.append(elementPositions)
+      if mode == .configuration { positions.elements.append(elementPositions) }
       skipWhitespace()
       if current == "," {
         advance()

@@ -1,14 +1,12 @@
-import AuthCore
-
 /// A parsed JSON file: its value, and where in the file each member and element starts, so a
 /// configuration error can name the line of the offending field rather than only the file.
 public struct JSONDocument: Sendable {
   /// The whole value.
-  public let root: JSONWireValue
+  public let root: JSONValue
   /// Where each value starts, in the shape of `root`.
   let positions: JSONPositions
 
-  init(root: JSONWireValue, positions: JSONPositions) {
+  init(root: JSONValue, positions: JSONPositions) {
     self.root = root
     self.positions = positions
   }

@@ -1,6 +1,7 @@
+import AuthCore
 import Foundation
 
-/// A clock that moves only when told to, for tests and for previews of countdowns.
+/// A clock that moves only when told to, for tests.
 ///
 /// Sleepers wait until `advance(by:)` or `advance(to:)` moves the time past their deadline.
 /// `advanceToNextDeadline()` waits until someone sleeps and then jumps straight to the earliest

@@ -1,0 +1,25 @@
+/// A JSON value as it was read: a provider's answer over the network (token response members,
+/// error bodies, userinfo claims, discovery, keys), an agent line, or a configuration file
+/// (with `JSONDocument` keeping where each value starts).
+public enum JSONValue: Sendable, Equatable {
+  /// A string.
+  case string(String)
+  /// A number (JSON does not tell integers apart).
+  case number(Double)
+  /// `true` or `false`.
+  case bool(Bool)
+  /// `null`.
+  case null
+  /// An array.
+  case array([JSONValue])
+  /// An object. Read from the network, a repeated member name keeps its first value; a
+  /// configuration file with one is refused.
+  case object([String: JSONValue])
+
+  /// Parses `bytes` (UTF-8) as a JSON object; nil for anything else (an array, a bare value,
+  /// not JSON).
+  public static func object(from bytes: some Sequence<UInt8>) -> [String: JSONValue]? {
+    guard case .object(let members)? = try? JSONParser.parseWire(bytes) else { return nil }
+    return members
+  }
+}
