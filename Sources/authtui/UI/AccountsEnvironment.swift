@@ -1,9 +1,11 @@
 import Accounts
 import App
 import AuthCore
+import Commands
 import Crypto
 import Foundation
 import Providers
+import System
 import Vault
 
 /// The UI's world: the vault and the providers through `AccountBook`, the browser and the
