@@ -43,8 +43,9 @@ public protocol AppEnvironment: Sendable {
   /// Refreshes the account's access token now (single-flight with other processes).
   func refresh(_ account: AccountName) async throws(AppFailure) -> AccountSummary
 
-  /// Revokes the tokens where the provider can, then deletes the account.
-  func signOut(_ account: AccountName) async -> SignOutReport
+  /// Revokes the tokens where the provider can, then deletes the account (whatever the
+  /// provider said); throws when the account could not be deleted.
+  func signOut(_ account: AccountName) async throws(AppFailure) -> SignOutReport
 
   /// Writes a valid access token of `account` to the env file at `path` as `variable`.
   func exportEnvFile(_ account: AccountName, path: String, variable: String)

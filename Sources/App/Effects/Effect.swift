@@ -80,7 +80,7 @@ extension Effect {
     case .refresh(let id, let account):
       return .refreshFinished(id, account, await result(try await environment.refresh(account)))
     case .signOut(let id, let account):
-      return .signOutFinished(id, await environment.signOut(account))
+      return .signOutFinished(id, account, await result(try await environment.signOut(account)))
     case .exportEnvFile(let id, let account, let path, let variable):
       return .exportFinished(
         id,

@@ -288,26 +288,13 @@ actor AccountsEnvironment: AppEnvironment {
 
   // MARK: Sign-out and the browser
 
-  func signOut(_ account: AccountName) async -> App.SignOutReport {
-    let record: AccountRecord
-    do {
-      record = try await self.record(account)
-    } catch {
-      return App.SignOutReport(
-        account: account, revocation: .unsupported, removed: false, failure: error)
+  func signOut(_ account: AccountName) async throws(AppFailure) -> SignOutReport {
+    let record = try await self.record(account)
+    let report = try await withBook { book throws(AccountsError) in
+      try await book.signOut(record, localOnly: false)
     }
-    do {
-      let report = try await requireBook().signOut(record, localOnly: false)
-      if let url = report.endSessionURL { endSessionPages[url.absoluteString] = url }
-      return App.SignOutReport(account: account, report)
-    } catch let error as AccountsError {
-      return App.SignOutReport(
-        account: account, revocation: .unsupported, removed: false, failure: AppFailure(error))
-    } catch {
-      return App.SignOutReport(
-        account: account, revocation: .unsupported, removed: false,
-        failure: AppFailure(.other, "\(error)"))
-    }
+    if let url = report.endSessionURL { endSessionPages[url.absoluteString] = url }
+    return report
   }
 
   /// Opens `url`; a page whose URL carries secrets goes through a one-time address. A sign-in's

@@ -108,9 +108,9 @@ actor FakeEnvironment: AppEnvironment {
     return summary
   }
 
-  func signOut(_ account: AccountName) async -> App.SignOutReport {
+  func signOut(_ account: AccountName) async throws(AppFailure) -> SignOutReport {
     accounts.removeAll { $0.name == account }
-    return App.SignOutReport(account: account, revocation: .revoked)
+    return SignOutReport(revocation: .revoked)
   }
 
   func exportEnvFile(_ account: AccountName, path: String, variable: String)
