@@ -242,15 +242,12 @@ actor AccountsEnvironment: AppEnvironment {
     async throws(AppFailure) -> ExportReport
   {
     let (token, record) = try await validToken(account)
-    let expanded = Self.expandingHome(path)
+    let expanded = EnvFile.expandingHome(path)
     do {
-      try FileManager.default.createDirectory(
-        atPath: (expanded as NSString).deletingLastPathComponent,
-        withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+      try EnvFile.createFolder(of: expanded)
     } catch {
       throw AppFailure(
-        .other,
-        "cannot create the folder of \(path) (\(error.localizedDescription)); choose another file")
+        .other, "cannot create the folder of \(path) (\(error.reason)); choose another file")
     }
     do {
       try EnvFile.write(
@@ -312,12 +309,5 @@ actor AccountsEnvironment: AppEnvironment {
       }
     }
     return openPage(url, userCode)
-  }
-
-  /// `~/…` as the file system knows it.
-  static func expandingHome(_ path: String) -> String {
-    guard path == "~" || path.hasPrefix("~/") else { return path }
-    let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
-    return home + path.dropFirst()
   }
 }
