@@ -124,18 +124,15 @@ actor AccountsEnvironment: AppEnvironment {
     guard let source = setup.passphrase, source.origin != .terminal else {
       return .locked(problem: nil)
     }
-    do {
-      let passphrase = try await source.read(prompt: "")
-      try await opened.unlock(with: passphrase)
-      ready(opened)
-      return .unlocked
-    } catch let error as PassphraseError {
-      return .locked(problem: AppFailure(.wrongPassphrase, error.message))
-    } catch let error as VaultError {
-      return .locked(problem: failure(error, from: source.origin))
+    do throws(CommandFailure) {
+      try await VaultAccess.unlock(opened, with: source, prompt: "")
     } catch {
-      return .locked(problem: AppFailure(.other, "\(error)"))
+      // The unlock screen shows the command line's sentence, which names the variable.
+      let kind: AppFailure.Kind = error.exitCode == .vaultLocked ? .wrongPassphrase : .other
+      return .locked(problem: AppFailure(kind, error.message))
     }
+    ready(opened)
+    return .unlocked
   }
 
   private func unlock(_ passphrase: SecretText) async throws(AppFailure) {
@@ -167,9 +164,8 @@ actor AccountsEnvironment: AppEnvironment {
 
   private func ready(_ vault: Vault) {
     self.vault = vault
-    book = AccountBook(
-      vault: vault, catalog: catalog ?? ProviderCatalog.load(from: setup.configuration),
-      transport: URLSessionTransport(), criticalSection: TerminationSignals.shared)
+    book = AccountAccess.book(
+      over: vault, catalog: catalog ?? ProviderCatalog.load(from: setup.configuration))
   }
 
   /// The command line's message for a vault error (a wrong passphrase names where it came from
