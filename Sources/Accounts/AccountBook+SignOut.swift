@@ -23,6 +23,12 @@ public struct SignOutReport: Sendable, Equatable {
   /// The provider's RP-initiated logout address (with `id_token_hint`), to open like a login URL
   /// so the browser session ends too; nil when the provider has none.
   public let endSessionURL: URL?
+
+  /// A report of `revocation`, with the provider's logout address if it has one.
+  public init(revocation: Revocation, endSessionURL: URL? = nil) {
+    self.revocation = revocation
+    self.endSessionURL = endSessionURL
+  }
 }
 
 extension AccountBook {

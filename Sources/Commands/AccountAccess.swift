@@ -7,8 +7,9 @@ import Vault
 
 /// How the account commands (`login`, `logout`, `token`, `list`, `export`) get their
 /// `AccountBook`: the vault unlocked as `VaultAccess` does it, the providers from the
-/// configuration folder, and the real network.
-enum AccountAccess {
+/// configuration folder, and the real network. The interactive UI builds its book with
+/// `book(over:catalog:)` too.
+package enum AccountAccess {
   /// The configuration folder these options mean.
   static func configuration(_ options: GlobalOptions) -> ConfigurationLocation {
     ConfigurationLocation.resolve(explicitPath: options.config)
@@ -57,11 +58,18 @@ enum AccountAccess {
     case .provider(let id): selection = .only([id])
     case .account(let text): selection = .only(await providerIDs(ofAccount: text, in: vault))
     }
-    return AccountBook(
-      vault: vault,
+    return book(
+      over: vault,
       catalog: catalog(
-        options, console: console, reportProblems: reportProblems, providers: selection),
-      transport: URLSessionTransport(), criticalSection: TerminationSignals.shared)
+        options, console: console, reportProblems: reportProblems, providers: selection))
+  }
+
+  /// The account book over the unlocked `vault` with `catalog`, on the real network; a refresh
+  /// being stored holds off the termination signals.
+  package static func book(over vault: Vault, catalog: ProviderCatalog) -> AccountBook {
+    AccountBook(
+      vault: vault, catalog: catalog, transport: URLSessionTransport(),
+      criticalSection: TerminationSignals.shared)
   }
 
   /// The provider of the account `text` names; none when the name is malformed or the row

@@ -24,13 +24,6 @@ package struct Invocation: Sendable, Equatable {
 
   /// True when `--version` was given (before any command).
   package var wantsVersion: Bool { flags.contains("version") }
-
-  /// The value of `--name`, for the interactive command, which reads the global options by
-  /// name until it takes `global` (its file is reshaped with the App layer).
-  package func value(_ name: String) -> String? { values[name] }
-
-  /// True when `--name` was given; see `value(_:)`.
-  package func flag(_ name: String) -> Bool { flags.contains(name) }
 }
 
 /// A command line that cannot be run; `message` names the problem, `hint` the way out.

@@ -34,8 +34,9 @@ package enum VaultAccess {
     }
   }
 
-  /// Reads the passphrase from `source` and unlocks `vault` with it.
-  static func unlock(_ vault: Vault, with source: PassphraseSource, prompt: String)
+  /// Reads the passphrase from `source` and unlocks `vault` with it (the UI's start does it
+  /// for a passphrase from a variable, a file or a command).
+  package static func unlock(_ vault: Vault, with source: PassphraseSource, prompt: String)
     async throws(CommandFailure)
   {
     let passphrase = try await read(source, prompt: prompt)

@@ -1,4 +1,6 @@
+import Accounts
 import App
+import AuthCore
 import Foundation
 import Terminal
 import Testing
@@ -174,7 +176,8 @@ import Vault
       return
     }
     driver.send(
-      .signOutFinished(id, SignOutReport(account: Fixtures.alice.name, revocation: .unsupported)))
+      .signOutFinished(
+        id, Fixtures.alice.name, .success(SignOutReport(revocation: .unsupported))))
     #expect(driver.state.account(Fixtures.alice.name) == nil)
     #expect(driver.state.selection?.label == "日本語のアカウント")
     #expect(driver.text.contains("signed out of simkl/alice; the provider cannot revoke tokens"))
@@ -191,8 +194,9 @@ import Vault
     driver.press(.escape)
     driver.send(
       .signOutFinished(
-        id, SignOutReport(account: Fixtures.bob.name, revocation: .failed("HTTP 500 from Work SSO"))
-      ))
+        id, Fixtures.bob.name,
+        .success(
+          SignOutReport(revocation: .failed(.transport(.failed("HTTP 500 from Work SSO")))))))
     #expect(driver.state.account(Fixtures.bob.name) == nil)
     #expect(driver.text.contains("signed out of work/bob here, but revocation failed: HTTP 500"))
   }

@@ -1,3 +1,4 @@
+import Accounts
 import App
 import Foundation
 import Terminal
@@ -215,10 +216,11 @@ import Testing
     guard case .signOut(let id, let account) = driver.press(.character("y")).first else { return }
     driver.send(
       .signOutFinished(
-        id,
-        SignOutReport(
-          account: account, revocation: .revoked,
-          endSessionURL: "http://127.0.0.1:41234/oidc/end_session")))
+        id, account,
+        .success(
+          SignOutReport(
+            revocation: .revoked,
+            endSessionURL: URL(string: "http://127.0.0.1:41234/oidc/end_session")))))
     Snapshot.check(driver.frame, Self.name("sign-out-done", size))
   }
 

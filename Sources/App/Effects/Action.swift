@@ -29,8 +29,9 @@ public enum Action: Sendable {
   case redirectSubmitted(RequestID, AppFailure?)
   /// A refresh ended: the account with its new token facts, or why not.
   case refreshFinished(RequestID, AccountName, Result<AccountSummary, AppFailure>)
-  /// A sign-out ended.
-  case signOutFinished(RequestID, SignOutReport)
+  /// A sign-out of the account ended: what the provider did (the account is gone), or why the
+  /// account could not be removed.
+  case signOutFinished(RequestID, AccountName, Result<SignOutReport, AppFailure>)
   /// An export to an env file ended.
   case exportFinished(RequestID, Result<ExportReport, AppFailure>)
   /// A copy to the clipboard ended.

@@ -1,62 +1,48 @@
-import Accounts
-import AuthCore
-import Foundation
-
 /// The world as the UI reaches it: the vault, the providers, the browser and the clipboard.
 ///
-/// The UI never calls these on its own thread: `EffectRunner` calls them from tasks and sends
-/// the results back to the loop as actions, so the screen keeps answering keys while a refresh,
-/// a sign-in or a vault write is in progress. Implementations must not block the cooperative
+/// It answers by effect: `perform` does the work `effect` asks for and returns the action its
+/// result becomes (the one each `Effect` case names), so a new operation is an effect, its
+/// result action and the reducer's cases for both, plus its line in the real environment's
+/// `perform` (and in a test's, which answers from memory); no method per operation.
+///
+/// The UI never calls this on its own thread: `EffectRunner` calls it from tasks and sends the
+/// results back to the loop as actions, so the screen keeps answering keys while a refresh, a
+/// sign-in or a vault write is in progress. Implementations must not block the cooperative
 /// thread pool (run blocking work on a thread or an actor with its own executor).
 ///
 /// Nothing here hands the UI a token: copying and exporting happen inside the environment,
 /// which reports only what it did.
 public protocol AppEnvironment: Sendable {
-  /// How the vault stands; tries a passphrase from `AUTHTUI_PASSPHRASE`, `_FILE` or `_COMMAND`
-  /// when one is set.
-  func start() async -> VaultAvailability
+  /// Does the work of `effect` and returns the action its result becomes; `send` takes what
+  /// the effect reports on the way (a sign-in's `.signInProgress`). Nil when there is nothing
+  /// to report. Cancelling the calling task ends a sign-in attempt with nothing stored.
+  func perform(_ effect: Effect, send: @escaping @Sendable (Action) -> Void) async -> Action?
+}
 
-  /// Unlocks the vault; a wrong passphrase is `AppFailure.Kind.wrongPassphrase`.
-  func unlock(_ passphrase: SecretText) async throws(AppFailure)
+extension AppFailure {
+  /// What `body` returned, or the failure it threw: the result an effect's action carries. It
+  /// runs on the caller's actor (an environment's own).
+  public static func result<Value>(
+    isolation: isolated (any Actor)? = #isolation,
+    of body: @autoclosure () async throws(AppFailure) -> Value
+  ) async -> Result<Value, AppFailure> {
+    do {
+      return .success(try await body())
+    } catch {
+      return .failure(error)
+    }
+  }
 
-  /// Creates the vault with `passphrase` and opens it.
-  func createVault(_ passphrase: SecretText) async throws(AppFailure)
-
-  /// Every account in the vault, damaged ones included.
-  func accounts() async throws(AppFailure) -> AccountList
-
-  /// Every provider of the catalog, usable or not.
-  func providers() async -> [ProviderSummary]
-
-  /// Runs one sign-in attempt from start to stored account, reporting each change through
-  /// `progress`. The account is stored only when the attempt succeeds; cancelling the calling
-  /// task ends the attempt with nothing stored.
-  func signIn(
-    _ attempt: RequestID, provider: String, method: SignInFlow,
-    progress: @escaping @Sendable (SignInProgress) -> Void
-  ) async throws(AppFailure) -> AccountSummary
-
-  /// Hands the redirect URL the user pasted to the running browser attempt `attempt`; a URL
-  /// that is not its redirect is refused with the reason, and the attempt keeps waiting.
-  func submitRedirect(_ url: SecretText, to attempt: RequestID) async throws(AppFailure)
-
-  /// Refreshes the account's access token now (single-flight with other processes).
-  func refresh(_ account: AccountName) async throws(AppFailure) -> AccountSummary
-
-  /// Revokes the tokens where the provider can, then deletes the account.
-  func signOut(_ account: AccountName) async -> SignOutReport
-
-  /// Writes a valid access token of `account` to the env file at `path` as `variable`.
-  func exportEnvFile(_ account: AccountName, path: String, variable: String)
-    async throws(AppFailure) -> ExportReport
-
-  /// Copies a valid access token of `account` to the clipboard, to be cleared later.
-  func copyToken(_ account: AccountName) async throws(AppFailure) -> CopyReport
-
-  /// Copies text that is not secret (a URL, a user code) to the clipboard.
-  func copyText(_ text: String, what: String) async throws(AppFailure) -> CopyReport
-
-  /// Opens `url` in the user's browser without waiting for it; `userCode` is the code the page
-  /// asks for, if any (the demo's own approver types it).
-  func openBrowser(_ url: String, userCode: String?) async -> BrowserReport
+  /// The failure `body` threw, or nil when it succeeded.
+  public static func thrown(
+    isolation: isolated (any Actor)? = #isolation,
+    by body: @autoclosure () async throws(AppFailure) -> Void
+  ) async -> AppFailure? {
+    do {
+      try await body()
+      return nil
+    } catch {
+      return error
+    }
+  }
 }

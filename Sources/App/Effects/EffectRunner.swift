@@ -2,7 +2,7 @@ import Foundation
 
 /// Runs effects in tasks, off the UI thread, and sends each one's resulting action back with
 /// `send` (the loop's mailbox). What an effect does and which action it becomes is the
-/// effect's own (`Effect.perform`); the runner only keeps the tasks.
+/// environment's answer (`AppEnvironment.perform`); the runner only keeps the tasks.
 ///
 /// Owned and called by the loop's thread only; sign-in tasks are kept so that a cancel (Esc,
 /// a countdown that ran out, quitting) cancels the attempt itself.
@@ -25,7 +25,7 @@ public final class EffectRunner {
       return
     }
     let task = Task { [environment, send] in
-      if let action = await effect.perform(with: environment, send: send) { send(action) }
+      if let action = await environment.perform(effect, send: send) { send(action) }
     }
     if let attempt = effect.attempt { attempts[attempt.id] = task }
   }

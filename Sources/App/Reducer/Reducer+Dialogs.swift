@@ -63,9 +63,9 @@ extension AppState {
         "signing out of \(dialog.account)", account: dialog.account, writesVault: true)
       updateSignOut { $0.step = .working(id) }
       return [.signOut(id, dialog.account)]
-    case (.done(let report), .openBrowser):
+    case (.done(.success(let report)), .openBrowser):
       guard let page = report.endSessionURL else { return [] }
-      return [.openBrowser(newRequest(), url: page, userCode: nil)]
+      return [.openBrowser(newRequest(), url: page.absoluteString, userCode: nil)]
     case (_, .back), (_, .no), (.done, .confirm):
       // Leaving while the work runs lets it finish in the background; the list shows it.
       panels.removeLast()

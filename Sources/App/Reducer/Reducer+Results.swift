@@ -46,9 +46,9 @@ extension AppState {
     case .refreshFinished(let id, let name, let result):
       endBusy(id)
       refreshFinished(name, result, now: now)
-    case .signOutFinished(let id, let report):
+    case .signOutFinished(let id, let name, let result):
       endBusy(id)
-      signOutFinished(id, report, now: now)
+      signOutFinished(id, name, result, now: now)
     case .exportFinished(let id, let result):
       endBusy(id)
       switch result {
@@ -111,39 +111,42 @@ extension AppState {
     }
   }
 
-  private mutating func signOutFinished(_ id: RequestID, _ report: SignOutReport, now: Date) {
-    if report.removed {
-      let index = visibleAccounts.firstIndex { $0.name == report.account }
-      accounts.removeAll { $0.name == report.account }
+  private mutating func signOutFinished(
+    _ id: RequestID, _ name: AccountName, _ result: Result<SignOutReport, AppFailure>, now: Date
+  ) {
+    if case .success = result {
+      let index = visibleAccounts.firstIndex { $0.name == name }
+      accounts.removeAll { $0.name == name }
       if let index, !visibleAccounts.isEmpty {
         selection = visibleAccounts[min(index, visibleAccounts.count - 1)].name
       }
       keepSelectionVisible()
       close { panel in
-        if case .details(report.account) = panel { return true }
+        if case .details(name) = panel { return true }
         return false
       }
     }
     for index in panels.indices {
       if case .signOut(var dialog) = panels[index], dialog.step == .working(id) {
-        dialog.step = .done(report)
+        dialog.step = .done(result)
         panels[index] = .signOut(dialog)
       }
     }
-    if let failure = report.failure {
+    switch result {
+    case .failure(let failure):
       message = StatusMessage(.error, failure.message, now: now)
-      return
-    }
-    switch report.revocation {
-    case .revoked:
-      message = StatusMessage(.success, "signed out of \(report.account); tokens revoked", now: now)
-    case .unsupported:
-      message = StatusMessage(
-        .success, "signed out of \(report.account); the provider cannot revoke tokens", now: now)
-    case .failed(let reason):
-      message = StatusMessage(
-        .warning, "signed out of \(report.account) here, but revocation failed: \(reason)",
-        now: now)
+    case .success(let report):
+      switch report.revocation {
+      case .revoked:
+        message = StatusMessage(.success, "signed out of \(name); tokens revoked", now: now)
+      case .unsupported, .skipped, .providerMissing:
+        message = StatusMessage(
+          .success, "signed out of \(name); the provider cannot revoke tokens", now: now)
+      case .failed(let error):
+        message = StatusMessage(
+          .warning, "signed out of \(name) here, but revocation failed: \(error.message)",
+          now: now)
+      }
     }
   }
 }

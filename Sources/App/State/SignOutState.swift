@@ -8,8 +8,9 @@ public struct SignOutState: Sendable, Equatable {
     case confirm
     /// Revoking and deleting.
     case working(RequestID)
-    /// Done: what the provider and the vault did.
-    case done(SignOutReport)
+    /// Done: what the provider did (the account is gone from the vault), or why the account
+    /// could not be removed.
+    case done(Result<SignOutReport, AppFailure>)
   }
 
   /// The account to sign out of.

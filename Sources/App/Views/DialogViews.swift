@@ -34,20 +34,22 @@ enum DialogViews {
     case .working:
       lines.append((Chrome.spinner(at: now) + " Signing out…", .statusBusy))
       add("You can close this; the sign-out goes on.", .dialog)
-    case .done(let report):
-      if let failure = report.failure {
+    case .done(let result):
+      let report = try? result.get()
+      if case .failure(let failure) = result {
         add(failure.message, .statusError)
       } else {
-        add("Signed out of \(report.account).", .dialog)
+        add("Signed out of \(dialog.account).", .dialog)
       }
-      switch report.revocation {
+      // An account that could not be removed reads as one whose provider cannot revoke.
+      switch report?.revocation ?? .unsupported {
       case .revoked: add("The tokens were revoked at \(dialog.providerName).", .dialog)
-      case .unsupported:
+      case .unsupported, .skipped, .providerMissing:
         add(
           "\(dialog.providerName) cannot revoke tokens; they expire on their own.", .dialogWarning)
-      case .failed(let reason): add("Revocation failed: \(reason)", .dialogWarning)
+      case .failed(let error): add("Revocation failed: \(error.message)", .dialogWarning)
       }
-      if report.endSessionURL != nil {
+      if report?.endSessionURL != nil {
         add(
           "\(dialog.providerName)'s own browser session may still be open: "
             + "\(state.keyName(.openBrowser, in: .signOut)) opens its sign-out page.", .dialog)

@@ -85,8 +85,9 @@ enum Hints {
     switch dialog.step {
     case .confirm: return [(.confirm, "sign out"), (.back, "keep")]
     case .working: return [(.back, "close")]
-    case .done(let report):
-      return (report.endSessionURL == nil ? [] : [(.openBrowser, "open sign-out page")])
+    case .done(let result):
+      let page = (try? result.get())?.endSessionURL
+      return (page == nil ? [] : [(.openBrowser, "open sign-out page")])
         + [(.confirm, "close")]
     }
   }

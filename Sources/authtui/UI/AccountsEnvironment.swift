@@ -1,9 +1,11 @@
 import Accounts
 import App
 import AuthCore
+import Commands
 import Crypto
 import Foundation
 import Providers
+import System
 import Vault
 
 /// The UI's world: the vault and the providers through `AccountBook`, the browser and the
@@ -36,9 +38,54 @@ actor AccountsEnvironment: AppEnvironment {
     self.openPage = openPage
   }
 
+  // MARK: The effects
+
+  /// Each effect's call and the action its result becomes, one line each.
+  func perform(_ effect: Effect, send: @escaping @Sendable (Action) -> Void) async -> Action? {
+    switch effect {
+    case .start:
+      return .started(await start())
+    case .unlock(let id, let passphrase):
+      return .unlockFinished(id, await AppFailure.thrown(by: try await unlock(passphrase)))
+    case .createVault(let id, let passphrase):
+      return .unlockFinished(id, await AppFailure.thrown(by: try await createVault(passphrase)))
+    case .loadAccounts(let id):
+      return .accountsLoaded(id, await AppFailure.result(of: try await accounts()))
+    case .loadProviders(let id):
+      return .providersLoaded(id, providers())
+    case .startSignIn(let id, let provider, let method):
+      return .signInFinished(
+        id,
+        await AppFailure.result(
+          of: try await signIn(id, provider: provider, method: method) { progress in
+            send(.signInProgress(id, progress))
+          }))
+    case .submitRedirect(let id, let url):
+      return .redirectSubmitted(
+        id, await AppFailure.thrown(by: try await submitRedirect(url, to: id)))
+    case .openBrowser(let id, let url, let userCode):
+      return .browserOpened(id, await openBrowser(url, userCode: userCode))
+    case .copyText(let id, let text, let what):
+      return .copyFinished(id, .success(copyText(text, what: what)))
+    case .copyToken(let id, let account):
+      return .copyFinished(id, await AppFailure.result(of: try await copyToken(account)))
+    case .refresh(let id, let account):
+      return .refreshFinished(id, account, await AppFailure.result(of: try await refresh(account)))
+    case .signOut(let id, let account):
+      return .signOutFinished(id, account, await AppFailure.result(of: try await signOut(account)))
+    case .exportEnvFile(let id, let account, let path, let variable):
+      return .exportFinished(
+        id,
+        await AppFailure.result(
+          of: try await exportEnvFile(account, path: path, variable: variable)))
+    case .cancelSignIn, .redraw:
+      return nil
+    }
+  }
+
   // MARK: The vault
 
-  func start() async -> VaultAvailability {
+  private func start() async -> VaultAvailability {
     let supplied: SecretText?
     do {
       supplied = try await setup.prepare()
@@ -77,21 +124,18 @@ actor AccountsEnvironment: AppEnvironment {
     guard let source = setup.passphrase, source.origin != .terminal else {
       return .locked(problem: nil)
     }
-    do {
-      let passphrase = try await source.read(prompt: "")
-      try await opened.unlock(with: passphrase)
-      ready(opened)
-      return .unlocked
-    } catch let error as PassphraseError {
-      return .locked(problem: AppFailure(.wrongPassphrase, error.message))
-    } catch let error as VaultError {
-      return .locked(problem: failure(error, from: source.origin))
+    do throws(CommandFailure) {
+      try await VaultAccess.unlock(opened, with: source, prompt: "")
     } catch {
-      return .locked(problem: AppFailure(.other, "\(error)"))
+      // The unlock screen shows the command line's sentence, which names the variable.
+      let kind: AppFailure.Kind = error.exitCode == .vaultLocked ? .wrongPassphrase : .other
+      return .locked(problem: AppFailure(kind, error.message))
     }
+    ready(opened)
+    return .unlocked
   }
 
-  func unlock(_ passphrase: SecretText) async throws(AppFailure) {
+  private func unlock(_ passphrase: SecretText) async throws(AppFailure) {
     guard let vault else { throw AppFailure(.other, "the vault is not open") }
     do {
       try await vault.unlock(with: Passphrase(passphrase.revealed))
@@ -101,7 +145,7 @@ actor AccountsEnvironment: AppEnvironment {
     ready(vault)
   }
 
-  func createVault(_ passphrase: SecretText) async throws(AppFailure) {
+  private func createVault(_ passphrase: SecretText) async throws(AppFailure) {
     do {
       let parameters: Scrypt.Parameters
       switch setup.newVaultCost {
@@ -120,9 +164,8 @@ actor AccountsEnvironment: AppEnvironment {
 
   private func ready(_ vault: Vault) {
     self.vault = vault
-    book = AccountBook(
-      vault: vault, catalog: catalog ?? ProviderCatalog.load(from: setup.configuration),
-      transport: URLSessionTransport(), criticalSection: TerminationSignals.shared)
+    book = AccountAccess.book(
+      over: vault, catalog: catalog ?? ProviderCatalog.load(from: setup.configuration))
   }
 
   /// The command line's message for a vault error (a wrong passphrase names where it came from
@@ -152,12 +195,12 @@ actor AccountsEnvironment: AppEnvironment {
 
   // MARK: Accounts and providers
 
-  func accounts() async throws(AppFailure) -> AccountList {
+  private func accounts() async throws(AppFailure) -> AccountList {
     let listing = try await withBook { book throws(AccountsError) in try await book.listing() }
     return AccountList(accounts: listing.accounts.map(summary), damaged: listing.damaged)
   }
 
-  func providers() async -> [ProviderSummary] {
+  private func providers() -> [ProviderSummary] {
     (catalog?.entries ?? []).map(ProviderSummary.init)
   }
 
@@ -174,7 +217,7 @@ actor AccountsEnvironment: AppEnvironment {
 
   // MARK: Sign-in
 
-  func signIn(
+  private func signIn(
     _ attempt: RequestID, provider: String, method: SignInFlow,
     progress: @escaping @Sendable (SignInProgress) -> Void
   ) async throws(AppFailure) -> AccountSummary {
@@ -202,7 +245,7 @@ actor AccountsEnvironment: AppEnvironment {
     return summary(stored)
   }
 
-  func submitRedirect(_ url: SecretText, to attempt: RequestID) async throws(AppFailure) {
+  private func submitRedirect(_ url: SecretText, to attempt: RequestID) async throws(AppFailure) {
     guard let session = sessions[attempt] else {
       throw AppFailure(.other, "that sign-in has ended; start a new one")
     }
@@ -215,7 +258,7 @@ actor AccountsEnvironment: AppEnvironment {
 
   // MARK: Tokens
 
-  func refresh(_ account: AccountName) async throws(AppFailure) -> AccountSummary {
+  private func refresh(_ account: AccountName) async throws(AppFailure) -> AccountSummary {
     let record = try await record(account)
     return summary(
       try await withBook { book throws(AccountsError) in
@@ -236,19 +279,16 @@ actor AccountsEnvironment: AppEnvironment {
     }
   }
 
-  func exportEnvFile(_ account: AccountName, path: String, variable: String)
+  private func exportEnvFile(_ account: AccountName, path: String, variable: String)
     async throws(AppFailure) -> ExportReport
   {
     let (token, record) = try await validToken(account)
-    let expanded = Self.expandingHome(path)
+    let expanded = EnvFile.expandingHome(path)
     do {
-      try FileManager.default.createDirectory(
-        atPath: (expanded as NSString).deletingLastPathComponent,
-        withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+      try EnvFile.createFolder(of: expanded)
     } catch {
       throw AppFailure(
-        .other,
-        "cannot create the folder of \(path) (\(error.localizedDescription)); choose another file")
+        .other, "cannot create the folder of \(path) (\(error.reason)); choose another file")
     }
     do {
       try EnvFile.write(
@@ -260,14 +300,14 @@ actor AccountsEnvironment: AppEnvironment {
       account: account, path: path, variable: variable, expiresAt: record.tokens.expiresAt)
   }
 
-  func copyToken(_ account: AccountName) async throws(AppFailure) -> CopyReport {
+  private func copyToken(_ account: AccountName) async throws(AppFailure) -> CopyReport {
     let (token, _) = try await validToken(account)
     let tools = copy(token, clearAfter: clearAfter)
     return CopyReport(
       what: "the token of \(account)", tools: tools, clearsAfter: clearAfter > 0 ? clearAfter : nil)
   }
 
-  func copyText(_ text: String, what: String) async throws(AppFailure) -> CopyReport {
+  private func copyText(_ text: String, what: String) -> CopyReport {
     CopyReport(what: what, tools: copy(text, clearAfter: 0))
   }
 
@@ -286,32 +326,19 @@ actor AccountsEnvironment: AppEnvironment {
 
   // MARK: Sign-out and the browser
 
-  func signOut(_ account: AccountName) async -> App.SignOutReport {
-    let record: AccountRecord
-    do {
-      record = try await self.record(account)
-    } catch {
-      return App.SignOutReport(
-        account: account, revocation: .unsupported, removed: false, failure: error)
+  private func signOut(_ account: AccountName) async throws(AppFailure) -> SignOutReport {
+    let record = try await self.record(account)
+    let report = try await withBook { book throws(AccountsError) in
+      try await book.signOut(record, localOnly: false)
     }
-    do {
-      let report = try await requireBook().signOut(record, localOnly: false)
-      if let url = report.endSessionURL { endSessionPages[url.absoluteString] = url }
-      return App.SignOutReport(account: account, report)
-    } catch let error as AccountsError {
-      return App.SignOutReport(
-        account: account, revocation: .unsupported, removed: false, failure: AppFailure(error))
-    } catch {
-      return App.SignOutReport(
-        account: account, revocation: .unsupported, removed: false,
-        failure: AppFailure(.other, "\(error)"))
-    }
+    if let url = report.endSessionURL { endSessionPages[url.absoluteString] = url }
+    return report
   }
 
   /// Opens `url`; a page whose URL carries secrets goes through a one-time address. A sign-in's
   /// one-time address is exchanged for a fresh one when it was handed out before, so opening the
   /// page again is not taken for another program's fetch.
-  func openBrowser(_ url: String, userCode: String?) async -> BrowserReport {
+  private func openBrowser(_ url: String, userCode: String?) async -> BrowserReport {
     let openPage = self.openPage
     if let target = endSessionPages[url] {
       return await SignOutPage.open(target) { openPage($0, userCode) }
@@ -323,12 +350,5 @@ actor AccountsEnvironment: AppEnvironment {
       }
     }
     return openPage(url, userCode)
-  }
-
-  /// `~/…` as the file system knows it.
-  static func expandingHome(_ path: String) -> String {
-    guard path == "~" || path.hasPrefix("~/") else { return path }
-    let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
-    return home + path.dropFirst()
   }
 }

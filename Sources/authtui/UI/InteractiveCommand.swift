@@ -1,6 +1,8 @@
 import App
+import Commands
 import Foundation
 import Providers
+import System
 import Terminal
 import TerminalCurses
 import Theme
@@ -18,13 +20,14 @@ enum InteractiveCommand {
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> ExitCode {
     let isDemo = invocation.command == "demo"
+    let options = invocation.global
     let userConfiguration = ConfigurationLocation.resolve(
-      explicitPath: invocation.value("config"), environment: environment)
+      explicitPath: options.config, environment: environment)
     // The demo's throwaway configuration folder holds no themes: it has the built-in ones.
     let themes = Self.themes(in: isDemo ? nil : userConfiguration)
     // A --theme that cannot be used is a usage error, said before a terminal is needed (a
     // broken theme file is named with its line).
-    if let requested = invocation.value("theme") {
+    if let requested = options.theme {
       do {
         _ = try themes.theme(named: requested)
       } catch {
@@ -51,7 +54,7 @@ enum InteractiveCommand {
       demo = nil
       setup = VaultSetup(
         location: VaultLocation.resolve(
-          explicitPath: invocation.value("vault"), environment: environment),
+          explicitPath: options.vault, environment: environment),
         configuration: userConfiguration, passphrase: .current(environment: environment),
         newVaultCost: .standard,
         prepare: { () async throws(AppFailure) -> SecretText? in nil })
@@ -66,13 +69,13 @@ enum InteractiveCommand {
       // Provider files that cannot be read at all (the rest show on the sign-in screens).
       notices += ProviderCatalog.load(from: configuration).skippedFiles.map(\.description)
     }
-    let noColor = invocation.flag("no-color")
+    let noColor = options.noColor
     let colors = ColorMode(environment: environment, noColorFlag: noColor)
     notices += themes.problems.map(\.description)
     let theme: Theme
     do {
       theme = try themes.theme(
-        requested: invocation.value("theme") ?? settings.theme, colorsOff: colors == .monochrome)
+        requested: options.theme ?? settings.theme, colorsOff: colors == .monochrome)
     } catch {
       notices.append("\(settingsFile): \"theme\": \(error)")
       theme =

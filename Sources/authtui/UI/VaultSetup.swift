@@ -1,6 +1,7 @@
 import App
 import Foundation
 import Providers
+import System
 import Vault
 
 /// How the UI gets its vault and its configuration: the user's (with the passphrase from a

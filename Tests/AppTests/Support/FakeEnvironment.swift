@@ -37,23 +37,53 @@ actor FakeEnvironment: AppEnvironment {
     heldRefreshes.removeAll()
   }
 
-  func start() async -> VaultAvailability { access }
-
-  func unlock(_ passphrase: SecretText) async throws(AppFailure) {
-    guard passphrase.revealed == "right" else {
-      throw AppFailure(.wrongPassphrase, "wrong passphrase")
+  /// Answers each effect from memory; the sign-in and the refresh are the steered ones below.
+  func perform(_ effect: Effect, send: @escaping @Sendable (Action) -> Void) async -> Action? {
+    switch effect {
+    case .start:
+      return .started(access)
+    case .unlock(let id, let passphrase):
+      return .unlockFinished(
+        id,
+        passphrase.revealed == "right" ? nil : AppFailure(.wrongPassphrase, "wrong passphrase"))
+    case .createVault(let id, _):
+      return .unlockFinished(id, nil)
+    case .loadAccounts(let id):
+      return .accountsLoaded(id, .success(AccountList(accounts: accounts)))
+    case .loadProviders(let id):
+      return .providersLoaded(id, Fixtures.providers)
+    case .startSignIn(let id, let provider, _):
+      return .signInFinished(
+        id,
+        await AppFailure.result(
+          of: try await signIn(id, provider: provider) { send(.signInProgress(id, $0)) }))
+    case .submitRedirect(let id, let url):
+      return .redirectSubmitted(id, submitRedirect(url, to: id))
+    case .refresh(let id, let account):
+      return .refreshFinished(id, account, await refresh(account))
+    case .signOut(let id, let account):
+      accounts.removeAll { $0.name == account }
+      return .signOutFinished(id, account, .success(SignOutReport(revocation: .revoked)))
+    case .exportEnvFile(let id, let account, let path, let variable):
+      return .exportFinished(
+        id, .success(ExportReport(account: account, path: path, variable: variable)))
+    case .copyToken(let id, let account):
+      clipboard?.copy(SecretText("token-of-\(account.label)"))
+      return .copyFinished(
+        id, .success(CopyReport(what: "the token of \(account)", clearsAfter: 45)))
+    case .copyText(let id, let text, let what):
+      clipboard?.copy(SecretText(text))
+      return .copyFinished(id, .success(CopyReport(what: what)))
+    case .openBrowser(let id, _, _):
+      return .browserOpened(id, .opened(command: "fake-browser"))
+    case .cancelSignIn, .redraw:
+      return nil
     }
   }
 
-  func createVault(_ passphrase: SecretText) async throws(AppFailure) {}
-
-  func accounts() async throws(AppFailure) -> AccountList { AccountList(accounts: accounts) }
-
-  func providers() async -> [ProviderSummary] { Fixtures.providers }
-
   /// A browser sign-in that waits for a pasted redirect (or a cancel), then stores `erin`.
-  func signIn(
-    _ attempt: RequestID, provider: String, method: SignInFlow,
+  private func signIn(
+    _ attempt: RequestID, provider: String,
     progress: @escaping @Sendable (SignInProgress) -> Void
   ) async throws(AppFailure) -> AccountSummary {
     var waiting = SignInProgress(flow: .pkce, phase: .waitingForBrowser)
@@ -88,48 +118,26 @@ actor FakeEnvironment: AppEnvironment {
     redirects.removeValue(forKey: attempt)?.resume(returning: "")
   }
 
-  func submitRedirect(_ url: SecretText, to attempt: RequestID) async throws(AppFailure) {
+  /// Hands the redirect to the waiting sign-in, or says why not.
+  private func submitRedirect(_ url: SecretText, to attempt: RequestID) -> AppFailure? {
     guard url.revealed.contains("code="), let waiting = redirects.removeValue(forKey: attempt)
     else {
-      throw AppFailure(.other, "that is not this sign-in's redirect")
+      return AppFailure(.other, "that is not this sign-in's redirect")
     }
     waiting.resume(returning: url.revealed)
+    return nil
   }
 
-  func refresh(_ account: AccountName) async throws(AppFailure) -> AccountSummary {
+  /// The account an hour from expiry, after the test releases it when refreshes are held.
+  private func refresh(_ account: AccountName) async -> Result<AccountSummary, AppFailure> {
     refreshes.append(account)
     if holdRefreshes {
       await withCheckedContinuation { heldRefreshes.append($0) }
     }
     guard var summary = accounts.first(where: { $0.name == account }) else {
-      throw AppFailure(.other, "no such account")
+      return .failure(AppFailure(.other, "no such account"))
     }
     summary.expiresAt = Date().addingTimeInterval(3600)
-    return summary
-  }
-
-  func signOut(_ account: AccountName) async -> App.SignOutReport {
-    accounts.removeAll { $0.name == account }
-    return App.SignOutReport(account: account, revocation: .revoked)
-  }
-
-  func exportEnvFile(_ account: AccountName, path: String, variable: String)
-    async throws(AppFailure) -> ExportReport
-  {
-    ExportReport(account: account, path: path, variable: variable)
-  }
-
-  func copyToken(_ account: AccountName) async throws(AppFailure) -> CopyReport {
-    clipboard?.copy(SecretText("token-of-\(account.label)"))
-    return CopyReport(what: "the token of \(account)", clearsAfter: 45)
-  }
-
-  func copyText(_ text: String, what: String) async throws(AppFailure) -> CopyReport {
-    clipboard?.copy(SecretText(text))
-    return CopyReport(what: what)
-  }
-
-  func openBrowser(_ url: String, userCode: String?) async -> BrowserReport {
-    .opened(command: "fake-browser")
+    return .success(summary)
   }
 }
