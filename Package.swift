@@ -53,7 +53,8 @@ let package = Package(
     .target(
       name: "Commands",
       dependencies: [
-        "Accounts", "Agent", "App", "AuthCore", "Crypto", "Providers", "Spelling", "System", "Vault",
+        "Accounts", "Agent", "App", "AuthCore", "Crypto", "Providers", "Spelling", "System",
+        "Vault",
       ]),
 
     // Composition roots.
@@ -69,7 +70,9 @@ let package = Package(
     .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
     .testTarget(
       name: "AuthCoreTests",
-      dependencies: ["AuthCore", "Commands", "Crypto", "Sandbox", "TestSupport"]),
+      dependencies: [
+        "Accounts", "AuthCore", "Commands", "Crypto", "Sandbox", "TestSupport", "Vault",
+      ]),
     .testTarget(name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "TestSupport"]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
     .testTarget(
@@ -126,7 +129,7 @@ let package = Package(
     // Makefile's "Fuzzing" comment). Built normally, it replays its corpus (FuzzCorpusTests).
     .executableTarget(
       name: "authtui-fuzz",
-      dependencies: ["Accounts", "Agent", "AuthCore", "Crypto", "Providers", "Theme"],
+      dependencies: ["Accounts", "Agent", "AuthCore", "Crypto", "Providers", "Theme", "Vault"],
       path: "Tests/Fuzz", exclude: ["Corpus"]),
     .testTarget(name: "FuzzCorpusTests", dependencies: ["authtui-fuzz", "TestSupport"]),
 

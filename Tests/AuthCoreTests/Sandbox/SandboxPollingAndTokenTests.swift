@@ -1,8 +1,10 @@
+import Accounts
 import AuthCore
 import Foundation
 import Sandbox
 import TestSupport
 import Testing
+import Vault
 
 /// Device, PIN, refresh and revocation against the sandbox provider. The client's time is a
 /// `ManualClock`; the sandbox's clock is moved along with it through its offset hook, so polls
@@ -169,7 +171,10 @@ import Testing
     let client = harness.client(harness.muhajir)
     let first = try await harness.signIn(client).result.get()
     let token = try #require(first.refreshToken)
-    let refreshed = try await client.refresh(token)
+    // The answer goes into the stored tokens through the one merge (Accounts).
+    let stored = TokenSet(
+      accessToken: first.accessToken, refreshToken: token, obtainedAt: first.receivedAt)
+    let refreshed = stored.updated(with: try await client.refresh(token))
     #expect(refreshed.refreshToken == token)
     #expect(refreshed.accessToken != first.accessToken)
     await harness.sandbox.stop()
