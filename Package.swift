@@ -94,7 +94,7 @@ let package = Package(
         "Accounts", "AuthCore", "Crypto", "Providers", "Sandbox", "TestSupport", "Vault",
       ]),
     .target(
-      name: "TestSupport", dependencies: ["Crypto", "Isolation", "Sandbox", "Vault"],
+      name: "TestSupport", dependencies: ["AuthCore", "Crypto", "Isolation", "Sandbox", "Vault"],
       path: "Tests/TestSupport"),
     .testTarget(
       name: "SandboxTests",
