@@ -78,7 +78,10 @@ let package = Package(
     .testTarget(name: "LoopbackTests", dependencies: ["Loopback", "TestSupport"]),
     .testTarget(
       name: "AuthCoreTests",
-      dependencies: ["AuthCore", "Commands", "Crypto", "JSON", "Loopback", "Sandbox", "TestSupport"]),
+      dependencies: [
+        "Accounts", "AuthCore", "Commands", "Crypto", "JSON", "Loopback", "Sandbox", "TestSupport",
+        "Vault",
+      ]),
     .testTarget(
       name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "JSON", "TestSupport"]),
     .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
@@ -141,7 +144,7 @@ let package = Package(
     .executableTarget(
       name: "authtui-fuzz",
       dependencies: [
-        "Accounts", "Agent", "AuthCore", "Crypto", "JSON", "Loopback", "Providers", "Theme",
+        "Accounts", "Agent", "AuthCore", "Crypto", "JSON", "Loopback", "Providers", "Theme", "Vault",
       ],
       path: "Tests/Fuzz", exclude: ["Corpus"]),
     .testTarget(name: "FuzzCorpusTests", dependencies: ["authtui-fuzz", "TestSupport"]),

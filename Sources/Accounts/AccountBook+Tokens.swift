@@ -161,9 +161,7 @@ extension AccountBook {
   ) async -> Result<AccountRecord, AccountsError> {
     switch answer {
     case .success(let response)?:
-      var tokens = TokenSet(response, requestedScopes: record.tokens.scopes)
-      // Refresh answers rarely repeat the id_token; keep the sign-in's for the logout hint.
-      tokens.idToken = response.idToken ?? record.tokens.idToken
+      let tokens = record.tokens.updated(with: response)
       do throws(VaultError) {
         return .success(try await vault.completeRefresh(lease, tokens: tokens))
       } catch {

@@ -3,15 +3,31 @@ import Foundation
 import Vault
 
 extension TokenSet {
-  /// What the vault keeps of a token answer. Scopes are the granted ones (RFC 6749 §5.1
-  /// `scope`), or the requested ones when the provider does not say (§3.3: then it granted what
-  /// was asked).
+  /// What the vault keeps of a sign-in's token answer: `updated(with:)` applied to tokens that
+  /// hold nothing yet but the scopes the sign-in asked for.
   init(_ response: TokenResponse, requestedScopes: [String]) {
+    self = TokenSet(
+      accessToken: nil, tokenType: nil, scopes: requestedScopes, obtainedAt: response.receivedAt
+    )
+    .updated(with: response)
+  }
+
+  /// These tokens after a token answer (a sign-in's or a refresh's), as AppAuth's
+  /// `updateWithTokenResponse`: the one place the rules of merging an answer live.
+  ///
+  /// - The access token, type and expiry are the answer's.
+  /// - A refresh token in the answer replaces the stored one (rotation); none means "keep the
+  ///   one you have" (RFC 6749 §6).
+  /// - Scopes are the granted ones (RFC 6749 §5.1 `scope`), or the stored ones when the
+  ///   provider does not say (§3.3: then it granted what was asked, or what it granted before).
+  /// - Refresh answers rarely repeat the id_token (OIDC Core §12.2): a new one replaces the
+  ///   stored one, none keeps the sign-in's (for the logout hint).
+  public func updated(with response: TokenResponse) -> TokenSet {
     let granted = response.scopes
-    self.init(
-      accessToken: response.accessToken, refreshToken: response.refreshToken,
-      idToken: response.idToken, tokenType: response.tokenType,
-      scopes: granted.isEmpty ? requestedScopes : granted, expiresAt: response.expiresAt,
+    return TokenSet(
+      accessToken: response.accessToken, refreshToken: response.refreshToken ?? refreshToken,
+      idToken: response.idToken ?? idToken, tokenType: response.tokenType,
+      scopes: granted.isEmpty ? scopes : granted, expiresAt: response.expiresAt,
       obtainedAt: response.receivedAt)
   }
 }

@@ -1,6 +1,8 @@
+import Accounts
 import Foundation
 import TestSupport
 import Testing
+import Vault
 
 @testable import AuthCore
 
@@ -165,7 +167,10 @@ import Testing
   @Test func refreshKeepsTheOldRefreshTokenWhenTheAnswerHasNone() async throws {
     let transport = FakeTransport()
     await transport.enqueue("/token", FakeTransport.json(#"{"access_token":"at-2"}"#))
-    let tokens = try await client(TestProviders.oidc, transport).refresh("rt-1")
+    // The answer goes into the stored tokens through the one merge (Accounts).
+    let stored = TokenSet(accessToken: "at-1", refreshToken: "rt-1", obtainedAt: .distantPast)
+    let tokens = stored.updated(
+      with: try await client(TestProviders.oidc, transport).refresh("rt-1"))
     #expect(tokens.accessToken == "at-2")
     #expect(tokens.refreshToken == "rt-1")
   }

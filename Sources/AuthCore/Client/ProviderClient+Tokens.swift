@@ -25,10 +25,11 @@ extension ProviderClient {
     }
   }
 
-  /// Uses a refresh token (RFC 6749 §6). With rotation the answer carries a new refresh token;
-  /// without one the old refresh token is kept in the result. `invalid_grant` means the account
-  /// must sign in again (`AuthError.refreshTokenRejected`); any other failure leaves the stored
-  /// tokens as they are.
+  /// Uses a refresh token (RFC 6749 §6) and returns the provider's answer as it is: with
+  /// rotation it carries a new refresh token, without one it has none (the stored tokens keep
+  /// theirs: Accounts' `TokenSet.updated(with:)` merges an answer). `invalid_grant` means the
+  /// account must sign in again (`AuthError.refreshTokenRejected`); any other failure leaves the
+  /// stored tokens as they are.
   public func refresh(_ refreshToken: String, scopes: [String]? = nil) async throws(AuthError)
     -> TokenResponse
   {
@@ -42,12 +43,11 @@ extension ProviderClient {
     }
     let request = postRequest(
       endpoint, parameters: parameters, encoding: configuration.tokenRequestEncoding)
-    let response = try await tokens(from: request) { error in
+    return try await tokens(from: request) { error in
       error.code == .invalidGrant
         ? .refreshTokenRejected(description: error.errorDescription)
         : .tokenRequestRejected(error)
     }
-    return response.keepingRefreshToken(refreshToken)
   }
 
   /// What `revoke` did.

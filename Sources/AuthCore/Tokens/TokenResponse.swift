@@ -69,16 +69,6 @@ public struct TokenResponse: Sendable, Equatable, CustomStringConvertible {
     scope.map { $0.split(separator: " ").map(String.init) } ?? []
   }
 
-  /// The same response with `refreshToken` set to `previous` when the provider sent none: a
-  /// refresh answer without `refresh_token` means "keep the one you have" (RFC 6749 §6).
-  public func keepingRefreshToken(_ previous: String) -> TokenResponse {
-    guard refreshToken == nil else { return self }
-    return TokenResponse(
-      accessToken: accessToken, tokenType: tokenType, expiresIn: expiresIn,
-      refreshToken: previous, scope: scope, idToken: idToken,
-      additionalParameters: additionalParameters, receivedAt: receivedAt)
-  }
-
   /// Type, expiry, scope and which tokens are present; never a token or an unknown value.
   public var description: String {
     var parts = ["token_type: \(tokenType ?? "none")"]

@@ -11,7 +11,7 @@ import Testing
   static let wrongVerifier = String(repeating: "w", count: 43)
 
   @Test func signsInToEveryBrowserProfile() async throws {
-    let harness = try await SandboxHarness.start()
+    let harness = try await SandboxHarness()
     for configuration in [harness.simkl, harness.hivesigner, harness.muhajir, harness.oidc] {
       let (result, page) = try await harness.signIn(harness.client(configuration))
       let tokens = try result.get()
@@ -19,22 +19,22 @@ import Testing
       #expect(page.contains("You are signed in to \(configuration.name)."))
       #expect((tokens.idToken != nil) == configuration.scopes.contains("openid"))
     }
-    #expect(await harness.sandbox.stats()[.exchanges] == 4)
-    await harness.sandbox.stop()
+    #expect(await harness.server.stats()[.exchanges] == 4)
+    await harness.stop()
   }
 
   @Test func readsHivesignersUsernameFromTheExchangeAnswer() async throws {
-    let harness = try await SandboxHarness.start()
+    let harness = try await SandboxHarness()
     let (result, _) = try await harness.signIn(harness.client(harness.hivesigner))
     let tokens = try result.get()
     #expect(tokens.additionalParameters["username"] == .string("alice"))
     #expect(tokens.refreshToken == nil)
     #expect(tokens.expiresIn == 604_800)
-    await harness.sandbox.stop()
+    await harness.stop()
   }
 
   @Test func simklCodeIsConsumedByAnExchangeWithAWrongVerifier() async throws {
-    let harness = try await SandboxHarness.start()
+    let harness = try await SandboxHarness()
     let transport = InterceptingTransport { request in
       request.method == .post
         ? request.settingJSONMember("code_verifier", to: Self.wrongVerifier) : request
@@ -50,14 +50,14 @@ import Testing
     let retry = try await transport.resend(original)
     #expect(retry.status == 400)
     #expect(String(decoding: retry.body, as: UTF8.self).contains("already used"))
-    let stats = await harness.sandbox.stats()
+    let stats = await harness.server.stats()
     #expect(stats[.exchanges] == 0)
     #expect(stats[.failedExchanges] == 2)
-    await harness.sandbox.stop()
+    await harness.stop()
   }
 
   @Test func hivesignerWrongVerifierLeavesTheCodeForTheRightOne() async throws {
-    let harness = try await SandboxHarness.start()
+    let harness = try await SandboxHarness()
     let transport = InterceptingTransport { request in
       request.method == .post
         ? request.settingJSONMember("code_verifier", to: Self.wrongVerifier) : request
@@ -75,13 +75,13 @@ import Testing
     #expect(retry.status == 200)
     let json = try #require(JSONValue.object(from: retry.body))
     #expect(json["username"] == .string("alice"))
-    #expect(await harness.sandbox.stats()[.exchanges] == 1)
-    await harness.sandbox.stop()
+    #expect(await harness.server.stats()[.exchanges] == 1)
+    await harness.stop()
   }
 
   @Test func hivesignerRefusesACodeOlderThanFifteenMinutes() async throws {
-    let harness = try await SandboxHarness.start()
-    let sandbox = harness.sandbox
+    let harness = try await SandboxHarness()
+    let sandbox = harness.server
     // The provider's clock jumps 15 minutes and 1 second just before the exchange.
     let transport = InterceptingTransport { request in
       if request.method == .post { await sandbox.setClockOffset(seconds: 15 * 60 + 1) }
@@ -94,8 +94,8 @@ import Testing
   }
 
   @Test func hivesignerRefusesACodeDatedInTheFuture() async throws {
-    let harness = try await SandboxHarness.start()
-    let sandbox = harness.sandbox
+    let harness = try await SandboxHarness()
+    let sandbox = harness.server
     let transport = InterceptingTransport { request in
       if request.method == .post { await sandbox.setClockOffset(seconds: -(5 * 60 + 30)) }
       return request
@@ -107,16 +107,16 @@ import Testing
   }
 
   @Test func aDeclinedConsentEndsTheSignInAsDenied() async throws {
-    let harness = try await SandboxHarness.start()
+    let harness = try await SandboxHarness()
     let (result, page) = try await harness.signIn(
       harness.client(harness.hivesigner), person: SandboxHarness.person(.deny))
     #expect(result == .failure(.accessDenied(description: nil)))
     #expect(page.contains("declined at the provider"))
-    await harness.sandbox.stop()
+    await harness.stop()
   }
 
   @Test func simklSilentDenialEndsAtTheDeadlineWithNothingReturned() async throws {
-    let harness = try await SandboxHarness.start()
+    let harness = try await SandboxHarness()
     let clock = ManualClock()
     let origin = await clock.now()
     var simkl = harness.simkl
@@ -133,15 +133,15 @@ import Testing
     let error = await #expect(throws: AuthError.self) { _ = try await attempt.tokens() }
     #expect(error == .noAnswer(waited: 300))
     #expect(error?.message.hasPrefix("No answer from the provider") == true)
-    let stats = await harness.sandbox.stats()
+    let stats = await harness.server.stats()
     #expect(stats[.denials] == 1)
     #expect(stats[.exchanges] + stats[.failedExchanges] == 0)
     #expect(await !listenerIsOpen(attempt))
-    await harness.sandbox.stop()
+    await harness.stop()
   }
 
   @Test func aRedirectWithAnotherStateIsRefusedAndTheRealOneStillSignsIn() async throws {
-    let harness = try await SandboxHarness.start()
+    let harness = try await SandboxHarness()
     let attempt = try await AuthorizationCodeSignIn.start(client: harness.client(harness.oidc))
     // The same request with a forged state: the provider sends it back as it was given.
     let request = await attempt.request
@@ -155,16 +155,16 @@ import Testing
     let real = await SandboxHarness.person().visit(await attempt.browserAddress().absoluteString)
     #expect(real.finalBody.contains("You are signed in"))
     #expect(try await attempt.tokens().idToken != nil)
-    let stats = await harness.sandbox.stats()
+    let stats = await harness.server.stats()
     #expect(stats[.authorizations] == 2)
     #expect(stats[.exchanges] == 1)
-    await harness.sandbox.stop()
+    await harness.stop()
   }
 
   @Test func aListenerFloodedWithAHundredGarbageConnectionsStillTakesTheRealRedirect()
     async throws
   {
-    let harness = try await SandboxHarness.start()
+    let harness = try await SandboxHarness()
     let attempt = try await AuthorizationCodeSignIn.start(client: harness.client(harness.oidc))
     let port = try #require(URL(string: attempt.redirectURI)?.port)
     await withTaskGroup(of: Void.self) { group in
@@ -179,7 +179,7 @@ import Testing
     let visit = await SandboxHarness.person().visit(await attempt.browserAddress().absoluteString)
     #expect(visit.finalBody.contains("You are signed in"))
     #expect(try await attempt.tokens().refreshToken != nil)
-    await harness.sandbox.stop()
+    await harness.stop()
   }
 
   @Test(arguments: [
@@ -190,13 +190,13 @@ import Testing
   func aBrokenTokenEndpointGivesItsTypedError(fault: SandboxFault.Kind, expected: AuthError)
     async throws
   {
-    let harness = try await SandboxHarness.start()
-    await harness.sandbox.inject(SandboxFault(pathPrefix: SandboxPaths.OIDC.token, kind: fault))
+    let harness = try await SandboxHarness()
+    await harness.server.inject(SandboxFault(pathPrefix: SandboxPaths.OIDC.token, kind: fault))
     let (result, page) = try await harness.signIn(harness.client(harness.oidc))
     #expect(result == .failure(expected))
     #expect(page.contains("Sign-in not finished"))
     #expect(page.contains("still waiting"))
-    #expect(await harness.sandbox.stats()[.faults] == 1)
-    await harness.sandbox.stop()
+    #expect(await harness.server.stats()[.faults] == 1)
+    await harness.stop()
   }
 }

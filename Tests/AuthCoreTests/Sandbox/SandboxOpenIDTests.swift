@@ -15,7 +15,7 @@ import Testing
   ) -> ProviderConfiguration {
     ProviderConfiguration(
       id: "oidc", name: "Sandbox OpenID Provider",
-      issuer: harness.sandbox.url(SandboxPaths.OIDC.issuer), clientID: clientID,
+      issuer: harness.server.url(SandboxPaths.OIDC.issuer), clientID: clientID,
       scopes: ["openid", "profile", "email", "offline_access"])
   }
 
@@ -44,14 +44,14 @@ import Testing
     let provider = OIDCProvider(
       configuration: Self.issuerOnly(harness), transport: URLSessionTransport())
     let configuration = try await provider.configuration()
-    #expect(configuration.tokenEndpoint == harness.url(SandboxPaths.OIDC.token))
-    #expect(configuration.jwksURI == harness.url(SandboxPaths.OIDC.jwks))
+    #expect(configuration.tokenEndpoint == harness.endpoint(SandboxPaths.OIDC.token))
+    #expect(configuration.jwksURI == harness.endpoint(SandboxPaths.OIDC.jwks))
     #expect(configuration.requiresIssuerInAuthorizationResponse)
 
     let (tokens, idToken) = try await Self.signIn(provider)
     let token = try #require(idToken)
     #expect(token.algorithm == .rs256)
-    #expect(token.issuer == harness.sandbox.url(SandboxPaths.OIDC.issuer))
+    #expect(token.issuer == harness.server.url(SandboxPaths.OIDC.issuer))
     #expect(token.subject == "alice")
     #expect(token.audiences == [SandboxProfile.defaultClientID])
     #expect(token.keyID != nil)
@@ -60,8 +60,8 @@ import Testing
     let identity = try await provider.client().identity(for: tokens, idToken: token)
     #expect(identity?.label == "alice")
     #expect(identity?.subject == "alice")
-    #expect(await harness.sandbox.stats()[.identityRequests] == 1)
-    await harness.sandbox.stop()
+    #expect(await harness.server.stats()[.identityRequests] == 1)
+    await harness.stop()
   }
 
   @Test func validatesARealES256IDToken() async throws {
@@ -72,14 +72,14 @@ import Testing
     let token = try #require(try await Self.signIn(provider).idToken)
     #expect(token.algorithm == .es256)
     #expect(token.audiences == [OIDCClients.es256ClientID])
-    await harness.sandbox.stop()
+    await harness.stop()
   }
 
   @Test func checksBothKeysOfOneJWKSWithOneFetch() async throws {
     let harness = try await SandboxHarness.startSharingKeys()
-    var settings = await harness.sandbox.settings(for: .oidc)
+    var settings = await harness.server.settings(for: .oidc)
     settings.idTokenSigning = .alternate
-    await harness.sandbox.setSettings(settings, for: .oidc)
+    await harness.server.setSettings(settings, for: .oidc)
     let transport = Self.countingTransport()
     let provider = OIDCProvider(configuration: Self.issuerOnly(harness), transport: transport)
     var algorithms: [SignatureAlgorithm] = []
@@ -89,7 +89,7 @@ import Testing
     #expect(Set(algorithms) == [.rs256, .es256])
     #expect(await Self.requests(transport, to: SandboxPaths.OIDC.jwks) == 1)
     #expect(await Self.requests(transport, to: SandboxPaths.OIDC.discovery) == 1)
-    await harness.sandbox.stop()
+    await harness.stop()
   }
 
   @Test func followsAKeyRotationWithOneRefetchAndNoMoreWithinTheRun() async throws {
@@ -98,14 +98,14 @@ import Testing
     let provider = OIDCProvider(configuration: Self.issuerOnly(harness), transport: transport)
     let before = try #require(try await Self.signIn(provider).idToken)
 
-    let rotated = try await harness.sandbox.rotateKeys(of: .oidc)
+    let rotated = try await harness.server.rotateKeys(of: .oidc)
     let after = try #require(try await Self.signIn(provider).idToken)
     #expect(after.keyID != before.keyID)
     #expect(rotated[.oidc]?.contains(after.keyID ?? "") == true)
     #expect(await Self.requests(transport, to: SandboxPaths.OIDC.jwks) == 2)
 
     // A second rotation moments later: the new kid is refused without a third fetch.
-    _ = try await harness.sandbox.rotateKeys(of: .oidc)
+    _ = try await harness.server.rotateKeys(of: .oidc)
     let error = await #expect(throws: AuthError.self) { try await Self.signIn(provider) }
     guard case .idTokenRejected(.unknownKey(let kid))? = error else {
       Issue.record("expected an unknown key, got \(String(describing: error))")
@@ -113,7 +113,7 @@ import Testing
     }
     #expect(kid != nil && kid != after.keyID)
     #expect(await Self.requests(transport, to: SandboxPaths.OIDC.jwks) == 2)
-    await harness.sandbox.stop()
+    await harness.stop()
   }
 
   @Test func endsTheSessionWithTheIDTokenAsHint() async throws {
@@ -130,7 +130,7 @@ import Testing
     let body = String(decoding: page.body, as: UTF8.self)
     #expect(page.status == 200)
     #expect(body.contains("Sign out alice from \(SandboxProfile.defaultClientID)"))
-    await harness.sandbox.stop()
+    await harness.stop()
   }
 
   // MARK: Identity from each profile
@@ -139,7 +139,7 @@ import Testing
     let harness = try await SandboxHarness.startSharingKeys()
     var simkl = harness.simkl
     simkl.identity = IdentityConfiguration(
-      source: .endpoint(try #require(harness.url(SandboxPaths.Simkl.userSettings))),
+      source: .endpoint(try #require(harness.endpoint(SandboxPaths.Simkl.userSettings))),
       labelPaths: ["user.name"], subjectPaths: ["account.id"])
     let client = harness.client(simkl)
     let tokens = try await harness.signIn(client).result.get()
@@ -151,7 +151,7 @@ import Testing
     await #expect(throws: AuthError.identityFailed(.tokenUnusable)) {
       try await client.identity(for: unusable, idToken: nil)
     }
-    await harness.sandbox.stop()
+    await harness.stop()
   }
 
   @Test(arguments: ["token_response", "endpoint"])
@@ -161,12 +161,12 @@ import Testing
     hivesigner.identity = IdentityConfiguration(
       source: try #require(
         IdentityConfiguration.Source(
-          wireName: source, endpoint: harness.url(SandboxPaths.Hivesigner.me))),
+          wireName: source, endpoint: harness.endpoint(SandboxPaths.Hivesigner.me))),
       labelPaths: ["username", "user"])
     let client = harness.client(hivesigner)
     let tokens = try await harness.signIn(client).result.get()
     #expect(try await client.identity(for: tokens, idToken: nil)?.label == "alice")
-    await harness.sandbox.stop()
+    await harness.stop()
   }
 
   /// Muhajir as its preset would say: discovery for the id_token, `/api/external/me` for the
@@ -175,7 +175,7 @@ import Testing
     var muhajir = harness.muhajir
     muhajir.scopes = scopes
     muhajir.identity = IdentityConfiguration(
-      source: .endpoint(try #require(harness.url(SandboxPaths.Muhajir.me))),
+      source: .endpoint(try #require(harness.endpoint(SandboxPaths.Muhajir.me))),
       labelPaths: ["preferred_username", "email", "sub"], subjectPaths: ["sub"],
       emailPaths: ["email"], forbiddenScopeHint: "openid")
     return muhajir
@@ -187,11 +187,11 @@ import Testing
       configuration: try Self.muhajir(harness, scopes: ["openid", "profile", "email"]),
       transport: URLSessionTransport())
     let (tokens, idToken) = try await Self.signIn(provider)
-    #expect(idToken?.issuer == harness.sandbox.url(SandboxPaths.Muhajir.issuer))
+    #expect(idToken?.issuer == harness.server.url(SandboxPaths.Muhajir.issuer))
     let identity = try await provider.client().identity(for: tokens, idToken: idToken)
     #expect(identity?.label == "alice")
     #expect(identity?.email?.contains("alice") == true)
-    await harness.sandbox.stop()
+    await harness.stop()
   }
 
   @Test func tellsWhichScopeMuhajirsAccountEndpointMisses() async throws {
@@ -203,7 +203,7 @@ import Testing
     }
     #expect(error == .identityFailed(.insufficientScope(scopeHint: "openid")))
     #expect(error?.message.contains("add \"openid\" to `scopes`") == true)
-    await harness.sandbox.stop()
+    await harness.stop()
   }
 }
 
@@ -211,8 +211,7 @@ extension SandboxHarness {
   /// A sandbox whose OpenID profiles sign with the test run's shared keys: making RSA keys is
   /// the slowest thing a sandbox does, and these tests need fresh ones only when they rotate.
   static func startSharingKeys() async throws -> SandboxHarness {
-    let sandbox = try await SandboxServer.start(
+    try await SandboxHarness(
       configuration: SandboxConfiguration(signingKeys: [TestSigner.rsaKey, TestSigner.ecKey]))
-    return SandboxHarness(sandbox: sandbox)
   }
 }

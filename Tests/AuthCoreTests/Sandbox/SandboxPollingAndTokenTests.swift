@@ -1,8 +1,10 @@
+import Accounts
 import AuthCore
 import Foundation
 import Sandbox
 import TestSupport
 import Testing
+import Vault
 
 /// Device, PIN, refresh and revocation against the sandbox provider. The client's time is a
 /// `ManualClock`; the sandbox's clock is moved along with it through its offset hook, so polls
@@ -37,14 +39,14 @@ import Testing
   // MARK: Device authorization grant
 
   @Test func slowDownRaisesTheIntervalByFiveSecondsAndKeepsIt() async throws {
-    let harness = try await SandboxHarness.start()
+    let harness = try await SandboxHarness()
     let origin = await clock.now()
     let attempt = try await UserCodeSignIn.startDevice(
       client: harness.client(harness.oidc, clock: clock))
     let approval = try #require(attempt.authorization.verificationURIComplete)
     // Poll 2 reaches the provider at the same instant as poll 1 (its clock is not moved on),
     // which is polling too fast; the person approves before poll 4.
-    let seen = await drive(attempt, sandbox: harness.sandbox, origin: origin, skipSync: [2]) {
+    let seen = await drive(attempt, sandbox: harness.server, origin: origin, skipSync: [2]) {
       poll, _ in
       if poll == 4 { _ = await SandboxHarness.person().visit(approval.absoluteString) }
     }
@@ -53,45 +55,45 @@ import Testing
     let scheduled = seen.filter { $0.nextPollAt != nil }
     #expect(scheduled.compactMap { $0.nextPollAt?.timeIntervalSince(origin) } == [5, 10, 20, 30])
     #expect(scheduled.map { $0.pollInterval } == [5, 5, 10, 10])
-    let stats = await harness.sandbox.stats()
+    let stats = await harness.server.stats()
     #expect(stats[.slowDowns] == 1)
     #expect(stats[.devicePolls] == 4)
     #expect(stats[.deviceTokens] == 1)
-    await harness.sandbox.stop()
+    await harness.stop()
   }
 
   @Test func aDeniedDeviceCodeEndsAsAccessDenied() async throws {
-    let harness = try await SandboxHarness.start()
+    let harness = try await SandboxHarness()
     let origin = await clock.now()
     let attempt = try await UserCodeSignIn.startDevice(
       client: harness.client(harness.oidc, clock: clock))
     let approval = try #require(attempt.authorization.verificationURIComplete)
     _ = await SandboxHarness.person(.deny).visit(approval.absoluteString)
-    _ = await drive(attempt, sandbox: harness.sandbox, origin: origin)
+    _ = await drive(attempt, sandbox: harness.server, origin: origin)
     let error = await #expect(throws: AuthError.self) { _ = try await attempt.tokens() }
     #expect(error == .accessDenied(description: "The user declined."))
     #expect(error?.exitCode == 6)
-    await harness.sandbox.stop()
+    await harness.stop()
   }
 
   @Test func anExpiredDeviceCodeEndsAsExpired() async throws {
-    let harness = try await SandboxHarness.start()
+    let harness = try await SandboxHarness()
     let origin = await clock.now()
     let attempt = try await UserCodeSignIn.startDevice(
       client: harness.client(harness.oidc, clock: clock))
     // The provider's clock is past the code's 600 s while the client still has time left.
-    _ = await drive(attempt, sandbox: harness.sandbox, origin: origin, skipSync: [1]) { _, _ in
-      await harness.sandbox.setClockOffset(seconds: 601)
+    _ = await drive(attempt, sandbox: harness.server, origin: origin, skipSync: [1]) { _, _ in
+      await harness.server.setClockOffset(seconds: 601)
     }
     await #expect(throws: AuthError.userCodeExpired) { _ = try await attempt.tokens() }
-    #expect(await harness.sandbox.stats()[.devicePolls] == 1)
-    await harness.sandbox.stop()
+    #expect(await harness.server.stats()[.devicePolls] == 1)
+    await harness.stop()
   }
 
   // MARK: Simkl PIN
 
   @Test func signsInWithASimklPINEnteredOnTheVerificationPage() async throws {
-    let harness = try await SandboxHarness.start()
+    let harness = try await SandboxHarness()
     let origin = await clock.now()
     let attempt = try await UserCodeSignIn.startPIN(
       client: harness.client(harness.simkl, clock: clock))
@@ -101,29 +103,29 @@ import Testing
     #expect(page.path == SandboxPaths.Simkl.pinPage)
     let visit = await SandboxHarness.person(userCode: code).visit(page.absoluteString)
     #expect(visit.finalBody.contains("Device connected"))
-    _ = await drive(attempt, sandbox: harness.sandbox, origin: origin)
+    _ = await drive(attempt, sandbox: harness.server, origin: origin)
     let tokens = try await attempt.tokens()
     #expect(tokens.accessToken.count == 64)
-    await harness.sandbox.stop()
+    await harness.stop()
   }
 
   @Test func aPINPollAnsweredWithAFreshCodeStopsWithAClearError() async throws {
-    let harness = try await SandboxHarness.start()
+    let harness = try await SandboxHarness()
     let origin = await clock.now()
     let attempt = try await UserCodeSignIn.startPIN(
       client: harness.client(harness.simkl, clock: clock))
     let shown = try #require(await attempt.currentProgress.userCode)
     // The code expires at the provider (15 minutes pass there) before the first poll.
-    let seen = await drive(attempt, sandbox: harness.sandbox, origin: origin, skipSync: [1]) {
-      _, _ in await harness.sandbox.setClockOffset(seconds: 901)
+    let seen = await drive(attempt, sandbox: harness.server, origin: origin, skipSync: [1]) {
+      _, _ in await harness.server.setClockOffset(seconds: 901)
     }
     let error = await #expect(throws: AuthError.self) { _ = try await attempt.tokens() }
     #expect(error == .pinCodeReplaced)
     #expect(error?.message.contains("start a new sign-in to get a fresh code") == true)
     #expect(seen.allSatisfy { $0.userCode == shown })
     // The provider did hand out a second code; it never reached the progress.
-    #expect(await harness.sandbox.stats()[.deviceAuthorizations] == 2)
-    await harness.sandbox.stop()
+    #expect(await harness.server.stats()[.deviceAuthorizations] == 2)
+    await harness.stop()
   }
 
   // MARK: Refresh and revocation
@@ -133,21 +135,21 @@ import Testing
   }
 
   @Test func refreshRotationReturnsTheNewRefreshToken() async throws {
-    let harness = try await SandboxHarness.start()
+    let harness = try await SandboxHarness()
     let first = try await signedInToOIDC(harness)
     let old = try #require(first.refreshToken)
     let refreshed = try await harness.client(harness.oidc).refresh(old)
     let new = try #require(refreshed.refreshToken)
     #expect(new != old)
     #expect(refreshed.accessToken != first.accessToken)
-    #expect(await harness.sandbox.stats()[.refreshes] == 1)
+    #expect(await harness.server.stats()[.refreshes] == 1)
     // The rotated token works in turn.
     #expect(try await harness.client(harness.oidc).refresh(new).refreshToken != new)
-    await harness.sandbox.stop()
+    await harness.stop()
   }
 
   @Test func reusingAnOldRefreshTokenIsDetectedAndMeansSignInNeeded() async throws {
-    let harness = try await SandboxHarness.start()
+    let harness = try await SandboxHarness()
     let client = harness.client(harness.oidc)
     let old = try #require(try await signedInToOIDC(harness).refreshToken)
     _ = try await client.refresh(old)
@@ -158,41 +160,44 @@ import Testing
     }
     #expect(description?.contains("already used") == true)
     #expect(error?.exitCode == 5)
-    let stats = await harness.sandbox.stats()
+    let stats = await harness.server.stats()
     #expect(stats[.reuseDetections] == 1)
     #expect(stats[.refreshes] == 1)
-    await harness.sandbox.stop()
+    await harness.stop()
   }
 
   @Test func aProviderThatDoesNotRotateKeepsTheRefreshTokenInUse() async throws {
-    let harness = try await SandboxHarness.start()
+    let harness = try await SandboxHarness()
     let client = harness.client(harness.muhajir)
     let first = try await harness.signIn(client).result.get()
     let token = try #require(first.refreshToken)
-    let refreshed = try await client.refresh(token)
+    // The answer goes into the stored tokens through the one merge (Accounts).
+    let stored = TokenSet(
+      accessToken: first.accessToken, refreshToken: token, obtainedAt: first.receivedAt)
+    let refreshed = stored.updated(with: try await client.refresh(token))
     #expect(refreshed.refreshToken == token)
     #expect(refreshed.accessToken != first.accessToken)
-    await harness.sandbox.stop()
+    await harness.stop()
   }
 
   @Test func signOutRevokesTheRefreshTokenThenTheAccessToken() async throws {
-    let harness = try await SandboxHarness.start()
+    let harness = try await SandboxHarness()
     let client = harness.client(harness.oidc)
     let tokens = try await signedInToOIDC(harness)
     let result = try await client.revoke(
       accessToken: tokens.accessToken, refreshToken: tokens.refreshToken)
     #expect(result == .revoked)
-    #expect(await harness.sandbox.stats()[.revocations] == 2)
+    #expect(await harness.server.stats()[.revocations] == 2)
     await #expect(throws: AuthError.self) {
       _ = try await client.refresh(try #require(tokens.refreshToken))
     }
-    await harness.sandbox.stop()
+    await harness.stop()
   }
 
   @Test func aFailedRevocationIsReported() async throws {
-    let harness = try await SandboxHarness.start()
+    let harness = try await SandboxHarness()
     let tokens = try await signedInToOIDC(harness)
-    await harness.sandbox.inject(
+    await harness.server.inject(
       SandboxFault(pathPrefix: SandboxPaths.OIDC.revoke, kind: .status500, count: 2))
     let error = await #expect(throws: AuthError.self) {
       _ = try await harness.client(harness.oidc).revoke(
@@ -200,6 +205,6 @@ import Testing
     }
     #expect(error == .serverError(status: 500))
     #expect(error?.exitCode == 7)
-    await harness.sandbox.stop()
+    await harness.stop()
   }
 }

@@ -1,12 +1,14 @@
+import Accounts
 import AuthCore
 import Foundation
 import JSON
+import Vault
 
 extension FuzzTargets {
   /// A token endpoint's answer (RFC 6749 §5.1, §5.2), as the client reads its body.
   ///
-  /// An accepted answer has an access token; its description never shows a token, and a
-  /// missing refresh token is kept from before.
+  /// An accepted answer has an access token; its description never shows a token, and merged
+  /// into stored tokens it keeps what it does not replace.
   static let tokenResponse = FuzzTarget(
     name: "token-response", summary: "TokenResponse: token endpoint answers"
   ) { bytes in
@@ -23,9 +25,20 @@ extension FuzzTargets {
       additionalParameters: response.additionalParameters, receivedAt: response.receivedAt)
     require(response.description == redacted.description, "the description shows a token")
     if let expiresIn = response.expiresIn { require(expiresIn >= 0, "negative expires_in") }
+    // Merged into stored tokens (the one rule sign-in and refresh share), nothing held is lost
+    // that the answer does not replace.
+    let stored = TokenSet(
+      accessToken: "previous-access", refreshToken: "previous-refresh", idToken: "previous-id",
+      scopes: ["previous"], obtainedAt: Date(timeIntervalSince1970: 0))
+    let merged = stored.updated(with: response)
+    require(merged.accessToken == response.accessToken, "the merge kept the old access token")
     require(
-      response.keepingRefreshToken("previous-refresh").refreshToken != nil,
-      "keepingRefreshToken lost the refresh token")
+      merged.refreshToken == (response.refreshToken ?? "previous-refresh"),
+      "the merge lost or invented a refresh token")
+    require(
+      merged.idToken == (response.idToken ?? "previous-id"),
+      "the merge lost or invented an id_token")
+    require(!merged.scopes.isEmpty, "the merge lost the scopes")
     _ = response.scopes
   }
 

@@ -1,0 +1,77 @@
+import AuthCore
+import Foundation
+import Testing
+import Vault
+
+@testable import Accounts
+
+/// The one merge of a token answer into stored tokens (`TokenSet.updated(with:)`), rule by rule.
+@Suite struct TokenMergeTests {
+  let signedIn = Date(timeIntervalSince1970: 1_000)
+  let refreshed = Date(timeIntervalSince1970: 2_000)
+
+  var stored: TokenSet {
+    TokenSet(
+      accessToken: "at-1", refreshToken: "rt-1", idToken: "id-1", tokenType: "Bearer",
+      scopes: ["openid", "profile"], expiresAt: signedIn.addingTimeInterval(60),
+      obtainedAt: signedIn)
+  }
+
+  @Test func aRotatedRefreshTokenReplacesTheStoredOne() {
+    let answer = TokenResponse(accessToken: "at-2", refreshToken: "rt-2", receivedAt: refreshed)
+    #expect(stored.updated(with: answer).refreshToken == "rt-2")
+  }
+
+  @Test func anAnswerWithoutRefreshTokenKeepsTheStoredOne() {
+    let answer = TokenResponse(accessToken: "at-2", receivedAt: refreshed)
+    #expect(stored.updated(with: answer).refreshToken == "rt-1")
+  }
+
+  @Test func grantedScopesReplaceTheStoredOnes() {
+    let answer = TokenResponse(accessToken: "at-2", scope: "openid", receivedAt: refreshed)
+    #expect(stored.updated(with: answer).scopes == ["openid"])
+  }
+
+  @Test func anAnswerWithoutScopeKeepsTheStoredScopes() {
+    let answer = TokenResponse(accessToken: "at-2", receivedAt: refreshed)
+    #expect(stored.updated(with: answer).scopes == ["openid", "profile"])
+  }
+
+  @Test func aSignInWithoutScopeGetsTheRequestedScopes() {
+    let answer = TokenResponse(accessToken: "at-1", refreshToken: "rt-1", receivedAt: signedIn)
+    let tokens = TokenSet(answer, requestedScopes: ["openid", "email"])
+    #expect(tokens.scopes == ["openid", "email"])
+    #expect(tokens.refreshToken == "rt-1")
+    #expect(tokens.idToken == nil)
+  }
+
+  @Test func aSignInsGrantedScopesWinOverTheRequestedOnes() {
+    let answer = TokenResponse(accessToken: "at-1", scope: "openid", receivedAt: signedIn)
+    #expect(TokenSet(answer, requestedScopes: ["openid", "email"]).scopes == ["openid"])
+  }
+
+  @Test func anAnswerWithoutIDTokenKeepsTheStoredOne() {
+    let answer = TokenResponse(accessToken: "at-2", receivedAt: refreshed)
+    #expect(stored.updated(with: answer).idToken == "id-1")
+  }
+
+  @Test func aNewIDTokenReplacesTheStoredOne() {
+    let answer = TokenResponse(accessToken: "at-2", idToken: "id-2", receivedAt: refreshed)
+    #expect(stored.updated(with: answer).idToken == "id-2")
+  }
+
+  @Test func accessTokenTypeAndExpiryAreTheAnswers() {
+    let answer = TokenResponse(
+      accessToken: "at-2", tokenType: "DPoP", expiresIn: 30, receivedAt: refreshed)
+    let tokens = stored.updated(with: answer)
+    #expect(tokens.accessToken == "at-2")
+    #expect(tokens.tokenType == "DPoP")
+    #expect(tokens.expiresAt == refreshed.addingTimeInterval(30))
+    #expect(tokens.obtainedAt == refreshed)
+  }
+
+  @Test func anAnswerWithoutExpiryHasNoExpiry() {
+    let answer = TokenResponse(accessToken: "at-2", receivedAt: refreshed)
+    #expect(stored.updated(with: answer).expiresAt == nil)
+  }
+}
