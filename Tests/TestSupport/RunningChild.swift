@@ -47,7 +47,10 @@ public actor RunningChild {
       Glibc.kill(child.pid, SIGKILL)
       _ = child.wait()
     }
-    for fd in [child.stdinFD, child.stdoutFD, child.stderrFD] {
+    // Standard input only while still open: `closeInput()` may have closed it, and closing the
+    // number twice would close whatever another test's thread opened under it meanwhile (a
+    // child's output pipe, whose writer then dies of SIGPIPE, exit 141).
+    for fd in (inputOpen ? [child.stdinFD] : []) + [child.stdoutFD, child.stderrFD] {
       close(fd)
     }
   }
