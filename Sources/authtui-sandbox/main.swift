@@ -100,6 +100,13 @@ if !options.quiet {
   }
 }
 
+// Before listening: a client's first token request then never waits for an RSA key.
+do {
+  try configuration.makeSigningKeys()
+} catch {
+  fail("cannot make the signing keys: \(error)", status: 1)
+}
+
 let server: SandboxServer
 do {
   server = try await SandboxServer.start(address: options.address, configuration: configuration)
