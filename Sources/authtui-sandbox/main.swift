@@ -102,7 +102,7 @@ if !options.quiet {
 
 // Before listening: a client's first token request then never waits for an RSA key.
 do {
-  try configuration.makeSigningKeys()
+  configuration.signingKeys = try SandboxConfiguration.freshSigningKeys()
 } catch {
   fail("cannot make the signing keys: \(error)", status: 1)
 }

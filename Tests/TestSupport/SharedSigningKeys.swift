@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Isolation
+import Sandbox
 
 /// One RS256 and one ES256 signing key for every in-process sandbox of the test run: making
 /// an RSA key is the costliest thing a sandbox does, and one per test would load two cores for
@@ -13,9 +14,7 @@ import Isolation
 /// test's tasks stalled for as long as a loaded machine takes to make an RSA key.
 public enum SharedSigningKeys {
   private static let made = Task<[SigningKey], Never> {
-    await onOwnThread {
-      [try? SigningKey.generate(.rs256), try? SigningKey.generate(.es256)].compactMap { $0 }
-    }
+    await onOwnThread { (try? SandboxConfiguration.freshSigningKeys()) ?? [] }
   }
 
   /// The keys; the first caller's wait is the only one that makes them.

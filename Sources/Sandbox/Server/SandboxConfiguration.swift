@@ -36,15 +36,13 @@ public struct SandboxConfiguration: Sendable {
     self.clock = clock
   }
 
-  /// Fills `signingKeys` with one fresh key per algorithm the profiles sign with (RS256,
-  /// ES256), now rather than at the first id_token: an RSA key takes a tenth of a second on
-  /// a quiet machine and many seconds on a busy one, and made inside a token request that time
-  /// counts against the client's deadline. Keys already given are kept.
-  public mutating func makeSigningKeys() throws {
-    for algorithm in [SignatureAlgorithm.rs256, .es256]
-    where !signingKeys.contains(where: { $0.algorithm == algorithm }) {
-      signingKeys.append(try SigningKey.generate(algorithm))
-    }
+  /// One fresh key per algorithm the sandbox can sign id_tokens with, for `signingKeys`.
+  ///
+  /// `authtui-sandbox` makes them before it listens rather than at the first id_token: an RSA
+  /// key takes a tenth of a second on a quiet machine and many seconds on a busy one, and made
+  /// inside a token request that time counts against the client's deadline.
+  public static func freshSigningKeys() throws -> [SigningKey] {
+    try SignatureAlgorithm.allCases.map { try SigningKey.generate($0) }
   }
 
   /// The settings each profile starts with (and returns to on reset).
