@@ -49,6 +49,15 @@ public enum AccountsError: Error, Sendable, Equatable {
     case noRefreshToken(expiresAt: Date?)
   }
 
+  /// True when only a new sign-in gives the account usable tokens again: the provider refused
+  /// its refresh token, or it has none left to use.
+  public var requiresSignIn: Bool {
+    switch self {
+    case .signInNeeded, .auth(.refreshTokenRejected): return true
+    default: return false
+    }
+  }
+
   /// A stable machine name for the failure: the `error` of `login --json`'s error event.
   public var code: String {
     switch self {

@@ -1,3 +1,4 @@
+import Accounts
 import Foundation
 import Testing
 import Vault
@@ -7,19 +8,24 @@ import Vault
 
 /// How AuthCore's progress and errors read on the sign-in screens.
 @Suite struct AuthCoreBridgeTests {
-  @Test func aSilentDenialReadsAsNoAnswer() {
-    let failure = AppFailure(AuthError.noAnswer(waited: 300))
-    #expect(failure.kind == .noAnswer)
-    #expect(failure.message == "no answer from the provider (the sign-in may have been declined)")
+  @Test func anAttemptThatRanOutReadsInAFewWordsUnderItsCountdown() {
+    #expect(
+      AccountsError.auth(.noAnswer(waited: 300)).signInScreenMessage
+        == "no answer from the provider (the sign-in may have been declined)")
+    #expect(
+      AccountsError.auth(.userCodeExpired).signInScreenMessage
+        == "the code expired before it was approved")
+    let denied = AccountsError.auth(.accessDenied(description: nil))
+    #expect(denied.signInScreenMessage == denied.message)
   }
 
-  @Test func errorsKeepAuthCoresSentenceAndGetAKind() {
-    #expect(AppFailure(AuthError.refreshTokenRejected(description: nil)).kind == .signInNeeded)
-    #expect(AppFailure(AuthError.accessDenied(description: nil)).kind == .denied)
-    #expect(AppFailure(AuthError.serverError(status: 503)).kind == .provider)
-    let expired = AppFailure(AuthError.userCodeExpired)
-    #expect(expired.kind == .codeExpired)
-    #expect(expired.message == AuthError.userCodeExpired.message)
+  @Test func onlyARefusedOrMissingRefreshTokenAsksForANewSignIn() {
+    #expect(AccountsError.auth(.refreshTokenRejected(description: nil)).requiresSignIn)
+    #expect(
+      AccountsError.signInNeeded(provider: "work", label: "bob", reason: .refreshRejected)
+        .requiresSignIn)
+    #expect(!AccountsError.auth(.serverError(status: 503)).requiresSignIn)
+    #expect(!AccountsError.auth(.accessDenied(description: nil)).requiresSignIn)
   }
 
   @Test func deviceProgressCarriesTheCodeAndThePollingTimes() throws {

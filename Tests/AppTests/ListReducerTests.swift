@@ -123,10 +123,9 @@ import Vault
     driver.send(
       .refreshFinished(
         id, Fixtures.bob.name,
-        .failure(AppFailure(.signInNeeded, "the provider refused the refresh token; sign in again"))
-      ))
+        .failure(.signInNeeded(provider: "work", label: "bob", reason: .refreshRejected))))
     #expect(driver.state.account(Fixtures.bob.name)?.status(at: driver.now) == .signInNeeded)
-    #expect(driver.text.contains("work/bob: the provider refused the refresh token; sign in again"))
+    #expect(driver.text.contains("work/bob: the provider refused work/bob's refresh token"))
   }
 
   @Test func anAccountWithoutARefreshTokenSaysSoInsteadOfRefreshing() {

@@ -40,9 +40,8 @@ import Testing
     driver.send(
       .unlockFinished(
         id,
-        AppFailure(
-          .wrongPassphrase,
-          "wrong passphrase for the vault; type it again (Caps Lock?) or set AUTHTUI_PASSPHRASE")))
+        problem:
+          "wrong passphrase for the vault; type it again (Caps Lock?) or set AUTHTUI_PASSPHRASE"))
     Snapshot.check(driver.frame, Self.name("unlock-wrong-passphrase", size))
   }
 
@@ -60,10 +59,8 @@ import Testing
     driver.send(
       .started(
         .unusable(
-          AppFailure(
-            .other,
-            "the vault ~/.local/share/authtui/vault.db is readable by others; run "
-              + "`chmod 600 ~/.local/share/authtui/vault.db` and start again"))))
+          "the vault ~/.local/share/authtui/vault.db is readable by others; run "
+            + "`chmod 600 ~/.local/share/authtui/vault.db` and start again")))
     Snapshot.check(driver.frame, Self.name("vault-unusable", size))
   }
 

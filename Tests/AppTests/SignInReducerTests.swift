@@ -216,8 +216,8 @@ import Testing
     #expect(!"\(submitted)".contains("code=abc"))
     driver.send(
       .redirectSubmitted(
-        id, AppFailure(.other, "the pasted address is not this sign-in's redirect")))
-    #expect(driver.text.contains("the pasted address is not this sign-in's redirect"))
+        id, .auth(.malformedRedirect("it has no code or error parameter"))))
+    #expect(driver.text.contains("That is not a redirect this sign-in can use"))
   }
 
   @Test func anUnusableProviderShowsItsProblemInsteadOfStarting() {
@@ -235,8 +235,8 @@ import Testing
     driver.send(.signInProgress(id, driver.codeSnapshot()))
     driver.send(
       .signInFinished(
-        id, .failure(AppFailure(.denied, "Work SSO declined the sign-in (access_denied)"))))
-    #expect(driver.text.contains("✗ Work SSO declined the sign-in (access_denied)"))
+        id, .failure(.auth(.accessDenied(description: "the user declined")))))
+    #expect(driver.text.contains("✗ The sign-in was declined at the provider"))
     #expect(driver.state.topPanelIsRetryable)
   }
 

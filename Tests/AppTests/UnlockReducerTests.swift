@@ -30,7 +30,7 @@ import Testing
     // Keys while unlocking type nothing and start nothing.
     #expect(driver.press(.enter).isEmpty)
     driver.send(
-      .unlockFinished(id, AppFailure(.wrongPassphrase, "wrong passphrase; type it again")))
+      .unlockFinished(id, problem: "wrong passphrase; type it again"))
     #expect(driver.text.contains("wrong passphrase; type it again"))
     guard case .locked(let form) = driver.state.phase else { return }
     #expect(form.passphrase.isEmpty)
@@ -40,11 +40,11 @@ import Testing
   @Test func unlockingLoadsTheAccountsAndProviders() {
     var driver = Driver(unlocked: false)
     driver.send(
-      .started(.locked(problem: AppFailure(.wrongPassphrase, "AUTHTUI_PASSPHRASE is wrong"))))
+      .started(.locked(problem: "AUTHTUI_PASSPHRASE is wrong")))
     #expect(driver.text.contains("AUTHTUI_PASSPHRASE is wrong"))
     driver.type("right")
     guard case .unlock(let id, _) = driver.press(.enter).first else { return }
-    let loads = driver.send(.unlockFinished(id, nil))
+    let loads = driver.send(.unlockFinished(id, problem: nil))
     #expect(driver.state.phase == .ready)
     #expect(loads.count == 2)
     #expect(driver.text.contains("Reading the accounts…"))

@@ -15,27 +15,28 @@ public enum Action: Sendable {
   case tick
   /// How the vault stands at start.
   case started(VaultAvailability)
-  /// The vault was unlocked (or created), or why not.
-  case unlockFinished(RequestID, AppFailure?)
+  /// The vault was unlocked (or created), or the sentence that says why not (the command
+  /// line's, which names where a rejected passphrase came from).
+  case unlockFinished(RequestID, problem: String?)
   /// The account list, or why it could not be read.
-  case accountsLoaded(RequestID, Result<AccountList, AppFailure>)
+  case accountsLoaded(RequestID, Result<AccountList, AccountsError>)
   /// The provider catalog.
   case providersLoaded(RequestID, [ProviderSummary])
   /// A sign-in attempt moved on.
   case signInProgress(RequestID, SignInProgress)
   /// A sign-in attempt ended: the account it stored, or why there is none.
-  case signInFinished(RequestID, Result<AccountSummary, AppFailure>)
+  case signInFinished(RequestID, Result<AccountSummary, AccountsError>)
   /// A pasted redirect URL was taken (nil) or refused (the reason).
-  case redirectSubmitted(RequestID, AppFailure?)
+  case redirectSubmitted(RequestID, AccountsError?)
   /// A refresh ended: the account with its new token facts, or why not.
-  case refreshFinished(RequestID, AccountName, Result<AccountSummary, AppFailure>)
+  case refreshFinished(RequestID, AccountName, Result<AccountSummary, AccountsError>)
   /// A sign-out of the account ended: what the provider did (the account is gone), or why the
   /// account could not be removed.
-  case signOutFinished(RequestID, AccountName, Result<SignOutReport, AppFailure>)
+  case signOutFinished(RequestID, AccountName, Result<SignOutReport, AccountsError>)
   /// An export to an env file ended.
-  case exportFinished(RequestID, Result<ExportReport, AppFailure>)
+  case exportFinished(RequestID, Result<ExportReport, AccountsError>)
   /// A copy to the clipboard ended.
-  case copyFinished(RequestID, Result<CopyReport, AppFailure>)
+  case copyFinished(RequestID, Result<CopyReport, AccountsError>)
   /// The browser was started, or could not be.
   case browserOpened(RequestID, BrowserReport)
 }

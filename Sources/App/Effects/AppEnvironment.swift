@@ -1,3 +1,5 @@
+import Accounts
+
 /// The world as the UI reaches it: the vault, the providers, the browser and the clipboard.
 ///
 /// It answers by effect: `perform` does the work `effect` asks for and returns the action its
@@ -19,13 +21,13 @@ public protocol AppEnvironment: Sendable {
   func perform(_ effect: Effect, send: @escaping @Sendable (Action) -> Void) async -> Action?
 }
 
-extension AppFailure {
+extension AccountsError {
   /// What `body` returned, or the failure it threw: the result an effect's action carries. It
   /// runs on the caller's actor (an environment's own).
   public static func result<Value>(
     isolation: isolated (any Actor)? = #isolation,
-    of body: @autoclosure () async throws(AppFailure) -> Value
-  ) async -> Result<Value, AppFailure> {
+    of body: @autoclosure () async throws(AccountsError) -> Value
+  ) async -> Result<Value, AccountsError> {
     do {
       return .success(try await body())
     } catch {
@@ -36,8 +38,8 @@ extension AppFailure {
   /// The failure `body` threw, or nil when it succeeded.
   public static func thrown(
     isolation: isolated (any Actor)? = #isolation,
-    by body: @autoclosure () async throws(AppFailure) -> Void
-  ) async -> AppFailure? {
+    by body: @autoclosure () async throws(AccountsError) -> Void
+  ) async -> AccountsError? {
     do {
       try await body()
       return nil

@@ -10,17 +10,17 @@ extension AppState {
       case .unlocked:
         return becomeReady()
       case .locked(let problem):
-        phase = .locked(UnlockForm(creating: false, problem: problem?.message))
+        phase = .locked(UnlockForm(creating: false, problem: problem))
       case .missing:
         phase = .locked(UnlockForm(creating: true))
-      case .unusable(let failure):
-        phase = .unusable(failure)
+      case .unusable(let problem):
+        phase = .unusable(problem)
       }
-    case .unlockFinished(let id, let failure):
+    case .unlockFinished(let id, let problem):
       endBusy(id)
       guard case .locked(let form) = phase, form.pending == id else { return [] }
-      if let failure {
-        phase = .locked(UnlockForm(creating: form.creating, problem: failure.message))
+      if let problem {
+        phase = .locked(UnlockForm(creating: form.creating, problem: problem))
         return []
       }
       return becomeReady()
@@ -94,14 +94,14 @@ extension AppState {
   }
 
   private mutating func refreshFinished(
-    _ name: AccountName, _ result: Result<AccountSummary, AppFailure>, now: Date
+    _ name: AccountName, _ result: Result<AccountSummary, AccountsError>, now: Date
   ) {
     switch result {
     case .success(let account):
       upsert(account)
       message = StatusMessage(.success, "refreshed \(name)", now: now)
     case .failure(let failure):
-      if failure.kind == .signInNeeded, var account = account(name) {
+      if failure.requiresSignIn, var account = account(name) {
         account.needsSignIn = true
         account.hasAccessToken = false
         account.refreshable = false
@@ -112,7 +112,7 @@ extension AppState {
   }
 
   private mutating func signOutFinished(
-    _ id: RequestID, _ name: AccountName, _ result: Result<SignOutReport, AppFailure>, now: Date
+    _ id: RequestID, _ name: AccountName, _ result: Result<SignOutReport, AccountsError>, now: Date
   ) {
     if case .success = result {
       let index = visibleAccounts.firstIndex { $0.name == name }

@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 
@@ -180,7 +181,7 @@ extension AppState {
   /// The end of an attempt. Results for an attempt that was cancelled, timed out or replaced
   /// by a retry are dropped.
   mutating func signInFinished(
-    _ id: RequestID, _ result: Result<AccountSummary, AppFailure>, now: Date
+    _ id: RequestID, _ result: Result<AccountSummary, AccountsError>, now: Date
   ) -> [Effect] {
     guard let attempt = attempt(id), attempt.isRunning else { return [] }
     switch result {
@@ -195,7 +196,7 @@ extension AppState {
       keepSelectionVisible()
       message = StatusMessage(.success, "signed in: \(account.name)", now: now)
     case .failure(let failure):
-      if failure.kind == .cancelled {
+      if failure == .auth(.cancelled) {
         closeSignIn()
         return []
       }

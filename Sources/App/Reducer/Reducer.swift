@@ -221,7 +221,10 @@ extension AppState {
       switch progress.phase {
       case .waitingForBrowser, .waitingForApproval:
         // The countdown ran out: the attempt ends here, whatever the background says later.
-        attempt.failure = attempt.method == .pkce ? .noAnswer : .codeExpired
+        attempt.failure =
+          attempt.method == .pkce
+          ? .auth(.noAnswer(waited: deadline.timeIntervalSince(attempt.startedAt)))
+          : .auth(.userCodeExpired)
         attempt.paste = nil
         signIn.step = .attempt(attempt)
         panels[index] = .signIn(signIn)

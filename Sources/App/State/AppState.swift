@@ -15,7 +15,7 @@ public struct AppState: Sendable {
     /// The passphrase prompt.
     case locked(UnlockForm)
     /// The vault cannot be used; the message says why and what to do.
-    case unusable(AppFailure)
+    case unusable(String)
     /// The account list and everything over it.
     case ready
   }

@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 
@@ -36,7 +37,7 @@ public struct SignInAttemptState: Sendable, Equatable {
   /// device authorization request, discovery).
   public var progress: SignInProgress?
   /// Set once the attempt ended without an account: what the screen says, with a retry key.
-  public var failure: AppFailure?
+  public var failure: AccountsError?
   /// The pasted-redirect field, while it is open.
   public var paste: TextField?
   /// True once the browser was opened for this attempt (it is opened once by itself).

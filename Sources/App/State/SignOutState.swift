@@ -10,7 +10,7 @@ public struct SignOutState: Sendable, Equatable {
     case working(RequestID)
     /// Done: what the provider did (the account is gone from the vault), or why the account
     /// could not be removed.
-    case done(Result<SignOutReport, AppFailure>)
+    case done(Result<SignOutReport, AccountsError>)
   }
 
   /// The account to sign out of.

@@ -24,14 +24,14 @@ public enum AppView {
         in: &buffer)
     case .locked(let form):
       UnlockView.draw(form, state: state, body: body, now: now, in: &buffer)
-    case .unusable(let failure):
+    case .unusable(let problem):
       Chrome.titleBar("", detail: state.configuration.vaultPath, in: &buffer)
       let width = min(body.size.columns - 4, 64)
-      let lines = TextWrap.lines(failure.message, width: width)
+      let lines = TextWrap.lines(problem, width: width)
       var page = Page(body.centered(Size(rows: lines.count + 2, columns: width)))
       page.line([("The vault cannot be opened.", .dialogTitle)], in: &buffer)
       page.skip()
-      page.wrapped(failure.message, role: .statusError, in: &buffer)
+      page.wrapped(problem, role: .statusError, in: &buffer)
     case .ready:
       drawReady(state, body: body, now: now, in: &buffer)
     }

@@ -140,7 +140,7 @@ enum SignInView {
     let progress = attempt.progress
     if let failure = attempt.failure {
       drawCountdown(attempt, page: &page, now: now, in: &buffer)
-      page.wrapped("✗ " + failure.message, role: .statusError, limit: 3, in: &buffer)
+      page.wrapped("✗ " + failure.signInScreenMessage, role: .statusError, limit: 3, in: &buffer)
       page.wrapped(
         "Press \(state.keyName(.retry, in: .signIn)) to try again with a fresh attempt, "
           + "\(state.keyName(.back, in: .signIn)) to go back.", role: .details, in: &buffer)

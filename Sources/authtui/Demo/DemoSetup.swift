@@ -1,4 +1,5 @@
 import App
+import Commands
 import Foundation
 import Providers
 import Sandbox
@@ -52,21 +53,23 @@ struct DemoSetup: Sendable {
     let holder = sandbox
     return VaultSetup(
       location: vault, configuration: configuration, passphrase: nil, newVaultCost: .throwaway,
-      prepare: { () async throws(AppFailure) -> SecretText? in
+      prepare: { () async throws(CommandFailure) -> SecretText? in
         let sandbox: SandboxServer
         do {
           sandbox = try await SandboxServer.start(
             configuration: SandboxConfiguration(
               simklRedirectURIs: ["http://127.0.0.1:\(port)/callback"]))
         } catch {
-          throw AppFailure(.other, "the demo's sandbox provider could not start: \(error)")
+          throw CommandFailure(
+            exitCode: .failure, message: "the demo's sandbox provider could not start: \(error)")
         }
         do {
           try SandboxProviderFiles.write(
             to: configuration.providersDirectory, baseURL: sandbox.baseURL, redirectPort: port,
             loginTimeout: 180)
         } catch {
-          throw AppFailure(.other, "the demo could not write its provider files: \(error)")
+          throw CommandFailure(
+            exitCode: .failure, message: "the demo could not write its provider files: \(error)")
         }
         await holder.keep(sandbox)
         return SecretText(DemoSetup.passphrase)

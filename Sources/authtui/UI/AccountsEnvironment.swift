@@ -46,37 +46,39 @@ actor AccountsEnvironment: AppEnvironment {
     case .start:
       return .started(await start())
     case .unlock(let id, let passphrase):
-      return .unlockFinished(id, await AppFailure.thrown(by: try await unlock(passphrase)))
+      return .unlockFinished(id, problem: await unlock(passphrase))
     case .createVault(let id, let passphrase):
-      return .unlockFinished(id, await AppFailure.thrown(by: try await createVault(passphrase)))
+      return .unlockFinished(id, problem: await createVault(passphrase))
     case .loadAccounts(let id):
-      return .accountsLoaded(id, await AppFailure.result(of: try await accounts()))
+      return .accountsLoaded(id, await AccountsError.result(of: try await accounts()))
     case .loadProviders(let id):
       return .providersLoaded(id, providers())
     case .startSignIn(let id, let provider, let method):
       return .signInFinished(
         id,
-        await AppFailure.result(
+        await AccountsError.result(
           of: try await signIn(id, provider: provider, method: method) { progress in
             send(.signInProgress(id, progress))
           }))
     case .submitRedirect(let id, let url):
       return .redirectSubmitted(
-        id, await AppFailure.thrown(by: try await submitRedirect(url, to: id)))
+        id, await AccountsError.thrown(by: try await submitRedirect(url, to: id)))
     case .openBrowser(let id, let url, let userCode):
       return .browserOpened(id, await openBrowser(url, userCode: userCode))
     case .copyText(let id, let text, let what):
       return .copyFinished(id, .success(copyText(text, what: what)))
     case .copyToken(let id, let account):
-      return .copyFinished(id, await AppFailure.result(of: try await copyToken(account)))
+      return .copyFinished(id, await AccountsError.result(of: try await copyToken(account)))
     case .refresh(let id, let account):
-      return .refreshFinished(id, account, await AppFailure.result(of: try await refresh(account)))
+      return .refreshFinished(
+        id, account, await AccountsError.result(of: try await refresh(account)))
     case .signOut(let id, let account):
-      return .signOutFinished(id, account, await AppFailure.result(of: try await signOut(account)))
+      return .signOutFinished(
+        id, account, await AccountsError.result(of: try await signOut(account)))
     case .exportEnvFile(let id, let account, let path, let variable):
       return .exportFinished(
         id,
-        await AppFailure.result(
+        await AccountsError.result(
           of: try await exportEnvFile(account, path: path, variable: variable)))
     case .cancelSignIn, .redraw:
       return nil
@@ -90,7 +92,7 @@ actor AccountsEnvironment: AppEnvironment {
     do {
       supplied = try await setup.prepare()
     } catch {
-      return .unusable(error)
+      return .unusable(error.message)
     }
     let (settings, _) = UserSettings.load(from: setup.configuration)
     self.settings = settings
@@ -101,25 +103,15 @@ actor AccountsEnvironment: AppEnvironment {
       opened = try await Vault.open(at: setup.location)
     } catch .noVault {
       if let supplied {
-        do {
-          try await createVault(supplied)
-          return .unlocked
-        } catch {
-          return .unusable(error)
-        }
+        return await createVault(supplied).map(VaultAvailability.unusable) ?? .unlocked
       }
       return .missing
     } catch {
-      return .unusable(AppFailure(.other, error.description))
+      return .unusable(error.description)
     }
     vault = opened
     if let supplied {
-      do {
-        try await unlock(supplied)
-        return .unlocked
-      } catch {
-        return .locked(problem: error)
-      }
+      return await unlock(supplied).map { .locked(problem: $0) } ?? .unlocked
     }
     guard let source = setup.passphrase, source.origin != .terminal else {
       return .locked(problem: nil)
@@ -128,24 +120,26 @@ actor AccountsEnvironment: AppEnvironment {
       try await VaultAccess.unlock(opened, with: source, prompt: "")
     } catch {
       // The unlock screen shows the command line's sentence, which names the variable.
-      let kind: AppFailure.Kind = error.exitCode == .vaultLocked ? .wrongPassphrase : .other
-      return .locked(problem: AppFailure(kind, error.message))
+      return .locked(problem: error.message)
     }
     ready(opened)
     return .unlocked
   }
 
-  private func unlock(_ passphrase: SecretText) async throws(AppFailure) {
-    guard let vault else { throw AppFailure(.other, "the vault is not open") }
+  /// Unlocks the vault; nil, or the command line's sentence for why not.
+  private func unlock(_ passphrase: SecretText) async -> String? {
+    guard let vault else { return VaultError.closed(path: setup.location.fileURL.path).description }
     do {
       try await vault.unlock(with: Passphrase(passphrase.revealed))
     } catch {
-      throw failure(error, from: nil)
+      return VaultAccess.failure(error).message
     }
     ready(vault)
+    return nil
   }
 
-  private func createVault(_ passphrase: SecretText) async throws(AppFailure) {
+  /// Creates the vault; nil, or why not.
+  private func createVault(_ passphrase: SecretText) async -> String? {
     do {
       let parameters: Scrypt.Parameters
       switch setup.newVaultCost {
@@ -157,8 +151,9 @@ actor AccountsEnvironment: AppEnvironment {
       let created = try await Vault.create(
         at: setup.location, passphrase: Passphrase(passphrase.revealed), parameters: parameters)
       ready(created)
+      return nil
     } catch {
-      throw AppFailure(.other, error.description)
+      return error.description
     }
   }
 
@@ -168,34 +163,17 @@ actor AccountsEnvironment: AppEnvironment {
       over: vault, catalog: catalog ?? ProviderCatalog.load(from: setup.configuration))
   }
 
-  /// The command line's message for a vault error (a wrong passphrase names where it came from
-  /// and what to do), as the unlock screen shows it.
-  private func failure(_ error: VaultError, from origin: PassphraseOrigin?) -> AppFailure {
-    let message = VaultAccess.failure(error, passphraseFrom: origin).message
-    if case .wrongPassphrase = error { return AppFailure(.wrongPassphrase, message) }
-    return AppFailure(.other, message)
-  }
-
-  private func requireBook() throws(AppFailure) -> AccountBook {
-    guard let book else { throw AppFailure(.other, "the vault is locked; unlock it first") }
-    return book
-  }
-
-  /// `body` with the unlocked book, its error as the UI shows it.
+  /// `body` with the unlocked book.
   private func withBook<Value>(
     _ body: (AccountBook) async throws(AccountsError) -> Value
-  ) async throws(AppFailure) -> Value {
-    let book = try requireBook()
-    do {
-      return try await body(book)
-    } catch {
-      throw AppFailure(error)
-    }
+  ) async throws(AccountsError) -> Value {
+    guard let book else { throw .vault(.locked(path: setup.location.fileURL.path)) }
+    return try await body(book)
   }
 
   // MARK: Accounts and providers
 
-  private func accounts() async throws(AppFailure) -> AccountList {
+  private func accounts() async throws(AccountsError) -> AccountList {
     let listing = try await withBook { book throws(AccountsError) in try await book.listing() }
     return AccountList(accounts: listing.accounts.map(summary), damaged: listing.damaged)
   }
@@ -209,7 +187,7 @@ actor AccountsEnvironment: AppEnvironment {
       record, providerName: catalog?.entry(record.providerID)?.name ?? record.providerID)
   }
 
-  private func record(_ name: AccountName) async throws(AppFailure) -> AccountRecord {
+  private func record(_ name: AccountName) async throws(AccountsError) -> AccountRecord {
     try await withBook { book throws(AccountsError) in
       try await book.account(named: name.description)
     }
@@ -220,7 +198,7 @@ actor AccountsEnvironment: AppEnvironment {
   private func signIn(
     _ attempt: RequestID, provider: String, method: SignInFlow,
     progress: @escaping @Sendable (SignInProgress) -> Void
-  ) async throws(AppFailure) -> AccountSummary {
+  ) async throws(AccountsError) -> AccountSummary {
     let session = try await withBook { book throws(AccountsError) in
       try await book.beginSignIn(provider: provider, flow: method)
     }
@@ -238,27 +216,28 @@ actor AccountsEnvironment: AppEnvironment {
         session.cancel()
       }
     } catch let error as AccountsError {
-      throw AppFailure(error)
+      throw error
     } catch {
-      throw AppFailure(.other, "\(error)")
+      // `finish` throws only AccountsError; the cancellation handler forgets the type.
+      throw .auth(.cancelled)
     }
     return summary(stored)
   }
 
-  private func submitRedirect(_ url: SecretText, to attempt: RequestID) async throws(AppFailure) {
-    guard let session = sessions[attempt] else {
-      throw AppFailure(.other, "that sign-in has ended; start a new one")
-    }
+  private func submitRedirect(_ url: SecretText, to attempt: RequestID) async throws(AccountsError)
+  {
+    // A paste can cross the end of its attempt: that attempt was cancelled or ran out.
+    guard let session = sessions[attempt] else { throw .auth(.cancelled) }
     do {
       try await session.submitRedirect(url.revealed)
     } catch {
-      throw AppFailure(error)
+      throw .auth(error)
     }
   }
 
   // MARK: Tokens
 
-  private func refresh(_ account: AccountName) async throws(AppFailure) -> AccountSummary {
+  private func refresh(_ account: AccountName) async throws(AccountsError) -> AccountSummary {
     let record = try await record(account)
     return summary(
       try await withBook { book throws(AccountsError) in
@@ -268,7 +247,7 @@ actor AccountsEnvironment: AppEnvironment {
 
   /// A valid access token of `account` (refreshed first when under a minute is left) and the
   /// account as it is afterwards.
-  private func validToken(_ account: AccountName) async throws(AppFailure) -> (
+  private func validToken(_ account: AccountName) async throws(AccountsError) -> (
     String, AccountRecord
   ) {
     let record = try await record(account)
@@ -280,27 +259,23 @@ actor AccountsEnvironment: AppEnvironment {
   }
 
   private func exportEnvFile(_ account: AccountName, path: String, variable: String)
-    async throws(AppFailure) -> ExportReport
+    async throws(AccountsError) -> ExportReport
   {
     let (token, record) = try await validToken(account)
     let expanded = EnvFile.expandingHome(path)
     do {
       try EnvFile.createFolder(of: expanded)
     } catch {
-      throw AppFailure(
-        .other, "cannot create the folder of \(path) (\(error.reason)); choose another file")
+      throw .envFile(
+        path: path, reason: "its folder cannot be created (\(error.reason)); choose another file")
     }
-    do {
-      try EnvFile.write(
-        variable: variable, value: token, expiresAt: record.tokens.expiresAt, to: expanded)
-    } catch {
-      throw AppFailure(error)
-    }
+    try EnvFile.write(
+      variable: variable, value: token, expiresAt: record.tokens.expiresAt, to: expanded)
     return ExportReport(
       account: account, path: path, variable: variable, expiresAt: record.tokens.expiresAt)
   }
 
-  private func copyToken(_ account: AccountName) async throws(AppFailure) -> CopyReport {
+  private func copyToken(_ account: AccountName) async throws(AccountsError) -> CopyReport {
     let (token, _) = try await validToken(account)
     let tools = copy(token, clearAfter: clearAfter)
     return CopyReport(
@@ -326,7 +301,7 @@ actor AccountsEnvironment: AppEnvironment {
 
   // MARK: Sign-out and the browser
 
-  private func signOut(_ account: AccountName) async throws(AppFailure) -> SignOutReport {
+  private func signOut(_ account: AccountName) async throws(AccountsError) -> SignOutReport {
     let record = try await self.record(account)
     let report = try await withBook { book throws(AccountsError) in
       try await book.signOut(record, localOnly: false)

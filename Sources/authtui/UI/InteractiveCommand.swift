@@ -57,7 +57,7 @@ enum InteractiveCommand {
           explicitPath: options.vault, environment: environment),
         configuration: userConfiguration, passphrase: .current(environment: environment),
         newVaultCost: .standard,
-        prepare: { () async throws(AppFailure) -> SecretText? in nil })
+        prepare: { () async throws(CommandFailure) -> SecretText? in nil })
     }
     defer { demo?.cleanUp() }
 
@@ -133,8 +133,8 @@ enum InteractiveCommand {
     TerminationSignals.shared.waitForCriticalSections(timeout: 60) {
       console.err("authtui: storing a token refresh before exiting…")
     }
-    if case .unusable(let failure) = final.phase {
-      console.err("authtui: \(failure.message)")
+    if case .unusable(let problem) = final.phase {
+      console.err("authtui: \(problem)")
       return .failure
     }
     return .ok

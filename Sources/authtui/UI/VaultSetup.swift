@@ -1,4 +1,5 @@
 import App
+import Commands
 import Foundation
 import Providers
 import System
@@ -17,7 +18,7 @@ struct VaultSetup: Sendable {
   let newVaultCost: VaultCost
   /// Work to do before the vault is opened (the demo starts its sandbox and writes its files),
   /// returning the passphrase that opens the vault, if it knows it.
-  let prepare: @Sendable () async throws(AppFailure) -> SecretText?
+  let prepare: @Sendable () async throws(CommandFailure) -> SecretText?
 
   /// The scrypt cost of a new vault.
   enum VaultCost: Sendable {

@@ -43,11 +43,9 @@ actor FakeEnvironment: AppEnvironment {
     case .start:
       return .started(access)
     case .unlock(let id, let passphrase):
-      return .unlockFinished(
-        id,
-        passphrase.revealed == "right" ? nil : AppFailure(.wrongPassphrase, "wrong passphrase"))
+      return .unlockFinished(id, problem: passphrase.revealed == "right" ? nil : "wrong passphrase")
     case .createVault(let id, _):
-      return .unlockFinished(id, nil)
+      return .unlockFinished(id, problem: nil)
     case .loadAccounts(let id):
       return .accountsLoaded(id, .success(AccountList(accounts: accounts)))
     case .loadProviders(let id):
@@ -55,7 +53,7 @@ actor FakeEnvironment: AppEnvironment {
     case .startSignIn(let id, let provider, _):
       return .signInFinished(
         id,
-        await AppFailure.result(
+        await AccountsError.result(
           of: try await signIn(id, provider: provider) { send(.signInProgress(id, $0)) }))
     case .submitRedirect(let id, let url):
       return .redirectSubmitted(id, submitRedirect(url, to: id))
@@ -85,7 +83,7 @@ actor FakeEnvironment: AppEnvironment {
   private func signIn(
     _ attempt: RequestID, provider: String,
     progress: @escaping @Sendable (SignInProgress) -> Void
-  ) async throws(AppFailure) -> AccountSummary {
+  ) async throws(AccountsError) -> AccountSummary {
     var waiting = SignInProgress(flow: .pkce, phase: .waitingForBrowser)
     waiting.deadline = Date().addingTimeInterval(300)
     waiting.authorizationURL = URL(string: "http://127.0.0.1:1/authorize")
@@ -103,7 +101,7 @@ actor FakeEnvironment: AppEnvironment {
     }
     guard !pasted.isEmpty, !Task.isCancelled else {
       cancelledAttempts.append(attempt)
-      throw AppFailure(.cancelled, "cancelled")
+      throw .auth(.cancelled)
     }
     progress(SignInProgress(flow: .pkce, phase: .exchangingCode))
     let account = AccountSummary(
@@ -119,23 +117,23 @@ actor FakeEnvironment: AppEnvironment {
   }
 
   /// Hands the redirect to the waiting sign-in, or says why not.
-  private func submitRedirect(_ url: SecretText, to attempt: RequestID) -> AppFailure? {
+  private func submitRedirect(_ url: SecretText, to attempt: RequestID) -> AccountsError? {
     guard url.revealed.contains("code="), let waiting = redirects.removeValue(forKey: attempt)
     else {
-      return AppFailure(.other, "that is not this sign-in's redirect")
+      return .auth(.stateMismatch)
     }
     waiting.resume(returning: url.revealed)
     return nil
   }
 
   /// The account an hour from expiry, after the test releases it when refreshes are held.
-  private func refresh(_ account: AccountName) async -> Result<AccountSummary, AppFailure> {
+  private func refresh(_ account: AccountName) async -> Result<AccountSummary, AccountsError> {
     refreshes.append(account)
     if holdRefreshes {
       await withCheckedContinuation { heldRefreshes.append($0) }
     }
     guard var summary = accounts.first(where: { $0.name == account }) else {
-      return .failure(AppFailure(.other, "no such account"))
+      return .failure(.noSuchAccount(account.description, suggestions: []))
     }
     summary.expiresAt = Date().addingTimeInterval(3600)
     return .success(summary)
