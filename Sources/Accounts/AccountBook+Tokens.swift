@@ -36,7 +36,9 @@ extension AccountBook {
     try await validTokens(for: id, minimumValidity: .infinity, startedAt: startedAt).record
   }
 
-  private func validTokens(
+  /// `accessToken(for:minimumValidity:startedAt:)` with the account as it stands afterwards
+  /// (its expiry, after a refresh the new one), for callers that show or write it too.
+  public func validTokens(
     for id: AccountID, minimumValidity: TimeInterval, startedAt: Date
   ) async throws(AccountsError) -> (accessToken: String, record: AccountRecord) {
     var record = try await vaulted { vault throws(VaultError) in try await vault.account(id) }

@@ -77,9 +77,8 @@ enum ExportCommand {
         options.global, console: console, providers: .account(options.account))
       do throws(AccountsError) {
         let account = try await book.account(named: options.account)
-        let token = try await book.accessToken(
+        let (token, stored) = try await book.validTokens(
           for: account.id, minimumValidity: 60, startedAt: startedAt)
-        let stored = try await book.account(account.id)
         if let envFile = options.envFile {
           let variable =
             options.variable

@@ -1,5 +1,6 @@
 import App
 import Commands
+import Crypto
 import Foundation
 import Providers
 import Sandbox
@@ -21,6 +22,8 @@ struct DemoSetup: Sendable {
   let redirectPort: UInt16
   /// The sandbox, once started.
   let sandbox = DemoSandbox()
+  /// Cheap key derivation: the throwaway vault protects nothing, and the demo opens at once.
+  let scrypt: Scrypt.Parameters
 
   /// Makes the folder and picks the redirect port.
   static func make() throws -> DemoSetup {
@@ -34,7 +37,9 @@ struct DemoSetup: Sendable {
     guard let port = ListenAddress.freeLoopbackPort() else {
       throw DemoError("cannot find a free loopback port for the redirect")
     }
-    return DemoSetup(folder: folder, redirectPort: port)
+    return DemoSetup(
+      folder: folder, redirectPort: port,
+      scrypt: try Scrypt.Parameters(cost: 1 << 10, blockSize: 8, parallelism: 1))
   }
 
   /// The throwaway vault.
@@ -52,7 +57,7 @@ struct DemoSetup: Sendable {
     let port = redirectPort
     let holder = sandbox
     return VaultSetup(
-      location: vault, configuration: configuration, passphrase: nil, newVaultCost: .throwaway,
+      location: vault, configuration: configuration, passphrase: nil, newVaultParameters: scrypt,
       prepare: { () async throws(CommandFailure) -> SecretText? in
         let sandbox: SandboxServer
         do {

@@ -141,15 +141,9 @@ actor AccountsEnvironment: AppEnvironment {
   /// Creates the vault; nil, or why not.
   private func createVault(_ passphrase: SecretText) async -> String? {
     do {
-      let parameters: Scrypt.Parameters
-      switch setup.newVaultCost {
-      case .standard: parameters = .interactive
-      case .throwaway:
-        parameters =
-          (try? Scrypt.Parameters(cost: 1 << 10, blockSize: 8, parallelism: 1)) ?? .interactive
-      }
       let created = try await Vault.create(
-        at: setup.location, passphrase: Passphrase(passphrase.revealed), parameters: parameters)
+        at: setup.location, passphrase: Passphrase(passphrase.revealed),
+        parameters: setup.newVaultParameters)
       ready(created)
       return nil
     } catch {
@@ -252,9 +246,7 @@ actor AccountsEnvironment: AppEnvironment {
   ) {
     let record = try await record(account)
     return try await withBook { book throws(AccountsError) in
-      let token = try await book.accessToken(
-        for: record.id, minimumValidity: 60, startedAt: Date())
-      return (token, try await book.account(named: account.description))
+      try await book.validTokens(for: record.id, minimumValidity: 60, startedAt: Date())
     }
   }
 

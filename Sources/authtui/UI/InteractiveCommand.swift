@@ -56,7 +56,7 @@ enum InteractiveCommand {
         location: VaultLocation.resolve(
           explicitPath: options.vault, environment: environment),
         configuration: userConfiguration, passphrase: .current(environment: environment),
-        newVaultCost: .standard,
+        newVaultParameters: .interactive,
         prepare: { () async throws(CommandFailure) -> SecretText? in nil })
     }
     defer { demo?.cleanUp() }

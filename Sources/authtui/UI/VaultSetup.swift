@@ -1,5 +1,6 @@
 import App
 import Commands
+import Crypto
 import Foundation
 import Providers
 import System
@@ -14,17 +15,10 @@ struct VaultSetup: Sendable {
   let configuration: ConfigurationLocation
   /// Where a passphrase comes from before the unlock screen (nil: always ask).
   let passphrase: PassphraseSource?
-  /// The key derivation cost of a vault created from the UI.
-  let newVaultCost: VaultCost
+  /// The key derivation cost of a vault created from the UI (the demo's is cheap: its
+  /// throwaway vault protects nothing).
+  let newVaultParameters: Scrypt.Parameters
   /// Work to do before the vault is opened (the demo starts its sandbox and writes its files),
   /// returning the passphrase that opens the vault, if it knows it.
   let prepare: @Sendable () async throws(CommandFailure) -> SecretText?
-
-  /// The scrypt cost of a new vault.
-  enum VaultCost: Sendable {
-    /// The vault's real parameters (N = 2^17).
-    case standard
-    /// Cheap parameters, for a throwaway vault that protects nothing.
-    case throwaway
-  }
 }
