@@ -31,8 +31,9 @@ import Vault
       id: AccountID(7), damage: .cellRejected(column: "tokens"), providerID: "work",
       label: "frank")
     driver.send(
-      .accountsLoaded(
-        RequestID(99), .success(AccountList(accounts: Fixtures.accounts, damaged: [damaged]))))
+      .finished(
+        .loadAccounts(RequestID(99)),
+        .accounts(.success(AccountList(accounts: Fixtures.accounts, damaged: [damaged])))))
     #expect(driver.state.damagedAccounts == [damaged])
     #expect(driver.state.accounts.count == Fixtures.accounts.count)
   }
@@ -110,7 +111,7 @@ import Vault
     driver.press(.escape)
     var refreshed = Fixtures.bob
     refreshed.expiresAt = driver.now.addingTimeInterval(3600)
-    driver.send(.refreshFinished(id, Fixtures.bob.name, .success(refreshed)))
+    driver.finish(id, .account(.success(refreshed)))
     #expect(driver.state.busy.isEmpty)
     #expect(driver.text.contains("refreshed work/bob"))
     #expect(driver.text.contains("in 1h 00m"))
@@ -120,10 +121,9 @@ import Vault
     var driver = Driver()
     driver.select("bob")
     guard case .refresh(let id, _) = driver.press(.character("r")).first else { return }
-    driver.send(
-      .refreshFinished(
-        id, Fixtures.bob.name,
-        .failure(.signInNeeded(provider: "work", label: "bob", reason: .refreshRejected))))
+    driver.finish(
+      id,
+      .account(.failure(.signInNeeded(provider: "work", label: "bob", reason: .refreshRejected))))
     #expect(driver.state.account(Fixtures.bob.name)?.status(at: driver.now) == .signInNeeded)
     #expect(driver.text.contains("work/bob: the provider refused work/bob's refresh token"))
   }
@@ -142,8 +142,7 @@ import Vault
       Issue.record("c did not copy")
       return
     }
-    driver.send(
-      .copyFinished(id, .success(CopyReport(what: "the token of work/bob", clearsAfter: 45))))
+    driver.finish(id, .copied(.success(CopyReport(what: "the token of work/bob", clearsAfter: 45))))
     #expect(driver.text.contains("copied the token of work/bob; the clipboard is cleared in 45 s"))
   }
 
@@ -174,9 +173,7 @@ import Vault
       Issue.record("Enter did not sign out: \(effects)")
       return
     }
-    driver.send(
-      .signOutFinished(
-        id, Fixtures.alice.name, .success(SignOutReport(revocation: .unsupported))))
+    driver.finish(id, .signedOut(.success(SignOutReport(revocation: .unsupported))))
     #expect(driver.state.account(Fixtures.alice.name) == nil)
     #expect(driver.state.selection?.label == "日本語のアカウント")
     #expect(driver.text.contains("signed out of simkl/alice; the provider cannot revoke tokens"))
@@ -191,9 +188,9 @@ import Vault
     #expect(driver.text.contains("authtui asks Work SSO to revoke the tokens"))
     guard case .signOut(let id, _) = driver.press(.character("y")).first else { return }
     driver.press(.escape)
-    driver.send(
-      .signOutFinished(
-        id, Fixtures.bob.name,
+    driver.finish(
+      id,
+      .signedOut(
         .success(
           SignOutReport(revocation: .failed(.transport(.failed("HTTP 500 from Work SSO")))))))
     #expect(driver.state.account(Fixtures.bob.name) == nil)
@@ -255,7 +252,7 @@ import Vault
     driver.press(.character("q"))
     #expect(!driver.state.shouldExit)
     #expect(driver.text.contains("finishing 1 vault write(s) before quitting…"))
-    driver.send(.refreshFinished(id, Fixtures.bob.name, .success(Fixtures.bob)))
+    driver.finish(id, .account(.success(Fixtures.bob)))
     #expect(driver.state.shouldExit)
 
     var waiting = Driver()

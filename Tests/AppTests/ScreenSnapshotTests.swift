@@ -22,7 +22,7 @@ import Testing
 
   @Test(arguments: sizes) func unlockWithTheTypedPassphraseMasked(size: Size) {
     var driver = Driver(size: size, unlocked: false)
-    driver.send(.started(.locked(problem: nil)))
+    driver.send(.finished(.start, .vault(.locked(problem: nil))))
     driver.type("hunter2")
     #expect(!driver.text.contains("hunter2"))
     Snapshot.check(driver.frame, Self.name("unlock", size))
@@ -30,16 +30,16 @@ import Testing
 
   @Test(arguments: sizes) func unlockAfterAWrongPassphrase(size: Size) {
     var driver = Driver(size: size, unlocked: false)
-    driver.send(.started(.locked(problem: nil)))
+    driver.send(.finished(.start, .vault(.locked(problem: nil))))
     driver.type("wrong")
     let effects = driver.press(.enter)
     guard case .unlock(let id, _) = effects.first else {
       Issue.record("Enter did not unlock: \(effects)")
       return
     }
-    driver.send(
-      .unlockFinished(
-        id,
+    driver.finish(
+      id,
+      .unlocked(
         problem:
           "wrong passphrase for the vault; type it again (Caps Lock?) or set AUTHTUI_PASSPHRASE"))
     Snapshot.check(driver.frame, Self.name("unlock-wrong-passphrase", size))
@@ -47,7 +47,7 @@ import Testing
 
   @Test(arguments: sizes) func newVault(size: Size) {
     var driver = Driver(size: size, unlocked: false)
-    driver.send(.started(.missing))
+    driver.send(.finished(.start, .vault(.missing)))
     driver.type("correct horse")
     driver.press(.tab)
     driver.type("correct")
@@ -57,10 +57,12 @@ import Testing
   @Test(arguments: sizes) func unusableVault(size: Size) {
     var driver = Driver(size: size, unlocked: false)
     driver.send(
-      .started(
-        .unusable(
-          "the vault ~/.local/share/authtui/vault.db is readable by others; run "
-            + "`chmod 600 ~/.local/share/authtui/vault.db` and start again")))
+      .finished(
+        .start,
+        .vault(
+          .unusable(
+            "the vault ~/.local/share/authtui/vault.db is readable by others; run "
+              + "`chmod 600 ~/.local/share/authtui/vault.db` and start again"))))
     Snapshot.check(driver.frame, Self.name("vault-unusable", size))
   }
 
@@ -211,9 +213,9 @@ import Testing
     driver.select("bob")
     driver.press(.character("d"))
     guard case .signOut(let id, let account) = driver.press(.character("y")).first else { return }
-    driver.send(
-      .signOutFinished(
-        id, account,
+    driver.finish(
+      id,
+      .signedOut(
         .success(
           SignOutReport(
             revocation: .revoked,

@@ -32,7 +32,7 @@ import Testing
     }
     #expect(fresh != id)
     // The old attempt's answer, arriving late, is dropped.
-    driver.send(.signInFinished(id, .success(Fixtures.alice)))
+    driver.finish(id, .account(.success(Fixtures.alice)))
     #expect(driver.state.context == .signIn)
     #expect(driver.state.accounts == AppState.sorted(Fixtures.accounts))
   }
@@ -103,7 +103,7 @@ import Testing
     #expect(afterCancel == (attempt.map { [Effect.cancelSignIn($0)] } ?? []))
     #expect(driver.state.context == .list)
     if let attempt {
-      driver.send(.signInFinished(attempt, .success(Fixtures.alice)))
+      driver.finish(attempt, .account(.success(Fixtures.alice)))
       #expect(driver.state.accounts == AppState.sorted(Fixtures.accounts))
       #expect(driver.text.contains("sign-in cancelled; nothing was stored"))
     }
@@ -123,7 +123,7 @@ import Testing
     let id = try #require(started)
     driver.send(.signInProgress(id, driver.codeSnapshot(code: "A7K2Q", complete: false)))
     let erin = AccountSummary(name: Fixtures.name("simkl", "erin"), providerName: "Simkl")
-    driver.send(.signInFinished(id, .success(erin)))
+    driver.finish(id, .account(.success(erin)))
     #expect(driver.state.context == .list)
     #expect(driver.state.selection == erin.name)
     #expect(driver.state.filter.isEmpty)
@@ -182,11 +182,10 @@ import Testing
         .signInProgress(id, driver.browserSnapshot())
       ).first
     else { return }
-    driver.send(.browserOpened(request, .opened(command: "xdg-open")))
+    driver.finish(request, .browser(.opened(command: "xdg-open")))
     #expect(driver.text.contains("opened the page with xdg-open"))
     #expect(driver.text.contains("Your browser shows Work SSO's consent page"))
-    driver.send(
-      .browserOpened(request, .unavailable("no browser here (no BROWSER and no display)")))
+    driver.finish(request, .browser(.unavailable("no browser here (no BROWSER and no display)")))
     #expect(driver.text.contains("Open this address in a browser and approve:"))
     #expect(driver.text.contains("no browser here (no BROWSER and no display)"))
   }
@@ -214,9 +213,7 @@ import Testing
         .submitRedirect(id, SecretText("http://127.0.0.1:39211/callback?code=abc&state=xyz"))
       ])
     #expect(!"\(submitted)".contains("code=abc"))
-    driver.send(
-      .redirectSubmitted(
-        id, .auth(.malformedRedirect("it has no code or error parameter"))))
+    driver.finish(id, .done(.auth(.malformedRedirect("it has no code or error parameter"))))
     #expect(driver.text.contains("That is not a redirect this sign-in can use"))
   }
 
@@ -233,9 +230,7 @@ import Testing
     let started = driver.startSignIn("work", .device)
     let id = try #require(started)
     driver.send(.signInProgress(id, driver.codeSnapshot()))
-    driver.send(
-      .signInFinished(
-        id, .failure(.auth(.accessDenied(description: "the user declined")))))
+    driver.finish(id, .account(.failure(.auth(.accessDenied(description: "the user declined")))))
     #expect(driver.text.contains("✗ The sign-in was declined at the provider"))
     #expect(driver.state.topPanelIsRetryable)
   }

@@ -8,14 +8,14 @@ import Testing
   @Test func aPassphraseFromTheEnvironmentSkipsThePrompt() {
     var driver = Driver(unlocked: false)
     #expect(driver.text.contains("Opening the vault…"))
-    let effects = driver.send(.started(.unlocked))
+    let effects = driver.send(.finished(.start, .vault(.unlocked)))
     #expect(driver.state.phase == .ready)
     #expect(effects.count == 2)
   }
 
   @Test func aWrongPassphraseIsSaidInPlaceAndTheFieldEmptied() {
     var driver = Driver(unlocked: false)
-    driver.send(.started(.locked(problem: nil)))
+    driver.send(.finished(.start, .vault(.locked(problem: nil))))
     #expect(driver.press(.enter).isEmpty)
     #expect(driver.text.contains("type the passphrase, then press Enter"))
     driver.type("hunter2")
@@ -29,8 +29,7 @@ import Testing
     #expect(driver.text.contains("Unlocking…"))
     // Keys while unlocking type nothing and start nothing.
     #expect(driver.press(.enter).isEmpty)
-    driver.send(
-      .unlockFinished(id, problem: "wrong passphrase; type it again"))
+    driver.finish(id, .unlocked(problem: "wrong passphrase; type it again"))
     #expect(driver.text.contains("wrong passphrase; type it again"))
     guard case .locked(let form) = driver.state.phase else { return }
     #expect(form.passphrase.isEmpty)
@@ -40,11 +39,11 @@ import Testing
   @Test func unlockingLoadsTheAccountsAndProviders() {
     var driver = Driver(unlocked: false)
     driver.send(
-      .started(.locked(problem: "AUTHTUI_PASSPHRASE is wrong")))
+      .finished(.start, .vault(.locked(problem: "AUTHTUI_PASSPHRASE is wrong"))))
     #expect(driver.text.contains("AUTHTUI_PASSPHRASE is wrong"))
     driver.type("right")
     guard case .unlock(let id, _) = driver.press(.enter).first else { return }
-    let loads = driver.send(.unlockFinished(id, problem: nil))
+    let loads = driver.finish(id, .unlocked(problem: nil))
     #expect(driver.state.phase == .ready)
     #expect(loads.count == 2)
     #expect(driver.text.contains("Reading the accounts…"))
@@ -52,7 +51,7 @@ import Testing
 
   @Test func aNewVaultNeedsThePassphraseTwice() {
     var driver = Driver(unlocked: false)
-    driver.send(.started(.missing))
+    driver.send(.finished(.start, .vault(.missing)))
     driver.type("one")
     #expect(driver.press(.enter).isEmpty)
     driver.type("two")
@@ -70,7 +69,7 @@ import Testing
 
   @Test func escQuitsThePrompt() {
     var driver = Driver(unlocked: false)
-    driver.send(.started(.locked(problem: nil)))
+    driver.send(.finished(.start, .vault(.locked(problem: nil))))
     driver.type("q")
     #expect(!driver.state.shouldExit)
     driver.press(.escape)

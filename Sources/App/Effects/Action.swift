@@ -1,4 +1,3 @@
-import Accounts
 import AuthCore
 import Terminal
 
@@ -13,30 +12,8 @@ public enum Action: Sendable {
   case resized(Size)
   /// Time passed: countdowns, spinners and message timeouts move on.
   case tick
-  /// How the vault stands at start.
-  case started(VaultAvailability)
-  /// The vault was unlocked (or created), or the sentence that says why not (the command
-  /// line's, which names where a rejected passphrase came from).
-  case unlockFinished(RequestID, problem: String?)
-  /// The account list, or why it could not be read.
-  case accountsLoaded(RequestID, Result<AccountList, AccountsError>)
-  /// The provider catalog.
-  case providersLoaded(RequestID, [ProviderSummary])
-  /// A sign-in attempt moved on.
+  /// A sign-in attempt moved on, while its `.startSignIn` effect runs.
   case signInProgress(RequestID, SignInProgress)
-  /// A sign-in attempt ended: the account it stored, or why there is none.
-  case signInFinished(RequestID, Result<AccountSummary, AccountsError>)
-  /// A pasted redirect URL was taken (nil) or refused (the reason).
-  case redirectSubmitted(RequestID, AccountsError?)
-  /// A refresh ended: the account with its new token facts, or why not.
-  case refreshFinished(RequestID, AccountName, Result<AccountSummary, AccountsError>)
-  /// A sign-out of the account ended: what the provider did (the account is gone), or why the
-  /// account could not be removed.
-  case signOutFinished(RequestID, AccountName, Result<SignOutReport, AccountsError>)
-  /// An export to an env file ended.
-  case exportFinished(RequestID, Result<ExportReport, AccountsError>)
-  /// A copy to the clipboard ended.
-  case copyFinished(RequestID, Result<CopyReport, AccountsError>)
-  /// The browser was started, or could not be.
-  case browserOpened(RequestID, BrowserReport)
+  /// An effect ended: the effect as the reducer asked for it, and what came of it.
+  case finished(Effect, Outcome)
 }

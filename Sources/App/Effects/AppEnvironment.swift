@@ -1,11 +1,13 @@
 import Accounts
+import AuthCore
 
 /// The world as the UI reaches it: the vault, the providers, the browser and the clipboard.
 ///
-/// It answers by effect: `perform` does the work `effect` asks for and returns the action its
-/// result becomes (the one each `Effect` case names), so a new operation is an effect, its
-/// result action and the reducer's cases for both, plus its line in the real environment's
-/// `perform` (and in a test's, which answers from memory); no method per operation.
+/// It answers by effect: `perform` does the work `effect` asks for and returns its outcome
+/// (the one each `Effect` case names); the runner hands both back to the reducer. A new
+/// operation is an effect, the reducer's cases for it, and its line in the real environment's
+/// `perform` (and in a test's, which answers from memory); no method and no result action per
+/// operation.
 ///
 /// The UI never calls this on its own thread: `EffectRunner` calls it from tasks and sends the
 /// results back to the loop as actions, so the screen keeps answering keys while a refresh, a
@@ -15,10 +17,11 @@ import Accounts
 /// Nothing here hands the UI a token: copying and exporting happen inside the environment,
 /// which reports only what it did.
 public protocol AppEnvironment: Sendable {
-  /// Does the work of `effect` and returns the action its result becomes; `send` takes what
-  /// the effect reports on the way (a sign-in's `.signInProgress`). Nil when there is nothing
-  /// to report. Cancelling the calling task ends a sign-in attempt with nothing stored.
-  func perform(_ effect: Effect, send: @escaping @Sendable (Action) -> Void) async -> Action?
+  /// Does the work of `effect` and returns what came of it; `progress` takes a sign-in's
+  /// reports on the way. Nil for the effects that are not the environment's (`.cancelSignIn`,
+  /// `.redraw`). Cancelling the calling task ends a sign-in attempt with nothing stored.
+  func perform(_ effect: Effect, progress: @escaping @Sendable (SignInProgress) -> Void) async
+    -> Outcome?
 }
 
 extension AccountsError {

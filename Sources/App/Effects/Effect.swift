@@ -4,48 +4,63 @@ import Foundation
 
 /// Work the reducer asks for: everything that touches the vault, the network, the browser or
 /// the clipboard. Plain data, so reducer tests compare it; `AppEnvironment.perform` does it and
-/// answers with the action each case names, and `EffectRunner` runs it in a task, off the UI
-/// thread. `redraw` stays with the loop, `cancelSignIn` with the runner.
+/// answers with the `Outcome` each case names, and `EffectRunner` runs it in a task, off the
+/// UI thread, and hands back `.finished(effect, outcome)`. `redraw` stays with the loop,
+/// `cancelSignIn` with the runner.
 ///
-/// A new operation is a case here naming its result action, that case in `Action`, the
-/// reducer's cases for both, and its line in the real environment's `perform`.
+/// A new operation is a case here (with the outcome it ends with), the reducer's cases that
+/// ask for it and take its outcome, and its line in the real environment's `perform`.
 public enum Effect: Sendable, Equatable {
-  /// Find out how the vault stands (a passphrase variable may unlock it): `.started`.
+  /// Find out how the vault stands (a passphrase variable may unlock it): `.vault`.
   case start
-  /// Unlock the vault: `.unlockFinished`.
+  /// Unlock the vault: `.unlocked`.
   case unlock(RequestID, SecretText)
-  /// Create the vault with this passphrase: `.unlockFinished`.
+  /// Create the vault with this passphrase: `.unlocked`.
   case createVault(RequestID, SecretText)
-  /// Read the account list: `.accountsLoaded`.
+  /// Read the account list: `.accounts`.
   case loadAccounts(RequestID)
-  /// Read the provider catalog: `.providersLoaded`.
+  /// Read the provider catalog: `.providers`.
   case loadProviders(RequestID)
-  /// Start a sign-in attempt; its progress (`.signInProgress`) and end (`.signInFinished`)
-  /// come back under the same id. The account is stored only when the attempt succeeds.
+  /// Start a sign-in attempt; its progress comes back as `.signInProgress` under the same id,
+  /// and its end as `.account`. The account is stored only when the attempt succeeds.
   case startSignIn(RequestID, provider: String, method: SignInFlow)
   /// End a running attempt; it stores nothing (the runner cancels its task).
   case cancelSignIn(RequestID)
-  /// Hand a pasted redirect URL to a running browser attempt: `.redirectSubmitted`.
+  /// Hand a pasted redirect URL to a running browser attempt: `.done`.
   case submitRedirect(RequestID, SecretText)
   /// Open a page in the browser; `userCode` is the code the page asks for, if any:
-  /// `.browserOpened`.
+  /// `.browser`.
   case openBrowser(RequestID, url: String, userCode: String?)
-  /// Copy text that is not secret (a URL, a user code) to the clipboard: `.copyFinished`.
+  /// Copy text that is not secret (a URL, a user code) to the clipboard: `.copied`.
   case copyText(RequestID, String, what: String)
   /// Copy the account's access token (refreshed first when needed) to the clipboard:
-  /// `.copyFinished`.
+  /// `.copied`.
   case copyToken(RequestID, AccountName)
-  /// Refresh the account's access token now: `.refreshFinished`.
+  /// Refresh the account's access token now: `.account`.
   case refresh(RequestID, AccountName)
-  /// Revoke (where possible) and delete the account: `.signOutFinished`.
+  /// Revoke (where possible) and delete the account: `.signedOut`.
   case signOut(RequestID, AccountName)
-  /// Write the account's access token to an env file: `.exportFinished`.
+  /// Write the account's access token to an env file: `.exported`.
   case exportEnvFile(RequestID, AccountName, path: String, variable: String)
   /// Repaint every cell (the loop does it).
   case redraw
 }
 
 extension Effect {
+  /// The request this effect answers under (nil for the ones that have none: `.start`,
+  /// `.redraw`).
+  public var request: RequestID? {
+    switch self {
+    case .start, .redraw: return nil
+    case .unlock(let id, _), .createVault(let id, _), .loadAccounts(let id),
+      .loadProviders(let id), .startSignIn(let id, _, _), .cancelSignIn(let id),
+      .submitRedirect(let id, _), .openBrowser(let id, _, _), .copyText(let id, _, _),
+      .copyToken(let id, _), .refresh(let id, _), .signOut(let id, _),
+      .exportEnvFile(let id, _, _, _):
+      return id
+    }
+  }
+
   /// The sign-in attempt whose task this effect starts (so it can be cancelled), or ends.
   var attempt: (id: RequestID, starts: Bool)? {
     switch self {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Runs effects in tasks, off the UI thread, and sends each one's resulting action back with
-/// `send` (the loop's mailbox). What an effect does and which action it becomes is the
+/// `send` (the loop's mailbox) as `.finished(effect, outcome)`. What an effect does is the
 /// environment's answer (`AppEnvironment.perform`); the runner only keeps the tasks.
 ///
 /// Owned and called by the loop's thread only; sign-in tasks are kept so that a cancel (Esc,
@@ -24,15 +24,19 @@ public final class EffectRunner {
       attempts.removeValue(forKey: attempt.id)?.cancel()
       return
     }
+    let request = effect.request
     let task = Task { [environment, send] in
-      if let action = await environment.perform(effect, send: send) { send(action) }
+      let outcome = await environment.perform(effect) { progress in
+        if let request { send(.signInProgress(request, progress)) }
+      }
+      if let outcome { send(.finished(effect, outcome)) }
     }
     if let attempt = effect.attempt { attempts[attempt.id] = task }
   }
 
   /// Forgets attempts that ended, as their results pass by.
   public func observe(_ action: Action) {
-    if case .signInFinished(let id, _) = action { attempts[id] = nil }
+    if case .finished(.startSignIn(let id, _, _), _) = action { attempts[id] = nil }
   }
 
   /// Cancels every running attempt (the UI is quitting).

@@ -2,10 +2,12 @@ import Accounts
 import Foundation
 
 extension AppState {
-  /// Results of background work.
-  mutating func applyResult(_ action: Action, now: Date) -> [Effect] {
-    switch action {
-    case .started(let access):
+  /// What came of an effect. The work it was waiting for is over, whatever the outcome; an
+  /// outcome that does not answer its effect changes nothing else.
+  mutating func finished(_ effect: Effect, _ outcome: Outcome, now: Date) -> [Effect] {
+    if let id = effect.request { endBusy(id) }
+    switch (effect, outcome) {
+    case (.start, .vault(let access)):
       switch access {
       case .unlocked:
         return becomeReady()
@@ -16,16 +18,15 @@ extension AppState {
       case .unusable(let problem):
         phase = .unusable(problem)
       }
-    case .unlockFinished(let id, let problem):
-      endBusy(id)
+    case (.unlock(let id, _), .unlocked(let problem)),
+      (.createVault(let id, _), .unlocked(let problem)):
       guard case .locked(let form) = phase, form.pending == id else { return [] }
       if let problem {
         phase = .locked(UnlockForm(creating: form.creating, problem: problem))
         return []
       }
       return becomeReady()
-    case .accountsLoaded(let id, let result):
-      endBusy(id)
+    case (.loadAccounts, .accounts(let result)):
       switch result {
       case .success(let list):
         accounts = Self.sorted(list.accounts)
@@ -35,22 +36,17 @@ extension AppState {
       case .failure(let failure):
         message = StatusMessage(.error, failure.message, now: now)
       }
-    case .providersLoaded(_, let list):
+    case (.loadProviders, .providers(let list)):
       providers = list
-    case .signInProgress(let id, let progress):
-      return signInProgressed(id, progress, now: now)
-    case .signInFinished(let id, let result):
+    case (.startSignIn(let id, _, _), .account(let result)):
       return signInFinished(id, result, now: now)
-    case .redirectSubmitted(_, let failure):
+    case (.submitRedirect, .done(let failure)):
       if let failure { message = StatusMessage(.error, failure.message, now: now) }
-    case .refreshFinished(let id, let name, let result):
-      endBusy(id)
+    case (.refresh(_, let name), .account(let result)):
       refreshFinished(name, result, now: now)
-    case .signOutFinished(let id, let name, let result):
-      endBusy(id)
+    case (.signOut(let id, let name), .signedOut(let result)):
       signOutFinished(id, name, result, now: now)
-    case .exportFinished(let id, let result):
-      endBusy(id)
+    case (.exportEnvFile, .exported(let result)):
       switch result {
       case .success(let report):
         message = StatusMessage(
@@ -58,8 +54,7 @@ extension AppState {
       case .failure(let failure):
         message = StatusMessage(.error, failure.message, now: now)
       }
-    case .copyFinished(let id, let result):
-      endBusy(id)
+    case (.copyText, .copied(let result)), (.copyToken, .copied(let result)):
       switch result {
       case .success(let report):
         var text = "copied \(report.what)"
@@ -70,7 +65,7 @@ extension AppState {
       case .failure(let failure):
         message = StatusMessage(.error, failure.message, now: now)
       }
-    case .browserOpened(_, let report):
+    case (.openBrowser, .browser(let report)):
       switch report {
       case .opened(let command):
         // Only while the screen that opened it is up: a late answer must not cover newer news.
@@ -87,7 +82,7 @@ extension AppState {
         }
         message = StatusMessage(.warning, reason, now: now)
       }
-    case .key, .command, .resized, .tick:
+    default:
       break
     }
     return []

@@ -32,7 +32,10 @@ extension AppState {
       keepSelectionVisible()
       effects = []
     case .tick: effects = tick(now: now)
-    default: effects = applyResult(action, now: now)
+    case .signInProgress(let id, let progress):
+      effects = signInProgressed(id, progress, now: now)
+    case .finished(let effect, let outcome):
+      effects = finished(effect, outcome, now: now)
     }
     if let asked = quitRequestedAt,
       !busy.contains(where: \.writesVault) || now.timeIntervalSince(asked) >= 3

@@ -40,44 +40,39 @@ actor AccountsEnvironment: AppEnvironment {
 
   // MARK: The effects
 
-  /// Each effect's call and the action its result becomes, one line each.
-  func perform(_ effect: Effect, send: @escaping @Sendable (Action) -> Void) async -> Action? {
+  /// Each effect's call and the outcome it gives, one line each.
+  func perform(
+    _ effect: Effect, progress: @escaping @Sendable (SignInProgress) -> Void
+  ) async -> Outcome? {
     switch effect {
     case .start:
-      return .started(await start())
-    case .unlock(let id, let passphrase):
-      return .unlockFinished(id, problem: await unlock(passphrase))
-    case .createVault(let id, let passphrase):
-      return .unlockFinished(id, problem: await createVault(passphrase))
-    case .loadAccounts(let id):
-      return .accountsLoaded(id, await AccountsError.result(of: try await accounts()))
-    case .loadProviders(let id):
-      return .providersLoaded(id, providers())
+      return .vault(await start())
+    case .unlock(_, let passphrase):
+      return .unlocked(problem: await unlock(passphrase))
+    case .createVault(_, let passphrase):
+      return .unlocked(problem: await createVault(passphrase))
+    case .loadAccounts:
+      return .accounts(await AccountsError.result(of: try await accounts()))
+    case .loadProviders:
+      return .providers(providers())
     case .startSignIn(let id, let provider, let method):
-      return .signInFinished(
-        id,
+      return .account(
         await AccountsError.result(
-          of: try await signIn(id, provider: provider, method: method) { progress in
-            send(.signInProgress(id, progress))
-          }))
+          of: try await signIn(id, provider: provider, method: method, progress: progress)))
     case .submitRedirect(let id, let url):
-      return .redirectSubmitted(
-        id, await AccountsError.thrown(by: try await submitRedirect(url, to: id)))
-    case .openBrowser(let id, let url, let userCode):
-      return .browserOpened(id, await openBrowser(url, userCode: userCode))
-    case .copyText(let id, let text, let what):
-      return .copyFinished(id, .success(copyText(text, what: what)))
-    case .copyToken(let id, let account):
-      return .copyFinished(id, await AccountsError.result(of: try await copyToken(account)))
-    case .refresh(let id, let account):
-      return .refreshFinished(
-        id, account, await AccountsError.result(of: try await refresh(account)))
-    case .signOut(let id, let account):
-      return .signOutFinished(
-        id, account, await AccountsError.result(of: try await signOut(account)))
-    case .exportEnvFile(let id, let account, let path, let variable):
-      return .exportFinished(
-        id,
+      return .done(await AccountsError.thrown(by: try await submitRedirect(url, to: id)))
+    case .openBrowser(_, let url, let userCode):
+      return .browser(await openBrowser(url, userCode: userCode))
+    case .copyText(_, let text, let what):
+      return .copied(.success(copyText(text, what: what)))
+    case .copyToken(_, let account):
+      return .copied(await AccountsError.result(of: try await copyToken(account)))
+    case .refresh(_, let account):
+      return .account(await AccountsError.result(of: try await refresh(account)))
+    case .signOut(_, let account):
+      return .signedOut(await AccountsError.result(of: try await signOut(account)))
+    case .exportEnvFile(_, let account, let path, let variable):
+      return .exported(
         await AccountsError.result(
           of: try await exportEnvFile(account, path: path, variable: variable)))
     case .cancelSignIn, .redraw:

@@ -38,42 +38,41 @@ actor FakeEnvironment: AppEnvironment {
   }
 
   /// Answers each effect from memory; the sign-in and the refresh are the steered ones below.
-  func perform(_ effect: Effect, send: @escaping @Sendable (Action) -> Void) async -> Action? {
+  func perform(
+    _ effect: Effect, progress: @escaping @Sendable (SignInProgress) -> Void
+  ) async -> Outcome? {
     switch effect {
     case .start:
-      return .started(access)
-    case .unlock(let id, let passphrase):
-      return .unlockFinished(id, problem: passphrase.revealed == "right" ? nil : "wrong passphrase")
-    case .createVault(let id, _):
-      return .unlockFinished(id, problem: nil)
-    case .loadAccounts(let id):
-      return .accountsLoaded(id, .success(AccountList(accounts: accounts)))
-    case .loadProviders(let id):
-      return .providersLoaded(id, Fixtures.providers)
+      return .vault(access)
+    case .unlock(_, let passphrase):
+      return .unlocked(problem: passphrase.revealed == "right" ? nil : "wrong passphrase")
+    case .createVault:
+      return .unlocked(problem: nil)
+    case .loadAccounts:
+      return .accounts(.success(AccountList(accounts: accounts)))
+    case .loadProviders:
+      return .providers(Fixtures.providers)
     case .startSignIn(let id, let provider, _):
-      return .signInFinished(
-        id,
-        await AccountsError.result(
-          of: try await signIn(id, provider: provider) { send(.signInProgress(id, $0)) }))
+      return .account(
+        await AccountsError.result(of: try await signIn(id, provider: provider, progress: progress))
+      )
     case .submitRedirect(let id, let url):
-      return .redirectSubmitted(id, submitRedirect(url, to: id))
-    case .refresh(let id, let account):
-      return .refreshFinished(id, account, await refresh(account))
-    case .signOut(let id, let account):
+      return .done(submitRedirect(url, to: id))
+    case .refresh(_, let account):
+      return .account(await refresh(account))
+    case .signOut(_, let account):
       accounts.removeAll { $0.name == account }
-      return .signOutFinished(id, account, .success(SignOutReport(revocation: .revoked)))
-    case .exportEnvFile(let id, let account, let path, let variable):
-      return .exportFinished(
-        id, .success(ExportReport(account: account, path: path, variable: variable)))
-    case .copyToken(let id, let account):
+      return .signedOut(.success(SignOutReport(revocation: .revoked)))
+    case .exportEnvFile(_, let account, let path, let variable):
+      return .exported(.success(ExportReport(account: account, path: path, variable: variable)))
+    case .copyToken(_, let account):
       clipboard?.copy(SecretText("token-of-\(account.label)"))
-      return .copyFinished(
-        id, .success(CopyReport(what: "the token of \(account)", clearsAfter: 45)))
-    case .copyText(let id, let text, let what):
+      return .copied(.success(CopyReport(what: "the token of \(account)", clearsAfter: 45)))
+    case .copyText(_, let text, let what):
       clipboard?.copy(SecretText(text))
-      return .copyFinished(id, .success(CopyReport(what: what)))
-    case .openBrowser(let id, _, _):
-      return .browserOpened(id, .opened(command: "fake-browser"))
+      return .copied(.success(CopyReport(what: what)))
+    case .openBrowser:
+      return .browser(.opened(command: "fake-browser"))
     case .cancelSignIn, .redraw:
       return nil
     }

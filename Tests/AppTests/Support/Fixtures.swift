@@ -2,6 +2,7 @@ import Accounts
 import App
 import Foundation
 import Terminal
+import Testing
 
 @testable import AuthCore
 
@@ -84,16 +85,31 @@ struct Driver {
     state = AppState(configuration: configuration, keys: keys)
     send(.resized(size))
     guard unlocked else { return }
-    let loads = send(.started(.unlocked))
+    let loads = send(.finished(.start, .vault(.unlocked)))
     for effect in loads {
       switch effect {
-      case .loadAccounts(let id):
-        send(.accountsLoaded(id, .success(AccountList(accounts: accounts))))
-      case .loadProviders(let id): send(.providersLoaded(id, providers))
+      case .loadAccounts:
+        send(.finished(effect, .accounts(.success(AccountList(accounts: accounts)))))
+      case .loadProviders: send(.finished(effect, .providers(providers)))
       default: break
       }
     }
     effects.removeAll()
+  }
+
+  /// Hands the reducer `outcome` as the result of the last effect asked for under `id`.
+  @discardableResult
+  mutating func finish(_ id: RequestID, _ outcome: Outcome) -> [Effect] {
+    // A cancel is the runner's, never answered: the outcome answers the work it cancelled.
+    let answered = effects.last { effect in
+      if case .cancelSignIn = effect { return false }
+      return effect.request == id
+    }
+    guard let effect = answered else {
+      Issue.record("no effect was asked for under \(id)")
+      return []
+    }
+    return send(.finished(effect, outcome))
   }
 
   /// Applies `action` and returns the effects it asked for.
