@@ -36,6 +36,23 @@ extension AccountBook {
     try await validTokens(for: id, minimumValidity: .infinity, startedAt: startedAt).record
   }
 
+  /// Refreshes `id` when its token is due under `RefreshSchedule` (a quarter of its lifetime
+  /// left, at most five minutes) and returns the account as it stands: the background refresh
+  /// of a UI or an agent. The account is read afresh first, so a refresh another process made
+  /// since the caller last looked is used, not repeated; processes that find it due at once
+  /// share one refresh through the lease, as `refresh` does.
+  public func refreshAhead(_ id: AccountID, startedAt: Date) async throws(AccountsError)
+    -> AccountRecord
+  {
+    let record = try await account(id)
+    guard !record.needsSignIn, record.tokens.refreshToken != nil,
+      let due = RefreshSchedule.refreshAt(
+        obtainedAt: record.tokens.obtainedAt, expiresAt: record.tokens.expiresAt),
+      await clock.now() >= due
+    else { return record }
+    return try await refresh(id, startedAt: startedAt)
+  }
+
   /// `accessToken(for:minimumValidity:startedAt:)` with the account as it stands afterwards
   /// (its expiry, after a refresh the new one), for callers that show or write it too.
   public func validTokens(

@@ -27,5 +27,6 @@ extension Vault {
       try header.write(to: table.connection)
       beforeCommit()
     }
+    unlockedSalt = header.salt
   }
 }

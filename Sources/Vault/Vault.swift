@@ -34,6 +34,9 @@ public actor Vault {
   var connection: SQLiteConnection?
   var keys: VaultKeys?
   var sealer: CellSealer?
+  /// The salt of the header the keys came from: another process's passphrase change writes a
+  /// fresh one.
+  var unlockedSalt: [UInt8]?
   /// scrypt, but for tests that watch when a derivation runs.
   let keyDerivation: KeyDerivation
 
@@ -173,6 +176,7 @@ public actor Vault {
       self.connection = connection
       self.keys = keys
       self.sealer = CellSealer(key: keys.cellKey, vaultID: vaultID, schemaVersion: migrations.count)
+      unlockedSalt = header.salt
     } catch {
       connection = nil
       location.removeFiles()
@@ -204,12 +208,14 @@ public actor Vault {
     }
     self.keys = keys
     self.sealer = sealer
+    unlockedSalt = header.salt
   }
 
   /// Forgets the keys; the connection stays open for `status` and a later `unlock`.
   public func lock() {
     keys = nil
     sealer = nil
+    unlockedSalt = nil
   }
 
   /// Forgets the keys and closes the file. Any later request throws `closed`.
@@ -250,6 +256,15 @@ public actor Vault {
   /// Works while locked.
   public func externalChangeStamp() throws(VaultError) -> Int64 {
     try openConnection().integerPragma("data_version")
+  }
+
+  /// True when the vault is unlocked and another process has changed its passphrase since: the
+  /// keys still open the file (a passphrase change rewraps the same data key), but whoever
+  /// holds them should be asked for the new passphrase. This vault's own change does not count.
+  /// Reads only the header; costs no key derivation.
+  public func passphraseChangedElsewhere() throws(VaultError) -> Bool {
+    guard let unlockedSalt else { return false }
+    return try VaultHeader.read(from: openConnection()).salt != unlockedSalt
   }
 
   // MARK: Shared by the extensions

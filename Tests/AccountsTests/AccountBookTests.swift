@@ -75,6 +75,37 @@ import Vault
     await harness.stop()
   }
 
+  @Test func refreshAheadWaitsForTheScheduleAndAnotherProcessUsesTheRefreshItFinds() async throws {
+    let harness = try await AccountsHarness.start()
+    await harness.setAccessTokenLifetime(40)
+    let account = try await harness.signIn()
+    let obtained = account.tokens.obtainedAt
+    // A process whose clock reads `offset` seconds after `start`.
+    func process(at offset: TimeInterval, after start: Date) -> AccountBook {
+      AccountBook(
+        vault: harness.vault, catalog: harness.book.catalog, transport: URLSessionTransport(),
+        clock: ManualClock(now: start.addingTimeInterval(offset)))
+    }
+    // A 40-second token is due 10 seconds before it expires.
+    let early = try await process(at: 29, after: obtained).refreshAhead(
+      account.id, startedAt: Date())
+    #expect(early.tokens.accessToken == account.tokens.accessToken)
+    #expect(await harness.stat(.refreshes) == 0)
+
+    let first = try await process(at: 31, after: obtained).refreshAhead(
+      account.id, startedAt: Date())
+    #expect(first.tokens.accessToken != account.tokens.accessToken)
+    #expect(first.tokens.refreshToken != account.tokens.refreshToken)
+    #expect(await harness.stat(.refreshes) == 1)
+    // Another process whose list still shows the old token asks too: the account is read
+    // afresh, and the new token is not due yet.
+    let second = try await process(at: 29, after: first.tokens.obtainedAt).refreshAhead(
+      account.id, startedAt: Date())
+    #expect(second.tokens.accessToken == first.tokens.accessToken)
+    #expect(await harness.stat(.refreshes) == 1)
+    await harness.stop()
+  }
+
   @Test func marksTheAccountWhenTheProviderRefusesTheRefreshToken() async throws {
     let harness = try await AccountsHarness.start()
     let account = try await harness.signIn()

@@ -52,6 +52,8 @@ import Vault
 
   @Test func theExpiryCountdownIsLive() {
     var driver = Driver()
+    // A provider that never answers the background refresh: the countdown runs on.
+    driver.answersUpkeep = false
     #expect(driver.text.contains("in 4m 05s"))
     driver.advance(65)
     #expect(driver.text.contains("in 3m 00s"))

@@ -132,6 +132,24 @@ import Vault
     #expect(try await watcher.externalChangeStamp() != first)
   }
 
+  @Test func aPassphraseChangedByAnotherProcessIsNoticedButNotOneOfItsOwn() async throws {
+    let fixture = try VaultFixture()
+    _ = try await fixture.createClosedVault(with: [VaultFixture.account(1)])
+    let watcher = try await fixture.unlocked()
+    let changer = try await fixture.unlocked()
+    #expect(try await !watcher.passphraseChangedElsewhere())
+    try await watcher.changePassphrase(to: Passphrase("mine"))
+    #expect(try await !watcher.passphraseChangedElsewhere())
+    try await changer.changePassphrase(to: Passphrase("theirs"))
+    #expect(try await watcher.passphraseChangedElsewhere())
+    // The keys still read the file; unlocking with the new passphrase clears the notice.
+    _ = try await watcher.listAccounts()
+    try await watcher.unlock(with: Passphrase("theirs"))
+    #expect(try await !watcher.passphraseChangedElsewhere())
+    await watcher.lock()
+    #expect(try await !watcher.passphraseChangedElsewhere())
+  }
+
   @Test func aFileThatIsNotAVaultIsRefused() async throws {
     let fixture = try VaultFixture()
     try FileManager.default.createDirectory(

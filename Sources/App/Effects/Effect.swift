@@ -38,6 +38,14 @@ public enum Effect: Sendable, Equatable {
   case copyToken(RequestID, AccountName)
   /// Refresh the account's access token now: `.account`.
   case refresh(RequestID, AccountName)
+  /// Refresh the account's access token if it is due (`RefreshSchedule`: a quarter of its
+  /// lifetime left, at most five minutes), in the background and through the lease that every
+  /// process shares: `.account`, the account as it stands afterwards.
+  case refreshAhead(RequestID, AccountName)
+  /// Look whether another process changed the vault (cheap: one pragma): `.accounts` with the
+  /// list when it did, `.done(nil)` when not, `.vault(.locked)` when another process changed
+  /// its passphrase.
+  case watchVault(RequestID)
   /// Revoke (where possible) and delete the account: `.signedOut`.
   case signOut(RequestID, AccountName)
   /// Write the account's access token to an env file: `.exported`.
@@ -55,7 +63,8 @@ extension Effect {
     case .unlock(let id, _), .createVault(let id, _), .loadAccounts(let id),
       .loadProviders(let id), .startSignIn(let id, _, _), .cancelSignIn(let id),
       .submitRedirect(let id, _), .openBrowser(let id, _, _), .copyText(let id, _, _),
-      .copyToken(let id, _), .refresh(let id, _), .signOut(let id, _),
+      .copyToken(let id, _), .refresh(let id, _), .refreshAhead(let id, _), .watchVault(let id),
+      .signOut(let id, _),
       .exportEnvFile(let id, _, _, _):
       return id
     }

@@ -29,10 +29,7 @@ extension AppState {
     case (.loadAccounts, .accounts(let result)):
       switch result {
       case .success(let list):
-        accounts = Self.sorted(list.accounts)
-        damagedAccounts = list.damaged
-        accountsLoaded = true
-        keepSelectionVisible()
+        follow(list)
       case .failure(let failure):
         message = StatusMessage(.error, failure.message, now: now)
       }
@@ -44,6 +41,10 @@ extension AppState {
       if let failure { message = StatusMessage(.error, failure.message, now: now) }
     case (.refresh(_, let name), .account(let result)):
       refreshFinished(name, result, now: now)
+    case (.refreshAhead(_, let name), .account(let result)):
+      refreshedAhead(name, result, now: now)
+    case (.watchVault, _):
+      return vaultWatched(outcome, now: now)
     case (.signOut(let id, let name), .signedOut(let result)):
       signOutFinished(id, name, result, now: now)
     case (.exportEnvFile, .exported(let result)):
@@ -94,14 +95,10 @@ extension AppState {
     switch result {
     case .success(let account):
       upsert(account)
+      refreshesAhead[name] = nil
       message = StatusMessage(.success, "refreshed \(name)", now: now)
     case .failure(let failure):
-      if failure.requiresSignIn, var account = account(name) {
-        account.needsSignIn = true
-        account.hasAccessToken = false
-        account.refreshable = false
-        upsert(account)
-      }
+      if failure.requiresSignIn { markSignInNeeded(name) }
       message = StatusMessage(.error, "\(name): \(failure.message)", now: now)
     }
   }

@@ -52,6 +52,12 @@ public struct AppState: Sendable {
   public var message: StatusMessage?
   /// Work in progress.
   public var busy: [BusyTask] = []
+  /// Background refreshes by account: running, or waiting to try again after a failure.
+  public var refreshesAhead: [AccountName: RefreshAhead] = [:]
+  /// The look at the vault in flight, and when the last one started: the list follows what
+  /// other processes write.
+  var vaultWatch: RequestID?
+  var vaultWatchedAt: Date?
   /// The terminal's size, as the loop last reported it.
   public var size = Size(rows: 24, columns: 80)
   /// Set when the user asked to quit; the loop ends once `shouldExit` is true.

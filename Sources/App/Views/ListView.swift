@@ -1,3 +1,4 @@
+import Accounts
 import Foundation
 import Terminal
 import Theme
@@ -97,10 +98,21 @@ enum ListView {
           Rect(row: row, column: start, rows: 1, columns: end - start), role: .listMatch)
       }
     }
-    let (badge, badgeRole) = Chrome.badge(
-      account.status(at: now), busy: state.isBusy(account.name), now: now)
-    buffer.write(badge, at: Point(row: row, column: columns.status), role: badgeRole, maxWidth: 16)
     let secondary: Role = selected ? .listSelected : .listSecondary
+    if let note = note(for: account, state: state, now: now) {
+      // Wider than the badge: it takes the status, expiry and refresh columns.
+      buffer.write(
+        note, at: Point(row: row, column: columns.status), role: .badgeExpiring,
+        maxWidth: width - columns.status - 1, truncation: .ellipsis)
+      return
+    }
+    var (badge, badgeRole) = Chrome.badge(
+      account.status(at: now), busy: state.isBusy(account.name), now: now)
+    if account.status(at: now) == .expired, state.refreshesAhead[account.name]?.running != nil {
+      // The background refresh is on its way: the token is being replaced, not lost.
+      (badge, badgeRole) = (Chrome.spinner(at: now) + " refreshing", .badgeExpiring)
+    }
+    buffer.write(badge, at: Point(row: row, column: columns.status), role: badgeRole, maxWidth: 16)
     buffer.write(
       TimeText.expiry(of: account, now: now), at: Point(row: row, column: columns.expires),
       role: secondary, maxWidth: 12)
@@ -109,6 +121,28 @@ enum ListView {
         account.refreshable ? "yes" : "no", at: Point(row: row, column: refresh), role: secondary,
         maxWidth: 8)
     }
+  }
+
+  /// What the row says instead of its badge and expiry: a background refresh that failed and
+  /// when it is tried again, or, for an account that cannot be refreshed, the time to sign in
+  /// again by once that is near. Nil when the badge says it all.
+  static func note(for account: AccountSummary, state: AppState, now: Date) -> String? {
+    if let ahead = state.refreshesAhead[account.name], ahead.failures > 0 {
+      guard ahead.running == nil, let retryAt = ahead.retryAt else {
+        return Chrome.spinner(at: now) + " refresh failed, retrying now"
+      }
+      let seconds = max(1, Int(retryAt.timeIntervalSince(now).rounded(.up)))
+      let wait = seconds < 120 ? "\(seconds) s" : "\((seconds + 59) / 60) min"
+      return "⚠ refresh failed, retrying in \(wait)"
+    }
+    guard !account.refreshable, !account.needsSignIn, account.hasAccessToken,
+      let expiresAt = account.expiresAt, expiresAt > now,
+      let noticeAt = RefreshSchedule.signInNoticeAt(
+        obtainedAt: account.obtainedAt ?? now, expiresAt: expiresAt),
+      noticeAt <= now
+    else { return nil }
+    return "sign in again before "
+      + TimeText.date(expiresAt, in: state.configuration.timeZone)
   }
 
   private static func drawEmpty(_ state: AppState, area: Rect, in buffer: inout ScreenBuffer) {

@@ -20,6 +20,9 @@ actor AccountsEnvironment: AppEnvironment {
   private var catalog: ProviderCatalog?
   private var vault: Vault?
   private var book: AccountBook?
+  /// The vault's change stamp when the list was last read: another process wrote when it
+  /// moves.
+  private var seenStamp: Int64?
   private var sessions: [RequestID: SignInSession] = [:]
   /// End-session URLs handed to the UI (they carry an id_token): opened only through a
   /// one-time address, never in a browser's argv.
@@ -69,6 +72,10 @@ actor AccountsEnvironment: AppEnvironment {
       return .copied(await AccountsError.result(of: try await copyToken(account)))
     case .refresh(_, let account):
       return .account(await AccountsError.result(of: try await refresh(account)))
+    case .refreshAhead(_, let account):
+      return .account(await AccountsError.result(of: try await refreshAhead(account)))
+    case .watchVault:
+      return await watchVault()
     case .signOut(_, let account):
       return .signedOut(await AccountsError.result(of: try await signOut(account)))
     case .exportEnvFile(_, let account, let path, let variable):
@@ -117,7 +124,7 @@ actor AccountsEnvironment: AppEnvironment {
       // The unlock screen shows the command line's sentence, which names the variable.
       return .locked(problem: error.message)
     }
-    ready(opened)
+    await ready(opened)
     return .unlocked
   }
 
@@ -129,7 +136,7 @@ actor AccountsEnvironment: AppEnvironment {
     } catch {
       return VaultAccess.failure(error).message
     }
-    ready(vault)
+    await ready(vault)
     return nil
   }
 
@@ -139,17 +146,39 @@ actor AccountsEnvironment: AppEnvironment {
       let created = try await Vault.create(
         at: setup.location, passphrase: Passphrase(passphrase.revealed),
         parameters: setup.newVaultParameters)
-      ready(created)
+      await ready(created)
       return nil
     } catch {
       return error.description
     }
   }
 
-  private func ready(_ vault: Vault) {
+  private func ready(_ vault: Vault) async {
     self.vault = vault
     book = AccountAccess.book(
       over: vault, catalog: catalog ?? ProviderCatalog.load(from: setup.configuration))
+    seenStamp = try? await vault.externalChangeStamp()
+  }
+
+  /// What another process changed in the vault since the last look (this process's own
+  /// writes leave the stamp as it is; their results reach the UI as outcomes already).
+  private func watchVault() async -> Outcome {
+    guard let vault, book != nil else { return .done(nil) }
+    do {
+      let stamp = try await vault.externalChangeStamp()
+      guard stamp != seenStamp else { return .done(nil) }
+      seenStamp = stamp
+      if try await vault.passphraseChangedElsewhere() {
+        await vault.lock()
+        book = nil
+        return .vault(
+          .locked(
+            problem: "another authtui process changed the vault's passphrase; type the new one"))
+      }
+    } catch {
+      return .accounts(.failure(.vault(error)))
+    }
+    return .accounts(await AccountsError.result(of: try await accounts()))
   }
 
   /// `body` with the unlocked book.
@@ -231,6 +260,16 @@ actor AccountsEnvironment: AppEnvironment {
     return summary(
       try await withBook { book throws(AccountsError) in
         try await book.refresh(record.id, startedAt: Date())
+      })
+  }
+
+  private func refreshAhead(_ account: AccountName) async throws(AccountsError)
+    -> AccountSummary
+  {
+    let record = try await record(account)
+    return summary(
+      try await withBook { book throws(AccountsError) in
+        try await book.refreshAhead(record.id, startedAt: Date())
       })
   }
 

@@ -60,6 +60,16 @@ actor FakeEnvironment: AppEnvironment {
       return .done(submitRedirect(url, to: id))
     case .refresh(_, let account):
       return .account(await refresh(account))
+    case .refreshAhead(_, let account):
+      // Background refreshes answer at once, with a fresh hour; `refreshes` counts the user's.
+      guard var summary = accounts.first(where: { $0.name == account }) else {
+        return .account(.failure(.noSuchAccount(account.description, suggestions: [])))
+      }
+      summary.obtainedAt = Date()
+      summary.expiresAt = Date().addingTimeInterval(3600)
+      return .account(.success(summary))
+    case .watchVault:
+      return .done(nil)
     case .signOut(_, let account):
       accounts.removeAll { $0.name == account }
       return .signedOut(.success(SignOutReport(revocation: .revoked)))

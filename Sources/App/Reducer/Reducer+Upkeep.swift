@@ -1,0 +1,116 @@
+import Accounts
+import Foundation
+
+/// The background work that keeps the list true and its tokens fresh while the UI runs: a
+/// look at the vault twice a second (other processes sign in, out and refresh), and each
+/// refreshable account's refresh ahead of its expiry.
+extension AppState {
+  /// How often the vault is looked at: a change by another process shows within a second.
+  static let vaultWatchInterval: TimeInterval = 0.5
+
+  /// The background work due at `now`.
+  mutating func upkeep(now: Date) -> [Effect] {
+    guard phase == .ready, accountsLoaded else { return [] }
+    var effects: [Effect] = []
+    if vaultWatch == nil,
+      vaultWatchedAt.map({ now.timeIntervalSince($0) >= Self.vaultWatchInterval }) ?? true
+    {
+      let id = newRequest()
+      vaultWatch = id
+      vaultWatchedAt = now
+      effects.append(.watchVault(id))
+    }
+    for account in accounts {
+      guard let due = refreshDue(account), due <= now, !isBusy(account.name) else { continue }
+      let id = startBusy("refreshing \(account.name)", account: account.name, writesVault: true)
+      refreshesAhead[account.name, default: RefreshAhead()].running = id
+      effects.append(.refreshAhead(id, account.name))
+    }
+    return effects
+  }
+
+  /// When `account` is next refreshed in the background: after a failure, its retry time;
+  /// otherwise the schedule's (nil when it cannot be refreshed, or its token does not expire).
+  func refreshDue(_ account: AccountSummary) -> Date? {
+    guard account.refreshable, !account.needsSignIn, let expiresAt = account.expiresAt else {
+      return nil
+    }
+    if let retryAt = refreshesAhead[account.name]?.retryAt { return retryAt }
+    return RefreshSchedule.refreshAt(
+      obtainedAt: account.obtainedAt ?? expiresAt.addingTimeInterval(-3600),
+      expiresAt: expiresAt)
+  }
+
+  /// What the look at the vault found.
+  mutating func vaultWatched(_ outcome: Outcome, now: Date) -> [Effect] {
+    vaultWatch = nil
+    switch outcome {
+    case .accounts(.success(let list)):
+      follow(list)
+    case .vault(.locked(let problem)):
+      // Another process changed the passphrase: the keys in hand are the old one's.
+      phase = .locked(UnlockForm(creating: false, problem: problem))
+      accountsLoaded = false
+    default:
+      break
+    }
+    return []
+  }
+
+  /// Shows `list` as the vault now holds it, keeping the selection on the same account (or
+  /// on its neighbour when it is gone) and closing the details of an account that is gone.
+  mutating func follow(_ list: AccountList) {
+    let position = visibleAccounts.firstIndex { $0.name == selection }
+    let selected = selection
+    accounts = Self.sorted(list.accounts)
+    damagedAccounts = list.damaged
+    accountsLoaded = true
+    if let selected, account(selected) == nil {
+      selection =
+        visibleAccounts.isEmpty
+        ? nil : visibleAccounts[min(position ?? 0, visibleAccounts.count - 1)].name
+      close { panel in
+        if case .details(selected) = panel { return true }
+        return false
+      }
+    }
+    refreshesAhead = refreshesAhead.filter { name, ahead in
+      ahead.running != nil || account(name) != nil
+    }
+    keepSelectionVisible()
+  }
+
+  /// What a background refresh came to. Success is quiet (the row's expiry moves on); a
+  /// refused refresh token makes the row "sign-in needed" and says why; any other failure
+  /// keeps the stored tokens and tries again later, longer each time.
+  mutating func refreshedAhead(
+    _ name: AccountName, _ result: Result<AccountSummary, AccountsError>, now: Date
+  ) {
+    var ahead = refreshesAhead[name] ?? RefreshAhead()
+    ahead.running = nil
+    switch result {
+    case .success(let account):
+      refreshesAhead[name] = nil
+      upsert(account)
+    case .failure(let failure) where failure.requiresSignIn:
+      refreshesAhead[name] = nil
+      markSignInNeeded(name)
+      message = StatusMessage(.error, "\(name): \(failure.message)", now: now)
+    case .failure(let failure):
+      ahead.failures += 1
+      ahead.retryAt = now.addingTimeInterval(
+        RefreshSchedule.retryDelay(afterFailures: ahead.failures))
+      ahead.problem = failure.message
+      refreshesAhead[name] = ahead
+    }
+  }
+
+  /// The row's account has no usable tokens until a new sign-in.
+  mutating func markSignInNeeded(_ name: AccountName) {
+    guard var account = account(name) else { return }
+    account.needsSignIn = true
+    account.hasAccessToken = false
+    account.refreshable = false
+    upsert(account)
+  }
+}
