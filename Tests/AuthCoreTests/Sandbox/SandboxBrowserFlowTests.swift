@@ -10,6 +10,24 @@ import Testing
 @Suite struct SandboxBrowserFlowTests {
   static let wrongVerifier = String(repeating: "w", count: 43)
 
+  /// A transport that sends the exchange (the one POST) with `wrongVerifier`.
+  static func wrongVerifierTransport() -> InterceptingTransport {
+    InterceptingTransport { request in
+      request.method == .post
+        ? request.settingJSONMember("code_verifier", to: Self.wrongVerifier) : request
+    }
+  }
+
+  /// A transport that sets the provider's clock `seconds` off just before the exchange.
+  static func movingTheClock(of sandbox: SandboxServer, by seconds: TimeInterval)
+    -> InterceptingTransport
+  {
+    InterceptingTransport { request in
+      if request.method == .post { await sandbox.setClockOffset(seconds: seconds) }
+      return request
+    }
+  }
+
   @Test func signsInToEveryBrowserProfile() async throws {
     let harness = try await SandboxHarness()
     for configuration in [harness.simkl, harness.hivesigner, harness.muhajir, harness.oidc] {
@@ -35,10 +53,7 @@ import Testing
 
   @Test func simklCodeIsConsumedByAnExchangeWithAWrongVerifier() async throws {
     let harness = try await SandboxHarness()
-    let transport = InterceptingTransport { request in
-      request.method == .post
-        ? request.settingJSONMember("code_verifier", to: Self.wrongVerifier) : request
-    }
+    let transport = Self.wrongVerifierTransport()
     let (result, page) = try await harness.signIn(
       harness.client(harness.simkl, transport: transport))
     #expect(result == .failure(.pkceVerificationFailed(description: "PKCE verification failed")))
@@ -58,10 +73,7 @@ import Testing
 
   @Test func hivesignerWrongVerifierLeavesTheCodeForTheRightOne() async throws {
     let harness = try await SandboxHarness()
-    let transport = InterceptingTransport { request in
-      request.method == .post
-        ? request.settingJSONMember("code_verifier", to: Self.wrongVerifier) : request
-    }
+    let transport = Self.wrongVerifierTransport()
     let (result, _) = try await harness.signIn(
       harness.client(harness.hivesigner, transport: transport))
     guard case .failure(.pkceVerificationFailed(let description)) = result else {
@@ -83,10 +95,7 @@ import Testing
     let harness = try await SandboxHarness()
     let sandbox = harness.server
     // The provider's clock jumps 15 minutes and 1 second just before the exchange.
-    let transport = InterceptingTransport { request in
-      if request.method == .post { await sandbox.setClockOffset(seconds: 15 * 60 + 1) }
-      return request
-    }
+    let transport = Self.movingTheClock(of: sandbox, by: 15 * 60 + 1)
     let (result, _) = try await harness.signIn(
       harness.client(harness.hivesigner, transport: transport))
     #expect(result == .failure(.authorizationCodeExpired))
@@ -96,10 +105,7 @@ import Testing
   @Test func hivesignerRefusesACodeDatedInTheFuture() async throws {
     let harness = try await SandboxHarness()
     let sandbox = harness.server
-    let transport = InterceptingTransport { request in
-      if request.method == .post { await sandbox.setClockOffset(seconds: -(5 * 60 + 30)) }
-      return request
-    }
+    let transport = Self.movingTheClock(of: sandbox, by: -(5 * 60 + 30))
     let (result, _) = try await harness.signIn(
       harness.client(harness.hivesigner, transport: transport))
     #expect(result == .failure(.authorizationCodeFromTheFuture))
