@@ -11,6 +11,15 @@ final class GCMCipherContext {
     self.context = context
   }
 
+  /// A context keyed for one operation, with the associated data already fed in.
+  private convenience init(
+    encrypting: Bool, key: [UInt8], nonce: [UInt8], associatedData: [UInt8]
+  ) throws {
+    try self.init()
+    try initialise(encrypting: encrypting, key: key, nonce: nonce)
+    try addAssociatedData(associatedData)
+  }
+
   deinit {
     EVP_CIPHER_CTX_free(context)
   }
@@ -18,18 +27,9 @@ final class GCMCipherContext {
   static func seal(
     _ plaintext: [UInt8], key: [UInt8], nonce: [UInt8], associatedData: [UInt8]
   ) throws -> (ciphertext: [UInt8], tag: [UInt8]) {
-    let cipher = try GCMCipherContext()
-    try cipher.initialise(encrypting: true, key: key, nonce: nonce)
-    try cipher.addAssociatedData(associatedData)
-    var ciphertext = [UInt8](repeating: 0, count: plaintext.count)
-    var written: Int32 = 0
-    if !plaintext.isEmpty {
-      let status = plaintext.withUnsafeBufferPointer { input in
-        EVP_EncryptUpdate(
-          cipher.context, &ciphertext, &written, input.baseAddress, Int32(input.count))
-      }
-      guard status == 1 else { throw openSSLFailure("AES-GCM encrypt") }
-    }
+    let cipher = try GCMCipherContext(
+      encrypting: true, key: key, nonce: nonce, associatedData: associatedData)
+    let ciphertext = try cipher.update(plaintext, encrypting: true)
     var finalBytes = [UInt8](repeating: 0, count: 16)
     var finalLength: Int32 = 0
     guard EVP_EncryptFinal_ex(cipher.context, &finalBytes, &finalLength) == 1 else {
@@ -44,18 +44,9 @@ final class GCMCipherContext {
   static func open(
     _ ciphertext: [UInt8], tag: [UInt8], key: [UInt8], nonce: [UInt8], associatedData: [UInt8]
   ) throws -> [UInt8] {
-    let cipher = try GCMCipherContext()
-    try cipher.initialise(encrypting: false, key: key, nonce: nonce)
-    try cipher.addAssociatedData(associatedData)
-    var plaintext = [UInt8](repeating: 0, count: ciphertext.count)
-    var written: Int32 = 0
-    if !ciphertext.isEmpty {
-      let status = ciphertext.withUnsafeBufferPointer { input in
-        EVP_DecryptUpdate(
-          cipher.context, &plaintext, &written, input.baseAddress, Int32(input.count))
-      }
-      guard status == 1 else { throw openSSLFailure("AES-GCM decrypt") }
-    }
+    let cipher = try GCMCipherContext(
+      encrypting: false, key: key, nonce: nonce, associatedData: associatedData)
+    var plaintext = try cipher.update(ciphertext, encrypting: false)
     var expectedTag = tag
     guard
       EVP_CIPHER_CTX_ctrl(
@@ -85,6 +76,22 @@ final class GCMCipherContext {
     guard initialiseCipher(context, nil, nil, key, nonce) == 1 else {
       throw openSSLFailure("AES-GCM key")
     }
+  }
+
+  /// Runs `input` through the cipher; GCM is a stream mode, so the output is as long as the
+  /// input, and OpenSSL holds nothing back for the final call.
+  private func update(_ input: [UInt8], encrypting: Bool) throws -> [UInt8] {
+    var output = [UInt8](repeating: 0, count: input.count)
+    guard !input.isEmpty else { return output }
+    let updateCipher = encrypting ? EVP_EncryptUpdate : EVP_DecryptUpdate
+    var written: Int32 = 0
+    let status = input.withUnsafeBufferPointer { input in
+      updateCipher(context, &output, &written, input.baseAddress, Int32(input.count))
+    }
+    guard status == 1 else {
+      throw openSSLFailure(encrypting ? "AES-GCM encrypt" : "AES-GCM decrypt")
+    }
+    return output
   }
 
   private func addAssociatedData(_ associatedData: [UInt8]) throws {

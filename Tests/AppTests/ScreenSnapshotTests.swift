@@ -67,10 +67,7 @@ import Testing
   }
 
   @Test(arguments: sizes) func accountListWithWideLabelsAligned(size: Size) {
-    var driver = Driver(size: size)
-    driver.select("🔑 ops-team")
-    driver.press(.character("r"))
-    Snapshot.check(driver.frame, Self.name("list", size))
+    check("list", size, selecting: "🔑 ops-team", pressing: .character("r"))
   }
 
   @Test(arguments: sizes) func emptyAccountList(size: Size) {
@@ -93,11 +90,18 @@ import Testing
     Snapshot.check(driver.frame, Self.name("list-filter-no-match", size))
   }
 
-  @Test(arguments: sizes) func accountDetails(size: Size) {
+  /// The screen after selecting the account labelled `label` in the list and pressing `keys`.
+  private func check(
+    _ screen: String, _ size: Size, selecting label: String, pressing keys: KeyEvent...
+  ) {
     var driver = Driver(size: size)
-    driver.select("bob")
-    driver.press(.enter)
-    Snapshot.check(driver.frame, Self.name("details", size))
+    driver.select(label)
+    for key in keys { driver.press(key) }
+    Snapshot.check(driver.frame, Self.name(screen, size))
+  }
+
+  @Test(arguments: sizes) func accountDetails(size: Size) {
+    check("details", size, selecting: "bob", pressing: .enter)
   }
 
   @Test(arguments: sizes) func providerChoiceWithAnUnusableProvider(size: Size) {
@@ -112,12 +116,20 @@ import Testing
     Snapshot.check(driver.frame, Self.name("sign-in-flow", size))
   }
 
-  @Test(arguments: sizes) func browserSignInWaiting(size: Size) {
+  /// A browser sign-in at `provider` whose countdown of `seconds` has run for `elapsed`.
+  private func checkBrowserSignIn(
+    _ provider: String, seconds: TimeInterval, elapsed: TimeInterval, _ screen: String,
+    _ size: Size
+  ) {
     var driver = Driver(size: size)
-    guard let id = driver.startSignIn("work", .pkce) else { return }
-    driver.send(.signInProgress(id, driver.browserSnapshot(seconds: 300)))
-    driver.advance(48)
-    Snapshot.check(driver.frame, Self.name("sign-in-browser", size))
+    guard let id = driver.startSignIn(provider, .pkce) else { return }
+    driver.send(.signInProgress(id, driver.browserSnapshot(seconds: seconds)))
+    driver.advance(elapsed)
+    Snapshot.check(driver.frame, Self.name(screen, size))
+  }
+
+  @Test(arguments: sizes) func browserSignInWaiting(size: Size) {
+    checkBrowserSignIn("work", seconds: 300, elapsed: 48, "sign-in-browser", size)
   }
 
   @Test(arguments: sizes) func browserSignInWithoutABrowserOnAFixedPort(size: Size) {
@@ -167,11 +179,7 @@ import Testing
   }
 
   @Test(arguments: sizes) func silentDenialEndsWithNoAnswerAndRetry(size: Size) {
-    var driver = Driver(size: size)
-    guard let id = driver.startSignIn("simkl", .pkce) else { return }
-    driver.send(.signInProgress(id, driver.browserSnapshot(seconds: 60)))
-    driver.advance(60)
-    Snapshot.check(driver.frame, Self.name("sign-in-no-answer", size))
+    checkBrowserSignIn("simkl", seconds: 60, elapsed: 60, "sign-in-no-answer", size)
   }
 
   @Test(arguments: sizes) func signInPreparing(size: Size) {
@@ -181,10 +189,7 @@ import Testing
   }
 
   @Test(arguments: sizes) func detailsOfAnAccountThatNeedsASignIn(size: Size) {
-    var driver = Driver(size: size)
-    driver.select("carol")
-    driver.press(.enter)
-    Snapshot.check(driver.frame, Self.name("details-sign-in-needed", size))
+    check("details-sign-in-needed", size, selecting: "carol", pressing: .enter)
   }
 
   @Test(arguments: sizes) func signInFinishing(size: Size) {
@@ -195,17 +200,11 @@ import Testing
   }
 
   @Test(arguments: sizes) func signOutOfAProviderThatCannotRevoke(size: Size) {
-    var driver = Driver(size: size)
-    driver.select("alice")
-    driver.press(.character("d"))
-    Snapshot.check(driver.frame, Self.name("sign-out-confirm", size))
+    check("sign-out-confirm", size, selecting: "alice", pressing: .character("d"))
   }
 
   @Test(arguments: sizes) func signOutInProgress(size: Size) {
-    var driver = Driver(size: size)
-    driver.select("bob")
-    driver.press(.character("d"), .character("y"))
-    Snapshot.check(driver.frame, Self.name("sign-out-working", size))
+    check("sign-out-working", size, selecting: "bob", pressing: .character("d"), .character("y"))
   }
 
   @Test(arguments: sizes) func signOutDoneWithAProviderSession(size: Size) {
@@ -233,10 +232,7 @@ import Testing
   }
 
   @Test(arguments: sizes) func exportToTheClipboard(size: Size) {
-    var driver = Driver(size: size)
-    driver.select("alice")
-    driver.press(.character("e"), .right)
-    Snapshot.check(driver.frame, Self.name("export-clipboard", size))
+    check("export-clipboard", size, selecting: "alice", pressing: .character("e"), .right)
   }
 
   @Test(arguments: sizes) func helpFromTheList(size: Size) {

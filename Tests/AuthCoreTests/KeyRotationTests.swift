@@ -29,13 +29,20 @@ import Testing
       token, nonce: TestJWT.nonce, accessToken: TestJWT.accessToken)
   }
 
+  /// The key sets the provider's `jwks_uri` answers, one per fetch, in turn.
+  func publish(_ keySets: [TestSigner]...) async {
+    for keys in keySets {
+      await transport.enqueue("/jwks", FakeTransport.json(TestJWT.jwks(keys)))
+    }
+  }
+
   var jwksFetches: Int {
     get async { await transport.requests(to: "/jwks").count }
   }
 
   @Test func fetchesDiscoveryAndKeysOnceForManySignIns() async throws {
     let provider = await provider()
-    await transport.enqueue("/jwks", FakeTransport.json(TestJWT.jwks([.rsa, .ec])))
+    await publish([.rsa, .ec])
     for signer in [TestSigner.rsa, .ec, .rsa] {
       _ = try await validate(provider, signer)
     }
@@ -45,9 +52,7 @@ import Testing
 
   @Test func refetchesTheKeysOnceWhenATokenNamesANewKid() async throws {
     let provider = await provider()
-    await transport.enqueue(
-      "/jwks", FakeTransport.json(TestJWT.jwks([.rsa])),
-      FakeTransport.json(TestJWT.jwks([.rotatedRSA])))
+    await publish([.rsa], [.rotatedRSA])
     _ = try await validate(provider, .rsa)
     let token = try await validate(provider, .rotatedRSA)
     #expect(token.keyID == "rsa-2")
@@ -59,10 +64,7 @@ import Testing
 
   @Test func doesNotRefetchForASecondUnknownKidInTheSameRun() async throws {
     let provider = await provider()
-    await transport.enqueue(
-      "/jwks", FakeTransport.json(TestJWT.jwks([.rsa])),
-      FakeTransport.json(TestJWT.jwks([.rotatedRSA])),
-      FakeTransport.json(TestJWT.jwks([.rsa, .rotatedRSA, .ec])))
+    await publish([.rsa], [.rotatedRSA], [.rsa, .rotatedRSA, .ec])
     _ = try await validate(provider, .rotatedRSA)
     #expect(await jwksFetches == 2)
     let stranger = TestSigner(key: TestSigner.rsaKey, kid: "never-published")
@@ -78,8 +80,7 @@ import Testing
 
   @Test func refusesAKidStillMissingAfterTheRefetchWithAMessageSayingSo() async throws {
     let provider = await provider()
-    await transport.enqueue(
-      "/jwks", FakeTransport.json(TestJWT.jwks([.rsa])), FakeTransport.json(TestJWT.jwks([.rsa])))
+    await publish([.rsa], [.rsa])
     let error = await #expect(throws: AuthError.self) {
       try await validate(provider, .rotatedRSA)
     }
@@ -95,9 +96,7 @@ import Testing
   @Test func followsALaterRotationOnceTheRefetchIntervalHasPassed() async throws {
     let provider = await provider()
     let third = TestSigner(key: TestSigner.ecKey, kid: "ec-3")
-    await transport.enqueue(
-      "/jwks", FakeTransport.json(TestJWT.jwks([.rsa])),
-      FakeTransport.json(TestJWT.jwks([.rotatedRSA])), FakeTransport.json(TestJWT.jwks([third])))
+    await publish([.rsa], [.rotatedRSA], [third])
     _ = try await validate(provider, .rotatedRSA)
     await clock.advance(by: provider.keyRefetchInterval)
     let token = try await validate(provider, third)
@@ -107,9 +106,7 @@ import Testing
 
   @Test func sharesOneRefetchBetweenConcurrentSignIns() async throws {
     let provider = await provider()
-    await transport.enqueue(
-      "/jwks", FakeTransport.json(TestJWT.jwks([.rsa])),
-      FakeTransport.json(TestJWT.jwks([.rotatedRSA])))
+    await publish([.rsa], [.rotatedRSA])
     async let first = validate(provider, .rotatedRSA)
     async let second = validate(provider, .rotatedRSA)
     let keyIDs = try await [first.keyID, second.keyID]

@@ -20,6 +20,9 @@ import Testing
       at: location.providersDirectory, withIntermediateDirectories: true)
   }
 
+  /// The providers folder's path, as the catalog's messages name it.
+  var dir: String { location.providersDirectory.path }
+
   func write(_ name: String, _ text: String) throws {
     try text.write(
       to: location.providersDirectory.appendingPathComponent(name), atomically: true,
@@ -129,8 +132,6 @@ import Testing
     try write("noclient.json", #"{ "id": "noclient", "issuer": "https://id.example.com" }"#)
     try write("good.json", #"{ "issuer": "https://good.example", "client_id": "fine" }"#)
     let catalog = ProviderCatalog.load(from: location)
-    let dir = location.providersDirectory.path
-
     #expect(
       catalog.skippedFiles.map(\.description) == [
         "\(dir)/a-bad-json.json:4: not valid JSON: expected ',' or '}' after the value of \"client_id\" (a missing comma?)",
@@ -176,7 +177,6 @@ import Testing
     try write("b.json", #"{ "id": "same", "issuer": "https://x.example", "client_id": "x" }"#)
     try write("same.json", #"{ "id": "same", "issuer": "https://y.example", "client_id": "y" }"#)
     let catalog = ProviderCatalog.load(from: location)
-    let dir = location.providersDirectory.path
     #expect(
       catalog.skippedFiles.map(\.description) == [
         "\(dir)/a.json: preset: there is no preset \"simkel\"; use one of hivesigner, muhajir, oidc, rfc8628, simkl",

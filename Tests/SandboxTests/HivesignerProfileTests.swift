@@ -5,7 +5,10 @@ import TestSupport
 import Testing
 
 /// Hivesigner's quirks (PROVIDERS.md "Hivesigner").
-@Suite struct HivesignerProfileTests {
+@Suite(.sandboxHarness) struct HivesignerProfileTests {
+  /// The harness the suite's trait started for this test.
+  var harness: SandboxHarness { .current }
+
   typealias Paths = SandboxPaths.Hivesigner
 
   func authorizeURL(
@@ -38,7 +41,6 @@ import Testing
   }
 
   @Test func callbackCarriesUsernameAndTheExchangeAnswersItWithoutARefreshToken() async throws {
-    let harness = try await SandboxHarness()
     let pkce = PKCEPair.generate()
     let callback = try await approvedCallback(harness, challenge: pkce.challenge, user: "erin")
     #expect(callback["username"] == "erin")
@@ -53,11 +55,9 @@ import Testing
     let me = await harness.get(Paths.me, headers: ["Authorization: \(accessToken)"])
     #expect(me.status == 200)
     #expect(me["user"] == "erin")
-    await harness.stop()
   }
 
   @Test func wrongVerifierDoesNotConsumeHivesignerCode() async throws {
-    let harness = try await SandboxHarness()
     let pkce = PKCEPair.generate()
     let code = try #require(try await approvedCallback(harness, challenge: pkce.challenge)["code"])
     let wrong = await exchange(harness, code: code, verifier: PKCEPair.generate().verifier)
@@ -73,11 +73,9 @@ import Testing
     let stats = await harness.server.stats()
     #expect(stats[.exchanges, .hivesigner] == 1)
     #expect(stats[.failedExchanges, .hivesigner] == 3)
-    await harness.stop()
   }
 
   @Test func codeOlderThanFifteenMinutesIsRefusedButFourteenIsFine() async throws {
-    let harness = try await SandboxHarness()
     let first = PKCEPair.generate()
     let oldCode = try #require(
       try await approvedCallback(harness, challenge: first.challenge)["code"])
@@ -90,11 +88,9 @@ import Testing
     let old = await exchange(harness, code: oldCode, verifier: first.verifier)
     #expect(old.status == 401)
     #expect(old["error_description"] == "The code has expired")
-    await harness.stop()
   }
 
   @Test func codeDatedMoreThanFiveMinutesAheadIsRefused() async throws {
-    let harness = try await SandboxHarness()
     // Signed while the sandbox's clock ran ahead: to the exchange the code is from the future.
     // Ten minutes ahead, so a slow test machine cannot bring it back under five.
     await harness.server.setClockOffset(seconds: 600)
@@ -104,11 +100,9 @@ import Testing
     let answer = await exchange(harness, code: code, verifier: pkce.verifier)
     #expect(answer.status == 401)
     #expect(answer["error_description"] == "The code is dated in the future")
-    await harness.stop()
   }
 
   @Test func plainOrMissingMethodLeavesTheChallengeIgnoredSoTheCodeNeedsASecret() async throws {
-    let harness = try await SandboxHarness()
     let pkce = PKCEPair.generate()
     for method in ["plain", nil] {
       let code = try #require(
@@ -118,11 +112,9 @@ import Testing
       #expect(answer["error"] == "invalid_grant")
       #expect(answer["error_description"]?.contains("client secret") == true)
     }
-    await harness.stop()
   }
 
   @Test func anySentClientSecretIsRefusedEvenNull() async throws {
-    let harness = try await SandboxHarness()
     let pkce = PKCEPair.generate()
     let code = try #require(try await approvedCallback(harness, challenge: pkce.challenge)["code"])
     let answer = await harness.postJSON(
@@ -131,32 +123,26 @@ import Testing
     #expect(answer["error"] == "invalid_grant")
     // The refusal did not use the code up.
     #expect(await exchange(harness, code: code, verifier: pkce.verifier).status == 200)
-    await harness.stop()
   }
 
   @Test func aCodeUsedAsATokenAtApiMeIsRefused() async throws {
-    let harness = try await SandboxHarness()
     let pkce = PKCEPair.generate()
     let code = try #require(try await approvedCallback(harness, challenge: pkce.challenge)["code"])
     let me = await harness.get(Paths.me, headers: ["Authorization: \(code)"])
     #expect(me.status == 401)
     #expect(me["error"] == "invalid_grant")
-    await harness.stop()
   }
 
   @Test func theExchangeTakesJSONOnly() async throws {
-    let harness = try await SandboxHarness()
     let pkce = PKCEPair.generate()
     let code = try #require(try await approvedCallback(harness, challenge: pkce.challenge)["code"])
     let form = await harness.postForm(
       Paths.token, [("code", code), ("code_verifier", pkce.verifier)])
     #expect(form.status == 401)
     #expect(form["error"] == "invalid_grant")
-    await harness.stop()
   }
 
   @Test func aDenialComesBackAsAccessDenied() async throws {
-    let harness = try await SandboxHarness()
     let outcome = await harness.browse(
       authorizeURL(harness, challenge: PKCEPair.generate().challenge), action: .deny)
     #expect(outcome.succeeded)
@@ -164,11 +150,9 @@ import Testing
     #expect(callback["error"] == "access_denied")
     #expect(callback["state"] == "h-1")
     #expect(callback["code"] == nil)
-    await harness.stop()
   }
 
   @Test func localhostRedirectIsRefusedOnThePage() async throws {
-    let harness = try await SandboxHarness()
     let url = harness.url(
       Paths.authorize,
       [
@@ -178,6 +162,5 @@ import Testing
     let outcome = await harness.browse(url)
     #expect(outcome.finalStatus == 400)
     #expect(outcome.finalBody.contains("not localhost"))
-    await harness.stop()
   }
 }

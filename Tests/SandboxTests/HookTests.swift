@@ -4,11 +4,13 @@ import TestSupport
 import Testing
 
 /// The `/_sandbox/` hooks, over HTTP as a test of another process would use them.
-@Suite struct HookTests {
+@Suite(.sandboxHarness) struct HookTests {
+  /// The harness the suite's trait started for this test.
+  var harness: SandboxHarness { .current }
+
   typealias Hooks = SandboxPaths.Hooks
 
   @Test func statsCountGloballyAndPerProfile() async throws {
-    let harness = try await SandboxHarness()
     _ = try await OpenIDSignIn.oidc(harness).tokens()
     _ = try await OpenIDSignIn.muhajir(harness).tokens()
     let stats = try #require(await harness.get(Hooks.stats).json)
@@ -21,11 +23,9 @@ import Testing
     for counter in SandboxCounter.allCases {
       #expect(stats[counter.rawValue] is Int, "\(counter.rawValue)")
     }
-    await harness.stop()
   }
 
   @Test func aStatus500FaultFailsTheNextRequestsOnlyAndDoesNotProcessThem() async throws {
-    let harness = try await SandboxHarness()
     let signIn = OpenIDSignIn.oidc(harness)
     let code = try #require(try await signIn.authorize()["code"])
     let injected = await harness.postJSON(
@@ -37,30 +37,24 @@ import Testing
     #expect(await harness.get(SandboxPaths.OIDC.discovery).status == 200)
     #expect(await signIn.exchange(code: code).status == 200)
     #expect(await harness.server.stats()[.faults] == 2)
-    await harness.stop()
   }
 
   @Test func aGarbageFaultAnswers200WithABodyThatIsNotJSON() async throws {
-    let harness = try await SandboxHarness()
     await harness.server.inject(SandboxFault(pathPrefix: "/oidc/token", kind: .garbage))
     let answer = await harness.postForm(SandboxPaths.OIDC.token, [("client_id", "sandbox-client")])
     #expect(answer.status == 200)
     #expect(answer.header("Content-Type") == "application/json")
     #expect(answer.json == nil)
-    await harness.stop()
   }
 
   @Test func aDropFaultClosesTheConnectionWithoutAnAnswer() async throws {
-    let harness = try await SandboxHarness()
     _ = await harness.postJSON(Hooks.fault, #"{"path":"/oidc/","kind":"drop"}"#)
     let dropped = await harness.get(SandboxPaths.OIDC.discovery)
     #expect(dropped.status == 0)
     #expect(await harness.get(SandboxPaths.OIDC.discovery).status == 200)
-    await harness.stop()
   }
 
   @Test func aDropAfterFaultProcessesTheRequestBeforeDroppingIt() async throws {
-    let harness = try await SandboxHarness()
     let signIn = OpenIDSignIn.oidc(harness)
     let code = try #require(try await signIn.authorize()["code"])
     _ = await harness.postJSON(Hooks.fault, #"{"path":"/oidc/token","kind":"drop_after"}"#)
@@ -68,22 +62,18 @@ import Testing
     // The exchange happened: the code is spent.
     #expect(await signIn.exchange(code: code)["error"] == "invalid_grant")
     #expect(await harness.server.stats()[.exchanges] == 1)
-    await harness.stop()
   }
 
   @Test func aDelayFaultStillAnswersNormally() async throws {
-    let harness = try await SandboxHarness()
     _ = await harness.postJSON(
       Hooks.fault, #"{"path":"/oidc/.well-known","kind":"delay","delay_ms":50}"#)
     let delayed = await harness.get(SandboxPaths.OIDC.discovery)
     #expect(delayed.status == 200)
     #expect(delayed["issuer"] == harness.url(SandboxPaths.OIDC.issuer))
     #expect(await harness.server.stats()[.faults, .oidc] == 1)
-    await harness.stop()
   }
 
   @Test func faultHookRefusesWhatItCannotDoAndSaysWhatToSend() async throws {
-    let harness = try await SandboxHarness()
     let unknownKind = await harness.postJSON(Hooks.fault, #"{"path":"/oidc/","kind":"flood"}"#)
     #expect(unknownKind.status == 400)
     #expect(unknownKind["error"]?.contains("status500|delay|garbage|drop|drop_after") == true)
@@ -93,22 +83,18 @@ import Testing
     #expect(hooks.status == 400)
     let notJSON = await harness.postJSON(Hooks.fault, "kind=drop")
     #expect(notJSON["error"] == "The body must be a JSON object.")
-    await harness.stop()
   }
 
   @Test func clockHookSetsAndAdvancesTheOffset() async throws {
-    let harness = try await SandboxHarness()
     let set = await harness.postJSON(Hooks.clock, #"{"offset_seconds":900}"#)
     #expect(set.integer("offset_seconds") == 900)
     let advanced = await harness.postJSON(Hooks.clock, #"{"advance_seconds":60}"#)
     #expect(advanced.integer("offset_seconds") == 960)
     let now = try #require(advanced.integer("now"))
     #expect(now == Int(harness.clockOrigin.timeIntervalSince1970.rounded(.down)) + 960)
-    await harness.stop()
   }
 
   @Test func settingsHookShortensTheAccessTokenLifetime() async throws {
-    let harness = try await SandboxHarness()
     let changed = await harness.postJSON(
       Hooks.settings, #"{"profile":"oidc","access_token_lifetime":2}"#)
     #expect(changed.integer("access_token_lifetime") == 2)
@@ -124,21 +110,17 @@ import Testing
     #expect(unknown["error"]?.contains("access_token_lifetime") == true)
     let noProfile = await harness.postJSON(Hooks.settings, #"{"access_token_lifetime":2}"#)
     #expect(noProfile.status == 400)
-    await harness.stop()
   }
 
   @Test func settingsHookRegistersSimklRedirectURIs() async throws {
-    let harness = try await SandboxHarness()
     let uri = harness.callback.redirectURI
     let changed = await harness.postJSON(
       Hooks.settings, #"{"profile":"simkl","redirect_uris":["\#(uri)"]}"#)
     #expect(changed.json?["redirect_uris"] as? [String] == [uri])
     #expect(await harness.server.settings(for: .simkl).registeredRedirectURIs == [uri])
-    await harness.stop()
   }
 
   @Test func resetForgetsTokensCountersAndTheClock() async throws {
-    let harness = try await SandboxHarness()
     let accessToken = try #require(try await OpenIDSignIn.oidc(harness).tokens()["access_token"])
     await harness.server.setClockOffset(seconds: 1000)
     #expect(await harness.postJSON(Hooks.reset, "").status == 200)
@@ -147,13 +129,10 @@ import Testing
     let userinfo = await harness.get(
       SandboxPaths.OIDC.userinfo, headers: ["Authorization: Bearer \(accessToken)"])
     #expect(userinfo.status == 401)
-    await harness.stop()
   }
 
   @Test func unknownHooksAndWrongMethodsAreRefused() async throws {
-    let harness = try await SandboxHarness()
     #expect(await harness.get("/_sandbox/nothing").status == 404)
     #expect(await harness.get(Hooks.reset).status == 405)
-    await harness.stop()
   }
 }

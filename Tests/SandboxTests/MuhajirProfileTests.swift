@@ -4,11 +4,13 @@ import TestSupport
 import Testing
 
 /// Muhajir Studio's quirks (PROVIDERS.md "Muhajir Studio").
-@Suite struct MuhajirProfileTests {
+@Suite(.sandboxHarness) struct MuhajirProfileTests {
+  /// The harness the suite's trait started for this test.
+  var harness: SandboxHarness { .current }
+
   typealias Paths = SandboxPaths.Muhajir
 
   @Test func formExchangeWithOfflineAccessGivesARefreshTokenAndANonceBoundIDToken() async throws {
-    let harness = try await SandboxHarness()
     let signIn = OpenIDSignIn.muhajir(harness)
     let tokens = try await signIn.tokens(user: "farid")
     #expect(tokens["token_type"] == "Bearer")
@@ -23,21 +25,17 @@ import Testing
     let discovery = await harness.get(Paths.discovery)
     #expect(discovery["issuer"] == harness.url(Paths.issuer))
     #expect(discovery["userinfo_endpoint"] == harness.url(Paths.me))
-    await harness.stop()
   }
 
   @Test func noRefreshTokenWithoutOfflineAccess() async throws {
-    let harness = try await SandboxHarness()
     var signIn = OpenIDSignIn.muhajir(harness)
     signIn.scope = "openid profile email"
     let tokens = try await signIn.tokens()
     #expect(tokens["access_token"] != nil)
     #expect(tokens.json?["refresh_token"] == nil)
-    await harness.stop()
   }
 
   @Test func theTokenEndpointRefusesAJSONBody() async throws {
-    let harness = try await SandboxHarness()
     let signIn = OpenIDSignIn.muhajir(harness)
     let code = try #require(try await signIn.authorize()["code"])
     let answer = await harness.postJSON(
@@ -45,11 +43,9 @@ import Testing
       #"{"grant_type":"authorization_code","code":"\#(code)","client_id":"sandbox-client"}"#)
     #expect(answer.status == 400)
     #expect(answer["error"] == "invalid_request")
-    await harness.stop()
   }
 
   @Test func refreshKeepsTheSameRefreshTokenUntilItIsInvalidated() async throws {
-    let harness = try await SandboxHarness()
     let signIn = OpenIDSignIn.muhajir(harness)
     let refreshToken = try #require(try await signIn.tokens()["refresh_token"])
     let first = await signIn.refresh(refreshToken)
@@ -60,11 +56,9 @@ import Testing
     let refused = await signIn.refresh(refreshToken)
     #expect(refused.status == 400)
     #expect(refused["error"] == "invalid_grant")
-    await harness.stop()
   }
 
   @Test func meAnswers401ForAnUnusableTokenAnd403WithoutOpenid() async throws {
-    let harness = try await SandboxHarness()
     let unusable = await harness.get(Paths.me, headers: ["Authorization: Bearer nope"])
     #expect(unusable.status == 401)
     #expect(unusable.header("WWW-Authenticate")?.contains("invalid_token") == true)
@@ -83,16 +77,13 @@ import Testing
     #expect(me.status == 200)
     #expect(me["sub"] == "gul")
     #expect(me["email"] == "gul@example.com")
-    await harness.stop()
   }
 
   @Test func aDenialRedirectsWithAccessDeniedAndTheState() async throws {
-    let harness = try await SandboxHarness()
     let signIn = OpenIDSignIn.muhajir(harness)
     let callback = try await signIn.authorize(action: .deny)
     #expect(callback["error"] == "access_denied")
     #expect(callback["code"] == nil)
     #expect(callback["iss"] == nil)
-    await harness.stop()
   }
 }

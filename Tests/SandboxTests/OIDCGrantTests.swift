@@ -5,7 +5,10 @@ import Testing
 
 /// The `oidc` profile's device grant (RFC 8628), refresh rotation with reuse detection, and
 /// revocation (RFC 7009).
-@Suite struct OIDCGrantTests {
+@Suite(.sandboxHarness) struct OIDCGrantTests {
+  /// The harness the suite's trait started for this test.
+  var harness: SandboxHarness { .current }
+
   typealias Paths = SandboxPaths.OIDC
   static let deviceGrant = "urn:ietf:params:oauth:grant-type:device_code"
 
@@ -25,7 +28,6 @@ import Testing
   }
 
   @Test func deviceAuthorizationAnswersEveryRFC8628Member() async throws {
-    let harness = try await SandboxHarness()
     let start = await startDevice(harness)
     #expect(start.status == 200)
     let userCode = try #require(start["user_code"])
@@ -36,11 +38,9 @@ import Testing
       start["verification_uri_complete"] == harness.url(Paths.device, [("user_code", userCode)]))
     #expect(start.integer("expires_in") == 600)
     #expect(start.integer("interval") == 5)
-    await harness.stop()
   }
 
   @Test func slowDownAddsFiveSecondsToTheIntervalForGood() async throws {
-    let harness = try await SandboxHarness()
     let deviceCode = try #require(await startDevice(harness)["device_code"])
     #expect(await poll(harness, deviceCode)["error"] == "authorization_pending")
     #expect(await poll(harness, deviceCode)["error"] == "slow_down")
@@ -54,11 +54,9 @@ import Testing
     await harness.server.setClockOffset(seconds: 31)
     #expect(await poll(harness, deviceCode)["error"] == "slow_down")
     #expect(await harness.server.stats()[.slowDowns, .oidc] == 3)
-    await harness.stop()
   }
 
   @Test func anApprovedDeviceGetsTokensOnceThroughTheCompleteURI() async throws {
-    let harness = try await SandboxHarness()
     let start = await startDevice(harness)
     let deviceCode = try #require(start["device_code"])
     let outcome = await harness.browse(
@@ -73,11 +71,9 @@ import Testing
     #expect(idToken.claims["nonce"] == nil)
     await harness.server.setClockOffset(seconds: 6)
     #expect(await poll(harness, deviceCode)["error"] == "invalid_grant")
-    await harness.stop()
   }
 
   @Test func aDeniedDeviceGetsAccessDenied() async throws {
-    let harness = try await SandboxHarness()
     let start = await startDevice(harness)
     let outcome = await harness.browse(
       harness.url(Paths.device), action: .deny, userCode: start["user_code"])
@@ -85,19 +81,15 @@ import Testing
     let answer = await poll(harness, try #require(start["device_code"]))
     #expect(answer.status == 400)
     #expect(answer["error"] == "access_denied")
-    await harness.stop()
   }
 
   @Test func anExpiredDeviceCodeGetsExpiredToken() async throws {
-    let harness = try await SandboxHarness()
     let deviceCode = try #require(await startDevice(harness)["device_code"])
     await harness.server.setClockOffset(seconds: 601)
     #expect(await poll(harness, deviceCode)["error"] == "expired_token")
-    await harness.stop()
   }
 
   @Test func refreshRotatesAndReuseRevokesTheWholeFamily() async throws {
-    let harness = try await SandboxHarness()
     let signIn = OpenIDSignIn.oidc(harness)
     let first = try #require(try await signIn.tokens()["refresh_token"])
     let rotated = await signIn.refresh(first)
@@ -119,23 +111,19 @@ import Testing
     #expect(stats[.refreshes] == 1)
     #expect(stats[.reuseDetections] == 1)
     #expect(stats[.reuseDetections, .oidc] == 1)
-    await harness.stop()
   }
 
   @Test func anInvalidatedRefreshTokenIsInvalidGrant() async throws {
-    let harness = try await SandboxHarness()
     let signIn = OpenIDSignIn.oidc(harness)
     let refreshToken = try #require(try await signIn.tokens()["refresh_token"])
     let hook = await harness.postJSON(SandboxPaths.Hooks.invalidate, #"{"profile":"oidc"}"#)
     #expect(hook.integer("invalidated") == 1)
     #expect(await signIn.refresh(refreshToken)["error"] == "invalid_grant")
-    await harness.stop()
   }
 
   @Test func revocationAnswers200ForUnknownTokensAndARevokedRefreshTokenTakesItsGrant()
     async throws
   {
-    let harness = try await SandboxHarness()
     let unknown = await harness.postForm(
       Paths.revoke, [("token", "never-issued"), ("client_id", "sandbox-client")])
     #expect(unknown.status == 200)
@@ -155,11 +143,9 @@ import Testing
       Paths.userinfo, headers: ["Authorization: Bearer \(accessToken)"])
     #expect(userinfo.status == 401)
     #expect(await harness.server.stats()[.revocations, .oidc] == 2)
-    await harness.stop()
   }
 
   @Test func revokingAnAccessTokenLeavesTheRefreshTokenUsable() async throws {
-    let harness = try await SandboxHarness()
     let signIn = OpenIDSignIn.oidc(harness)
     let tokens = try await signIn.tokens()
     let accessToken = try #require(tokens["access_token"])
@@ -170,6 +156,5 @@ import Testing
       await harness.get(Paths.userinfo, headers: ["Authorization: Bearer \(accessToken)"]).status
         == 401)
     #expect(await signIn.refresh(try #require(tokens["refresh_token"])).status == 200)
-    await harness.stop()
   }
 }

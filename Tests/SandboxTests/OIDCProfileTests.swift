@@ -7,11 +7,13 @@ import Testing
 
 /// The standards-complete `oidc` profile: discovery, JWKS and id_tokens (issue 5 point 4),
 /// authorization responses with RFC 9207 `iss`, userinfo, revocation, end session.
-@Suite struct OIDCProfileTests {
+@Suite(.sandboxHarness) struct OIDCProfileTests {
+  /// The harness the suite's trait started for this test.
+  var harness: SandboxHarness { .current }
+
   typealias Paths = SandboxPaths.OIDC
 
   @Test func discoveryNamesEveryEndpointAndTheIssParameter() async throws {
-    let harness = try await SandboxHarness()
     let discovery = await harness.get(Paths.discovery)
     #expect(discovery.status == 200)
     let document = try #require(discovery.json)
@@ -29,20 +31,16 @@ import Testing
     #expect(document["code_challenge_methods_supported"] as? [String] == ["S256"])
     #expect(document["id_token_signing_alg_values_supported"] as? [String] == ["RS256", "ES256"])
     #expect(await harness.get(Paths.authorizationServerMetadata).body == discovery.body)
-    await harness.stop()
   }
 
   @Test func theJWKSHasAnRS256AndAnES256KeyEachWithAKid() async throws {
-    let harness = try await SandboxHarness()
     let keys = try #require(await harness.get(Paths.jwks).json?["keys"] as? [[String: Any]])
     #expect(keys.map { $0["kty"] as? String } == ["RSA", "EC"])
     #expect(keys.map { $0["alg"] as? String } == ["RS256", "ES256"])
     #expect(keys.allSatisfy { ($0["kid"] as? String)?.isEmpty == false })
-    await harness.stop()
   }
 
   @Test func anApprovedSignInGivesIssAndAnRS256IDTokenWithNonceAndAtHash() async throws {
-    let harness = try await SandboxHarness()
     let signIn = OpenIDSignIn.oidc(harness)
     let callback = try await signIn.authorize(user: "hana")
     #expect(callback["iss"] == harness.url(Paths.issuer))
@@ -65,11 +63,9 @@ import Testing
     let issuedAt = try #require(idToken.claims["iat"] as? Int)
     #expect((before...after).contains(issuedAt))
     #expect(idToken.claims["exp"] as? Int == issuedAt + 3600)
-    await harness.stop()
   }
 
   @Test func theES256ClientGetsES256IDTokens() async throws {
-    let harness = try await SandboxHarness()
     var signIn = OpenIDSignIn.oidc(harness)
     signIn.clientID = OIDCClients.es256ClientID
     let tokens = try await signIn.tokens()
@@ -77,11 +73,9 @@ import Testing
     let idToken = try IDTokenCheck(try #require(tokens["id_token"]), jwks: jwks)
     #expect(idToken.header["alg"] as? String == "ES256")
     #expect(idToken["aud"] == OIDCClients.es256ClientID)
-    await harness.stop()
   }
 
   @Test func alternatingSigningUsesBothKeysInTurn() async throws {
-    let harness = try await SandboxHarness()
     var settings = await harness.server.settings(for: .oidc)
     settings.idTokenSigning = .alternate
     await harness.server.setSettings(settings, for: .oidc)
@@ -93,11 +87,9 @@ import Testing
       algorithms.insert(idToken.header["alg"] as? String ?? "")
     }
     #expect(algorithms == ["RS256", "ES256"])
-    await harness.stop()
   }
 
   @Test func rotatedKeysReplaceEveryKidInTheJWKS() async throws {
-    let harness = try await SandboxHarness()
     let before = try #require(await harness.get(Paths.jwks).json)
     let oldToken = try #require(try await OpenIDSignIn.oidc(harness).tokens()["id_token"])
     #expect(throws: Never.self) { try IDTokenCheck(oldToken, jwks: before) }
@@ -114,11 +106,9 @@ import Testing
     #expect(throws: IDTokenCheck.Failure.self) { try IDTokenCheck(oldToken, jwks: after) }
     let newToken = try #require(try await OpenIDSignIn.oidc(harness).tokens()["id_token"])
     #expect(throws: Never.self) { try IDTokenCheck(newToken, jwks: after) }
-    await harness.stop()
   }
 
   @Test func pkceIsRequiredAndOnlyS256() async throws {
-    let harness = try await SandboxHarness()
     let signIn = OpenIDSignIn.oidc(harness)
     for (name, value) in [("code_challenge_method", "plain"), ("code_challenge", nil)] {
       var query = signIn.authorizationQuery.filter { $0.0 != name }
@@ -129,11 +119,9 @@ import Testing
       #expect(answer.locationQuery["state"] == signIn.state)
       #expect(answer.locationQuery["iss"] == harness.url(Paths.issuer))
     }
-    await harness.stop()
   }
 
   @Test func unknownClientsAndLocalhostRedirectsAreToldOnThePageNotRedirected() async throws {
-    let harness = try await SandboxHarness()
     let signIn = OpenIDSignIn.oidc(harness)
     var unknown = signIn.authorizationQuery.filter { $0.0 != "client_id" }
     unknown.append(("client_id", "stranger"))
@@ -147,19 +135,15 @@ import Testing
       Paths.token, [("grant_type", "authorization_code"), ("code", "x"), ("client_id", "stranger")])
     #expect(token.status == 401)
     #expect(token["error"] == "invalid_client")
-    await harness.stop()
   }
 
   @Test func aDenialComesBackAsAccessDeniedWithIss() async throws {
-    let harness = try await SandboxHarness()
     let callback = try await OpenIDSignIn.oidc(harness).authorize(action: .deny)
     #expect(callback["error"] == "access_denied")
     #expect(callback["iss"] == harness.url(Paths.issuer))
-    await harness.stop()
   }
 
   @Test func aReplayedCodeIsRefusedAndRevokesWhatItGave() async throws {
-    let harness = try await SandboxHarness()
     let signIn = OpenIDSignIn.oidc(harness)
     let code = try #require(try await signIn.authorize()["code"])
     let first = await signIn.exchange(code: code)
@@ -171,21 +155,17 @@ import Testing
       Paths.userinfo, headers: ["Authorization: Bearer \(accessToken)"])
     #expect(userinfo.status == 401)
     #expect(await harness.server.stats()[.codeReplays] == 1)
-    await harness.stop()
   }
 
   @Test func aWrongVerifierIsInvalidGrant() async throws {
-    let harness = try await SandboxHarness()
     let signIn = OpenIDSignIn.oidc(harness)
     let code = try #require(try await signIn.authorize()["code"])
     let answer = await signIn.exchange(code: code, verifier: PKCEPair.generate().verifier)
     #expect(answer.status == 400)
     #expect(answer["error"] == "invalid_grant")
-    await harness.stop()
   }
 
   @Test func userinfoAnswersTheClaimsOf401And403() async throws {
-    let harness = try await SandboxHarness()
     let missing = await harness.get(Paths.userinfo)
     #expect(missing.status == 401)
     #expect(missing.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
@@ -203,11 +183,9 @@ import Testing
     let forbidden = await harness.get(Paths.userinfo, headers: ["Authorization: Bearer \(limited)"])
     #expect(forbidden.status == 403)
     #expect(forbidden["error"] == "insufficient_scope")
-    await harness.stop()
   }
 
   @Test func endSessionAsksThenRedirectsToTheLoopbackWithState() async throws {
-    let harness = try await SandboxHarness()
     let idToken = try #require(try await OpenIDSignIn.oidc(harness).tokens(user: "jo")["id_token"])
     let url = harness.url(
       Paths.endSession,
@@ -223,6 +201,5 @@ import Testing
     let unknownHint = await harness.get(
       SandboxHarness.target(Paths.endSession, [("id_token_hint", "e30.e30.sig")]))
     #expect(unknownHint.status == 400)
-    await harness.stop()
   }
 }

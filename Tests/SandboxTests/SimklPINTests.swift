@@ -5,7 +5,10 @@ import Testing
 
 /// Simkl's PIN flow: pending, "Slow down", approval on the PIN page, and the fall-through that
 /// answers a poll of a gone code with a fresh start.
-@Suite struct SimklPINTests {
+@Suite(.sandboxHarness) struct SimklPINTests {
+  /// The harness the suite's trait started for this test.
+  var harness: SandboxHarness { .current }
+
   typealias Paths = SandboxPaths.Simkl
 
   func start(_ harness: SandboxHarness) async -> RawHTTPResponse {
@@ -21,7 +24,6 @@ import Testing
   }
 
   @Test func startAnswersACodeThePageAndThePlaceholderDeviceCode() async throws {
-    let harness = try await SandboxHarness()
     let start = await start(harness)
     #expect(start.status == 200)
     #expect(start["result"] == "OK")
@@ -31,11 +33,9 @@ import Testing
     #expect(start["verification_url"] == harness.url(Paths.pinPage))
     #expect(start.integer("expires_in") == 900)
     #expect(start.integer("interval") == 5)
-    await harness.stop()
   }
 
   @Test func pollsArePendingThenSlowDownThenOKOnceTheUserApproves() async throws {
-    let harness = try await SandboxHarness()
     let userCode = try #require(await start(harness)["user_code"])
     let pending = await poll(harness, userCode)
     #expect(pending.body == #"{"result":"KO","message":"Authorization pending"}"#)
@@ -59,11 +59,9 @@ import Testing
     let stats = await harness.server.stats()
     #expect(stats[.slowDowns, .simkl] == 1)
     #expect(stats[.deviceTokens, .simkl] == 1)
-    await harness.stop()
   }
 
   @Test func pollingAUsedCodeAnswersAFreshStartWithADeviceCode() async throws {
-    let harness = try await SandboxHarness()
     let userCode = try #require(await start(harness)["user_code"])
     #expect(await harness.browse(harness.url(Paths.pinPage), userCode: userCode).succeeded)
     #expect(await poll(harness, userCode)["result"] == "OK")
@@ -74,11 +72,9 @@ import Testing
     let fresh = try #require(again["user_code"])
     #expect(fresh != userCode)
     #expect(again.json?["access_token"] == nil)
-    await harness.stop()
   }
 
   @Test func pollingAnExpiredOrUnknownCodeAnswersAFreshStart() async throws {
-    let harness = try await SandboxHarness()
     let userCode = try #require(await start(harness)["user_code"])
     await harness.server.setClockOffset(seconds: 901)
     let expired = await poll(harness, userCode)
@@ -86,25 +82,20 @@ import Testing
     #expect(expired["user_code"] != userCode)
     let unknown = await poll(harness, "ZZZZZ")
     #expect(unknown["device_code"] == "DEVICE_CODE")
-    await harness.stop()
   }
 
   @Test func denyingOnThePINPageIsSilentAndTheCodeKeepsWaiting() async throws {
-    let harness = try await SandboxHarness()
     let userCode = try #require(await start(harness)["user_code"])
     let outcome = await harness.browse(
       harness.url(Paths.pinPage), action: .deny, userCode: userCode)
     #expect(outcome.steps.last == "GET /simkl-web/ 200")
     #expect(await poll(harness, userCode)["message"] == "Authorization pending")
-    await harness.stop()
   }
 
   @Test func aMistypedCodeIsRefusedOnThePage() async throws {
-    let harness = try await SandboxHarness()
     let outcome = await harness.browse(harness.url(Paths.pinPage), userCode: "QQQQQ")
     #expect(!outcome.succeeded)
     #expect(outcome.finalStatus == 400)
     #expect(outcome.finalBody.contains("That code is not valid or has expired"))
-    await harness.stop()
   }
 }

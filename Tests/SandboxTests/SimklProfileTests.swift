@@ -6,21 +6,15 @@ import Testing
 
 /// Simkl's quirks (PROVIDERS.md "Simkl"), over real HTTP, the consent and PIN pages played by
 /// the scripted browser.
-@Suite struct SimklProfileTests {
+@Suite(.sandboxHarnessWithSimklRedirect) struct SimklProfileTests {
+  /// The harness the suite's trait started for this test.
+  var harness: SandboxHarness { .current }
+
   typealias Paths = SandboxPaths.Simkl
   static let perRequest = [
     ("client_id", "sandbox-client"), ("app-name", "authtui-tests"), ("app-version", "1.0"),
   ]
   static let agent = ["User-Agent: authtui-tests/1.0"]
-
-  /// A harness whose Simkl registration is the catcher's redirect URI.
-  func harness() async throws -> SandboxHarness {
-    let harness = try await SandboxHarness()
-    var settings = await harness.server.settings(for: .simkl)
-    settings.registeredRedirectURIs = [harness.callback.redirectURI]
-    await harness.server.setSettings(settings, for: .simkl)
-    return harness
-  }
 
   func authorizeURL(_ harness: SandboxHarness, pkce: PKCEPair, method: String = "S256") -> String {
     harness.url(
@@ -56,7 +50,6 @@ import Testing
   }
 
   @Test func approvedConsentGivesAFiveYearTokenWithoutRefreshAndTheUserName() async throws {
-    let harness = try await harness()
     let pkce = PKCEPair.generate()
     let code = try await approvedCode(harness, pkce: pkce, user: "carol")
     let token = await exchangeJSON(
@@ -73,11 +66,9 @@ import Testing
     #expect(settings.status == 200)
     #expect((settings.json?["user"] as? [String: Any])?["name"] as? String == "carol")
     #expect(await harness.server.stats()[.exchanges, .simkl] == 1)
-    await harness.stop()
   }
 
   @Test func acceptsAFormEncodedTokenRequestToo() async throws {
-    let harness = try await harness()
     let pkce = PKCEPair.generate()
     let code = try await approvedCode(harness, pkce: pkce)
     let token = await harness.postForm(
@@ -88,11 +79,9 @@ import Testing
       ], headers: Self.agent)
     #expect(token.status == 200)
     #expect(token["access_token"] != nil)
-    await harness.stop()
   }
 
   @Test func denialSendsTheBrowserToSimklHomeAndNothingToTheApp() async throws {
-    let harness = try await harness()
     let outcome = await harness.browse(
       authorizeURL(harness, pkce: PKCEPair.generate()), action: .deny)
     #expect(outcome.succeeded)
@@ -100,11 +89,9 @@ import Testing
     #expect(outcome.steps.last == "GET /simkl-web/ 200")
     #expect(await harness.callback.received().isEmpty)
     #expect(await harness.server.stats()[.denials, .simkl] == 1)
-    await harness.stop()
   }
 
   @Test func wrongVerifierGivesSecretErrorAndConsumesTheSimklCode() async throws {
-    let harness = try await harness()
     let pkce = PKCEPair.generate()
     let code = try await approvedCode(harness, pkce: pkce)
     let wrong = await exchangeJSON(
@@ -117,11 +104,9 @@ import Testing
       harness, code: code, verifier: pkce.verifier, redirectURI: harness.callback.redirectURI)
     #expect(right.status == 400)
     #expect(right["error"] == "invalid_grant")
-    await harness.stop()
   }
 
   @Test func malformedVerifierGetsTheSameSecretErrorAsAWrongOne() async throws {
-    let harness = try await harness()
     let pkce = PKCEPair.generate()
     let code = try await approvedCode(harness, pkce: pkce)
     // The right verifier with one character outside the unreserved set.
@@ -131,11 +116,9 @@ import Testing
     #expect(answer.status == 401)
     #expect(answer["error"] == "secret_error")
     #expect(answer["message"] == "PKCE verification failed")
-    await harness.stop()
   }
 
   @Test func codeChallengeMethodIsCaseSensitiveAtAuthorize() async throws {
-    let harness = try await harness()
     let lower = await harness.get(
       String(
         authorizeURL(harness, pkce: PKCEPair.generate(), method: "s256").dropFirst(
@@ -147,11 +130,9 @@ import Testing
     let plain = await harness.browse(
       authorizeURL(harness, pkce: PKCEPair.generate(), method: "plain"))
     #expect(plain.succeeded)
-    await harness.stop()
   }
 
   @Test func plainChallengeIsCheckedAgainstTheVerifierItself() async throws {
-    let harness = try await harness()
     let verifier = PKCEPair.generate().verifier
     let url = harness.url(
       Paths.authorize,
@@ -165,11 +146,9 @@ import Testing
     let token = await exchangeJSON(
       harness, code: code, verifier: verifier, redirectURI: harness.callback.redirectURI)
     #expect(token.status == 200)
-    await harness.stop()
   }
 
   @Test func redirectURIMustMatchTheRegistrationByteForByte() async throws {
-    let harness = try await harness()
     let registered = harness.callback.redirectURI
     for other in [
       registered.replacingOccurrences(of: "127.0.0.1", with: "localhost"), registered + "/",
@@ -186,19 +165,15 @@ import Testing
       #expect(answer.header("Location")?.hasPrefix(Paths.home) == true)
     }
     #expect(await harness.callback.received().isEmpty)
-    await harness.stop()
   }
 
   @Test func theAuthorizeURLOnTheAPIHostIsNotFound() async throws {
-    let harness = try await harness()
     let answer = await harness.get(
       SandboxHarness.target("/simkl-api/oauth/authorize", Self.perRequest), headers: Self.agent)
     #expect(answer.status == 404)
-    await harness.stop()
   }
 
   @Test func apiRequestsNeedAppNameAppVersionAndAKnownClient() async throws {
-    let harness = try await harness()
     let missing = await harness.get(
       SandboxHarness.target(Paths.pin, [("client_id", "sandbox-client")]), headers: Self.agent)
     #expect(missing.status == 400)
@@ -212,11 +187,9 @@ import Testing
       headers: Self.agent)
     #expect(unknown.status == 401)
     #expect(unknown["error"] == "client_id_failed")
-    await harness.stop()
   }
 
   @Test func aCodeOlderThanItsLifetimeIsRefused() async throws {
-    let harness = try await harness()
     let pkce = PKCEPair.generate()
     let code = try await approvedCode(harness, pkce: pkce)
     await harness.server.setClockOffset(seconds: 601)
@@ -224,16 +197,13 @@ import Testing
       harness, code: code, verifier: pkce.verifier, redirectURI: harness.callback.redirectURI)
     #expect(answer.status == 400)
     #expect(answer["error"] == "invalid_grant")
-    await harness.stop()
   }
 
   @Test func aRevokedOrExpiredTokenGets401AtUserSettings() async throws {
-    let harness = try await harness()
     let answer = await harness.get(
       SandboxHarness.target(Paths.userSettings, Self.perRequest),
       headers: Self.agent + ["Authorization: Bearer 0123"])
     #expect(answer.status == 401)
     #expect(answer["error"] == "user_token_failed")
-    await harness.stop()
   }
 }

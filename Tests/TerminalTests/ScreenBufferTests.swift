@@ -7,6 +7,20 @@ import Testing
     ScreenBuffer(size: Size(rows: rows, columns: columns))
   }
 
+  /// A ten-column row of `background`, with `text` written over it from `column` within
+  /// `maxWidth` columns.
+  private func overwriting(
+    _ background: String, with text: String, atColumn column: Int = 0, maxWidth: Int,
+    truncation: ScreenBuffer.Truncation = .clip
+  ) -> ScreenBuffer {
+    var screen = buffer(columns: 10)
+    screen.write(background, at: .origin, role: .default)
+    screen.write(
+      text, at: Point(row: 0, column: column), role: "list", maxWidth: maxWidth,
+      truncation: truncation)
+    return screen
+  }
+
   @Test func writesTextAndReturnsTheColumnAfterIt() {
     var screen = buffer(columns: 10)
     let end = screen.write("hello", at: Point(row: 0, column: 2), role: "list")
@@ -23,9 +37,7 @@ import Testing
   }
 
   @Test func clipsAtMaxWidthWithoutTouchingCellsBeyondIt() {
-    var screen = buffer(columns: 10)
-    screen.write("xxxxxxxxxx", at: .origin, role: .default)
-    screen.write("abcdef", at: Point(row: 0, column: 2), role: "list", maxWidth: 3)
+    let screen = overwriting("xxxxxxxxxx", with: "abcdef", atColumn: 2, maxWidth: 3)
     #expect(screen.textLines() == ["xxabcxxxxx"])
   }
 
@@ -67,16 +79,12 @@ import Testing
   }
 
   @Test func neverSplitsAWideGraphemeAtMaxWidth() {
-    var screen = buffer(columns: 10)
-    screen.write("|||||||||", at: .origin, role: .default)
-    screen.write("日本語", at: Point(row: 0, column: 1), role: "list", maxWidth: 3)
+    let screen = overwriting("|||||||||", with: "日本語", atColumn: 1, maxWidth: 3)
     #expect(screen.textLines() == ["|日 |||||"])
   }
 
   @Test func ellipsisAfterWideGraphemesKeepsTheRoomExactlyFilled() {
-    var screen = buffer(columns: 10)
-    screen.write("||||||||||", at: .origin, role: .default)
-    screen.write("日本語です", at: .origin, role: "list", maxWidth: 6, truncation: .ellipsis)
+    let screen = overwriting("||||||||||", with: "日本語です", maxWidth: 6, truncation: .ellipsis)
     // "語" no longer fits before the ellipsis: "日本" (4 columns), "…", and one blank.
     #expect(screen.textLines() == ["日本… ||||"])
     #expect(DisplayWidth.of(screen.textLines()[0]) == 10)

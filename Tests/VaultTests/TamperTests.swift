@@ -5,8 +5,21 @@ import Vault
 
 /// Someone with the file changes it: the change is caught, for the touched account alone.
 @Suite struct TamperTests {
+  /// A fresh vault folder for each test.
+  let fixture: VaultFixture
+
+  init() throws {
+    fixture = try VaultFixture()
+  }
+
+  /// How the vault lists `record` once its `column` cell no longer opens.
+  func rejected(_ column: String, of record: AccountRecord) -> DamagedAccount {
+    DamagedAccount(
+      id: record.id, damage: .cellRejected(column: column), providerID: record.providerID,
+      label: record.label)
+  }
+
   @Test func oneFlippedByteInOneSealedCellDamagesThatAccountAloneByID() async throws {
-    let fixture = try VaultFixture()
     let records = try await fixture.createClosedVault(
       with: (1...3).map { VaultFixture.account($0) })
     let target = records[1].id
@@ -24,11 +37,7 @@ import Vault
     let vault = try await fixture.unlocked()
     let listing = try await vault.listAccounts()
     #expect(
-      listing.damaged == [
-        DamagedAccount(
-          id: target, damage: .cellRejected(column: "access_token"), providerID: "simkl",
-          label: "alice-2")
-      ])
+      listing.damaged == [rejected("access_token", of: records[1])])
     #expect(listing.accounts == [records[0], records[2]])
     await #expect(throws: VaultError.accountDamaged(target, .cellRejected(column: "access_token")))
     {
@@ -44,7 +53,6 @@ import Vault
   }
 
   @Test func aSealedCellCopiedFromOneAccountToAnotherIsDetected() async throws {
-    let fixture = try VaultFixture()
     let records = try await fixture.createClosedVault(
       with: (1...3).map { VaultFixture.account($0) })
     let (a, b) = (records[0].id.rawValue, records[1].id.rawValue)
@@ -55,28 +63,22 @@ import Vault
     let listing = try await fixture.unlocked().listAccounts()
     #expect(
       listing.damaged == [
-        DamagedAccount(
-          id: records[1].id, damage: .cellRejected(column: "refresh_token"), providerID: "simkl",
-          label: "alice-2")
+        rejected("refresh_token", of: records[1])
       ])
     #expect(listing.accounts == [records[0], records[2]])
   }
 
   @Test func aCellMovedToAnotherColumnOfTheSameAccountIsDetected() async throws {
-    let fixture = try VaultFixture()
     let records = try await fixture.createClosedVault(with: [VaultFixture.account(1)])
     try await fixture.sqlite("UPDATE accounts SET access_token = refresh_token")
     let listing = try await fixture.unlocked().listAccounts()
     #expect(
       listing.damaged == [
-        DamagedAccount(
-          id: records[0].id, damage: .cellRejected(column: "access_token"), providerID: "simkl",
-          label: "alice-1")
+        rejected("access_token", of: records[0])
       ])
   }
 
   @Test func swappedNameIndexesAreDetectedOnLookupByName() async throws {
-    let fixture = try VaultFixture()
     let records = try await fixture.createClosedVault(with: [
       VaultFixture.account(1), VaultFixture.account(2),
     ])
@@ -103,16 +105,10 @@ import Vault
   }
 
   @Test func aDamagedAccountIsReachedByIDAndByTheNameItsCellsStillGive() async throws {
-    let fixture = try VaultFixture()
-    let records = try await fixture.createClosedVault(
-      with: (1...3).map { VaultFixture.account($0) })
-    try await VaultFileEditor.flipBit(
-      inCell: "refresh_token", ofAccount: records[1].id.rawValue, vaultAt: fixture.path)
-    let vault = try await fixture.unlocked()
+    let (vault, records) = try await fixture.unlockedWithAFlippedBit(
+      inCell: "refresh_token", ofAccountAt: 1, of: 3)
     let damaged = StoredAccount.damaged(
-      DamagedAccount(
-        id: records[1].id, damage: .cellRejected(column: "refresh_token"), providerID: "simkl",
-        label: "alice-2"))
+      rejected("refresh_token", of: records[1]))
     #expect(try await vault.storedAccount(records[1].id) == damaged)
     #expect(try await vault.storedAccount(providerID: "simkl", label: "alice-2") == damaged)
     #expect(try await vault.storedAccount(records[0].id) == .readable(records[0]))
@@ -131,12 +127,8 @@ import Vault
   }
 
   @Test func aDamagedLabelCellLeavesOnlyTheIndexToFileTheRowUnderItsName() async throws {
-    let fixture = try VaultFixture()
-    let records = try await fixture.createClosedVault(
-      with: (1...2).map { VaultFixture.account($0) })
-    try await VaultFileEditor.flipBit(
-      inCell: "label", ofAccount: records[0].id.rawValue, vaultAt: fixture.path)
-    let vault = try await fixture.unlocked()
+    let (vault, records) = try await fixture.unlockedWithAFlippedBit(
+      inCell: "label", ofAccountAt: 0, of: 2)
     let unconfirmed = StoredAccount.damaged(
       DamagedAccount(
         id: records[0].id, damage: .cellRejected(column: "label"), providerID: "simkl",

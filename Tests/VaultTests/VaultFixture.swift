@@ -39,6 +39,18 @@ struct VaultFixture {
     return vault
   }
 
+  /// Creates the vault with alice-1 … alice-`count`, closes it, flips one bit of the sealed
+  /// `column` cell of the account at `index` (`VaultFileEditor.flipBit`) and unlocks the vault
+  /// again; returns it with the records as they were stored.
+  func unlockedWithAFlippedBit(inCell column: String, ofAccountAt index: Int, of count: Int)
+    async throws -> (vault: Vault, records: [AccountRecord])
+  {
+    let records = try await createClosedVault(with: (1...count).map { Self.account($0) })
+    try await VaultFileEditor.flipBit(
+      inCell: column, ofAccount: records[index].id.rawValue, vaultAt: path)
+    return (try await unlocked(), records)
+  }
+
   /// Every file of the vault's folder and its bytes.
   func snapshot() throws -> [String: Data] {
     let folder = location.directoryURL.path

@@ -7,11 +7,31 @@ import Testing
 
 /// The browser flow against the sandbox provider: real consent pages answered by a scripted
 /// person, the real loopback listener, real HTTP to the token endpoint.
-@Suite struct SandboxBrowserFlowTests {
+@Suite(.sandboxHarness) struct SandboxBrowserFlowTests {
+  /// The harness the suite's trait started for this test.
+  var harness: SandboxHarness { .current }
+
   static let wrongVerifier = String(repeating: "w", count: 43)
 
+  /// A transport that sends the exchange (the one POST) with `wrongVerifier`.
+  static func wrongVerifierTransport() -> InterceptingTransport {
+    InterceptingTransport { request in
+      request.method == .post
+        ? request.settingJSONMember("code_verifier", to: Self.wrongVerifier) : request
+    }
+  }
+
+  /// A transport that sets the provider's clock `seconds` off just before the exchange.
+  static func movingTheClock(of sandbox: SandboxServer, by seconds: TimeInterval)
+    -> InterceptingTransport
+  {
+    InterceptingTransport { request in
+      if request.method == .post { await sandbox.setClockOffset(seconds: seconds) }
+      return request
+    }
+  }
+
   @Test func signsInToEveryBrowserProfile() async throws {
-    let harness = try await SandboxHarness()
     for configuration in [harness.simkl, harness.hivesigner, harness.muhajir, harness.oidc] {
       let (result, page) = try await harness.signIn(harness.client(configuration))
       let tokens = try result.get()
@@ -20,25 +40,18 @@ import Testing
       #expect((tokens.idToken != nil) == configuration.scopes.contains("openid"))
     }
     #expect(await harness.server.stats()[.exchanges] == 4)
-    await harness.stop()
   }
 
   @Test func readsHivesignersUsernameFromTheExchangeAnswer() async throws {
-    let harness = try await SandboxHarness()
     let (result, _) = try await harness.signIn(harness.client(harness.hivesigner))
     let tokens = try result.get()
     #expect(tokens.additionalParameters["username"] == .string("alice"))
     #expect(tokens.refreshToken == nil)
     #expect(tokens.expiresIn == 604_800)
-    await harness.stop()
   }
 
   @Test func simklCodeIsConsumedByAnExchangeWithAWrongVerifier() async throws {
-    let harness = try await SandboxHarness()
-    let transport = InterceptingTransport { request in
-      request.method == .post
-        ? request.settingJSONMember("code_verifier", to: Self.wrongVerifier) : request
-    }
+    let transport = Self.wrongVerifierTransport()
     let (result, page) = try await harness.signIn(
       harness.client(harness.simkl, transport: transport))
     #expect(result == .failure(.pkceVerificationFailed(description: "PKCE verification failed")))
@@ -53,15 +66,10 @@ import Testing
     let stats = await harness.server.stats()
     #expect(stats[.exchanges] == 0)
     #expect(stats[.failedExchanges] == 2)
-    await harness.stop()
   }
 
   @Test func hivesignerWrongVerifierLeavesTheCodeForTheRightOne() async throws {
-    let harness = try await SandboxHarness()
-    let transport = InterceptingTransport { request in
-      request.method == .post
-        ? request.settingJSONMember("code_verifier", to: Self.wrongVerifier) : request
-    }
+    let transport = Self.wrongVerifierTransport()
     let (result, _) = try await harness.signIn(
       harness.client(harness.hivesigner, transport: transport))
     guard case .failure(.pkceVerificationFailed(let description)) = result else {
@@ -76,47 +84,33 @@ import Testing
     let json = try #require(JSONValue.object(from: retry.body))
     #expect(json["username"] == .string("alice"))
     #expect(await harness.server.stats()[.exchanges] == 1)
-    await harness.stop()
   }
 
   @Test func hivesignerRefusesACodeOlderThanFifteenMinutes() async throws {
-    let harness = try await SandboxHarness()
     let sandbox = harness.server
     // The provider's clock jumps 15 minutes and 1 second just before the exchange.
-    let transport = InterceptingTransport { request in
-      if request.method == .post { await sandbox.setClockOffset(seconds: 15 * 60 + 1) }
-      return request
-    }
+    let transport = Self.movingTheClock(of: sandbox, by: 15 * 60 + 1)
     let (result, _) = try await harness.signIn(
       harness.client(harness.hivesigner, transport: transport))
     #expect(result == .failure(.authorizationCodeExpired))
-    await sandbox.stop()
   }
 
   @Test func hivesignerRefusesACodeDatedInTheFuture() async throws {
-    let harness = try await SandboxHarness()
     let sandbox = harness.server
-    let transport = InterceptingTransport { request in
-      if request.method == .post { await sandbox.setClockOffset(seconds: -(5 * 60 + 30)) }
-      return request
-    }
+    let transport = Self.movingTheClock(of: sandbox, by: -(5 * 60 + 30))
     let (result, _) = try await harness.signIn(
       harness.client(harness.hivesigner, transport: transport))
     #expect(result == .failure(.authorizationCodeFromTheFuture))
-    await sandbox.stop()
   }
 
   @Test func aDeclinedConsentEndsTheSignInAsDenied() async throws {
-    let harness = try await SandboxHarness()
     let (result, page) = try await harness.signIn(
       harness.client(harness.hivesigner), person: SandboxHarness.person(.deny))
     #expect(result == .failure(.accessDenied(description: nil)))
     #expect(page.contains("declined at the provider"))
-    await harness.stop()
   }
 
   @Test func simklSilentDenialEndsAtTheDeadlineWithNothingReturned() async throws {
-    let harness = try await SandboxHarness()
     let clock = ManualClock()
     let origin = await clock.now()
     var simkl = harness.simkl
@@ -137,11 +131,9 @@ import Testing
     #expect(stats[.denials] == 1)
     #expect(stats[.exchanges] + stats[.failedExchanges] == 0)
     #expect(await !listenerIsOpen(attempt))
-    await harness.stop()
   }
 
   @Test func aRedirectWithAnotherStateIsRefusedAndTheRealOneStillSignsIn() async throws {
-    let harness = try await SandboxHarness()
     let attempt = try await AuthorizationCodeSignIn.start(client: harness.client(harness.oidc))
     // The same request with a forged state: the provider sends it back as it was given.
     let request = await attempt.request
@@ -158,13 +150,11 @@ import Testing
     let stats = await harness.server.stats()
     #expect(stats[.authorizations] == 2)
     #expect(stats[.exchanges] == 1)
-    await harness.stop()
   }
 
   @Test func aListenerFloodedWithAHundredGarbageConnectionsStillTakesTheRealRedirect()
     async throws
   {
-    let harness = try await SandboxHarness()
     let attempt = try await AuthorizationCodeSignIn.start(client: harness.client(harness.oidc))
     let port = try #require(URL(string: attempt.redirectURI)?.port)
     await withTaskGroup(of: Void.self) { group in
@@ -179,7 +169,6 @@ import Testing
     let visit = await SandboxHarness.person().visit(await attempt.browserAddress().absoluteString)
     #expect(visit.finalBody.contains("You are signed in"))
     #expect(try await attempt.tokens().refreshToken != nil)
-    await harness.stop()
   }
 
   @Test(arguments: [
@@ -190,13 +179,11 @@ import Testing
   func aBrokenTokenEndpointGivesItsTypedError(fault: SandboxFault.Kind, expected: AuthError)
     async throws
   {
-    let harness = try await SandboxHarness()
     await harness.server.inject(SandboxFault(pathPrefix: SandboxPaths.OIDC.token, kind: fault))
     let (result, page) = try await harness.signIn(harness.client(harness.oidc))
     #expect(result == .failure(expected))
     #expect(page.contains("Sign-in not finished"))
     #expect(page.contains("still waiting"))
     #expect(await harness.server.stats()[.faults] == 1)
-    await harness.stop()
   }
 }

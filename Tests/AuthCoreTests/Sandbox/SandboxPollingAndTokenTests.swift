@@ -9,7 +9,10 @@ import Vault
 /// Device, PIN, refresh and revocation against the sandbox provider. The client's time is a
 /// `ManualClock`; the sandbox's clock is moved along with it through its offset hook, so polls
 /// five manual seconds apart are five seconds apart for the provider too.
-@Suite struct SandboxPollingAndTokenTests {
+@Suite(.sandboxHarness) struct SandboxPollingAndTokenTests {
+  /// The harness the suite's trait started for this test.
+  var harness: SandboxHarness { .current }
+
   let clock = ManualClock()
 
   /// Plays time for a polling attempt: before each scheduled poll, the sandbox's clock is set
@@ -39,7 +42,6 @@ import Vault
   // MARK: Device authorization grant
 
   @Test func slowDownRaisesTheIntervalByFiveSecondsAndKeepsIt() async throws {
-    let harness = try await SandboxHarness()
     let origin = await clock.now()
     let attempt = try await UserCodeSignIn.startDevice(
       client: harness.client(harness.oidc, clock: clock))
@@ -59,11 +61,9 @@ import Vault
     #expect(stats[.slowDowns] == 1)
     #expect(stats[.devicePolls] == 4)
     #expect(stats[.deviceTokens] == 1)
-    await harness.stop()
   }
 
   @Test func aDeniedDeviceCodeEndsAsAccessDenied() async throws {
-    let harness = try await SandboxHarness()
     let origin = await clock.now()
     let attempt = try await UserCodeSignIn.startDevice(
       client: harness.client(harness.oidc, clock: clock))
@@ -73,11 +73,9 @@ import Vault
     let error = await #expect(throws: AuthError.self) { _ = try await attempt.tokens() }
     #expect(error == .accessDenied(description: "The user declined."))
     #expect(error?.exitCode == 6)
-    await harness.stop()
   }
 
   @Test func anExpiredDeviceCodeEndsAsExpired() async throws {
-    let harness = try await SandboxHarness()
     let origin = await clock.now()
     let attempt = try await UserCodeSignIn.startDevice(
       client: harness.client(harness.oidc, clock: clock))
@@ -87,13 +85,11 @@ import Vault
     }
     await #expect(throws: AuthError.userCodeExpired) { _ = try await attempt.tokens() }
     #expect(await harness.server.stats()[.devicePolls] == 1)
-    await harness.stop()
   }
 
   // MARK: Simkl PIN
 
   @Test func signsInWithASimklPINEnteredOnTheVerificationPage() async throws {
-    let harness = try await SandboxHarness()
     let origin = await clock.now()
     let attempt = try await UserCodeSignIn.startPIN(
       client: harness.client(harness.simkl, clock: clock))
@@ -106,11 +102,9 @@ import Vault
     _ = await drive(attempt, sandbox: harness.server, origin: origin)
     let tokens = try await attempt.tokens()
     #expect(tokens.accessToken.count == 64)
-    await harness.stop()
   }
 
   @Test func aPINPollAnsweredWithAFreshCodeStopsWithAClearError() async throws {
-    let harness = try await SandboxHarness()
     let origin = await clock.now()
     let attempt = try await UserCodeSignIn.startPIN(
       client: harness.client(harness.simkl, clock: clock))
@@ -125,7 +119,6 @@ import Vault
     #expect(seen.allSatisfy { $0.userCode == shown })
     // The provider did hand out a second code; it never reached the progress.
     #expect(await harness.server.stats()[.deviceAuthorizations] == 2)
-    await harness.stop()
   }
 
   // MARK: Refresh and revocation
@@ -135,7 +128,6 @@ import Vault
   }
 
   @Test func refreshRotationReturnsTheNewRefreshToken() async throws {
-    let harness = try await SandboxHarness()
     let first = try await signedInToOIDC(harness)
     let old = try #require(first.refreshToken)
     let refreshed = try await harness.client(harness.oidc).refresh(old)
@@ -145,11 +137,9 @@ import Vault
     #expect(await harness.server.stats()[.refreshes] == 1)
     // The rotated token works in turn.
     #expect(try await harness.client(harness.oidc).refresh(new).refreshToken != new)
-    await harness.stop()
   }
 
   @Test func reusingAnOldRefreshTokenIsDetectedAndMeansSignInNeeded() async throws {
-    let harness = try await SandboxHarness()
     let client = harness.client(harness.oidc)
     let old = try #require(try await signedInToOIDC(harness).refreshToken)
     _ = try await client.refresh(old)
@@ -163,11 +153,9 @@ import Vault
     let stats = await harness.server.stats()
     #expect(stats[.reuseDetections] == 1)
     #expect(stats[.refreshes] == 1)
-    await harness.stop()
   }
 
   @Test func aProviderThatDoesNotRotateKeepsTheRefreshTokenInUse() async throws {
-    let harness = try await SandboxHarness()
     let client = harness.client(harness.muhajir)
     let first = try await harness.signIn(client).result.get()
     let token = try #require(first.refreshToken)
@@ -177,11 +165,9 @@ import Vault
     let refreshed = stored.updated(with: try await client.refresh(token))
     #expect(refreshed.refreshToken == token)
     #expect(refreshed.accessToken != first.accessToken)
-    await harness.stop()
   }
 
   @Test func signOutRevokesTheRefreshTokenThenTheAccessToken() async throws {
-    let harness = try await SandboxHarness()
     let client = harness.client(harness.oidc)
     let tokens = try await signedInToOIDC(harness)
     let result = try await client.revoke(
@@ -191,11 +177,9 @@ import Vault
     await #expect(throws: AuthError.self) {
       _ = try await client.refresh(try #require(tokens.refreshToken))
     }
-    await harness.stop()
   }
 
   @Test func aFailedRevocationIsReported() async throws {
-    let harness = try await SandboxHarness()
     let tokens = try await signedInToOIDC(harness)
     await harness.server.inject(
       SandboxFault(pathPrefix: SandboxPaths.OIDC.revoke, kind: .status500, count: 2))
@@ -205,6 +189,5 @@ import Vault
     }
     #expect(error == .serverError(status: 500))
     #expect(error?.exitCode == 7)
-    await harness.stop()
   }
 }
