@@ -154,7 +154,7 @@ let package = Package(
       name: "VaultBenchmark", dependencies: ["Vault", "Crypto"], path: "Benchmarks/VaultBenchmark"),
     .executableTarget(
       name: "TUIBenchmark",
-      dependencies: ["Accounts", "App", "Terminal", "TerminalCurses", "Theme"],
+      dependencies: ["Accounts", "App", "AuthCore", "Terminal", "TerminalCurses", "Theme"],
       path: "Benchmarks/TUIBenchmark"),
   ],
   swiftLanguageModes: [.v6]

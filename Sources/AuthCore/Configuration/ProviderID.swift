@@ -6,7 +6,7 @@ public struct ProviderID: Hashable, Sendable, Comparable, CustomStringConvertibl
   public let rawValue: String
 
   /// Accepts `[a-z0-9][a-z0-9-]*`, at most 64 characters; otherwise throws an error naming the rule.
-  public init(_ rawValue: String) throws {
+  public init(_ rawValue: String) throws(ProviderIDError) {
     guard Self.isValid(rawValue) else { throw ProviderIDError.invalid(rawValue) }
     self.rawValue = rawValue
   }
