@@ -12,7 +12,7 @@ public struct ProviderID: Hashable, Sendable, Comparable, CustomStringConvertibl
   }
 
   /// True when `text` can name a provider.
-  public static func isValid(_ text: String) -> Bool {
+  static func isValid(_ text: String) -> Bool {
     let bytes = Array(text.utf8)
     guard let first = bytes.first, bytes.count <= 64, first != UInt8(ascii: "-") else {
       return false
