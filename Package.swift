@@ -31,7 +31,7 @@ let package = Package(
     .target(name: "TerminalCurses", dependencies: ["Terminal", "CNcursesW"]),
     .target(
       name: "Theme", dependencies: ["Terminal", "Spelling"], plugins: ["EmbedDataFilesPlugin"]),
-    .target(name: "AuthCore", dependencies: ["Crypto", "JSON", "Loopback"]),
+    .target(name: "AuthCore", dependencies: ["Crypto", "JSON", "Loopback", "Spelling"]),
     .target(
       name: "Providers", dependencies: ["AuthCore", "JSON", "Spelling"], exclude: ["Presets"],
       plugins: ["EmbedDataFilesPlugin"]),
@@ -154,7 +154,7 @@ let package = Package(
       name: "VaultBenchmark", dependencies: ["Vault", "Crypto"], path: "Benchmarks/VaultBenchmark"),
     .executableTarget(
       name: "TUIBenchmark",
-      dependencies: ["Accounts", "App", "Terminal", "TerminalCurses", "Theme"],
+      dependencies: ["Accounts", "App", "AuthCore", "Terminal", "TerminalCurses", "Theme"],
       path: "Benchmarks/TUIBenchmark"),
   ],
   swiftLanguageModes: [.v6]

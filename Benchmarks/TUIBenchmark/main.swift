@@ -5,6 +5,7 @@
 //   TUIBenchmark [ACCOUNTS] [RUNS]      defaults: 10000 accounts, 101 runs
 import Accounts
 import App
+import AuthCore
 import Foundation
 import Terminal
 import TerminalCurses
@@ -21,15 +22,17 @@ let now = Date()
 let size = Size(rows: 24, columns: 80)
 
 let providers = [
-  ProviderSummary(id: "simkl", name: "Simkl", methods: [.pin, .pkce]),
-  ProviderSummary(id: "hivesigner", name: "Hivesigner", methods: [.pkce]),
-  ProviderSummary(id: "muhajir", name: "Muhajir", methods: [.pkce]),
-  ProviderSummary(id: "work", name: "Work SSO", methods: [.pkce, .device], canRevoke: true),
+  ProviderSummary(id: try ProviderID("simkl"), name: "Simkl", methods: [.pin, .pkce]),
+  ProviderSummary(id: try ProviderID("hivesigner"), name: "Hivesigner", methods: [.pkce]),
+  ProviderSummary(id: try ProviderID("muhajir"), name: "Muhajir", methods: [.pkce]),
+  ProviderSummary(
+    id: try ProviderID("work"), name: "Work SSO", methods: [.pkce, .device], canRevoke: true),
 ]
 let accounts = (0..<accountCount).map { number in
   let provider = providers[number % providers.count]
   return AccountSummary(
-    name: AccountName(provider: provider.id, label: "user-\(number)"), providerName: provider.name,
+    name: AccountName(provider: provider.id.rawValue, label: "user-\(number)"),
+    providerName: provider.name,
     expiresAt: now.addingTimeInterval(Double(number % 7200)), obtainedAt: now,
     scopes: ["openid", "profile"], refreshable: number % 2 == 0)
 }

@@ -56,11 +56,9 @@ extension AccountBook {
     var revocation = SignOutReport.Revocation.skipped
     var endSessionURL: URL?
     if !localOnly {
-      if catalog.entry(account.providerID)?.configuration == nil {
-        revocation = .providerMissing
-      } else {
+      if let id = try? ProviderID(account.providerID), catalog.entry(id)?.configuration != nil {
         do {
-          let client = try await client(for: account.providerID)
+          let client = try await client(for: id)
           revocation = try await revoke(account, with: client)
           endSessionURL = try? client.configuration.endSessionURL(
             idTokenHint: account.tokens.idToken)
@@ -69,6 +67,8 @@ extension AccountBook {
         } catch {
           revocation = .providerMissing
         }
+      } else {
+        revocation = .providerMissing
       }
     }
     try await vaulted { vault throws(VaultError) in try await vault.delete(account.id) }

@@ -69,7 +69,7 @@ extension AccountBook {
       }
       guard let refreshToken = record.tokens.refreshToken else {
         throw .signInNeeded(
-          provider: record.providerID, label: record.label,
+          provider: try providerID(named: record.providerID), label: record.label,
           reason: .noRefreshToken(expiresAt: record.tokens.expiresAt))
       }
       let outcome = try await vaulted { vault throws(VaultError) in
@@ -112,7 +112,8 @@ extension AccountBook {
     _ record: AccountRecord, minimumValidity: TimeInterval, startedAt: Date, now: Date
   ) throws(AccountsError) -> String? {
     guard !record.needsSignIn, let token = record.tokens.accessToken else {
-      throw .signInNeeded(provider: record.providerID, label: record.label, reason: .noToken)
+      throw .signInNeeded(
+        provider: try providerID(named: record.providerID), label: record.label, reason: .noToken)
     }
     if record.tokens.obtainedAt >= startedAt { return token }
     guard let expiresAt = record.tokens.expiresAt else {
@@ -130,11 +131,13 @@ extension AccountBook {
   private func performRefresh(
     _ record: AccountRecord, refreshToken: String, lease: RefreshLease
   ) async throws(AccountsError) -> AccountRecord {
+    let providerID: ProviderID
     let provider: OIDCProvider
     let client: ProviderClient
     do {
-      provider = try openIDProvider(record.providerID)
-      client = try await self.client(for: record.providerID)
+      providerID = try self.providerID(named: record.providerID)
+      provider = try openIDProvider(providerID)
+      client = try await self.client(for: providerID)
     } catch {
       try? await vault.releaseRefresh(lease)
       throw error
@@ -163,7 +166,8 @@ extension AccountBook {
           return .failure(error)
         }
       }
-      return await Self.store(answer, of: record, under: lease, in: vault, waited: waited)
+      return await Self.store(
+        answer, of: record, providerID: providerID, under: lease, in: vault, waited: waited)
     }
     guard let outcome else {
       // The process is ending: nothing was sent.
@@ -176,7 +180,7 @@ extension AccountBook {
   /// Stores what the refresh brought (`nil`: the deadline passed first) and ends the lease.
   private static func store(
     _ answer: Result<TokenResponse, AuthError>?, of record: AccountRecord,
-    under lease: RefreshLease, in vault: Vault, waited: TimeInterval
+    providerID: ProviderID, under lease: RefreshLease, in vault: Vault, waited: TimeInterval
   ) async -> Result<AccountRecord, AccountsError> {
     switch answer {
     case .success(let response)?:
@@ -192,7 +196,7 @@ extension AccountBook {
       _ = try? await vault.markSignInNeeded(lease)
       return .failure(
         .signInNeeded(
-          provider: record.providerID, label: record.label,
+          provider: providerID, label: record.label,
           reason: lease.refreshTokenMayBeSpent ? .interruptedRefreshSpentToken : .refreshRejected))
     case .failure(let error)?:
       try? await vault.releaseRefresh(lease, refreshTokenMayBeSpent: Self.mayHaveSpent(error))

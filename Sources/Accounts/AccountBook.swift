@@ -34,7 +34,7 @@ public actor AccountBook {
   /// in between (the composition root's signal handling).
   public nonisolated let criticalSection: any CriticalSection
 
-  private var openIDProviders: [String: OIDCProvider] = [:]
+  private var openIDProviders: [ProviderID: OIDCProvider] = [:]
 
   public init(
     vault: Vault, catalog: ProviderCatalog, transport: any Transport,
@@ -134,23 +134,38 @@ public actor AccountBook {
 
   // MARK: Providers
 
+  /// The provider id `text` is, as a person typed it or a vault row stores it: checked here,
+  /// once, at the edge. Text that cannot be an id names no provider, and is refused as the
+  /// lookup of an unknown one is, with the closest ids.
+  public nonisolated func providerID(named text: String) throws(AccountsError) -> ProviderID {
+    do {
+      return try ProviderID(text)
+    } catch {
+      throw noSuchProvider(text)
+    }
+  }
+
   /// The catalog entry for `id`; when there is none, the problems of its file, or the closest
   /// ids.
-  public nonisolated func providerEntry(_ id: String) throws(AccountsError) -> ProviderEntry {
+  public nonisolated func providerEntry(_ id: ProviderID) throws(AccountsError) -> ProviderEntry {
     let unreadable = catalog.skippedProblems(for: id)
     guard unreadable.isEmpty else {
       throw .providerUnusable(id, problems: unreadable.map(\.description))
     }
-    guard let entry = catalog.entry(id) else {
-      throw .noSuchProvider(
-        id, suggestions: SpellingSuggestion.close(to: id, among: catalog.knownIDs))
-    }
+    guard let entry = catalog.entry(id) else { throw noSuchProvider(id.rawValue) }
     return entry
+  }
+
+  /// `noSuchProvider` for `text`, with the known ids closest to it.
+  private nonisolated func noSuchProvider(_ text: String) -> AccountsError {
+    .noSuchProvider(
+      text, suggestions: SpellingSuggestion.close(to: text, among: catalog.knownIDs.map(\.rawValue))
+    )
   }
 
   /// The provider of `id`, ready to talk to: its configuration after OpenID discovery (once
   /// per run), its key cache, and a client.
-  public func openIDProvider(_ id: String) throws(AccountsError) -> OIDCProvider {
+  public func openIDProvider(_ id: ProviderID) throws(AccountsError) -> OIDCProvider {
     if let known = openIDProviders[id] { return known }
     let entry = try providerEntry(id)
     guard let configuration = entry.configuration else {
@@ -164,7 +179,7 @@ public actor AccountBook {
   }
 
   /// A client for the provider of `id`, with discovered endpoints filled in.
-  public func client(for id: String) async throws(AccountsError) -> ProviderClient {
+  public func client(for id: ProviderID) async throws(AccountsError) -> ProviderClient {
     let provider = try openIDProvider(id)
     do {
       return try await provider.client()

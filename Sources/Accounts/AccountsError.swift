@@ -12,14 +12,15 @@ public enum AccountsError: Error, Sendable, Equatable {
   case noSuchAccount(String, suggestions: [String])
   /// A bare provider name with several accounts: the user must say which.
   case ambiguousAccount(String, candidates: [String])
-  /// No provider has that id; `suggestions` are the closest ids.
+  /// No provider has that id, as typed or stored (so perhaps no id at all); `suggestions` are
+  /// the closest ids.
   case noSuchProvider(String, suggestions: [String])
   /// The provider is known but cannot be used (no client id, a missing endpoint…).
-  case providerUnusable(String, problems: [String])
+  case providerUnusable(ProviderID, problems: [String])
   /// The provider does not offer the flow asked for.
-  case flowNotOffered(provider: String, flow: SignInFlow, offered: [SignInFlow])
+  case flowNotOffered(provider: ProviderID, flow: SignInFlow, offered: [SignInFlow])
   /// The account has no usable token and none can be obtained without the user.
-  case signInNeeded(provider: String, label: String, reason: SignInNeededReason)
+  case signInNeeded(provider: ProviderID, label: String, reason: SignInNeededReason)
   /// Another process held the refresh lease and neither finished nor gave it up in time.
   case refreshStalled(account: String)
   /// The provider or the network failed (or the user cancelled a sign-in).

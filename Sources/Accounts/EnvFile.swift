@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 
 /// A shell environment file (`NAME='value'` lines) that `authtui export --env-file` keeps a
@@ -12,8 +13,8 @@ import Foundation
 public enum EnvFile {
   /// `PROVIDER_TOKEN` for a provider's first account, `PROVIDER_LABEL_TOKEN` otherwise;
   /// letters upper-cased, anything not a letter or digit turned into `_`.
-  public static func defaultVariableName(provider: String, label: String?) -> String {
-    let parts = [provider] + (label.map { [$0] } ?? []) + ["TOKEN"]
+  public static func defaultVariableName(provider: ProviderID, label: String?) -> String {
+    let parts = [provider.rawValue] + (label.map { [$0] } ?? []) + ["TOKEN"]
     var name = parts.joined(separator: "_").uppercased().map { character -> Character in
       character.isASCII && (character.isLetter || character.isNumber) ? character : "_"
     }

@@ -12,7 +12,7 @@ import Vault
 /// stores the account. Nothing reaches the vault from a cancelled, denied or timed-out attempt.
 public struct SignInSession: Sendable {
   /// The provider's id.
-  public let providerID: String
+  public let providerID: ProviderID
   /// The running attempt.
   public let attempt: any SignInAttempt
   /// The label asked for (`--label`), or nil to take the provider's name for the account.
@@ -65,7 +65,7 @@ extension AccountBook {
   ///
   /// `loginTimeout` overrides how long a browser sign-in waits for its redirect.
   public func beginSignIn(
-    provider providerID: String, flow: SignInFlow? = nil, label: String? = nil,
+    provider providerID: ProviderID, flow: SignInFlow? = nil, label: String? = nil,
     loginTimeout: TimeInterval? = nil
   ) async throws(AccountsError) -> SignInSession {
     let entry = try providerEntry(providerID)
@@ -160,7 +160,7 @@ extension AccountBook {
       }
     }
     let account = NewAccount(
-      providerID: providerID, label: label, subject: identity?.subject, identity: fields,
+      providerID: providerID.rawValue, label: label, subject: identity?.subject, identity: fields,
       tokens: tokenSet)
     return try await vaulted { vault throws(VaultError) in try await vault.insert(account) }
   }
@@ -173,15 +173,15 @@ extension AccountBook {
   /// do not open) is not replaced silently, nor is a second account put beside it: its tokens were
   /// never revoked and the damage may be someone's doing, so `damagedAccount` tells the user to
   /// remove it by id, then sign in again.
-  private func readableAccount(providerID: String, label: String)
+  private func readableAccount(providerID: ProviderID, label: String)
     async throws(AccountsError) -> AccountRecord?
   {
     let stored = try await vaulted { vault throws(VaultError) in
-      try await vault.storedAccount(providerID: providerID, label: label)
+      try await vault.storedAccount(providerID: providerID.rawValue, label: label)
     }
     switch stored {
     case .readable(let account): return account
-    case .damaged(let damaged): throw .damagedAccount(damaged, requested: providerID + "/" + label)
+    case .damaged(let damaged): throw .damagedAccount(damaged, requested: "\(providerID)/\(label)")
     case nil: return nil
     }
   }

@@ -38,7 +38,7 @@ package enum AccountAccess {
   enum ProviderScope {
     /// Every provider (`list`, the agent).
     case all
-    /// The provider with this id (`login PROVIDER`).
+    /// The provider `login PROVIDER` names, as typed: text that is no id reads no file.
     case provider(String)
     /// The provider of the account this text names (`token`, `export`, `logout`); for `#N`
     /// the vault says which.
@@ -55,7 +55,7 @@ package enum AccountAccess {
     let selection: ProviderSelection
     switch providers {
     case .all: selection = .all
-    case .provider(let id): selection = .only([id])
+    case .provider(let text): selection = .only(Set([try? ProviderID(text)].compactMap { $0 }))
     case .account(let text): selection = .only(await providerIDs(ofAccount: text, in: vault))
     }
     return book(
@@ -74,14 +74,16 @@ package enum AccountAccess {
 
   /// The provider of the account `text` names; none when the name is malformed or the row
   /// cannot be read (the book then reports that itself).
-  static func providerIDs(ofAccount text: String, in vault: Vault) async -> Set<String> {
+  static func providerIDs(ofAccount text: String, in vault: Vault) async -> Set<ProviderID> {
+    let provider: String
     switch try? AccountReference(parsing: text) {
-    case .full(let provider, _)?, .provider(let provider)?: return [provider]
+    case .full(let named, _)?, .provider(let named)?: provider = named
     case .rowID(let id)?:
       guard let record = try? await vault.account(AccountID(id)) else { return [] }
-      return [record.providerID]
+      provider = record.providerID
     case nil: return []
     }
+    return Set([try? ProviderID(provider)].compactMap { $0 })
   }
 
   /// The exit code and line of an account error.

@@ -80,9 +80,13 @@ enum ExportCommand {
         let (token, stored) = try await book.validTokens(
           for: account.id, minimumValidity: 60, startedAt: startedAt)
         if let envFile = options.envFile {
-          let variable =
-            options.variable
-            ?? EnvFile.defaultVariableName(provider: account.providerID, label: nil)
+          let variable: String
+          if let named = options.variable {
+            variable = named
+          } else {
+            let provider = try book.providerID(named: account.providerID)
+            variable = EnvFile.defaultVariableName(provider: provider, label: nil)
+          }
           try EnvFile.write(
             variable: variable, value: token, expiresAt: stored.tokens.expiresAt, to: envFile)
           console.out("Wrote \(variable) and \(variable)_EXPIRES_AT to \(envFile) (mode 0600).")

@@ -46,7 +46,7 @@ enum LoginCommand {
   /// What `login` was asked.
   struct Options: Sendable, Equatable {
     var global: GlobalOptions
-    /// The provider's id.
+    /// The provider's id as typed; checked against the catalog (`AccountBook.providerID(named:)`).
     var provider: String
     /// `--flow`; nil for the provider's choice.
     var flow: SignInFlow?
@@ -78,10 +78,16 @@ enum LoginCommand {
     let output = LoginOutput(console: console, json: invocation.flag(jsonFlag))
     do throws(CommandFailure) {
       let options = try Options(invocation)
-      let providerID = options.provider
       let browser = options.noBrowser ? nil : BrowserLauncher.available()
       let book = try await AccountAccess.book(
-        options.global, console: console, reportProblems: true, providers: .provider(providerID))
+        options.global, console: console, reportProblems: true,
+        providers: .provider(options.provider))
+      let providerID: ProviderID
+      do throws(AccountsError) {
+        providerID = try book.providerID(named: options.provider)
+      } catch {
+        throw AccountAccess.failure(error)
+      }
       let record = try await signIn(
         book: book, providerID: providerID, flow: options.flow, label: options.label,
         timeout: options.timeout, browser: browser, output: output)
@@ -110,7 +116,7 @@ enum LoginCommand {
 
   /// Runs the sign-in with its countdown, browser, paste path and Ctrl-C.
   static func signIn(
-    book: AccountBook, providerID: String, flow requested: SignInFlow?, label: String?,
+    book: AccountBook, providerID: ProviderID, flow requested: SignInFlow?, label: String?,
     timeout: TimeInterval?, browser: BrowserLauncher?, output: LoginOutput
   ) async throws(CommandFailure) -> AccountRecord {
     let session: SignInSession

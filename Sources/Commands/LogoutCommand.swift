@@ -1,4 +1,5 @@
 import Accounts
+import AuthCore
 import Foundation
 import System
 
@@ -61,7 +62,7 @@ enum LogoutCommand {
         case .readable(let account): name = account.name
         case .damaged(let damaged): name = "the damaged account \(damaged.reference)"
         }
-        accessSettings = stored.providerID.flatMap {
+        accessSettings = stored.providerID.flatMap { try? ProviderID($0) }.flatMap {
           book.catalog.entry($0)?.file.accessSettingsURL
         }
         report = try await book.signOut(stored, localOnly: options.localOnly)

@@ -39,7 +39,7 @@ enum ProvidersCommand {
   }
 
   struct Row {
-    let id: String
+    let id: ProviderID
     let name: String
     let flows: [String]
     let clientIDConfigured: Bool
@@ -51,7 +51,8 @@ enum ProvidersCommand {
     var json: OrderedJSON {
       [
         "client_id_configured": .bool(clientIDConfigured),
-        "flows": .array(flows.map(OrderedJSON.string)), "id": .string(id), "name": .string(name),
+        "flows": .array(flows.map(OrderedJSON.string)), "id": .string(id.rawValue),
+        "name": .string(name),
         "problems": .array(problems.map(OrderedJSON.string)), "source": .string(source),
         "usable": .bool(usable),
       ]
@@ -76,7 +77,7 @@ enum ProvidersCommand {
     let header = ["ID", "NAME", "FLOWS", "CLIENT ID", "SOURCE"]
     let cells = rows.map { row in
       [
-        row.id, row.name, row.flows.joined(separator: ", "),
+        row.id.rawValue, row.name, row.flows.joined(separator: ", "),
         row.clientIDConfigured ? "set" : "missing", row.source,
       ]
     }

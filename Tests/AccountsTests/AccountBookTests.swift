@@ -269,4 +269,18 @@ import Vault
     }
     await harness.stop()
   }
+
+  /// Typed text that cannot be an id is refused as an unknown provider is, before any lookup:
+  /// `login Sandbox` says what `login sandbx` says.
+  @Test func refusesTextThatIsNoProviderIDAsAnUnknownProvider() async throws {
+    let harness = try await AccountsHarness.start()
+    #expect(try harness.book.providerID(named: "sandbox") == "sandbox")
+    #expect(throws: AccountsError.noSuchProvider("Sandbox", suggestions: ["sandbox"])) {
+      _ = try harness.book.providerID(named: "Sandbox")
+    }
+    #expect(throws: AccountsError.noSuchProvider("../sandbox", suggestions: [])) {
+      _ = try harness.book.providerID(named: "../sandbox")
+    }
+    await harness.stop()
+  }
 }

@@ -33,7 +33,7 @@ struct AccountsHarness {
 
   /// Signs in to `provider` through the browser flow, the person approving as `user`.
   func signIn(
-    _ provider: String = "sandbox", as user: String = "alice", label: String? = nil,
+    _ provider: ProviderID = "sandbox", as user: String = "alice", label: String? = nil,
     action: ScriptedBrowser.Action = .approve
   ) async throws -> AccountRecord {
     let session = try await book.beginSignIn(provider: provider, flow: .pkce, label: label)

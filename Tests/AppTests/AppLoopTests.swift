@@ -16,7 +16,17 @@ import Testing
 
   @Test func everyKeyRespondsWhileARefreshIsInProgress() async throws {
     let mailbox = try Mailbox<AppLoop.Message>()
-    let environment = FakeEnvironment(holdRefreshes: true)
+    // Tokens with an hour left on the loop's real clock: no background refresh is due, so `r`
+    // is the one refresh.
+    let fresh = Fixtures.accounts.map { account in
+      var account = account
+      if account.expiresAt != nil {
+        account.obtainedAt = Date()
+        account.expiresAt = Date().addingTimeInterval(3600)
+      }
+      return account
+    }
+    let environment = FakeEnvironment(accounts: fresh, holdRefreshes: true)
     let outcome = await LoopHarness.run(
       environment, mailbox: mailbox,
       steps: [

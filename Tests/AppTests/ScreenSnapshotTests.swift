@@ -118,7 +118,7 @@ import Testing
 
   /// A browser sign-in at `provider` whose countdown of `seconds` has run for `elapsed`.
   private func checkBrowserSignIn(
-    _ provider: String, seconds: TimeInterval, elapsed: TimeInterval, _ screen: String,
+    _ provider: ProviderID, seconds: TimeInterval, elapsed: TimeInterval, _ screen: String,
     _ size: Size
   ) {
     var driver = Driver(size: size)

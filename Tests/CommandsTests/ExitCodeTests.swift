@@ -24,12 +24,13 @@ final class ExitCodeTests: XCTestCase {
     }
   }
 
-  func testAccountFailuresMapToTheirStatuses() {
+  func testAccountFailuresMapToTheirStatuses() throws {
+    let simkl = try ProviderID("simkl")
     let cases: [(AccountsError, ExitCode)] = [
       (.malformedAccountName("a/b/c"), .usage),
       (.noSuchAccount("simkl/x", suggestions: []), .notFound),
       (.noSuchProvider("nope", suggestions: []), .notFound),
-      (.signInNeeded(provider: "simkl", label: "a", reason: .noToken), .signInNeeded),
+      (.signInNeeded(provider: simkl, label: "a", reason: .noToken), .signInNeeded),
       (.auth(.cancelled), .cancelled),
       (.auth(.accessDenied(description: nil)), .cancelled),
       (.auth(.refreshTokenRejected(description: nil)), .signInNeeded),

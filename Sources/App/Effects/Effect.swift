@@ -23,7 +23,7 @@ public enum Effect: Sendable, Equatable {
   case loadProviders(RequestID)
   /// Start a sign-in attempt; its progress comes back as `.signInProgress` under the same id,
   /// and its end as `.account`. The account is stored only when the attempt succeeds.
-  case startSignIn(RequestID, provider: String, method: SignInFlow)
+  case startSignIn(RequestID, provider: ProviderID, method: SignInFlow)
   /// End a running attempt; it stores nothing (the runner cancels its task).
   case cancelSignIn(RequestID)
   /// Hand a pasted redirect URL to a running browser attempt: `.done`.

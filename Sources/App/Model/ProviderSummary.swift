@@ -4,7 +4,7 @@ import Providers
 /// A provider as the sign-in screens show it: its flows, and what stops it from working.
 public struct ProviderSummary: Sendable, Equatable, Identifiable {
   /// The id used in `PROVIDER/LABEL` (`simkl`).
-  public var id: String
+  public var id: ProviderID
   /// The human name (`Simkl`).
   public var name: String
   /// The flows the provider offers, in the order the user should see them.
@@ -23,7 +23,7 @@ public struct ProviderSummary: Sendable, Equatable, Identifiable {
 
   /// Describes a provider.
   public init(
-    id: String, name: String, methods: [SignInFlow], isUsable: Bool = true,
+    id: ProviderID, name: String, methods: [SignInFlow], isUsable: Bool = true,
     problems: [String] = [], canRevoke: Bool? = false, fixedRedirectPort: Int? = nil
   ) {
     self.id = id

@@ -70,6 +70,7 @@ extension AppState {
         return []
       }
       if busy.contains(where: { $0.account == name && $0.label.hasPrefix("refreshing") }) {
+        message = StatusMessage(.info, "\(name) is being refreshed already", now: now)
         return []
       }
       let id = startBusy("refreshing \(name)", account: name, writesVault: true)

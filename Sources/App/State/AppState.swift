@@ -111,7 +111,7 @@ public struct AppState: Sendable {
 
   /// The provider with `id`.
   public func provider(_ id: String) -> ProviderSummary? {
-    providers.first { $0.id == id }
+    providers.first { $0.id.rawValue == id }
   }
 
   /// The selected account, if it is visible.

@@ -11,7 +11,7 @@ import Foundation
 /// The `Providers` module fills this from presets and user files; AuthCore only reads it.
 public struct ProviderConfiguration: Sendable, Equatable {
   /// Short lowercase name (`[a-z0-9-]`) used in `PROVIDER/LABEL` (`id`).
-  public var id: String
+  public var id: ProviderID
   /// Human name shown in the UI (`name`).
   public var name: String
   /// The authorization server's issuer identifier (`issuer`, RFC 8414 §2). When set, an `iss`
@@ -85,7 +85,7 @@ public struct ProviderConfiguration: Sendable, Equatable {
 
   /// A configuration with the defaults of DESIGN.md for everything not given.
   public init(
-    id: String, name: String? = nil, issuer: String? = nil, clientID: String,
+    id: ProviderID, name: String? = nil, issuer: String? = nil, clientID: String,
     flows: [SignInFlow] = [.pkce], scopes: [String] = [],
     authorizationEndpoint: URL? = nil, tokenEndpoint: URL? = nil,
     deviceAuthorizationEndpoint: URL? = nil, revocationEndpoint: URL? = nil,
@@ -99,7 +99,7 @@ public struct ProviderConfiguration: Sendable, Equatable {
     postLogoutRedirectURI: URL? = nil, identity: IdentityConfiguration? = nil
   ) {
     self.id = id
-    self.name = name ?? id
+    self.name = name ?? id.rawValue
     self.issuer = issuer
     self.clientID = clientID
     self.flows = flows

@@ -15,19 +15,19 @@ public struct ProviderCatalog: Sendable {
   public let skippedFiles: [ProviderProblem]
   /// Every provider id there is, read or not: the presets', the entries' and, for files this
   /// catalog did not read, their names. For suggestions ("did you mean …?").
-  public let knownIDs: [String]
+  public let knownIDs: [ProviderID]
   /// The problems of each skipped file whose name is a provider id, by that id.
-  private let skippedByID: [String: [ProviderProblem]]
+  private let skippedByID: [ProviderID: [ProviderProblem]]
 
   /// The entry with this id.
-  public func entry(_ id: String) -> ProviderEntry? {
+  public func entry(_ id: ProviderID) -> ProviderEntry? {
     entries.first { $0.id == id }
   }
 
   /// Why the file of provider `id` (`providers/ID.json`) was skipped; empty when it was read
   /// or there is none. A provider whose own file is broken is reported with that file's
   /// problems rather than as missing or as the bare preset.
-  public func skippedProblems(for id: String) -> [ProviderProblem] {
+  public func skippedProblems(for id: ProviderID) -> [ProviderProblem] {
     skippedByID[id] ?? []
   }
 
@@ -72,20 +72,22 @@ public struct ProviderCatalog: Sendable {
     switch selection {
     case .all: wanted = fileNames
     case .only(let ids):
-      // Only ids that can be file names: an id is never a path.
+      // A ProviderID can always be a file name: it is never a path.
       let present = Set(fileNames)
-      wanted = ids.filter { ProviderID.isValid($0) && present.contains("\($0).json") }.sorted()
-        .map { "\($0).json" }
+      wanted = ids.map { "\($0).json" }.filter(present.contains).sorted()
     }
     var skipped: [ProviderProblem] = []
-    var skippedByID: [String: [ProviderProblem]] = [:]
+    var skippedByID: [ProviderID: [ProviderProblem]] = [:]
     var userFiles: [UserFile] = []
     for name in wanted {
       let url = location.providersDirectory.appendingPathComponent(name)
       switch readUserFile(url) {
       case .failure(let list):
         skipped += list.problems
-        skippedByID[String(name.dropLast(".json".count)), default: []] += list.problems
+        // A file whose name is not an id is reported, but no id can ask for it.
+        if let id = try? ProviderID(String(name.dropLast(".json".count))) {
+          skippedByID[id, default: []] += list.problems
+        }
       case .success(let user): userFiles.append(user)
       }
     }
@@ -98,7 +100,7 @@ public struct ProviderCatalog: Sendable {
       let editFile = location.providersDirectory.appendingPathComponent("\(id).json")
       entries.append(
         makeEntry(
-          preset, origin: .preset, shownFile: "built-in preset \(name)",
+          preset, id: id, origin: .preset, shownFile: "built-in preset \(name)",
           editFile: ConfigurationLocation.display(editFile),
           defaultLoginTimeout: defaultLoginTimeout))
     }
@@ -108,10 +110,10 @@ public struct ProviderCatalog: Sendable {
         user.base.map { .fileOverPreset(file: user.path, preset: $0) } ?? .file(user.path)
       entries.append(
         makeEntry(
-          merged, origin: origin, shownFile: user.path, editFile: user.path,
+          merged, id: user.id, origin: origin, shownFile: user.path, editFile: user.path,
           defaultLoginTimeout: defaultLoginTimeout))
     }
-    let stems = fileNames.map { String($0.dropLast(".json".count)) }.filter(ProviderID.isValid)
+    let stems = fileNames.compactMap { try? ProviderID(String($0.dropLast(".json".count))) }
     let presetIDs = presets.values.compactMap(\.id)
     return ProviderCatalog(
       entries: entries.sorted { $0.id < $1.id }, skippedFiles: skipped,
@@ -119,7 +121,7 @@ public struct ProviderCatalog: Sendable {
   }
 
   /// A user file as read: the file, its path as shown, and the preset it builds on.
-  private typealias UserFile = (file: ProviderFile, path: String, base: String?)
+  private typealias UserFile = (file: ProviderFile, id: ProviderID, path: String, base: String?)
 
   /// Reads and checks one user file: its id is its file name (`providers/ID.json`), so a
   /// command that needs one provider reads one file.
@@ -128,8 +130,7 @@ public struct ProviderCatalog: Sendable {
     func refuse(_ field: String?, _ message: String) -> Result<UserFile, ProblemList> {
       .failure(ProblemList([problem(shown, field, message)]))
     }
-    let stem = url.deletingPathExtension().lastPathComponent
-    guard ProviderID.isValid(stem) else {
+    guard let stem = try? ProviderID(url.deletingPathExtension().lastPathComponent) else {
       return refuse(
         nil,
         "the file name is not a provider id; rename it to ID.json, where ID is lowercase "
@@ -149,18 +150,18 @@ public struct ProviderCatalog: Sendable {
     if let id = file.id, id != stem {
       return refuse(
         "id",
-        "\(MessageQuoting.quoted(id)) is not the file's name; a provider's file is named after "
+        "\(MessageQuoting.quoted(id.rawValue)) is not the file's name; a provider's file is named after "
           + "its id: rename the file to \(id).json, or remove \"id\"")
     }
     file.id = stem
     // A file whose id is a preset's builds on that preset without saying so.
-    let base = file.preset ?? (presets[stem]?.id == stem ? stem : nil)
+    let base = file.preset ?? (presets[stem.rawValue]?.id == stem ? stem.rawValue : nil)
     if let base, presets[base] == nil {
       let names = presets.keys.sorted().joined(separator: ", ")
       return refuse(
         "preset", "there is no preset \(MessageQuoting.quoted(base)); use one of \(names)")
     }
-    return .success((file, shown, base))
+    return .success((file, stem, shown, base))
   }
 
   /// The `*.json` names in `providers/`, sorted; listing them reads no file.
@@ -177,10 +178,9 @@ public struct ProviderCatalog: Sendable {
 
   /// Checks a merged file for what a sign-in needs and builds its configuration.
   static func makeEntry(
-    _ file: ProviderFile, origin: ProviderEntry.Origin, shownFile: String, editFile: String,
-    defaultLoginTimeout: TimeInterval?
+    _ file: ProviderFile, id: ProviderID, origin: ProviderEntry.Origin, shownFile: String,
+    editFile: String, defaultLoginTimeout: TimeInterval?
   ) -> ProviderEntry {
-    let id = file.id ?? ""
     var problems: [ProviderProblem] = []
     let flows = file.flows ?? derivedFlows(file)
     if flows.isEmpty {
@@ -207,7 +207,7 @@ public struct ProviderCatalog: Sendable {
       problems.isEmpty
       ? makeConfiguration(file, flows: flows, defaultLoginTimeout: defaultLoginTimeout) : nil
     return ProviderEntry(
-      id: id, name: file.name ?? id, origin: origin, flows: flows, file: file,
+      id: id, name: file.name ?? id.rawValue, origin: origin, flows: flows, file: file,
       configuration: configuration, problems: problems)
   }
 
@@ -263,10 +263,10 @@ public enum ProviderSelection: Sendable, Equatable {
   case all
   /// Only the providers with these ids: `providers/ID.json` for each (and the preset it builds
   /// on), for commands that use one provider.
-  case only(Set<String>)
+  case only(Set<ProviderID>)
 
   /// True when the provider `id` is selected.
-  public func includes(_ id: String) -> Bool {
+  public func includes(_ id: ProviderID) -> Bool {
     switch self {
     case .all: return true
     case .only(let ids): return ids.contains(id)

@@ -4,7 +4,7 @@ import Foundation
 /// One provider as the catalog knows it: where it came from, whether it can be used, and why not.
 public struct ProviderEntry: Sendable {
   /// The id used in `PROVIDER/LABEL`.
-  public let id: String
+  public let id: ProviderID
   /// The human name.
   public let name: String
   /// Where the entry comes from: a built-in preset, a user file, or a user file over a preset.

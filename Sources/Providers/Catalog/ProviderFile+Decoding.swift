@@ -58,10 +58,13 @@ extension FieldReader {
       of: members, known: Self.providerFields,
       fix: "the fields are listed in the README under \"Providers\"")
     var file = ProviderFile()
-    file.id = string("id").flatMap { id in
-      if ProviderID.isValid(id) { return id }
-      report("id", ProviderIDError.invalid(id).description)
-      return nil
+    file.id = string("id").flatMap { text in
+      do throws(ProviderIDError) {
+        return try ProviderID(text)
+      } catch {
+        report("id", error.description)
+        return nil
+      }
     }
     file.name = string("name")
     file.preset = string("preset")

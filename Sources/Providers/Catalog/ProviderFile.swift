@@ -8,7 +8,7 @@ import Foundation
 /// Connect Discovery metadata names, so a discovery document and a hand-written file read the
 /// same way.
 public struct ProviderFile: Sendable, Equatable {
-  public var id: String?
+  public var id: ProviderID?
   public var name: String?
   /// The preset this file builds on (`preset`).
   public var preset: String?

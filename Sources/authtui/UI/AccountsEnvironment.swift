@@ -202,7 +202,9 @@ actor AccountsEnvironment: AppEnvironment {
 
   private func summary(_ record: AccountRecord) -> AccountSummary {
     AccountSummary(
-      record, providerName: catalog?.entry(record.providerID)?.name ?? record.providerID)
+      record,
+      providerName: (try? ProviderID(record.providerID)).flatMap { catalog?.entry($0)?.name }
+        ?? record.providerID)
   }
 
   private func record(_ name: AccountName) async throws(AccountsError) -> AccountRecord {
@@ -214,7 +216,7 @@ actor AccountsEnvironment: AppEnvironment {
   // MARK: Sign-in
 
   private func signIn(
-    _ attempt: RequestID, provider: String, method: SignInFlow,
+    _ attempt: RequestID, provider: ProviderID, method: SignInFlow,
     progress: @escaping @Sendable (SignInProgress) -> Void
   ) async throws(AccountsError) -> AccountSummary {
     let session = try await withBook { book throws(AccountsError) in

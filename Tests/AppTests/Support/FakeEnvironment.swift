@@ -90,7 +90,7 @@ actor FakeEnvironment: AppEnvironment {
 
   /// A browser sign-in that waits for a pasted redirect (or a cancel), then stores `erin`.
   private func signIn(
-    _ attempt: RequestID, provider: String,
+    _ attempt: RequestID, provider: ProviderID,
     progress: @escaping @Sendable (SignInProgress) -> Void
   ) async throws(AccountsError) -> AccountSummary {
     var waiting = SignInProgress(flow: .pkce, phase: .waitingForBrowser)
@@ -114,7 +114,7 @@ actor FakeEnvironment: AppEnvironment {
     }
     progress(SignInProgress(flow: .pkce, phase: .exchangingCode))
     let account = AccountSummary(
-      name: AccountName(provider: provider, label: "erin"), providerName: "Work SSO",
+      name: AccountName(provider: provider.rawValue, label: "erin"), providerName: "Work SSO",
       expiresAt: Date().addingTimeInterval(3600), refreshable: true)
     stored.append(account.name)
     accounts.append(account)

@@ -2,6 +2,7 @@ import Accounts
 import App
 import Foundation
 import Terminal
+import TestSupport
 import Testing
 
 @testable import AuthCore
@@ -177,7 +178,7 @@ struct Driver {
 
   /// Opens the sign-in, chooses `provider` and `method`; returns the attempt's id.
   @discardableResult
-  mutating func startSignIn(_ provider: String, _ method: SignInFlow) -> RequestID? {
+  mutating func startSignIn(_ provider: ProviderID, _ method: SignInFlow) -> RequestID? {
     press(.character("a"))
     guard let index = state.providers.firstIndex(where: { $0.id == provider }) else { return nil }
     press(.home)

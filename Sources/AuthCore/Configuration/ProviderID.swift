@@ -6,13 +6,13 @@ public struct ProviderID: Hashable, Sendable, Comparable, CustomStringConvertibl
   public let rawValue: String
 
   /// Accepts `[a-z0-9][a-z0-9-]*`, at most 64 characters; otherwise throws an error naming the rule.
-  public init(_ rawValue: String) throws {
+  public init(_ rawValue: String) throws(ProviderIDError) {
     guard Self.isValid(rawValue) else { throw ProviderIDError.invalid(rawValue) }
     self.rawValue = rawValue
   }
 
   /// True when `text` can name a provider.
-  public static func isValid(_ text: String) -> Bool {
+  static func isValid(_ text: String) -> Bool {
     let bytes = Array(text.utf8)
     guard let first = bytes.first, bytes.count <= 64, first != UInt8(ascii: "-") else {
       return false
