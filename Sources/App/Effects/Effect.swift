@@ -23,7 +23,7 @@ public enum Effect: Sendable, Equatable {
   case loadProviders(RequestID)
   /// Start a sign-in attempt; its progress comes back as `.signInProgress` under the same id,
   /// and its end as `.account`. The account is stored only when the attempt succeeds.
-  case startSignIn(RequestID, provider: ProviderID, method: SignInFlow)
+  case startSignIn(RequestID, provider: ProviderID, method: SignInFlow, label: String?)
   /// End a running attempt; it stores nothing (the runner cancels its task).
   case cancelSignIn(RequestID)
   /// Hand a pasted redirect URL to a running browser attempt: `.done`.
@@ -61,7 +61,7 @@ extension Effect {
     switch self {
     case .start, .redraw: return nil
     case .unlock(let id, _), .createVault(let id, _), .loadAccounts(let id),
-      .loadProviders(let id), .startSignIn(let id, _, _), .cancelSignIn(let id),
+      .loadProviders(let id), .startSignIn(let id, _, _, _), .cancelSignIn(let id),
       .submitRedirect(let id, _), .openBrowser(let id, _, _), .copyText(let id, _, _),
       .copyToken(let id, _), .refresh(let id, _), .refreshAhead(let id, _), .watchVault(let id),
       .signOut(let id, _),
@@ -73,7 +73,7 @@ extension Effect {
   /// The sign-in attempt whose task this effect starts (so it can be cancelled), or ends.
   var attempt: (id: RequestID, starts: Bool)? {
     switch self {
-    case .startSignIn(let id, _, _): return (id, true)
+    case .startSignIn(let id, _, _, _): return (id, true)
     case .cancelSignIn(let id): return (id, false)
     default: return nil
     }

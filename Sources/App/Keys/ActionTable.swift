@@ -20,7 +20,7 @@ public enum ActionTable {
 
   private static let everywhere = Set(KeyContext.allCases)
   private static let browsing: Set<KeyContext> = everywhere.subtracting([
-    .unlock, .filter, .pasteRedirect,
+    .unlock, .filter, .pasteRedirect, .labelField,
   ])
   private static let account: Set<KeyContext> = [.list, .details]
   private static let choosing: Set<KeyContext> = [
@@ -71,6 +71,10 @@ public enum ActionTable {
       help: "sign out: revoke where the provider can, delete the account",
       hint: "sign out", contexts: account),
     Row(
+      command: .signInAgain, defaultKeys: [key("s")],
+      help: "sign in to the account's provider again, keeping its label", hint: "sign in again",
+      contexts: account),
+    Row(
       command: .filter, defaultKeys: [key("/")], help: "filter the accounts as you type",
       hint: "filter", contexts: [.list]),
     Row(
@@ -88,13 +92,17 @@ public enum ActionTable {
       help: "paste the address the browser ended on (a browser on another machine)",
       hint: "paste address", contexts: [.signIn]),
     Row(
+      command: .editLabel, defaultKeys: [key("l")],
+      help: "choose the label the account is stored under (default: your name at the provider)",
+      hint: "label", contexts: [.providerChoice, .flowChoice]),
+    Row(
       command: .retry, defaultKeys: [key("r")], help: "start a fresh sign-in attempt",
       hint: "retry", contexts: [.signIn]),
     Row(
       command: .confirm, defaultKeys: [.enter], help: "choose, confirm or submit", hint: "ok",
       contexts: [
-        .unlock, .notices, .filter, .providerChoice, .flowChoice, .pasteRedirect, .signOut,
-        .export,
+        .unlock, .notices, .filter, .providerChoice, .flowChoice, .pasteRedirect, .labelField,
+        .signOut, .export,
       ]),
     Row(
       command: .yes, defaultKeys: [key("y")], help: "yes, sign out", hint: nil,

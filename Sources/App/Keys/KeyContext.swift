@@ -19,6 +19,8 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
   case signIn = "sign-in"
   /// Typing a pasted redirect URL during a browser sign-in.
   case pasteRedirect = "paste-redirect"
+  /// Typing the label a sign-in stores its account under.
+  case labelField = "label-field"
   /// The sign-out confirmation and its result.
   case signOut = "sign-out"
   /// The export dialog.
@@ -38,6 +40,7 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
     case .flowChoice: return "Sign-in: choose how"
     case .signIn: return "Sign-in in progress"
     case .pasteRedirect: return "Paste the redirect address"
+    case .labelField: return "Sign-in: type the label"
     case .signOut: return "Sign out"
     case .export: return "Export"
     case .help: return "Help"
@@ -48,7 +51,7 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
   /// Esc, arrows, Tab, Ctrl-…) reach the key map there.
   public var takesText: Bool {
     switch self {
-    case .unlock, .filter, .pasteRedirect: return true
+    case .unlock, .filter, .pasteRedirect, .labelField: return true
     default: return false
     }
   }

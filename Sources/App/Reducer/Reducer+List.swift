@@ -16,7 +16,7 @@ extension AppState {
       if let account = selectedAccount { panels.append(.details(account.name)) }
     case .add:
       return beginSignIn(now: now)
-    case .refresh, .copy, .export, .signOut:
+    case .refresh, .copy, .export, .signOut, .signInAgain:
       guard let account = selectedAccount else {
         let addKey = keys.keys(for: .add, in: .list).first?.displayName ?? "a"
         message = StatusMessage(.info, "no account selected; press \(addKey) to add one", now: now)
@@ -45,7 +45,7 @@ extension AppState {
     switch command {
     case .back:
       panels.removeLast()
-    case .refresh, .copy, .export, .signOut:
+    case .refresh, .copy, .export, .signOut, .signInAgain:
       guard let account = account(name) else { return [] }
       return accountCommand(command, account, now: now)
     default:
@@ -60,6 +60,8 @@ extension AppState {
   {
     let name = account.name
     switch command {
+    case .signInAgain:
+      return signInAgain(account, now: now)
     case .refresh:
       if account.needsSignIn || !account.refreshable {
         let why =

@@ -35,7 +35,7 @@ extension AppState {
       }
     case (.loadProviders, .providers(let list)):
       providers = list
-    case (.startSignIn(let id, _, _), .account(let result)):
+    case (.startSignIn(let id, _, _, _), .account(let result)):
       return signInFinished(id, result, now: now)
     case (.submitRedirect, .done(let failure)):
       if let failure { message = StatusMessage(.error, failure.message, now: now) }

@@ -96,6 +96,7 @@ public struct AppState: Sendable {
     case .help: return .help
     case .notices: return .notices
     case .signIn(let signIn):
+      if signIn.labelField != nil { return .labelField }
       switch signIn.step {
       case .chooseProvider: return .providerChoice
       case .chooseMethod: return .flowChoice

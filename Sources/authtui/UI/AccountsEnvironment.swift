@@ -58,10 +58,11 @@ actor AccountsEnvironment: AppEnvironment {
       return .accounts(await AccountsError.result(of: try await accounts()))
     case .loadProviders:
       return .providers(providers())
-    case .startSignIn(let id, let provider, let method):
+    case .startSignIn(let id, let provider, let method, let label):
       return .account(
         await AccountsError.result(
-          of: try await signIn(id, provider: provider, method: method, progress: progress)))
+          of: try await signIn(
+            id, provider: provider, method: method, label: label, progress: progress)))
     case .submitRedirect(let id, let url):
       return .done(await AccountsError.thrown(by: try await submitRedirect(url, to: id)))
     case .openBrowser(_, let url, let userCode):
@@ -216,11 +217,11 @@ actor AccountsEnvironment: AppEnvironment {
   // MARK: Sign-in
 
   private func signIn(
-    _ attempt: RequestID, provider: ProviderID, method: SignInFlow,
+    _ attempt: RequestID, provider: ProviderID, method: SignInFlow, label: String?,
     progress: @escaping @Sendable (SignInProgress) -> Void
   ) async throws(AccountsError) -> AccountSummary {
     let session = try await withBook { book throws(AccountsError) in
-      try await book.beginSignIn(provider: provider, flow: method)
+      try await book.beginSignIn(provider: provider, flow: method, label: label)
     }
     sessions[attempt] = session
     defer { sessions[attempt] = nil }

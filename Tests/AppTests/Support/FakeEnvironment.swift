@@ -52,7 +52,7 @@ actor FakeEnvironment: AppEnvironment {
       return .accounts(.success(AccountList(accounts: accounts)))
     case .loadProviders:
       return .providers(Fixtures.providers)
-    case .startSignIn(let id, let provider, _):
+    case .startSignIn(let id, let provider, _, _):
       return .account(
         await AccountsError.result(of: try await signIn(id, provider: provider, progress: progress))
       )

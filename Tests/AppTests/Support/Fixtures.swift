@@ -189,7 +189,7 @@ struct Driver {
       started = press(.enter)
     }
     for effect in started {
-      if case .startSignIn(let id, _, _) = effect { return id }
+      if case .startSignIn(let id, _, _, _) = effect { return id }
     }
     return nil
   }
