@@ -1,6 +1,7 @@
 import Accounts
 import AuthCore
 import Foundation
+import Vault
 
 /// Work the reducer asks for: everything that touches the vault, the network, the browser or
 /// the clipboard. Plain data, so reducer tests compare it; `AppEnvironment.perform` does it and
@@ -46,6 +47,9 @@ public enum Effect: Sendable, Equatable {
   /// list when it did, `.done(nil)` when not, `.vault(.locked)` when another process changed
   /// its passphrase.
   case watchVault(RequestID)
+  /// Delete an account the vault cannot read, as `logout '#ID' --local-only` does (its tokens
+  /// cannot be read, so nothing is revoked): `.done`.
+  case removeDamaged(RequestID, DamagedAccount)
   /// Revoke (where possible) and delete the account: `.signedOut`.
   case signOut(RequestID, AccountName)
   /// Write the account's access token to an env file: `.exported`.
@@ -64,7 +68,7 @@ extension Effect {
       .loadProviders(let id), .startSignIn(let id, _, _, _), .cancelSignIn(let id),
       .submitRedirect(let id, _), .openBrowser(let id, _, _), .copyText(let id, _, _),
       .copyToken(let id, _), .refresh(let id, _), .refreshAhead(let id, _), .watchVault(let id),
-      .signOut(let id, _),
+      .signOut(let id, _), .removeDamaged(let id, _),
       .exportEnvFile(let id, _, _, _):
       return id
     }

@@ -24,7 +24,7 @@ public enum ActionTable {
   ])
   private static let account: Set<KeyContext> = [.list, .details]
   private static let choosing: Set<KeyContext> = [
-    .list, .filter, .providerChoice, .flowChoice, .help, .notices, .export,
+    .list, .filter, .providerChoice, .flowChoice, .help, .notices, .export, .damaged,
   ]
 
   private static func key(_ name: Character) -> KeyEvent { .character(name) }
@@ -75,6 +75,14 @@ public enum ActionTable {
       help: "sign in to the account's provider again, keeping its label", hint: "sign in again",
       contexts: account),
     Row(
+      command: .showDamaged, defaultKeys: [key("D")],
+      help: "show the accounts the vault cannot read, to remove them", hint: "damaged",
+      contexts: [.list]),
+    Row(
+      command: .remove, defaultKeys: [key("d")],
+      help: "remove the damaged account from this vault (its tokens cannot be read or revoked)",
+      hint: "remove", contexts: [.damaged]),
+    Row(
       command: .filter, defaultKeys: [key("/")], help: "filter the accounts as you type",
       hint: "filter", contexts: [.list]),
     Row(
@@ -105,11 +113,11 @@ public enum ActionTable {
         .signOut, .export,
       ]),
     Row(
-      command: .yes, defaultKeys: [key("y")], help: "yes, sign out", hint: nil,
-      contexts: [.signOut]),
+      command: .yes, defaultKeys: [key("y")], help: "yes, sign out or remove", hint: nil,
+      contexts: [.signOut, .damaged]),
     Row(
       command: .no, defaultKeys: [key("n")], help: "no, keep the account", hint: nil,
-      contexts: [.signOut]),
+      contexts: [.signOut, .damaged]),
     Row(
       command: .nextField, defaultKeys: [.tab], help: "next field", hint: "next field",
       contexts: [.unlock, .export]),

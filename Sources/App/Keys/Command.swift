@@ -25,6 +25,8 @@ public enum Command: String, Sendable, Hashable, CaseIterable {
   case copyCode = "copy-code"
   case pasteRedirect = "paste-redirect"
   case signInAgain = "sign-in-again"
+  case showDamaged = "damaged"
+  case remove
   case editLabel = "label"
   case retry
   case nextField = "next-field"

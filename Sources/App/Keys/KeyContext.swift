@@ -25,6 +25,8 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
   case signOut = "sign-out"
   /// The export dialog.
   case export
+  /// The accounts the vault holds but cannot read.
+  case damaged
   /// The help screen.
   case help
 
@@ -43,6 +45,7 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
     case .labelField: return "Sign-in: type the label"
     case .signOut: return "Sign out"
     case .export: return "Export"
+    case .damaged: return "Damaged accounts"
     case .help: return "Help"
     }
   }

@@ -23,6 +23,12 @@ extension AppState {
         return []
       }
       return accountCommand(command, account, now: now)
+    case .showDamaged:
+      guard !damagedAccounts.isEmpty else {
+        message = StatusMessage(.info, "every account in the vault reads", now: now)
+        return []
+      }
+      panels.append(.damaged(DamagedState()))
     case .filter:
       isEditingFilter = true
     case .confirm:

@@ -43,6 +43,8 @@ extension AppState {
       refreshFinished(name, result, now: now)
     case (.refreshAhead(_, let name), .account(let result)):
       refreshedAhead(name, result, now: now)
+    case (.removeDamaged(_, let damaged), .done(let failure)):
+      removedDamaged(damaged, failure, now: now)
     case (.watchVault, _):
       return vaultWatched(outcome, now: now)
     case (.signOut(let id, let name), .signedOut(let result)):

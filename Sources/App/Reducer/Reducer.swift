@@ -160,6 +160,7 @@ extension AppState {
     case .signOut: return performSignOut(command, now: now)
     case .export: return performExport(command, now: now)
     case .help, .notices: return performScroll(command)
+    case .damaged: return performDamaged(command, now: now)
     }
   }
 

@@ -95,6 +95,7 @@ public struct AppState: Sendable {
     case .export: return .export
     case .help: return .help
     case .notices: return .notices
+    case .damaged: return .damaged
     case .signIn(let signIn):
       if signIn.labelField != nil { return .labelField }
       switch signIn.step {

@@ -35,6 +35,9 @@ enum Hints {
         wanted.removeAll { $0.0 == .signInAgain || $0.0 == .refresh || $0.0 == .copy }
         wanted.insert((.signInAgain, "sign in again"), at: 0)
       }
+      if !state.damagedAccounts.isEmpty {
+        wanted.insert((.showDamaged, "damaged (\(state.damagedAccounts.count))"), at: 0)
+      }
       if !state.filter.isEmpty { wanted.insert((.back, "clear filter"), at: 0) }
     case .filter:
       wanted = [(.confirm, "keep filter"), (.back, "clear"), (.moveDown, "move")]
@@ -65,8 +68,13 @@ enum Hints {
       wanted.append((.back, "cancel"))
     case .help:
       wanted = [(.back, "close"), (.moveDown, "scroll")]
+    case .damaged:
+      wanted = damagedHints(state)
     }
-    var keep: [Command] = [.help, .quit, .back, .confirm, .retry, .add, .details, .refresh, .copy]
+    var keep: [Command] = [
+      .help, .quit, .back, .confirm, .yes, .no, .remove, .retry, .showDamaged, .add, .details,
+      .refresh, .copy,
+    ]
     if wanted.first?.0 == .signInAgain { keep.insert(.signInAgain, at: 0) }
     return wanted.compactMap { command, word in
       guard let key = state.keys.keys(for: command, in: context).first else { return nil }
@@ -90,6 +98,12 @@ enum Hints {
     }
     hints.append((.back, "cancel"))
     return hints
+  }
+
+  private static func damagedHints(_ state: AppState) -> [(Command, String)] {
+    guard case .damaged(let screen) = state.topPanel else { return [] }
+    if screen.confirming { return [(.yes, "remove"), (.no, "keep")] }
+    return [(.remove, "remove"), (.moveDown, "next"), (.back, "close"), (.help, "help")]
   }
 
   private static func signOutHints(_ state: AppState) -> [(Command, String)] {

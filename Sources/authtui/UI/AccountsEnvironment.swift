@@ -77,6 +77,12 @@ actor AccountsEnvironment: AppEnvironment {
       return .account(await AccountsError.result(of: try await refreshAhead(account)))
     case .watchVault:
       return await watchVault()
+    case .removeDamaged(_, let damaged):
+      return .done(
+        await AccountsError.thrown(
+          by: try await withBook { book throws(AccountsError) in
+            _ = try await book.signOut(.damaged(damaged), localOnly: true)
+          }))
     case .signOut(_, let account):
       return .signedOut(await AccountsError.result(of: try await signOut(account)))
     case .exportEnvFile(_, let account, let path, let variable):

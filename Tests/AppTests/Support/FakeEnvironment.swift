@@ -68,7 +68,7 @@ actor FakeEnvironment: AppEnvironment {
       summary.obtainedAt = Date()
       summary.expiresAt = Date().addingTimeInterval(3600)
       return .account(.success(summary))
-    case .watchVault:
+    case .watchVault, .removeDamaged:
       return .done(nil)
     case .signOut(_, let account):
       accounts.removeAll { $0.name == account }
