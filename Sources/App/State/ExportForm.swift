@@ -1,4 +1,5 @@
 import Accounts
+import AuthCore
 
 /// The export dialog: where the token goes (an env file or the clipboard), the file's path and
 /// the variable's name.
@@ -32,7 +33,7 @@ public struct ExportForm: Sendable, Equatable {
     self.account = account
     let fileName =
       onlyAccountOfProvider
-      ? account.provider : account.provider + "-" + Self.fileSafe(account.label)
+      ? account.provider.rawValue : account.provider.rawValue + "-" + Self.fileSafe(account.label)
     path = TextField(configDirectory + "/env/" + fileName + ".env")
     variable = TextField(Self.variableName(for: account.provider))
   }
@@ -43,8 +44,8 @@ public struct ExportForm: Sendable, Equatable {
   }
 
   /// `SIMKL_TOKEN` for `simkl`: the provider id upper-cased, other characters as `_`.
-  public static func variableName(for provider: String) -> String {
-    let letters = provider.uppercased().map { character -> Character in
+  public static func variableName(for provider: ProviderID) -> String {
+    let letters = provider.rawValue.uppercased().map { character -> Character in
       character.isASCII && (character.isLetter || character.isNumber) ? character : "_"
     }
     let base = String(letters)
