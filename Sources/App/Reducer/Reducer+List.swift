@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 
 extension AppState {
@@ -143,7 +144,7 @@ extension AppState {
     }
     // The line of account `index`: one heading per provider up to and including its own.
     var groups = 0
-    var previous: String?
+    var previous: ProviderID?
     for account in visibleAccounts[...index] where account.name.provider != previous {
       groups += 1
       previous = account.name.provider

@@ -1,4 +1,5 @@
 import Accounts
+import AuthCore
 import Foundation
 import Terminal
 import Vault
@@ -112,8 +113,8 @@ public struct AppState: Sendable {
   }
 
   /// The provider with `id`.
-  public func provider(_ id: String) -> ProviderSummary? {
-    providers.first { $0.id.rawValue == id }
+  public func provider(_ id: ProviderID) -> ProviderSummary? {
+    providers.first { $0.id == id }
   }
 
   /// The selected account, if it is visible.
@@ -149,7 +150,7 @@ public struct AppState: Sendable {
     if let range = account.name.label.range(of: needle, options: .caseInsensitive) {
       return range
     }
-    let provider = account.name.provider + " " + account.providerName
+    let provider = account.name.provider.rawValue + " " + account.providerName
     if provider.range(of: needle, options: .caseInsensitive) != nil {
       return account.name.label.startIndex..<account.name.label.startIndex
     }

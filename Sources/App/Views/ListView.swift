@@ -63,7 +63,7 @@ enum ListView {
       case .group(let name, let provider, let count):
         let end = buffer.write(name, at: Point(row: row, column: 1), role: .listGroup)
         var note = count == 1 ? "1 account" : "\(count) accounts"
-        if name != provider { note = provider + " · " + note }
+        if name != provider.rawValue { note = provider.rawValue + " · " + note }
         buffer.write(
           "  " + note, at: Point(row: row, column: end), role: .listSecondary,
           maxWidth: width - end - 1, truncation: .ellipsis)

@@ -200,18 +200,17 @@ actor AccountsEnvironment: AppEnvironment {
 
   private func accounts() async throws(AccountsError) -> AccountList {
     let listing = try await withBook { book throws(AccountsError) in try await book.listing() }
-    return AccountList(accounts: listing.accounts.map(summary), damaged: listing.damaged)
+    return AccountList(accounts: try listing.accounts.map(summary), damaged: listing.damaged)
   }
 
   private func providers() -> [ProviderSummary] {
     (catalog?.entries ?? []).map(ProviderSummary.init)
   }
 
-  private func summary(_ record: AccountRecord) -> AccountSummary {
-    AccountSummary(
-      record,
-      providerName: (try? ProviderID(record.providerID)).flatMap { catalog?.entry($0)?.name }
-        ?? record.providerID)
+  private func summary(_ record: AccountRecord) throws(AccountsError) -> AccountSummary {
+    let provider = try record.accountName.provider
+    return try AccountSummary(
+      record, providerName: catalog?.entry(provider)?.name ?? provider.rawValue)
   }
 
   private func record(_ name: AccountName) async throws(AccountsError) -> AccountRecord {
@@ -248,7 +247,7 @@ actor AccountsEnvironment: AppEnvironment {
       // `finish` throws only AccountsError; the cancellation handler forgets the type.
       throw .auth(.cancelled)
     }
-    return summary(stored)
+    return try summary(stored)
   }
 
   private func submitRedirect(_ url: SecretText, to attempt: RequestID) async throws(AccountsError)
@@ -266,7 +265,7 @@ actor AccountsEnvironment: AppEnvironment {
 
   private func refresh(_ account: AccountName) async throws(AccountsError) -> AccountSummary {
     let record = try await record(account)
-    return summary(
+    return try summary(
       try await withBook { book throws(AccountsError) in
         try await book.refresh(record.id, startedAt: Date())
       })
@@ -276,7 +275,7 @@ actor AccountsEnvironment: AppEnvironment {
     -> AccountSummary
   {
     let record = try await record(account)
-    return summary(
+    return try summary(
       try await withBook { book throws(AccountsError) in
         try await book.refreshAhead(record.id, startedAt: Date())
       })

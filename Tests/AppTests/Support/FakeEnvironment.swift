@@ -114,7 +114,7 @@ actor FakeEnvironment: AppEnvironment {
     }
     progress(SignInProgress(flow: .pkce, phase: .exchangingCode))
     let account = AccountSummary(
-      name: AccountName(provider: provider.rawValue, label: "erin"), providerName: "Work SSO",
+      name: AccountName(provider: provider, label: "erin"), providerName: "Work SSO",
       expiresAt: Date().addingTimeInterval(3600), refreshable: true)
     stored.append(account.name)
     accounts.append(account)

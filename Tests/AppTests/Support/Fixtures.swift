@@ -32,7 +32,7 @@ enum Fixtures {
     ])
   static let providers = [hivesigner, muhajir, simkl, work]
 
-  static func name(_ provider: String, _ label: String) -> AccountName {
+  static func name(_ provider: ProviderID, _ label: String) -> AccountName {
     AccountName(provider: provider, label: label)
   }
 
