@@ -137,7 +137,7 @@ import Testing
     let started = driver.startSignIn("work", .pkce)
     let id = try #require(started)
     let opened = driver.send(.signInProgress(id, driver.browserSnapshot()))
-    guard case .openBrowser(_, Fixtures.authorizationURL, nil) = opened.first else {
+    guard case .openBrowser(_, Fixtures.authorizationURL, nil, nil) = opened.first else {
       Issue.record("the browser was not opened: \(opened)")
       return
     }
@@ -154,7 +154,8 @@ import Testing
     var snapshot = driver.browserSnapshot()
     snapshot.browserURL = URL(string: "http://127.0.0.1:39211/sign-in/first")
     let opened = driver.send(.signInProgress(id, snapshot))
-    guard case .openBrowser(_, "http://127.0.0.1:39211/sign-in/first", nil) = opened.first else {
+    guard case .openBrowser(_, "http://127.0.0.1:39211/sign-in/first", nil, nil) = opened.first
+    else {
       Issue.record("the browser was not given the one-time address: \(opened)")
       return
     }
@@ -165,7 +166,7 @@ import Testing
     snapshot.restarts = 1
     snapshot.notice = .restarted
     let reopened = driver.send(.signInProgress(id, snapshot))
-    guard case .openBrowser(_, "http://127.0.0.1:39211/sign-in/second", nil) = reopened.first
+    guard case .openBrowser(_, "http://127.0.0.1:39211/sign-in/second", nil, nil) = reopened.first
     else {
       Issue.record("the browser was not opened again: \(reopened)")
       return
@@ -179,7 +180,7 @@ import Testing
     let started = driver.startSignIn("work", .pkce)
     let id = try #require(started)
     guard
-      case .openBrowser(let request, _, _) = driver.send(
+      case .openBrowser(let request, _, _, _) = driver.send(
         .signInProgress(id, driver.browserSnapshot())
       ).first
     else { return }
@@ -329,6 +330,84 @@ extension AppState {
     let started = driver.press(.home, .enter)
     guard case .startSignIn(_, "hivesigner", .pkce, "team") = started.first else {
       Issue.record("the sign-in did not take the label: \(started)")
+      return
+    }
+  }
+}
+
+/// `authtui demo` with no browser: what its approver answers is chosen on the sign-in screens.
+@Suite struct DemoAnswerReducerTests {
+  static func demo() -> Driver {
+    var configuration = Fixtures.configuration
+    configuration.demoApprover = "demo-user"
+    return Driver(configuration: configuration)
+  }
+
+  /// The `openBrowser` effect of the browser attempt that `driver` starts at Work SSO.
+  static func opened(_ driver: inout Driver) throws -> Effect? {
+    let started = driver.startSignIn("work", .pkce)
+    let id = try #require(started)
+    return driver.send(.signInProgress(id, driver.browserSnapshot())).first
+  }
+
+  @Test func mChoosesApproveDenyOrIgnoreAndThePageIsAnsweredSo() throws {
+    var approving = Self.demo()
+    approving.press(.character("a"))
+    #expect(approving.text.contains("Demo: its approver approves as demo-user (m to change)"))
+    guard case .openBrowser(_, _, _, .approve(as: nil))? = try Self.opened(&approving) else {
+      Issue.record("the page was not approved as the approver's name")
+      return
+    }
+
+    // The choice stays with the sign-in screens (a second `a` there does nothing).
+    var denying = Self.demo()
+    denying.press(.character("a"), .character("m"))
+    #expect(denying.text.contains("Demo: its approver declines"))
+    guard case .openBrowser(_, _, _, .deny)? = try Self.opened(&denying) else {
+      Issue.record("the page was not declined")
+      return
+    }
+    var ignoring = Self.demo()
+    ignoring.press(.character("a"), .character("m"), .character("m"))
+    #expect(ignoring.text.contains("ignores the page (a silent denial)"))
+    guard case .openBrowser(_, _, _, .ignore)? = try Self.opened(&ignoring) else {
+      Issue.record("the page was not ignored")
+      return
+    }
+    // A third m comes back to approving.
+    var again = Self.demo()
+    again.press(.character("a"), .character("m"), .character("m"), .character("m"))
+    #expect(again.text.contains("approves as demo-user"))
+  }
+
+  @Test func theApproverSignsInAsTheLabelSoOneProviderGetsTwoAccounts() throws {
+    var driver = Self.demo()
+    driver.press(.character("a"), .character("l"))
+    driver.type("second")
+    driver.press(.enter)
+    #expect(driver.text.contains("approves as second"))
+    // Work SSO is the last provider; its flow choice, then the browser flow.
+    driver.press(.end, .enter, .enter)
+    let started = try #require(
+      driver.effects.last { if case .startSignIn = $0 { true } else { false } })
+    guard case .startSignIn(let id, "work", .pkce, "second") = started else {
+      Issue.record("the sign-in did not take the label: \(started)")
+      return
+    }
+    let opened = driver.send(.signInProgress(id, driver.browserSnapshot()))
+    guard case .openBrowser(_, _, _, .approve(as: "second"))? = opened.first else {
+      Issue.record("the approver was not told the name: \(opened)")
+      return
+    }
+  }
+
+  @Test func outsideTheDemoMDoesNothingAndThePageCarriesNoAnswer() throws {
+    var driver = Driver()
+    driver.press(.character("a"), .character("m"))
+    #expect(!driver.text.contains("Demo:"))
+    driver.press(.escape)
+    guard case .openBrowser(_, _, _, nil)? = try Self.opened(&driver) else {
+      Issue.record("a page outside the demo carried an answer")
       return
     }
   }

@@ -147,6 +147,46 @@ import Testing
     }
   }
 
+  /// The demo's endings chosen in the UI, with no variables: a denial, then a second account
+  /// of the same provider under a label typed on the sign-in screen.
+  @Test func theDemoDeclinesOrApprovesAsTheTypedLabelWhenAsked() async throws {
+    let environment: [String: String?] = [
+      "BROWSER": nil, "DISPLAY": nil, "WAYLAND_DISPLAY": nil, "SWIFT_BACKTRACE": "enable=no",
+      "AUTHTUI_PASSPHRASE": nil, "NO_COLOR": nil,
+    ]
+    try await TmuxSession.run(
+      "\(Products.authtui) demo; echo authtui-exit=$?; exec sleep 600", environment: environment
+    ) { tmux in
+      try await tmux.waitFor("No accounts yet.")
+      // Hivesigner has one flow: Enter starts it. First the approver declines.
+      try await tmux.sendKeys("a")
+      try await tmux.waitFor("Demo: its approver approves as demo-user")
+      try await tmux.sendKeys("m")
+      try await tmux.waitFor("Demo: its approver declines")
+      try await tmux.sendKeys("Enter")
+      try await tmux.waitFor("✗ The sign-in was declined at the provider", timeout: .seconds(90))
+      try await tmux.sendKeys("Escape")
+      // Then it approves twice, the second time as the label typed.
+      try await tmux.sendKeys("a")
+      try await tmux.waitFor("approves as demo-user")
+      try await tmux.sendKeys("Enter")
+      try await tmux.waitUntil("hivesigner/demo-user signed in", timeout: .seconds(90)) {
+        $0.contains { $0.contains("demo-user") && $0.contains("valid") }
+      }
+      try await tmux.sendKeys("a", "l")
+      try await tmux.type("second")
+      try await tmux.sendKeys("Enter")
+      try await tmux.waitFor("approves as second")
+      try await tmux.sendKeys("Enter")
+      let both = try await tmux.waitUntil("a second Hivesigner account", timeout: .seconds(90)) {
+        $0.contains { $0.contains("second") && $0.contains("valid") }
+      }
+      #expect(both.contains { $0.contains("Hivesigner") && $0.contains("2 accounts") })
+      try await tmux.sendKeys("q")
+      try await tmux.waitFor("authtui-exit=0")
+    }
+  }
+
   /// The `M:SS left` of a countdown bar, in seconds.
   static func countdown(in screen: [String]) -> Int? {
     for line in screen {

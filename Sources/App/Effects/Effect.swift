@@ -29,9 +29,9 @@ public enum Effect: Sendable, Equatable {
   case cancelSignIn(RequestID)
   /// Hand a pasted redirect URL to a running browser attempt: `.done`.
   case submitRedirect(RequestID, SecretText)
-  /// Open a page in the browser; `userCode` is the code the page asks for, if any:
-  /// `.browser`.
-  case openBrowser(RequestID, url: String, userCode: String?)
+  /// Open a page in the browser; `userCode` is the code the page asks for, if any, and `demo`
+  /// what the demo's approver answers there (nil outside the demo): `.browser`.
+  case openBrowser(RequestID, url: String, userCode: String?, demo: DemoAnswer?)
   /// Copy text that is not secret (a URL, a user code) to the clipboard: `.copied`.
   case copyText(RequestID, String, what: String)
   /// Copy the account's access token (refreshed first when needed) to the clipboard:
@@ -66,7 +66,7 @@ extension Effect {
     case .start, .redraw: return nil
     case .unlock(let id, _), .createVault(let id, _), .loadAccounts(let id),
       .loadProviders(let id), .startSignIn(let id, _, _, _), .cancelSignIn(let id),
-      .submitRedirect(let id, _), .openBrowser(let id, _, _), .copyText(let id, _, _),
+      .submitRedirect(let id, _), .openBrowser(let id, _, _, _), .copyText(let id, _, _),
       .copyToken(let id, _), .refresh(let id, _), .refreshAhead(let id, _), .watchVault(let id),
       .signOut(let id, _), .removeDamaged(let id, _),
       .exportEnvFile(let id, _, _, _):

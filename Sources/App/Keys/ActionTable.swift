@@ -104,6 +104,10 @@ public enum ActionTable {
       help: "choose the label the account is stored under (default: your name at the provider)",
       hint: "label", contexts: [.providerChoice, .flowChoice]),
     Row(
+      command: .demoAnswer, defaultKeys: [key("m")],
+      help: "demo only: make its approver approve, deny, or ignore the page (a silent denial)",
+      hint: "demo answer", contexts: [.providerChoice, .flowChoice]),
+    Row(
       command: .retry, defaultKeys: [key("r")], help: "start a fresh sign-in attempt",
       hint: "retry", contexts: [.signIn]),
     Row(

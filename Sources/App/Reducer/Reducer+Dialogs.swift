@@ -65,7 +65,7 @@ extension AppState {
       return [.signOut(id, dialog.account)]
     case (.done(.success(let report)), .openBrowser):
       guard let page = report.endSessionURL else { return [] }
-      return [.openBrowser(newRequest(), url: page.absoluteString, userCode: nil)]
+      return [.openBrowser(newRequest(), url: page.absoluteString, userCode: nil, demo: nil)]
     case (_, .back), (_, .no), (.done, .confirm):
       // Leaving while the work runs lets it finish in the background; the list shows it.
       panels.removeLast()

@@ -43,6 +43,10 @@ extension AppState {
   mutating func performSignIn(_ command: Command, now: Date) -> [Effect] {
     guard case .signIn(let signIn) = topPanel else { return [] }
     if let field = signIn.labelField { return labelCommand(command, field) }
+    if command == .demoAnswer {
+      if configuration.demoApprover != nil { updateSignIn { $0.demoChoice = $0.demoChoice.next } }
+      return []
+    }
     if command == .editLabel {
       switch signIn.step {
       case .chooseProvider, .chooseMethod:
@@ -135,11 +139,13 @@ extension AppState {
     -> [Effect]
   {
     let id = newRequest()
-    let attempt = SignInAttemptState(id: id, provider: provider, method: method, startedAt: now)
+    var attempt = SignInAttemptState(id: id, provider: provider, method: method, startedAt: now)
     var label: String?
+    let demo = configuration.demoApprover != nil
     updateSignIn { signIn in
-      signIn.step = .attempt(attempt)
       label = signIn.label
+      if demo { attempt.demoAnswer = DemoAnswer(signIn.demoChoice, label: signIn.label) }
+      signIn.step = .attempt(attempt)
     }
     return [.startSignIn(id, provider: provider.id, method: method, label: label)]
   }
@@ -163,7 +169,10 @@ extension AppState {
         state.browserOpened = true
         return []
       }
-      return [.openBrowser(newRequest(), url: page, userCode: progress?.userCode)]
+      return [
+        .openBrowser(
+          newRequest(), url: page, userCode: progress?.userCode, demo: attempt.demoAnswer)
+      ]
     case .copyURL:
       guard let page = progress?.pageToCopy else { return [] }
       let what = attempt.method == .pkce ? "the sign-in URL" : "the verification URL"
@@ -229,7 +238,9 @@ extension AppState {
       return []
     }
     if let request, let page = progress.pageToOpen {
-      return [.openBrowser(request, url: page, userCode: progress.userCode)]
+      return [
+        .openBrowser(request, url: page, userCode: progress.userCode, demo: attempt.demoAnswer)
+      ]
     }
     return []
   }

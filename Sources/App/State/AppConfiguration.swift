@@ -15,12 +15,16 @@ public struct AppConfiguration: Sendable, Equatable {
   public var clipboardClearAfter: TimeInterval
   /// A line the title bar and the unlock screen show for `authtui demo` (nil otherwise).
   public var demoNotice: String?
+  /// The name the demo's approver signs in as, when it plays the person at the browser (the
+  /// demo with no browser here): the sign-in screens then let the user choose what it
+  /// answers. Nil otherwise.
+  public var demoApprover: String?
 
   /// The configuration of a run.
   public init(
     vaultPath: String, configDirectory: String, timeZone: TimeZone = .current,
     browserAvailable: Bool = false, clipboardClearAfter: TimeInterval = 45,
-    demoNotice: String? = nil
+    demoNotice: String? = nil, demoApprover: String? = nil
   ) {
     self.vaultPath = vaultPath
     self.configDirectory = configDirectory
@@ -28,5 +32,6 @@ public struct AppConfiguration: Sendable, Equatable {
     self.browserAvailable = browserAvailable
     self.clipboardClearAfter = clipboardClearAfter
     self.demoNotice = demoNotice
+    self.demoApprover = demoApprover
   }
 }

@@ -21,6 +21,8 @@ public struct SignInState: Sendable, Equatable {
   public var label: String?
   /// The label field, while it is open.
   public var labelField: TextField?
+  /// What the demo's approver answers (`authtui demo` with no browser only).
+  public var demoChoice = DemoAnswer.Choice.approve
 
   /// A sign-in at its first step.
   public init(step: Step = .chooseProvider(selected: 0), label: String? = nil) {
@@ -37,6 +39,8 @@ public struct SignInAttemptState: Sendable, Equatable {
   public var provider: ProviderSummary
   /// The flow.
   public var method: SignInFlow
+  /// What the demo's approver answers this attempt's page; nil outside the demo.
+  public var demoAnswer: DemoAnswer?
   /// When the attempt started (the countdown bar's full length runs from here).
   public var startedAt: Date
   /// The latest report from the environment; nil while the attempt is being set up (listener,

@@ -52,6 +52,9 @@ enum Hints {
       }
     case .providerChoice, .flowChoice:
       wanted = [(.confirm, "choose"), (.editLabel, "label"), (.back, "back"), (.help, "help")]
+      if state.configuration.demoApprover != nil {
+        wanted.insert((.demoAnswer, "demo answer"), at: 2)
+      }
     case .labelField:
       wanted = [(.confirm, "keep label"), (.back, "cancel")]
     case .signIn:

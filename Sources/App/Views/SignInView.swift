@@ -21,9 +21,11 @@ enum SignInView {
       Chrome.titleBar("Add an account", detail: "step 1 of 3", in: &buffer)
       drawProviders(state, selected: selected, area: choices, in: &buffer)
       drawLabel(signIn, state: state, row: inner.bottom - 1, area: inner, in: &buffer)
+      drawDemoAnswer(signIn, state: state, row: inner.bottom - 2, area: inner, in: &buffer)
     case .chooseMethod(let provider, let selected):
       Chrome.titleBar("Sign in to \(provider.name)", detail: "step 2 of 3", in: &buffer)
       drawLabel(signIn, state: state, row: inner.bottom - 1, area: inner, in: &buffer)
+      drawDemoAnswer(signIn, state: state, row: inner.bottom - 2, area: inner, in: &buffer)
       var page = Page(choices)
       page.line([("How do you want to sign in to \(provider.name)?", .listGroup)], in: &buffer)
       page.skip()
@@ -43,6 +45,23 @@ enum SignInView {
         "Sign in to \(attempt.provider.name)", detail: attempt.method.shortTitle, in: &buffer)
       drawAttempt(attempt, state: state, area: inner, now: now, in: &buffer)
     }
+  }
+
+  /// In the demo with no browser, what its approver will answer (`m` changes it).
+  private static func drawDemoAnswer(
+    _ signIn: SignInState, state: AppState, row: Int, area: Rect, in buffer: inout ScreenBuffer
+  ) {
+    guard let name = state.configuration.demoApprover, row > area.top + 2 else { return }
+    let answer: String
+    switch signIn.demoChoice {
+    case .approve: answer = "approves as \(signIn.label ?? name)"
+    case .deny: answer = "declines"
+    case .ignore: answer = "ignores the page (a silent denial)"
+    }
+    let key = state.keyName(.demoAnswer, in: state.context)
+    buffer.write(
+      "Demo: its approver \(answer) (\(key) to change)", at: Point(row: row, column: area.left),
+      role: .listSecondary, maxWidth: area.size.columns, truncation: .ellipsis)
   }
 
   /// The label line under the choices (`l` changes it), or its field while it is open.

@@ -17,13 +17,28 @@ struct DemoApprover: Sendable {
     self.pause = pause
   }
 
-  /// Approves the page at `url` in the background; `userCode` is typed where a code is asked.
-  func approve(_ url: String, userCode: String?) -> BrowserReport {
+  /// Answers the page at `url` in the background as `answer` says (nil: approves as
+  /// `username`); `userCode` is typed where a code is asked.
+  func answer(_ url: String, userCode: String?, with answer: DemoAnswer?) -> BrowserReport {
+    let action: ScriptedBrowser.Action
+    var name = username
+    let said: String
+    switch answer ?? .approve(as: nil) {
+    case .approve(let chosen):
+      action = .approve
+      name = chosen ?? username
+      said = "it approves as \(name)"
+    case .deny:
+      action = .deny
+      said = "it declines"
+    case .ignore:
+      action = .ignore
+      said = "it looks at the page and closes it (a silent denial)"
+    }
     let browser = ScriptedBrowser(
       script: ScriptedBrowser.Script(
-        action: .approve, username: username, userCode: userCode, delay: pause))
+        action: action, username: name, userCode: userCode, delay: pause))
     Thread { _ = browser.visitBlocking(url) }.start()
-    return .opened(
-      command: "the demo's approver: it approves as \(username) in \(Int(pause)) s")
+    return .opened(command: "the demo's approver: \(said) in \(Int(pause)) s")
   }
 }

@@ -14,7 +14,7 @@ actor AccountsEnvironment: AppEnvironment {
   private let setup: VaultSetup
   private let terminal: TerminalClipboard
   private let environment: [String: String]
-  private let openPage: @Sendable (String, String?) -> BrowserReport
+  private let openPage: @Sendable (String, String?, DemoAnswer?) -> BrowserReport
   private let clearAfter: TimeInterval
   private var settings = UserSettings()
   private var catalog: ProviderCatalog?
@@ -32,7 +32,8 @@ actor AccountsEnvironment: AppEnvironment {
   /// copied token stays there.
   init(
     setup: VaultSetup, terminal: TerminalClipboard, environment: [String: String],
-    clearAfter: TimeInterval, openPage: @escaping @Sendable (String, String?) -> BrowserReport
+    clearAfter: TimeInterval,
+    openPage: @escaping @Sendable (String, String?, DemoAnswer?) -> BrowserReport
   ) {
     self.setup = setup
     self.terminal = terminal
@@ -65,8 +66,8 @@ actor AccountsEnvironment: AppEnvironment {
             id, provider: provider, method: method, label: label, progress: progress)))
     case .submitRedirect(let id, let url):
       return .done(await AccountsError.thrown(by: try await submitRedirect(url, to: id)))
-    case .openBrowser(_, let url, let userCode):
-      return .browser(await openBrowser(url, userCode: userCode))
+    case .openBrowser(_, let url, let userCode, let demo):
+      return .browser(await openBrowser(url, userCode: userCode, demo: demo))
     case .copyText(_, let text, let what):
       return .copied(.success(copyText(text, what: what)))
     case .copyToken(_, let account):
@@ -346,18 +347,21 @@ actor AccountsEnvironment: AppEnvironment {
 
   /// Opens `url`; a page whose URL carries secrets goes through a one-time address. A sign-in's
   /// one-time address is exchanged for a fresh one when it was handed out before, so opening the
-  /// page again is not taken for another program's fetch.
-  private func openBrowser(_ url: String, userCode: String?) async -> BrowserReport {
+  /// page again is not taken for another program's fetch. `demo` is what the demo's approver
+  /// answers, when it plays the browser.
+  private func openBrowser(_ url: String, userCode: String?, demo: DemoAnswer?) async
+    -> BrowserReport
+  {
     let openPage = self.openPage
     if let target = endSessionPages[url] {
-      return await SignOutPage.open(target) { openPage($0, userCode) }
+      return await SignOutPage.open(target) { openPage($0, userCode, demo) }
         ?? .unavailable("the sign-out page could not be offered on 127.0.0.1; try again")
     }
     for session in sessions.values where session.isOneTimeAddress(url) {
       if let address = await session.browserAddress() {
-        return openPage(address.absoluteString, userCode)
+        return openPage(address.absoluteString, userCode, demo)
       }
     }
-    return openPage(url, userCode)
+    return openPage(url, userCode, demo)
   }
 }

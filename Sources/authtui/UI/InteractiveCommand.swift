@@ -112,8 +112,8 @@ enum InteractiveCommand {
     let world = AccountsEnvironment(
       setup: setup, terminal: TerminalClipboard(mailbox: mailbox), environment: environment,
       clearAfter: clearAfter,
-      openPage: { url, userCode in
-        if useApprover { return approver.approve(url, userCode: userCode) }
+      openPage: { url, userCode, answer in
+        if useApprover { return approver.answer(url, userCode: userCode, with: answer) }
         return Self.open(url, with: launcher)
       })
     let state = AppState(
@@ -121,7 +121,8 @@ enum InteractiveCommand {
         vaultPath: ConfigurationLocation.display(setup.location.fileURL),
         configDirectory: ConfigurationLocation.display(configuration.directory),
         browserAvailable: launcher != nil || useApprover, clipboardClearAfter: clearAfter,
-        demoNotice: demo == nil ? nil : DemoSetup.notice),
+        demoNotice: demo == nil ? nil : DemoSetup.notice,
+        demoApprover: useApprover ? approver.username : nil),
       keys: keys, notices: notices)
     let loop = AppLoop(
       screen: screen, theme: theme, state: state, environment: world, mailbox: mailbox)
