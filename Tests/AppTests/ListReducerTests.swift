@@ -2,6 +2,7 @@ import Accounts
 import App
 import AuthCore
 import Foundation
+import Spelling
 import Terminal
 import Testing
 import Vault

@@ -1,5 +1,6 @@
 import Accounts
 import Foundation
+import Spelling
 import Terminal
 import Theme
 

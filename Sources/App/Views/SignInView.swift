@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import Spelling
 import Terminal
 import Theme
 

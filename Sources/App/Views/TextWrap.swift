@@ -1,3 +1,4 @@
+import Spelling
 import Terminal
 
 /// Breaks text into lines of at most `width` terminal columns: at spaces where it can, and
