@@ -132,7 +132,7 @@ let package = Package(
     .testTarget(name: "AgentTests", dependencies: ["Agent", "Vault"]),
     .testTarget(
       name: "CommandsTests",
-      dependencies: ["Commands", "Accounts", "Agent", "AuthCore", "System", "Vault"]),
+      dependencies: ["Commands", "Accounts", "Agent", "AuthCore", "Spelling", "System", "Vault"]),
     .testTarget(
       name: "CommandLineTests",
       dependencies: ["authtui", "Crypto", "Sandbox", "TestSupport", "Vault"]),
