@@ -28,7 +28,7 @@ let package = Package(
     // The one poll(2) socket server, the HTTP/1.1 server and parser, the raw loopback client.
     .target(name: "Loopback", dependencies: ["Isolation"]),
     .target(name: "Terminal", dependencies: ["Spelling"]),
-    .target(name: "TerminalCurses", dependencies: ["Terminal", "CNcursesW"]),
+    .target(name: "TerminalCurses", dependencies: ["Terminal", "Spelling", "CNcursesW"]),
     .target(
       name: "Theme", dependencies: ["Terminal", "Spelling"], plugins: ["EmbedDataFilesPlugin"]),
     .target(name: "AuthCore", dependencies: ["Crypto", "JSON", "Loopback", "Spelling"]),
@@ -84,18 +84,21 @@ let package = Package(
       ]),
     .testTarget(
       name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "JSON", "TestSupport"]),
-    .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
+    .testTarget(name: "TerminalTests", dependencies: ["Terminal", "Spelling"]),
     .testTarget(
       name: "ThemeTests", dependencies: ["Theme", "Terminal", "Providers", "TestSupport"]),
     .testTarget(
       name: "AppTests",
       dependencies: [
-        "Accounts", "App", "AuthCore", "Isolation", "Terminal", "Theme", "TestSupport", "Vault",
+        "Accounts", "App", "AuthCore", "Isolation", "Spelling", "Terminal", "Theme", "TestSupport",
+        "Vault",
       ],
       exclude: ["Snapshots"]),
     .testTarget(
       name: "TerminalCursesTests",
-      dependencies: ["TerminalCurses", "Terminal", "Theme", "TestSupport", "TerminalFixture"]),
+      dependencies: [
+        "TerminalCurses", "Terminal", "Spelling", "Theme", "TestSupport", "TerminalFixture",
+      ]),
     // Draws a known screen with the real curses back end, for the tmux tests.
     .executableTarget(
       name: "TerminalFixture", dependencies: ["Terminal", "TerminalCurses", "Theme"],
@@ -129,7 +132,7 @@ let package = Package(
     .testTarget(name: "AgentTests", dependencies: ["Agent", "Vault"]),
     .testTarget(
       name: "CommandsTests",
-      dependencies: ["Commands", "Accounts", "Agent", "AuthCore", "System", "Vault"]),
+      dependencies: ["Commands", "Accounts", "Agent", "AuthCore", "Spelling", "System", "Vault"]),
     .testTarget(
       name: "CommandLineTests",
       dependencies: ["authtui", "Crypto", "Sandbox", "TestSupport", "Vault"]),

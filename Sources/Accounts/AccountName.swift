@@ -1,6 +1,7 @@
 import AuthCore
 
-/// An account as people and the command line name it: `PROVIDER/LABEL` (`simkl/alice`).
+/// An account as people and the command line name it: `PROVIDER/LABEL` (`simkl/alice`);
+/// ordered as every list shows them (`AccountName+Order.swift`).
 public struct AccountName: Hashable, Comparable, Sendable, CustomStringConvertible {
   /// The provider's id in the catalog (`simkl`).
   public var provider: ProviderID
@@ -15,8 +16,4 @@ public struct AccountName: Hashable, Comparable, Sendable, CustomStringConvertib
 
   /// `PROVIDER/LABEL`.
   public var description: String { provider.rawValue + "/" + label }
-
-  public static func < (left: AccountName, right: AccountName) -> Bool {
-    (left.provider, left.label) < (right.provider, right.label)
-  }
 }

@@ -3,6 +3,7 @@ import App
 import AuthCore
 import Foundation
 import JSON
+import Spelling
 import Vault
 
 /// `authtui list [--json]`: every account with its status and expiry, never a token.
@@ -67,7 +68,15 @@ enum ListCommand {
 
   static func rows(_ accounts: [AccountRecord], now: Date) -> [Row] {
     let formatter = ISO8601DateFormatter()
-    return accounts.sorted { $0.name < $1.name }.map { account in
+    // The UI's order (AccountName's): natural, so user2 comes before user10.
+    let ordered = accounts.map { account in
+      (
+        key: AccountName.OrderKey(provider: account.providerID, label: account.label),
+        account: account
+      )
+    }
+    .sorted { $0.key < $1.key }.map(\.account)
+    return ordered.map { account in
       let status = AccountStatus.classify(
         hasAccessToken: !account.needsSignIn && account.tokens.accessToken != nil,
         expiresAt: account.tokens.expiresAt, now: now)
@@ -91,17 +100,26 @@ enum ListCommand {
     let cells = rows.map { row in
       [
         row.account, AccountStatus(rawValue: row.status)?.label ?? row.status,
-        row.expiresAt ?? "never", row.refreshable ? "yes" : "no",
+        expiry(row), row.refreshable ? "yes" : "no",
         row.scopes.joined(separator: " "),
       ]
     }
+    // Padded by terminal columns, as the UI measures (a CJK or emoji label is two per
+    // character), so the columns line up whatever the labels are.
     let widths = header.indices.map { column in
-      ([header[column]] + cells.map { $0[column] }).map(\.count).max() ?? 0
+      ([header[column]] + cells.map { $0[column] }).map { DisplayWidth.of($0) }.max() ?? 0
     }
     return ([header] + cells).map { values in
       zip(values, widths).map { value, width in
-        value + String(repeating: " ", count: max(0, width - value.count))
+        value + String(repeating: " ", count: max(0, width - DisplayWidth.of(value)))
       }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
     }.joined(separator: "\n")
+  }
+
+  /// The EXPIRES cell: as the UI's expiry column, an account that needs a new sign-in has
+  /// none (`—`), whatever its old token said.
+  static func expiry(_ row: Row) -> String {
+    if row.status == AccountStatus.signInNeeded.rawValue { return "—" }
+    return row.expiresAt ?? "never"
   }
 }

@@ -1,3 +1,5 @@
+import Spelling
+
 /// One terminal cell of a `ScreenBuffer`: a grapheme and the role it is drawn with.
 ///
 /// A wide grapheme (CJK, most emoji) covers two cells: its own, and a continuation cell to its

@@ -1,3 +1,5 @@
+import Spelling
+
 /// A frame of terminal cells that views draw into; a `Screen` turns it into terminal output.
 ///
 /// Every write keeps the wide-character rules: a wide grapheme takes its cell and a

@@ -1,4 +1,5 @@
 internal import CNcursesW
+import Spelling
 import Terminal
 
 /// A cell as last sent to curses: what decides whether it must be drawn again.

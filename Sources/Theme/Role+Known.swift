@@ -38,6 +38,10 @@ extension Role {
   public static let listSecondary: Role = "list.secondary"
   /// The part of a label that matches the filter.
   public static let listMatch: Role = "list.match"
+  /// The part of the selected row's label that matches the filter: on the row's highlight.
+  public static let listSelectedMatch: Role = "list.selected.match"
+  /// The status badge of the selected row: on the row's highlight, so the bar is unbroken.
+  public static let listSelectedBadge: Role = "list.selected.badge"
   /// The message of an empty list ("no accounts yet: press a").
   public static let listEmpty: Role = "list.empty"
   /// Status badge: token valid.
@@ -99,7 +103,8 @@ extension Role {
   public static let known: [Role] = [
     .default, .title, .titleDetail, .status, .statusHint, .statusKey, .statusError,
     .statusWarning, .statusSuccess, .statusBusy, .spinner, .list, .listHeader, .listGroup,
-    .listSelected, .listSecondary, .listMatch, .listEmpty, .badgeValid, .badgeExpiring,
+    .listSelected, .listSelectedMatch, .listSelectedBadge, .listSecondary, .listMatch, .listEmpty,
+    .badgeValid, .badgeExpiring,
     .badgeExpired, .badgeSignIn, .countdown, .countdownUrgent, .countdownBar, .countdownTrack,
     .code, .url, .details, .detailsLabel, .dialog, .dialogBorder, .dialogTitle, .dialogButton,
     .dialogButtonSelected, .dialogWarning, .input, .inputLabel, .inputPlaceholder, .help,

@@ -2,6 +2,7 @@ import Accounts
 import App
 import AuthCore
 import Foundation
+import Spelling
 import Terminal
 import Testing
 import Vault
@@ -90,9 +91,23 @@ import Vault
     #expect(driver.state.visibleAccounts.map(\.name.label) == ["bob"])
     let frame = driver.frame
     let row = frame.textLines().firstIndex { $0.contains("› bob") } ?? 0
-    #expect(frame[row, 3].role == "list.match")
-    #expect(frame[row, 4].role == "list.match")
+    // On the selected row the match keeps the row's highlight under it.
+    #expect(frame[row, 3].role == "list.selected.match")
+    #expect(frame[row, 4].role == "list.selected.match")
     #expect(frame[row, 5].role == "list.selected")
+  }
+
+  @Test func theSelectedRowsHighlightRunsUnbrokenAcrossTheBadge() {
+    var driver = Driver()
+    driver.select("carol")
+    let frame = driver.frame
+    let row = frame.textLines().firstIndex { $0.contains("› carol") } ?? 0
+    let roles = (0..<frame.size.columns).map { frame[row, $0].role }
+    #expect(roles.allSatisfy { $0 == "list.selected" || $0 == "list.selected.badge" }, "\(roles)")
+    #expect(roles.contains("list.selected.badge"))
+    // Other rows keep their badge colours.
+    let bob = frame.textLines().firstIndex { $0.contains(" bob ") } ?? 0
+    #expect(frame[bob, frame.textLines()[bob].distance(of: "●")].role == "badge.expiring")
   }
 
   @Test func aRefreshShowsASpinnerWhileEveryKeyStillResponds() {
@@ -301,6 +316,41 @@ import Vault
     driver.press(.home)
     #expect(driver.text.contains("Work SSO"))
     #expect(driver.text.contains("› user00"))
+  }
+
+  @Test func labelsSortNaturallyAsAuthtuiListPrintsThem() {
+    let accounts = ["user10", "user2", "User1", "alice", "user1"].map { label in
+      AccountSummary(name: Fixtures.name("work", label), providerName: "Work SSO")
+    }
+    let driver = Driver(accounts: accounts + [Fixtures.alice])
+    #expect(
+      driver.state.accounts.map(\.name.description) == [
+        "simkl/alice", "work/alice", "work/User1", "work/user1", "work/user2", "work/user10",
+      ])
+    let rows = driver.frame.textLines()
+    let user2 = rows.firstIndex { $0.contains(" user2 ") }
+    let user10 = rows.firstIndex { $0.contains(" user10 ") }
+    #expect(user2 != nil && user10 != nil && user2 ?? 0 < user10 ?? 0)
+  }
+
+  @Test func theGroupHeadingStaysOnTopWhenTheListIsScrolledIntoIt() {
+    let accounts = (0..<40).map { index in
+      AccountSummary(
+        name: Fixtures.name("work", "user\(index)"), providerName: "Work SSO",
+        expiresAt: Fixtures.now.addingTimeInterval(3600))
+    }
+    var driver = Driver(accounts: [Fixtures.dave] + accounts, size: Size(rows: 16, columns: 60))
+    driver.press(.end)
+    #expect(driver.state.selection?.label == "user39")
+    let rows = driver.frame.textLines()
+    #expect(rows[2].hasPrefix(" Work SSO  work · 40 accounts"), "\(rows[2])")
+    #expect(rows.contains { $0.contains("› user39") })
+    #expect(!driver.text.contains("Hivesigner"))
+    // Moving up to the account under the heading scrolls it back into view.
+    for _ in 0..<12 { driver.press(.up) }
+    let label = driver.state.selection?.label ?? ""
+    #expect(driver.text.contains("› \(label) "))
+    #expect(driver.frame.textLines()[2].hasPrefix(" Work SSO"))
   }
 }
 

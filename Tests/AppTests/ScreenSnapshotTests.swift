@@ -249,6 +249,65 @@ import Testing
     Snapshot.check(driver.frame, Self.name("notices", size))
   }
 
+  /// The sizes a message must be whole at: the two above and a roomy one.
+  static let messageSizes = sizes + [Size(rows: 30, columns: 100)]
+
+  /// The screen's text with each row trimmed and the rows joined by spaces: a wrapped message
+  /// reads as one sentence again.
+  static func joined(_ driver: Driver) -> String {
+    driver.frame.textLines().map { $0.trimmingCharacters(in: .whitespaces) }
+      .joined(separator: " ")
+  }
+
+  @Test(arguments: messageSizes) func aRefusedRefreshShowsItsWholeMessageWithTheFix(size: Size) {
+    var driver = Driver(size: size)
+    driver.select("bob")
+    guard case .refresh(let id, _) = driver.press(.character("r")).first else {
+      Issue.record("r did not refresh bob")
+      return
+    }
+    driver.finish(
+      id,
+      .account(.failure(.signInNeeded(provider: "work", label: "bob", reason: .refreshRejected))))
+    #expect(
+      Self.joined(driver).contains(
+        "work/bob: the provider refused work/bob's refresh token (it was revoked or has "
+          + "expired); its tokens were cleared: sign in again with "
+          + "`authtui login work --label bob`"))
+    Snapshot.check(driver.frame, Self.name("message-wrapped", size))
+  }
+
+  @Test(arguments: messageSizes) func unlockShowsALongProblemWhole(size: Size) {
+    var driver = Driver(size: size, unlocked: false)
+    let problem =
+      "the passphrase typed does not open the vault /home/someone/.local/share/authtui/vault.db "
+      + "(nothing was changed); try again with the passphrase set by `authtui vault init` or "
+      + "the last `authtui vault passwd`"
+    driver.send(.finished(.start, .vault(.locked(problem: problem))))
+    #expect(Self.joined(driver).contains(problem))
+    Snapshot.check(driver.frame, Self.name("unlock-long-problem", size))
+  }
+
+  @Test func helpAtTheSmallestSizeKeepsItsScrollPositionOffTheText() {
+    let size = AppView.minimumSize
+    var driver = Driver(size: size)
+    driver.press(.character("?"))
+    let rows = driver.frame.textLines()
+    // The position has the row above the hints to itself.
+    let position = rows[size.rows - 3].trimmingCharacters(in: .whitespaces)
+    #expect(position.wholeMatch(of: /[0-9]+\/[0-9]+/) != nil, "\(position)")
+    Snapshot.check(driver.frame, Self.name("help", size))
+  }
+
+  @Test func theTooSmallNoticeOnTheUnlockScreenNamesEsc() {
+    let size = Size(rows: 10, columns: 40)
+    var driver = Driver(size: size, unlocked: false)
+    driver.send(.finished(.start, .vault(.locked(problem: nil))))
+    driver.type("hunter2")
+    #expect(Self.joined(driver).contains("press Esc to quit."))
+    Snapshot.check(driver.frame, Self.name("too-small-unlock", size))
+  }
+
   @Test(arguments: [Size(rows: 10, columns: 40), Size(rows: 20, columns: 49)])
   func aTerminalTooSmallSaysSo(size: Size) {
     let driver = Driver(size: size)

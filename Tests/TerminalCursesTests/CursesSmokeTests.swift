@@ -1,4 +1,5 @@
 import Foundation
+import Spelling
 import Terminal
 import Testing
 

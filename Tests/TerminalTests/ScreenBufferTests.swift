@@ -1,3 +1,4 @@
+import Spelling
 import Terminal
 import Testing
 

@@ -39,6 +39,15 @@ struct ListLayout {
     self.accountLines = accountLines
   }
 
+  /// The heading of the group that line `index` belongs to.
+  func heading(of index: Int) -> Line? {
+    guard lines.indices.contains(index) else { return nil }
+    for line in lines[...index].reversed() {
+      if case .group = line { return line }
+    }
+    return nil
+  }
+
   /// The first line to show so that `line` is visible in `height` lines, moving as little as
   /// possible from `top` (and showing a group's heading with its first account).
   static func scrollTop(keeping line: Int, visibleIn height: Int, from top: Int, lineCount: Int)

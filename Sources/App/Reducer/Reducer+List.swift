@@ -162,18 +162,12 @@ extension AppState {
     accounts = Self.sorted(updated)
   }
 
-  /// The list order: by provider name, then provider id, then label.
+  /// The list order: `AccountName`'s, as `authtui list` prints them (by provider id, then
+  /// label, both in natural order); each provider's accounts are together.
   public static func sorted(_ accounts: [AccountSummary]) -> [AccountSummary] {
     // The keys are computed once per account, not once per comparison.
-    accounts.map { account in
-      (
-        key: (
-          account.providerName.lowercased(), account.name.provider, account.name.label.lowercased()
-        ),
-        account: account
-      )
-    }
-    .sorted { $0.key < $1.key }
-    .map(\.account)
+    accounts.map { (key: $0.name.orderKey, account: $0) }
+      .sorted { $0.key < $1.key }
+      .map(\.account)
   }
 }

@@ -57,6 +57,7 @@ extension AppState {
 
   mutating func handleKey(_ key: KeyEvent, now: Date) -> [Effect] {
     if case .resize = key { return [] }
+    if isTooSmall { return handleKeyWhileTooSmall(key, now: now) }
     if acceptsText {
       switch key {
       case .character(let character):
@@ -82,6 +83,22 @@ extension AppState {
       // A redirect URL pasted straight onto the flow screen: open the field with it.
       _ = perform(.pasteRedirect, now: now)
       if context == .pasteRedirect { typeText(text) }
+    }
+    return []
+  }
+
+  /// True while the terminal is smaller than the screens fit in (`AppView.minimumSize`).
+  var isTooSmall: Bool {
+    size.columns < AppView.minimumSize.columns || size.rows < AppView.minimumSize.rows
+  }
+
+  /// The "terminal too small" notice hides every screen: a key pressed then must not act
+  /// unseen. Only quitting does (the list's quit key anywhere, and Esc where it quits the
+  /// unlock screen), as the notice says.
+  mutating func handleKeyWhileTooSmall(_ key: KeyEvent, now: Date) -> [Effect] {
+    if keys.command(for: key, in: .list) == .quit { return requestQuit(now: now) }
+    if context == .unlock, keys.command(for: key, in: .unlock) == .back {
+      shouldExit = true
     }
     return []
   }
@@ -204,7 +221,9 @@ extension AppState {
       if command == .back {
         panels.removeLast()
       } else if let next = moved(scroll) {
-        let limit = max(0, HelpContent.lines(keys: keys, first: context).count - page)
+        let lines = HelpContent.lines(
+          keys: keys, first: context, width: HelpContent.helpWidth(screenColumns: size.columns))
+        let limit = max(0, lines.count - page)
         panels[panels.count - 1] = .help(context: context, scroll: min(max(0, next), limit))
       }
     case .notices(let scroll):

@@ -1,4 +1,5 @@
 import Foundation
+import Spelling
 import Terminal
 import Theme
 
@@ -35,18 +36,45 @@ public enum AppView {
     case .ready:
       drawReady(state, body: body, now: now, in: &buffer)
     }
-    Chrome.messageLine(state.message, busy: state.busy, now: now, in: &buffer)
     if state.context == .filter {
+      // The field takes the message line: a message (whole) goes above it.
+      if let message = state.message {
+        Chrome.messageLine(
+          message, busy: [], now: now, lastRow: messageRow(state, size: size), in: &buffer)
+      }
       drawFilterField(state, in: &buffer)
+    } else {
+      Chrome.messageLine(state.message, busy: state.busy, now: now, in: &buffer)
     }
     Chrome.hints(Hints.current(state), in: &buffer)
     return buffer
   }
 
+  /// The row a message ends on: the message line, or the row above the filter field.
+  private static func messageRow(_ state: AppState, size: Size) -> Int {
+    state.context == .filter ? size.rows - 3 : size.rows - 2
+  }
+
+  /// The rows at the bottom of the body a wrapped message covers.
+  private static func rowsUnderMessage(_ state: AppState, size: Size) -> Int {
+    guard let message = state.message else { return 0 }
+    let lastRow = messageRow(state, size: size)
+    let busy = state.context == .filter ? [] : state.busy
+    let lines = Chrome.messageLines(message, busy: busy, width: size.columns, lastRow: lastRow)
+    let top = lastRow - lines.count + 1
+    // The body ends on row `size.rows - 3`.
+    return max(0, size.rows - 2 - top)
+  }
+
   private static func drawReady(
     _ state: AppState, body: Rect, now: Date, in buffer: inout ScreenBuffer
   ) {
-    ListView.draw(state, body: body, now: now, in: &buffer)
+    // The list keeps the selected row above a message that covers the bottom of it.
+    let covered = rowsUnderMessage(state, size: buffer.size)
+    let listBody = Rect(
+      row: body.top, column: body.left, rows: max(2, body.size.rows - covered),
+      columns: body.size.columns)
+    ListView.draw(state, body: listBody, now: now, in: &buffer)
     for panel in state.panels {
       switch panel {
       case .details(let name):
@@ -85,18 +113,18 @@ public enum AppView {
   private static func drawTooSmall(_ state: AppState, in buffer: inout ScreenBuffer) {
     let size = buffer.size
     buffer.fill(buffer.bounds, role: .notice)
-    let quit = state.context == .unlock ? "Esc" : state.keyName(.quit, in: state.context)
+    // The keys the reducer acts on here (`handleKeyWhileTooSmall`).
+    let quit =
+      state.context == .unlock ? state.keyName(.back, in: .unlock) : state.keyName(.quit, in: .list)
     let lines = [
       "Terminal too small (\(size.columns)×\(size.rows)).",
       "authtui needs \(minimumSize.columns)×\(minimumSize.rows):",
       "enlarge the window, or press \(quit) to quit.",
     ]
-    var row = max(0, (size.rows - lines.count) / 2)
-    for line in lines {
-      var shown = line
-      if DisplayWidth.of(line) > size.columns {
-        shown = TextWrap.lines(line, width: size.columns).first ?? ""
-      }
+    // Each sentence wrapped whole (a narrow window must still say how to quit).
+    let shownLines = lines.flatMap { TextWrap.lines($0, width: size.columns) }
+    var row = max(0, (size.rows - shownLines.count) / 2)
+    for shown in shownLines {
       let column = max(0, (size.columns - DisplayWidth.of(shown)) / 2)
       buffer.write(shown, at: Point(row: row, column: column), role: .notice)
       row += 1

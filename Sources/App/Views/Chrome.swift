@@ -1,4 +1,5 @@
 import Foundation
+import Spelling
 import Terminal
 import Theme
 
@@ -26,10 +27,10 @@ enum Chrome {
       left, at: .origin, role: .title, maxWidth: width, truncation: .ellipsis)
     let room = width - leftEnd - 3
     guard room > 3, !detail.isEmpty else { return }
-    let shown = DisplayWidth.of(detail) <= room ? detail : String(detail.prefix(room))
-    let detailWidth = min(DisplayWidth.of(shown), room)
+    // Cut (with an ellipsis, so the cut shows) only when the title leaves too little room.
+    let detailWidth = min(DisplayWidth.of(detail), room)
     buffer.write(
-      shown, at: Point(row: 0, column: width - detailWidth - 1), role: .titleDetail,
+      detail, at: Point(row: 0, column: width - detailWidth - 1), role: .titleDetail,
       maxWidth: detailWidth, truncation: .ellipsis)
   }
 
@@ -68,25 +69,23 @@ enum Chrome {
   }
 
   /// The message line above the hints: the message on the left, the spinner of background
-  /// work on the right.
+  /// work on the right. A message too long for the line wraps onto the rows above it (over the
+  /// bottom of the screen, until it goes away) rather than losing its end: an error's last
+  /// words are usually the fix.
   static func messageLine(
-    _ message: StatusMessage?, busy: [BusyTask], now: Date, in buffer: inout ScreenBuffer
+    _ message: StatusMessage?, busy: [BusyTask], now: Date, lastRow: Int? = nil,
+    in buffer: inout ScreenBuffer
   ) {
-    let row = buffer.size.rows - 2
+    let row = lastRow ?? buffer.size.rows - 2
     let width = buffer.size.columns
     buffer.fill(Rect(row: row, column: 0, rows: 1, columns: width), role: .status)
-    var right = width - 1
+    let labelWidth = busyLabelWidth(busy, message: message, width: width)
     if let latest = busy.last {
-      var label = latest.label
-      if busy.count > 1 { label += " (+\(busy.count - 1))" }
-      let room = message == nil ? width - 4 : max(10, width / 2 - 2)
-      let labelWidth = min(DisplayWidth.of(label), room)
       let start = width - labelWidth - 3
       buffer.write(spinner(at: now), at: Point(row: row, column: start), role: .spinner)
       buffer.write(
-        label, at: Point(row: row, column: start + 2), role: .statusBusy, maxWidth: labelWidth,
-        truncation: .ellipsis)
-      right = start - 1
+        busyLabel(latest, count: busy.count), at: Point(row: row, column: start + 2),
+        role: .statusBusy, maxWidth: labelWidth, truncation: .ellipsis)
     }
     guard let message else { return }
     let role: Role
@@ -96,9 +95,39 @@ enum Chrome {
     case .warning: role = .statusWarning
     case .error: role = .statusError
     }
-    buffer.write(
-      message.text, at: Point(row: row, column: 1), role: role, maxWidth: max(0, right - 1),
-      truncation: .ellipsis)
+    let lines = messageLines(message, busy: busy, width: width, lastRow: row)
+    let top = row - lines.count + 1
+    if lines.count > 1 {
+      buffer.fill(Rect(row: top, column: 0, rows: lines.count - 1, columns: width), role: .status)
+    }
+    for (offset, line) in lines.enumerated() {
+      buffer.write(line, at: Point(row: top + offset, column: 1), role: role)
+    }
+  }
+
+  /// The lines `message` takes ending on row `lastRow` of a screen `width` wide, beside the
+  /// spinner of `busy`: the rows above the message line it covers are all but the last.
+  static func messageLines(_ message: StatusMessage, busy: [BusyTask], width: Int, lastRow: Int)
+    -> [String]
+  {
+    let labelWidth = busyLabelWidth(busy, message: message, width: width)
+    let right = busy.isEmpty ? width - 1 : width - labelWidth - 4
+    // The title bar and one row of the screen stay; only a message longer than all the rest
+    // of the screen loses its end.
+    return TextWrap.lines(message.text, width: max(1, right - 1), limit: max(1, lastRow - 2))
+  }
+
+  private static func busyLabel(_ latest: BusyTask, count: Int) -> String {
+    latest.label + (count > 1 ? " (+\(count - 1))" : "")
+  }
+
+  /// The columns the busy label takes: half the line beside a message, else most of it.
+  private static func busyLabelWidth(_ busy: [BusyTask], message: StatusMessage?, width: Int)
+    -> Int
+  {
+    guard let latest = busy.last else { return 0 }
+    let room = message == nil ? width - 4 : max(10, width / 2 - 2)
+    return min(DisplayWidth.of(busyLabel(latest, count: busy.count)), room)
   }
 
   /// A countdown bar of `width` columns: filled for the time left, then `M:SS left`.

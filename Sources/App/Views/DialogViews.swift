@@ -1,4 +1,5 @@
 import Foundation
+import Spelling
 import Terminal
 import Theme
 
@@ -128,22 +129,26 @@ enum DialogViews {
     for notice in state.notices.dropFirst(scroll) {
       lines += TextWrap.lines(notice, width: width - 4)
     }
-    let rows = min(body.size.rows, lines.count + 5)
+    let more = TextWrap.lines(
+      "↓ shows more. The rest of the configuration is in use.", width: width - 4)
+    let done = TextWrap.lines(
+      "The rest of the configuration is in use; fix these and restart.", width: width - 4)
+    let rows = min(body.size.rows, lines.count + 4 + done.count)
     let inner = Chrome.dialog(
       "Problems in your configuration", size: Size(rows: rows, columns: width), in: body,
       buffer: &buffer)
     var page = Page(inner)
     page.skip()
-    let visible = max(0, inner.size.rows - 3)
+    let fitsAll = lines.count <= max(0, inner.size.rows - 2 - done.count)
+    let footer = fitsAll ? done : more
+    let visible = max(0, inner.size.rows - 2 - footer.count)
     for line in lines.prefix(visible) {
       page.line([(line, .dialogWarning)], in: &buffer)
     }
-    let footer =
-      lines.count > visible
-      ? "↓ shows more. The rest of the configuration is in use."
-      : "The rest of the configuration is in use; fix these and restart."
     page = Page(
-      Rect(row: inner.bottom - 1, column: inner.left, rows: 1, columns: inner.size.columns))
-    page.line([(footer, .dialog)], in: &buffer)
+      Rect(
+        row: inner.bottom - footer.count, column: inner.left, rows: footer.count,
+        columns: inner.size.columns))
+    for line in footer { page.line([(line, .dialog)], in: &buffer) }
   }
 }

@@ -12,8 +12,13 @@ enum HelpContent {
     case blank
   }
 
-  /// Every section, `first` on top, then the others in table order.
-  static func lines(keys: KeyBindings, first: KeyContext) -> [Line] {
+  /// The columns left for what a key does on a screen `columns` wide (the help view's layout:
+  /// two-column margins, then a 16-column key column).
+  static func helpWidth(screenColumns columns: Int) -> Int { max(1, columns - 4 - 16) }
+
+  /// Every section, `first` on top, then the others in table order; what a key does is
+  /// wrapped to `width` columns (the lines after the first have no keys), never cut.
+  static func lines(keys: KeyBindings, first: KeyContext, width: Int) -> [Line] {
     var lines: [Line] = []
     let order = [first] + KeyContext.allCases.filter { $0 != first && $0 != .help }
     for context in order {
@@ -22,8 +27,12 @@ enum HelpContent {
       for row in rows {
         let bound = keys.keys(for: row.command, in: context)
         guard !bound.isEmpty else { continue }
-        section.append(
-          .binding(keys: bound.map(\.displayName).joined(separator: " "), help: row.help))
+        let wrapped = TextWrap.lines(row.help, width: width)
+        for (index, help) in wrapped.enumerated() {
+          section.append(
+            .binding(
+              keys: index == 0 ? bound.map(\.displayName).joined(separator: " ") : "", help: help))
+        }
       }
       guard !section.isEmpty else { continue }
       if !lines.isEmpty { lines.append(.blank) }

@@ -6,11 +6,20 @@ enum HelpView {
     _ state: AppState, first: KeyContext, scroll: Int, body: Rect, in buffer: inout ScreenBuffer
   ) {
     buffer.fill(body, role: .help)
-    Chrome.titleBar("Help", detail: "keys can be changed in config.json", in: &buffer)
-    let lines = HelpContent.lines(keys: state.keys, first: first)
+    // The sentence needs 52 columns beside the title; a narrower screen gets the short form.
+    let detail =
+      body.size.columns >= 52 ? "keys can be changed in config.json" : "keys: config.json"
+    Chrome.titleBar("Help", detail: detail, in: &buffer)
+    let lines = HelpContent.lines(
+      keys: state.keys, first: first,
+      width: HelpContent.helpWidth(screenColumns: body.size.columns))
     let area = Rect(row: body.top, column: 2, rows: body.size.rows, columns: body.size.columns - 4)
     let keyWidth = 16
-    for (offset, line) in lines.dropFirst(scroll).prefix(area.size.rows).enumerated() {
+    // When the lines do not all fit, the last row is the scroll position's alone, so it never
+    // covers a line of help (the reducer scrolls by the same `size.rows - 4` rows).
+    let scrolls = lines.count > area.size.rows
+    let visible = scrolls ? max(0, area.size.rows - 1) : area.size.rows
+    for (offset, line) in lines.dropFirst(scroll).prefix(visible).enumerated() {
       let row = area.top + offset
       switch line {
       case .section(let title):
@@ -25,8 +34,8 @@ enum HelpView {
         break
       }
     }
-    if lines.count > area.size.rows {
-      let shown = "\(min(lines.count, scroll + area.size.rows))/\(lines.count)"
+    if scrolls {
+      let shown = "\(min(lines.count, scroll + visible))/\(lines.count)"
       buffer.write(
         shown, at: Point(row: area.bottom - 1, column: body.right - shown.count - 1),
         role: .scrollbar)

@@ -1,5 +1,6 @@
 import Accounts
 import Foundation
+import Spelling
 import Terminal
 import Theme
 
@@ -53,13 +54,28 @@ enum ListView {
       return
     }
     let layout = ListLayout(accounts: state.visibleAccounts)
-    let top = min(state.scrollTop, max(0, layout.lines.count - area.size.rows))
+    var top = min(state.scrollTop, max(0, layout.lines.count - area.size.rows))
+    // The area can be shorter than the reducer's list height (a wrapped message covers its
+    // bottom): the selected row still shows.
+    if let position = state.visibleAccounts.firstIndex(where: { $0.name == state.selection }),
+      layout.accountLines[position] >= top + area.size.rows
+    {
+      top = layout.accountLines[position] - area.size.rows + 1
+    }
     let needle = state.filter.text.lowercased()
     for offset in 0..<area.size.rows {
       let index = top + offset
       guard index < layout.lines.count else { break }
       let row = area.top + offset
-      switch layout.lines[index] {
+      // Scrolled into a group, its heading stays on the first row (over that group's first
+      // visible account; the reducer never leaves the selection there).
+      var line = layout.lines[index]
+      if offset == 0, area.size.rows > 1, case .account = line,
+        let heading = layout.heading(of: index)
+      {
+        line = heading
+      }
+      switch line {
       case .group(let name, let provider, let count):
         let end = buffer.write(name, at: Point(row: row, column: 1), role: .listGroup)
         var note = count == 1 ? "1 account" : "\(count) accounts"
@@ -130,14 +146,16 @@ enum ListView {
         columns.label + columns.labelWidth - 1, start + DisplayWidth.of(label[match]))
       if end > start {
         buffer.restyle(
-          Rect(row: row, column: start, rows: 1, columns: end - start), role: .listMatch)
+          Rect(row: row, column: start, rows: 1, columns: end - start),
+          role: selected ? .listSelectedMatch : .listMatch)
       }
     }
     let secondary: Role = selected ? .listSelected : .listSecondary
     if let note = note(for: account, state: state, now: now) {
       // Wider than the badge: it takes the status, expiry and refresh columns.
       buffer.write(
-        note, at: Point(row: row, column: columns.status), role: .badgeExpiring,
+        note, at: Point(row: row, column: columns.status),
+        role: selected ? .listSelectedBadge : .badgeExpiring,
         maxWidth: width - columns.status - 1, truncation: .ellipsis)
       return
     }
@@ -147,7 +165,11 @@ enum ListView {
       // The background refresh is on its way: the token is being replaced, not lost.
       (badge, badgeRole) = (Chrome.spinner(at: now) + " refreshing", .badgeExpiring)
     }
-    buffer.write(badge, at: Point(row: row, column: columns.status), role: badgeRole, maxWidth: 16)
+    // On the selected row the badge keeps the row's highlight (its own roles are drawn over
+    // the plain background), so the bar reads as one.
+    buffer.write(
+      badge, at: Point(row: row, column: columns.status),
+      role: selected ? .listSelectedBadge : badgeRole, maxWidth: 16)
     buffer.write(
       TimeText.expiry(of: account, now: now), at: Point(row: row, column: columns.expires),
       role: secondary, maxWidth: 12)

@@ -1,3 +1,4 @@
+import Spelling
 import Terminal
 import Theme
 
@@ -49,15 +50,7 @@ struct Page {
     _ text: String, role: Role, indent: Int = 0, limit: Int = .max, in buffer: inout ScreenBuffer
   ) {
     let width = rect.size.columns - indent
-    var lines = TextWrap.lines(text, width: width)
-    if lines.count > limit {
-      lines = Array(lines.prefix(limit))
-      if var last = lines.popLast() {
-        while DisplayWidth.of(last) >= width, !last.isEmpty { last.removeLast() }
-        lines.append(last + "…")
-      }
-    }
-    for text in lines {
+    for text in TextWrap.lines(text, width: width, limit: limit) {
       line([(text, role)], indent: indent, in: &buffer)
     }
   }

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import Spelling
 import Terminal
 import Theme
 
@@ -27,7 +28,8 @@ enum SignInView {
       drawLabel(signIn, state: state, row: inner.bottom - 1, area: inner, in: &buffer)
       drawDemoAnswer(signIn, state: state, row: inner.bottom - 2, area: inner, in: &buffer)
       var page = Page(choices)
-      page.line([("How do you want to sign in to \(provider.name)?", .listGroup)], in: &buffer)
+      page.wrapped(
+        "How do you want to sign in to \(provider.name)?", role: .listGroup, in: &buffer)
       page.skip()
       for (index, method) in provider.methods.enumerated() {
         let row = page.row
@@ -99,8 +101,15 @@ enum SignInView {
     page.line([("Choose a provider", .listGroup)], in: &buffer)
     page.skip()
     let width = buffer.size.columns
-    let nameWidth = min(20, max(10, area.size.columns / 3))
-    let problemRows = selectedProblemRows(state, selected: selected, width: area.size.columns)
+    // A third of the width, or as wide as the longest name when the flows (or the problem)
+    // keep 24 columns beside it.
+    let longest = state.providers.map { DisplayWidth.of($0.name) }.max() ?? 0
+    let nameWidth = max(
+      min(20, max(10, area.size.columns / 3)), min(longest, area.size.columns - 2 - 24))
+    // The whole problem of the selected provider, leaving a few rows of the list.
+    let problemRows = selectedProblemRows(
+      state, selected: selected, width: area.size.columns,
+      limit: max(1, page.remaining - 1 - min(3, state.providers.count)))
     let listRows = max(1, page.remaining - problemRows.count - 1)
     let top = max(0, min(selected - listRows + 1, state.providers.count - listRows))
     for index in top..<min(state.providers.count, top + listRows) {
@@ -134,15 +143,15 @@ enum SignInView {
   }
 
   /// The whole problem text of the selected provider when it cannot be used.
-  private static func selectedProblemRows(_ state: AppState, selected: Int, width: Int)
-    -> [String]
-  {
+  private static func selectedProblemRows(
+    _ state: AppState, selected: Int, width: Int, limit: Int
+  ) -> [String] {
     guard state.providers.indices.contains(selected), !state.providers[selected].isUsable
     else { return [] }
     let problems = state.providers[selected].problems
     let text =
       problems.isEmpty ? "This provider offers no sign-in flow." : problems.joined(separator: "\n")
-    return Array(TextWrap.lines(text, width: width).prefix(4))
+    return TextWrap.lines(text, width: width, limit: limit)
   }
 
   private static func drawAttempt(
@@ -165,7 +174,9 @@ enum SignInView {
         opened
           ? "Your browser shows \(name)'s consent page. Approve there, or open this address:"
           : "Open this address in a browser and approve:", role: .details, in: &buffer)
-      let urlLines = max(1, min(4, page.remaining - 7))
+      // The address gets the rows the text below leaves (it can be copied whole with a key);
+      // the sentences below are never cut for it.
+      let urlLines = max(1, min(4, page.remaining - 1 - waitingRows(attempt, state: state, page)))
       page.wrapped(
         progress?.authorizationURL?.absoluteString ?? "", role: .url, limit: urlLines,
         in: &buffer)
@@ -186,6 +197,19 @@ enum SignInView {
     drawWaiting(attempt, state: state, page: &page, now: now, in: &buffer)
   }
 
+  /// How many rows `drawWaiting` takes below `page`'s next row (it is drawn on a copy of the
+  /// screen to count them).
+  private static func waitingRows(_ attempt: SignInAttemptState, state: AppState, _ page: Page)
+    -> Int
+  {
+    var probe = Page(
+      Rect(
+        row: 0, column: page.rect.left, rows: Int.max / 2, columns: page.rect.size.columns))
+    var scratch = ScreenBuffer(size: Size(rows: 1, columns: page.rect.right))
+    drawWaiting(attempt, state: state, page: &probe, now: attempt.startedAt, in: &scratch)
+    return probe.row
+  }
+
   private static func drawWaiting(
     _ attempt: SignInAttemptState, state: AppState, page: inout Page, now: Date,
     in buffer: inout ScreenBuffer
@@ -193,7 +217,7 @@ enum SignInView {
     let progress = attempt.progress
     if let failure = attempt.failure {
       drawCountdown(attempt, page: &page, now: now, in: &buffer)
-      page.wrapped("✗ " + failure.signInScreenMessage, role: .statusError, limit: 3, in: &buffer)
+      page.wrapped("✗ " + failure.signInScreenMessage, role: .statusError, in: &buffer)
       page.wrapped(
         "Press \(state.keyName(.retry, in: .signIn)) to try again with a fresh attempt, "
           + "\(state.keyName(.back, in: .signIn)) to go back.", role: .details, in: &buffer)
@@ -221,7 +245,7 @@ enum SignInView {
     page.line([(Chrome.spinner(at: now), .spinner), (waiting, role)], in: &buffer)
     drawCountdown(attempt, page: &page, now: now, in: &buffer)
     if let notice = progress?.warning {
-      page.wrapped("! " + notice, role: .statusWarning, limit: 2, in: &buffer)
+      page.wrapped("! " + notice, role: .statusWarning, in: &buffer)
     }
     guard attempt.method == .pkce, progress?.phase == .waitingForBrowser else { return }
     page.skip()
@@ -232,11 +256,11 @@ enum SignInView {
     page.wrapped(
       "Browser on another machine? Approve there, then press "
         + "\(state.keyName(.pasteRedirect, in: .signIn)) and paste the address it ended on.",
-      role: .listSecondary, limit: 2, in: &buffer)
+      role: .listSecondary, in: &buffer)
     if let port = attempt.provider.fixedRedirectPort {
       page.wrapped(
         "Or forward the port first: ssh -L \(port):127.0.0.1:\(port) THIS-HOST",
-        role: .listSecondary, limit: 2, in: &buffer)
+        role: .listSecondary, in: &buffer)
     }
   }
 

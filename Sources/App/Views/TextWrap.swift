@@ -1,3 +1,4 @@
+import Spelling
 import Terminal
 
 /// Breaks text into lines of at most `width` terminal columns: at spaces where it can, and
@@ -38,6 +39,19 @@ enum TextWrap {
         }
       }
       lines.append(line)
+    }
+    return lines
+  }
+
+  /// `text` wrapped to `width` columns, at most `limit` lines, the last ending in `…` when
+  /// text was left out.
+  static func lines(_ text: String, width: Int, limit: Int) -> [String] {
+    var lines = lines(text, width: width)
+    guard lines.count > limit else { return lines }
+    lines = Array(lines.prefix(limit))
+    if var last = lines.popLast() {
+      while DisplayWidth.of(last) >= width, !last.isEmpty { last.removeLast() }
+      lines.append(last + "…")
     }
     return lines
   }

@@ -9,12 +9,20 @@ enum UnlockView {
   ) {
     Chrome.titleBar(form.creating ? "New vault" : "Unlock", detail: "", in: &buffer)
     let width = min(body.size.columns - 4, 64)
-    let height = min(body.size.rows, 11)
+    let note = Self.note(form)
+    let demo = state.configuration.demoNotice.map { TextWrap.lines($0, width: width) } ?? []
+    // Heading, path, blank, one or two fields, blank, the note, then the demo notice: the box
+    // grows with the note so a long problem is shown whole.
+    let path = TextWrap.lines(state.configuration.vaultPath, width: width)
+    let wanted =
+      2 + path.count + (form.creating ? 2 : 1) + 1 + note.lines(width: width).count
+      + (demo.isEmpty ? 0 : 1 + demo.count)
+    let height = min(body.size.rows, max(11, wanted))
     let area = body.centered(Size(rows: height, columns: width))
     var page = Page(area)
     page.line(
       [(form.creating ? "Create your vault" : "Unlock your vault", .dialogTitle)], in: &buffer)
-    page.line([(state.configuration.vaultPath, .listSecondary)], in: &buffer)
+    page.wrapped(state.configuration.vaultPath, role: .listSecondary, in: &buffer)
     page.skip()
     let labelWidth = 12
     var cursor: Point?
@@ -37,26 +45,36 @@ enum UnlockView {
     }
     page.skip()
     if form.pending != nil {
-      page.line(
-        [
-          (Chrome.spinner(at: now), .spinner),
-          (form.creating ? " Creating the vault…" : " Unlocking…", .statusBusy),
-        ], in: &buffer)
-    } else if let problem = form.problem {
-      page.wrapped(problem, role: .statusError, limit: 2, in: &buffer)
-    } else if form.creating {
-      page.wrapped(
-        "Choose a passphrase you will remember: nothing can recover it.", role: .details,
-        limit: 2, in: &buffer)
+      page.line([(Chrome.spinner(at: now), .spinner), (" " + note.text, note.role)], in: &buffer)
     } else {
-      page.wrapped(
-        "Tip: AUTHTUI_PASSPHRASE_COMMAND can supply it (for example from a password manager).",
-        role: .listSecondary, limit: 2, in: &buffer)
+      page.wrapped(note.text, role: note.role, in: &buffer)
     }
     if let demo = state.configuration.demoNotice {
       page.skip()
-      page.wrapped(demo, role: .notice, limit: 2, in: &buffer)
+      page.wrapped(demo, role: .notice, in: &buffer)
     }
     buffer.cursor = cursor
+  }
+
+  /// The text under the fields: what is going on, what went wrong, or a tip.
+  private struct Note {
+    let text: String
+    let role: Role
+
+    func lines(width: Int) -> [String] { TextWrap.lines(text, width: width) }
+  }
+
+  private static func note(_ form: UnlockForm) -> Note {
+    if form.pending != nil {
+      return Note(text: form.creating ? "Creating the vault…" : "Unlocking…", role: .statusBusy)
+    }
+    if let problem = form.problem { return Note(text: problem, role: .statusError) }
+    if form.creating {
+      return Note(
+        text: "Choose a passphrase you will remember: nothing can recover it.", role: .details)
+    }
+    return Note(
+      text: "Tip: AUTHTUI_PASSPHRASE_COMMAND can supply it (for example from a password manager).",
+      role: .listSecondary)
   }
 }

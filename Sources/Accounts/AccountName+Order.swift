@@ -1,0 +1,88 @@
+extension AccountName {
+  /// How accounts are ordered wherever they are listed (the UI, `authtui list`, suggestions):
+  /// by provider id, then by label, each in natural order, so `user2` comes before `user10` and
+  /// `Alice` beside `alice`.
+  public static func < (left: AccountName, right: AccountName) -> Bool {
+    left.orderKey < right.orderKey
+  }
+
+  /// The name's place in the order of `<`, computed once: a list sorting many accounts keeps
+  /// the keys instead of splitting both names at every comparison.
+  public var orderKey: OrderKey { OrderKey(self) }
+
+  /// An account name's place in the order of `AccountName.<`.
+  public struct OrderKey: Comparable, Sendable {
+    let provider: NaturalOrderKey
+    let label: NaturalOrderKey
+    let name: (provider: String, label: String)
+
+    init(_ name: AccountName) {
+      self.init(provider: name.provider.rawValue, label: name.label)
+    }
+
+    /// The place of the account `provider`/`label` as a vault row stores them (`authtui list`
+    /// sorts rows before it makes names of them).
+    public init(provider: String, label: String) {
+      self.provider = NaturalOrderKey(provider)
+      self.label = NaturalOrderKey(label)
+      name = (provider, label)
+    }
+
+    public static func < (left: OrderKey, right: OrderKey) -> Bool {
+      if left.provider != right.provider { return left.provider < right.provider }
+      if left.label != right.label { return left.label < right.label }
+      // Names equal but for case or leading zeros still have one order.
+      return left.name < right.name
+    }
+
+    public static func == (left: OrderKey, right: OrderKey) -> Bool {
+      left.name == right.name
+    }
+  }
+}
+
+/// Text split into runs of digits, compared by their value (`2` before `10`, `007` beside
+/// `7`), and runs of anything else, compared without regard to case.
+struct NaturalOrderKey: Comparable, Sendable {
+  enum Part: Comparable, Sendable {
+    /// A run of ASCII digits without its leading zeros: the longer number is the larger.
+    case number(length: Int, digits: String)
+    /// A run of other characters, lowercased.
+    case text(String)
+  }
+
+  let parts: [Part]
+
+  init(_ text: String) {
+    var parts: [Part] = []
+    var run = ""
+    var inNumber = false
+    func flush() {
+      guard !run.isEmpty else { return }
+      if inNumber {
+        let digits = String(run.drop { $0 == "0" })
+        parts.append(.number(length: digits.count, digits: digits))
+      } else {
+        parts.append(.text(run.lowercased()))
+      }
+      run = ""
+    }
+    for character in text {
+      let isDigit = character.isASCII && character.isWholeNumber
+      if isDigit != inNumber {
+        flush()
+        inNumber = isDigit
+      }
+      run.append(character)
+    }
+    flush()
+    self.parts = parts
+  }
+
+  static func < (left: NaturalOrderKey, right: NaturalOrderKey) -> Bool {
+    for (leftPart, rightPart) in zip(left.parts, right.parts) where leftPart != rightPart {
+      return leftPart < rightPart
+    }
+    return left.parts.count < right.parts.count
+  }
+}

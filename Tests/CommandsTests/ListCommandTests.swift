@@ -1,0 +1,68 @@
+import AuthCore
+import Foundation
+import Spelling
+import Testing
+import Vault
+
+@testable import Commands
+
+/// `authtui list`'s table: the UI's order and its column widths.
+@Suite struct ListCommandTests {
+  static let now = Date(timeIntervalSince1970: 1_750_000_000)
+
+  static func record(
+    _ id: Int64, _ provider: String, _ label: String, needsSignIn: Bool = false,
+    expiresIn: TimeInterval? = 3600
+  ) -> AccountRecord {
+    AccountRecord(
+      id: AccountID(id), version: 1, providerID: provider, label: label, subject: nil,
+      identity: [:],
+      tokens: TokenSet(
+        accessToken: needsSignIn ? nil : "token-\(id)", refreshToken: nil, tokenType: "Bearer",
+        scopes: ["openid"], expiresAt: expiresIn.map { now.addingTimeInterval($0) },
+        obtainedAt: now),
+      needsSignIn: needsSignIn)
+  }
+
+  @Test func labelsAreInNaturalOrderAsInTheUI() {
+    let records = [
+      Self.record(1, "work", "user10"), Self.record(2, "work", "user2"),
+      Self.record(3, "simkl", "zed"), Self.record(4, "work", "User1"),
+      Self.record(5, "work", "alice"), Self.record(6, "work", "user1"),
+    ]
+    let rows = ListCommand.rows(records, now: Self.now)
+    #expect(
+      rows.map(\.account) == [
+        "simkl/zed", "work/alice", "work/User1", "work/user1", "work/user2", "work/user10",
+      ])
+    // The table prints them in that order too.
+    let accounts = ListCommand.table(rows).split(separator: "\n").dropFirst().map {
+      String($0.prefix { $0 != " " })
+    }
+    #expect(accounts == rows.map(\.account))
+  }
+
+  @Test func wideLabelsKeepTheColumnsAligned() {
+    let records = [
+      Self.record(1, "simkl", "日本語のアカウント"), Self.record(2, "work", "🔑 ops-team"),
+      Self.record(3, "work", "bob"), Self.record(4, "work", "carol", needsSignIn: true),
+    ]
+    let lines = ListCommand.table(ListCommand.rows(records, now: Self.now))
+      .split(separator: "\n").map(String.init)
+    #expect(lines.count == 5)
+    // Every line's STATUS cell starts at the same terminal column.
+    let starts = zip(lines, ["STATUS", "valid", "valid", "sign-in needed", "valid"]).map {
+      line, status in
+      line.range(of: status).map { DisplayWidth.of(line[..<$0.lowerBound]) }
+    }
+    #expect(starts.allSatisfy { $0 != nil && $0 == starts[0] }, "\(lines)")
+    #expect(starts[0] == DisplayWidth.of("simkl/日本語のアカウント") + 2)
+  }
+
+  @Test func anAccountThatNeedsASignInHasNoExpiryAsInTheUI() {
+    let rows = ListCommand.rows(
+      [Self.record(1, "work", "carol", needsSignIn: true, expiresIn: -60)], now: Self.now)
+    let line = ListCommand.table(rows).split(separator: "\n").last.map(String.init) ?? ""
+    #expect(line.hasPrefix("work/carol  sign-in needed  —  "), "\(line)")
+  }
+}
