@@ -40,7 +40,10 @@ enum LoginCommand {
   static let noBrowserFlag = OptionSpec.flag(
     "no-browser", "print the address instead of opening a browser")
   static let timeoutOption = OptionSpec.value(
-    "timeout", "SECONDS", "how long the browser flow waits (default: the provider's)")
+    "timeout", "SECONDS",
+    "how long the browser flow waits, at least \(minimumTimeout) (default: the provider's)")
+  /// The shortest `--timeout`: less leaves no time to sign in at the provider's page.
+  static let minimumTimeout = 10
   static let jsonFlag = OptionSpec.flag("json", "write events as JSON lines on standard output")
 
   /// What `login` was asked.
@@ -54,7 +57,7 @@ enum LoginCommand {
     var label: String?
     /// `--no-browser`.
     var noBrowser: Bool
-    /// `--timeout`, at least 10 seconds; nil for the provider's.
+    /// `--timeout`, at least `minimumTimeout` seconds; nil for the provider's.
     var timeout: TimeInterval?
 
     init(_ invocation: Invocation) throws(CommandFailure) {
@@ -65,8 +68,11 @@ enum LoginCommand {
         TimeInterval(
           try AccountAccess.seconds(invocation, LoginCommand.timeoutOption, default: 300))
       }
-      if let timeout, timeout < 10 {
-        throw CommandFailure(exitCode: .usage, message: "--timeout must be at least 10 seconds")
+      if let timeout, timeout < TimeInterval(LoginCommand.minimumTimeout) {
+        throw CommandFailure(
+          exitCode: .usage,
+          message: "--timeout must be at least \(LoginCommand.minimumTimeout) seconds, not "
+            + "\(Int(timeout)) (for example --timeout 300, or leave it out for the provider's)")
       }
       label = invocation.value(LoginCommand.labelOption)
       noBrowser = invocation.flag(LoginCommand.noBrowserFlag)
@@ -121,7 +127,9 @@ enum LoginCommand {
   ) async throws(CommandFailure) -> AccountRecord {
     let session: SignInSession
     do throws(AccountsError) {
-      let offered = try await book.client(for: providerID).configuration.flows
+      // The catalog's flows: discovery does not change them, and asking the provider now
+      // would cost a request before a usage error.
+      let offered = try book.providerEntry(providerID).flows
       let flow = requested ?? preferredFlow(offered: offered, hasBrowser: browser != nil)
       if requested == nil, flow != offered.first {
         output.note(
