@@ -24,7 +24,8 @@ enum LoginCommand {
       Every wait has a countdown (the provider's login_timeout, --timeout, or the code's
       lifetime); a provider that never answers (Simkl's way of saying no) ends as "no answer"
       with exit 6. The account is stored only after the tokens and the provider's account
-      details arrived; its label is the provider's name for you unless --label says otherwise.
+      details arrived; its label is the provider's name for you unless --label says otherwise
+      (1 to 64 characters, no /, no leading #, no control character, no space at either end).
       The browser is given a one-time address on 127.0.0.1 that leads to the provider's page
       once (the page's URL would show its state in `ps`); if it is opened twice, the sign-in
       starts again with fresh values and says so.
@@ -36,7 +37,7 @@ enum LoginCommand {
   static let flowOption = OptionSpec.value(
     "flow", "pkce|device|pin", "how to sign in (default: the provider's first flow)")
   static let labelOption = OptionSpec.value(
-    "label", "NAME", "the account's name (default: the provider's name for you)")
+    "label", "NAME", "the account's name, no / or leading # (default: the provider's name for you)")
   static let noBrowserFlag = OptionSpec.flag(
     "no-browser", "print the address instead of opening a browser")
   static let timeoutOption = OptionSpec.value(
