@@ -9,8 +9,8 @@ public enum AccountReference: Sendable, Equatable, CustomStringConvertible {
   /// `#N`: a row id, as `authtui list` reports damaged accounts.
   case rowID(Int64)
 
-  /// Reads a name as typed. The label is everything after the first `/`, so labels may contain
-  /// slashes and spaces; it may not be empty.
+  /// Reads a name as typed. The label is everything after the first `/`, so a label may hold
+  /// spaces, and one stored before `AccountLabel`'s rules may hold slashes; it may not be empty.
   public init(parsing text: String) throws(AccountsError) {
     if text.hasPrefix("#"), let id = Int64(text.dropFirst()), id > 0 {
       self = .rowID(id)

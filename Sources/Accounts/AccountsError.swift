@@ -19,6 +19,8 @@ public enum AccountsError: Error, Sendable, Equatable {
   case providerUnusable(ProviderID, problems: [String])
   /// The provider does not offer the flow asked for.
   case flowNotOffered(provider: ProviderID, flow: SignInFlow, offered: [SignInFlow])
+  /// A label asked for breaks a rule of `AccountLabel` (the label as given, and the rule).
+  case invalidLabel(String, problem: AccountLabel.Problem)
   /// The account has no usable token and none can be obtained without the user.
   case signInNeeded(provider: ProviderID, label: String, reason: SignInNeededReason)
   /// Another process held the refresh lease and neither finished nor gave it up in time.
@@ -68,6 +70,7 @@ public enum AccountsError: Error, Sendable, Equatable {
     case .noSuchProvider: return "no_such_provider"
     case .providerUnusable: return "provider_unusable"
     case .flowNotOffered: return "flow_not_offered"
+    case .invalidLabel: return "invalid_label"
     case .signInNeeded: return "sign_in_needed"
     case .refreshStalled: return "refresh_stalled"
     case .auth(let error): return error.code
@@ -99,6 +102,8 @@ public enum AccountsError: Error, Sendable, Equatable {
     case .flowNotOffered(let provider, let flow, let offered):
       return "\(provider) does not offer the \(flow.rawValue) flow; use --flow "
         + offered.map(\.rawValue).joined(separator: " or ")
+    case .invalidLabel(let label, let problem):
+      return AccountLabel.message(label, problem)
     case .signInNeeded(let provider, let label, let reason):
       let account = "\(provider)/\(label)"
       let again = "sign in again with `authtui login \(provider) --label \(shellQuoted(label))`"

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import Spelling
 
 /// A shell environment file (`NAME='value'` lines) that `authtui export --env-file` keeps a
 /// token in, for scripts that `. FILE`.
@@ -32,6 +33,13 @@ public enum EnvFile {
       && name.unicodeScalars.allSatisfy(allowed)
   }
 
+  /// Why `name` cannot be a variable of the file, and what to give instead (`export --var`
+  /// refuses it with this before the vault opens).
+  public static func notAVariableName(_ name: String) -> String {
+    "\(MessageQuoting.quoted(name)) is not a shell variable name; use letters, digits and _ "
+      + "(not starting with a digit), for example --var SIMKL_TOKEN"
+  }
+
   /// `value` in POSIX single quotes; a `'` inside becomes `'\''`.
   ///
   /// Scalar by scalar, as the shell reads it: compared by `Character`, a `'` followed by a
@@ -56,10 +64,7 @@ public enum EnvFile {
     variable: String, value: String, expiresAt: Date?, to path: String
   ) throws(AccountsError) {
     guard isValidVariableName(variable) else {
-      throw .envFile(
-        path: path,
-        reason: "\"\(variable)\" is not a shell variable name; use letters, digits and _ "
-          + "(not starting with a digit), for example --var SIMKL_TOKEN")
+      throw .envFile(path: path, reason: notAVariableName(variable))
     }
     guard !value.contains("\0") else {
       throw .envFile(path: path, reason: "the token holds a NUL byte, which no shell can keep")

@@ -63,25 +63,29 @@ public struct SignInSession: Sendable {
 extension AccountBook {
   /// Starts a sign-in to `providerID` with `flow` (nil: the provider's first flow).
   ///
-  /// `loginTimeout` overrides how long a browser sign-in waits for its redirect.
+  /// `loginTimeout` overrides how long a browser sign-in waits for its redirect. What the
+  /// caller asked is checked before anything reaches the network or a browser opens, so a
+  /// refusal costs the user no sign-in: the provider's readiness, the flow (the catalog's
+  /// `flows`, which discovery does not change), and the label (`AccountLabel`; a label an
+  /// account already has, stored before the rules, may still sign in again under its name).
   public func beginSignIn(
     provider providerID: ProviderID, flow: SignInFlow? = nil, label: String? = nil,
     loginTimeout: TimeInterval? = nil
   ) async throws(AccountsError) -> SignInSession {
     let entry = try providerEntry(providerID)
-    guard entry.configuration != nil else {
+    guard let known = entry.configuration else {
       throw .providerUnusable(providerID, problems: entry.problems.map(\.message))
     }
+    let chosen = flow ?? known.flows.first ?? .pkce
+    guard known.flows.contains(chosen) else {
+      throw .flowNotOffered(provider: providerID, flow: chosen, offered: known.flows)
+    }
     if let label {
-      // Before the browser opens, so a refusal costs the user no sign-in.
-      _ = try await readableAccount(providerID: providerID, label: label)
+      let existing = try await readableAccount(providerID: providerID, label: label)
+      if existing == nil { try AccountLabel.check(label) }
     }
     var client = try await client(for: providerID)
     let section = SignInSection(base: criticalSection, limit: requestTimeout * 2 + 60)
-    let chosen = flow ?? client.configuration.flows.first ?? .pkce
-    guard client.configuration.flows.contains(chosen) else {
-      throw .flowNotOffered(provider: providerID, flow: chosen, offered: client.configuration.flows)
-    }
     var configuration = client.configuration
     configuration.loginTimeout = loginTimeout ?? configuration.loginTimeout
     client = ProviderClient(
@@ -144,7 +148,7 @@ extension AccountBook {
     } catch {
       throw .auth(error)
     }
-    let label = session.requestedLabel ?? identity?.label ?? "default"
+    let label = session.requestedLabel ?? AccountLabel.derived(from: identity?.label)
     let tokenSet = TokenSet(tokens, requestedScopes: client.configuration.scopes)
     var fields: [String: String] = [:]
     fields["email"] = identity?.email

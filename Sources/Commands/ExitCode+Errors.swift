@@ -43,10 +43,9 @@ extension ExitCode {
   /// An account operation that did not give its result.
   package init(_ error: AccountsError) {
     switch error {
-    case .malformedAccountName: self = .usage
+    case .malformedAccountName, .invalidLabel, .flowNotOffered: self = .usage
     case .noSuchAccount, .ambiguousAccount, .noSuchProvider: self = .notFound
-    case .providerUnusable, .flowNotOffered, .envFile, .labelTaken, .damagedAccount,
-      .revocationImpossible:
+    case .providerUnusable, .envFile, .labelTaken, .damagedAccount, .revocationImpossible:
       self = .failure
     case .signInNeeded: self = .signInNeeded
     case .refreshStalled: self = .providerError

@@ -56,6 +56,9 @@ enum ExportCommand {
       if envFile == nil && variable != nil {
         throw CommandFailure(exitCode: .usage, message: "--var goes with --env-file")
       }
+      if let variable, !EnvFile.isValidVariableName(variable) {
+        throw CommandFailure(exitCode: .usage, message: EnvFile.notAVariableName(variable))
+      }
       clearAfter = try AccountAccess.seconds(
         invocation, ExportCommand.clearAfterOption, default: 45)
     }

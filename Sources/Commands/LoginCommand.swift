@@ -24,7 +24,8 @@ enum LoginCommand {
       Every wait has a countdown (the provider's login_timeout, --timeout, or the code's
       lifetime); a provider that never answers (Simkl's way of saying no) ends as "no answer"
       with exit 6. The account is stored only after the tokens and the provider's account
-      details arrived; its label is the provider's name for you unless --label says otherwise.
+      details arrived; its label is the provider's name for you unless --label says otherwise
+      (1 to 64 characters, no /, no leading #, no control character, no space at either end).
       The browser is given a one-time address on 127.0.0.1 that leads to the provider's page
       once (the page's URL would show its state in `ps`); if it is opened twice, the sign-in
       starts again with fresh values and says so.
@@ -36,11 +37,14 @@ enum LoginCommand {
   static let flowOption = OptionSpec.value(
     "flow", "pkce|device|pin", "how to sign in (default: the provider's first flow)")
   static let labelOption = OptionSpec.value(
-    "label", "NAME", "the account's name (default: the provider's name for you)")
+    "label", "NAME", "the account's name, no / or leading # (default: the provider's name for you)")
   static let noBrowserFlag = OptionSpec.flag(
     "no-browser", "print the address instead of opening a browser")
   static let timeoutOption = OptionSpec.value(
-    "timeout", "SECONDS", "how long the browser flow waits (default: the provider's)")
+    "timeout", "SECONDS",
+    "how long the browser flow waits, at least \(minimumTimeout) (default: the provider's)")
+  /// The shortest `--timeout`: less leaves no time to sign in at the provider's page.
+  static let minimumTimeout = 10
   static let jsonFlag = OptionSpec.flag("json", "write events as JSON lines on standard output")
 
   /// What `login` was asked.
@@ -54,7 +58,7 @@ enum LoginCommand {
     var label: String?
     /// `--no-browser`.
     var noBrowser: Bool
-    /// `--timeout`, at least 10 seconds; nil for the provider's.
+    /// `--timeout`, at least `minimumTimeout` seconds; nil for the provider's.
     var timeout: TimeInterval?
 
     init(_ invocation: Invocation) throws(CommandFailure) {
@@ -65,8 +69,11 @@ enum LoginCommand {
         TimeInterval(
           try AccountAccess.seconds(invocation, LoginCommand.timeoutOption, default: 300))
       }
-      if let timeout, timeout < 10 {
-        throw CommandFailure(exitCode: .usage, message: "--timeout must be at least 10 seconds")
+      if let timeout, timeout < TimeInterval(LoginCommand.minimumTimeout) {
+        throw CommandFailure(
+          exitCode: .usage,
+          message: "--timeout must be at least \(LoginCommand.minimumTimeout) seconds, not "
+            + "\(Int(timeout)) (for example --timeout 300, or leave it out for the provider's)")
       }
       label = invocation.value(LoginCommand.labelOption)
       noBrowser = invocation.flag(LoginCommand.noBrowserFlag)
@@ -121,7 +128,9 @@ enum LoginCommand {
   ) async throws(CommandFailure) -> AccountRecord {
     let session: SignInSession
     do throws(AccountsError) {
-      let offered = try await book.client(for: providerID).configuration.flows
+      // The catalog's flows: discovery does not change them, and asking the provider now
+      // would cost a request before a usage error.
+      let offered = try book.providerEntry(providerID).flows
       let flow = requested ?? preferredFlow(offered: offered, hasBrowser: browser != nil)
       if requested == nil, flow != offered.first {
         output.note(

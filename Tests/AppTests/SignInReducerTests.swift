@@ -324,7 +324,13 @@ extension AppState {
     driver.press(.character("l"))
     driver.press(.control("u"), .enter)
     #expect(driver.text.contains("Label: your name at the provider"))
+    // The label rule of every sign-in, said in place: the field stays open.
     driver.press(.character("l"))
+    driver.type("work/alt")
+    driver.press(.enter)
+    #expect(driver.state.context == .labelField)
+    #expect(driver.text.contains("the label \"work/alt\" holds /"))
+    driver.press(.control("u"))
     driver.type("team")
     driver.press(.enter)
     let started = driver.press(.home, .enter)

@@ -68,8 +68,13 @@ final class ArgumentParserTests: XCTestCase {
     XCTAssertThrowsError(try LoginCommand.Options(try parse("login", "simkl", "--timeout", "9"))) {
       XCTAssertEqual(
         $0 as? CommandFailure,
-        CommandFailure(exitCode: .usage, message: "--timeout must be at least 10 seconds"))
+        CommandFailure(
+          exitCode: .usage,
+          message: "--timeout must be at least 10 seconds, not 9 (for example --timeout 300, "
+            + "or leave it out for the provider's)"))
     }
+    XCTAssertEqual(
+      try LoginCommand.Options(try parse("login", "simkl", "--timeout", "10")).timeout, 10)
   }
 
   func testSecondsMustBeAWholeNumberWithinAYear() throws {
@@ -107,6 +112,16 @@ final class ArgumentParserTests: XCTestCase {
       try ExportCommand.Options(try parse("export", "a", "--clipboard", "--var", "X"))
     ) {
       XCTAssertEqual(($0 as? CommandFailure)?.message, "--var goes with --env-file")
+    }
+    XCTAssertThrowsError(
+      try ExportCommand.Options(try parse("export", "a", "--env-file", "/tmp/e", "--var", "2FA"))
+    ) {
+      XCTAssertEqual(
+        $0 as? CommandFailure,
+        CommandFailure(
+          exitCode: .usage,
+          message: "\"2FA\" is not a shell variable name; use letters, digits and _ (not "
+            + "starting with a digit), for example --var SIMKL_TOKEN"))
     }
   }
 

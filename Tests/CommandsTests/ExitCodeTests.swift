@@ -28,6 +28,8 @@ final class ExitCodeTests: XCTestCase {
     let simkl = try ProviderID("simkl")
     let cases: [(AccountsError, ExitCode)] = [
       (.malformedAccountName("a/b/c"), .usage),
+      (.invalidLabel("#7", problem: .leadingHash), .usage),
+      (.flowNotOffered(provider: simkl, flow: .device, offered: [.pkce, .pin]), .usage),
       (.noSuchAccount("simkl/x", suggestions: []), .notFound),
       (.noSuchProvider("nope", suggestions: []), .notFound),
       (.signInNeeded(provider: simkl, label: "a", reason: .noToken), .signInNeeded),

@@ -42,7 +42,7 @@ extension AppState {
 
   mutating func performSignIn(_ command: Command, now: Date) -> [Effect] {
     guard case .signIn(let signIn) = topPanel else { return [] }
-    if let field = signIn.labelField { return labelCommand(command, field) }
+    if let field = signIn.labelField { return labelCommand(command, field, now: now) }
     if command == .demoAnswer {
       if configuration.demoApprover != nil { updateSignIn { $0.demoChoice = $0.demoChoice.next } }
       return []
@@ -117,10 +117,18 @@ extension AppState {
 
   /// The label field's keys: Enter keeps what was typed (nothing typed: the provider's name
   /// for the user), Esc leaves the label as it was.
-  private mutating func labelCommand(_ command: Command, _ field: TextField) -> [Effect] {
+  private mutating func labelCommand(_ command: Command, _ field: TextField, now: Date)
+    -> [Effect]
+  {
     switch command {
     case .confirm:
       let typed = field.text.trimmingCharacters(in: .whitespaces)
+      if !typed.isEmpty, let problem = AccountLabel.problem(with: typed) {
+        // The rule every sign-in applies, said before anything starts; the field stays open.
+        message = StatusMessage(
+          .error, AccountsError.invalidLabel(typed, problem: problem).message, now: now)
+        return []
+      }
       updateSignIn { signIn in
         signIn.label = typed.isEmpty ? nil : typed
         signIn.labelField = nil
