@@ -20,7 +20,7 @@ public enum ActionTable {
 
   private static let everywhere = Set(KeyContext.allCases)
   private static let browsing: Set<KeyContext> = everywhere.subtracting([
-    .unlock, .filter, .pasteRedirect,
+    .unlock, .filter, .pasteRedirect, .providerSetup,
   ])
   private static let account: Set<KeyContext> = [.list, .details]
   private static let choosing: Set<KeyContext> = [
@@ -93,8 +93,8 @@ public enum ActionTable {
     Row(
       command: .confirm, defaultKeys: [.enter], help: "choose, confirm or submit", hint: "ok",
       contexts: [
-        .unlock, .notices, .filter, .providerChoice, .flowChoice, .pasteRedirect, .signOut,
-        .export,
+        .unlock, .notices, .filter, .providerChoice, .providerSetup, .flowChoice, .pasteRedirect,
+        .signOut, .export,
       ]),
     Row(
       command: .yes, defaultKeys: [key("y")], help: "yes, sign out", hint: nil,
@@ -104,10 +104,10 @@ public enum ActionTable {
       contexts: [.signOut]),
     Row(
       command: .nextField, defaultKeys: [.tab], help: "next field", hint: "next field",
-      contexts: [.unlock, .export]),
+      contexts: [.unlock, .providerSetup, .export]),
     Row(
       command: .previousField, defaultKeys: [.backtab], help: "previous field", hint: nil,
-      contexts: [.unlock, .export]),
+      contexts: [.unlock, .providerSetup, .export]),
     Row(
       command: .toggle, defaultKeys: [.character(" "), .left, .right],
       help: "switch between env file and clipboard", hint: nil, contexts: [.export]),

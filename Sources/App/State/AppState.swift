@@ -93,6 +93,7 @@ public struct AppState: Sendable {
     case .details: return .details
     case .signOut: return .signOut
     case .export: return .export
+    case .providerSetup: return .providerSetup
     case .help: return .help
     case .notices: return .notices
     case .signIn(let signIn):

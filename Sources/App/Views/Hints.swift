@@ -40,6 +40,11 @@ enum Hints {
       ]
     case .providerChoice, .flowChoice:
       wanted = [(.confirm, "choose"), (.back, "back"), (.help, "help")]
+    case .providerSetup:
+      wanted = [(.confirm, "save and sign in"), (.nextField, "next field"), (.back, "back")]
+      if case .providerSetup(let form) = state.topPanel, form.redirectPort == nil {
+        wanted.remove(at: 1)
+      }
     case .signIn:
       wanted = signInHints(state)
     case .pasteRedirect:
