@@ -31,7 +31,7 @@ let providers = [
 let accounts = (0..<accountCount).map { number in
   let provider = providers[number % providers.count]
   return AccountSummary(
-    name: AccountName(provider: provider.id.rawValue, label: "user-\(number)"),
+    name: AccountName(provider: provider.id, label: "user-\(number)"),
     providerName: provider.name,
     expiresAt: now.addingTimeInterval(Double(number % 7200)), obtainedAt: now,
     scopes: ["openid", "profile"], refreshable: number % 2 == 0)

@@ -57,9 +57,20 @@ public actor AccountBook {
 
   // MARK: Accounts
 
-  /// Every account (decrypted), and the ids of damaged ones.
+  /// Every account (decrypted), and the ids of damaged ones. A row whose provider id is no id
+  /// is damaged too (see `AccountRecord.accountName`), so every listed account has a name.
   public func listing() async throws(AccountsError) -> AccountListing {
-    try await vaulted { vault throws(VaultError) in try await vault.listAccounts() }
+    let stored = try await vaulted { vault throws(VaultError) in try await vault.listAccounts() }
+    var damaged = stored.damaged
+    let accounts = stored.accounts.filter { record in
+      guard (try? record.accountName) == nil else { return true }
+      damaged.append(
+        DamagedAccount(
+          id: record.id, damage: AccountRecord.malformedProviderID,
+          providerID: record.providerID, label: record.label))
+      return false
+    }
+    return AccountListing(accounts: accounts, damaged: damaged.sorted { $0.id < $1.id })
   }
 
   /// The account with row id `id`, as stored now.

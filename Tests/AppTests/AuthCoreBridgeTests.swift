@@ -75,7 +75,7 @@ import Vault
 
 /// What the account list shows of a vault record.
 @Suite struct AccountRecordBridgeTests {
-  @Test func aRecordBecomesFactsWithoutItsTokens() {
+  @Test func aRecordBecomesFactsWithoutItsTokens() throws {
     let obtained = Date(timeIntervalSince1970: 1_750_000_000)
     let record = AccountRecord(
       id: AccountID(7), version: 1, providerID: "sandbox", label: "alice", subject: "sub-1",
@@ -85,7 +85,7 @@ import Vault
         scopes: ["openid", "offline_access"], expiresAt: obtained.addingTimeInterval(3600),
         obtainedAt: obtained),
       needsSignIn: false)
-    let summary = AccountSummary(record, providerName: "Sandbox OpenID provider")
+    let summary = try AccountSummary(record, providerName: "Sandbox OpenID provider")
     #expect(summary.name.description == "sandbox/alice")
     #expect(summary.refreshable)
     #expect(summary.identity == "alice@example.com")

@@ -243,8 +243,13 @@ import Vault
       account: Fixtures.dave.name, configDirectory: "~/.config/authtui", onlyAccountOfProvider: true
     )
     #expect(form.path.text == "~/.config/authtui/env/hivesigner.env")
-    #expect(ExportForm.variableName(for: "my-idp") == "MY_IDP_TOKEN")
-    #expect(ExportForm.variableName(for: "42go") == "_42GO_TOKEN")
+    let defaults: [(ProviderID, String)] = [("my-idp", "MY_IDP_TOKEN"), ("42go", "_42GO_TOKEN")]
+    for (provider, variable) in defaults {
+      let other = ExportForm(
+        account: Fixtures.name(provider, "x"),
+        configDirectory: "~/.config/authtui", onlyAccountOfProvider: true)
+      #expect(other.variable.text == variable)
+    }
   }
 
   @Test func quittingWaitsBrieflyForVaultWritesAndCancelsSignIns() throws {

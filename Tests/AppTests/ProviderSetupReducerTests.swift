@@ -126,7 +126,7 @@ import Testing
       return
     }
     let next = driver.finish(id, .providerSaved(.success(Self.saved("hivesigner"))))
-    guard case .startSignIn(_, "hivesigner", .pkce)? = next.first else {
+    guard case .startSignIn(_, "hivesigner", .pkce, nil)? = next.first else {
       Issue.record("no sign-in after the save: \(next)")
       return
     }

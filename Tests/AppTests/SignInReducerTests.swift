@@ -26,7 +26,8 @@ import Testing
     #expect(driver.frame.textLines().last?.hasPrefix(" r retry") == true)
 
     let retried = driver.press(.character("r"))
-    guard case .startSignIn(let fresh, "work", .pkce) = retried.first, retried.count == 1 else {
+    guard case .startSignIn(let fresh, "work", .pkce, nil) = retried.first, retried.count == 1
+    else {
       Issue.record("r did not start a new attempt: \(retried)")
       return
     }
@@ -270,5 +271,65 @@ extension AppState {
       return false
     }
     return !attempt.isRunning
+  }
+}
+
+/// Signing in to an account's provider again, and the label a sign-in stores its account under.
+@Suite struct SignInAgainReducerTests {
+  @Test func signInAgainKeepsTheAccountsLabelAndIsTheFirstHintWhenItIsNeeded() throws {
+    var driver = Driver()
+    driver.select("carol")
+    #expect(driver.frame.textLines().last?.hasPrefix(" s sign in again") == true)
+    let started = driver.press(.character("s"))
+    // Work SSO has two flows: the choice comes first, with the label already set.
+    #expect(started.isEmpty)
+    #expect(driver.state.context == .flowChoice)
+    #expect(driver.text.contains("Label: carol"))
+    let attempt = driver.press(.enter)
+    guard case .startSignIn(_, "work", .pkce, "carol") = attempt.first else {
+      Issue.record("Enter did not sign in again as carol: \(attempt)")
+      return
+    }
+  }
+
+  @Test func aProviderWithOneFlowSignsInAgainAtOnce() {
+    var driver = Driver()
+    driver.select("dave")
+    let started = driver.press(.character("s"))
+    guard case .startSignIn(_, "hivesigner", .pkce, "dave") = started.first else {
+      Issue.record("s did not sign in to Hivesigner again as dave: \(started)")
+      return
+    }
+    #expect(driver.state.context == .signIn)
+  }
+
+  @Test func theLabelFieldSetsTheLabelAndEscLeavesItAsItWas() {
+    var driver = Driver()
+    driver.press(.character("a"))
+    #expect(driver.text.contains("Label: your name at the provider (l to change)"))
+    driver.press(.character("l"))
+    #expect(driver.state.context == .labelField)
+    // Keys type into the field, even those that move the list elsewhere.
+    driver.type("jk work")
+    driver.press(.enter)
+    #expect(driver.state.context == .providerChoice)
+    #expect(driver.text.contains("Label: jk work (l to change)"))
+    driver.press(.character("l"))
+    driver.press(.control("u"))
+    driver.type("other")
+    driver.press(.escape)
+    #expect(driver.text.contains("Label: jk work"))
+    // Emptied, it goes back to the provider's name.
+    driver.press(.character("l"))
+    driver.press(.control("u"), .enter)
+    #expect(driver.text.contains("Label: your name at the provider"))
+    driver.press(.character("l"))
+    driver.type("team")
+    driver.press(.enter)
+    let started = driver.press(.home, .enter)
+    guard case .startSignIn(_, "hivesigner", .pkce, "team") = started.first else {
+      Issue.record("the sign-in did not take the label: \(started)")
+      return
+    }
   }
 }

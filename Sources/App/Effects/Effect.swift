@@ -1,6 +1,7 @@
 import Accounts
 import AuthCore
 import Foundation
+import Vault
 
 /// Work the reducer asks for: everything that touches the vault, the network, the browser or
 /// the clipboard. Plain data, so reducer tests compare it; `AppEnvironment.perform` does it and
@@ -26,7 +27,7 @@ public enum Effect: Sendable, Equatable {
   case saveProviderSetup(RequestID, provider: ProviderID, clientID: String, redirectPort: UInt16?)
   /// Start a sign-in attempt; its progress comes back as `.signInProgress` under the same id,
   /// and its end as `.account`. The account is stored only when the attempt succeeds.
-  case startSignIn(RequestID, provider: ProviderID, method: SignInFlow)
+  case startSignIn(RequestID, provider: ProviderID, method: SignInFlow, label: String?)
   /// End a running attempt; it stores nothing (the runner cancels its task).
   case cancelSignIn(RequestID)
   /// Hand a pasted redirect URL to a running browser attempt: `.done`.
@@ -49,6 +50,9 @@ public enum Effect: Sendable, Equatable {
   /// list when it did, `.done(nil)` when not, `.vault(.locked)` when another process changed
   /// its passphrase.
   case watchVault(RequestID)
+  /// Delete an account the vault cannot read, as `logout '#ID' --local-only` does (its tokens
+  /// cannot be read, so nothing is revoked): `.done`.
+  case removeDamaged(RequestID, DamagedAccount)
   /// Revoke (where possible) and delete the account: `.signedOut`.
   case signOut(RequestID, AccountName)
   /// Write the account's access token to an env file: `.exported`.
@@ -64,10 +68,10 @@ extension Effect {
     switch self {
     case .start, .redraw: return nil
     case .unlock(let id, _), .createVault(let id, _), .loadAccounts(let id),
-      .loadProviders(let id), .startSignIn(let id, _, _), .cancelSignIn(let id),
+      .loadProviders(let id), .startSignIn(let id, _, _, _), .cancelSignIn(let id),
       .submitRedirect(let id, _), .openBrowser(let id, _, _), .copyText(let id, _, _),
       .copyToken(let id, _), .refresh(let id, _), .refreshAhead(let id, _), .watchVault(let id),
-      .signOut(let id, _), .saveProviderSetup(let id, _, _, _),
+      .signOut(let id, _), .removeDamaged(let id, _), .saveProviderSetup(let id, _, _, _),
       .exportEnvFile(let id, _, _, _):
       return id
     }
@@ -76,7 +80,7 @@ extension Effect {
   /// The sign-in attempt whose task this effect starts (so it can be cancelled), or ends.
   var attempt: (id: RequestID, starts: Bool)? {
     switch self {
-    case .startSignIn(let id, _, _): return (id, true)
+    case .startSignIn(let id, _, _, _): return (id, true)
     case .cancelSignIn(let id): return (id, false)
     default: return nil
     }

@@ -36,7 +36,7 @@ public final class EffectRunner {
 
   /// Forgets attempts that ended, as their results pass by.
   public func observe(_ action: Action) {
-    if case .finished(.startSignIn(let id, _, _), _) = action { attempts[id] = nil }
+    if case .finished(.startSignIn(let id, _, _, _), _) = action { attempts[id] = nil }
   }
 
   /// Cancels every running attempt (the UI is quitting).

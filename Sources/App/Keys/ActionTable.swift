@@ -20,11 +20,11 @@ public enum ActionTable {
 
   private static let everywhere = Set(KeyContext.allCases)
   private static let browsing: Set<KeyContext> = everywhere.subtracting([
-    .unlock, .filter, .pasteRedirect, .providerSetup,
+    .unlock, .filter, .pasteRedirect, .labelField, .providerSetup,
   ])
   private static let account: Set<KeyContext> = [.list, .details]
   private static let choosing: Set<KeyContext> = [
-    .list, .filter, .providerChoice, .flowChoice, .help, .notices, .export,
+    .list, .filter, .providerChoice, .flowChoice, .help, .notices, .export, .damaged,
   ]
 
   private static func key(_ name: Character) -> KeyEvent { .character(name) }
@@ -71,6 +71,18 @@ public enum ActionTable {
       help: "sign out: revoke where the provider can, delete the account",
       hint: "sign out", contexts: account),
     Row(
+      command: .signInAgain, defaultKeys: [key("s")],
+      help: "sign in to the account's provider again, keeping its label", hint: "sign in again",
+      contexts: account),
+    Row(
+      command: .showDamaged, defaultKeys: [key("D")],
+      help: "show the accounts the vault cannot read, to remove them", hint: "damaged",
+      contexts: [.list]),
+    Row(
+      command: .remove, defaultKeys: [key("d")],
+      help: "remove the damaged account from this vault (its tokens cannot be read or revoked)",
+      hint: "remove", contexts: [.damaged]),
+    Row(
       command: .filter, defaultKeys: [key("/")], help: "filter the accounts as you type",
       hint: "filter", contexts: [.list]),
     Row(
@@ -88,20 +100,25 @@ public enum ActionTable {
       help: "paste the address the browser ended on (a browser on another machine)",
       hint: "paste address", contexts: [.signIn]),
     Row(
+      command: .editLabel, defaultKeys: [key("l")],
+      help: "choose the label the account is stored under (default: your name at the provider)",
+      hint: "label", contexts: [.providerChoice, .flowChoice]),
+    Row(
       command: .retry, defaultKeys: [key("r")], help: "start a fresh sign-in attempt",
       hint: "retry", contexts: [.signIn]),
     Row(
       command: .confirm, defaultKeys: [.enter], help: "choose, confirm or submit", hint: "ok",
       contexts: [
         .unlock, .notices, .filter, .providerChoice, .providerSetup, .flowChoice, .pasteRedirect,
+        .labelField,
         .signOut, .export,
       ]),
     Row(
-      command: .yes, defaultKeys: [key("y")], help: "yes, sign out", hint: nil,
-      contexts: [.signOut]),
+      command: .yes, defaultKeys: [key("y")], help: "yes, sign out or remove", hint: nil,
+      contexts: [.signOut, .damaged]),
     Row(
       command: .no, defaultKeys: [key("n")], help: "no, keep the account", hint: nil,
-      contexts: [.signOut]),
+      contexts: [.signOut, .damaged]),
     Row(
       command: .nextField, defaultKeys: [.tab], help: "next field", hint: "next field",
       contexts: [.unlock, .providerSetup, .export]),

@@ -24,6 +24,10 @@ public enum Command: String, Sendable, Hashable, CaseIterable {
   case copyURL = "copy-url"
   case copyCode = "copy-code"
   case pasteRedirect = "paste-redirect"
+  case signInAgain = "sign-in-again"
+  case showDamaged = "damaged"
+  case remove
+  case editLabel = "label"
   case retry
   case nextField = "next-field"
   case previousField = "previous-field"

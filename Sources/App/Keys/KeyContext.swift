@@ -21,10 +21,14 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
   case signIn = "sign-in"
   /// Typing a pasted redirect URL during a browser sign-in.
   case pasteRedirect = "paste-redirect"
+  /// Typing the label a sign-in stores its account under.
+  case labelField = "label-field"
   /// The sign-out confirmation and its result.
   case signOut = "sign-out"
   /// The export dialog.
   case export
+  /// The accounts the vault holds but cannot read.
+  case damaged
   /// The help screen.
   case help
 
@@ -41,8 +45,10 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
     case .flowChoice: return "Sign-in: choose how"
     case .signIn: return "Sign-in in progress"
     case .pasteRedirect: return "Paste the redirect address"
+    case .labelField: return "Sign-in: type the label"
     case .signOut: return "Sign out"
     case .export: return "Export"
+    case .damaged: return "Damaged accounts"
     case .help: return "Help"
     }
   }
@@ -51,7 +57,7 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
   /// Esc, arrows, Tab, Ctrl-…) reach the key map there.
   public var takesText: Bool {
     switch self {
-    case .unlock, .filter, .pasteRedirect, .providerSetup: return true
+    case .unlock, .filter, .pasteRedirect, .labelField, .providerSetup: return true
     default: return false
     }
   }

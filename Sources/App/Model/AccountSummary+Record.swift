@@ -2,10 +2,11 @@ import Accounts
 import Vault
 
 extension AccountSummary {
-  /// What the UI shows of a vault account: its token facts, never a token.
-  public init(_ record: AccountRecord, providerName: String) {
+  /// What the UI shows of a vault account: its token facts, never a token. A record whose
+  /// provider id is no id is damaged (`AccountRecord.accountName`).
+  public init(_ record: AccountRecord, providerName: String) throws(AccountsError) {
     self.init(
-      name: AccountName(provider: record.providerID, label: record.label),
+      name: try record.accountName,
       providerName: providerName, hasAccessToken: record.tokens.accessToken != nil,
       needsSignIn: record.needsSignIn, expiresAt: record.tokens.expiresAt,
       obtainedAt: record.tokens.obtainedAt, scopes: record.tokens.scopes,

@@ -1,10 +1,12 @@
+import AuthCore
+
 /// The lines of the account list: a heading per provider, then its accounts. The reducer uses
 /// it to keep the selection on screen, the list view to draw.
 struct ListLayout {
   /// One line of the list.
   enum Line: Equatable {
     /// A provider's heading: its display name, id and how many accounts follow.
-    case group(name: String, provider: String, count: Int)
+    case group(name: String, provider: ProviderID, count: Int)
     /// The account at this index of the visible accounts.
     case account(Int)
   }

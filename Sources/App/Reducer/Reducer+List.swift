@@ -1,3 +1,4 @@
+import AuthCore
 import Foundation
 
 extension AppState {
@@ -16,13 +17,19 @@ extension AppState {
       if let account = selectedAccount { panels.append(.details(account.name)) }
     case .add:
       return beginSignIn(now: now)
-    case .refresh, .copy, .export, .signOut:
+    case .refresh, .copy, .export, .signOut, .signInAgain:
       guard let account = selectedAccount else {
         let addKey = keys.keys(for: .add, in: .list).first?.displayName ?? "a"
         message = StatusMessage(.info, "no account selected; press \(addKey) to add one", now: now)
         return []
       }
       return accountCommand(command, account, now: now)
+    case .showDamaged:
+      guard !damagedAccounts.isEmpty else {
+        message = StatusMessage(.info, "every account in the vault reads", now: now)
+        return []
+      }
+      panels.append(.damaged(DamagedState()))
     case .filter:
       isEditingFilter = true
     case .confirm:
@@ -45,7 +52,7 @@ extension AppState {
     switch command {
     case .back:
       panels.removeLast()
-    case .refresh, .copy, .export, .signOut:
+    case .refresh, .copy, .export, .signOut, .signInAgain:
       guard let account = account(name) else { return [] }
       return accountCommand(command, account, now: now)
     default:
@@ -60,6 +67,8 @@ extension AppState {
   {
     let name = account.name
     switch command {
+    case .signInAgain:
+      return signInAgain(account, now: now)
     case .refresh:
       if account.needsSignIn || !account.refreshable {
         let why =
@@ -135,7 +144,7 @@ extension AppState {
     }
     // The line of account `index`: one heading per provider up to and including its own.
     var groups = 0
-    var previous: String?
+    var previous: ProviderID?
     for account in visibleAccounts[...index] where account.name.provider != previous {
       groups += 1
       previous = account.name.provider

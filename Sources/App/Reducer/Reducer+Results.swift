@@ -37,7 +37,7 @@ extension AppState {
       providers = list
     case (.saveProviderSetup(let id, let provider, _, _), .providerSaved(let result)):
       return providerSetupSaved(id, provider: provider, result, now: now)
-    case (.startSignIn(let id, _, _), .account(let result)):
+    case (.startSignIn(let id, _, _, _), .account(let result)):
       return signInFinished(id, result, now: now)
     case (.submitRedirect, .done(let failure)):
       if let failure { message = StatusMessage(.error, failure.message, now: now) }
@@ -45,6 +45,8 @@ extension AppState {
       refreshFinished(name, result, now: now)
     case (.refreshAhead(_, let name), .account(let result)):
       refreshedAhead(name, result, now: now)
+    case (.removeDamaged(_, let damaged), .done(let failure)):
+      removedDamaged(damaged, failure, now: now)
     case (.watchVault, _):
       return vaultWatched(outcome, now: now)
     case (.signOut(let id, let name), .signedOut(let result)):

@@ -17,8 +17,41 @@ extension AppState {
     return []
   }
 
+  /// Opens the sign-in to `account`'s provider again, to store the new tokens under the same
+  /// label: straight to the flow screen when the provider has one flow.
+  mutating func signInAgain(_ account: AccountSummary, now: Date) -> [Effect] {
+    guard let provider = provider(account.name.provider) else {
+      message = StatusMessage(
+        .error,
+        "\(account.name.provider) is no longer a configured provider: add its file to "
+          + "\(configuration.configDirectory)/providers/ to sign in again", now: now)
+      return []
+    }
+    guard provider.isUsable, let method = provider.methods.first else {
+      let problem = provider.problems.first ?? "it offers no sign-in flow"
+      message = StatusMessage(.error, "\(provider.name) cannot be used: \(problem)", now: now)
+      return []
+    }
+    panels.append(
+      .signIn(
+        SignInState(
+          step: .chooseMethod(provider: provider, selected: 0), label: account.name.label)))
+    guard provider.methods.count == 1 else { return [] }
+    return startAttempt(provider: provider, method: method, now: now)
+  }
+
   mutating func performSignIn(_ command: Command, now: Date) -> [Effect] {
     guard case .signIn(let signIn) = topPanel else { return [] }
+    if let field = signIn.labelField { return labelCommand(command, field) }
+    if command == .editLabel {
+      switch signIn.step {
+      case .chooseProvider, .chooseMethod:
+        updateSignIn { $0.labelField = TextField($0.label ?? "") }
+      case .attempt:
+        break
+      }
+      return []
+    }
     switch signIn.step {
     case .chooseProvider(let selected):
       return chooseProvider(command, selected: selected, now: now)
@@ -79,14 +112,37 @@ extension AppState {
     return []
   }
 
-  /// Starts a fresh attempt (new id, fresh secrets in the environment) on the sign-in screens.
+  /// The label field's keys: Enter keeps what was typed (nothing typed: the provider's name
+  /// for the user), Esc leaves the label as it was.
+  private mutating func labelCommand(_ command: Command, _ field: TextField) -> [Effect] {
+    switch command {
+    case .confirm:
+      let typed = field.text.trimmingCharacters(in: .whitespaces)
+      updateSignIn { signIn in
+        signIn.label = typed.isEmpty ? nil : typed
+        signIn.labelField = nil
+      }
+    case .back:
+      updateSignIn { $0.labelField = nil }
+    default:
+      break
+    }
+    return []
+  }
+
+  /// Starts a fresh attempt (new id, fresh secrets in the environment) on the sign-in screens,
+  /// for the label the sign-in has.
   mutating func startAttempt(provider: ProviderSummary, method: SignInFlow, now: Date)
     -> [Effect]
   {
     let id = newRequest()
     let attempt = SignInAttemptState(id: id, provider: provider, method: method, startedAt: now)
-    updateSignIn { $0.step = .attempt(attempt) }
-    return [.startSignIn(id, provider: provider.id, method: method)]
+    var label: String?
+    updateSignIn { signIn in
+      signIn.step = .attempt(attempt)
+      label = signIn.label
+    }
+    return [.startSignIn(id, provider: provider.id, method: method, label: label)]
   }
 
   private mutating func attemptCommand(

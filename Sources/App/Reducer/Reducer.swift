@@ -103,6 +103,13 @@ extension AppState {
       change(&filter)
       accountsChanged()
       keepSelectionVisible()
+    case .labelField:
+      updateSignIn { signIn in
+        if var field = signIn.labelField {
+          change(&field)
+          signIn.labelField = field
+        }
+      }
     case .pasteRedirect:
       updateAttempt(nil) { attempt in
         if var field = attempt.paste {
@@ -160,12 +167,13 @@ extension AppState {
     case .unlock: return performUnlock(command, now: now)
     case .list, .filter: return performList(command, now: now)
     case .details: return performDetails(command, now: now)
-    case .providerChoice, .flowChoice, .signIn, .pasteRedirect:
+    case .providerChoice, .flowChoice, .signIn, .pasteRedirect, .labelField:
       return performSignIn(command, now: now)
     case .providerSetup: return performProviderSetup(command, now: now)
     case .signOut: return performSignOut(command, now: now)
     case .export: return performExport(command, now: now)
     case .help, .notices: return performScroll(command)
+    case .damaged: return performDamaged(command, now: now)
     }
   }
 

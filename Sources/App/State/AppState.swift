@@ -1,4 +1,5 @@
 import Accounts
+import AuthCore
 import Foundation
 import Terminal
 import Vault
@@ -96,7 +97,9 @@ public struct AppState: Sendable {
     case .providerSetup: return .providerSetup
     case .help: return .help
     case .notices: return .notices
+    case .damaged: return .damaged
     case .signIn(let signIn):
+      if signIn.labelField != nil { return .labelField }
       switch signIn.step {
       case .chooseProvider: return .providerChoice
       case .chooseMethod: return .flowChoice
@@ -111,8 +114,8 @@ public struct AppState: Sendable {
   }
 
   /// The provider with `id`.
-  public func provider(_ id: String) -> ProviderSummary? {
-    providers.first { $0.id.rawValue == id }
+  public func provider(_ id: ProviderID) -> ProviderSummary? {
+    providers.first { $0.id == id }
   }
 
   /// The selected account, if it is visible.
@@ -148,7 +151,7 @@ public struct AppState: Sendable {
     if let range = account.name.label.range(of: needle, options: .caseInsensitive) {
       return range
     }
-    let provider = account.name.provider + " " + account.providerName
+    let provider = account.name.provider.rawValue + " " + account.providerName
     if provider.range(of: needle, options: .caseInsensitive) != nil {
       return account.name.label.startIndex..<account.name.label.startIndex
     }

@@ -32,23 +32,14 @@ public struct ExportForm: Sendable, Equatable {
     self.account = account
     let fileName =
       onlyAccountOfProvider
-      ? account.provider : account.provider + "-" + Self.fileSafe(account.label)
+      ? account.provider.rawValue : account.provider.rawValue + "-" + Self.fileSafe(account.label)
     path = TextField(configDirectory + "/env/" + fileName + ".env")
-    variable = TextField(Self.variableName(for: account.provider))
+    variable = TextField(EnvFile.defaultVariableName(provider: account.provider, label: nil))
   }
 
   /// The fields that can take the focus for the current destination.
   public var fields: [Field] {
     destination == .envFile ? Field.allCases : [.destination]
-  }
-
-  /// `SIMKL_TOKEN` for `simkl`: the provider id upper-cased, other characters as `_`.
-  public static func variableName(for provider: String) -> String {
-    let letters = provider.uppercased().map { character -> Character in
-      character.isASCII && (character.isLetter || character.isNumber) ? character : "_"
-    }
-    let base = String(letters)
-    return (base.first?.isNumber ?? true ? "_" + base : base) + "_TOKEN"
   }
 
   /// True for a POSIX shell variable name: a letter or `_`, then letters, digits and `_`.

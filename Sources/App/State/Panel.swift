@@ -17,4 +17,6 @@ public enum Panel: Sendable, Equatable {
   case help(context: KeyContext, scroll: Int)
   /// The configuration problems found at start; `scroll` is the first line shown.
   case notices(scroll: Int)
+  /// The accounts the vault cannot read, to remove them.
+  case damaged(DamagedState)
 }

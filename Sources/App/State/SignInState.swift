@@ -16,10 +16,16 @@ public struct SignInState: Sendable, Equatable {
 
   /// Where the sign-in stands.
   public var step: Step
+  /// The label the account is stored under; nil for the provider's name for the user. A
+  /// sign-in again starts with the account's own.
+  public var label: String?
+  /// The label field, while it is open.
+  public var labelField: TextField?
 
   /// A sign-in at its first step.
-  public init(step: Step = .chooseProvider(selected: 0)) {
+  public init(step: Step = .chooseProvider(selected: 0), label: String? = nil) {
     self.step = step
+    self.label = label
   }
 }
 

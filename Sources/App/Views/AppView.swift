@@ -63,6 +63,8 @@ public enum AppView {
         HelpView.draw(state, first: context, scroll: scroll, body: body, in: &buffer)
       case .notices(let scroll):
         DialogViews.drawNotices(state, scroll: scroll, body: body, in: &buffer)
+      case .damaged(let screen):
+        DamagedView.draw(screen, state: state, body: body, now: now, in: &buffer)
       }
     }
   }

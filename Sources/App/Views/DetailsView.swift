@@ -20,7 +20,7 @@ enum DetailsView {
     let zone = state.configuration.timeZone
     page.field("Account", name.description, labelWidth: labelWidth, in: &buffer)
     let provider =
-      account.providerName == name.provider
+      account.providerName == name.provider.rawValue
       ? account.providerName : "\(account.providerName) (\(name.provider))"
     page.field("Provider", provider, labelWidth: labelWidth, in: &buffer)
     if let identity = account.identity {

@@ -27,19 +27,33 @@ enum Hints {
         ? [(.add, "add"), (.filter, "filter"), (.help, "help"), (.quit, "quit")]
         : [
           (.details, "details"), (.add, "add"), (.refresh, "refresh"), (.copy, "copy"),
-          (.export, "export"), (.signOut, "sign out"), (.filter, "filter"), (.help, "help"),
-          (.quit, "quit"),
+          (.export, "export"), (.signOut, "sign out"), (.signInAgain, "sign in again"),
+          (.filter, "filter"), (.help, "help"), (.quit, "quit"),
         ]
+      if state.selectedAccount?.needsSignIn == true {
+        // Nothing else works on it: signing in again is what the row needs.
+        wanted.removeAll { $0.0 == .signInAgain || $0.0 == .refresh || $0.0 == .copy }
+        wanted.insert((.signInAgain, "sign in again"), at: 0)
+      }
+      if !state.damagedAccounts.isEmpty {
+        wanted.insert((.showDamaged, "damaged (\(state.damagedAccounts.count))"), at: 0)
+      }
       if !state.filter.isEmpty { wanted.insert((.back, "clear filter"), at: 0) }
     case .filter:
       wanted = [(.confirm, "keep filter"), (.back, "clear"), (.moveDown, "move")]
     case .details:
       wanted = [
         (.refresh, "refresh"), (.copy, "copy"), (.export, "export"), (.signOut, "sign out"),
-        (.back, "back"), (.help, "help"),
+        (.signInAgain, "sign in again"), (.back, "back"), (.help, "help"),
       ]
+      if case .details(let name) = state.topPanel, state.account(name)?.needsSignIn == true {
+        wanted.removeAll { $0.0 == .signInAgain || $0.0 == .refresh || $0.0 == .copy }
+        wanted.insert((.signInAgain, "sign in again"), at: 0)
+      }
     case .providerChoice, .flowChoice:
-      wanted = [(.confirm, "choose"), (.back, "back"), (.help, "help")]
+      wanted = [(.confirm, "choose"), (.editLabel, "label"), (.back, "back"), (.help, "help")]
+    case .labelField:
+      wanted = [(.confirm, "keep label"), (.back, "cancel")]
     case .providerSetup:
       wanted = [(.confirm, "save and sign in"), (.nextField, "next field"), (.back, "back")]
       if case .providerSetup(let form) = state.topPanel, form.redirectPort == nil {
@@ -59,8 +73,14 @@ enum Hints {
       wanted.append((.back, "cancel"))
     case .help:
       wanted = [(.back, "close"), (.moveDown, "scroll")]
+    case .damaged:
+      wanted = damagedHints(state)
     }
-    let keep: [Command] = [.help, .quit, .back, .confirm, .retry, .add, .details, .refresh, .copy]
+    var keep: [Command] = [
+      .help, .quit, .back, .confirm, .yes, .no, .remove, .retry, .showDamaged, .add, .details,
+      .refresh, .copy,
+    ]
+    if wanted.first?.0 == .signInAgain { keep.insert(.signInAgain, at: 0) }
     return wanted.compactMap { command, word in
       guard let key = state.keys.keys(for: command, in: context).first else { return nil }
       let priority = keep.firstIndex(of: command) ?? keep.count
@@ -83,6 +103,12 @@ enum Hints {
     }
     hints.append((.back, "cancel"))
     return hints
+  }
+
+  private static func damagedHints(_ state: AppState) -> [(Command, String)] {
+    guard case .damaged(let screen) = state.topPanel else { return [] }
+    if screen.confirming { return [(.yes, "remove"), (.no, "keep")] }
+    return [(.remove, "remove"), (.moveDown, "next"), (.back, "close"), (.help, "help")]
   }
 
   private static func signOutHints(_ state: AppState) -> [(Command, String)] {

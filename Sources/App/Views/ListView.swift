@@ -45,7 +45,11 @@ enum ListView {
 
     let area = Rect(row: header + 1, column: 0, rows: body.size.rows - 1, columns: width)
     guard !state.visibleAccounts.isEmpty else {
-      drawEmpty(state, area: area, in: &buffer)
+      if state.damagedAccounts.isEmpty {
+        drawEmpty(state, area: area, in: &buffer)
+      } else {
+        drawDamaged(state, from: area.top, area: area, columns: columns, in: &buffer)
+      }
       return
     }
     let layout = ListLayout(accounts: state.visibleAccounts)
@@ -59,7 +63,7 @@ enum ListView {
       case .group(let name, let provider, let count):
         let end = buffer.write(name, at: Point(row: row, column: 1), role: .listGroup)
         var note = count == 1 ? "1 account" : "\(count) accounts"
-        if name != provider { note = provider + " · " + note }
+        if name != provider.rawValue { note = provider.rawValue + " · " + note }
         buffer.write(
           "  " + note, at: Point(row: row, column: end), role: .listSecondary,
           maxWidth: width - end - 1, truncation: .ellipsis)
@@ -72,6 +76,37 @@ enum ListView {
     }
     if layout.lines.count > area.size.rows {
       drawScrollbar(top: top, lines: layout.lines.count, area: area, in: &buffer)
+    }
+    let used = layout.lines.count - top
+    if used < area.size.rows {
+      drawDamaged(state, from: area.top + used, area: area, columns: columns, in: &buffer)
+    }
+  }
+
+  /// The accounts the vault cannot read, after the others: a heading, then a row each with
+  /// its `#ID` and name (when it still opens) and what failed; `x` opens them to remove.
+  private static func drawDamaged(
+    _ state: AppState, from start: Int, area: Rect, columns: Columns,
+    in buffer: inout ScreenBuffer
+  ) {
+    guard !state.damagedAccounts.isEmpty, start < area.bottom else { return }
+    let width = buffer.size.columns
+    let count = state.damagedAccounts.count
+    let end = buffer.write("Damaged", at: Point(row: start, column: 1), role: .listGroup)
+    buffer.write(
+      "  " + (count == 1 ? "1 account" : "\(count) accounts") + " the vault cannot read · "
+        + "\(state.keyName(.showDamaged, in: .list)) to remove",
+      at: Point(row: start, column: end), role: .listSecondary, maxWidth: width - end - 1,
+      truncation: .ellipsis)
+    for (offset, damaged) in state.damagedAccounts.enumerated() {
+      let row = start + 1 + offset
+      guard row < area.bottom else { return }
+      buffer.write(
+        damaged.reference, at: Point(row: row, column: columns.label), role: .list,
+        maxWidth: columns.labelWidth, truncation: .ellipsis)
+      buffer.write(
+        "✗ " + damaged.damage.description, at: Point(row: row, column: columns.status),
+        role: .badgeSignIn, maxWidth: width - columns.status - 1, truncation: .ellipsis)
     }
   }
 

@@ -12,13 +12,19 @@ enum SignInView {
     buffer.fill(body, role: .default)
     let inner = Rect(
       row: body.top + 1, column: 2, rows: body.size.rows - 1, columns: body.size.columns - 4)
+    // The choices leave their last two rows to the label the account is stored under.
+    let choices = Rect(
+      row: inner.top, column: inner.left, rows: max(1, inner.size.rows - 2),
+      columns: inner.size.columns)
     switch signIn.step {
     case .chooseProvider(let selected):
       Chrome.titleBar("Add an account", detail: "step 1 of 3", in: &buffer)
-      drawProviders(state, selected: selected, area: inner, in: &buffer)
+      drawProviders(state, selected: selected, area: choices, in: &buffer)
+      drawLabel(signIn, state: state, row: inner.bottom - 1, area: inner, in: &buffer)
     case .chooseMethod(let provider, let selected):
       Chrome.titleBar("Sign in to \(provider.name)", detail: "step 2 of 3", in: &buffer)
-      var page = Page(inner)
+      drawLabel(signIn, state: state, row: inner.bottom - 1, area: inner, in: &buffer)
+      var page = Page(choices)
       page.line([("How do you want to sign in to \(provider.name)?", .listGroup)], in: &buffer)
       page.skip()
       for (index, method) in provider.methods.enumerated() {
@@ -37,6 +43,34 @@ enum SignInView {
         "Sign in to \(attempt.provider.name)", detail: attempt.method.shortTitle, in: &buffer)
       drawAttempt(attempt, state: state, area: inner, now: now, in: &buffer)
     }
+  }
+
+  /// The label line under the choices (`l` changes it), or its field while it is open.
+  private static func drawLabel(
+    _ signIn: SignInState, state: AppState, row: Int, area: Rect, in buffer: inout ScreenBuffer
+  ) {
+    guard row > area.top + 2 else { return }
+    let start = buffer.write("Label: ", at: Point(row: row, column: area.left), role: .inputLabel)
+    guard let field = signIn.labelField else {
+      let key = state.keyName(.editLabel, in: state.context)
+      let label = signIn.label ?? "your name at the provider"
+      buffer.write(
+        label + " (\(key) to change)", at: Point(row: row, column: start),
+        role: signIn.label == nil ? .listSecondary : .list, maxWidth: area.right - start,
+        truncation: .ellipsis)
+      return
+    }
+    buffer.fill(
+      Rect(row: row, column: start, rows: 1, columns: area.right - start), role: .input)
+    var shown = field.text
+    while DisplayWidth.of(shown) > area.right - start - 1 { shown.removeFirst() }
+    let end = buffer.write(shown, at: Point(row: row, column: start), role: .input)
+    if field.isEmpty {
+      buffer.write(
+        "empty: your name at the provider", at: Point(row: row, column: start),
+        role: .inputPlaceholder)
+    }
+    buffer.cursor = Point(row: row, column: end)
   }
 
   private static func drawProviders(

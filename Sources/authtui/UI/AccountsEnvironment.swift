@@ -60,10 +60,11 @@ actor AccountsEnvironment: AppEnvironment {
       return .providers(providers())
     case .saveProviderSetup(_, let provider, let clientID, let redirectPort):
       return .providerSaved(saveSetup(provider, clientID: clientID, redirectPort: redirectPort))
-    case .startSignIn(let id, let provider, let method):
+    case .startSignIn(let id, let provider, let method, let label):
       return .account(
         await AccountsError.result(
-          of: try await signIn(id, provider: provider, method: method, progress: progress)))
+          of: try await signIn(
+            id, provider: provider, method: method, label: label, progress: progress)))
     case .submitRedirect(let id, let url):
       return .done(await AccountsError.thrown(by: try await submitRedirect(url, to: id)))
     case .openBrowser(_, let url, let userCode):
@@ -78,6 +79,12 @@ actor AccountsEnvironment: AppEnvironment {
       return .account(await AccountsError.result(of: try await refreshAhead(account)))
     case .watchVault:
       return await watchVault()
+    case .removeDamaged(_, let damaged):
+      return .done(
+        await AccountsError.thrown(
+          by: try await withBook { book throws(AccountsError) in
+            _ = try await book.signOut(.damaged(damaged), localOnly: true)
+          }))
     case .signOut(_, let account):
       return .signedOut(await AccountsError.result(of: try await signOut(account)))
     case .exportEnvFile(_, let account, let path, let variable):
@@ -195,7 +202,7 @@ actor AccountsEnvironment: AppEnvironment {
 
   private func accounts() async throws(AccountsError) -> AccountList {
     let listing = try await withBook { book throws(AccountsError) in try await book.listing() }
-    return AccountList(accounts: listing.accounts.map(summary), damaged: listing.damaged)
+    return AccountList(accounts: try listing.accounts.map(summary), damaged: listing.damaged)
   }
 
   private func providers() -> [ProviderSummary] {
@@ -220,11 +227,10 @@ actor AccountsEnvironment: AppEnvironment {
     return .success(providers())
   }
 
-  private func summary(_ record: AccountRecord) -> AccountSummary {
-    AccountSummary(
-      record,
-      providerName: (try? ProviderID(record.providerID)).flatMap { catalog?.entry($0)?.name }
-        ?? record.providerID)
+  private func summary(_ record: AccountRecord) throws(AccountsError) -> AccountSummary {
+    let provider = try record.accountName.provider
+    return try AccountSummary(
+      record, providerName: catalog?.entry(provider)?.name ?? provider.rawValue)
   }
 
   private func record(_ name: AccountName) async throws(AccountsError) -> AccountRecord {
@@ -236,11 +242,11 @@ actor AccountsEnvironment: AppEnvironment {
   // MARK: Sign-in
 
   private func signIn(
-    _ attempt: RequestID, provider: ProviderID, method: SignInFlow,
+    _ attempt: RequestID, provider: ProviderID, method: SignInFlow, label: String?,
     progress: @escaping @Sendable (SignInProgress) -> Void
   ) async throws(AccountsError) -> AccountSummary {
     let session = try await withBook { book throws(AccountsError) in
-      try await book.beginSignIn(provider: provider, flow: method)
+      try await book.beginSignIn(provider: provider, flow: method, label: label)
     }
     sessions[attempt] = session
     defer { sessions[attempt] = nil }
@@ -261,7 +267,7 @@ actor AccountsEnvironment: AppEnvironment {
       // `finish` throws only AccountsError; the cancellation handler forgets the type.
       throw .auth(.cancelled)
     }
-    return summary(stored)
+    return try summary(stored)
   }
 
   private func submitRedirect(_ url: SecretText, to attempt: RequestID) async throws(AccountsError)
@@ -279,7 +285,7 @@ actor AccountsEnvironment: AppEnvironment {
 
   private func refresh(_ account: AccountName) async throws(AccountsError) -> AccountSummary {
     let record = try await record(account)
-    return summary(
+    return try summary(
       try await withBook { book throws(AccountsError) in
         try await book.refresh(record.id, startedAt: Date())
       })
@@ -289,7 +295,7 @@ actor AccountsEnvironment: AppEnvironment {
     -> AccountSummary
   {
     let record = try await record(account)
-    return summary(
+    return try summary(
       try await withBook { book throws(AccountsError) in
         try await book.refreshAhead(record.id, startedAt: Date())
       })

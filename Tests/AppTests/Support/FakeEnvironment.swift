@@ -70,7 +70,7 @@ actor FakeEnvironment: AppEnvironment {
         return ready
       }
       return .providerSaved(.success(providers))
-    case .startSignIn(let id, let provider, _):
+    case .startSignIn(let id, let provider, _, _):
       return .account(
         await AccountsError.result(of: try await signIn(id, provider: provider, progress: progress))
       )
@@ -86,7 +86,7 @@ actor FakeEnvironment: AppEnvironment {
       summary.obtainedAt = Date()
       summary.expiresAt = Date().addingTimeInterval(3600)
       return .account(.success(summary))
-    case .watchVault:
+    case .watchVault, .removeDamaged:
       return .done(nil)
     case .signOut(_, let account):
       accounts.removeAll { $0.name == account }
@@ -132,7 +132,7 @@ actor FakeEnvironment: AppEnvironment {
     }
     progress(SignInProgress(flow: .pkce, phase: .exchangingCode))
     let account = AccountSummary(
-      name: AccountName(provider: provider.rawValue, label: "erin"), providerName: "Work SSO",
+      name: AccountName(provider: provider, label: "erin"), providerName: "Work SSO",
       expiresAt: Date().addingTimeInterval(3600), refreshable: true)
     stored.append(account.name)
     accounts.append(account)

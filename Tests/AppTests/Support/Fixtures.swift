@@ -59,7 +59,7 @@ enum Fixtures {
   /// A first run: no preset has a client id yet.
   static let unconfiguredProviders = [hivesignerToSetUp, muhajir, simklToSetUp, work]
 
-  static func name(_ provider: String, _ label: String) -> AccountName {
+  static func name(_ provider: ProviderID, _ label: String) -> AccountName {
     AccountName(provider: provider, label: label)
   }
 
@@ -216,7 +216,7 @@ struct Driver {
       started = press(.enter)
     }
     for effect in started {
-      if case .startSignIn(let id, _, _) = effect { return id }
+      if case .startSignIn(let id, _, _, _) = effect { return id }
     }
     return nil
   }

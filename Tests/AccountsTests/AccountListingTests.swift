@@ -1,0 +1,35 @@
+import Accounts
+import AuthCore
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Vault
+
+/// Vault stores a provider id as the text it is given; Accounts checks it when it lists.
+@Suite struct AccountListingTests {
+  @Test func aRowWhoseProviderIDIsNoIDIsListedAsDamaged() async throws {
+    let harness = try await AccountsHarness.start()
+    let tokens = TokenSet(accessToken: "access", obtainedAt: Date())
+    let good = try await harness.vault.insert(
+      NewAccount(providerID: "sandbox", label: "alice", tokens: tokens))
+    let bad = try await harness.vault.insert(
+      NewAccount(providerID: "Not An Id", label: "bob", tokens: tokens))
+
+    let listing = try await harness.book.listing()
+    #expect(listing.accounts.map(\.id) == [good.id])
+    #expect(
+      listing.damaged == [
+        DamagedAccount(
+          id: bad.id, damage: .cellMalformed(column: AccountColumn.providerID.rawValue),
+          providerID: "Not An Id", label: "bob")
+      ])
+    #expect(try good.accountName == AccountName(provider: "sandbox", label: "alice"))
+    #expect(
+      throws: AccountsError.vault(.accountDamaged(bad.id, .cellMalformed(column: "provider_id")))
+    ) {
+      _ = try bad.accountName
+    }
+    await harness.stop()
+  }
+}
