@@ -35,12 +35,14 @@ let package = Package(
     .target(
       name: "Providers", dependencies: ["AuthCore", "JSON", "Spelling"], exclude: ["Presets"],
       plugins: ["EmbedDataFilesPlugin"]),
-    .target(name: "Sandbox", dependencies: ["AuthCore", "Crypto", "Isolation", "JSON", "Loopback"]),
+    .target(
+      name: "Sandbox", dependencies: ["AuthCore", "Crypto", "Isolation", "JSON", "Loopback"]),
     .target(
       name: "Accounts", dependencies: ["AuthCore", "Crypto", "Providers", "Spelling", "Vault"]),
     // The agent: its one-line JSON wire protocol (fuzzed too), service, client and socket.
     .target(
-      name: "Agent", dependencies: ["Accounts", "AuthCore", "Isolation", "JSON", "Loopback", "Vault"]),
+      name: "Agent",
+      dependencies: ["Accounts", "AuthCore", "Isolation", "JSON", "Loopback", "Vault"]),
     // The world outside: spawning processes, the browser, the clipboard, passphrases, signals.
     .target(
       name: "System",
@@ -90,7 +92,8 @@ let package = Package(
     .testTarget(
       name: "AppTests",
       dependencies: [
-        "Accounts", "App", "AuthCore", "Isolation", "Spelling", "Terminal", "Theme", "TestSupport",
+        "Accounts", "App", "AuthCore", "Isolation", "Providers", "Spelling", "Terminal", "Theme",
+        "TestSupport",
         "Vault",
       ],
       exclude: ["Snapshots"]),
@@ -125,8 +128,8 @@ let package = Package(
     .testTarget(
       name: "InteractiveUITests",
       dependencies: [
-        "authtui", "authtui-sandbox", "authtui-test-browser", "Crypto", "Sandbox", "TestSupport",
-        "Vault",
+        "authtui", "authtui-sandbox", "authtui-test-browser", "Crypto", "JSON", "Sandbox",
+        "TestSupport", "Vault",
       ]),
     .testTarget(name: "SystemTests", dependencies: ["System"]),
     .testTarget(name: "AgentTests", dependencies: ["Agent", "Vault"]),
@@ -147,7 +150,8 @@ let package = Package(
     .executableTarget(
       name: "authtui-fuzz",
       dependencies: [
-        "Accounts", "Agent", "AuthCore", "Crypto", "JSON", "Loopback", "Providers", "Theme", "Vault",
+        "Accounts", "Agent", "AuthCore", "Crypto", "JSON", "Loopback", "Providers", "Theme",
+        "Vault",
       ],
       path: "Tests/Fuzz", exclude: ["Corpus"]),
     .testTarget(name: "FuzzCorpusTests", dependencies: ["authtui-fuzz", "TestSupport"]),

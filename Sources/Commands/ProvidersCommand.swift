@@ -14,6 +14,9 @@ enum ProvidersCommand {
       a provider needs your own client_id, set in a file under the configuration folder's
       providers/ (for example ~/.config/authtui/providers/simkl.json: {"client_id": "…"}).
       Files that cannot be read are reported on standard error with their line and the fix.
+      The interactive UI (`authtui`) writes that file for you when you choose such a provider,
+      and `authtui demo` tries every provider and flow against a built-in sandbox first, with
+      nothing to register.
       """,
     arguments: [], requiredArguments: 0, options: [jsonFlag])
 
@@ -93,6 +96,13 @@ enum ProvidersCommand {
     let problems = rows.flatMap(\.problems)
     if !problems.isEmpty {
       lines += ["", "To fix:"] + problems.map { "  " + $0 }
+    }
+    if rows.contains(where: { !$0.clientIDConfigured }) {
+      lines += [
+        "",
+        "No client id yet? `authtui` asks for it when you choose the provider; "
+          + "`authtui demo` tries every flow first, with nothing to register.",
+      ]
     }
     return lines.joined(separator: "\n")
   }

@@ -315,3 +315,28 @@ import Testing
     Snapshot.check(driver.frame, Self.name("too-small", size))
   }
 }
+
+extension ScreenSnapshotTests {
+  /// The setup form of Simkl (no client id yet), opened from the provider choice.
+  private func setupForm(_ size: Size) -> Driver {
+    var driver = Driver(accounts: [], providers: Fixtures.unconfiguredProviders, size: size)
+    driver.press(.character("a"), .home, .down, .down, .enter)
+    return driver
+  }
+
+  @Test(arguments: sizes) func providerSetupFormWithAClientIDTyped(size: Size) {
+    var driver = setupForm(size)
+    driver.type("my-simkl-app")
+    #expect(driver.text.contains("https://simkl.com/settings/developer/"))
+    Snapshot.check(driver.frame, Self.name("provider-setup", size))
+  }
+
+  @Test(arguments: sizes) func providerSetupFormWithABadPort(size: Size) {
+    var driver = setupForm(size)
+    driver.type("my-simkl-app")
+    driver.press(.tab, .control("u"))
+    driver.type("80")
+    driver.press(.enter)
+    Snapshot.check(driver.frame, Self.name("provider-setup-bad-port", size))
+  }
+}

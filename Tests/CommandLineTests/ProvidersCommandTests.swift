@@ -41,5 +41,9 @@ import Testing
     #expect(
       result.stdout.contains("then add \"client_id\": \"…\" to \(config.path)/providers/simkl.json")
     )
+    let demo =
+      "\nNo client id yet? `authtui` asks for it when you choose the provider; "
+      + "`authtui demo` tries every flow first, with nothing to register.\n"
+    #expect(result.stdout.hasSuffix(demo))
   }
 }

@@ -13,9 +13,14 @@ struct UIFixture: Sendable {
 
   let workspace: SandboxWorkspace
 
-  /// Starts the workspace (with `loginTimeout` seconds for browser sign-ins).
-  static func start(loginTimeout: Int? = nil) async throws -> UIFixture {
-    UIFixture(workspace: try await SandboxWorkspace.start(loginTimeout: loginTimeout))
+  /// Starts the workspace (with `loginTimeout` seconds for browser sign-ins; no client id in
+  /// the provider files `withoutClientID` names).
+  static func start(loginTimeout: Int? = nil, withoutClientID: Set<String> = []) async throws
+    -> UIFixture
+  {
+    UIFixture(
+      workspace: try await SandboxWorkspace.start(
+        loginTimeout: loginTimeout, withoutClientID: withoutClientID))
   }
 
   /// The shell command that runs `authtui`, then keeps the pane so its end can be read.

@@ -46,3 +46,15 @@ import Testing
     #expect(value.sortedByName.text == #"{"a":[{"x":2,"y":1}],"b":{"_":2,"z":1}}"#)
   }
 }
+
+@Suite struct OrderedReadingTests {
+  @Test func readsMembersInTheFileOrderAtEveryDepth() throws {
+    let text = #"{"z": 1, "a": {"y": true, "b": null}, "m": [{"q": 2.5, "c": "x"}], "k": -3}"#
+    let ordered = try JSONParser.parse(text).ordered
+    #expect(ordered.text == #"{"z":1,"a":{"y":true,"b":null},"m":[{"q":2.5,"c":"x"}],"k":-3}"#)
+  }
+
+  @Test func keepsAWholeNumberAnInteger() throws {
+    #expect(try JSONParser.parse(#"{"redirect_port": 8765}"#).ordered.prettyText.contains("8765\n"))
+  }
+}

@@ -97,3 +97,25 @@ extension SandboxExecutableTests {
     #expect(await second.wait(timeout: 60) == 0)
   }
 }
+
+extension SandboxExecutableTests {
+  @Test func writesProviderFilesPointingAtItselfBeforeItsFirstLine() async throws {
+    let folder = try TemporaryDirectory()
+    let directory = folder.file("config/providers")
+    let (process, port) = try await start([
+      "--write-providers", directory, "--simkl-redirect-uri", "http://127.0.0.1:4567/callback",
+    ])
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        == ["hivesigner.json", "muhajir.json", "sandbox.json", "simkl.json"])
+    let simkl = try String(contentsOfFile: directory + "/simkl.json", encoding: .utf8)
+    #expect(simkl.contains("\"client_id\" : \"sandbox-client\""))
+    #expect(simkl.contains("\"redirect_port\" : 4567"))
+    #expect(
+      simkl.contains("\"token_endpoint\" : \"http://127.0.0.1:\(port)/simkl-api/oauth/token\""))
+    let sandbox = try String(contentsOfFile: directory + "/sandbox.json", encoding: .utf8)
+    #expect(sandbox.contains("\"issuer\" : \"http://127.0.0.1:\(port)/oidc\""))
+    await process.kill(SIGTERM)
+    #expect(await process.wait(timeout: 60) == 0)
+  }
+}

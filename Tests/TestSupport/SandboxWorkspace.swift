@@ -31,8 +31,11 @@ public struct SandboxWorkspace: Sendable {
   public var configPath: String { folder.file("config") }
 
   /// Starts the sandbox, writes the provider files (`loginTimeout` seconds for browser
-  /// sign-ins, when given) and creates the vault.
-  public static func start(loginTimeout: Int? = nil) async throws -> SandboxWorkspace {
+  /// sign-ins, when given; no client id in the files `withoutClientID` names) and creates the
+  /// vault.
+  public static func start(loginTimeout: Int? = nil, withoutClientID: Set<String> = [])
+    async throws -> SandboxWorkspace
+  {
     let folder = try TemporaryDirectory()
     guard let redirectPort = ListenAddress.freeLoopbackPort() else {
       throw WorkspaceError("no free loopback port for the redirect")
@@ -48,7 +51,7 @@ public struct SandboxWorkspace: Sendable {
     try SandboxProviderFiles.write(
       to: URL(fileURLWithPath: folder.file("config/providers")),
       baseURL: String(line[start.lowerBound...]), redirectPort: redirectPort,
-      loginTimeout: loginTimeout)
+      loginTimeout: loginTimeout, withoutClientID: withoutClientID)
     let vault = try await Vault.create(
       at: VaultLocation(path: folder.file("vault.db")), passphrase: Passphrase(passphrase),
       parameters: Scrypt.Parameters(cost: 1 << 10, blockSize: 8, parallelism: 1))

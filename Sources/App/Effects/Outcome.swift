@@ -1,4 +1,5 @@
 import Accounts
+import Providers
 
 /// What came of an effect: the value its work produced, or why there is none. The loop hands
 /// it back to the reducer as `.finished(effect, outcome)`, with the effect as it was asked for,
@@ -15,6 +16,9 @@ public enum Outcome: Sendable {
   case accounts(Result<AccountList, AccountsError>)
   /// The provider catalog (`.loadProviders`).
   case providers([ProviderSummary])
+  /// The catalog read again after a provider's setup was saved, or why it was not saved
+  /// (`.saveProviderSetup`).
+  case providerSaved(Result<[ProviderSummary], ProviderSetupError>)
   /// The account as stored afterwards, or why there is none (`.startSignIn`, `.refresh`).
   case account(Result<AccountSummary, AccountsError>)
   /// The work was done (nil), or why not (`.submitRedirect`).

@@ -20,7 +20,7 @@ public enum ActionTable {
 
   private static let everywhere = Set(KeyContext.allCases)
   private static let browsing: Set<KeyContext> = everywhere.subtracting([
-    .unlock, .filter, .pasteRedirect, .labelField,
+    .unlock, .filter, .pasteRedirect, .labelField, .providerSetup,
   ])
   private static let account: Set<KeyContext> = [.list, .details]
   private static let choosing: Set<KeyContext> = [
@@ -113,7 +113,8 @@ public enum ActionTable {
     Row(
       command: .confirm, defaultKeys: [.enter], help: "choose, confirm or submit", hint: "ok",
       contexts: [
-        .unlock, .notices, .filter, .providerChoice, .flowChoice, .pasteRedirect, .labelField,
+        .unlock, .notices, .filter, .providerChoice, .providerSetup, .flowChoice, .pasteRedirect,
+        .labelField,
         .signOut, .export,
       ]),
     Row(
@@ -124,10 +125,10 @@ public enum ActionTable {
       contexts: [.signOut, .damaged]),
     Row(
       command: .nextField, defaultKeys: [.tab], help: "next field", hint: "next field",
-      contexts: [.unlock, .export]),
+      contexts: [.unlock, .providerSetup, .export]),
     Row(
       command: .previousField, defaultKeys: [.backtab], help: "previous field", hint: nil,
-      contexts: [.unlock, .export]),
+      contexts: [.unlock, .providerSetup, .export]),
     Row(
       command: .toggle, defaultKeys: [.character(" "), .left, .right],
       help: "switch between env file and clipboard", hint: nil, contexts: [.export]),

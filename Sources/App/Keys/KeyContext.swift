@@ -13,6 +13,8 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
   case details
   /// Sign-in, first step: choose a provider.
   case providerChoice = "provider-choice"
+  /// Sign-in: a provider without a client id, set up in a form.
+  case providerSetup = "provider-setup"
   /// Sign-in, second step: choose a flow.
   case flowChoice = "flow-choice"
   /// Sign-in, the flow screen: URL or code, countdown.
@@ -39,6 +41,7 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
     case .filter: return "Filter"
     case .details: return "Account details"
     case .providerChoice: return "Sign-in: choose a provider"
+    case .providerSetup: return "Sign-in: set up a provider"
     case .flowChoice: return "Sign-in: choose how"
     case .signIn: return "Sign-in in progress"
     case .pasteRedirect: return "Paste the redirect address"
@@ -54,7 +57,7 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
   /// Esc, arrows, Tab, Ctrl-…) reach the key map there.
   public var takesText: Bool {
     switch self {
-    case .unlock, .filter, .pasteRedirect, .labelField: return true
+    case .unlock, .filter, .pasteRedirect, .labelField, .providerSetup: return true
     default: return false
     }
   }

@@ -20,11 +20,14 @@ public struct ProviderSummary: Sendable, Equatable, Identifiable {
   /// The redirect port when the provider's registration fixes it, so a user on SSH can forward
   /// it for a browser sign-in (`ssh -L PORT:127.0.0.1:PORT`); nil when any port will do.
   public var fixedRedirectPort: Int?
+  /// What the setup form asks for when the provider has no client id yet; nil when it has one.
+  public var setup: ProviderSetup?
 
   /// Describes a provider.
   public init(
     id: ProviderID, name: String, methods: [SignInFlow], isUsable: Bool = true,
-    problems: [String] = [], canRevoke: Bool? = false, fixedRedirectPort: Int? = nil
+    problems: [String] = [], canRevoke: Bool? = false, fixedRedirectPort: Int? = nil,
+    setup: ProviderSetup? = nil
   ) {
     self.id = id
     self.name = name
@@ -33,6 +36,7 @@ public struct ProviderSummary: Sendable, Equatable, Identifiable {
     self.problems = problems
     self.canRevoke = canRevoke
     self.fixedRedirectPort = fixedRedirectPort
+    self.setup = setup
   }
 }
 
@@ -45,6 +49,6 @@ extension ProviderSummary {
     self.init(
       id: entry.id, name: entry.name, methods: entry.flows, isUsable: configuration != nil,
       problems: entry.problems.map(\.description), canRevoke: canRevoke,
-      fixedRedirectPort: configuration?.redirectPort.map(Int.init))
+      fixedRedirectPort: configuration?.redirectPort.map(Int.init), setup: entry.setup)
   }
 }

@@ -83,10 +83,8 @@ extension AppState {
     case .back:
       panels.removeLast()
     case .moveDown, .nextField, .moveUp, .previousField:
-      let fields = form.fields
       let step = command == .moveDown || command == .nextField ? 1 : -1
-      let current = fields.firstIndex(of: form.focus) ?? 0
-      let next = fields[(current + step + fields.count) % fields.count]
+      let next = form.fields.cycling(from: form.focus, by: step)
       updateExport { $0.focus = next }
     case .toggle:
       guard form.focus == .destination else { return [] }

@@ -35,6 +35,8 @@ extension AppState {
       }
     case (.loadProviders, .providers(let list)):
       providers = list
+    case (.saveProviderSetup(let id, let provider, _, _), .providerSaved(let result)):
+      return providerSetupSaved(id, provider: provider, result, now: now)
     case (.startSignIn(let id, _, _, _), .account(let result)):
       return signInFinished(id, result, now: now)
     case (.submitRedirect, .done(let failure)):

@@ -98,6 +98,7 @@ extension AppState {
       guard providers.indices.contains(selected) else { return [] }
       let provider = providers[selected]
       guard provider.isUsable, let method = provider.methods.first else {
+        if let setup = provider.setup { return openProviderSetup(provider, setup: setup) }
         let problem = provider.problems.first ?? "it offers no sign-in flow"
         message = StatusMessage(.error, "\(provider.name) cannot be used: \(problem)", now: now)
         return []

@@ -135,6 +135,18 @@ extension AppState {
         }
         return []
       }
+    case .providerSetup:
+      updateProviderSetup { form in
+        switch form.focus {
+        case .clientID: change(&form.clientID)
+        case .redirectPort:
+          if var field = form.redirectPort {
+            change(&field)
+            form.redirectPort = field
+          }
+        }
+        form.problem = nil
+      }
     case .export:
       updateExport { form in
         switch form.focus {
@@ -174,6 +186,7 @@ extension AppState {
     case .details: return performDetails(command, now: now)
     case .providerChoice, .flowChoice, .signIn, .pasteRedirect, .labelField:
       return performSignIn(command, now: now)
+    case .providerSetup: return performProviderSetup(command, now: now)
     case .signOut: return performSignOut(command, now: now)
     case .export: return performExport(command, now: now)
     case .help, .notices: return performScroll(command)

@@ -94,6 +94,7 @@ public struct AppState: Sendable {
     case .details: return .details
     case .signOut: return .signOut
     case .export: return .export
+    case .providerSetup: return .providerSetup
     case .help: return .help
     case .notices: return .notices
     case .damaged: return .damaged

@@ -7,6 +7,8 @@ public enum Panel: Sendable, Equatable {
   case details(AccountName)
   /// The sign-in screens.
   case signIn(SignInState)
+  /// The setup form of a provider without a client id, over the sign-in's provider choice.
+  case providerSetup(ProviderSetupForm)
   /// The sign-out dialog.
   case signOut(SignOutState)
   /// The export dialog.

@@ -85,6 +85,8 @@ public enum AppView {
         DialogViews.drawSignOut(dialog, state: state, body: body, now: now, in: &buffer)
       case .export(let form):
         DialogViews.drawExport(form, state: state, body: body, in: &buffer)
+      case .providerSetup(let form):
+        ProviderSetupView.draw(form, state: state, body: body, now: now, in: &buffer)
       case .help(let context, let scroll):
         HelpView.draw(state, first: context, scroll: scroll, body: body, in: &buffer)
       case .notices(let scroll):

@@ -57,6 +57,11 @@ enum Hints {
       }
     case .labelField:
       wanted = [(.confirm, "keep label"), (.back, "cancel")]
+    case .providerSetup:
+      wanted = [(.confirm, "save and sign in"), (.nextField, "next field"), (.back, "back")]
+      if case .providerSetup(let form) = state.topPanel, form.redirectPort == nil {
+        wanted.remove(at: 1)
+      }
     case .signIn:
       wanted = signInHints(state)
     case .pasteRedirect:

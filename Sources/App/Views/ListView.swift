@@ -212,7 +212,8 @@ enum ListView {
         + "\(state.keyName(.back, in: .filter)) clears the filter."
     } else {
       text =
-        "No accounts yet. Press \(state.keyName(.add, in: .list)) to sign in to a provider."
+        "No accounts yet. Press \(state.keyName(.add, in: .list)) to sign in to a provider.\n"
+        + "Or try `authtui demo` first, with nothing to set up."
     }
     let width = min(area.size.columns - 4, 60)
     let lines = TextWrap.lines(text, width: width)

@@ -130,8 +130,11 @@ enum SignInView {
           at: Point(row: row, column: column), role: isSelected ? role : .listSecondary,
           maxWidth: area.right - column, truncation: .ellipsis)
       } else {
+        let problem =
+          provider.setup != nil
+          ? "no client id yet: Enter sets one up" : provider.problems.first ?? "cannot be used"
         buffer.write(
-          "✗ " + (provider.problems.first ?? "cannot be used"), at: Point(row: row, column: column),
+          "✗ " + problem, at: Point(row: row, column: column),
           role: .statusWarning, maxWidth: area.right - column, truncation: .ellipsis)
       }
       page.skip()

@@ -208,7 +208,7 @@ public struct ProviderCatalog: Sendable {
       ? makeConfiguration(file, flows: flows, defaultLoginTimeout: defaultLoginTimeout) : nil
     return ProviderEntry(
       id: id, name: file.name ?? id.rawValue, origin: origin, flows: flows, file: file,
-      configuration: configuration, problems: problems)
+      configuration: configuration, problems: problems, editFile: editFile)
   }
 
   static func missingClientIDMessage(_ file: ProviderFile, editFile: String) -> String {

@@ -17,6 +17,9 @@ public struct ProviderEntry: Sendable {
   public let configuration: ProviderConfiguration?
   /// What stops (or would stop) this provider from working, each with its fix.
   public let problems: [ProviderProblem]
+  /// The file a user writes to change this provider, as shown (`~/.config/authtui/providers/ID.json`):
+  /// the user file it came from, or the one that would override its preset.
+  public let editFile: String
 
   /// True when a `client_id` is set.
   public var hasClientID: Bool { file.clientID != nil }

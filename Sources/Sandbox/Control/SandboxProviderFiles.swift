@@ -12,8 +12,11 @@ public enum SandboxProviderFiles {
   /// `redirectPort` is the fixed loopback port Simkl's and Muhajir's registrations require; the
   /// caller registers `http://127.0.0.1:PORT/callback` as Simkl's redirect URI with the sandbox.
   /// `loginTimeout` shortens the browser wait (seconds), for silent-denial tests and the demo.
+  /// The files named in `withoutClientID` (`hivesigner.json`) leave the client id out, as a
+  /// first run has it: the UI's setup form then asks for one.
   public static func make(
-    baseURL: String, redirectPort: UInt16, loginTimeout: Int? = nil
+    baseURL: String, redirectPort: UInt16, loginTimeout: Int? = nil,
+    withoutClientID: Set<String> = []
   ) -> [(name: String, json: String)] {
     func url(_ path: String) -> OrderedJSON { .string(baseURL + path) }
     let clientID = OrderedJSON.string(SandboxProfile.defaultClientID)
@@ -66,8 +69,11 @@ public enum SandboxProviderFiles {
     ]
     return files.map { name, fields in
       var file = fields
-      if let loginTimeout, case .object(let members) = fields {
+      if let loginTimeout, case .object(let members) = file {
         file = .object(members + [("login_timeout", .int(loginTimeout))])
+      }
+      if withoutClientID.contains(name), case .object(let members) = file {
+        file = .object(members.filter { $0.0 != "client_id" })
       }
       return (name, file.sortedByName.prettyText + "\n")
     }
@@ -75,12 +81,14 @@ public enum SandboxProviderFiles {
 
   /// Writes `make(…)` into `providersDirectory` (created if missing).
   public static func write(
-    to providersDirectory: URL, baseURL: String, redirectPort: UInt16, loginTimeout: Int? = nil
+    to providersDirectory: URL, baseURL: String, redirectPort: UInt16, loginTimeout: Int? = nil,
+    withoutClientID: Set<String> = []
   ) throws {
     try FileManager.default.createDirectory(
       at: providersDirectory, withIntermediateDirectories: true)
     for (name, json) in make(
-      baseURL: baseURL, redirectPort: redirectPort, loginTimeout: loginTimeout)
+      baseURL: baseURL, redirectPort: redirectPort, loginTimeout: loginTimeout,
+      withoutClientID: withoutClientID)
     {
       try Data(json.utf8).write(
         to: providersDirectory.appendingPathComponent(name), options: .atomic)

@@ -59,6 +59,8 @@ actor AccountsEnvironment: AppEnvironment {
       return .accounts(await AccountsError.result(of: try await accounts()))
     case .loadProviders:
       return .providers(providers())
+    case .saveProviderSetup(_, let provider, let clientID, let redirectPort):
+      return .providerSaved(saveSetup(provider, clientID: clientID, redirectPort: redirectPort))
     case .startSignIn(let id, let provider, let method, let label):
       return .account(
         await AccountsError.result(
@@ -206,6 +208,24 @@ actor AccountsEnvironment: AppEnvironment {
 
   private func providers() -> [ProviderSummary] {
     (catalog?.entries ?? []).map(ProviderSummary.init)
+  }
+
+  /// Writes the provider's setup into its file, then reads the catalog again and puts the
+  /// book over it, so the sign-in that follows uses the new client id.
+  private func saveSetup(_ provider: ProviderID, clientID: String, redirectPort: UInt16?)
+    -> Result<[ProviderSummary], ProviderSetupError>
+  {
+    do {
+      try ProviderFile.saveSetup(
+        provider, clientID: clientID, redirectPort: redirectPort, in: setup.configuration)
+    } catch {
+      return .failure(error)
+    }
+    let reloaded = ProviderCatalog.load(
+      from: setup.configuration, defaultLoginTimeout: settings.loginTimeout)
+    catalog = reloaded
+    if let vault, book != nil { book = AccountAccess.book(over: vault, catalog: reloaded) }
+    return .success(providers())
   }
 
   private func summary(_ record: AccountRecord) throws(AccountsError) -> AccountSummary {

@@ -17,14 +17,20 @@ actor FakeEnvironment: AppEnvironment {
   private var heldRefreshes: [CheckedContinuation<Void, Never>] = []
   private var redirects: [RequestID: CheckedContinuation<String, Never>] = [:]
   private var holdRefreshes: Bool
+  /// The providers the catalog holds; a saved setup makes its provider usable.
+  private(set) var providers: [ProviderSummary]
+  /// The client ids saved by setup forms, by provider.
+  private(set) var savedClientIDs: [ProviderID: String] = [:]
   let clipboard: TerminalClipboard?
   let access: VaultAvailability
 
   init(
     accounts: [AccountSummary] = Fixtures.accounts, access: VaultAvailability = .unlocked,
-    holdRefreshes: Bool = false, clipboard: TerminalClipboard? = nil
+    holdRefreshes: Bool = false, clipboard: TerminalClipboard? = nil,
+    providers: [ProviderSummary] = Fixtures.providers
   ) {
     self.accounts = accounts
+    self.providers = providers
     self.access = access
     self.holdRefreshes = holdRefreshes
     self.clipboard = clipboard
@@ -51,7 +57,19 @@ actor FakeEnvironment: AppEnvironment {
     case .loadAccounts:
       return .accounts(.success(AccountList(accounts: accounts)))
     case .loadProviders:
-      return .providers(Fixtures.providers)
+      return .providers(providers)
+    case .saveProviderSetup(_, let provider, let clientID, _):
+      // The provider is usable from now on, as the reloaded catalog would say.
+      savedClientIDs[provider] = clientID
+      providers = providers.map { summary in
+        guard summary.id == provider else { return summary }
+        var ready = summary
+        ready.isUsable = true
+        ready.problems = []
+        ready.setup = nil
+        return ready
+      }
+      return .providerSaved(.success(providers))
     case .startSignIn(let id, let provider, _, _):
       return .account(
         await AccountsError.result(of: try await signIn(id, provider: provider, progress: progress))

@@ -1,6 +1,7 @@
 import Accounts
 import App
 import Foundation
+import Providers
 import Terminal
 import TestSupport
 import Testing
@@ -31,6 +32,32 @@ enum Fixtures {
         + "with Muhajir and put its id in \"client_id\""
     ])
   static let providers = [hivesigner, muhajir, simkl, work]
+
+  /// Simkl before its client id is set, as the catalog describes the preset: choosing it opens
+  /// the setup form, which asks for the client id and the redirect port Simkl fixes.
+  static let simklToSetUp = ProviderSummary(
+    id: "simkl", name: "Simkl", methods: [.pkce, .pin], isUsable: false,
+    problems: [
+      "built-in preset simkl: client_id: no client_id: register an application at "
+        + "https://simkl.com/settings/developer/ (create an app there with the redirect URI "
+        + "http://127.0.0.1:8765/callback), then add \"client_id\": \"…\" to "
+        + "~/.config/authtui/providers/simkl.json"
+    ],
+    setup: ProviderSetup(
+      registrationURL: "https://simkl.com/settings/developer/",
+      registrationNote: "create an app there with the redirect URI http://127.0.0.1:8765/callback",
+      redirectPort: 8765, file: "~/.config/authtui/providers/simkl.json"))
+  /// Hivesigner before its client id is set: one flow, any redirect port.
+  static let hivesignerToSetUp = ProviderSummary(
+    id: "hivesigner", name: "Hivesigner", methods: [.pkce], isUsable: false,
+    problems: ["built-in preset hivesigner: client_id: no client_id: register an application"],
+    setup: ProviderSetup(
+      registrationURL: "https://hivesigner.com",
+      registrationNote: "create a Hive app account with no client secret and the redirect URI "
+        + "http://127.0.0.1/callback; its account name is the client_id",
+      file: "~/.config/authtui/providers/hivesigner.json"))
+  /// A first run: no preset has a client id yet.
+  static let unconfiguredProviders = [hivesignerToSetUp, muhajir, simklToSetUp, work]
 
   static func name(_ provider: ProviderID, _ label: String) -> AccountName {
     AccountName(provider: provider, label: label)

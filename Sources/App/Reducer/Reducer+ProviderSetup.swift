@@ -1,0 +1,116 @@
+import AuthCore
+import Foundation
+import Providers
+
+extension AppState {
+  /// Opens the setup form of `provider`, which has no client id yet, over the provider choice.
+  mutating func openProviderSetup(_ provider: ProviderSummary, setup: ProviderSetup) -> [Effect] {
+    panels.append(.providerSetup(ProviderSetupForm(provider: provider, setup: setup)))
+    return []
+  }
+
+  mutating func performProviderSetup(_ command: Command, now: Date) -> [Effect] {
+    guard case .providerSetup(let form) = topPanel else { return [] }
+    switch command {
+    case .back:
+      // A save in flight still finishes; the provider list then shows the provider ready.
+      panels.removeLast()
+    case .nextField, .previousField:
+      let next = form.fields.cycling(from: form.focus, by: command == .nextField ? 1 : -1)
+      updateProviderSetup { $0.focus = next }
+    case .confirm:
+      guard form.pending == nil else { return [] }
+      return submitProviderSetup(form)
+    default:
+      break
+    }
+    return []
+  }
+
+  /// Checks the form as the file write would, so a typing mistake is said at once, in the form.
+  private mutating func submitProviderSetup(_ form: ProviderSetupForm) -> [Effect] {
+    let clientID: String
+    var port: UInt16?
+    do {
+      clientID = try ProviderSetup.checkedClientID(form.clientID.text)
+    } catch {
+      updateProviderSetup {
+        $0.problem = error.description
+        $0.focus = .clientID
+      }
+      return []
+    }
+    if let field = form.redirectPort {
+      do {
+        port = try ProviderSetup.checkedPort(field.text)
+      } catch {
+        updateProviderSetup {
+          $0.problem = error.description
+          $0.focus = .redirectPort
+        }
+        return []
+      }
+    }
+    let id = startBusy("saving \(form.setup.file)", writesVault: false)
+    updateProviderSetup {
+      $0.pending = id
+      $0.problem = nil
+    }
+    return [
+      .saveProviderSetup(id, provider: form.provider.id, clientID: clientID, redirectPort: port)
+    ]
+  }
+
+  /// The setup was saved (and the catalog read again), or not: on success the sign-in goes on
+  /// with the provider as it is now; a failure is said in the form, which stays.
+  mutating func providerSetupSaved(
+    _ request: RequestID, provider id: ProviderID,
+    _ result: Result<[ProviderSummary], ProviderSetupError>, now: Date
+  ) -> [Effect] {
+    let formIndex = panels.lastIndex { panel in
+      if case .providerSetup(let form) = panel { return form.pending == request }
+      return false
+    }
+    switch result {
+    case .failure(let failure):
+      guard let formIndex, case .providerSetup(var form) = panels[formIndex] else {
+        message = StatusMessage(.error, failure.description, now: now)
+        return []
+      }
+      form.pending = nil
+      form.problem = failure.description
+      panels[formIndex] = .providerSetup(form)
+      return []
+    case .success(let list):
+      providers = list
+      guard let index = list.firstIndex(where: { $0.id == id }) else { return [] }
+      let provider = list[index]
+      var file = "providers/\(id).json"
+      if let formIndex, case .providerSetup(let form) = panels[formIndex] { file = form.setup.file }
+      message = StatusMessage(
+        .success, "saved the client id of \(provider.name) to \(file)", now: now)
+      // The user left the form while it was saved: the sign-in is theirs to start.
+      guard let formIndex, formIndex == panels.count - 1 else { return [] }
+      panels.removeLast()
+      updateSignIn { $0.step = .chooseProvider(selected: index) }
+      guard provider.isUsable, let method = provider.methods.first else {
+        let problem = provider.problems.first ?? "it offers no sign-in flow"
+        message = StatusMessage(
+          .error, "saved \(file), but \(provider.name) cannot be used yet: \(problem)", now: now)
+        return []
+      }
+      if provider.methods.count == 1 {
+        return startAttempt(provider: provider, method: method, now: now)
+      }
+      updateSignIn { $0.step = .chooseMethod(provider: provider, selected: 0) }
+      return []
+    }
+  }
+
+  /// Changes the setup form on top, if the top panel is one.
+  mutating func updateProviderSetup(_ change: (inout ProviderSetupForm) -> Void) {
+    guard case .providerSetup(var form) = topPanel else { return }
+    change(&form)
+    panels[panels.count - 1] = .providerSetup(form)
+  }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Providers
+import Spelling
+import Terminal
+import Theme
+
+/// The setup form of a provider without a client id: where to register an application and
+/// what to register, the client id field, the redirect port field when the registration fixes
+/// one, and the file the answer is saved to.
+enum ProviderSetupView {
+  static func draw(
+    _ form: ProviderSetupForm, state: AppState, body: Rect, now: Date,
+    in buffer: inout ScreenBuffer
+  ) {
+    buffer.fill(body, role: .default)
+    let name = form.provider.name
+    Chrome.titleBar("Set up \(name)", detail: "no client id yet", in: &buffer)
+    let area = Rect(
+      row: body.top + 1, column: 2, rows: body.size.rows - 1, columns: body.size.columns - 4)
+    // On a short screen the fields and the problem come first: the explanation gives way.
+    let roomy = area.size.rows >= 18
+    var page = Page(area)
+    page.line([("\(name) needs a client id of your own", .listGroup)], in: &buffer)
+    if roomy {
+      page.skip()
+      page.wrapped(
+        "authtui signs in as an application you register with \(name): a public client, "
+          + "with no client secret.", role: .details, in: &buffer)
+    }
+    let setup = form.setup
+    page.skip()
+    if let url = setup.registrationURL {
+      let lead = "1. Register an application at "
+      if DisplayWidth.of(lead + url) <= area.size.columns {
+        page.line([(lead, .details), (url, .url)], in: &buffer)
+      } else {
+        // The address is never cut: it goes on lines of its own.
+        page.line([("1. Register an application at", .details)], in: &buffer)
+        page.wrapped(url, role: .url, indent: 3, limit: 2, in: &buffer)
+      }
+    } else {
+      page.wrapped("1. Ask \(name) for a public (PKCE) client id.", role: .details, in: &buffer)
+    }
+    if let note = setup.registrationNote {
+      page.wrapped(note, role: .listSecondary, indent: 3, limit: roomy ? 3 : 2, in: &buffer)
+    }
+    page.line([("2. Type or paste the client id it gives:", .details)], in: &buffer)
+    if roomy { page.skip() }
+    let labelWidth = 15
+    var cursor: Point?
+    func input(_ label: String, _ field: TextField, placeholder: String, focused: Bool) {
+      guard !page.isFull else { return }
+      let row = page.row
+      buffer.write(label, at: Point(row: row, column: area.left), role: .inputLabel)
+      let width = min(area.size.columns - labelWidth, 44)
+      let column = area.left + labelWidth
+      buffer.fill(Rect(row: row, column: column, rows: 1, columns: width), role: .input)
+      var shown = field.text
+      while DisplayWidth.of(shown) > width - 1 { shown.removeFirst() }
+      let end = buffer.write(shown, at: Point(row: row, column: column), role: .input)
+      if field.isEmpty {
+        buffer.write(
+          placeholder, at: Point(row: row, column: column), role: .inputPlaceholder,
+          maxWidth: width)
+      }
+      if focused { cursor = Point(row: row, column: end) }
+      page.skip()
+    }
+    input(
+      "Client id", form.clientID, placeholder: "the application's client id",
+      focused: form.focus == .clientID)
+    if let port = form.redirectPort {
+      input(
+        "Redirect port", port, placeholder: "1024-65535", focused: form.focus == .redirectPort)
+      if roomy {
+        page.line(
+          [("the port of the redirect URI you registered", .listSecondary)], indent: labelWidth,
+          in: &buffer)
+      }
+    }
+    page.skip()
+    if let problem = form.problem {
+      page.wrapped(
+        "✗ " + problem, role: .statusError, limit: max(1, min(3, page.remaining)), in: &buffer)
+    } else if form.pending != nil {
+      page.line([(Chrome.spinner(at: now), .spinner), (" Saving…", .statusBusy)], in: &buffer)
+    } else {
+      page.wrapped(
+        "Enter saves it to \(setup.file) (mode 0600; the file's other fields stay) and signs "
+          + "in.", role: .listSecondary, limit: max(1, min(3, page.remaining)), in: &buffer)
+    }
+    buffer.cursor = cursor
+  }
+}

@@ -1,0 +1,119 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// How authtui replaces one of the user's configuration files (a provider file the UI's setup
+/// form completes): only a regular file of this user's, never through a symbolic link, and
+/// atomically, as git's `lockfile.c` does.
+extension ConfigurationFile {
+  /// Which file a path named when it was looked at, to notice a swap before the rename.
+  struct FileIdentity: Equatable {
+    let device: UInt64
+    let inode: UInt64
+  }
+
+  /// Why a configuration file was not written: the rest of a sentence after its name.
+  struct WriteFailure: Error {
+    let reason: String
+  }
+
+  /// The regular file at `path`, or nil when nothing is there; anything else is refused with
+  /// what to do, before it is opened: a link (the file it leads to may not be the user's
+  /// configuration at all), a FIFO (opening one waits for a writer), a device, a folder.
+  static func existingFile(at path: String, named shown: String) throws(ProviderSetupError)
+    -> FileIdentity?
+  {
+    var status = stat()
+    guard lstat(path, &status) == 0 else {
+      if errno == ENOENT { return nil }
+      throw .file(path: shown, reason: String(cString: strerror(errno)))
+    }
+    let kind: String
+    switch status.st_mode & S_IFMT {
+    case S_IFREG where status.st_uid == geteuid():
+      return FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+    case S_IFREG:
+      // Replacing it would take it from its owner.
+      throw .file(
+        path: shown,
+        reason: "it belongs to uid \(status.st_uid), not to you; add \"client_id\" to it "
+          + "yourself, or remove it")
+    case S_IFLNK: kind = "a symbolic link"
+    case S_IFIFO: kind = "a FIFO (named pipe)"
+    case S_IFCHR, S_IFBLK: kind = "a device"
+    case S_IFDIR: kind = "a folder"
+    case S_IFSOCK: kind = "a socket"
+    default: kind = "not a regular file"
+    }
+    throw .file(
+      path: shown,
+      reason: "it is \(kind); authtui writes only a regular file there: replace it with one, "
+        + "or add \"client_id\" to the file yourself")
+  }
+
+  /// Writes `text` to a new 0600 file beside `path` (`O_CREAT|O_EXCL|O_NOFOLLOW`), syncs it,
+  /// and renames it over `path` if that is still the file `expected` names (nil: still
+  /// nothing), then syncs the folder.
+  static func replace(_ path: String, expecting expected: FileIdentity?, with text: String)
+    throws(WriteFailure)
+  {
+    let url = URL(fileURLWithPath: path)
+    let folder = url.deletingLastPathComponent().path
+    var temporary = ""
+    var descriptor: Int32 = -1
+    for _ in 0..<16 where descriptor < 0 {
+      temporary =
+        "\(folder)/.\(url.lastPathComponent).\(String(UInt64.random(in: 0...UInt64.max), radix: 36)).tmp"
+      descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+      if descriptor < 0 && errno != EEXIST {
+        throw WriteFailure(reason: "it cannot be written (\(String(cString: strerror(errno))))")
+      }
+    }
+    guard descriptor >= 0 else {
+      throw WriteFailure(reason: "no temporary file could be made in \(folder)")
+    }
+    var problem: String?
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty && problem == nil {
+      let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 {
+        if errno != EINTR { problem = String(cString: strerror(errno)) }
+      } else {
+        bytes = bytes.dropFirst(count)
+      }
+    }
+    // The umask may have taken bits away; the file is exactly 0600.
+    if problem == nil && (fchmod(descriptor, 0o600) != 0 || fsync(descriptor) != 0) {
+      problem = String(cString: strerror(errno))
+    }
+    if close(descriptor) != 0 && problem == nil { problem = String(cString: strerror(errno)) }
+    if problem == nil && currentIdentity(path) != expected {
+      problem = "it changed while authtui was writing it; try again"
+    }
+    if problem == nil && rename(temporary, path) != 0 {
+      problem = String(cString: strerror(errno))
+    }
+    if let problem {
+      unlink(temporary)
+      throw WriteFailure(reason: "it cannot be written (\(problem))")
+    }
+    let folderDescriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if folderDescriptor >= 0 {
+      fsync(folderDescriptor)
+      close(folderDescriptor)
+    }
+  }
+
+  /// The regular file at `path` now; nil when there is none (or something else is there,
+  /// which then differs from any file looked at before).
+  private static func currentIdentity(_ path: String) -> FileIdentity? {
+    var status = stat()
+    guard lstat(path, &status) == 0 else { return nil }
+    guard status.st_mode & S_IFMT == S_IFREG else {
+      return FileIdentity(device: .max, inode: .max)
+    }
+    return FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+  }
+}

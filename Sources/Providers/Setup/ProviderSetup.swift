@@ -1,0 +1,94 @@
+import AuthCore
+import Foundation
+
+/// What a provider without a client id asks of its user before a first sign-in, for the UI's
+/// setup form: where to register an application, what to register, and the redirect port the
+/// registration fixes. `ProviderFile.saveSetup` writes the answer into `providers/ID.json`.
+public struct ProviderSetup: Sendable, Equatable {
+  /// Where a developer registers an application (`registration_url`), when the provider says.
+  public var registrationURL: String?
+  /// What to register there (`registration_note`), for example the redirect URI.
+  public var registrationNote: String?
+  /// The redirect port the provider's registration fixes (`redirect_port`); nil when any
+  /// port will do, and the form then asks for none.
+  public var redirectPort: UInt16?
+  /// The file the setup writes, as the user would type it
+  /// (`~/.config/authtui/providers/simkl.json`).
+  public var file: String
+
+  /// Describes a setup.
+  public init(
+    registrationURL: String? = nil, registrationNote: String? = nil, redirectPort: UInt16? = nil,
+    file: String
+  ) {
+    self.registrationURL = registrationURL
+    self.registrationNote = registrationNote
+    self.redirectPort = redirectPort
+    self.file = file
+  }
+
+  /// The setup of a merged provider file that has no client id; nil when it has one.
+  init?(_ file: ProviderFile, editFile: String) {
+    guard file.clientID == nil else { return nil }
+    self.init(
+      registrationURL: file.registrationURL, registrationNote: file.registrationNote,
+      redirectPort: file.redirectPort, file: editFile)
+  }
+
+  /// The client id as typed, checked: white space around it is dropped; empty, or holding
+  /// white space or control characters inside (a paste that caught more than the id), it is
+  /// refused with what to do.
+  public static func checkedClientID(_ text: String) throws(ProviderSetupError) -> String {
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !trimmed.isEmpty else { throw .emptyClientID }
+    guard trimmed.count <= 512,
+      !trimmed.unicodeScalars.contains(where: {
+        $0.properties.isWhitespace || $0.value < 0x20 || (0x7F..<0xA0).contains($0.value)
+      })
+    else { throw .malformedClientID }
+    return trimmed
+  }
+
+  /// The redirect port as typed: a whole number from 1024 to 65535 (below 1024 needs root).
+  public static func checkedPort(_ text: String) throws(ProviderSetupError) -> UInt16 {
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    guard let port = Int(trimmed), (1024...65535).contains(port) else {
+      throw .badRedirectPort(trimmed)
+    }
+    return UInt16(port)
+  }
+}
+
+extension ProviderEntry {
+  /// What a setup of this provider asks for, when it has no client id yet.
+  public var setup: ProviderSetup? {
+    ProviderSetup(file, editFile: editFile)
+  }
+}
+
+/// Why a provider's setup was not saved; `description` says what to do.
+public enum ProviderSetupError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// Nothing was typed in the client id field.
+  case emptyClientID
+  /// The client id holds white space or control characters.
+  case malformedClientID
+  /// The redirect port is no number from 1024 to 65535 (as typed).
+  case badRedirectPort(String)
+  /// The provider file cannot be read, changed or written.
+  case file(path: String, reason: String)
+
+  public var description: String {
+    switch self {
+    case .emptyClientID:
+      return "type the client id the provider gave your application (Ctrl-U clears the field)"
+    case .malformedClientID:
+      return "a client id has no spaces or control characters; paste just the id"
+    case .badRedirectPort(let text):
+      let shown = text.isEmpty ? "an empty port" : "\"\(text)\""
+      return "\(shown) is not a port from 1024 to 65535; type the port of the redirect URI "
+        + "you registered"
+    case .file(let path, let reason):
+      return "\(path): \(reason)"
+    }
+  }
+}
