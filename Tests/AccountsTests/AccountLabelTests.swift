@@ -109,11 +109,8 @@ import Vault
 
   @Test func accountsStoredUnderOldLabelsStillListSignInAgainAndAreRemovable() async throws {
     let harness = try await AccountsHarness.start()
-    let tokens = TokenSet(accessToken: "old", obtainedAt: Date())
-    let slashed = try await harness.vault.insert(
-      NewAccount(providerID: "sandbox", label: "work/alt", tokens: tokens))
-    let hashed = try await harness.vault.insert(
-      NewAccount(providerID: "sandbox", label: "#7", tokens: tokens))
+    let slashed = try await harness.store(provider: "sandbox", label: "work/alt")
+    let hashed = try await harness.store(provider: "sandbox", label: "#7")
     #expect(
       try await harness.book.listing().accounts.map(\.name).sorted() == [
         "sandbox/#7", "sandbox/work/alt",
@@ -124,7 +121,7 @@ import Vault
     // Signing in again keeps the name the account already has.
     let again = try await harness.signIn(as: "alice", label: "work/alt")
     #expect(again.id == slashed.id && again.label == "work/alt")
-    #expect(again.tokens.accessToken != "old")
+    #expect(again.tokens.accessToken != "stored-work/alt")
 
     let stored = try await harness.book.storedAccount(named: "#\(hashed.id.rawValue)")
     _ = try await harness.book.signOut(stored, localOnly: true)

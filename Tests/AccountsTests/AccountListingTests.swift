@@ -10,11 +10,8 @@ import Testing
 @Suite struct AccountListingTests {
   @Test func aRowWhoseProviderIDIsNoIDIsListedAsDamaged() async throws {
     let harness = try await AccountsHarness.start()
-    let tokens = TokenSet(accessToken: "access", obtainedAt: Date())
-    let good = try await harness.vault.insert(
-      NewAccount(providerID: "sandbox", label: "alice", tokens: tokens))
-    let bad = try await harness.vault.insert(
-      NewAccount(providerID: "Not An Id", label: "bob", tokens: tokens))
+    let good = try await harness.store(provider: "sandbox", label: "alice")
+    let bad = try await harness.store(provider: "Not An Id", label: "bob")
 
     let listing = try await harness.book.listing()
     #expect(listing.accounts.map(\.id) == [good.id])

@@ -50,6 +50,15 @@ struct AccountsHarness {
     throw HarnessError.noAuthorizationURL
   }
 
+  /// Writes an account straight into the vault, as an older authtui (or another tool) might
+  /// have: no sign-in, an access token only, the provider id and label as given.
+  func store(provider: String, label: String) async throws -> AccountRecord {
+    try await vault.insert(
+      NewAccount(
+        providerID: provider, label: label,
+        tokens: TokenSet(accessToken: "stored-\(label)", obtainedAt: Date())))
+  }
+
   func stat(_ counter: SandboxCounter) async -> Int {
     await sandbox.stats()[counter]
   }

@@ -89,10 +89,7 @@ import Testing
   /// Also: a passphrase from AUTHTUI_PASSPHRASE skips the unlock screen.
   @Test func aResizeRedrawsTheListAtTheNewSize() async throws {
     let fixture = try await UIFixture.start()
-    var environment = fixture.environment()
-    environment["AUTHTUI_PASSPHRASE"] = UIFixture.passphrase
-    try await TmuxSession.run(fixture.command, environment: environment) { tmux in
-      try await tmux.waitFor("No accounts yet.")
+    try await fixture.runUnlocked { tmux in
       try await tmux.signIn(rowsDown: 0, provider: "Hivesigner", choosingFlow: false)
       try await tmux.waitFor("signed in: hivesigner/alice")
       let wide = try await tmux.capture()
@@ -116,13 +113,7 @@ import Testing
   /// `authtui demo` with no browser: the demo approves a Simkl PIN sign-in by itself, after a
   /// pause that leaves the code on screen.
   @Test func theDemoApprovesWithoutABrowser() async throws {
-    let environment: [String: String?] = [
-      "BROWSER": nil, "DISPLAY": nil, "WAYLAND_DISPLAY": nil, "SWIFT_BACKTRACE": "enable=no",
-      "AUTHTUI_PASSPHRASE": nil, "NO_COLOR": nil,
-    ]
-    try await TmuxSession.run(
-      "\(Products.authtui) demo; echo authtui-exit=$?; exec sleep 600", environment: environment
-    ) { tmux in
+    try await Self.runDemo { tmux in
       let start = try await tmux.waitFor("No accounts yet.")
       #expect(start[0].contains("DEMO · throwaway vault, cheap scrypt"))
       try await tmux.sendKeys("a")
@@ -150,13 +141,7 @@ import Testing
   /// The demo's endings chosen in the UI, with no variables: a denial, then a second account
   /// of the same provider under a label typed on the sign-in screen.
   @Test func theDemoDeclinesOrApprovesAsTheTypedLabelWhenAsked() async throws {
-    let environment: [String: String?] = [
-      "BROWSER": nil, "DISPLAY": nil, "WAYLAND_DISPLAY": nil, "SWIFT_BACKTRACE": "enable=no",
-      "AUTHTUI_PASSPHRASE": nil, "NO_COLOR": nil,
-    ]
-    try await TmuxSession.run(
-      "\(Products.authtui) demo; echo authtui-exit=$?; exec sleep 600", environment: environment
-    ) { tmux in
+    try await Self.runDemo { tmux in
       try await tmux.waitFor("No accounts yet.")
       // Hivesigner has one flow: Enter starts it. First the approver declines.
       try await tmux.sendKeys("a")
@@ -185,6 +170,17 @@ import Testing
       try await tmux.sendKeys("q")
       try await tmux.waitFor("authtui-exit=0")
     }
+  }
+
+  /// Runs `authtui demo` in tmux as a newcomer would: no browser, no display, no variables.
+  static func runDemo(_ body: (TmuxSession) async throws -> Void) async throws {
+    let environment: [String: String?] = [
+      "BROWSER": nil, "DISPLAY": nil, "WAYLAND_DISPLAY": nil, "SWIFT_BACKTRACE": "enable=no",
+      "AUTHTUI_PASSPHRASE": nil, "NO_COLOR": nil,
+    ]
+    try await TmuxSession.run(
+      "\(Products.authtui) demo; echo authtui-exit=$?; exec sleep 600", environment: environment,
+      body)
   }
 
   /// The `M:SS left` of a countdown bar, in seconds.

@@ -19,10 +19,7 @@ import Testing
 
   @Test func signInsSignOutsAndRefreshesByOtherProcessesShowWithNoKeyPressed() async throws {
     let fixture = try await UIFixture.start()
-    var environment = fixture.environment()
-    environment["AUTHTUI_PASSPHRASE"] = UIFixture.passphrase
-    try await TmuxSession.run(fixture.command, environment: environment) { tmux in
-      try await tmux.waitFor("No accounts yet.")
+    try await fixture.runUnlocked { tmux in
       try await Self.authtui(["login", "sandbox", "--label", "work"], in: fixture)
       let listed = try await tmux.waitFor("› work")
       #expect(listed.contains { $0.contains("Sandbox OpenID provider") })
@@ -42,6 +39,22 @@ import Testing
       #expect(try await fixture.accessToken(provider: "sandbox", label: "work") != before)
       try await tmux.waitUntil("the refreshed expiry of sandbox/work") { screen in
         screen.contains { $0.hasPrefix(" › work") && $0.contains("in 1h 59m") }
+      }
+
+      // A second UI's refresh (`r` there) shows in the first.
+      await fixture.workspace.hook(
+        "settings", #"{"profile": "oidc", "access_token_lifetime": 5400}"#)
+      try await fixture.runUnlocked(waitingForTheList: false) { second in
+        try await second.waitFor("› home")
+        try await second.sendKeys("j")
+        try await second.waitFor("› work")
+        try await second.sendKeys("r")
+        try await second.waitFor("refreshed sandbox/work")
+        try await second.sendKeys("q")
+        try await second.waitFor("authtui-exit=0")
+      }
+      try await tmux.waitUntil("the second UI's refresh of sandbox/work") { screen in
+        screen.contains { $0.hasPrefix(" › work") && $0.contains("in 1h 29m") }
       }
 
       try await Self.authtui(["logout", "sandbox/home"], in: fixture)

@@ -33,6 +33,19 @@ struct UIFixture: Sendable {
     workspace.environmentChanges(browserAction: browserAction)
   }
 
+  /// Runs the UI in tmux with the passphrase in `AUTHTUI_PASSPHRASE` (no unlock screen), from
+  /// the empty account list unless `waitingForTheList` is false.
+  func runUnlocked(
+    waitingForTheList: Bool = true, _ body: (TmuxSession) async throws -> Void
+  ) async throws {
+    var environment = environment()
+    environment["AUTHTUI_PASSPHRASE"] = UIFixture.passphrase
+    try await TmuxSession.run(command, environment: environment) { tmux in
+      if waitingForTheList { try await tmux.waitFor("No accounts yet.") }
+      try await body(tmux)
+    }
+  }
+
   /// The access token the vault holds for `provider/label`.
   func accessToken(provider: String, label: String) async throws -> String? {
     try await workspace.withVault { vault in
