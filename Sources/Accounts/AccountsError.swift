@@ -83,7 +83,11 @@ public enum AccountsError: Error, Sendable, Equatable {
   }
 
   /// One or two sentences: what is wrong, and what to do.
-  public var message: String {
+  public var message: String { message(signInAgain: nil) }
+
+  /// `message`, with `advice` in place of the command line's "sign in again with `authtui
+  /// login …`" where the error asks for a new sign-in (the UI names its own key).
+  public func message(signInAgain advice: String?) -> String {
     switch self {
     case .malformedAccountName(let text):
       return "\"\(text)\" is not an account name; write PROVIDER/LABEL (for example simkl/alice), "
@@ -106,7 +110,8 @@ public enum AccountsError: Error, Sendable, Equatable {
       return AccountLabel.message(label, problem)
     case .signInNeeded(let provider, let label, let reason):
       let account = "\(provider)/\(label)"
-      let again = "sign in again with `authtui login \(provider) --label \(shellQuoted(label))`"
+      let again =
+        advice ?? "sign in again with `authtui login \(provider) --label \(shellQuoted(label))`"
       switch reason {
       case .noToken:
         return "\(account) needs a new sign-in; \(again)"

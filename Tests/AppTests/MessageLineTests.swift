@@ -24,7 +24,7 @@ import Testing
       .joined(separator: " ")
     #expect(
       message.hasSuffix(
-        "its tokens were cleared: sign in again with `authtui login work --label bob`"),
+        "its tokens were cleared: press s to sign in again"),
       "\(rows)")
   }
 

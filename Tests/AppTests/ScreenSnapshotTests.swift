@@ -272,8 +272,7 @@ import Testing
     #expect(
       Self.joined(driver).contains(
         "work/bob: the provider refused work/bob's refresh token (it was revoked or has "
-          + "expired); its tokens were cleared: sign in again with "
-          + "`authtui login work --label bob`"))
+          + "expired); its tokens were cleared: press s to sign in again"))
     Snapshot.check(driver.frame, Self.name("message-wrapped", size))
   }
 

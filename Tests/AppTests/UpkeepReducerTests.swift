@@ -93,6 +93,9 @@ import Testing
     driver.send(.finished(refresh, .account(.failure(refused))))
     #expect(driver.state.account(short.name)?.status(at: driver.now) == .signInNeeded)
     #expect(driver.text.contains("work/short: the provider refused work/short's refresh token"))
+    // The UI names its own key, not the command line's `authtui login`.
+    #expect(driver.text.contains("press s to sign in again"))
+    #expect(!driver.text.contains("authtui login"))
     #expect(Self.refreshes(in: driver.advance(600)).isEmpty)
   }
 

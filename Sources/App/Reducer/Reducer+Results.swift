@@ -103,7 +103,8 @@ extension AppState {
       message = StatusMessage(.success, "refreshed \(name)", now: now)
     case .failure(let failure):
       if failure.requiresSignIn { markSignInNeeded(name) }
-      message = StatusMessage(.error, "\(name): \(failure.message)", now: now)
+      let text = failure.listMessage(signInAgainKey: keyName(.signInAgain, in: .list))
+      message = StatusMessage(.error, "\(name): \(text)", now: now)
     }
   }
 

@@ -95,7 +95,8 @@ extension AppState {
     case .failure(let failure) where failure.requiresSignIn:
       refreshesAhead[name] = nil
       markSignInNeeded(name)
-      message = StatusMessage(.error, "\(name): \(failure.message)", now: now)
+      let text = failure.listMessage(signInAgainKey: keyName(.signInAgain, in: .list))
+      message = StatusMessage(.error, "\(name): \(text)", now: now)
     case .failure(let failure):
       ahead.failures += 1
       ahead.retryAt = now.addingTimeInterval(
