@@ -69,8 +69,8 @@ let package = Package(
     .executableTarget(
       name: "authtui",
       dependencies: [
-        "Accounts", "App", "AuthCore", "Commands", "Crypto", "Providers", "Sandbox", "System",
-        "Terminal", "TerminalCurses", "Theme", "Vault",
+        "Accounts", "App", "AuthCore", "Commands", "Crypto", "Isolation", "Providers", "Sandbox",
+        "System", "Terminal", "TerminalCurses", "Theme", "Vault",
       ]),
     .executableTarget(name: "authtui-sandbox", dependencies: ["Sandbox"]),
 

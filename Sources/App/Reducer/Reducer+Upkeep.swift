@@ -36,9 +36,9 @@ extension AppState {
       return nil
     }
     if let retryAt = refreshesAhead[account.name]?.retryAt { return retryAt }
+    // A token of unknown lifetime counts as a long one: five minutes ahead.
     return RefreshSchedule.refreshAt(
-      obtainedAt: account.obtainedAt ?? expiresAt.addingTimeInterval(-3600),
-      expiresAt: expiresAt)
+      obtainedAt: account.obtainedAt ?? .distantPast, expiresAt: expiresAt)
   }
 
   /// What the look at the vault found.

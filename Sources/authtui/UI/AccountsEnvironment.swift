@@ -4,6 +4,7 @@ import AuthCore
 import Commands
 import Crypto
 import Foundation
+import Isolation
 import Providers
 import System
 import Vault
@@ -60,7 +61,8 @@ actor AccountsEnvironment: AppEnvironment {
     case .loadProviders:
       return .providers(providers())
     case .saveProviderSetup(_, let provider, let clientID, let redirectPort):
-      return .providerSaved(saveSetup(provider, clientID: clientID, redirectPort: redirectPort))
+      return .providerSaved(
+        await saveSetup(provider, clientID: clientID, redirectPort: redirectPort))
     case .startSignIn(let id, let provider, let method, let label):
       return .account(
         await AccountsError.result(
@@ -211,18 +213,29 @@ actor AccountsEnvironment: AppEnvironment {
   }
 
   /// Writes the provider's setup into its file, then reads the catalog again and puts the
-  /// book over it, so the sign-in that follows uses the new client id.
-  private func saveSetup(_ provider: ProviderID, clientID: String, redirectPort: UInt16?)
+  /// book over it, so the sign-in that follows uses the new client id. The write (with its
+  /// fsyncs) and the reading run on a thread of their own, off the cooperative pool.
+  private func saveSetup(_ provider: ProviderID, clientID: String, redirectPort: UInt16?) async
     -> Result<[ProviderSummary], ProviderSetupError>
   {
-    do {
-      try ProviderFile.saveSetup(
-        provider, clientID: clientID, redirectPort: redirectPort, in: setup.configuration)
-    } catch {
-      return .failure(error)
+    let configuration = setup.configuration
+    let loginTimeout = settings.loginTimeout
+    let saved = await onOwnThread(named: "provider-setup") {
+      () -> Result<ProviderCatalog, ProviderSetupError> in
+      do throws(ProviderSetupError) {
+        try ProviderFile.saveSetup(
+          provider, clientID: clientID, redirectPort: redirectPort, in: configuration)
+      } catch {
+        return .failure(error)
+      }
+      return .success(
+        ProviderCatalog.load(from: configuration, defaultLoginTimeout: loginTimeout))
     }
-    let reloaded = ProviderCatalog.load(
-      from: setup.configuration, defaultLoginTimeout: settings.loginTimeout)
+    let reloaded: ProviderCatalog
+    switch saved {
+    case .success(let catalog): reloaded = catalog
+    case .failure(let error): return .failure(error)
+    }
     catalog = reloaded
     if let vault, book != nil { book = AccountAccess.book(over: vault, catalog: reloaded) }
     return .success(providers())
@@ -318,14 +331,18 @@ actor AccountsEnvironment: AppEnvironment {
   {
     let (token, record) = try await validToken(account)
     let expanded = EnvFile.expandingHome(path)
-    do {
-      try EnvFile.createFolder(of: expanded)
-    } catch {
-      throw .envFile(
-        path: path, reason: "its folder cannot be created (\(error.reason)); choose another file")
+    let expiresAt = record.tokens.expiresAt
+    // The folder, the write and its fsyncs block: a thread of their own, off the pool.
+    try await onOwnThread(named: "env-file") { () throws(AccountsError) in
+      do throws(EnvFile.FolderError) {
+        try EnvFile.createFolder(of: expanded)
+      } catch {
+        throw .envFile(
+          path: path,
+          reason: "its folder cannot be created (\(error.reason)); choose another file")
+      }
+      try EnvFile.write(variable: variable, value: token, expiresAt: expiresAt, to: expanded)
     }
-    try EnvFile.write(
-      variable: variable, value: token, expiresAt: record.tokens.expiresAt, to: expanded)
     return ExportReport(
       account: account, path: path, variable: variable, expiresAt: record.tokens.expiresAt)
   }
