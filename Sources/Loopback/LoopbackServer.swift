@@ -108,6 +108,35 @@ public final class LoopbackServer: Sendable {
     return boundPort(of: fd)
   }
 
+  /// A loopback port nothing listens on now, for a port that is chosen first and listened on
+  /// later (a fixed redirect port registered before its listener starts). It is taken from
+  /// outside the kernel's ephemeral range (`ip_local_port_range`), so no socket bound to port
+  /// 0 and no outgoing connection's source port can be given it in between, as one from
+  /// `freePort` can. Falls back to `freePort` when no such port is free.
+  public static func freeFixedPort() -> UInt16? {
+    let (low, high) = ephemeralRange()
+    let candidates: ClosedRange<Int> =
+      low > 10_000 ? 10_000...(low - 1) : (high + 1)...min(65_535, high + 20_000)
+    guard candidates.lowerBound <= candidates.upperBound else { return freePort() }
+    for _ in 0..<64 {
+      let port = UInt16(Int.random(in: candidates))
+      if let fd = try? bind(port: port) {
+        close(fd)
+        return port
+      }
+    }
+    return freePort()
+  }
+
+  /// The kernel's ephemeral port range (Linux's default when it cannot be read).
+  private static func ephemeralRange() -> (low: Int, high: Int) {
+    let text =
+      (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)) ?? ""
+    let numbers = text.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+    guard numbers.count == 2, numbers[0] <= numbers[1] else { return (32_768, 60_999) }
+    return (numbers[0], numbers[1])
+  }
+
   /// The port a bound socket got.
   private static func boundPort(of fd: Int32) -> UInt16 {
     var address = sockaddr_in()

@@ -131,4 +131,31 @@ import Testing
     pairs.joined().forEach { close($0) }
     #expect(stray == 0)
   }
+
+  @Test func aFixedPortComesFromOutsideTheEphemeralRangeAndCanBeListenedOn() async throws {
+    let text = try String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8)
+    let range = text.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+    let port = try #require(LoopbackServer.freeFixedPort())
+    #expect(range.count == 2 && !(range[0]...range[1]).contains(Int(port)))
+    let fd = try LoopbackServerTests.listen(on: port)
+    close(fd)
+  }
+
+  /// A socket listening on 127.0.0.1:`port`.
+  static func listen(on port: UInt16) throws -> Int32 {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard fd >= 0, bound == 0, Glibc.listen(fd, 1) == 0 else {
+      throw POSIXError(.EADDRINUSE)
+    }
+    return fd
+  }
 }

@@ -39,11 +39,12 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
 
   public var description: String { "\(host):\(port)" }
 
-  /// A loopback port nothing listens on now (bound to 0, read back, released), for a redirect
-  /// port to register with the sandbox before the app that will listen on it starts; nil when
-  /// no socket could be opened.
+  /// A loopback port nothing listens on now, for a redirect port to register with the sandbox
+  /// before the app that will listen on it starts: outside the ephemeral range, so nothing
+  /// else is handed it in between (`LoopbackServer.freeFixedPort`); nil when no socket could
+  /// be opened.
   public static func freeLoopbackPort() -> UInt16? {
-    LoopbackServer.freePort()
+    LoopbackServer.freeFixedPort()
   }
 }
 
