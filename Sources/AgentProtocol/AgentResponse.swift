@@ -1,4 +1,3 @@
-import AuthCore
 import Foundation
 import JSON
 
@@ -46,12 +45,14 @@ public enum AgentResponse: Sendable, Equatable {
 
   /// Reads an answer line; nil for anything that is not one (the caller then falls back).
   public init?(parsing line: String) {
-    guard let members = JSONValue.object(from: Data(line.utf8)),
+    guard let members = JSONValue.object(from: line.utf8),
       case .bool(let ok)? = members["ok"]
     else { return nil }
     if !ok {
+      // A failure exits like one: never 0, and never a status the shell reserves.
       guard case .number(let exit)? = members["exit"], let status = Int32(exactly: exit),
-        let code = members["code"]?.stringValue, let message = members["message"]?.stringValue
+        (1...125).contains(status), let code = members["code"]?.stringValue,
+        let message = members["message"]?.stringValue
       else { return nil }
       self = .failure(AgentFailure(exitStatus: status, code: code, message: message))
     } else if let token = members["token"]?.stringValue {
