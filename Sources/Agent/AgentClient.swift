@@ -30,26 +30,61 @@ package enum AgentClient {
     return value.isEmpty || value == "0"
   }
 
+  /// What became of a request sent to the agent.
+  package enum Exchange: Sendable, Equatable {
+    /// No usable agent took it (none there, not ours, or it declined the request): nothing
+    /// was done, and the caller does the work itself.
+    case noAgent
+    /// The request went to the agent, but no answer that reads came back (it stopped, or took
+    /// too long): it may have acted on it.
+    case unanswered
+    /// The agent's answer (never a declined one).
+    case answered(AgentResponse)
+  }
+
   /// The agent's answer to `request`, or nil when there is no usable agent (or it declined).
   package static func ask(
     _ request: AgentRequest, at location: AgentSocketLocation, timeout: TimeInterval
   ) async -> AgentResponse? {
+    guard case .answered(let response) = await exchange(request, at: location, timeout: timeout)
+    else { return nil }
+    return response
+  }
+
+  /// Sends `request` to the agent at `location` and says what became of it; a caller whose
+  /// request must not run twice (`logout`) tells `unanswered` from `noAgent`.
+  package static func exchange(
+    _ request: AgentRequest, at location: AgentSocketLocation, timeout: TimeInterval
+  ) async -> Exchange {
     // Most calls find no socket: answer that without starting a thread.
-    guard location.exists else { return nil }
+    guard location.exists else { return .noAgent }
     return await onOwnThread {
-      askBlocking(request, at: location, timeout: timeout).flatMap { $0.declined ? nil : $0 }
+      switch askBlocking(request, at: location, timeout: timeout) {
+      case .answered(let response) where response.declined: return .noAgent
+      case let exchange: return exchange
+      }
     }
   }
 
   private static func askBlocking(
     _ request: AgentRequest, at location: AgentSocketLocation, timeout: TimeInterval
-  ) -> AgentResponse? {
+  ) -> Exchange {
     guard location.directoryProblem() == nil,
       case .connected(let fd) = UnixSocket.connect(to: location.path, timeout: connectTimeout)
-    else { return nil }
+    else { return .noAgent }
     defer { close(fd) }
     // An agent of another user could hand out tokens of its own choosing.
-    guard UnixSocket.peer(of: fd)?.uid == geteuid() else { return nil }
+    guard UnixSocket.peer(of: fd)?.uid == geteuid() else { return .noAgent }
+    // From here on the agent may have read the request, even when sending fails part-way.
+    guard let answer = answerBlocking(to: request, on: fd, timeout: timeout) else {
+      return .unanswered
+    }
+    return .answered(answer)
+  }
+
+  private static func answerBlocking(
+    to request: AgentRequest, on fd: Int32, timeout: TimeInterval
+  ) -> AgentResponse? {
     guard UnixSocket.sendAll(Array((request.line + "\n").utf8), to: fd) else { return nil }
     shutdown(fd, Int32(SHUT_WR))
 

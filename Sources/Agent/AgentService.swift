@@ -20,7 +20,7 @@ package actor AgentService {
 
   /// The failure sent for a request that was not served; the command line decides its exit
   /// status (the one `authtui token` would have exited with).
-  private let failure: @Sendable (AgentRefusal) -> AgentFailure
+  let failure: @Sendable (AgentRefusal) -> AgentFailure
 
   /// A service answering for `book`'s vault at `vaultPath`, its failures described by `failure`.
   package init(
@@ -101,6 +101,8 @@ package actor AgentService {
       } catch {
         return .failure(failure(.account(error)))
       }
+    case .list, .export, .logout:
+      return await answerAboutAccounts(request.operation)
     }
   }
 }
