@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import Vault
 
 #if canImport(Glibc)
   import Glibc
@@ -60,6 +61,42 @@ import Testing
     let unlocked = try await cli.run(["list", "--json"])
     #expect(unlocked.status == 0)
     #expect(unlocked.stdout.contains("\"account\":\"sandbox/user10\""))
+    await cli.stop()
+  }
+
+  @Test func aListingLongerThanAClientReadsIsDeclinedAndListReadsTheVaultItself() async throws {
+    let cli = try await CLIHarness.start()
+    // 300 accounts with long scopes: about 150 KB of listing, over the 64 KiB a client reads.
+    let scopes = (1...12).map { "https://api.example.com/auth/scope-\($0)" }
+    try await cli.workspace.withVault { vault in
+      _ = try await vault.insert(
+        contentsOf: (1...300).map { index in
+          NewAccount(
+            providerID: "sandbox", label: "user\(index)",
+            tokens: TokenSet(
+              accessToken: "stored-\(index)", scopes: scopes,
+              expiresAt: Date().addingTimeInterval(3600), obtainedAt: Date()))
+        })
+    }
+    let agent = try await AgentProcess.start(cli)
+    #expect(agent.firstLine != nil)
+    let vault = try cli.canonicalVaultPath()
+    let declined = try #require(
+      await AgentWire.ask(cli.workspace.agentSocketPath, #"{"op":"list","vault":"\#(vault)"}"#))
+    #expect(declined["code"] as? String == "answer_too_long")
+    #expect(
+      (declined["message"] as? String)?.hasSuffix(
+        "bytes a client reads; run the command with AUTHTUI_NO_AGENT=1") == true)
+
+    let alone = try await cli.run(["list", "--json"], Self.bypass)
+    #expect(alone.status == 0, "\(alone.stderr)")
+    #expect(alone.stdout.utf8.count > 65536)
+    let fallback = try await cli.run(["list", "--json"])
+    #expect(Self.outcome(fallback) == Self.outcome(alone))
+    // Declined, so the command needed the passphrase after all.
+    let locked = try await cli.run(["list", "--json"], Self.wrongPassphrase)
+    #expect(locked.status == 3)
+    #expect(await agent.stop().status == 0)
     await cli.stop()
   }
 
