@@ -12,6 +12,8 @@ package enum AgentRefusal: Sendable {
   /// The answer would be longer than a client reads (`answer_too_long`): a listing of
   /// hundreds of accounts. The caller then reads the vault itself.
   case answerTooLong(bytes: Int)
+  /// The agent is stopping and takes no new request (`agent_stopping`).
+  case stopping
 
   /// The stable machine name (the answer's `code`); an account's failure is named by the
   /// command line, as for `authtui token`.
@@ -21,6 +23,7 @@ package enum AgentRefusal: Sendable {
     case .otherVault: return "other_vault"
     case .badRequest: return "bad_request"
     case .answerTooLong: return "answer_too_long"
+    case .stopping: return "agent_stopping"
     }
   }
 
@@ -35,6 +38,7 @@ package enum AgentRefusal: Sendable {
     case .answerTooLong(let bytes):
       return "the answer (\(bytes) bytes) is longer than the \(AgentClient.maximumAnswerBytes) "
         + "bytes a client reads; run the command with AUTHTUI_NO_AGENT=1"
+    case .stopping: return "the agent is stopping; the command does without it"
     }
   }
 }

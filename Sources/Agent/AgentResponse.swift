@@ -12,9 +12,10 @@ import JSON
 /// {"ok":true,"export":{"account":"simkl/alice","token":"…","expires_at":1712349278,"variable":"SIMKL_TOKEN"}}
 /// {"ok":true,"signed_out":{"account":"simkl/alice","damaged":false,"revocation":"revoked",…}}
 /// ```
-/// A failure carries the exit code, code and message `authtui token` gives for it. Two codes
+/// A failure carries the exit code, code and message `authtui token` gives for it. Some codes
 /// are about the request rather than the account, and make the caller unlock the vault itself
-/// instead (`declined`): `other_vault` (this agent serves another vault) and `bad_request`.
+/// instead (`declined`): `other_vault` (this agent serves another vault), `bad_request`,
+/// `answer_too_long` (a listing over what a client reads) and `agent_stopping`.
 public enum AgentResponse: Sendable, Equatable {
   /// The access token asked for.
   case token(String)
@@ -34,7 +35,7 @@ public enum AgentResponse: Sendable, Equatable {
   public var declined: Bool {
     guard case .failure(let failure) = self else { return false }
     return failure.code == "other_vault" || failure.code == "bad_request"
-      || failure.code == "answer_too_long"
+      || failure.code == "answer_too_long" || failure.code == "agent_stopping"
   }
 
   /// The line sent, without its newline.
