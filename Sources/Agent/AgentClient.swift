@@ -16,8 +16,18 @@ package enum AgentClient {
   package static func ask(
     _ request: AgentRequest, at location: AgentSocketLocation, timeout: TimeInterval
   ) async -> AgentResponse? {
+    guard case .answered(let response) = await exchange(request, at: location, timeout: timeout)
+    else { return nil }
+    return response
+  }
+
+  /// Sends `request` to the agent at `location` and says what became of it; a caller whose
+  /// request must not run twice (`logout`) tells `unanswered` from `noAgent`.
+  package static func exchange(
+    _ request: AgentRequest, at location: AgentSocketLocation, timeout: TimeInterval
+  ) async -> AgentConnection.Exchange {
     // Most calls find no socket: answer that without starting a thread.
-    guard location.exists else { return nil }
-    return await onOwnThread { AgentConnection.ask(request, at: location, timeout: timeout) }
+    guard location.exists else { return .noAgent }
+    return await onOwnThread { AgentConnection.exchange(request, at: location, timeout: timeout) }
   }
 }

@@ -21,7 +21,7 @@ package enum AgentConnection {
   /// much again for waiting on another process's refresh of the same account.
   package static let tokenTimeout: TimeInterval = 60
   /// The longest answer read.
-  static let maximumAnswerBytes = 64 * 1024
+  package static let maximumAnswerBytes = 64 * 1024
 
   /// True unless `AUTHTUI_NO_AGENT` is set (to anything but `0`) among the environment
   /// variables `variable` reads.
@@ -30,23 +30,48 @@ package enum AgentConnection {
     return value.isEmpty || value == "0"
   }
 
-  /// The agent's answer to `request`, or nil when there is no usable agent or it declined.
-  /// Blocks the calling thread for at most `timeout` seconds after connecting.
+  /// What became of a request sent to the agent.
+  package enum Exchange: Sendable, Equatable {
+    /// No usable agent took it (none there, not ours, or it declined the request): nothing
+    /// was done, and the caller does the work itself.
+    case noAgent
+    /// The request went to the agent, but no answer that reads came back (it stopped, or took
+    /// too long): it may have acted on it.
+    case unanswered
+    /// The agent's answer (never a declined one).
+    case answered(AgentResponse)
+  }
+
+  /// The agent's answer to `request`, or nil when there is no usable agent, it declined, or
+  /// it did not answer. Blocks the calling thread for at most `timeout` seconds after
+  /// connecting.
   package static func ask(
     _ request: AgentRequest, at location: AgentSocketLocation, timeout: TimeInterval
   ) -> AgentResponse? {
-    exchange(request, at: location, timeout: timeout).flatMap { $0.declined ? nil : $0 }
+    guard case .answered(let response) = exchange(request, at: location, timeout: timeout)
+    else { return nil }
+    return response
   }
 
-  private static func exchange(
+  /// Sends `request` to the agent at `location` and says what became of it; a caller whose
+  /// request must not run twice (`logout`) tells `unanswered` from `noAgent`.
+  package static func exchange(
     _ request: AgentRequest, at location: AgentSocketLocation, timeout: TimeInterval
-  ) -> AgentResponse? {
+  ) -> Exchange {
     guard location.exists, location.directoryProblem() == nil,
       case .connected(let fd) = UnixSocket.connect(to: location.path, timeout: connectTimeout)
-    else { return nil }
+    else { return .noAgent }
     defer { close(fd) }
     // An agent of another user could hand out tokens of its own choosing.
-    guard UnixSocket.peer(of: fd)?.uid == geteuid() else { return nil }
+    guard UnixSocket.peer(of: fd)?.uid == geteuid() else { return .noAgent }
+    // From here on the agent may have read the request, even when sending fails part-way.
+    guard let answer = answer(to: request, on: fd, timeout: timeout) else { return .unanswered }
+    return answer.declined ? .noAgent : .answered(answer)
+  }
+
+  private static func answer(to request: AgentRequest, on fd: Int32, timeout: TimeInterval)
+    -> AgentResponse?
+  {
     guard UnixSocket.sendAll(Array((request.line + "\n").utf8), to: fd) else { return nil }
     shutdown(fd, Int32(SHUT_WR))
 

@@ -84,7 +84,7 @@ enum TokenCommand {
     {
     case .token(let token)?: return .success(token)
     case .failure(let failure)?: return .failure(CommandFailure(failure))
-    case .pong?, nil: return nil
+    default: return nil
     }
   }
 }
