@@ -21,9 +21,16 @@ enum AgentCommand {
       when the agent answers for its vault and unlocks the vault itself otherwise;
       AUTHTUI_NO_AGENT=1 makes it never ask. Refreshes stay one at a time across the agent and
       every other authtui process. Tokens leave the agent only over the socket, to the caller.
-      Run it with `authtui agent &`, or as a systemd --user service (see the README); stop it
-      with Ctrl-C or SIGTERM, or let --idle-timeout stop it. Provider files are read once, at
-      start: restart the agent after changing them.
+      While it runs it refreshes every account that has a refresh token ahead of its expiry
+      (when a quarter of the token's lifetime is left, at most five minutes ahead, as the
+      interactive UI does), so `token` answers without waiting on the network; a failed
+      refresh is tried again after 30 s, doubling up to five minutes, and said on standard
+      error. Accounts added or removed by other authtui processes are picked up within a
+      second. Run it with `authtui agent &`, or as a systemd --user service (see the
+      README); stop it with Ctrl-C or SIGTERM, or let --idle-timeout stop it: only requests
+      count as activity, not the background refreshes (one under way is finished and stored
+      before the agent stops). Provider files are read once, at start: restart the agent
+      after changing them.
       """,
     arguments: [], requiredArguments: 0,
     options: [idleTimeoutOption])
@@ -69,18 +76,22 @@ enum AgentCommand {
         guard idleTimeout > 0 else { return }
         await watchIdleness(of: service, timeout: TimeInterval(idleTimeout), then: continuation)
       }
+      let refresher = Task {
+        await service.refresher.run(for: service) { console.err($0) }
+      }
       var reason = Stop.idle
       for await stop in stops {
         reason = stop
         break
       }
       idleWatch.cancel()
+      refresher.cancel()
       // New callers find no agent and unlock the vault themselves; those being answered get
       // their answer before the vault closes.
       await listener.stop()
       location.remove(inode: inode)
       await service.drain()
-      await book.vault.close()
+      await service.vault.close()
       switch reason {
       case .idle:
         console.err("authtui agent: stopped after \(idleTimeout) s without a request")
@@ -121,7 +132,7 @@ enum AgentCommand {
   }
 
   /// Yields `.idle` once no request has been answered for `timeout` seconds (a request being
-  /// answered, such as a slow refresh, keeps the agent up).
+  /// answered, such as a slow refresh, keeps the agent up; a background refresh does not).
   private static func watchIdleness(
     of service: AgentService, timeout: TimeInterval,
     then continuation: AsyncStream<Stop>.Continuation
