@@ -61,8 +61,8 @@ let package = Package(
     .target(
       name: "Commands",
       dependencies: [
-        "Accounts", "Agent", "App", "AuthCore", "Crypto", "JSON", "Providers", "Spelling", "System",
-        "Vault",
+        "Accounts", "Agent", "App", "AuthCore", "Crypto", "Isolation", "JSON", "Providers",
+        "Spelling", "System", "Vault",
       ]),
 
     // Composition roots.

@@ -77,12 +77,78 @@ import Testing
     await cli.stop()
   }
 
+  @Test func readsTheProviderFilesAgainOnSIGHUPAndWhenOneChanges() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    let file = cli.folder.file("config/providers/sandbox.json")
+    let aside = cli.folder.file("sandbox.json.aside")
+    let contents = try String(contentsOfFile: file, encoding: .utf8)
+    #expect(rename(file, aside) == 0)
+    let agent = try await AgentProcess.start(cli)
+    #expect(agent.firstLine != nil)
+    let forced = ["token", "sandbox/alice", "--min-valid", "100000"]
+    let unknown = try await cli.run(forced, Self.wrongPassphrase)
+    #expect(unknown.status == 4)
+    #expect(unknown.stderr == "authtui: no provider sandbox; `authtui providers` lists them\n")
+
+    // SIGHUP reads the files and the agent goes on.
+    await agent.child.kill(SIGHUP)
+    try await waitUntil("the agent read the files on SIGHUP") {
+      await agent.child.standardError().contains(
+        "authtui agent: read the provider files again (SIGHUP): no file changed\n")
+    }
+    #expect(try await cli.run(forced, Self.wrongPassphrase).status == 4)
+
+    // The file back: the provider is used from the next request on (SIGHUP, or the look at
+    // the files, whichever comes first).
+    #expect(rename(aside, file) == 0)
+    await agent.child.kill(SIGHUP)
+    try await waitUntil("the agent read the restored file") {
+      await agent.child.standardError().contains("): providers/sandbox.json added\n")
+    }
+    let served = try await cli.run(forced, Self.wrongPassphrase)
+    #expect(served.status == 0, "\(served.stderr)")
+    #expect(await cli.stat("refreshes") == 1)
+
+    // A broken file keeps the providers as they were, and says what is wrong.
+    try Data("{ \"id\": \n".utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
+    try await waitUntil("the agent saw the broken file") {
+      await agent.child.standardError().contains(
+        "authtui agent: kept the providers as they were (a file changed): ")
+    }
+    let kept = try await cli.run(forced, Self.wrongPassphrase)
+    #expect(kept.status == 0, "\(kept.stderr)")
+    #expect(await cli.stat("refreshes") == 2)
+
+    try Data(contents.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
+    try await waitUntil("the agent read the mended file") {
+      await agent.child.standardError().contains(
+        "authtui agent: read the provider files again (a file changed): "
+          + "providers/sandbox.json changed\n")
+    }
+    let stopped = await agent.stop(SIGTERM)
+    #expect(stopped.status == 0)
+    #expect(!stopped.output.contains("stopped (SIGHUP)"))
+    let problems = stopped.output.components(separatedBy: "\n").filter {
+      $0.contains("kept the providers as they were")
+    }
+    #expect(problems.count == 1, "\(problems)")
+    #expect(
+      problems.first
+        == "authtui agent: kept the providers as they were (a file changed): "
+        + "~/config/providers/sandbox.json:2: not valid JSON: expected a value before the end of "
+        + "the file")
+    await cli.stop()
+  }
+
   @Test func saysInItsHelpWhatItDoesInTheBackground() async throws {
     let help = try await ChildProcess.run(Products.authtui, ["help", "agent"])
     #expect(help.status == 0)
     let text = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     #expect(text.contains("refreshes every account that has a refresh token ahead of its expiry"))
+    #expect(text.contains("on SIGHUP"))
     #expect(text.contains("only requests count as activity, not the background refreshes"))
+    #expect(!text.contains("restart the agent"))
   }
 
   @Test func saysWhenABackgroundRefreshFailsAndBacksOff() async throws {
