@@ -132,7 +132,11 @@ let package = Package(
         "TestSupport", "Vault",
       ]),
     .testTarget(name: "SystemTests", dependencies: ["System"]),
-    .testTarget(name: "AgentTests", dependencies: ["Agent", "Vault"]),
+    .testTarget(
+      name: "AgentTests",
+      dependencies: [
+        "Accounts", "Agent", "AuthCore", "Crypto", "Providers", "TestSupport", "Vault",
+      ]),
     .testTarget(
       name: "CommandsTests",
       dependencies: ["Commands", "Accounts", "Agent", "AuthCore", "Spelling", "System", "Vault"]),
