@@ -117,6 +117,9 @@ enum AgentCommand {
       // their answer before the vault closes.
       await listener.stop()
       location.remove(inode: inode)
+      // The refresher's loop ends at once (it only reads the vault between its sleeps); the
+      // refreshes it started are the service's to wait for.
+      await refresher.value
       await service.drain()
       await service.vault.close()
       switch reason {
