@@ -71,8 +71,8 @@ let package = Package(
     .target(
       name: "Commands",
       dependencies: [
-        "Accounts", "Agent", "App", "AuthCore", "Crypto", "JSON", "Providers", "Spelling", "System",
-        "Vault",
+        "Accounts", "Agent", "App", "AuthCore", "Crypto", "Isolation", "JSON", "Providers",
+        "Spelling", "System", "Vault",
       ]),
 
     // Composition roots. `authtui` is a small statically linked front: it answers `token` from
@@ -152,7 +152,12 @@ let package = Package(
         "TestSupport", "Vault",
       ]),
     .testTarget(name: "SystemTests", dependencies: ["System"]),
-    .testTarget(name: "AgentTests", dependencies: ["Agent", "AgentProtocol", "Locations", "Vault"]),
+    .testTarget(
+      name: "AgentTests",
+      dependencies: [
+        "Accounts", "Agent", "AgentProtocol", "AuthCore", "Crypto", "Locations", "Providers",
+        "TestSupport", "Vault",
+      ]),
     .testTarget(
       name: "CommandsTests",
       dependencies: ["Commands", "Accounts", "Agent", "AuthCore", "Spelling", "System", "Vault"]),
