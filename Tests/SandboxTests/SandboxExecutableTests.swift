@@ -1,4 +1,5 @@
 import Foundation
+import Loopback
 import TestSupport
 import Testing
 
@@ -35,7 +36,11 @@ import Testing
   }
 
   @Test func listensOnTheAskedPortAndRegistersTheGivenSimklRedirectURI() async throws {
-    let (first, port) = try await start()
+    // A port outside the ephemeral range: one the kernel chose could be given to another
+    // test's outgoing connection between the two sandboxes.
+    let fixed = try #require(LoopbackServer.freeFixedPort())
+    let (first, port) = try await start(["--listen", "127.0.0.1:\(fixed)"])
+    #expect(port == fixed)
     await first.kill(SIGTERM)
     _ = await first.wait(timeout: 60)
     let uri = "http://127.0.0.1:4567/callback"
