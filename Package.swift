@@ -39,7 +39,7 @@ let package = Package(
     // The one JSON reader (line and column in its errors) and the one ordered writer.
     .target(name: "JSON", dependencies: ["Spelling"]),
     // The one poll(2) socket server, the HTTP/1.1 server and parser, the raw loopback client.
-    .target(name: "Loopback", dependencies: ["Isolation"]),
+    .target(name: "Loopback", dependencies: ["Isolation", "Spelling"]),
     .target(name: "Terminal", dependencies: ["Spelling"]),
     .target(name: "TerminalCurses", dependencies: ["Terminal", "Spelling", "CNcursesW"]),
     .target(
@@ -85,7 +85,12 @@ let package = Package(
 
     // Composition roots. `authtui` is a small statically linked front: it answers `token` from
     // a running agent in about a millisecond, and `exec`s `authtui-core` (the full program,
-    // installed beside it or in ../libexec/authtui) for everything else.
+    // installed beside it or in ../libexec/authtui) for everything else. Its modules (and
+    // those they use) call nothing of Foundation beyond FoundationEssentials, so the static
+    // link leaves out Foundation proper and CoreFoundation with its start-up (a third of the
+    // binary, and of its start): no `Thread`, `NSString` paths, `CharacterSet` or
+    // `NSHomeDirectory` there (see Isolation's onOwnThread, Spelling's trimmingHorizontalSpace,
+    // Locations' PathText).
     .executableTarget(
       name: "authtui", dependencies: ["AgentProtocol", "Hardening", "Locations"],
       path: "Sources/Front",

@@ -73,7 +73,7 @@ extension AgentRequest {
 
   /// Reads a request line, or says what is wrong with it (for a `bad_request` answer).
   public init(parsing line: String) throws(MalformedAgentRequest) {
-    guard let members = JSONValue.object(from: line.utf8) else {
+    guard let members = JSONValue.object(fromLine: line) else {
       throw MalformedAgentRequest("the request is not a JSON object on one line")
     }
     guard let vault = members["vault"]?.stringValue, vault.hasPrefix("/") else {

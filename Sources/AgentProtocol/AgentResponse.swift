@@ -62,7 +62,7 @@ public enum AgentResponse: Sendable, Equatable {
 
   /// Reads an answer line; nil for anything that is not one (the caller then falls back).
   public init?(parsing line: String) {
-    guard let members = JSONValue.object(from: line.utf8),
+    guard let members = JSONValue.object(fromLine: line),
       case .bool(let ok)? = members["ok"]
     else { return nil }
     if !ok {

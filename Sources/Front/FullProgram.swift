@@ -1,4 +1,5 @@
 import Foundation
+import Locations
 
 #if canImport(Glibc)
   import Glibc
@@ -34,11 +35,9 @@ enum FullProgram {
   private static func ownFolder() -> String {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
     let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    guard count > 0 else {
-      return (CommandLine.arguments[0] as NSString).deletingLastPathComponent
-    }
+    guard count > 0 else { return PathText.folder(of: CommandLine.arguments[0]) }
     let path = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    return (path as NSString).deletingLastPathComponent
+    return PathText.folder(of: path)
   }
 }
 

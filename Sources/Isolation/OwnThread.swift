@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Runs blocking `work` on a thread of its own and hands its result back to the awaiting task.
 ///
@@ -15,9 +17,43 @@ public func onOwnThread<Value: Sendable>(
   named name: String? = nil, _ work: @escaping @Sendable () -> Value
 ) async -> Value {
   await withCheckedContinuation { continuation in
-    let thread = Thread { continuation.resume(returning: work()) }
-    if let name { thread.name = name }
-    thread.start()
+    startThread(named: name) { continuation.resume(returning: work()) }
+  }
+}
+
+/// What a new thread runs, and its name.
+private final class ThreadStart: Sendable {
+  let name: String?
+  let body: @Sendable () -> Void
+
+  init(name: String?, body: @escaping @Sendable () -> Void) {
+    self.name = name
+    self.body = body
+  }
+}
+
+/// Runs `body` on a new detached POSIX thread called `name`. Not Foundation's `Thread`: that would link all of Foundation, CoreFoundation's
+/// start-up included, into every program using this module, the front of `authtui` among
+/// them. When no thread can be created (the process is at its thread limit), `body` runs on
+/// the calling thread: late is better than never.
+private func startThread(named name: String?, _ body: @escaping @Sendable () -> Void) {
+  let start = Unmanaged.passRetained(ThreadStart(name: name, body: body)).toOpaque()
+  var attributes = pthread_attr_t()
+  pthread_attr_init(&attributes)
+  defer { pthread_attr_destroy(&attributes) }
+  pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+  var thread = pthread_t()
+  let created = pthread_create(
+    &thread, &attributes,
+    { argument in
+      guard let argument else { return nil }
+      let start = Unmanaged<ThreadStart>.fromOpaque(argument).takeRetainedValue()
+      if let name = start.name { nameThisThread(name) }
+      start.body()
+      return nil
+    }, start)
+  if created != 0 {
+    Unmanaged<ThreadStart>.fromOpaque(start).takeRetainedValue().body()
   }
 }
 
@@ -26,4 +62,14 @@ public func onOwnThread<Value: Sendable, Failure: Error>(
   named name: String? = nil, _ work: @escaping @Sendable () throws(Failure) -> Value
 ) async throws(Failure) -> Value {
   try await onOwnThread(named: name) { Result(catching: work) }.get()
+}
+
+/// Names the calling thread for `ps -L` and debuggers (at most 15 bytes show), through
+/// `/proc/thread-self/comm`: Glibc's `pthread_setname_np` does not reach Swift.
+private func nameThisThread(_ name: String) {
+  let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+  guard fd >= 0 else { return }
+  defer { close(fd) }
+  let bytes = Array(name.utf8.prefix(15))
+  _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Spelling
 
 extension JSONValue {
   /// The string, if this is one.
@@ -12,7 +13,7 @@ extension JSONValue {
   public var numberValue: Double? {
     switch self {
     case .number(let number): return number
-    case .string(let text): return Double(text.trimmingCharacters(in: .whitespaces))
+    case .string(let text): return Double(text.trimmingHorizontalSpace)
     default: return nil
     }
   }

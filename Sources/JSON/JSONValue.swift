@@ -22,4 +22,11 @@ public enum JSONValue: Sendable, Equatable {
     guard case .object(let members)? = try? JSONParser.parseWire(bytes) else { return nil }
     return members
   }
+
+  /// Parses the UTF-8 of `line` as a JSON object, as `object(from:)` does; nil for anything
+  /// else. Not generic, so the parser runs specialized for the caller (an agent line is read
+  /// in every `authtui token`, where the runtime's work for generic code is most of the cost).
+  public static func object(fromLine line: String) -> [String: JSONValue]? {
+    object(from: Array(line.utf8))
+  }
 }

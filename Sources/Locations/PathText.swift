@@ -49,6 +49,18 @@ package enum PathText {
     return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
   }
 
+  /// This user's home folder from the password database, for when `HOME` is not set (what
+  /// `NSHomeDirectory` does, without linking all of Foundation into the front).
+  package static func homeFolder() -> String {
+    var entry = passwd()
+    var found: UnsafeMutablePointer<passwd>?
+    var buffer = [CChar](repeating: 0, count: 16 * 1024)
+    guard getpwuid_r(geteuid(), &entry, &buffer, buffer.count, &found) == 0, found != nil,
+      let directory = entry.pw_dir
+    else { return "/" }
+    return String(cString: directory)
+  }
+
   private static func workingFolder() -> String {
     guard let folder = getcwd(nil, 0) else { return "" }
     defer { free(folder) }

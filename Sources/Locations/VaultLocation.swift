@@ -40,7 +40,7 @@ public struct VaultLocation: Sendable, Equatable {
       // The XDG spec says a relative XDG_DATA_HOME is invalid and must be ignored.
       dataHome = xdg
     } else {
-      let home = variable("HOME") ?? NSHomeDirectory()
+      let home = variable("HOME") ?? PathText.homeFolder()
       dataHome = home + "/.local/share"
     }
     return VaultLocation(path: dataHome + "/authtui/vault.db")

@@ -1,5 +1,6 @@
 import Foundation
 import Isolation
+import Spelling
 
 #if canImport(Glibc)
   import Glibc
@@ -31,7 +32,7 @@ public enum LoopbackHTTP {
         guard let colon = line.firstIndex(of: ":") else { return nil }
         return (
           String(line[..<colon]),
-          String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+          line[line.index(after: colon)...].trimmingHorizontalSpace
         )
       }
     }
