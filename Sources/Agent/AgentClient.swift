@@ -37,19 +37,31 @@ package enum AgentClient {
     // Most calls find no socket: answer that without starting a thread.
     guard location.exists else { return nil }
     return await onOwnThread {
-      askBlocking(request, at: location, timeout: timeout).flatMap { $0.declined ? nil : $0 }
+      askBlocking(request, at: location, timeout: timeout).flatMap {
+        $0.response.declined ? nil : $0.response
+      }
     }
+  }
+
+  /// The answer to `request` as it came, declined or not, and the process id of the agent
+  /// that gave it (the socket's peer credentials): for `agent stop` and `agent status`, which
+  /// talk to whatever agent of this user listens there. Nil when none answers.
+  package static func exchange(
+    _ request: AgentRequest, at location: AgentSocketLocation, timeout: TimeInterval
+  ) async -> (response: AgentResponse, pid: pid_t)? {
+    guard location.exists else { return nil }
+    return await onOwnThread { askBlocking(request, at: location, timeout: timeout) }
   }
 
   private static func askBlocking(
     _ request: AgentRequest, at location: AgentSocketLocation, timeout: TimeInterval
-  ) -> AgentResponse? {
+  ) -> (response: AgentResponse, pid: pid_t)? {
     guard location.directoryProblem() == nil,
       case .connected(let fd) = UnixSocket.connect(to: location.path, timeout: connectTimeout)
     else { return nil }
     defer { close(fd) }
     // An agent of another user could hand out tokens of its own choosing.
-    guard UnixSocket.peer(of: fd)?.uid == geteuid() else { return nil }
+    guard let peer = UnixSocket.peer(of: fd), peer.uid == geteuid() else { return nil }
     guard UnixSocket.sendAll(Array((request.line + "\n").utf8), to: fd) else { return nil }
     shutdown(fd, Int32(SHUT_WR))
 
@@ -58,7 +70,9 @@ package enum AgentClient {
     var chunk = [UInt8](repeating: 0, count: 16 * 1024)
     while answer.count < maximumAnswerBytes {
       if let newline = answer.firstIndex(of: UInt8(ascii: "\n")) {
-        return AgentResponse(parsing: String(decoding: answer[..<newline], as: UTF8.self))
+        return AgentResponse(parsing: String(decoding: answer[..<newline], as: UTF8.self)).map {
+          ($0, peer.pid)
+        }
       }
       let remaining = deadline.timeIntervalSinceNow
       guard remaining > 0 else { return nil }

@@ -7,6 +7,7 @@ import JSON
 /// ```
 /// {"op":"token","account":"simkl/alice","min_valid":60,"vault":"/abs/vault.db","started_at":1712345678.25}
 /// {"op":"ping","vault":"/abs/vault.db"}
+/// {"op":"status","vault":"/abs/vault.db"}
 /// ```
 /// `vault` is the canonical path of the vault the caller means: the agent answers only for its
 /// own. `started_at` (seconds since 1970) is when the caller's `token` started, so that a token
@@ -18,6 +19,9 @@ public struct AgentRequest: Sendable, Equatable {
     case token(account: String, minimumValidity: Int, startedAt: Date?)
     /// Whether the agent is there, and for which vault.
     case ping
+    /// What the agent is doing (`authtui agent status`): answered whichever vault the caller
+    /// names, since the answer says which one the agent serves.
+    case status
   }
 
   public let operation: Operation
@@ -42,6 +46,8 @@ public struct AgentRequest: Sendable, Equatable {
       if let startedAt { members.append(("started_at", .double(startedAt.timeIntervalSince1970))) }
     case .ping:
       members = [("op", "ping"), ("vault", .string(vault))]
+    case .status:
+      members = [("op", "status"), ("vault", .string(vault))]
     }
     return OrderedJSON.object(members).text
   }
@@ -62,6 +68,8 @@ extension AgentRequest {
     switch members["op"]?.stringValue {
     case "ping":
       self.init(operation: .ping, vault: vault)
+    case "status":
+      self.init(operation: .status, vault: vault)
     case "token":
       guard let account = members["account"]?.stringValue, !account.isEmpty else {
         throw MalformedAgentRequest("\"account\" must name an account (PROVIDER/LABEL)")
@@ -85,7 +93,7 @@ extension AgentRequest {
           account: account, minimumValidity: minimumValidity, startedAt: startedAt),
         vault: vault)
     default:
-      throw MalformedAgentRequest("\"op\" must be \"token\" or \"ping\"")
+      throw MalformedAgentRequest("\"op\" must be \"token\", \"ping\" or \"status\"")
     }
   }
 }

@@ -12,6 +12,10 @@ package actor AgentService {
   package nonisolated let book: AccountBook
   /// The canonical path of that vault: requests for any other are declined.
   package nonisolated let vaultPath: String
+  /// When it started (`agent status`'s "since").
+  package nonisolated let startedAt = Date()
+  /// Its idle timeout in seconds, nil for none (`agent status` reports it).
+  package nonisolated let idleTimeout: Int?
   private let pid = ProcessInfo.processInfo.processIdentifier
   private var lastRequest = Date()
   private var running = 0
@@ -20,15 +24,16 @@ package actor AgentService {
 
   /// The failure sent for a request that was not served; the command line decides its exit
   /// status (the one `authtui token` would have exited with).
-  private let failure: @Sendable (AgentRefusal) -> AgentFailure
+  let failure: @Sendable (AgentRefusal) -> AgentFailure
 
   /// A service answering for `book`'s vault at `vaultPath`, its failures described by `failure`.
   package init(
-    book: AccountBook, vaultPath: String,
+    book: AccountBook, vaultPath: String, idleTimeout: Int? = nil,
     failure: @escaping @Sendable (AgentRefusal) -> AgentFailure
   ) {
     self.book = book
     self.vaultPath = vaultPath
+    self.idleTimeout = idleTimeout
     self.failure = failure
   }
 
@@ -83,12 +88,15 @@ package actor AgentService {
     } catch {
       return .failure(failure(.badRequest(error.reason)))
     }
-    guard request.vault == vaultPath else {
+    // `status` is answered for any vault: its answer names the one served.
+    guard request.vault == vaultPath || request.operation == .status else {
       return .failure(failure(.otherVault(served: vaultPath, asked: request.vault)))
     }
     switch request.operation {
     case .ping:
       return .pong(pid: pid, vault: vaultPath)
+    case .status:
+      return await status()
     case .token(let name, let minimumValidity, let startedAt):
       do {
         let account = try await book.account(named: name)

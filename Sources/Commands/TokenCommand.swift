@@ -83,7 +83,7 @@ enum TokenCommand {
     {
     case .token(let token)?: return .success(token)
     case .failure(let failure)?: return .failure(CommandFailure(failure))
-    case .pong?, nil: return nil
+    case .pong?, .status?, nil: return nil
     }
   }
 }
