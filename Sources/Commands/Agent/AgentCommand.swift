@@ -12,7 +12,8 @@ import System
 enum AgentCommand {
   static let spec = CommandSpec(
     name: "agent", usage: "agent [--idle-timeout SECONDS]",
-    summary: "Unlock the vault once and answer `authtui token` from memory (foreground).",
+    summary:
+      "Unlock the vault once and answer `authtui token` from memory (start, stop, status).",
     details: """
       Unlocks the vault once (the passphrase as for every command) and answers `authtui token`
       for that vault on a socket only you can use: $XDG_RUNTIME_DIR/authtui/agent.sock, else
@@ -21,15 +22,24 @@ enum AgentCommand {
       when the agent answers for its vault and unlocks the vault itself otherwise;
       AUTHTUI_NO_AGENT=1 makes it never ask. Refreshes stay one at a time across the agent and
       every other authtui process. Tokens leave the agent only over the socket, to the caller.
-      Run it with `authtui agent &`, or as a systemd --user service (see the README); stop it
-      with Ctrl-C or SIGTERM, or let --idle-timeout stop it. Provider files are read once, at
-      start: restart the agent after changing them.
+      Run it in the background with `authtui agent start` (below), or as a systemd --user
+      service (see the README); stop it with Ctrl-C, SIGTERM or `authtui agent stop`, or let
+      --idle-timeout stop it. Provider files are read once, at start: restart the agent after
+      changing them. With "agent": {"unlock_once": true} in config.json, the first command
+      that unlocks the vault leaves one running by itself (see the README).
       """,
     arguments: [], requiredArguments: 0,
-    options: [idleTimeoutOption])
+    options: [idleTimeoutOption, handoverOption],
+    actions: [AgentStartCommand.spec, AgentStopCommand.spec, AgentStatusCommand.spec])
 
   static let idleTimeoutOption = OptionSpec.value(
     "idle-timeout", "SECONDS", "stop after this long without a request (default, or 0: never)")
+
+  /// Between `agent start` and the agent it starts: the inherited socket the vault's key comes
+  /// in on and the agent's readiness goes out on (`AgentHandover`). Not for people.
+  static let handoverOption = OptionSpec(
+    name: "handover-fd", valueName: "FD",
+    help: "the descriptor agent start hands the vault key over", hidden: true)
 
   /// Why the agent stopped.
   enum Stop: Sendable {
@@ -38,6 +48,7 @@ enum AgentCommand {
   }
 
   static func run(_ invocation: Invocation, console: Console) async -> ExitCode {
+    let handover = invocation.value(handoverOption).flatMap { Int32($0) }
     do throws(CommandFailure) {
       // Absent (or 0): never. The default given is only the example of a usage error.
       let idleTimeout =
@@ -51,9 +62,15 @@ enum AgentCommand {
       } catch {
         throw error.failure
       }
-      let book = try await AccountAccess.book(invocation.global, console: console)
+      let book =
+        if let handover {
+          try await AgentLauncher.book(handedOverOn: handover, invocation.global, console: console)
+        } else {
+          try await AccountAccess.book(invocation.global, console: console, leavingAgent: false)
+        }
       let service = AgentService(
-        book: book, vaultPath: book.vault.location.canonicalPath, failure: AgentFailure.answering)
+        book: book, vaultPath: book.vault.location.canonicalPath,
+        idleTimeout: idleTimeout > 0 ? idleTimeout : nil, failure: AgentFailure.answering)
       let (stops, continuation) = AsyncStream<Stop>.makeStream()
       // SIGINT, SIGTERM and SIGHUP stop it cleanly (the socket removed, requests answered).
       TerminationSignals.shared.intercept { number in
@@ -62,6 +79,10 @@ enum AgentCommand {
       }
       let (listener, inode) = try listen(at: location, for: service, console: console)
       let pid = ProcessInfo.processInfo.processIdentifier
+      if let handover {
+        AgentHandover.report(.pong(pid: pid, vault: service.vaultPath), on: handover)
+        close(handover)
+      }
       console.out(
         "authtui agent (pid \(pid)) listening on \(location.path) for the vault "
           + "\(service.vaultPath); stop it with Ctrl-C or `kill \(pid)`")
@@ -91,6 +112,7 @@ enum AgentCommand {
       return .ok
     } catch {
       console.err(error.line)
+      if let handover { AgentHandover.report(.failure(AgentFailure(error)), on: handover) }
       return error.exitCode
     }
   }

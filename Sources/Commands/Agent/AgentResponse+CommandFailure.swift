@@ -33,6 +33,9 @@ extension CommandFailure {
 extension AgentSocketProblem {
   /// The failure a command reports.
   var failure: CommandFailure {
-    CommandFailure(exitCode: .failure, message: message, code: "agent_socket")
+    // `agent_running` lets a command that would have started one see that one runs already.
+    let code: String
+    if case .agentRunning = self { code = "agent_running" } else { code = "agent_socket" }
+    return CommandFailure(exitCode: .failure, message: message, code: code)
   }
 }
