@@ -56,12 +56,7 @@ enum AgentCommand {
         ? 0 : try AccountAccess.seconds(invocation, idleTimeoutOption, default: 3600)
       let location = AgentSocketLocation.resolve()
       // Refuse a bad folder or a running agent before asking for the passphrase.
-      do {
-        try location.prepareDirectory()
-        try location.removeStaleSocket()
-      } catch {
-        throw error.failure
-      }
+      try location.claim()
       let book =
         if let handover {
           try await AgentLauncher.book(handedOverOn: handover, invocation.global, console: console)

@@ -40,12 +40,7 @@ package enum AgentLauncher {
     guard let key = await vault.unlockKey() else {
       throw VaultAccess.failure(.locked(path: vault.location.fileURL.path))
     }
-    do {
-      try location.prepareDirectory()
-      try location.removeStaleSocket()
-    } catch {
-      throw error.failure
-    }
+    try location.claim()
     let log = try openLog(location.logPath)
     defer { close(log) }
     guard let channel = AgentHandover.channel() else {

@@ -39,3 +39,16 @@ extension AgentSocketProblem {
     return CommandFailure(exitCode: .failure, message: message, code: code)
   }
 }
+
+extension AgentSocketLocation {
+  /// Makes the socket's folder ready and clears a dead agent's socket, or refuses: a folder
+  /// others could use, something else at the path, or a live agent (`agent_running`).
+  func claim() throws(CommandFailure) {
+    do {
+      try prepareDirectory()
+      try removeStaleSocket()
+    } catch {
+      throw error.failure
+    }
+  }
+}

@@ -29,12 +29,7 @@ enum AgentStartCommand {
         invocation, AgentCommand.idleTimeoutOption, default: 0)
       let location = AgentSocketLocation.resolve()
       // Refuse a bad folder or a running agent before asking for the passphrase.
-      do {
-        try location.prepareDirectory()
-        try location.removeStaleSocket()
-      } catch {
-        throw error.failure
-      }
+      try location.claim()
       let vault = try await VaultAccess.unlocked(invocation.global)
       let started: AgentLauncher.Started
       do {
