@@ -4,12 +4,17 @@
 #               then a short run of every fuzz target (fuzz-smoke)
 #   make fuzz   every fuzz target for FUZZ_SECONDS each (FUZZ_TARGETS=… picks some)
 #   make test-tsan, make test-asan   the whole test suite under ThreadSanitizer / AddressSanitizer
+#   make install [PREFIX=~/.local]   release build: PREFIX/bin/authtui and, beside it, the full
+#               program in PREFIX/libexec/authtui/authtui-core; make uninstall removes them
 
 SWIFT ?= swift
 
-.PHONY: demo test deps build lint imports bench clean fuzz fuzz-smoke fuzz-build
+.PHONY: demo test deps build lint imports bench clean fuzz fuzz-smoke fuzz-build install uninstall
 
+# `authtui` is a small front that hands everything but an agent's `token` answer to the full
+# program, `authtui-core`: both are built.
 demo: deps
+	$(SWIFT) build --product authtui-core
 	$(SWIFT) build --product authtui
 	"$$($(SWIFT) build --show-bin-path)/authtui" demo
 
@@ -43,6 +48,22 @@ bench: deps
 
 clean:
 	rm -rf .build
+
+PREFIX ?= $(HOME)/.local
+BINDIR = $(DESTDIR)$(PREFIX)/bin
+LIBEXECDIR = $(DESTDIR)$(PREFIX)/libexec/authtui
+
+install: deps
+	$(SWIFT) build -c release --product authtui-core
+	$(SWIFT) build -c release --product authtui
+	install -d "$(BINDIR)" "$(LIBEXECDIR)"
+	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/authtui-core" "$(LIBEXECDIR)/authtui-core"
+	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/authtui" "$(BINDIR)/authtui"
+	@echo "installed $(BINDIR)/authtui (and $(LIBEXECDIR)/authtui-core)"
+
+uninstall:
+	rm -f "$(BINDIR)/authtui" "$(LIBEXECDIR)/authtui-core"
+	-rmdir "$(LIBEXECDIR)" 2>/dev/null
 
 # Fuzzing (Tests/Fuzz): one harness, authtui-fuzz, with a target per parser of outside input;
 # `authtui-fuzz --list` names them, Tests/Fuzz/Corpus/TARGET holds each one's seed inputs.

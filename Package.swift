@@ -8,6 +8,7 @@ let package = Package(
   platforms: [.macOS(.v14)],
   products: [
     .executable(name: "authtui", targets: ["authtui"]),
+    .executable(name: "authtui-core", targets: ["authtui-core"]),
     .executable(name: "authtui-sandbox", targets: ["authtui-sandbox"]),
   ],
   targets: [
@@ -15,13 +16,17 @@ let package = Package(
     .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
     .systemLibrary(name: "COpenSSL", providers: [.apt(["libssl-dev"])]),
     .systemLibrary(name: "CNcursesW", providers: [.apt(["libncurses-dev"])]),
-    // Process controls Swift cannot call (variadic prctl), for System.
+    // Process controls Swift cannot call (variadic prctl), for Hardening.
     .systemLibrary(name: "CProcessControl"),
 
     // Swift modules, lowest first.
     .target(name: "Isolation"),
+    // No core dumps, no tracing, no crash handler reading memory: first thing in every process.
+    .target(name: "Hardening", dependencies: ["CProcessControl"]),
+    // Where the vault file is: shared by the vault and the small front of `authtui`.
+    .target(name: "Locations"),
     .target(name: "Crypto", dependencies: ["COpenSSL"]),
-    .target(name: "Vault", dependencies: ["Crypto", "CSQLite", "Isolation"]),
+    .target(name: "Vault", dependencies: ["Crypto", "CSQLite", "Isolation", "Locations"]),
     .target(name: "Spelling"),
     // The one JSON reader (line and column in its errors) and the one ordered writer.
     .target(name: "JSON", dependencies: ["Spelling"]),
@@ -39,14 +44,19 @@ let package = Package(
       name: "Sandbox", dependencies: ["AuthCore", "Crypto", "Isolation", "JSON", "Loopback"]),
     .target(
       name: "Accounts", dependencies: ["AuthCore", "Crypto", "Providers", "Spelling", "Vault"]),
-    // The agent: its one-line JSON wire protocol (fuzzed too), service, client and socket.
+    // The agent's one-line JSON wire protocol (fuzzed too), its socket and the blocking client:
+    // all the small front of `authtui` needs to answer `token`.
+    .target(name: "AgentProtocol", dependencies: ["JSON", "Locations", "Loopback"]),
+    // The agent: its service and listener, and the client of the full program.
     .target(
       name: "Agent",
-      dependencies: ["Accounts", "AuthCore", "Isolation", "JSON", "Loopback", "Vault"]),
+      dependencies: [
+        "Accounts", "AgentProtocol", "AuthCore", "Isolation", "JSON", "Loopback", "Vault",
+      ]),
     // The world outside: spawning processes, the browser, the clipboard, passphrases, signals.
     .target(
       name: "System",
-      dependencies: ["AuthCore", "CProcessControl", "Crypto", "Isolation", "Terminal", "Vault"]),
+      dependencies: ["AuthCore", "Crypto", "Hardening", "Isolation", "Terminal", "Vault"]),
     .target(
       name: "App",
       dependencies: ["Accounts", "Terminal", "Theme", "AuthCore", "Providers", "Spelling", "Vault"]),
@@ -65,13 +75,23 @@ let package = Package(
         "Vault",
       ]),
 
-    // Composition roots.
+    // Composition roots. `authtui` is a small statically linked front: it answers `token` from
+    // a running agent in about a millisecond, and `exec`s `authtui-core` (the full program,
+    // installed beside it or in ../libexec/authtui) for everything else.
     .executableTarget(
-      name: "authtui",
+      name: "authtui", dependencies: ["AgentProtocol", "Hardening", "Locations"],
+      path: "Sources/Front",
+      // At compile time too: the static Foundation module's link entries (CoreFoundation, ICU)
+      // come with the imports of this target.
+      swiftSettings: [.unsafeFlags(["-static-executable"])],
+      linkerSettings: [.unsafeFlags(["-static-executable"])]),
+    .executableTarget(
+      name: "authtui-core",
       dependencies: [
-        "Accounts", "App", "AuthCore", "Commands", "Crypto", "Isolation", "Providers", "Sandbox",
-        "System", "Terminal", "TerminalCurses", "Theme", "Vault",
-      ]),
+        "Accounts", "App", "AuthCore", "Commands", "Crypto", "Hardening", "Isolation", "Providers",
+        "Sandbox", "System", "Terminal", "TerminalCurses", "Theme", "Vault",
+      ],
+      path: "Sources/authtui"),
     .executableTarget(name: "authtui-sandbox", dependencies: ["Sandbox"]),
 
     // Tests mirror the source folders.
@@ -128,17 +148,19 @@ let package = Package(
     .testTarget(
       name: "InteractiveUITests",
       dependencies: [
-        "authtui", "authtui-sandbox", "authtui-test-browser", "Crypto", "JSON", "Sandbox",
+        "authtui-core", "authtui-sandbox", "authtui-test-browser", "Crypto", "JSON", "Sandbox",
         "TestSupport", "Vault",
       ]),
     .testTarget(name: "SystemTests", dependencies: ["System"]),
-    .testTarget(name: "AgentTests", dependencies: ["Agent", "Vault"]),
+    .testTarget(name: "AgentTests", dependencies: ["Agent", "AgentProtocol", "Locations", "Vault"]),
     .testTarget(
       name: "CommandsTests",
       dependencies: ["Commands", "Accounts", "Agent", "AuthCore", "Spelling", "System", "Vault"]),
     .testTarget(
       name: "CommandLineTests",
-      dependencies: ["authtui", "Crypto", "Sandbox", "TestSupport", "Vault"]),
+      dependencies: [
+        "AgentProtocol", "authtui-core", "Crypto", "Sandbox", "TestSupport", "Vault",
+      ]),
     .testTarget(
       name: "VaultTests", dependencies: ["Vault", "Crypto", "TestSupport", "VaultProbe"]),
     // A child process running Vault code, so tests can race and SIGKILL real processes.

@@ -1,3 +1,4 @@
+import AgentProtocol
 import Foundation
 import Isolation
 import Loopback
@@ -82,7 +83,7 @@ package enum AgentHandover {
     let deadline = Date().addingTimeInterval(timeout)
     var received: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 4096)
-    while received.count < AgentClient.maximumAnswerBytes {
+    while received.count < AgentConnection.maximumAnswerBytes {
       if let newline = received.firstIndex(of: UInt8(ascii: "\n")) {
         return String(decoding: received[..<newline], as: UTF8.self)
       }

@@ -9,6 +9,11 @@ package enum AgentRefusal: Sendable {
   case otherVault(served: String, asked: String)
   /// The request could not be read (`bad_request`).
   case badRequest(String)
+  /// The answer would be longer than a client reads (`answer_too_long`): a listing of
+  /// hundreds of accounts. The caller then reads the vault itself.
+  case answerTooLong(bytes: Int)
+  /// The agent is stopping and takes no new request (`agent_stopping`).
+  case stopping
 
   /// The stable machine name (the answer's `code`); an account's failure is named by the
   /// command line, as for `authtui token`.
@@ -17,6 +22,8 @@ package enum AgentRefusal: Sendable {
     case .account(let error): return error.code
     case .otherVault: return "other_vault"
     case .badRequest: return "bad_request"
+    case .answerTooLong: return "answer_too_long"
+    case .stopping: return "agent_stopping"
     }
   }
 
@@ -28,6 +35,10 @@ package enum AgentRefusal: Sendable {
       return "this agent serves the vault \(served), not \(asked); run another agent for "
         + "that vault with its own AUTHTUI_AGENT_SOCKET"
     case .badRequest(let reason): return reason
+    case .answerTooLong(let bytes):
+      return "the answer (\(bytes) bytes) is longer than the \(AgentConnection.maximumAnswerBytes) "
+        + "bytes a client reads; run the command with AUTHTUI_NO_AGENT=1"
+    case .stopping: return "the agent is stopping; the command does without it"
     }
   }
 }

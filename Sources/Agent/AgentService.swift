@@ -37,10 +37,11 @@ package actor AgentService {
     self.failure = failure
   }
 
-  /// The answer line for what arrived on a connection; nil (no answer: the caller unlocks the
-  /// vault itself) once the agent is stopping.
+  /// The answer line for what arrived on a connection. Once the agent is stopping, a request is
+  /// declined unread (`agent_stopping`): the caller does the work itself, and knows that the
+  /// agent did none of it (a `logout` is not left in doubt).
   package func answer(_ delivery: AgentListener.Delivery) async -> String? {
-    guard !stopping else { return nil }
+    guard !stopping else { return AgentResponse.failure(failure(.stopping)).line }
     switch delivery {
     case .tooLong:
       return AgentResponse.failure(
@@ -109,6 +110,8 @@ package actor AgentService {
       } catch {
         return .failure(failure(.account(error)))
       }
+    case .list, .export, .logout:
+      return await answerAboutAccounts(request.operation)
     }
   }
 }

@@ -1,4 +1,5 @@
 import Accounts
+import Agent
 import Foundation
 import System
 
@@ -20,6 +21,8 @@ enum ExportCommand {
       --clear-after seconds (default 45; 0 keeps it) the clipboard is cleared if it still holds
       the token (over plain SSH the terminal cannot be asked, so it is cleared regardless).
       The token is refreshed first when less than a minute of it remains.
+      When `authtui agent` runs for this vault, it hands over the token and no passphrase is
+      needed (this command still writes the file or the clipboard); AUTHTUI_NO_AGENT=1 skips it.
       """,
     arguments: ["ACCOUNT"], requiredArguments: 1,
     options: [envFileOption, varOption, clipboardFlag, clearAfterOption])
@@ -76,22 +79,27 @@ enum ExportCommand {
           throw AccountAccess.failure(error)
         }
       }
-      let book = try await AccountAccess.book(
-        options.global, console: console, providers: .account(options.account))
+      let exportable: AgentExport
+      if let answer = await AgentAnswer.ask(
+        .export(account: options.account, startedAt: startedAt), options.global,
+        timeout: AgentAnswer.accountsTimeout, \.export)
+      {
+        exportable = try answer.get()
+      } else {
+        let book = try await AccountAccess.book(
+          options.global, console: console, providers: .account(options.account))
+        do {
+          exportable = try await book.export(named: options.account, startedAt: startedAt)
+        } catch {
+          throw AccountAccess.failure(error)
+        }
+      }
+      let token = exportable.token
       do throws(AccountsError) {
-        let account = try await book.account(named: options.account)
-        let (token, stored) = try await book.validTokens(
-          for: account.id, minimumValidity: 60, startedAt: startedAt)
         if let envFile = options.envFile {
-          let variable: String
-          if let named = options.variable {
-            variable = named
-          } else {
-            let provider = try book.providerID(named: account.providerID)
-            variable = EnvFile.defaultVariableName(provider: provider, label: nil)
-          }
+          let variable = options.variable ?? exportable.variable
           try EnvFile.write(
-            variable: variable, value: token, expiresAt: stored.tokens.expiresAt, to: envFile)
+            variable: variable, value: token, expiresAt: exportable.expiresAt, to: envFile)
           console.out("Wrote \(variable) and \(variable)_EXPIRES_AT to \(envFile) (mode 0600).")
         } else {
           let report = Clipboard.copy(
@@ -106,7 +114,7 @@ enum ExportCommand {
                 + "use --env-file instead")
           }
           let clearing = clearAfter > 0 ? "; it will be cleared in \(clearAfter) s" : ""
-          console.out("Copied \(account.name)'s token to \(report.destinations)\(clearing).")
+          console.out("Copied \(exportable.account)'s token to \(report.destinations)\(clearing).")
         }
       } catch {
         throw AccountAccess.failure(error)

@@ -1,4 +1,5 @@
 import Accounts
+import Agent
 import App
 import AuthCore
 import Foundation
@@ -14,7 +15,8 @@ enum ListCommand {
       Status is valid, expiring (less than 5 minutes left), expired, or sign-in needed.
       --json prints [{"account", "provider", "label", "status", "expires_at", "scopes",
       "refreshable"}], with expires_at in ISO 8601 (UTC) or null and status one of valid,
-      expiring, expired, sign_in_needed.
+      expiring, expired, sign_in_needed. When `authtui agent` runs for this vault, it answers
+      instead and no passphrase is needed; AUTHTUI_NO_AGENT=1 skips it.
       """,
     arguments: [], requiredArguments: 0, options: [jsonFlag])
 
@@ -44,17 +46,23 @@ enum ListCommand {
 
   static func run(_ options: Options, console: Console) async -> ExitCode {
     do throws(CommandFailure) {
-      let book = try await AccountAccess.book(options.global, console: console)
-      let listing: AccountListing
-      do {
-        listing = try await book.listing()
-      } catch {
-        throw AccountAccess.failure(error)
+      let listing: AgentListing
+      if let answer = await AgentAnswer.ask(
+        .list, options.global, timeout: AgentAnswer.accountsTimeout, \.listing)
+      {
+        listing = try answer.get()
+      } else {
+        let book = try await AccountAccess.book(options.global, console: console)
+        do {
+          listing = AgentListing(try await book.listing())
+        } catch {
+          throw AccountAccess.failure(error)
+        }
       }
       for damaged in listing.damaged {
         console.err(
           "authtui: account \(damaged.reference) is damaged (\(damaged.damage)) and cannot be read; "
-            + "remove it with `authtui logout '\(damaged.id)' --local-only`")
+            + "remove it with `authtui logout '\(damaged.idText)' --local-only`")
       }
       let rows = rows(listing.accounts, now: Date())
       console.out(options.json ? json(rows) : table(rows))
@@ -65,24 +73,23 @@ enum ListCommand {
     }
   }
 
-  static func rows(_ accounts: [AccountRecord], now: Date) -> [Row] {
+  static func rows(_ accounts: [AgentListing.Account], now: Date) -> [Row] {
     let formatter = ISO8601DateFormatter()
     // The UI's order (AccountName's): natural, so user2 comes before user10.
     let ordered = accounts.map { account in
       (
-        key: AccountName.OrderKey(provider: account.providerID, label: account.label),
+        key: AccountName.OrderKey(provider: account.provider, label: account.label),
         account: account
       )
     }
     .sorted { $0.key < $1.key }.map(\.account)
     return ordered.map { account in
       let status = AccountStatus.classify(
-        hasAccessToken: !account.needsSignIn && account.tokens.accessToken != nil,
-        expiresAt: account.tokens.expiresAt, now: now)
+        hasAccessToken: account.usable, expiresAt: account.expiresAt, now: now)
       return Row(
-        account: account.name, provider: account.providerID, label: account.label,
-        status: status.rawValue, expiresAt: account.tokens.expiresAt.map(formatter.string(from:)),
-        scopes: account.tokens.scopes, refreshable: account.tokens.refreshToken != nil)
+        account: account.name, provider: account.provider, label: account.label,
+        status: status.rawValue, expiresAt: account.expiresAt.map(formatter.string(from:)),
+        scopes: account.scopes, refreshable: account.refreshable)
     }
   }
 

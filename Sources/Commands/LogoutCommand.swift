@@ -1,4 +1,5 @@
 import Accounts
+import Agent
 import AuthCore
 import Foundation
 import System
@@ -22,6 +23,9 @@ enum LogoutCommand {
       `authtui logout '#N' --local-only` removes a damaged account that `list` reports by id
       (PROVIDER/LABEL works too while its name still reads); without --local-only a damaged
       account is refused, since its tokens cannot be read to revoke them.
+      When `authtui agent` runs for this vault, the agent signs the account out (revocation
+      and deletion happen there) and no passphrase is needed; the sign-out page still opens
+      from here. AUTHTUI_NO_AGENT=1 skips it.
       """,
     arguments: ["ACCOUNT"], requiredArguments: 1,
     options: [localOnlyFlag, noBrowserFlag])
@@ -51,37 +55,21 @@ enum LogoutCommand {
 
   static func run(_ options: Options, console: Console) async -> ExitCode {
     do throws(CommandFailure) {
-      let book = try await AccountAccess.book(
-        options.global, console: console, providers: .account(options.account))
-      let report: SignOutReport
-      let name: String
-      let accessSettings: String?
-      do throws(AccountsError) {
-        let stored = try await book.storedAccount(named: options.account)
-        switch stored {
-        case .readable(let account): name = account.name
-        case .damaged(let damaged): name = "the damaged account \(damaged.reference)"
-        }
-        accessSettings = stored.providerID.flatMap { try? ProviderID($0) }.flatMap {
-          book.catalog.entry($0)?.file.accessSettingsURL
-        }
-        report = try await book.signOut(stored, localOnly: options.localOnly)
-        if case .damaged = stored {
-          let place =
-            accessSettings.map { "at \($0)" } ?? "in your account settings at the provider"
-          console.out(
-            "Removed \(name) from this vault. Its tokens could not be read, so they were not "
-              + "revoked: withdraw authtui's access " + place + ".")
-          return .ok
-        }
-      } catch {
-        throw AccountAccess.failure(error)
+      let outcome = try await signOut(options, console: console)
+      let name = outcome.account
+      let accessSettings = outcome.accessSettingsURL
+      if outcome.damaged {
+        let place = accessSettings.map { "at \($0)" } ?? "in your account settings at the provider"
+        console.out(
+          "Removed \(name) from this vault. Its tokens could not be read, so they were not "
+            + "revoked: withdraw authtui's access " + place + ".")
+        return .ok
       }
-      if let url = report.endSessionURL {
+      if let url = outcome.endSessionURL {
         let browser = options.noBrowser ? nil : BrowserLauncher.available()
         await SignOutPage.show(url, browser: browser, console: console)
       }
-      switch report.revocation {
+      switch outcome.revocation {
       case .revoked:
         console.out(
           "Signed out of \(name): the provider revoked its tokens, and it was removed here.")
@@ -96,19 +84,46 @@ enum LogoutCommand {
         console.out(
           "Removed \(name). Its provider is not configured any more, so its tokens were not revoked."
         )
-      case .failed(let error):
+      case .failed(let code, let message):
         console.out("Removed \(name) from this vault.")
         throw CommandFailure(
           exitCode: .providerError,
-          message: "the provider did not revoke \(name)'s tokens (\(error.message)) They may keep "
+          message: "the provider did not revoke \(name)'s tokens (\(message)) They may keep "
             + "working until they expire; withdraw access "
             + (accessSettings.map { "at \($0)." } ?? "in your account settings at the provider."),
-          code: error.code)
+          code: code)
       }
       return .ok
     } catch {
       console.err(error.line)
       return error.exitCode
+    }
+  }
+
+  /// Signs the account out through the agent for this vault when one runs, else over the
+  /// vault unlocked here. A request the agent got but did not answer is not made again: the
+  /// agent may have revoked and deleted the account already.
+  static func signOut(_ options: Options, console: Console) async throws(CommandFailure)
+    -> AgentSignOut
+  {
+    let unanswered = CommandFailure(
+      exitCode: .failure,
+      message: "the agent got the sign-out of \(options.account) but gave no answer, so it may "
+        + "be done or not; see `authtui list`, and run `authtui logout` again if it is still "
+        + "there",
+      code: "agent_no_answer")
+    if let answer = await AgentAnswer.ask(
+      .logout(account: options.account, localOnly: options.localOnly), options.global,
+      timeout: AgentAnswer.signOutTimeout, unanswered: unanswered, \.signedOut)
+    {
+      return try answer.get()
+    }
+    let book = try await AccountAccess.book(
+      options.global, console: console, providers: .account(options.account))
+    do {
+      return try await book.signOut(named: options.account, localOnly: options.localOnly)
+    } catch {
+      throw AccountAccess.failure(error)
     }
   }
 }

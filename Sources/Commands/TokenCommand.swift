@@ -79,11 +79,12 @@ enum TokenCommand {
         startedAt: startedAt),
       vault: VaultAccess.location(options.global).canonicalPath)
     switch await AgentClient.ask(
-      request, at: .resolve(), timeout: AgentClient.connectTimeout + AgentClient.tokenTimeout)
+      request, at: .resolve(),
+      timeout: AgentConnection.connectTimeout + AgentConnection.tokenTimeout)
     {
     case .token(let token)?: return .success(token)
     case .failure(let failure)?: return .failure(CommandFailure(failure))
-    case .pong?, .status?, nil: return nil
+    default: return nil
     }
   }
 }

@@ -121,10 +121,14 @@ public struct JSONParser {
     }
   }
 
-  private mutating func expect(_ scalar: Unicode.Scalar, _ what: String) throws(JSONParseError) {
+  /// Consumes `scalar`, or fails saying `what` was expected (built only then: a member name is
+  /// quoted for the message, which is too slow to do for every member read).
+  private mutating func expect(_ scalar: Unicode.Scalar, _ what: @autoclosure () -> String)
+    throws(JSONParseError)
+  {
     guard current == scalar else {
       throw error(
-        "expected \(what)"
+        "expected \(what())"
           + (current.map { ", found \(Self.shown($0))" } ?? " before the end of the file"))
     }
     advance()

@@ -1,4 +1,5 @@
 import Foundation
+import Hardening
 
 #if canImport(Glibc)
   import Glibc
@@ -80,7 +81,7 @@ public struct SpawnedProcess: Sendable {
       posix_spawn_file_actions_addclose(&actions, descriptor)
     }
     if detached {
-      Self.closeDescriptors(from: (extra.keys.max() ?? 2) + 1, in: &actions)
+      SpawnExtensions.closeDescriptors(from: (extra.keys.max() ?? 2) + 1, in: &actions)
     }
 
     var attributes = posix_spawnattr_t()
@@ -158,7 +159,7 @@ public struct SpawnedProcess: Sendable {
     posix_spawnattr_setsigmask(&attributes, &empty)
     posix_spawnattr_setsigdefault(&attributes, &defaults)
     var flags = Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
-    if newSession { flags |= Self.newSessionFlag }
+    if newSession { flags |= SpawnExtensions.newSessionFlag }
     posix_spawnattr_setflags(&attributes, flags)
   }
 }

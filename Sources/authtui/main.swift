@@ -1,4 +1,5 @@
 import Commands
+import Hardening
 import System
 
 #if canImport(Glibc)

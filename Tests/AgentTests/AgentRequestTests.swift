@@ -4,6 +4,9 @@ import XCTest
 @testable import Agent
 
 final class AgentRequestTests: XCTestCase {
+  static let unknownOperation =
+    #""op" must be "token", "ping", "list", "export", "logout" or "status""#
+
   func testTokenRequestReadsBackWhatItWrites() throws {
     let request = AgentRequest(
       operation: .token(
@@ -29,6 +32,35 @@ final class AgentRequestTests: XCTestCase {
     XCTAssertEqual(try AgentRequest(parsing: request.line), request)
   }
 
+  func testAccountRequestsReadBackWhatTheyWrite() throws {
+    let requests: [(AgentRequest, String)] = [
+      (AgentRequest(operation: .list, vault: "/v.db"), #"{"op":"list","vault":"/v.db"}"#),
+      (
+        AgentRequest(
+          operation: .export(
+            account: "simkl/alice", startedAt: Date(timeIntervalSince1970: 1_712_345_678.25)),
+          vault: "/v.db"),
+        #"{"op":"export","account":"simkl/alice","vault":"/v.db","started_at":1712345678.25}"#
+      ),
+      (
+        AgentRequest(operation: .export(account: "simkl", startedAt: nil), vault: "/v.db"),
+        #"{"op":"export","account":"simkl","vault":"/v.db"}"#
+      ),
+      (
+        AgentRequest(operation: .logout(account: "#3", localOnly: true), vault: "/v.db"),
+        ##"{"op":"logout","account":"#3","local_only":true,"vault":"/v.db"}"##
+      ),
+    ]
+    for (request, line) in requests {
+      XCTAssertEqual(request.line, line)
+      XCTAssertEqual(try AgentRequest(parsing: line), request)
+    }
+    // A logout that does not say is a full one, with revocation.
+    XCTAssertEqual(
+      try AgentRequest(parsing: #"{"op":"logout","account":"a","vault":"/v.db"}"#).operation,
+      .logout(account: "a", localOnly: false))
+  }
+
   func testTokenRequestDefaultsToSixtySecondsAndNoStart() throws {
     let request = try AgentRequest(parsing: #"{"op":"token","account":"simkl","vault":"/v.db"}"#)
     XCTAssertEqual(
@@ -42,8 +74,22 @@ final class AgentRequestTests: XCTestCase {
       (#"{"op":"ping"}"#, "\"vault\" must be the absolute path of the vault"),
       (#"{"op":"ping","vault":"relative.db"}"#, "\"vault\" must be the absolute path of the vault"),
       (#"{"op":"ping","vault":7}"#, "\"vault\" must be the absolute path of the vault"),
-      (#"{"op":"shutdown","vault":"/v.db"}"#, "\"op\" must be \"token\", \"ping\" or \"status\""),
-      (#"{"vault":"/v.db"}"#, "\"op\" must be \"token\", \"ping\" or \"status\""),
+      (#"{"op":"shutdown","vault":"/v.db"}"#, Self.unknownOperation),
+      (#"{"vault":"/v.db"}"#, Self.unknownOperation),
+      (#"{"op":"export","vault":"/v.db"}"#, "\"account\" must name an account (PROVIDER/LABEL)"),
+      (
+        #"{"op":"logout","account":7,"vault":"/v.db"}"#,
+        "\"account\" must name an account (PROVIDER/LABEL)"
+      ),
+      (
+        #"{"op":"logout","account":"a","local_only":"yes","vault":"/v.db"}"#,
+        "\"local_only\" must be true or false"
+      ),
+      (
+        #"{"op":"export","account":"a","started_at":-5,"vault":"/v.db"}"#,
+        "\"started_at\" must be seconds since 1970"
+      ),
+      (#"{"op":"list","vault":"v.db"}"#, "\"vault\" must be the absolute path of the vault"),
       (#"{"op":"token","vault":"/v.db"}"#, "\"account\" must name an account (PROVIDER/LABEL)"),
       (
         #"{"op":"token","account":"","vault":"/v.db"}"#,
@@ -124,6 +170,84 @@ final class AgentResponseTests: XCTestCase {
     }
   }
 
+  func testAccountAnswersReadBackWhatTheyWrite() throws {
+    let listing = AgentListing(
+      accounts: [
+        .init(
+          name: "simkl/alice", provider: "simkl", label: "alice", usable: true,
+          expiresAt: Date(timeIntervalSince1970: 1_712_349_278.5), scopes: ["read", "write"],
+          refreshable: true),
+        .init(
+          name: "work/日本", provider: "work", label: "日本", usable: false, expiresAt: nil,
+          scopes: [], refreshable: false),
+      ],
+      damaged: [
+        .init(id: 3, name: nil, damage: "its sealed label cell does not decode"),
+        .init(id: 4, name: "work/bob", damage: "altered"),
+      ])
+    let signOut = AgentSignOut(
+      account: "sandbox/alice", damaged: false,
+      revocation: .failed(code: "provider_error", message: "HTTP 500"),
+      endSessionURL: URL(string: "https://id.example/logout?id_token_hint=x"),
+      accessSettingsURL: "https://id.example/apps")
+    let answers: [(AgentResponse, String)] = [
+      (
+        .listing(listing),
+        #"{"ok":true,"listing":{"accounts":[{"account":"simkl/alice","provider":"simkl","label":"alice","usable":true,"expires_at":1712349278.5,"scopes":["read","write"],"refreshable":true},"#
+          + #"{"account":"work/日本","provider":"work","label":"日本","usable":false,"expires_at":null,"scopes":[],"refreshable":false}],"#
+          + #""damaged":[{"id":3,"name":null,"damage":"its sealed label cell does not decode"},{"id":4,"name":"work/bob","damage":"altered"}]}}"#
+      ),
+      (
+        .export(
+          AgentExport(
+            account: "simkl/alice", token: "tok-en",
+            expiresAt: Date(timeIntervalSince1970: 1_712_349_278), variable: "SIMKL_TOKEN")),
+        #"{"ok":true,"export":{"account":"simkl/alice","token":"tok-en","expires_at":1712349278.0,"variable":"SIMKL_TOKEN"}}"#
+      ),
+      (
+        .signedOut(signOut),
+        #"{"ok":true,"signed_out":{"account":"sandbox/alice","damaged":false,"revocation":"failed","revocation_code":"provider_error","revocation_message":"HTTP 500","end_session_url":"https://id.example/logout?id_token_hint=x","access_settings_url":"https://id.example/apps"}}"#
+      ),
+      (
+        .signedOut(
+          AgentSignOut(
+            account: "the damaged account #3", damaged: true, revocation: .skipped,
+            endSessionURL: nil, accessSettingsURL: nil)),
+        #"{"ok":true,"signed_out":{"account":"the damaged account #3","damaged":true,"revocation":"skipped","end_session_url":null,"access_settings_url":null}}"#
+      ),
+    ]
+    for (answer, line) in answers {
+      XCTAssertEqual(answer.line, line)
+      XCTAssertEqual(AgentResponse(parsing: line), answer)
+    }
+    for revocation in [
+      AgentSignOut.Revocation.revoked, .unsupported, .skipped, .providerMissing,
+    ] {
+      let answer = AgentResponse.signedOut(
+        AgentSignOut(
+          account: "a/b", damaged: false, revocation: revocation, endSessionURL: nil,
+          accessSettingsURL: nil))
+      XCTAssertEqual(AgentResponse(parsing: answer.line), answer)
+    }
+  }
+
+  func testAnAccountAnswerMissingAPartIsNoAnswer() {
+    for line in [
+      #"{"ok":true,"listing":{"accounts":[]}}"#,
+      #"{"ok":true,"listing":{"accounts":[{"account":"a/b"}],"damaged":[]}}"#,
+      #"{"ok":true,"listing":{"accounts":[],"damaged":[{"id":1.5,"damage":"x"}]}}"#,
+      #"{"ok":true,"listing":{"accounts":[],"damaged":[{"id":1,"name":2,"damage":"x"}]}}"#,
+      #"{"ok":true,"export":{"account":"a/b","token":"t","expires_at":"soon","variable":"V"}}"#,
+      #"{"ok":true,"export":{"account":"a/b","expires_at":null,"variable":"V"}}"#,
+      #"{"ok":true,"signed_out":{"account":"a/b","damaged":false,"revocation":"maybe"}}"#,
+      #"{"ok":true,"signed_out":{"account":"a/b","damaged":false,"revocation":"failed"}}"#,
+      #"{"ok":true,"signed_out":{"account":"a/b","damaged":false,"revocation":"revoked","end_session_url":"not a url"}}"#,
+      #"{"ok":true,"listing":[]}"#,
+    ] {
+      XCTAssertNil(AgentResponse(parsing: line), line)
+    }
+  }
+
   func testAnythingElseIsNoAnswer() {
     for line in [
       "", "garbage", "[]", #"{"token":"t"}"#, #"{"ok":"yes","token":"t"}"#, #"{"ok":true}"#,
@@ -143,6 +267,7 @@ final class AgentResponseTests: XCTestCase {
     }
     XCTAssertTrue(failure("other_vault").declined)
     XCTAssertTrue(failure("bad_request").declined)
+    XCTAssertTrue(failure("answer_too_long").declined)
     XCTAssertFalse(failure("sign_in_needed").declined)
     XCTAssertFalse(AgentResponse.token("t").declined)
   }
@@ -156,5 +281,10 @@ final class AgentResponseTests: XCTestCase {
         + "own AUTHTUI_AGENT_SOCKET")
     XCTAssertEqual(AgentRefusal.badRequest("why").code, "bad_request")
     XCTAssertEqual(AgentRefusal.badRequest("why").message, "why")
+    XCTAssertEqual(AgentRefusal.answerTooLong(bytes: 70000).code, "answer_too_long")
+    XCTAssertEqual(
+      AgentRefusal.answerTooLong(bytes: 70000).message,
+      "the answer (70000 bytes) is longer than the 65536 bytes a client reads; run the command "
+        + "with AUTHTUI_NO_AGENT=1")
   }
 }

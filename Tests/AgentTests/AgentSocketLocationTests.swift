@@ -3,6 +3,7 @@ import Vault
 import XCTest
 
 @testable import Agent
+@testable import AgentProtocol
 
 #if canImport(Glibc)
   import Glibc

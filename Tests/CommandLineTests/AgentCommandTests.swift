@@ -239,7 +239,9 @@ import Vault
         + "\n")
     let unknown = await AgentWire.ask(socket, #"{"op":"unlock","vault":"/v.db"}"#)
     #expect(unknown?["code"] as? String == "bad_request")
-    #expect(unknown?["message"] as? String == #""op" must be "token", "ping" or "status""#)
+    #expect(
+      unknown?["message"] as? String
+        == #""op" must be "token", "ping", "list", "export", "logout" or "status""#)
     let garbage = await AgentWire.ask(socket, "hello")
     #expect(garbage?["message"] as? String == "the request is not a JSON object on one line")
     #expect(await agent.stop().status == 0)

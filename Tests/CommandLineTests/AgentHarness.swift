@@ -79,6 +79,18 @@ enum AgentWire {
   }
 }
 
+/// Leaves a socket file nobody listens on at `path`, in a new 0700 folder: what an agent killed
+/// with SIGKILL leaves behind.
+func leaveStaleSocket(at path: String) throws {
+  let folder = (path as NSString).deletingLastPathComponent
+  guard mkdir(folder, 0o700) == 0 || errno == EEXIST else { throw WorkspaceError("mkdir") }
+  let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+  defer { close(fd) }
+  guard withSocketAddress(path, { bind(fd, $0, $1) }) == 0 else {
+    throw WorkspaceError("cannot bind \(path)")
+  }
+}
+
 /// Runs `body` with the Unix socket address of `path`.
 private func withSocketAddress(
   _ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32

@@ -17,14 +17,16 @@ struct CLIHarness {
     return CLIHarness(workspace: workspace, environment: ChildProcess.environment(changes))
   }
 
-  /// Runs `authtui ARGUMENTS…` with the harness environment plus `changes`.
-  func run(_ arguments: [String], _ changes: [String: String?] = [:], input: String? = nil)
-    async throws -> ChildProcess.Result
-  {
+  /// Runs `authtui ARGUMENTS…` (or another `executable`) with the harness environment plus
+  /// `changes`.
+  func run(
+    _ arguments: [String], _ changes: [String: String?] = [:], input: String? = nil,
+    executable: String = Products.authtui
+  ) async throws -> ChildProcess.Result {
     var environment = self.environment
     for (name, value) in changes { environment[name] = value }
     return try await ChildProcess.run(
-      Products.authtui, arguments, environment: environment, input: input, timeout: 90)
+      executable, arguments, environment: environment, input: input, timeout: 90)
   }
 
   /// Runs `authtui ARGUMENTS…` `count` times at once, the `index`th with `changes(index)`.

@@ -1,3 +1,4 @@
+import Agent
 import AuthCore
 import Foundation
 import Spelling
@@ -24,13 +25,19 @@ import Vault
       needsSignIn: needsSignIn)
   }
 
+  /// The rows `list` prints for `records`, through the listing the agent would send.
+  static func rows(_ records: [AccountRecord]) -> [ListCommand.Row] {
+    ListCommand.rows(
+      AgentListing(AccountListing(accounts: records, damaged: [])).accounts, now: now)
+  }
+
   @Test func labelsAreInNaturalOrderAsInTheUI() {
     let records = [
       Self.record(1, "work", "user10"), Self.record(2, "work", "user2"),
       Self.record(3, "simkl", "zed"), Self.record(4, "work", "User1"),
       Self.record(5, "work", "alice"), Self.record(6, "work", "user1"),
     ]
-    let rows = ListCommand.rows(records, now: Self.now)
+    let rows = Self.rows(records)
     #expect(
       rows.map(\.account) == [
         "simkl/zed", "work/alice", "work/User1", "work/user1", "work/user2", "work/user10",
@@ -47,7 +54,7 @@ import Vault
       Self.record(1, "simkl", "日本語のアカウント"), Self.record(2, "work", "🔑 ops-team"),
       Self.record(3, "work", "bob"), Self.record(4, "work", "carol", needsSignIn: true),
     ]
-    let lines = ListCommand.table(ListCommand.rows(records, now: Self.now))
+    let lines = ListCommand.table(Self.rows(records))
       .split(separator: "\n").map(String.init)
     #expect(lines.count == 5)
     // Every line's STATUS cell starts at the same terminal column.
@@ -60,8 +67,8 @@ import Vault
   }
 
   @Test func anAccountThatNeedsASignInHasNoExpiryAsInTheUI() {
-    let rows = ListCommand.rows(
-      [Self.record(1, "work", "carol", needsSignIn: true, expiresIn: -60)], now: Self.now)
+    let rows = Self.rows(
+      [Self.record(1, "work", "carol", needsSignIn: true, expiresIn: -60)])
     let line = ListCommand.table(rows).split(separator: "\n").last.map(String.init) ?? ""
     #expect(line.hasPrefix("work/carol  sign-in needed  —  "), "\(line)")
   }

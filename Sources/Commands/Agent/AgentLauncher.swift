@@ -128,7 +128,9 @@ package enum AgentLauncher {
     guard settings.agentUnlockOnce else { return }
     let location = AgentSocketLocation.resolve(environment: environment)
     let ping = AgentRequest(operation: .ping, vault: vault.location.canonicalPath)
-    if await AgentClient.exchange(ping, at: location, timeout: AgentClient.connectTimeout) != nil {
+    if await AgentClient.exchangeNamingPeer(
+      ping, at: location, timeout: AgentConnection.connectTimeout) != nil
+    {
       return
     }
     do {

@@ -51,8 +51,9 @@ enum AgentStatusCommand {
     async throws(CommandFailure) -> (response: AgentResponse, pid: Int32)
   {
     guard
-      let answer = await AgentClient.exchange(
-        request, at: location, timeout: AgentClient.connectTimeout + AgentClient.tokenTimeout)
+      let answer = await AgentClient.exchangeNamingPeer(
+        request, at: location,
+        timeout: AgentConnection.connectTimeout + AgentConnection.tokenTimeout)
     else {
       throw CommandFailure(
         exitCode: .failure,

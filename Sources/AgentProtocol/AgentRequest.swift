@@ -1,4 +1,3 @@
-import AuthCore
 import Foundation
 import JSON
 
@@ -7,6 +6,9 @@ import JSON
 /// ```
 /// {"op":"token","account":"simkl/alice","min_valid":60,"vault":"/abs/vault.db","started_at":1712345678.25}
 /// {"op":"ping","vault":"/abs/vault.db"}
+/// {"op":"list","vault":"/abs/vault.db"}
+/// {"op":"export","account":"simkl/alice","vault":"/abs/vault.db","started_at":1712345678.25}
+/// {"op":"logout","account":"simkl/alice","local_only":false,"vault":"/abs/vault.db"}
 /// {"op":"status","vault":"/abs/vault.db"}
 /// ```
 /// `vault` is the canonical path of the vault the caller means: the agent answers only for its
@@ -19,6 +21,14 @@ public struct AgentRequest: Sendable, Equatable {
     case token(account: String, minimumValidity: Int, startedAt: Date?)
     /// Whether the agent is there, and for which vault.
     case ping
+    /// Every account as `authtui list` shows it (`AgentListing`), never a token.
+    case list
+    /// What `authtui export` writes for `account`: its token (valid for a minute at least,
+    /// obtained after `started_at` or stored) with its expiry (`AgentExport`).
+    case export(account: String, startedAt: Date?)
+    /// Signs `account` out as `authtui logout` does: revocation unless `local_only`, then
+    /// deletion (`AgentSignOut`). Not repeated by a caller that got no answer.
+    case logout(account: String, localOnly: Bool)
     /// What the agent is doing (`authtui agent status`): answered whichever vault the caller
     /// names, since the answer says which one the agent serves.
     case status
@@ -46,6 +56,16 @@ public struct AgentRequest: Sendable, Equatable {
       if let startedAt { members.append(("started_at", .double(startedAt.timeIntervalSince1970))) }
     case .ping:
       members = [("op", "ping"), ("vault", .string(vault))]
+    case .list:
+      members = [("op", "list"), ("vault", .string(vault))]
+    case .export(let account, let startedAt):
+      members = [("op", "export"), ("account", .string(account)), ("vault", .string(vault))]
+      if let startedAt { members.append(("started_at", .double(startedAt.timeIntervalSince1970))) }
+    case .logout(let account, let localOnly):
+      members = [
+        ("op", "logout"), ("account", .string(account)), ("local_only", .bool(localOnly)),
+        ("vault", .string(vault)),
+      ]
     case .status:
       members = [("op", "status"), ("vault", .string(vault))]
     }
@@ -59,7 +79,7 @@ extension AgentRequest {
 
   /// Reads a request line, or says what is wrong with it (for a `bad_request` answer).
   public init(parsing line: String) throws(MalformedAgentRequest) {
-    guard let members = JSONValue.object(from: Data(line.utf8)) else {
+    guard let members = JSONValue.object(from: line.utf8) else {
       throw MalformedAgentRequest("the request is not a JSON object on one line")
     }
     guard let vault = members["vault"]?.stringValue, vault.hasPrefix("/") else {
@@ -71,9 +91,7 @@ extension AgentRequest {
     case "status":
       self.init(operation: .status, vault: vault)
     case "token":
-      guard let account = members["account"]?.stringValue, !account.isEmpty else {
-        throw MalformedAgentRequest("\"account\" must name an account (PROVIDER/LABEL)")
-      }
+      let account = try Self.account(in: members)
       var minimumValidity = 60
       if let value = members["min_valid"] {
         guard case .number(let number) = value, let whole = Int(exactly: number), whole >= 0,
@@ -81,20 +99,54 @@ extension AgentRequest {
         else { throw MalformedAgentRequest("\"min_valid\" must be a whole number of seconds") }
         minimumValidity = whole
       }
-      var startedAt: Date?
-      if let value = members["started_at"] {
-        guard case .number(let seconds) = value, seconds.isFinite, seconds > 0 else {
-          throw MalformedAgentRequest("\"started_at\" must be seconds since 1970")
-        }
-        startedAt = Date(timeIntervalSince1970: seconds)
-      }
       self.init(
         operation: .token(
-          account: account, minimumValidity: minimumValidity, startedAt: startedAt),
+          account: account, minimumValidity: minimumValidity,
+          startedAt: try Self.startedAt(in: members)),
+        vault: vault)
+    case "list":
+      self.init(operation: .list, vault: vault)
+    case "export":
+      self.init(
+        operation: .export(
+          account: try Self.account(in: members), startedAt: try Self.startedAt(in: members)),
+        vault: vault)
+    case "logout":
+      var localOnly = false
+      if let value = members["local_only"] {
+        guard case .bool(let flag) = value else {
+          throw MalformedAgentRequest("\"local_only\" must be true or false")
+        }
+        localOnly = flag
+      }
+      self.init(
+        operation: .logout(account: try Self.account(in: members), localOnly: localOnly),
         vault: vault)
     default:
-      throw MalformedAgentRequest("\"op\" must be \"token\", \"ping\" or \"status\"")
+      throw MalformedAgentRequest(
+        "\"op\" must be \"token\", \"ping\", \"list\", \"export\", \"logout\" or \"status\"")
     }
+  }
+
+  /// The account a request names (`account`).
+  private static func account(in members: [String: JSONValue]) throws(MalformedAgentRequest)
+    -> String
+  {
+    guard let account = members["account"]?.stringValue, !account.isEmpty else {
+      throw MalformedAgentRequest("\"account\" must name an account (PROVIDER/LABEL)")
+    }
+    return account
+  }
+
+  /// When the caller started (`started_at`), if it says.
+  private static func startedAt(in members: [String: JSONValue]) throws(MalformedAgentRequest)
+    -> Date?
+  {
+    guard let value = members["started_at"] else { return nil }
+    guard case .number(let seconds) = value, seconds.isFinite, seconds > 0 else {
+      throw MalformedAgentRequest("\"started_at\" must be seconds since 1970")
+    }
+    return Date(timeIntervalSince1970: seconds)
   }
 }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Vault
 
 #if canImport(Glibc)
   import Glibc
@@ -10,8 +9,9 @@ extension VaultLocation {
   /// the same file the same way however each was told of it (`--vault`, `AUTHTUI_VAULT`, a
   /// relative path, a linked folder). A file that does not exist keeps its plain absolute path.
   package var canonicalPath: String {
-    guard let resolved = realpath(fileURL.path, nil) else {
-      return fileURL.standardizedFileURL.path
+    // realpath resolves a relative path against the working folder, as `fileURL` does.
+    guard let resolved = realpath(path, nil) else {
+      return PathText.standardized(path)
     }
     defer { free(resolved) }
     return String(cString: resolved)

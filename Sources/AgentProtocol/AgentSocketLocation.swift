@@ -1,4 +1,5 @@
 import Foundation
+import Locations
 import Loopback
 
 #if canImport(Glibc)
@@ -17,7 +18,7 @@ package struct AgentSocketLocation: Sendable, Equatable {
   package let path: String
 
   /// The folder holding the socket.
-  var directory: String { (path as NSString).deletingLastPathComponent }
+  var directory: String { PathText.folder(of: path) }
 
   /// The log of an agent started in the background (`agent start`), beside its socket:
   /// `agent.sock` logs to `agent.log`, any other name to the name plus `.log`.
@@ -29,11 +30,16 @@ package struct AgentSocketLocation: Sendable, Equatable {
   package static func resolve(
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> AgentSocketLocation {
-    if let override = environment["AUTHTUI_AGENT_SOCKET"], !override.isEmpty {
-      return AgentSocketLocation(path: URL(fileURLWithPath: override).standardizedFileURL.path)
+    resolve(variable: { environment[$0] })
+  }
+
+  /// The location the environment variables `variable` reads name.
+  package static func resolve(variable: (String) -> String?) -> AgentSocketLocation {
+    if let override = variable("AUTHTUI_AGENT_SOCKET"), !override.isEmpty {
+      return AgentSocketLocation(path: PathText.standardized(override))
     }
     // The XDG spec says a relative XDG_RUNTIME_DIR is invalid and must be ignored.
-    if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
+    if let runtime = variable("XDG_RUNTIME_DIR"), runtime.hasPrefix("/") {
       return AgentSocketLocation(path: runtime + "/authtui/agent.sock")
     }
     return AgentSocketLocation(path: "/tmp/authtui-\(geteuid())/agent.sock")

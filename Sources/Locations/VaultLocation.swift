@@ -5,31 +5,42 @@ import Foundation
 /// Resolution order: an explicit path (`--vault`), then `AUTHTUI_VAULT`, then
 /// `$XDG_DATA_HOME/authtui/vault.db`, then `~/.local/share/authtui/vault.db`.
 public struct VaultLocation: Sendable, Equatable {
+  /// The vault file's path as given (relative to the working folder, or absolute).
+  public let path: String
+
   /// The vault file.
-  public let fileURL: URL
+  public var fileURL: URL { URL(fileURLWithPath: path) }
 
   /// The folder holding the vault, created 0700.
   public var directoryURL: URL { fileURL.deletingLastPathComponent() }
 
   /// Uses `path` exactly as given.
   public init(path: String) {
-    self.fileURL = URL(fileURLWithPath: path)
+    self.path = path
   }
 
   /// Resolves the location from an explicit option and the environment.
   public static func resolve(
     explicitPath: String?, environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> VaultLocation {
+    resolve(explicitPath: explicitPath, variable: { environment[$0] })
+  }
+
+  /// Resolves the location from an explicit option and the environment variables `variable`
+  /// reads (the front of `authtui` reads just these, not the whole environment).
+  package static func resolve(explicitPath: String?, variable: (String) -> String?)
+    -> VaultLocation
+  {
     if let explicitPath, !explicitPath.isEmpty { return VaultLocation(path: explicitPath) }
-    if let variable = environment["AUTHTUI_VAULT"], !variable.isEmpty {
+    if let variable = variable("AUTHTUI_VAULT"), !variable.isEmpty {
       return VaultLocation(path: variable)
     }
     let dataHome: String
-    if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+    if let xdg = variable("XDG_DATA_HOME"), xdg.hasPrefix("/") {
       // The XDG spec says a relative XDG_DATA_HOME is invalid and must be ignored.
       dataHome = xdg
     } else {
-      let home = environment["HOME"] ?? NSHomeDirectory()
+      let home = variable("HOME") ?? NSHomeDirectory()
       dataHome = home + "/.local/share"
     }
     return VaultLocation(path: dataHome + "/authtui/vault.db")

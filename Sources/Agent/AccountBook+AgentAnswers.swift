@@ -1,0 +1,80 @@
+import Accounts
+import AuthCore
+import Foundation
+import Vault
+
+// What `list`, `export` and `logout` get from the vault, in the form the agent sends it: the
+// commands work on these values whether the agent answered or they unlocked the vault
+// themselves, so that both ways print the same and fail the same.
+
+extension AgentListing {
+  /// `listing` without its tokens: what `authtui list` shows of each account.
+  package init(_ listing: AccountListing) {
+    self.init(
+      accounts: listing.accounts.map { account in
+        Account(
+          name: account.name, provider: account.providerID, label: account.label,
+          usable: !account.needsSignIn && account.tokens.accessToken != nil,
+          expiresAt: account.tokens.expiresAt, scopes: account.tokens.scopes,
+          refreshable: account.tokens.refreshToken != nil)
+      },
+      damaged: listing.damaged.map { damaged in
+        Damaged(id: damaged.id.rawValue, name: damaged.name, damage: damaged.damage.description)
+      })
+  }
+}
+
+extension AgentListing.Damaged {
+  /// The row's id as the command line takes it: `#2`.
+  package var idText: String { AccountID(id).description }
+
+  /// How messages name it: `#2 (simkl/alice)`, or `#2` when its name does not open (as
+  /// `DamagedAccount.reference` does).
+  package var reference: String { name.map { "\(idText) (\($0))" } ?? idText }
+}
+
+extension AccountBook {
+  /// What `authtui export` writes for the account `text` names: a token with a minute left at
+  /// least (refreshed first when needed, a token obtained after `startedAt` taken as it is),
+  /// its expiry after any refresh, and the env file's default variable (`SIMKL_TOKEN`).
+  package func export(named text: String, startedAt: Date) async throws(AccountsError)
+    -> AgentExport
+  {
+    let account = try await account(named: text)
+    let (token, stored) = try await validTokens(
+      for: account.id, minimumValidity: 60, startedAt: startedAt)
+    let provider = try providerID(named: account.providerID)
+    return AgentExport(
+      account: account.name, token: token, expiresAt: stored.tokens.expiresAt,
+      variable: EnvFile.defaultVariableName(provider: provider, label: nil))
+  }
+
+  /// Signs out the account `text` names, as `authtui logout` does: a readable account is
+  /// revoked (unless `localOnly`) and deleted, a damaged one deleted by id (`localOnly` only).
+  package func signOut(named text: String, localOnly: Bool) async throws(AccountsError)
+    -> AgentSignOut
+  {
+    let stored = try await storedAccount(named: text)
+    let name: String
+    let damaged: Bool
+    switch stored {
+    case .readable(let account): (name, damaged) = (account.name, false)
+    case .damaged(let row): (name, damaged) = ("the damaged account \(row.reference)", true)
+    }
+    let accessSettings = stored.providerID.flatMap { try? ProviderID($0) }.flatMap {
+      catalog.entry($0)?.file.accessSettingsURL
+    }
+    let report = try await signOut(stored, localOnly: localOnly)
+    let revocation: AgentSignOut.Revocation
+    switch report.revocation {
+    case .revoked: revocation = .revoked
+    case .unsupported: revocation = .unsupported
+    case .skipped: revocation = .skipped
+    case .providerMissing: revocation = .providerMissing
+    case .failed(let error): revocation = .failed(code: error.code, message: error.message)
+    }
+    return AgentSignOut(
+      account: name, damaged: damaged, revocation: revocation, endSessionURL: report.endSessionURL,
+      accessSettingsURL: accessSettings)
+  }
+}

@@ -1,0 +1,34 @@
+import Accounts
+import Foundation
+
+extension AgentService {
+  /// The answer to `list`, `export` or `logout`: the same work as the command does over a vault
+  /// it unlocked itself (`AgentListing(_:)`, `AccountBook.export`, `AccountBook.signOut`), and
+  /// the same failures. Nil when the agent is stopping and the work could not start.
+  func answerAboutAccounts(_ operation: AgentRequest.Operation) async -> AgentResponse? {
+    do throws(AccountsError) {
+      switch operation {
+      case .list:
+        let answer = AgentResponse.listing(AgentListing(try await book.listing()))
+        // A client reads at most this much; the listing of a vault that large is read by
+        // the command itself.
+        let bytes = answer.line.utf8.count + 1
+        guard bytes <= AgentConnection.maximumAnswerBytes else {
+          return .failure(failure(.answerTooLong(bytes: bytes)))
+        }
+        return answer
+      case .export(let name, let startedAt):
+        return .export(try await book.export(named: name, startedAt: startedAt ?? Date()))
+      case .logout(let name, let localOnly):
+        return .signedOut(try await book.signOut(named: name, localOnly: localOnly))
+      default:
+        // `answer` sends only the three above here.
+        return nil
+      }
+    } catch .auth(.cancelled) {
+      return nil
+    } catch {
+      return .failure(failure(.account(error)))
+    }
+  }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Loopback
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// One request to a running agent and its answer, on the calling thread: what `authtui token`
+/// does, in the full program (through `AgentClient`, off the cooperative pool) and in the small
+/// front that answers `token` without loading the rest.
+///
+/// Every way the agent can be missing or unusable ends in nil, and the caller unlocks the vault
+/// itself without a word: no socket, a socket in a folder other users could use, an agent run
+/// by another user, one that does not answer in time or answers garbage, one that serves
+/// another vault. Only a real answer (a token, or a failure such as "sign-in needed") is
+/// returned.
+package enum AgentConnection {
+  /// How long connecting may take, and a ping's answer.
+  package static let connectTimeout: TimeInterval = 2
+  /// How long a token's answer may take: the provider request's own timeout (30 s), and as
+  /// much again for waiting on another process's refresh of the same account.
+  package static let tokenTimeout: TimeInterval = 60
+  /// The longest answer read.
+  package static let maximumAnswerBytes = 64 * 1024
+
+  /// True unless `AUTHTUI_NO_AGENT` is set (to anything but `0`) among the environment
+  /// variables `variable` reads.
+  package static func enabled(variable: (String) -> String?) -> Bool {
+    let value = variable("AUTHTUI_NO_AGENT") ?? ""
+    return value.isEmpty || value == "0"
+  }
+
+  /// What became of a request sent to the agent.
+  package enum Exchange: Sendable, Equatable {
+    /// No usable agent took it (none there, not ours, or it declined the request): nothing
+    /// was done, and the caller does the work itself.
+    case noAgent
+    /// The request went to the agent, but no answer that reads came back (it stopped, or took
+    /// too long): it may have acted on it.
+    case unanswered
+    /// The agent's answer (never a declined one).
+    case answered(AgentResponse)
+  }
+
+  /// The agent's answer to `request`, or nil when there is no usable agent, it declined, or
+  /// it did not answer. Blocks the calling thread for at most `timeout` seconds after
+  /// connecting.
+  package static func ask(
+    _ request: AgentRequest, at location: AgentSocketLocation, timeout: TimeInterval
+  ) -> AgentResponse? {
+    guard case .answered(let response) = exchange(request, at: location, timeout: timeout)
+    else { return nil }
+    return response
+  }
+
+  /// Sends `request` to the agent at `location` and says what became of it; a caller whose
+  /// request must not run twice (`logout`) tells `unanswered` from `noAgent`.
+  package static func exchange(
+    _ request: AgentRequest, at location: AgentSocketLocation, timeout: TimeInterval
+  ) -> Exchange {
+    guard location.exists, location.directoryProblem() == nil,
+      case .connected(let fd) = UnixSocket.connect(to: location.path, timeout: connectTimeout)
+    else { return .noAgent }
+    defer { close(fd) }
+    // An agent of another user could hand out tokens of its own choosing.
+    guard UnixSocket.peer(of: fd)?.uid == geteuid() else { return .noAgent }
+    // From here on the agent may have read the request, even when sending fails part-way.
+    guard let answer = answer(to: request, on: fd, timeout: timeout) else { return .unanswered }
+    return answer.declined ? .noAgent : .answered(answer)
+  }
+
+  /// The answer to `request` as it came, declined or not, and the process id of the agent
+  /// that gave it (the socket's peer credentials): for `agent stop` and `agent status`, which
+  /// talk to whatever agent of this user listens there. Nil when none answers.
+  package static func exchangeNamingPeer(
+    _ request: AgentRequest, at location: AgentSocketLocation, timeout: TimeInterval
+  ) -> (response: AgentResponse, pid: pid_t)? {
+    guard location.exists, location.directoryProblem() == nil,
+      case .connected(let fd) = UnixSocket.connect(to: location.path, timeout: connectTimeout)
+    else { return nil }
+    defer { close(fd) }
+    guard let peer = UnixSocket.peer(of: fd), peer.uid == geteuid() else { return nil }
+    return answer(to: request, on: fd, timeout: timeout).map { ($0, peer.pid) }
+  }
+
+  private static func answer(to request: AgentRequest, on fd: Int32, timeout: TimeInterval)
+    -> AgentResponse?
+  {
+    guard UnixSocket.sendAll(Array((request.line + "\n").utf8), to: fd) else { return nil }
+    shutdown(fd, Int32(SHUT_WR))
+
+    let deadline = Date().addingTimeInterval(timeout)
+    var answer: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+    while answer.count < maximumAnswerBytes {
+      if let newline = answer.firstIndex(of: UInt8(ascii: "\n")) {
+        return AgentResponse(parsing: String(decoding: answer[..<newline], as: UTF8.self))
+      }
+      let remaining = deadline.timeIntervalSinceNow
+      guard remaining > 0 else { return nil }
+      let ready = UnixSocket.waitUntilReadable(
+        fd, milliseconds: Int32(min(remaining, 60) * 1000) + 1)
+      if ready == 0 || (ready < 0 && errno == EINTR) { continue }
+      guard ready > 0 else { return nil }
+      let count = recv(fd, &chunk, chunk.count, 0)
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { return nil }
+      answer += chunk[0..<count]
+    }
+    return nil
+  }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The full program, `authtui-core`: beside the front (`swift build` output, or a `bin` folder it
+/// was copied to with it), else in `../libexec/authtui/` (`make install`).
+enum FullProgram {
+  /// The name of the full program's executable.
+  static let name = "authtui-core"
+
+  /// Replaces this process with the full program, given `arguments` unchanged; returns only
+  /// by exiting with a message when it cannot be found or started.
+  static func exec(_ arguments: [String]) -> Never {
+    let folder = ownFolder()
+    let candidates = [folder + "/" + name, folder + "/../libexec/authtui/" + name]
+    for path in candidates where access(path, X_OK) == 0 {
+      var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
+      argv.append(nil)
+      execv(path, &argv)
+      let reason = String(cString: strerror(errno))
+      FrontOutput.write("authtui: cannot start \(path): \(reason)\n", to: 2)
+      exit(1)
+    }
+    FrontOutput.write(
+      "authtui: the full program \(name) is missing: looked for \(candidates.joined(separator: " and ")); "
+        + "build it with `swift build` (or `make install` again)\n", to: 2)
+    exit(1)
+  }
+
+  /// The folder of this executable, links resolved (`/proc/self/exe`), so that a link to
+  /// `authtui` in another folder still finds the full program beside the real file.
+  private static func ownFolder() -> String {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    guard count > 0 else {
+      return (CommandLine.arguments[0] as NSString).deletingLastPathComponent
+    }
+    let path = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return (path as NSString).deletingLastPathComponent
+  }
+}
+
+/// Unbuffered writes (the process exits or `exec`s right after; nothing may stay in a buffer).
+enum FrontOutput {
+  /// Writes all of `text` to `descriptor`, retrying on interruption.
+  static func write(_ text: String, to descriptor: Int32) {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+      let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+      if written < 0 && errno == EINTR { continue }
+      guard written > 0 else { return }
+      bytes = bytes.dropFirst(written)
+    }
+  }
+}

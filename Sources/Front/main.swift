@@ -1,0 +1,39 @@
+import AgentProtocol
+import Foundation
+import Hardening
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+// The front of `authtui`: statically linked and free of Foundation's networking stack, so it
+// starts in about a millisecond. It answers `authtui token ACCOUNT` from a running agent for
+// this vault, the call scripts, mail clients and git make many times a minute, and hands every
+// other command line (and `token` when no agent answers) to the full program by `exec`: same
+// process, same arguments, same environment.
+ProcessHardening.apply()  // before a token is read: the same switches as the full program's
+
+let arguments = CommandLine.arguments
+// Only the variables that name the agent and the vault are read: building the whole
+// environment as a dictionary costs as much as the rest of the answer.
+let variable: (String) -> String? = { name in getenv(name).map { String(cString: $0) } }
+if let shortcut = TokenShortcut(arguments: Array(arguments.dropFirst())),
+  AgentConnection.enabled(variable: variable)
+{
+  let answer = AgentConnection.ask(
+    shortcut.request(variable: variable, startedAt: Date()),
+    at: .resolve(variable: variable),
+    timeout: AgentConnection.connectTimeout + AgentConnection.tokenTimeout)
+  switch answer {
+  case .token(let token)?:
+    FrontOutput.write(token + "\n", to: 1)
+    exit(0)
+  case .failure(let failure)?:
+    // What the full program prints for the same answer (its `CommandFailure.line`).
+    FrontOutput.write("authtui: \(failure.message)\n", to: 2)
+    exit(failure.exitStatus)
+  default:
+    break  // no agent, or an answer that is not a token's: the full program asks again
+  }
+}
+FullProgram.exec(arguments)

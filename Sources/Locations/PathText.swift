@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Paths as text, without `URL`: what the front of `authtui` needs to name the vault and the
+/// agent's socket in a few microseconds (building a `URL` and standardizing it costs more than
+/// the rest of a `token` answer).
+package enum PathText {
+  /// `path` made absolute against the working folder, with `.`, `..` and repeated slashes
+  /// removed from the text (no link is followed): `URL.standardizedFileURL.path`'s result.
+  package static func standardized(_ path: String) -> String {
+    if isStandard(path) { return path }
+    let absolute = path.hasPrefix("/") ? path : workingFolder() + "/" + path
+    var components: [Substring] = []
+    for component in absolute.split(separator: "/") {
+      switch component {
+      case ".": continue
+      case "..": _ = components.popLast()
+      default: components.append(component)
+      }
+    }
+    return "/" + components.joined(separator: "/")
+  }
+
+  /// True when `path` is absolute and has no empty, `.` or `..` component: most paths, read
+  /// without building an array.
+  private static func isStandard(_ path: String) -> Bool {
+    var previous: UInt8 = 0
+    var dots = 0
+    for byte in path.utf8 {
+      if byte == UInt8(ascii: "/") {
+        if previous == UInt8(ascii: "/") || dots == 1 || dots == 2 { return false }
+        dots = 0
+      } else if byte == UInt8(ascii: ".") && (previous == UInt8(ascii: "/") || dots > 0) {
+        dots += 1
+      } else {
+        dots = -1
+      }
+      previous = byte
+    }
+    return path.utf8.first == UInt8(ascii: "/") && previous != UInt8(ascii: "/")
+      && dots != 1 && dots != 2 || path == "/"
+  }
+
+  /// The folder holding `path` (`/` for a file at the root), as `deletingLastPathComponent`.
+  package static func folder(of path: String) -> String {
+    let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+    guard let slash = trimmed.lastIndex(of: "/") else { return "." }
+    return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+  }
+
+  private static func workingFolder() -> String {
+    guard let folder = getcwd(nil, 0) else { return "" }
+    defer { free(folder) }
+    return String(cString: folder)
+  }
+}
