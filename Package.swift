@@ -1,7 +1,15 @@
 // swift-tools-version: 6.0
 // authtui: a keyboard-driven terminal account manager for OAuth public clients.
 // Module layout and import rules: see README.md ("Architecture") and scripts/check-imports.
+import Foundation
 import PackageDescription
+
+// The front of `authtui` is linked statically (it starts in about a millisecond). Sanitizer
+// runtimes cannot be linked into a static executable, so scripts/test-sanitized sets
+// AUTHTUI_DYNAMIC_FRONT=1 and gets an ordinary dynamic front.
+let frontLinking: [String] =
+  ProcessInfo.processInfo.environment["AUTHTUI_DYNAMIC_FRONT"] == nil
+  ? ["-static-executable"] : []
 
 let package = Package(
   name: "authtui",
@@ -71,8 +79,8 @@ let package = Package(
     .target(
       name: "Commands",
       dependencies: [
-        "Accounts", "Agent", "App", "AuthCore", "Crypto", "JSON", "Providers", "Spelling", "System",
-        "Vault",
+        "Accounts", "Agent", "App", "AuthCore", "Crypto", "Isolation", "JSON", "Providers",
+        "Spelling", "System", "Vault",
       ]),
 
     // Composition roots. `authtui` is a small statically linked front: it answers `token` from
@@ -83,8 +91,8 @@ let package = Package(
       path: "Sources/Front",
       // At compile time too: the static Foundation module's link entries (CoreFoundation, ICU)
       // come with the imports of this target.
-      swiftSettings: [.unsafeFlags(["-static-executable"])],
-      linkerSettings: [.unsafeFlags(["-static-executable"])]),
+      swiftSettings: [.unsafeFlags(frontLinking)],
+      linkerSettings: [.unsafeFlags(frontLinking)]),
     .executableTarget(
       name: "authtui-core",
       dependencies: [
@@ -152,7 +160,12 @@ let package = Package(
         "TestSupport", "Vault",
       ]),
     .testTarget(name: "SystemTests", dependencies: ["System"]),
-    .testTarget(name: "AgentTests", dependencies: ["Agent", "AgentProtocol", "Locations", "Vault"]),
+    .testTarget(
+      name: "AgentTests",
+      dependencies: [
+        "Accounts", "Agent", "AgentProtocol", "AuthCore", "Crypto", "Locations", "Providers",
+        "TestSupport", "Vault",
+      ]),
     .testTarget(
       name: "CommandsTests",
       dependencies: ["Commands", "Accounts", "Agent", "AuthCore", "Spelling", "System", "Vault"]),

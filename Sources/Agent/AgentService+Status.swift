@@ -3,12 +3,20 @@ import Foundation
 import Vault
 
 extension AgentService {
-  /// The answer to `status`: this agent, its vault, and each account with the time
-  /// `RefreshSchedule` (the UI's schedule) gives its next refresh.
+  /// The answer to `status`: this agent, its vault, and each account with its next refresh:
+  /// the refresher's plan (a failed refresh's retry included), else the time `RefreshSchedule`
+  /// (the UI's schedule) gives it.
   func status() async -> AgentResponse {
     let accounts: [AgentStatus.Account]
     do {
-      accounts = try await book.listing().accounts.map(Self.status(of:))
+      let planned = await refresher.nextRefreshes()
+      accounts = try await book.listing().accounts.map { record in
+        var account = Self.status(of: record)
+        if account.nextRefresh != nil, let due = planned[record.id] {
+          account.nextRefresh = due.timeIntervalSince1970
+        }
+        return account
+      }
     } catch {
       return .failure(failure(.account(error)))
     }

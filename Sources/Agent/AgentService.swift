@@ -1,24 +1,33 @@
 import Accounts
 import Foundation
+import Vault
 
 /// What the agent does with a request: one `AccountBook` over the vault it unlocked, shared by
 /// every request, and the bookkeeping the idle timeout needs.
 ///
 /// Requests run concurrently (the actor is reentrant across the book's awaits); the book and the
-/// vault's refresh lease keep a refresh single-flight across them and across every other
-/// authtui process, exactly as for `token` run on its own.
+/// vault's refresh lease keep a refresh single-flight across them, the background refreshes of
+/// `refresher` and every other authtui process, exactly as for `token` run on its own.
 package actor AgentService {
-  /// The account book over the unlocked vault.
-  package nonisolated let book: AccountBook
+  /// The account book over the unlocked vault, with the providers as last read
+  /// (`replaceBook`: the provider files changed).
+  package private(set) var book: AccountBook
+  /// The unlocked vault, the same under every book.
+  package nonisolated let vault: Vault
   /// The canonical path of that vault: requests for any other are declined.
   package nonisolated let vaultPath: String
   /// When it started (`agent status`'s "since").
   package nonisolated let startedAt = Date()
   /// Its idle timeout in seconds, nil for none (`agent status` reports it).
   package nonisolated let idleTimeout: Int?
+  /// The background refreshes that keep every account fresh (`AgentRefresher.run`).
+  package nonisolated let refresher = AgentRefresher()
   private let pid = ProcessInfo.processInfo.processIdentifier
   private var lastRequest = Date()
   private var running = 0
+  /// Background refreshes in flight: not requests (they do not hold off the idle timeout),
+  /// but `drain` waits for them as for requests.
+  private var refreshing = 0
   private var stopping = false
   private var drainWaiters: [CheckedContinuation<Void, Never>] = []
 
@@ -32,6 +41,7 @@ package actor AgentService {
     failure: @escaping @Sendable (AgentRefusal) -> AgentFailure
   ) {
     self.book = book
+    self.vault = book.vault
     self.vaultPath = vaultPath
     self.idleTimeout = idleTimeout
     self.failure = failure
@@ -57,22 +67,50 @@ package actor AgentService {
       defer {
         running -= 1
         lastRequest = Date()
-        if running == 0 {
-          drainWaiters.forEach { $0.resume() }
-          drainWaiters.removeAll()
-        }
+        resumeDrainWhenDone()
       }
       return await answer(line)?.line
     }
   }
 
-  /// Turns new requests away and returns once those being answered are done: a refresh cut
-  /// short after the provider rotated the refresh token would lose the new one, so the agent
-  /// closes the vault only after this.
+  /// Turns new requests and background refreshes away and returns once those under way are
+  /// done: a refresh cut short after the provider rotated the refresh token would lose the new
+  /// one, so the agent closes the vault only after this.
   package func drain() async {
     stopping = true
-    if running == 0 { return }
+    if running == 0 && refreshing == 0 { return }
     await withCheckedContinuation { drainWaiters.append($0) }
+  }
+
+  private func resumeDrainWhenDone() {
+    guard running == 0, refreshing == 0 else { return }
+    drainWaiters.forEach { $0.resume() }
+    drainWaiters.removeAll()
+  }
+
+  /// The book for a background refresh about to start, counted until `endBackgroundRefresh`;
+  /// nil once the agent is stopping (no refresh may start then).
+  package func beginBackgroundRefresh() -> AccountBook? {
+    guard !stopping else { return nil }
+    refreshing += 1
+    return book
+  }
+
+  /// A background refresh begun with `beginBackgroundRefresh` has ended.
+  package func endBackgroundRefresh() {
+    refreshing -= 1
+    resumeDrainWhenDone()
+  }
+
+  /// Serves every request from now on with `book` (the same vault, the providers read
+  /// again); requests and refreshes under way finish with the book they started with.
+  package func replaceBook(_ book: AccountBook) {
+    self.book = book
+  }
+
+  /// When each account is next refreshed in the background (for `agent status`).
+  package func nextRefreshes() async -> [AccountID: Date] {
+    await refresher.nextRefreshes()
   }
 
   /// When the last request ended, or nil while one is being answered.

@@ -2,11 +2,12 @@ import Dispatch
 import Foundation
 import Sandbox
 
-// authtui-sandbox [--listen 127.0.0.1:PORT] [--simkl-redirect-uri URI]… [--quiet]
+// authtui-sandbox [--listen 127.0.0.1:PORT] [--simkl-redirect-uri URI]… [--quiet] [--log-times]
 // The sandbox provider in the foreground. The first line on stdout is always
 // "authtui-sandbox listening on http://127.0.0.1:PORT" (scripts wait for it); one line per
-// request goes to stderr (method, path, status: never a code or token). SIGINT or SIGTERM
-// stops it cleanly with status 0.
+// request goes to stderr (method, path, status: never a code or token), with --log-times
+// after the Unix time its answer was ready (Benchmarks/signin times a sign-in from the
+// approval with it). SIGINT or SIGTERM stops it cleanly with status 0.
 
 func fail(_ message: String, status: Int32) -> Never {
   FileHandle.standardError.write(Data("authtui-sandbox: \(message)\n".utf8))
@@ -15,12 +16,15 @@ func fail(_ message: String, status: Int32) -> Never {
 
 let usage = """
   usage: authtui-sandbox [--listen 127.0.0.1:PORT] [--simkl-redirect-uri URI]... [--quiet]
+                         [--log-times]
 
     --listen 127.0.0.1:PORT     where to listen (default 127.0.0.1:0, a free port)
     --simkl-redirect-uri URI    a redirect URI registered for Simkl's sandbox-client, matched
                                 byte for byte (repeatable; default \
   \(SandboxConfiguration.defaultSimklRedirectURI))
     --quiet                     no request log on stderr
+    --log-times                 start each request log line with the Unix time, in seconds
+                                to the microsecond, at which its answer was ready
     --write-providers DIR       also write authtui provider files pointing at this sandbox
                                 into DIR (e.g. CONFIG/providers), with Simkl's and Muhajir's
                                 redirect port from the first --simkl-redirect-uri (else 8765)
@@ -33,6 +37,7 @@ struct Options {
   var address = ListenAddress(port: 0)
   var simklRedirectURIs: [String] = []
   var quiet = false
+  var logTimes = false
   var providersDirectory: String?
 }
 
@@ -58,6 +63,8 @@ func parse(_ arguments: [String]) -> Options {
       options.simklRedirectURIs.append(value(after: argument))
     case "--quiet":
       options.quiet = true
+    case "--log-times":
+      options.logTimes = true
     case "--write-providers":
       options.providersDirectory = value(after: argument)
     case "--help", "-h":
@@ -95,8 +102,11 @@ if !options.simklRedirectURIs.isEmpty {
   configuration.simklRedirectURIs = options.simklRedirectURIs
 }
 if !options.quiet {
+  let logTimes = options.logTimes
   configuration.requestLog = { line in
-    FileHandle.standardError.write(Data("authtui-sandbox: \(line)\n".utf8))
+    // The wall clock, not the sandbox's (which a test may move): scripts compare it with theirs.
+    let time = logTimes ? String(format: "%.6f ", Date().timeIntervalSince1970) : ""
+    FileHandle.standardError.write(Data("\(time)authtui-sandbox: \(line)\n".utf8))
   }
 }
 

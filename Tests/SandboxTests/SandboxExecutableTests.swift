@@ -1,4 +1,5 @@
 import Foundation
+import Loopback
 import TestSupport
 import Testing
 
@@ -35,7 +36,11 @@ import Testing
   }
 
   @Test func listensOnTheAskedPortAndRegistersTheGivenSimklRedirectURI() async throws {
-    let (first, port) = try await start()
+    // A port outside the ephemeral range: one the kernel chose could be given to another
+    // test's outgoing connection between the two sandboxes.
+    let fixed = try #require(LoopbackServer.freeFixedPort())
+    let (first, port) = try await start(["--listen", "127.0.0.1:\(fixed)"])
+    #expect(port == fixed)
     await first.kill(SIGTERM)
     _ = await first.wait(timeout: 60)
     let uri = "http://127.0.0.1:4567/callback"
@@ -73,6 +78,26 @@ import Testing
     let errors = await process.standardError()
     #expect(errors.contains("authtui-sandbox: GET /oidc/authorize 400"))
     #expect(!errors.contains("secret-ish"))
+  }
+
+  @Test func logTimesStartsEachLineWithTheUnixTimeItsAnswerWasReady() async throws {
+    let before = Date().timeIntervalSince1970
+    let process = try RunningChild(Products.sandbox, ["--log-times"])
+    let line = try #require(await process.nextLine(timeout: 60))
+    let port = try #require(UInt16(line.split(separator: ":").last ?? ""))
+    #expect(await RawHTTPClient.request("GET", "/", port: port).status == 200)
+    let after = Date().timeIntervalSince1970
+    await process.kill(SIGTERM)
+    #expect(await process.wait(timeout: 60) == 0)
+    let logged = await process.standardError().split(separator: "\n")
+    #expect(logged.count == 1)
+    let fields = try #require(logged.first).split(separator: " ", maxSplits: 1)
+    #expect(fields.last == "authtui-sandbox: GET / 200")
+    let stamp = try #require(fields.first)
+    #expect(stamp.split(separator: ".").last?.count == 6)
+    let time = try #require(Double(stamp))
+    // Between the start and the answer, give or take the rounding to the microsecond.
+    #expect(time > before - 0.001 && time < after + 0.001)
   }
 }
 

@@ -22,11 +22,20 @@ enum AgentCommand {
       when the agent answers for its vault and unlocks the vault itself otherwise;
       AUTHTUI_NO_AGENT=1 makes it never ask. Refreshes stay one at a time across the agent and
       every other authtui process. Tokens leave the agent only over the socket, to the caller.
-      Run it in the background with `authtui agent start` (below), or as a systemd --user
-      service (see the README); stop it with Ctrl-C, SIGTERM or `authtui agent stop`, or let
-      --idle-timeout stop it. Provider files are read once, at start: restart the agent after
-      changing them. With "agent": {"unlock_once": true} in config.json, the first command
-      that unlocks the vault leaves one running by itself (see the README).
+      While it runs it refreshes every account that has a refresh token ahead of its expiry
+      (when a quarter of the token's lifetime is left, at most five minutes ahead, as the
+      interactive UI does), so `token` answers without waiting on the network; a failed
+      refresh is tried again after 30 s, doubling up to five minutes, and said on standard
+      error. Accounts added or removed by other authtui processes are picked up within a
+      second. It reads the provider files and config.json again when one changes (looked at
+      every 2 s) and on SIGHUP, and says on standard error what it read; a file that cannot
+      be read keeps the providers as they were. Run it with `authtui agent &`, or as a
+      systemd --user service (see the README), or in the background with `authtui agent
+      start` (below); stop it with Ctrl-C, SIGTERM or `authtui agent stop`, or let
+      --idle-timeout stop it: only requests count as activity, not the background refreshes
+      (one under way is finished and stored before the agent stops). With "agent":
+      {"unlock_once": true} in config.json, the first command that unlocks the vault leaves
+      one running by itself (see the README).
       """,
     arguments: [], requiredArguments: 0,
     options: [idleTimeoutOption, handoverOption],
@@ -47,6 +56,13 @@ enum AgentCommand {
     case idle
   }
 
+  /// What the agent's loop hears of.
+  enum Event: Sendable {
+    case stop(Stop)
+    /// Read the provider files again.
+    case reload(AgentProviderReload.Trigger)
+  }
+
   static func run(_ invocation: Invocation, console: Console) async -> ExitCode {
     let handover = invocation.value(handoverOption).flatMap { Int32($0) }
     do throws(CommandFailure) {
@@ -57,6 +73,8 @@ enum AgentCommand {
       let location = AgentSocketLocation.resolve()
       // Refuse a bad folder or a running agent before asking for the passphrase.
       try location.claim()
+      // Before the files are read: one saved meanwhile is read again at the first look.
+      let stamps = await AgentProviderReload.stamps(invocation.global)
       let book =
         if let handover {
           try await AgentLauncher.book(handedOverOn: handover, invocation.global, console: console)
@@ -66,10 +84,13 @@ enum AgentCommand {
       let service = AgentService(
         book: book, vaultPath: book.vault.location.canonicalPath,
         idleTimeout: idleTimeout > 0 ? idleTimeout : nil, failure: AgentFailure.answering)
-      let (stops, continuation) = AsyncStream<Stop>.makeStream()
-      // SIGINT, SIGTERM and SIGHUP stop it cleanly (the socket removed, requests answered).
+      let reload = AgentProviderReload(
+        options: invocation.global, catalog: book.catalog, stamps: stamps)
+      let (events, continuation) = AsyncStream<Event>.makeStream()
+      // SIGINT and SIGTERM stop it cleanly (the socket removed, requests and refreshes under
+      // way finished); SIGHUP reads the provider files again.
       TerminationSignals.shared.intercept { number in
-        continuation.yield(.signal(number))
+        continuation.yield(number == SIGHUP ? .reload(.signal) : .stop(.signal(number)))
         return .handled
       }
       let (listener, inode) = try listen(at: location, for: service, console: console)
@@ -85,23 +106,44 @@ enum AgentCommand {
         guard idleTimeout > 0 else { return }
         await watchIdleness(of: service, timeout: TimeInterval(idleTimeout), then: continuation)
       }
+      let refresher = Task {
+        await service.refresher.run(for: service) { console.err($0) }
+      }
+      let fileWatch = Task {
+        while !Task.isCancelled {
+          try? await Task.sleep(for: .seconds(AgentProviderReload.pollInterval))
+          if !Task.isCancelled, await reload.filesChanged() {
+            continuation.yield(.reload(.fileChanged))
+          }
+        }
+      }
       var reason = Stop.idle
-      for await stop in stops {
-        reason = stop
-        break
+      events: for await event in events {
+        switch event {
+        case .reload(let trigger):
+          console.err(await reload.reload(after: trigger, into: service))
+        case .stop(let stop):
+          reason = stop
+          break events
+        }
       }
       idleWatch.cancel()
+      fileWatch.cancel()
+      refresher.cancel()
       // New callers find no agent and unlock the vault themselves; those being answered get
       // their answer before the vault closes.
       await listener.stop()
       location.remove(inode: inode)
+      // The refresher's loop ends at once (it only reads the vault between its sleeps); the
+      // refreshes it started are the service's to wait for.
+      await refresher.value
       await service.drain()
-      await book.vault.close()
+      await service.vault.close()
       switch reason {
       case .idle:
         console.err("authtui agent: stopped after \(idleTimeout) s without a request")
       case .signal(let number):
-        let name = [SIGINT: "SIGINT", SIGTERM: "SIGTERM", SIGHUP: "SIGHUP"][number] ?? "signal"
+        let name = [SIGINT: "SIGINT", SIGTERM: "SIGTERM"][number] ?? "signal"
         console.err("authtui agent: stopped (\(name))")
       }
       return .ok
@@ -138,16 +180,16 @@ enum AgentCommand {
   }
 
   /// Yields `.idle` once no request has been answered for `timeout` seconds (a request being
-  /// answered, such as a slow refresh, keeps the agent up).
+  /// answered, such as a slow refresh, keeps the agent up; a background refresh does not).
   private static func watchIdleness(
     of service: AgentService, timeout: TimeInterval,
-    then continuation: AsyncStream<Stop>.Continuation
+    then continuation: AsyncStream<Event>.Continuation
   ) async {
     while !Task.isCancelled {
       let since = await service.idleSince()
       let left = since.map { $0.addingTimeInterval(timeout).timeIntervalSinceNow } ?? 1
       if left <= 0 {
-        continuation.yield(.idle)
+        continuation.yield(.stop(.idle))
         return
       }
       try? await Task.sleep(for: .seconds(min(left, 60)))

@@ -63,6 +63,32 @@ import Vault
     #expect(stats[.deviceTokens] == 1)
   }
 
+  /// The worst moment to approve is just after a poll was answered: the code must then be
+  /// redeemed by the very next poll, one interval later, with no wait added after it. The time
+  /// limit only guards against a loop that sleeps with nothing to show for it.
+  @Test(.timeLimit(.minutes(1)))
+  func thePollAfterTheApprovalRedeemsTheCode() async throws {
+    let origin = await clock.now()
+    let attempt = try await UserCodeSignIn.startDevice(
+      client: harness.client(harness.oidc, clock: clock))
+    let approval = try #require(attempt.authorization.verificationURIComplete)
+    var pollsBeforeApproval: Int?
+    let seen = await drive(attempt, sandbox: harness.server, origin: origin) { poll, _ in
+      guard poll == 3 else { return }
+      pollsBeforeApproval = await harness.server.stats()[.devicePolls]
+      _ = await SandboxHarness.person().visit(approval.absoluteString)
+    }
+    #expect(try await attempt.tokens().refreshToken != nil)
+    #expect(pollsBeforeApproval == 2)
+    #expect(seen.last?.phase == .signedIn)
+    #expect(seen.compactMap { $0.nextPollAt?.timeIntervalSince(origin) } == [5, 10, 15])
+    #expect(await clock.now() == origin.addingTimeInterval(15))
+    let stats = await harness.server.stats()
+    #expect(stats[.devicePolls] == 3)
+    #expect(stats[.deviceTokens] == 1)
+    #expect(stats[.slowDowns] == 0)
+  }
+
   @Test func aDeniedDeviceCodeEndsAsAccessDenied() async throws {
     let origin = await clock.now()
     let attempt = try await UserCodeSignIn.startDevice(
