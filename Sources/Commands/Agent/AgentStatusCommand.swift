@@ -13,9 +13,10 @@ enum AgentStatusCommand {
     summary: "Show the running agent: PID, vault, since, idle timeout, accounts, next refresh.",
     details: """
       Asks the agent on the socket (AUTHTUI_AGENT_SOCKET, else the default); needs no
-      passphrase. Each account's next refresh is when the agent's schedule (the UI's: a
-      quarter of the token's lifetime before expiry, at most 5 minutes) renews it; `—` when
-      it is not renewed ahead (no refresh token, a new sign-in needed, no expiry). Exit 1
+      passphrase. Each account's next refresh is when the agent renews it (the UI's schedule:
+      a quarter of the token's lifetime before expiry, at most 5 minutes; after a failed
+      refresh, its retry); `—` when it is not renewed ahead (no refresh token, a new sign-in
+      needed, no expiry). Exit 1
       when no agent runs. --json prints {"pid", "socket", "vault", "since", "idle_timeout",
       "accounts": [{"account", "status", "expires_at", "refreshable", "next_refresh"}]},
       times in ISO 8601 (UTC) or null, idle_timeout in seconds or null for none.
