@@ -64,7 +64,7 @@ let package = Package(
     // The world outside: spawning processes, the browser, the clipboard, passphrases, signals.
     .target(
       name: "System",
-      dependencies: ["AuthCore", "Crypto", "Isolation", "Terminal", "Vault"]),
+      dependencies: ["AuthCore", "Crypto", "Hardening", "Isolation", "Terminal", "Vault"]),
     .target(
       name: "App",
       dependencies: ["Accounts", "Terminal", "Theme", "AuthCore", "Providers", "Spelling", "Vault"]),

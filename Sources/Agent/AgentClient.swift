@@ -30,4 +30,14 @@ package enum AgentClient {
     guard location.exists else { return .noAgent }
     return await onOwnThread { AgentConnection.exchange(request, at: location, timeout: timeout) }
   }
+
+  /// `AgentConnection.exchangeNamingPeer` on a thread of its own.
+  package static func exchangeNamingPeer(
+    _ request: AgentRequest, at location: AgentSocketLocation, timeout: TimeInterval
+  ) async -> (response: AgentResponse, pid: pid_t)? {
+    guard location.exists else { return nil }
+    return await onOwnThread {
+      AgentConnection.exchangeNamingPeer(request, at: location, timeout: timeout)
+    }
+  }
 }

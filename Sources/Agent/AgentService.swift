@@ -16,6 +16,10 @@ package actor AgentService {
   package nonisolated let vault: Vault
   /// The canonical path of that vault: requests for any other are declined.
   package nonisolated let vaultPath: String
+  /// When it started (`agent status`'s "since").
+  package nonisolated let startedAt = Date()
+  /// Its idle timeout in seconds, nil for none (`agent status` reports it).
+  package nonisolated let idleTimeout: Int?
   /// The background refreshes that keep every account fresh (`AgentRefresher.run`).
   package nonisolated let refresher = AgentRefresher()
   private let pid = ProcessInfo.processInfo.processIdentifier
@@ -33,12 +37,13 @@ package actor AgentService {
 
   /// A service answering for `book`'s vault at `vaultPath`, its failures described by `failure`.
   package init(
-    book: AccountBook, vaultPath: String,
+    book: AccountBook, vaultPath: String, idleTimeout: Int? = nil,
     failure: @escaping @Sendable (AgentRefusal) -> AgentFailure
   ) {
     self.book = book
     self.vault = book.vault
     self.vaultPath = vaultPath
+    self.idleTimeout = idleTimeout
     self.failure = failure
   }
 
@@ -122,12 +127,15 @@ package actor AgentService {
     } catch {
       return .failure(failure(.badRequest(error.reason)))
     }
-    guard request.vault == vaultPath else {
+    // `status` is answered for any vault: its answer names the one served.
+    guard request.vault == vaultPath || request.operation == .status else {
       return .failure(failure(.otherVault(served: vaultPath, asked: request.vault)))
     }
     switch request.operation {
     case .ping:
       return .pong(pid: pid, vault: vaultPath)
+    case .status:
+      return await status()
     case .token(let name, let minimumValidity, let startedAt):
       do {
         let account = try await book.account(named: name)

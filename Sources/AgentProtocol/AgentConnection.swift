@@ -69,6 +69,20 @@ package enum AgentConnection {
     return answer.declined ? .noAgent : .answered(answer)
   }
 
+  /// The answer to `request` as it came, declined or not, and the process id of the agent
+  /// that gave it (the socket's peer credentials): for `agent stop` and `agent status`, which
+  /// talk to whatever agent of this user listens there. Nil when none answers.
+  package static func exchangeNamingPeer(
+    _ request: AgentRequest, at location: AgentSocketLocation, timeout: TimeInterval
+  ) -> (response: AgentResponse, pid: pid_t)? {
+    guard location.exists, location.directoryProblem() == nil,
+      case .connected(let fd) = UnixSocket.connect(to: location.path, timeout: connectTimeout)
+    else { return nil }
+    defer { close(fd) }
+    guard let peer = UnixSocket.peer(of: fd), peer.uid == geteuid() else { return nil }
+    return answer(to: request, on: fd, timeout: timeout).map { ($0, peer.pid) }
+  }
+
   private static func answer(to request: AgentRequest, on fd: Int32, timeout: TimeInterval)
     -> AgentResponse?
   {

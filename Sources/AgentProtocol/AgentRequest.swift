@@ -9,6 +9,7 @@ import JSON
 /// {"op":"list","vault":"/abs/vault.db"}
 /// {"op":"export","account":"simkl/alice","vault":"/abs/vault.db","started_at":1712345678.25}
 /// {"op":"logout","account":"simkl/alice","local_only":false,"vault":"/abs/vault.db"}
+/// {"op":"status","vault":"/abs/vault.db"}
 /// ```
 /// `vault` is the canonical path of the vault the caller means: the agent answers only for its
 /// own. `started_at` (seconds since 1970) is when the caller's `token` started, so that a token
@@ -28,6 +29,9 @@ public struct AgentRequest: Sendable, Equatable {
     /// Signs `account` out as `authtui logout` does: revocation unless `local_only`, then
     /// deletion (`AgentSignOut`). Not repeated by a caller that got no answer.
     case logout(account: String, localOnly: Bool)
+    /// What the agent is doing (`authtui agent status`): answered whichever vault the caller
+    /// names, since the answer says which one the agent serves.
+    case status
   }
 
   public let operation: Operation
@@ -62,6 +66,8 @@ public struct AgentRequest: Sendable, Equatable {
         ("op", "logout"), ("account", .string(account)), ("local_only", .bool(localOnly)),
         ("vault", .string(vault)),
       ]
+    case .status:
+      members = [("op", "status"), ("vault", .string(vault))]
     }
     return OrderedJSON.object(members).text
   }
@@ -82,6 +88,8 @@ extension AgentRequest {
     switch members["op"]?.stringValue {
     case "ping":
       self.init(operation: .ping, vault: vault)
+    case "status":
+      self.init(operation: .status, vault: vault)
     case "token":
       let account = try Self.account(in: members)
       var minimumValidity = 60
@@ -116,7 +124,7 @@ extension AgentRequest {
         vault: vault)
     default:
       throw MalformedAgentRequest(
-        "\"op\" must be \"token\", \"ping\", \"list\", \"export\" or \"logout\"")
+        "\"op\" must be \"token\", \"ping\", \"list\", \"export\", \"logout\" or \"status\"")
     }
   }
 

@@ -20,6 +20,12 @@ package struct AgentSocketLocation: Sendable, Equatable {
   /// The folder holding the socket.
   var directory: String { PathText.folder(of: path) }
 
+  /// The log of an agent started in the background (`agent start`), beside its socket:
+  /// `agent.sock` logs to `agent.log`, any other name to the name plus `.log`.
+  package var logPath: String {
+    path.hasSuffix(".sock") ? String(path.dropLast(5)) + ".log" : path + ".log"
+  }
+
   /// The location this environment names.
   package static func resolve(
     environment: [String: String] = ProcessInfo.processInfo.environment

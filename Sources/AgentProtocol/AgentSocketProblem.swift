@@ -39,7 +39,7 @@ package enum AgentSocketProblem: Error, Equatable, Sendable {
       return "\(path) exists and is not a socket; remove it \(elsewhere)"
     case .agentRunning(let path, let pid):
       let who = pid.map { "PID \($0)" } ?? "PID unknown"
-      let stop = pid.map { "stop it with `kill \($0)`" } ?? "stop it"
+      let stop = "stop it with `authtui agent stop`" + (pid.map { " or `kill \($0)`" } ?? "")
       return "an agent already runs: \(who), on \(path); \(stop), or set AUTHTUI_AGENT_SOCKET "
         + "to run another"
     case .socket(let call, let code):

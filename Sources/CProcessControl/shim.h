@@ -1,6 +1,7 @@
 #ifndef AUTHTUI_CPROCESSCONTROL_SHIM_H
 #define AUTHTUI_CPROCESSCONTROL_SHIM_H
 
+#include <spawn.h>
 #include <sys/resource.h>
 
 #if defined(__linux__)
@@ -15,6 +16,17 @@ static inline int authtui_set_not_dumpable(void) {
 #else
   return -1;
 #endif
+}
+
+// The GNU posix_spawn extensions are declared only under _GNU_SOURCE, which the Glibc module is
+// built without; glibc has had both since 2.34 (Debian 12 ships 2.36).
+// POSIX_SPAWN_SETSID: the child calls setsid() before exec, as a daemon does.
+static inline short authtui_spawn_setsid_flag(void) { return 0x80; }
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *, int);
+// Closes every descriptor from `from` up in the child of `actions` (a
+// posix_spawn_file_actions_t), after its other file actions.
+static inline int authtui_spawn_close_from(void *actions, int from) {
+  return posix_spawn_file_actions_addclosefrom_np((posix_spawn_file_actions_t *)actions, from);
 }
 
 #endif

@@ -46,12 +46,19 @@ package enum AccountAccess {
   }
 
   /// The account book over the unlocked vault, with only the provider files `providers` needs:
-  /// a command about one account never reads the other providers' files.
+  /// a command about one account never reads the other providers' files. Under `unlock_once`
+  /// in config.json it leaves an agent running for the vault, unless `leavingAgent` is false
+  /// (the agent itself).
   static func book(
     _ options: GlobalOptions, console: Console, reportProblems: Bool = false,
-    providers: ProviderScope = .all
+    providers: ProviderScope = .all, leavingAgent: Bool = true
   ) async throws(CommandFailure) -> AccountBook {
     let vault = try await VaultAccess.unlocked(options)
+    if leavingAgent {
+      await AgentLauncher.leaveRunningIfAsked(vault, configuration: configuration(options)) {
+        console.err("authtui: \($0)")
+      }
+    }
     let selection: ProviderSelection
     switch providers {
     case .all: selection = .all

@@ -7,9 +7,15 @@ package struct CommandCatalog: Sendable {
   /// The named commands, in the order `--help` lists them.
   package let commands: [CommandSpec]
 
-  /// The command called `name`, if there is one.
+  /// The command called `name`, if there is one: a command's word (`agent`), or the words of
+  /// one of its actions (`agent start`).
   package func command(named name: String) -> CommandSpec? {
-    commands.first { $0.name == name }
+    let words = name.split(separator: " ", maxSplits: 1).map(String.init)
+    guard let command = commands.first(where: { $0.name == words.first ?? name }) else {
+      return nil
+    }
+    guard words.count == 2 else { return command }
+    return command.actions.first { $0.name == name }
   }
 
   /// "did you mean …" for a mistyped command, or a pointer to the list.
@@ -18,6 +24,16 @@ package struct CommandCatalog: Sendable {
       return "did you mean `authtui \(best)`? `authtui --help` lists every command"
     }
     return "`authtui --help` lists every command"
+  }
+
+  /// "did you mean …" for a mistyped action of `command`.
+  func suggestion(forAction word: String, of command: CommandSpec) -> String {
+    let words = command.actions.map { String($0.name.dropFirst(command.name.count + 1)) }
+    let list = "`authtui help \(command.name)` lists its actions"
+    if let best = SpellingSuggestion.closest(to: word, among: words) {
+      return "did you mean `authtui \(command.name) \(best)`? \(list)"
+    }
+    return list
   }
 
   /// The text of `authtui --help`.
@@ -47,21 +63,34 @@ package struct CommandCatalog: Sendable {
     return lines.joined(separator: "\n")
   }
 
-  /// The text of `authtui help COMMAND`.
+  /// The text of `authtui help COMMAND` (and `help COMMAND ACTION`): a command with actions
+  /// lists each with its usage, summary and options.
   func help(for command: CommandSpec) -> String {
-    var lines = ["Usage: authtui \(command.usage)", "", command.summary]
+    let usages = [command.usage] + command.actions.map(\.usage)
+    var lines = ["Usage: authtui \(usages[0])"] + usages.dropFirst().map { "       authtui \($0)" }
+    lines += ["", command.summary]
     if !command.details.isEmpty {
       lines += ["", command.details]
     }
-    if !command.options.isEmpty {
+    if command.options.contains(where: { !$0.hidden }) {
       lines += ["", "Options:"]
       lines += Self.optionLines(command.options)
+    }
+    for action in command.actions {
+      lines += ["", "authtui \(action.usage)", "  " + action.summary]
+      lines += Self.optionLines(action.options)
+    }
+    if let first = command.actions.first {
+      lines += [
+        "",
+        "`authtui help \(first.name)` (and the other actions) gives the details of each.",
+      ]
     }
     return lines.joined(separator: "\n")
   }
 
   private static func optionLines(_ options: [OptionSpec]) -> [String] {
-    options.map { option in
+    options.filter { !$0.hidden }.map { option in
       let left = "--\(option.name)" + (option.valueName.map { " \($0)" } ?? "")
       return "  " + padded(left, to: 25) + "  " + option.help
     }

@@ -17,6 +17,10 @@ package struct CommandSpec: Sendable {
   let requiredArguments: Int
   /// Options this command accepts besides the global ones.
   let options: [OptionSpec]
+  /// The actions of a command that has them (`agent start`, `agent stop`…), each a command of
+  /// its own named by its word after this command's (`start`); the command without an action
+  /// word runs this spec.
+  var actions: [CommandSpec] = []
   /// What runs the command; nil for the ones the composition root runs itself on the main
   /// thread (the interactive UI and the demo).
   package var run: Runner? = nil
@@ -71,6 +75,8 @@ struct OptionSpec: Sendable {
   let valueName: String?
   /// One line of help.
   let help: String
+  /// True for an option between authtui processes (`agent --handover-fd`), left out of help.
+  var hidden = false
 
   /// A flag, which takes no value.
   static func flag(_ name: String, _ help: String) -> OptionSpec {

@@ -51,9 +51,12 @@ extension CommandCatalog {
         arguments: ["ACTION"], requiredArguments: 1, options: []
       ).running { await VaultCommand.run($0, console: $1) },
       CommandSpec(
-        name: "help", usage: "help [COMMAND]",
+        name: "help", usage: "help [COMMAND [ACTION]]",
         summary: "Show the command list, or the help of one command.", details: "",
-        arguments: ["COMMAND"], requiredArguments: 0, options: []
-      ).running { HelpCommand.run(topic: $0.arguments.first, catalog: .standard, console: $1) },
+        arguments: ["COMMAND", "ACTION"], requiredArguments: 0, options: []
+      ).running {
+        HelpCommand.run(
+          topic: $0.arguments.joined(separator: " "), catalog: .standard, console: $1)
+      },
     ])
 }

@@ -66,6 +66,16 @@ package struct ArgumentParser: Sendable {
               hint: catalog.suggestion(forCommand: argument))
           }
           command = spec
+        } else if let current = command, positionals.isEmpty, !current.actions.isEmpty {
+          // The word after a command with actions names one (`agent start`).
+          guard
+            let action = current.actions.first(where: { $0.name == "\(current.name) \(argument)" })
+          else {
+            throw UsageError(
+              message: "unknown action '\(argument)' for '\(current.name)'",
+              hint: catalog.suggestion(forAction: argument, of: current))
+          }
+          command = action
         } else {
           positionals.append(argument)
         }

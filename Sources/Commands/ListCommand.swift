@@ -4,7 +4,6 @@ import App
 import AuthCore
 import Foundation
 import JSON
-import Spelling
 import Vault
 
 /// `authtui list [--json]`: every account with its status and expiry, never a token.
@@ -111,16 +110,7 @@ enum ListCommand {
         row.scopes.joined(separator: " "),
       ]
     }
-    // Padded by terminal columns, as the UI measures (a CJK or emoji label is two per
-    // character), so the columns line up whatever the labels are.
-    let widths = header.indices.map { column in
-      ([header[column]] + cells.map { $0[column] }).map { DisplayWidth.of($0) }.max() ?? 0
-    }
-    return ([header] + cells).map { values in
-      zip(values, widths).map { value, width in
-        value + String(repeating: " ", count: max(0, width - DisplayWidth.of(value)))
-      }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
-    }.joined(separator: "\n")
+    return TextTable.render(header: header, rows: cells)
   }
 
   /// The EXPIRES cell: as the UI's expiry column, an account that needs a new sign-in has

@@ -38,6 +38,17 @@ public enum UnixSocket {
     return fd
   }
 
+  /// Two connected stream sockets, both close-on-exec, or nil (`errno` says why): a private
+  /// channel to a child, which gets one end as an inherited descriptor (a dup2 clears the
+  /// flag for it alone).
+  public static func pair() -> (Int32, Int32)? {
+    var ends: [Int32] = [-1, -1]
+    guard
+      socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0
+    else { return nil }
+    return (ends[0], ends[1])
+  }
+
   /// Runs `body` with the `sockaddr_un` of `path`; nil when the path is too long for one.
   public static func withAddress<Result>(
     _ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Result

@@ -36,6 +36,15 @@ public struct PassphraseSource: Sendable {
     PassphraseSource(variable: "AUTHTUI_NEW_PASSPHRASE", environment: environment)
   }
 
+  /// `environment` without a variable any passphrase comes from (`AUTHTUI_PASSPHRASE`,
+  /// `AUTHTUI_NEW_PASSPHRASE` and their `_FILE` and `_COMMAND`): what a child that must never
+  /// see one (the agent `agent start` leaves running) is given.
+  public static func withoutPassphrases(_ environment: [String: String]) -> [String: String] {
+    environment.filter { name, _ in
+      !["AUTHTUI_PASSPHRASE", "AUTHTUI_NEW_PASSPHRASE"].contains { name.hasPrefix($0) }
+    }
+  }
+
   /// Which source will answer. The interactive UI skips its unlock screen unless `.terminal`.
   public var origin: PassphraseOrigin {
     if value(variable) != nil { return .variable(variable) }

@@ -1,4 +1,5 @@
 import Foundation
+import Hardening
 
 #if canImport(Glibc)
   import Glibc
@@ -49,12 +50,15 @@ public struct SpawnedProcess: Sendable {
   /// Starts `program` (an absolute path) with `arguments` (argv from argv[1] on) and exactly
   /// `environment`. `extra` maps child descriptors 3 and up to descriptors of ours (a pipe a
   /// script reads as `<&3`); `closing` are descriptors of ours the child must not keep open,
-  /// such as the other end of a pipe whose end it was given.
+  /// such as the other end of a pipe whose end it was given. `detached` starts a daemon: the
+  /// child runs in a session of its own (`setsid`, no controlling terminal) and keeps no
+  /// descriptor of ours but 0, 1, 2 and `extra` (a tty, a vault, a UI's pipes stay here).
   public static func start(
     _ program: String, arguments: [String] = [],
     environment: [String: String] = ProcessInfo.processInfo.environment,
     standardInput: Stream = .inherited, standardOutput: Stream = .inherited,
-    standardError: Stream = .inherited, extra: [Int32: Int32] = [:], closing: [Int32] = []
+    standardError: Stream = .inherited, extra: [Int32: Int32] = [:], closing: [Int32] = [],
+    detached: Bool = false
   ) throws(SpawnError) -> SpawnedProcess {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
@@ -76,11 +80,14 @@ public struct SpawnedProcess: Sendable {
     for descriptor in closing {
       posix_spawn_file_actions_addclose(&actions, descriptor)
     }
+    if detached {
+      SpawnExtensions.closeDescriptors(from: (extra.keys.max() ?? 2) + 1, in: &actions)
+    }
 
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
-    resetSignals(&attributes)
+    resetSignals(&attributes, newSession: detached)
 
     let argv = ([program] + arguments).map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -140,8 +147,8 @@ public struct SpawnedProcess: Sendable {
     return (process.wait(), output)
   }
 
-  /// Gives a child the signals as a fresh process has them.
-  private static func resetSignals(_ attributes: inout posix_spawnattr_t) {
+  /// Gives a child the signals as a fresh process has them, and a session of its own when asked.
+  private static func resetSignals(_ attributes: inout posix_spawnattr_t, newSession: Bool) {
     var empty = sigset_t()
     sigemptyset(&empty)
     var defaults = sigset_t()
@@ -151,7 +158,9 @@ public struct SpawnedProcess: Sendable {
     }
     posix_spawnattr_setsigmask(&attributes, &empty)
     posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    var flags = Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
+    if newSession { flags |= SpawnExtensions.newSessionFlag }
+    posix_spawnattr_setflags(&attributes, flags)
   }
 }
 

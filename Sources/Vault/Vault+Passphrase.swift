@@ -20,7 +20,7 @@ extension Vault {
   ) throws(VaultError) {
     guard let keys else { throw .locked(path: location.fileURL.path) }
     let current = try VaultHeader.read(from: try openConnection())
-    let header = try VaultHeader.wrapping(
+    let (header, keyEncryptionKey) = try VaultHeader.wrapping(
       keys.dataKey, vaultID: current.vaultID, passphrase: newPassphrase,
       parameters: parameters ?? current.parameters)
     try writeTransaction { table throws(VaultError) in
@@ -28,5 +28,6 @@ extension Vault {
       beforeCommit()
     }
     unlockedSalt = header.salt
+    self.keyEncryptionKey = keyEncryptionKey
   }
 }

@@ -37,6 +37,8 @@ public actor Vault {
   /// The salt of the header the keys came from: another process's passphrase change writes a
   /// fresh one.
   var unlockedSalt: [UInt8]?
+  /// The key-encryption key the passphrase gave (see `unlockKey`).
+  var keyEncryptionKey: SymmetricKey?
   /// scrypt, but for tests that watch when a derivation runs.
   let keyDerivation: KeyDerivation
 
@@ -156,7 +158,7 @@ public actor Vault {
     }
     let vaultID = SecureRandom.bytes(count: VaultHeader.vaultIDByteCount)
     // The slow part (scrypt) happens before the file exists, so a crash leaves nothing behind.
-    let header = try VaultHeader.wrapping(
+    let (header, keyEncryptionKey) = try VaultHeader.wrapping(
       dataKey, vaultID: vaultID, passphrase: passphrase, parameters: parameters)
     try location.createFile()
     do throws(VaultError) {
@@ -177,6 +179,7 @@ public actor Vault {
       self.keys = keys
       self.sealer = CellSealer(key: keys.cellKey, vaultID: vaultID, schemaVersion: migrations.count)
       unlockedSalt = header.salt
+      self.keyEncryptionKey = keyEncryptionKey
     } catch {
       connection = nil
       location.removeFiles()
@@ -196,9 +199,19 @@ public actor Vault {
     let connection = try openConnection()
     // Read afresh: another process may have changed the passphrase since this vault was opened.
     let header = try VaultHeader.read(from: connection)
-    guard let dataKey = header.unwrapDataKey(with: passphrase, derivation: keyDerivation) else {
+    guard let unwrapped = header.unwrapDataKey(with: passphrase, derivation: keyDerivation) else {
       throw .wrongPassphrase(path: location.fileURL.path)
     }
+    try finishUnlocking(
+      connection, header: header, dataKey: unwrapped.dataKey,
+      keyEncryptionKey: unwrapped.keyEncryptionKey)
+  }
+
+  /// Takes `dataKey` as the vault's keys: runs pending migrations and sets the WAL journal.
+  func finishUnlocking(
+    _ connection: SQLiteConnection, header: VaultHeader, dataKey: SymmetricKey,
+    keyEncryptionKey: SymmetricKey
+  ) throws(VaultError) {
     let keys = try VaultKeys(dataKey: dataKey)
     let sealer = CellSealer(
       key: keys.cellKey, vaultID: header.vaultID, schemaVersion: migrations.count)
@@ -209,6 +222,7 @@ public actor Vault {
     self.keys = keys
     self.sealer = sealer
     unlockedSalt = header.salt
+    self.keyEncryptionKey = keyEncryptionKey
   }
 
   /// Forgets the keys; the connection stays open for `status` and a later `unlock`.
@@ -216,6 +230,7 @@ public actor Vault {
     keys = nil
     sealer = nil
     unlockedSalt = nil
+    keyEncryptionKey = nil
   }
 
   /// Forgets the keys and closes the file. Any later request throws `closed`.

@@ -29,11 +29,13 @@ struct VaultHeader {
   /// `nonce ‖ ciphertext ‖ tag`: 12 + 32 + 16 bytes.
   static let wrappedDataKeyByteCount = 12 + SymmetricKey.byteCount + 16
 
-  /// Wraps `dataKey` under a key derived from `passphrase` with a fresh salt. Slow: runs scrypt.
+  /// Wraps `dataKey` under a key derived from `passphrase` with a fresh salt, and returns the
+  /// header with that key-encryption key (which the vault keeps to hand to an agent it starts).
+  /// Slow: runs scrypt.
   static func wrapping(
     _ dataKey: SymmetricKey, vaultID: [UInt8], passphrase: Passphrase,
     parameters: Scrypt.Parameters
-  ) throws(VaultError) -> VaultHeader {
+  ) throws(VaultError) -> (header: VaultHeader, keyEncryptionKey: SymmetricKey) {
     guard !passphrase.isEmpty else { throw .emptyPassphrase }
     if let problem = Self.problem(with: parameters) {
       throw .unexpected("cannot wrap the data key: \(problem)")
@@ -44,23 +46,31 @@ struct VaultHeader {
       let keyEncryptionKey = try Self.keyEncryptionKey(passphrase, salt: salt, parameters)
       let box = try AESGCM.seal(
         dataKey.bytes, using: keyEncryptionKey, authenticating: associatedData)
-      return VaultHeader(
+      let header = VaultHeader(
         vaultID: vaultID, parameters: parameters, salt: salt, wrappedDataKey: box.combined)
+      return (header, keyEncryptionKey)
     } catch {
       throw .unexpected("cannot wrap the data key: \(error)")
     }
   }
 
-  /// The data key, or nil when `passphrase` is not the one it was wrapped with. Slow: runs
-  /// `derivation` (scrypt).
+  /// The key-encryption key `passphrase` gives and the data key it unwraps, or nil when
+  /// `passphrase` is not the one it was wrapped with. Slow: runs `derivation` (scrypt).
   func unwrapDataKey(
     with passphrase: Passphrase, derivation: KeyDerivation = .scrypt
-  ) -> SymmetricKey? {
-    let associatedData = Self.associatedData(vaultID: vaultID, parameters: parameters, salt: salt)
-    guard
-      let derived = try? derivation.derive(passphrase.bytes, salt, parameters),
+  ) -> (dataKey: SymmetricKey, keyEncryptionKey: SymmetricKey)? {
+    guard let derived = try? derivation.derive(passphrase.bytes, salt, parameters),
       let keyEncryptionKey = try? SymmetricKey(bytes: derived),
-      let box = try? AESGCM.SealedBox(combined: wrappedDataKey),
+      let dataKey = unwrapDataKey(with: keyEncryptionKey)
+    else { return nil }
+    return (dataKey, keyEncryptionKey)
+  }
+
+  /// The data key, or nil when `keyEncryptionKey` does not unwrap it (AES-GCM authenticates
+  /// it, with the vault id, parameters and salt). Fast: no derivation.
+  func unwrapDataKey(with keyEncryptionKey: SymmetricKey) -> SymmetricKey? {
+    let associatedData = Self.associatedData(vaultID: vaultID, parameters: parameters, salt: salt)
+    guard let box = try? AESGCM.SealedBox(combined: wrappedDataKey),
       let bytes = try? AESGCM.open(box, using: keyEncryptionKey, authenticating: associatedData)
     else { return nil }
     return try? SymmetricKey(bytes: bytes)

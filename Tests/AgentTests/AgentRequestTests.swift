@@ -4,7 +4,8 @@ import XCTest
 @testable import Agent
 
 final class AgentRequestTests: XCTestCase {
-  static let unknownOperation = #""op" must be "token", "ping", "list", "export" or "logout""#
+  static let unknownOperation =
+    #""op" must be "token", "ping", "list", "export", "logout" or "status""#
 
   func testTokenRequestReadsBackWhatItWrites() throws {
     let request = AgentRequest(
@@ -22,6 +23,12 @@ final class AgentRequestTests: XCTestCase {
   func testPingRequestReadsBackWhatItWrites() throws {
     let request = AgentRequest(operation: .ping, vault: "/v.db")
     XCTAssertEqual(request.line, #"{"op":"ping","vault":"/v.db"}"#)
+    XCTAssertEqual(try AgentRequest(parsing: request.line), request)
+  }
+
+  func testStatusRequestReadsBackWhatItWrites() throws {
+    let request = AgentRequest(operation: .status, vault: "/v.db")
+    XCTAssertEqual(request.line, #"{"op":"status","vault":"/v.db"}"#)
     XCTAssertEqual(try AgentRequest(parsing: request.line), request)
   }
 
@@ -138,6 +145,24 @@ final class AgentResponseTests: XCTestCase {
         .failure(AgentFailure(exitStatus: 5, code: "sign_in_needed", message: "sign in again")),
         #"{"ok":false,"exit":5,"code":"sign_in_needed","message":"sign in again"}"#
       ),
+      (
+        .status(
+          AgentStatus(
+            pid: 42, vault: "/v.db", since: 1_712_345_678.25, idleTimeout: 3600,
+            accounts: [
+              AgentStatus.Account(
+                name: "simkl/alice", expiresAt: 1_712_349_278, signInNeeded: false,
+                refreshable: true, nextRefresh: 1_712_348_978),
+              AgentStatus.Account(
+                name: "hivesigner/bob", expiresAt: nil, signInNeeded: true, refreshable: false,
+                nextRefresh: nil),
+            ])),
+        #"{"ok":true,"pid":42,"vault":"/v.db","since":1712345678.25,"idle_timeout":3600,"accounts":[{"account":"simkl/alice","expires_at":1712349278.0,"sign_in_needed":false,"refreshable":true,"next_refresh":1712348978.0},{"account":"hivesigner/bob","expires_at":null,"sign_in_needed":true,"refreshable":false,"next_refresh":null}]}"#
+      ),
+      (
+        .status(AgentStatus(pid: 7, vault: "/v.db", since: 1, idleTimeout: nil, accounts: [])),
+        #"{"ok":true,"pid":7,"vault":"/v.db","since":1.0,"idle_timeout":null,"accounts":[]}"#
+      ),
     ]
     for (answer, line) in answers {
       XCTAssertEqual(answer.line, line)
@@ -228,6 +253,9 @@ final class AgentResponseTests: XCTestCase {
       "", "garbage", "[]", #"{"token":"t"}"#, #"{"ok":"yes","token":"t"}"#, #"{"ok":true}"#,
       #"{"ok":true,"pid":1.5,"vault":"/v"}"#, #"{"ok":false,"exit":5,"code":"x"}"#,
       #"{"ok":false,"exit":"5","code":"x","message":"m"}"#,
+      #"{"ok":true,"pid":7,"vault":"/v","since":1,"idle_timeout":-1,"accounts":[]}"#,
+      #"{"ok":true,"pid":7,"vault":"/v","since":1,"idle_timeout":null,"accounts":[{"account":"a"}]}"#,
+      #"{"ok":true,"pid":7,"vault":"/v","since":1,"accounts":[]}"#,
     ] {
       XCTAssertNil(AgentResponse(parsing: line), line)
     }

@@ -241,7 +241,7 @@ import Vault
     #expect(unknown?["code"] as? String == "bad_request")
     #expect(
       unknown?["message"] as? String
-        == #""op" must be "token", "ping", "list", "export" or "logout""#)
+        == #""op" must be "token", "ping", "list", "export", "logout" or "status""#)
     let garbage = await AgentWire.ask(socket, "hello")
     #expect(garbage?["message"] as? String == "the request is not a JSON object on one line")
     #expect(await agent.stop().status == 0)
@@ -278,7 +278,8 @@ import Vault
     #expect(
       second.stderr
         == "authtui: an agent already runs: PID \(first.child.pid), on "
-        + "\(cli.workspace.agentSocketPath); stop it with `kill \(first.child.pid)`, or set "
+        + "\(cli.workspace.agentSocketPath); stop it with `authtui agent stop` or "
+        + "`kill \(first.child.pid)`, or set "
         + "AUTHTUI_AGENT_SOCKET to run another\n")
 
     // SIGKILL leaves the socket file behind, with nobody listening.

@@ -162,6 +162,28 @@ final class ArgumentParserTests: XCTestCase {
     XCTAssertFalse(try parse("list").wantsHelp)
   }
 
+  func testTheWordAfterACommandWithActionsNamesOne() throws {
+    let start = try parse("agent", "start", "--idle-timeout", "60")
+    XCTAssertEqual(start.command, "agent start")
+    XCTAssertEqual(start.values["idle-timeout"], "60")
+    XCTAssertEqual(
+      try parse("--vault", "/v.db", "agent", "status", "--json").command, "agent status")
+    XCTAssertTrue(try parse("agent", "status", "--json").flag(AgentStatusCommand.jsonFlag))
+    XCTAssertEqual(try parse("agent", "--idle-timeout", "5").command, "agent")
+    XCTAssertNotNil(CommandCatalog.standard.command(named: "agent stop")?.run)
+    XCTAssertNil(CommandCatalog.standard.command(named: "agent restart"))
+  }
+
+  func testAMistypedActionIsAUsageErrorWithTheClosestOne() throws {
+    let error = try XCTUnwrap(usageError("agent", "strat"))
+    XCTAssertEqual(error.message, "unknown action 'strat' for 'agent'")
+    XCTAssertEqual(
+      error.hint, "did you mean `authtui agent start`? `authtui help agent` lists its actions")
+    XCTAssertEqual(usageError("agent", "stop", "now")?.message, "unexpected argument 'now'")
+    XCTAssertEqual(
+      usageError("agent", "stop", "--json")?.message, "unknown option '--json' for 'agent stop'")
+  }
+
   func testDoubleDashEndsTheOptions() throws {
     XCTAssertEqual(try parse("token", "--", "--odd").arguments, ["--odd"])
   }
@@ -186,6 +208,31 @@ final class HelpTextTests: XCTestCase {
     XCTAssertTrue(help.hasPrefix("Usage: authtui login PROVIDER [--flow pkce|device|pin]"))
     XCTAssertTrue(help.contains("\n  --flow pkce|device|pin     how to sign in"))
     XCTAssertTrue(help.contains("\n  --json "))
+  }
+
+  func testAgentsHelpDocumentsEachActionAndHidesTheHandoverOption() throws {
+    let agent = try XCTUnwrap(CommandCatalog.standard.command(named: "agent"))
+    let help = CommandCatalog.standard.help(for: agent)
+    XCTAssertTrue(
+      help.hasPrefix(
+        """
+        Usage: authtui agent [--idle-timeout SECONDS]
+               authtui agent start [--idle-timeout SECONDS]
+               authtui agent stop
+               authtui agent status [--json]
+
+        """))
+    XCTAssertTrue(
+      help.contains(
+        "\nauthtui agent start [--idle-timeout SECONDS]\n  Start the agent in the background; "
+          + "prints `pid=PID socket=PATH` once it listens.\n"))
+    XCTAssertTrue(help.contains("\nauthtui agent status [--json]\n  Show the running agent"))
+    XCTAssertTrue(help.contains("\n  --json                     print a JSON object"))
+    XCTAssertFalse(help.contains("handover"))
+    let start = try XCTUnwrap(CommandCatalog.standard.command(named: "agent start"))
+    XCTAssertTrue(
+      CommandCatalog.standard.help(for: start).hasPrefix(
+        "Usage: authtui agent start [--idle-timeout SECONDS]\n\nStart the agent"))
   }
 
   func testEveryNamedCommandButDemoHasARunner() {

@@ -29,6 +29,37 @@ import Testing
     #expect(settings.keyPositions["quit"]?.line == 7)
   }
 
+  @Test func unlockOnceIsOffUnlessTheAgentObjectTurnsItOn() {
+    let (plain, _) = UserSettings.parse(#"{"theme": "light"}"#, file: "config.json")
+    #expect(plain.agentUnlockOnce == false)
+    #expect(plain.agentIdleTimeout == nil)
+    let (on, problems) = UserSettings.parse(
+      #"{"agent": {"unlock_once": true, "idle_timeout": 600}}"#, file: "config.json")
+    #expect(problems.isEmpty)
+    #expect(on.agentUnlockOnce)
+    #expect(on.agentIdleTimeout == 600)
+  }
+
+  @Test func aWrongAgentFieldIsReportedWithItsLine() {
+    let (settings, problems) = UserSettings.parse(
+      "{\n\"agent\": {\"unlock_once\": \"yes\",\n \"idle_timout\": 5, \"idle_timeout\": -1}}",
+      file: "config.json")
+    #expect(settings.agentUnlockOnce == false)
+    #expect(settings.agentIdleTimeout == nil)
+    #expect(
+      problems.map(\.description) == [
+        "config.json:2: agent.unlock_once: must be true or false, not a string",
+        "config.json:3: agent.idle_timout: unknown field (did you mean \"idle_timeout\"?); the "
+          + "fields are listed in the README under \"Configuration\"",
+        "config.json:3: agent.idle_timeout: must be between 0 and 31536000, not -1",
+      ])
+    let (_, notAnObject) = UserSettings.parse(#"{"agent": true}"#, file: "config.json")
+    #expect(
+      notAnObject.map(\.description) == [
+        "config.json:1: agent: must be an object such as {\"unlock_once\": true}, not true or false"
+      ])
+  }
+
   @Test func keepsTheGoodFieldsWhenOneIsWrong() {
     let (settings, problems) = UserSettings.parse(
       "{ \"theme\": \"light\",\n \"login_timeout\": \"soon\", \"colour\": 1 }", file: "config.json")

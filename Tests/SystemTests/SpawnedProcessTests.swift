@@ -17,6 +17,34 @@ final class SpawnedProcessTests: XCTestCase {
     return ends[0]
   }
 
+  func testADetachedChildHasASessionOfItsOwnAndOnlyTheDescriptorsItIsGiven() throws {
+    var ends: [Int32] = [0, 0]
+    XCTAssertEqual(Glibc.pipe(&ends), 0)
+    defer { close(ends[0]) }
+    // A descriptor of ours without close-on-exec: a plain spawn would hand it on.
+    let stray = open("/dev/null", O_RDONLY)
+    defer { close(stray) }
+    XCTAssertGreaterThan(stray, 3)
+    let given = pipe(holding: "")
+    defer { close(given) }
+    // Field 6 of /proc/PID/stat is the session id; the shell lists its own descriptors.
+    let script = "cut -d ' ' -f 6 /proc/$$/stat; ls /proc/$$/fd | sort -n | tr '\\n' ' '"
+    let process = try SpawnedProcess.start(
+      "/bin/sh", arguments: ["-c", script], standardInput: .null,
+      standardOutput: .descriptor(ends[1]), extra: [3: given], detached: true)
+    close(ends[1])
+    var output: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 512)
+    while case let count = read(ends[0], &buffer, buffer.count), count > 0 {
+      output += buffer[0..<count]
+    }
+    XCTAssertEqual(process.wait(), .exited(0))
+    let lines = String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
+    XCTAssertEqual(lines.first, String(process.pid), "the child leads a session of its own")
+    XCTAssertNotEqual(lines.first, String(getsid(0)))
+    XCTAssertEqual(lines.dropFirst().first, "0 1 2 3 ")
+  }
+
   func testShellCommandReportsItsExitStatus() throws {
     let process = try SpawnedProcess.start("/bin/sh", arguments: ["-c", "exit 3"])
     XCTAssertEqual(process.wait(), .exited(3))

@@ -8,18 +8,21 @@ import System
 #endif
 
 /// `authtui agent [--idle-timeout SECONDS]`: unlocks the vault once and answers `authtui token`
-/// over a private Unix socket, so that each call skips the scrypt unlock (about half a second).
+/// (and `list`, `export`, `logout`) over a private Unix socket, so that each call skips the
+/// scrypt unlock (about half a second).
 enum AgentCommand {
   static let spec = CommandSpec(
     name: "agent", usage: "agent [--idle-timeout SECONDS]",
-    summary: "Unlock the vault once and answer `authtui token` from memory (foreground).",
+    summary:
+      "Unlock the vault once and answer `authtui token` from memory (start, stop, status).",
     details: """
-      Unlocks the vault once (the passphrase as for every command) and answers `authtui token`
-      for that vault on a socket only you can use: $XDG_RUNTIME_DIR/authtui/agent.sock, else
-      /tmp/authtui-UID/agent.sock, or AUTHTUI_AGENT_SOCKET. The folder is 0700 and the socket
-      0600, and every connection from another user is refused. `token` skips its own unlock
-      when the agent answers for its vault and unlocks the vault itself otherwise;
-      AUTHTUI_NO_AGENT=1 makes it never ask. Refreshes stay one at a time across the agent and
+      Unlocks the vault once (the passphrase as for every command) and answers `authtui token`,
+      `list`, `export` and `logout` for that vault on a socket only you can use:
+      $XDG_RUNTIME_DIR/authtui/agent.sock, else /tmp/authtui-UID/agent.sock, or
+      AUTHTUI_AGENT_SOCKET. The folder is 0700 and the socket 0600, and every connection from
+      another user is refused. Those commands skip their own unlock when the agent answers for
+      their vault and unlock the vault themselves otherwise; AUTHTUI_NO_AGENT=1 makes them
+      never ask. Refreshes stay one at a time across the agent and
       every other authtui process. Tokens leave the agent only over the socket, to the caller.
       While it runs it refreshes every account that has a refresh token ahead of its expiry
       (when a quarter of the token's lifetime is left, at most five minutes ahead, as the
@@ -29,15 +32,25 @@ enum AgentCommand {
       second. It reads the provider files and config.json again when one changes (looked at
       every 2 s) and on SIGHUP, and says on standard error what it read; a file that cannot
       be read keeps the providers as they were. Run it with `authtui agent &`, or as a
-      systemd --user service (see the README); stop it with Ctrl-C or SIGTERM, or let
+      systemd --user service (see the README), or in the background with `authtui agent
+      start` (below); stop it with Ctrl-C, SIGTERM or `authtui agent stop`, or let
       --idle-timeout stop it: only requests count as activity, not the background refreshes
-      (one under way is finished and stored before the agent stops).
+      (one under way is finished and stored before the agent stops). With "agent":
+      {"unlock_once": true} in config.json, the first command that unlocks the vault leaves
+      one running by itself (see the README).
       """,
     arguments: [], requiredArguments: 0,
-    options: [idleTimeoutOption])
+    options: [idleTimeoutOption, handoverOption],
+    actions: [AgentStartCommand.spec, AgentStopCommand.spec, AgentStatusCommand.spec])
 
   static let idleTimeoutOption = OptionSpec.value(
     "idle-timeout", "SECONDS", "stop after this long without a request (default, or 0: never)")
+
+  /// Between `agent start` and the agent it starts: the inherited socket the vault's key comes
+  /// in on and the agent's readiness goes out on (`AgentHandover`). Not for people.
+  static let handoverOption = OptionSpec(
+    name: "handover-fd", valueName: "FD",
+    help: "the descriptor agent start hands the vault key over", hidden: true)
 
   /// Why the agent stopped.
   enum Stop: Sendable {
@@ -53,6 +66,7 @@ enum AgentCommand {
   }
 
   static func run(_ invocation: Invocation, console: Console) async -> ExitCode {
+    let handover = invocation.value(handoverOption).flatMap { Int32($0) }
     do throws(CommandFailure) {
       // Absent (or 0): never. The default given is only the example of a usage error.
       let idleTimeout =
@@ -60,17 +74,18 @@ enum AgentCommand {
         ? 0 : try AccountAccess.seconds(invocation, idleTimeoutOption, default: 3600)
       let location = AgentSocketLocation.resolve()
       // Refuse a bad folder or a running agent before asking for the passphrase.
-      do {
-        try location.prepareDirectory()
-        try location.removeStaleSocket()
-      } catch {
-        throw error.failure
-      }
+      try location.claim()
       // Before the files are read: one saved meanwhile is read again at the first look.
       let stamps = await AgentProviderReload.stamps(invocation.global)
-      let book = try await AccountAccess.book(invocation.global, console: console)
+      let book =
+        if let handover {
+          try await AgentLauncher.book(handedOverOn: handover, invocation.global, console: console)
+        } else {
+          try await AccountAccess.book(invocation.global, console: console, leavingAgent: false)
+        }
       let service = AgentService(
-        book: book, vaultPath: book.vault.location.canonicalPath, failure: AgentFailure.answering)
+        book: book, vaultPath: book.vault.location.canonicalPath,
+        idleTimeout: idleTimeout > 0 ? idleTimeout : nil, failure: AgentFailure.answering)
       let reload = AgentProviderReload(
         options: invocation.global, catalog: book.catalog, stamps: stamps)
       let (events, continuation) = AsyncStream<Event>.makeStream()
@@ -82,6 +97,10 @@ enum AgentCommand {
       }
       let (listener, inode) = try listen(at: location, for: service, console: console)
       let pid = ProcessInfo.processInfo.processIdentifier
+      if let handover {
+        AgentHandover.report(.pong(pid: pid, vault: service.vaultPath), on: handover)
+        close(handover)
+      }
       console.out(
         "authtui agent (pid \(pid)) listening on \(location.path) for the vault "
           + "\(service.vaultPath); stop it with Ctrl-C or `kill \(pid)`")
@@ -132,6 +151,7 @@ enum AgentCommand {
       return .ok
     } catch {
       console.err(error.line)
+      if let handover { AgentHandover.report(.failure(AgentFailure(error)), on: handover) }
       return error.exitCode
     }
   }

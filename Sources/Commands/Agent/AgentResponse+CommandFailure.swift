@@ -33,6 +33,22 @@ extension CommandFailure {
 extension AgentSocketProblem {
   /// The failure a command reports.
   var failure: CommandFailure {
-    CommandFailure(exitCode: .failure, message: message, code: "agent_socket")
+    // `agent_running` lets a command that would have started one see that one runs already.
+    let code: String
+    if case .agentRunning = self { code = "agent_running" } else { code = "agent_socket" }
+    return CommandFailure(exitCode: .failure, message: message, code: code)
+  }
+}
+
+extension AgentSocketLocation {
+  /// Makes the socket's folder ready and clears a dead agent's socket, or refuses: a folder
+  /// others could use, something else at the path, or a live agent (`agent_running`).
+  func claim() throws(CommandFailure) {
+    do {
+      try prepareDirectory()
+      try removeStaleSocket()
+    } catch {
+      throw error.failure
+    }
   }
 }

@@ -6,7 +6,8 @@ import JSON
 ///
 /// ```json
 /// { "theme": "light", "login_timeout": 300, "clipboard_clear_after": 45,
-///   "keys": { "refresh": ["r", "ctrl-r"] } }
+///   "keys": { "refresh": ["r", "ctrl-r"] },
+///   "agent": { "unlock_once": true, "idle_timeout": 3600 } }
 /// ```
 /// Key names and action names are checked by the UI's key map, which knows them; here they are
 /// only read, with the line of each so its errors can point there too.
@@ -21,6 +22,15 @@ public struct UserSettings: Sendable, Equatable {
   public var keys: [String: [String]]
   /// Where each entry of `keys` stands in the file, for the key map's errors.
   public var keyPositions: [String: SourcePosition]
+  /// `agent.unlock_once`: the first command that unlocks the vault leaves an agent running
+  /// (off unless set: any process of the user then gets tokens without the passphrase).
+  public var agentUnlockOnce = false
+  /// `agent.idle_timeout`: the seconds without a request after which that agent stops (0:
+  /// never); nil for the default.
+  public var agentIdleTimeout: Int?
+
+  /// The idle timeout of an agent left running by `unlock_once` when none is set: an hour.
+  public static let defaultAgentIdleTimeout = 3600
 
   public init(
     theme: String? = nil, loginTimeout: TimeInterval? = nil,
@@ -34,7 +44,8 @@ public struct UserSettings: Sendable, Equatable {
     self.keyPositions = keyPositions
   }
 
-  static let fields = ["theme", "login_timeout", "clipboard_clear_after", "keys"]
+  static let fields = ["theme", "login_timeout", "clipboard_clear_after", "keys", "agent"]
+  static let agentFields = ["unlock_once", "idle_timeout"]
 
   /// Reads `config.json` from `location`; a missing file is the defaults, and one that cannot
   /// be read (a directory, a FIFO, too large…) is the defaults and a problem. Problems are
@@ -91,6 +102,18 @@ public struct UserSettings: Sendable, Equatable {
         }
       } else {
         reader.typeMismatch("keys", expected: "an object of action names to key lists", found: keys)
+      }
+    }
+    if let agent = members["agent"] {
+      if case .object(let fields) = agent {
+        reader.reportUnknownFields(
+          of: fields, known: agentFields, prefix: "agent.",
+          fix: "the fields are listed in the README under \"Configuration\"")
+        settings.agentUnlockOnce = reader.bool("agent.unlock_once") ?? false
+        settings.agentIdleTimeout = reader.integer("agent.idle_timeout", in: 0...31_536_000)
+      } else {
+        reader.typeMismatch(
+          "agent", expected: "an object such as {\"unlock_once\": true}", found: agent)
       }
     }
     return (settings, reader.problems)

@@ -170,6 +170,15 @@ actor AccountsEnvironment: AppEnvironment {
     book = AccountAccess.book(
       over: vault, catalog: catalog ?? ProviderCatalog.load(from: setup.configuration))
     seenStamp = try? await vault.externalChangeStamp()
+    // Under `unlock_once`, leave an agent running, as the command line does; in the
+    // background, so the list shows at once. A failure cannot be written over the screen:
+    // `authtui agent status` tells whether one runs.
+    let configuration = setup.configuration
+    let environment = self.environment
+    Task.detached {
+      await AgentLauncher.leaveRunningIfAsked(
+        vault, configuration: configuration, environment: environment, problem: { _ in })
+    }
   }
 
   /// What another process changed in the vault since the last look (this process's own

@@ -1,0 +1,51 @@
+import Agent
+import Foundation
+
+/// `authtui agent start [--idle-timeout SECONDS]`: the agent in the background, returning once
+/// it listens.
+enum AgentStartCommand {
+  static let spec = CommandSpec(
+    name: "agent start", usage: "agent start [--idle-timeout SECONDS]",
+    summary: "Start the agent in the background; prints `pid=PID socket=PATH` once it listens.",
+    details: """
+      Asks for the passphrase as every command does (the terminal, or AUTHTUI_PASSPHRASE,
+      …_FILE, …_COMMAND), unlocks the vault here, and starts `authtui agent` detached from
+      the terminal (a session of its own, standard input /dev/null). The agent gets the
+      vault's key over an inherited socket pair, never in its arguments or environment (no
+      passphrase variable reaches it), so the key derivation runs once. Returns once the
+      agent listens, printing one line: `pid=PID socket=PATH` (the path runs to the end of
+      the line). The agent's own messages go to its log beside the socket
+      ($XDG_RUNTIME_DIR/authtui/agent.log, 0600, rewritten at each start). Exit 1 naming
+      the running agent's PID when one already runs on that socket. Without --idle-timeout
+      (or with 0) it runs until `authtui agent stop`.
+      """,
+    arguments: [], requiredArguments: 0,
+    options: [AgentCommand.idleTimeoutOption]
+  ).running { await run($0, console: $1) }
+
+  static func run(_ invocation: Invocation, console: Console) async -> ExitCode {
+    do throws(CommandFailure) {
+      let idleTimeout = try AccountAccess.seconds(
+        invocation, AgentCommand.idleTimeoutOption, default: 0)
+      let location = AgentSocketLocation.resolve()
+      // Refuse a bad folder or a running agent before asking for the passphrase.
+      try location.claim()
+      let vault = try await VaultAccess.unlocked(invocation.global)
+      let started: AgentLauncher.Started
+      do {
+        started = try await AgentLauncher.launch(
+          vault, configuration: AccountAccess.configuration(invocation.global),
+          idleTimeout: idleTimeout, location: location)
+      } catch {
+        await vault.close()
+        throw error
+      }
+      await vault.close()
+      console.out("pid=\(started.pid) socket=\(started.socket)")
+      return .ok
+    } catch {
+      console.err(error.line)
+      return error.exitCode
+    }
+  }
+}

@@ -1,0 +1,145 @@
+import Agent
+import App
+import Foundation
+import JSON
+
+/// `authtui agent status [--json]`: what the running agent serves, and when it refreshes each
+/// account next.
+enum AgentStatusCommand {
+  static let jsonFlag = OptionSpec.flag("json", "print a JSON object instead of text")
+
+  static let spec = CommandSpec(
+    name: "agent status", usage: "agent status [--json]",
+    summary: "Show the running agent: PID, vault, since, idle timeout, accounts, next refresh.",
+    details: """
+      Asks the agent on the socket (AUTHTUI_AGENT_SOCKET, else the default); needs no
+      passphrase. Each account's next refresh is when the agent renews it (the UI's schedule:
+      a quarter of the token's lifetime before expiry, at most 5 minutes; after a failed
+      refresh, its retry); `—` when it is not renewed ahead (no refresh token, a new sign-in
+      needed, no expiry). Exit 1
+      when no agent runs. --json prints {"pid", "socket", "vault", "since", "idle_timeout",
+      "accounts": [{"account", "status", "expires_at", "refreshable", "next_refresh"}]},
+      times in ISO 8601 (UTC) or null, idle_timeout in seconds or null for none.
+      """,
+    arguments: [], requiredArguments: 0, options: [jsonFlag]
+  ).running { await run(.init($0, json: jsonFlag), console: $1) }
+
+  static func run(_ options: ListingOptions, console: Console) async -> ExitCode {
+    do throws(CommandFailure) {
+      let location = AgentSocketLocation.resolve()
+      let vault = VaultAccess.location(options.global).canonicalPath
+      let answer = try await runningAgent(
+        at: location, asking: AgentRequest(operation: .status, vault: vault))
+      guard case .status(let status) = answer.response else {
+        if case .failure(let failure) = answer.response { throw CommandFailure(failure) }
+        throw notAnAgent(location)
+      }
+      console.out(
+        options.json
+          ? json(status, socket: location.path, now: Date()).text
+          : text(status, socket: location.path, callersVault: vault, now: Date()))
+      return .ok
+    } catch {
+      console.err(error.line)
+      return error.exitCode
+    }
+  }
+
+  /// The answer of the agent of this user on `location` to `request`, and its process id, once
+  /// it proved to be an authtui agent (its pid is the socket's peer, or it declined another
+  /// vault); exit 1 with a sentence when none runs there.
+  static func runningAgent(at location: AgentSocketLocation, asking request: AgentRequest)
+    async throws(CommandFailure) -> (response: AgentResponse, pid: Int32)
+  {
+    guard
+      let answer = await AgentClient.exchangeNamingPeer(
+        request, at: location,
+        timeout: AgentConnection.connectTimeout + AgentConnection.tokenTimeout)
+    else {
+      throw CommandFailure(
+        exitCode: .failure,
+        message: "no agent runs on \(location.path); start one with `authtui agent start`",
+        code: "no_agent")
+    }
+    switch answer.response {
+    case .pong(let pid, _) where pid == answer.pid: return answer
+    case .status(let status) where status.pid == answer.pid: return answer
+    case .failure(let failure) where failure.code != "bad_request": return answer
+    default: throw notAnAgent(location)
+    }
+  }
+
+  private static func notAnAgent(_ location: AgentSocketLocation) -> CommandFailure {
+    CommandFailure(
+      exitCode: .failure,
+      message: "what listens on \(location.path) does not answer as an authtui agent; stop it "
+        + "yourself, or set AUTHTUI_AGENT_SOCKET to another path")
+  }
+
+  /// The text: the agent's facts, then a table of its accounts.
+  static func text(_ status: AgentStatus, socket: String, callersVault: String, now: Date)
+    -> String
+  {
+    let idle =
+      status.idleTimeout.flatMap { $0 > 0 ? "stops after \($0) s without a request" : nil }
+      ?? "never stops by itself (`authtui agent stop` stops it)"
+    var lines = [
+      "pid      \(status.pid)",
+      "socket   \(socket)",
+      "vault    \(status.vault)",
+      "since    \(iso(status.since))",
+      "idle     \(idle)",
+    ]
+    if status.vault != callersVault {
+      lines.append(
+        "note     this command's vault is \(callersVault): the agent does not serve it, and "
+          + "`authtui token` unlocks it itself")
+    }
+    lines.append("")
+    guard !status.accounts.isEmpty else {
+      return (lines + ["No accounts in this vault yet."]).joined(separator: "\n")
+    }
+    let header = ["ACCOUNT", "STATUS", "EXPIRES", "NEXT REFRESH"]
+    let cells = status.accounts.map { account in
+      [
+        account.name, classify(account, now: now).label,
+        account.signInNeeded ? "—" : account.expiresAt.map(iso) ?? "never",
+        account.nextRefresh.map(iso) ?? "—",
+      ]
+    }
+    lines.append(TextTable.render(header: header, rows: cells))
+    return lines.joined(separator: "\n")
+  }
+
+  /// `--json`'s object.
+  static func json(_ status: AgentStatus, socket: String, now: Date) -> OrderedJSON {
+    .object([
+      ("pid", .int(Int(status.pid))), ("socket", .string(socket)),
+      ("vault", .string(status.vault)), ("since", .string(iso(status.since))),
+      ("idle_timeout", status.idleTimeout.flatMap { $0 > 0 ? .int($0) : nil } ?? .null),
+      (
+        "accounts",
+        .array(
+          status.accounts.map { account in
+            .object([
+              ("account", .string(account.name)),
+              ("status", .string(classify(account, now: now).rawValue)),
+              ("expires_at", account.expiresAt.map { .string(iso($0)) } ?? .null),
+              ("refreshable", .bool(account.refreshable)),
+              ("next_refresh", account.nextRefresh.map { .string(iso($0)) } ?? .null),
+            ])
+          })
+      ),
+    ])
+  }
+
+  private static func classify(_ account: AgentStatus.Account, now: Date) -> AccountStatus {
+    AccountStatus.classify(
+      hasAccessToken: !account.signInNeeded,
+      expiresAt: account.expiresAt.map(Date.init(timeIntervalSince1970:)), now: now)
+  }
+
+  private static func iso(_ seconds: TimeInterval) -> String {
+    ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: seconds))
+  }
+}

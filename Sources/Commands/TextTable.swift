@@ -1,0 +1,17 @@
+import Spelling
+
+/// A table for the terminal: columns padded by terminal columns, as the UI measures (a CJK or
+/// emoji label is two per character), so they line up whatever the labels are.
+enum TextTable {
+  /// `header` and `rows`, two spaces between columns, no trailing spaces.
+  static func render(header: [String], rows: [[String]]) -> String {
+    let widths = header.indices.map { column in
+      ([header[column]] + rows.map { $0[column] }).map { DisplayWidth.of($0) }.max() ?? 0
+    }
+    return ([header] + rows).map { values in
+      zip(values, widths).map { value, width in
+        value + String(repeating: " ", count: max(0, width - DisplayWidth.of(value)))
+      }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+    }.joined(separator: "\n")
+  }
+}
