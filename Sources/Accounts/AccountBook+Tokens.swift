@@ -58,7 +58,29 @@ extension AccountBook {
   public func validTokens(
     for id: AccountID, minimumValidity: TimeInterval, startedAt: Date
   ) async throws(AccountsError) -> (accessToken: String, record: AccountRecord) {
-    var record = try await vaulted { vault throws(VaultError) in try await vault.account(id) }
+    let record = try await vaulted { vault throws(VaultError) in try await vault.account(id) }
+    return try await validTokens(
+      from: record, minimumValidity: minimumValidity, startedAt: startedAt)
+  }
+
+  /// `accessToken(for:minimumValidity:startedAt:)` for the account `text` names (as
+  /// `account(named:)` finds it), read once: what `authtui token` and the agent ask many times
+  /// a minute.
+  public func accessToken(
+    named text: String, minimumValidity: TimeInterval, startedAt: Date
+  ) async throws(AccountsError) -> String {
+    try await validTokens(
+      from: try await account(named: text), minimumValidity: minimumValidity,
+      startedAt: startedAt
+    ).accessToken
+  }
+
+  /// `validTokens(for:…)` starting from `record`, the account as just read from the vault.
+  private func validTokens(
+    from stored: AccountRecord, minimumValidity: TimeInterval, startedAt: Date
+  ) async throws(AccountsError) -> (accessToken: String, record: AccountRecord) {
+    let id = stored.id
+    var record = stored
     var waitingUntil: Date?
     while true {
       let now = await clock.now()

@@ -138,10 +138,9 @@ package actor AgentService {
       return await status()
     case .token(let name, let minimumValidity, let startedAt):
       do {
-        let account = try await book.account(named: name)
         return .token(
           try await book.accessToken(
-            for: account.id, minimumValidity: TimeInterval(minimumValidity),
+            named: name, minimumValidity: TimeInterval(minimumValidity),
             startedAt: startedAt ?? Date()))
       } catch .auth(.cancelled) {
         return nil

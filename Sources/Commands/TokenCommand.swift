@@ -52,9 +52,8 @@ enum TokenCommand {
         options.global, console: console, providers: .account(options.account))
       let token: String
       do {
-        let account = try await book.account(named: options.account)
         token = try await book.accessToken(
-          for: account.id, minimumValidity: TimeInterval(options.minimumValidity),
+          named: options.account, minimumValidity: TimeInterval(options.minimumValidity),
           startedAt: startedAt)
       } catch {
         throw AccountAccess.failure(error)
