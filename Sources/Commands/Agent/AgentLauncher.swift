@@ -146,9 +146,10 @@ package enum AgentLauncher {
     }
   }
 
-  /// The log file, created 0600 (or emptied and made 0600); never through a link.
+  /// The log file, created 0600 (or emptied and made 0600); never through a link, and never
+  /// a FIFO (O_NONBLOCK: opening one with no reader fails at once instead of waiting).
   private static func openLog(_ path: String) throws(CommandFailure) -> Int32 {
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
     var info = stat()
     guard fd >= 0, fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
       fchmod(fd, 0o600) == 0
