@@ -4,8 +4,9 @@
 #               then a short run of every fuzz target (fuzz-smoke)
 #   make fuzz   every fuzz target for FUZZ_SECONDS each (FUZZ_TARGETS=… picks some)
 #   make test-tsan, make test-asan   the whole test suite under ThreadSanitizer / AddressSanitizer
-#   make install [PREFIX=~/.local]   release build: PREFIX/bin/authtui and, beside it, the full
-#               program in PREFIX/libexec/authtui/authtui-core; make uninstall removes them
+#   make install [PREFIX=~/.local]   release build: PREFIX/bin/authtui, the full program in
+#               PREFIX/libexec/authtui/authtui-core, the manual page in PREFIX/share/man/man1;
+#               make uninstall removes them
 
 SWIFT ?= swift
 
@@ -52,6 +53,7 @@ clean:
 PREFIX ?= $(HOME)/.local
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 LIBEXECDIR = $(DESTDIR)$(PREFIX)/libexec/authtui
+MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
 
 install: deps
 	$(SWIFT) build -c release --product authtui-core
@@ -59,10 +61,13 @@ install: deps
 	install -d "$(BINDIR)" "$(LIBEXECDIR)"
 	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/authtui-core" "$(LIBEXECDIR)/authtui-core"
 	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/authtui" "$(BINDIR)/authtui"
-	@echo "installed $(BINDIR)/authtui (and $(LIBEXECDIR)/authtui-core)"
+	install -d "$(MANDIR)"
+	"$(BINDIR)/authtui" help --man > "$(MANDIR)/authtui.1"
+	chmod 644 "$(MANDIR)/authtui.1"
+	@echo "installed $(BINDIR)/authtui (and $(LIBEXECDIR)/authtui-core, $(MANDIR)/authtui.1)"
 
 uninstall:
-	rm -f "$(BINDIR)/authtui" "$(LIBEXECDIR)/authtui-core"
+	rm -f "$(BINDIR)/authtui" "$(LIBEXECDIR)/authtui-core" "$(MANDIR)/authtui.1"
 	-rmdir "$(LIBEXECDIR)" 2>/dev/null
 
 # Fuzzing (Tests/Fuzz): one harness, authtui-fuzz, with a target per parser of outside input;
