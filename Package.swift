@@ -36,6 +36,8 @@ let package = Package(
     .target(name: "Crypto", dependencies: ["COpenSSL"]),
     .target(name: "Vault", dependencies: ["Crypto", "CSQLite", "Isolation", "Locations"]),
     .target(name: "Spelling"),
+    // QR codes (byte mode, levels L and M, versions 1-10) for device and PIN sign-ins.
+    .target(name: "QRCode"),
     // The one JSON reader (line and column in its errors) and the one ordered writer.
     .target(name: "JSON", dependencies: ["Spelling"]),
     // The one poll(2) socket server, the HTTP/1.1 server and parser, the raw loopback client.
@@ -80,7 +82,7 @@ let package = Package(
       name: "Commands",
       dependencies: [
         "Accounts", "Agent", "App", "AuthCore", "Crypto", "Isolation", "JSON", "Providers",
-        "Spelling", "System", "Vault",
+        "QRCode", "Spelling", "System", "Vault",
       ]),
 
     // Composition roots. `authtui` is a small statically linked front: it answers `token` from
@@ -110,6 +112,7 @@ let package = Package(
     // Tests mirror the source folders.
     .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+    .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestSupport"]),
     .testTarget(name: "LoopbackTests", dependencies: ["Loopback", "TestSupport"]),
     .testTarget(
       name: "AuthCoreTests",

@@ -28,6 +28,13 @@ package struct Console: Sendable {
   /// True when standard error is a terminal (live countdowns are drawn only then).
   package var stderrIsTerminal: Bool { isatty(2) == 1 }
 
+  /// The width of the terminal standard error is, in columns; nil when it is none.
+  package var stderrColumns: Int? {
+    var window = winsize()
+    guard ioctl(2, UInt(TIOCGWINSZ), &window) == 0, window.ws_col > 0 else { return nil }
+    return Int(window.ws_col)
+  }
+
   private func write(_ text: String, to descriptor: Int32) {
     var bytes = Array(text.utf8)[...]
     while !bytes.isEmpty {

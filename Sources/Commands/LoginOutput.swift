@@ -2,6 +2,7 @@ import Accounts
 import AuthCore
 import Foundation
 import JSON
+import QRCode
 import System
 import Vault
 
@@ -128,6 +129,13 @@ actor LoginOutput {
     ]
     if let complete = progress.verificationURIComplete {
       lines.append("(or open \(complete.absoluteString), which fills it in)")
+    }
+    // On a terminal with room, the address as a QR code for a phone's camera.
+    if liveCountdown, let target = progress.verificationURIComplete ?? progress.verificationURI,
+      let code = try? QRCode(text: target.absoluteString),
+      code.columns() <= (console.stderrColumns ?? 0)
+    {
+      lines += ["", "or scan:"] + code.halfBlockLines() + [""]
     }
     say(lines.joined(separator: "\n"))
     if let browser, let target = progress.verificationURIComplete ?? progress.verificationURI {
