@@ -111,7 +111,8 @@ public enum AccountsError: Error, Sendable, Equatable {
     case .signInNeeded(let provider, let label, let reason):
       let account = "\(provider)/\(label)"
       let again =
-        advice ?? "sign in again with `authtui login \(provider) --label \(shellQuoted(label))`"
+        advice
+        ?? "sign in again with `\(Self.signInCommand(provider: "\(provider)", label: label))`"
       switch reason {
       case .noToken:
         return "\(account) needs a new sign-in; \(again)"
@@ -157,8 +158,14 @@ public enum AccountsError: Error, Sendable, Equatable {
     }
   }
 
+  /// The command that signs the account `provider`/`label` in again (`authtui status` prints
+  /// it too).
+  public static func signInCommand(provider: String, label: String) -> String {
+    "authtui login \(provider) --label \(shellQuoted(label))"
+  }
+
   /// `label` as a shell word: unchanged when it is plain, single-quoted otherwise.
-  func shellQuoted(_ label: String) -> String {
+  static func shellQuoted(_ label: String) -> String {
     let plain = label.allSatisfy { $0.isLetter || $0.isNumber || "-_.@+".contains($0) }
     return plain ? label : "'" + label.replacingOccurrences(of: "'", with: "'\\''") + "'"
   }

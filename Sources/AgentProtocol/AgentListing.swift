@@ -22,12 +22,17 @@ public struct AgentListing: Sendable, Equatable {
     public let scopes: [String]
     /// Whether it holds a refresh token (`refreshable`).
     public let refreshable: Bool
+    /// When its tokens were obtained (`obtained_at`, seconds since 1970; absent from an older
+    /// agent): `authtui status` says from when one that cannot be refreshed needs a new
+    /// sign-in, as the UI does (`RefreshSchedule.signInNoticeAt`).
+    public let obtainedAt: Date?
 
     /// An account named `name` with these facts.
     public init(
       name: String, provider: String, label: String, usable: Bool, expiresAt: Date?,
-      scopes: [String], refreshable: Bool
+      scopes: [String], refreshable: Bool, obtainedAt: Date? = nil
     ) {
+      self.obtainedAt = obtainedAt
       self.name = name
       self.provider = provider
       self.label = label
@@ -72,13 +77,20 @@ public struct AgentListing: Sendable, Equatable {
         "accounts",
         .array(
           accounts.map { account in
-            .object([
-              ("account", .string(account.name)), ("provider", .string(account.provider)),
-              ("label", .string(account.label)), ("usable", .bool(account.usable)),
-              ("expires_at", account.expiresAt.map { .double($0.timeIntervalSince1970) } ?? .null),
-              ("scopes", .array(account.scopes.map(OrderedJSON.string))),
-              ("refreshable", .bool(account.refreshable)),
-            ])
+            // `obtained_at` only when known, so the line reads as before without it.
+            .object(
+              [
+                ("account", .string(account.name)), ("provider", .string(account.provider)),
+                ("label", .string(account.label)), ("usable", .bool(account.usable)),
+                (
+                  "expires_at",
+                  account.expiresAt.map { .double($0.timeIntervalSince1970) } ?? .null
+                ),
+                ("scopes", .array(account.scopes.map(OrderedJSON.string))),
+                ("refreshable", .bool(account.refreshable)),
+              ]
+                + (account.obtainedAt.map { [("obtained_at", .double($0.timeIntervalSince1970))] }
+                  ?? []))
           })
       ),
       (
@@ -105,12 +117,13 @@ public struct AgentListing: Sendable, Equatable {
         case .bool(let usable)? = account["usable"],
         let expiresAt = AgentOptionalMember.date(account["expires_at"]),
         let scopes = account["scopes"]?.stringArrayValue,
-        case .bool(let refreshable)? = account["refreshable"]
+        case .bool(let refreshable)? = account["refreshable"],
+        let obtainedAt = AgentOptionalMember.date(account["obtained_at"])
       else { return nil }
       readable.append(
         Account(
           name: name, provider: provider, label: label, usable: usable, expiresAt: expiresAt,
-          scopes: scopes, refreshable: refreshable))
+          scopes: scopes, refreshable: refreshable, obtainedAt: obtainedAt))
     }
     var unreadable: [Damaged] = []
     for element in damaged {

@@ -36,6 +36,25 @@ package struct CommandCatalog: Sendable {
     return list
   }
 
+  /// "did you mean …" for a mistyped option `name` (without dashes) where `known` are the
+  /// options accepted (`command`'s and the global ones, or only the global ones before the
+  /// command word); else a pointer to the help, or, for a command's option written before the
+  /// command word, where it goes.
+  func suggestion(forOption name: String, among known: [OptionSpec], of command: CommandSpec?)
+    -> String
+  {
+    if command == nil && commands.contains(where: { $0.options.contains { $0.name == name } }) {
+      return "put command options after the command, e.g. `authtui list --json`"
+    }
+    // `--help` is accepted everywhere and `--version` before a command, as the parser does.
+    let names =
+      known.filter { !$0.hidden }.map(\.name) + ["help"] + (command == nil ? ["version"] : [])
+    if let best = SpellingSuggestion.closest(to: name, among: names) {
+      return "did you mean --\(best)?"
+    }
+    return "see `authtui help\(command.map { " " + $0.name } ?? "")`"
+  }
+
   /// The text of `authtui --help`.
   func overview() -> String {
     let width = commands.map(\.name.count).max() ?? 0

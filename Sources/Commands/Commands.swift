@@ -18,6 +18,7 @@ extension CommandCatalog {
       ListCommand.spec.running {
         await ListCommand.run(.init($0, json: ListCommand.jsonFlag), console: $1)
       },
+      StatusCommand.spec,
       ExportCommand.spec.running { (invocation) throws(CommandFailure) in
         try ExportCommand.Options(invocation)
       } _: {

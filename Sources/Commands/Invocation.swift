@@ -96,13 +96,12 @@ package struct ArgumentParser: Sendable {
       }
       // Before the command word only the global options are known.
       let spec = command ?? catalog.interactive
-      guard let option = (spec.options + GlobalOptions.all).first(where: { $0.name == name }) else {
+      let known = spec.options + GlobalOptions.all
+      guard let option = known.first(where: { $0.name == name }) else {
         let scope = command.map { " for '\($0.name)'" } ?? ""
-        let hint =
-          command == nil && catalog.commands.contains { $0.options.contains { $0.name == name } }
-          ? "put command options after the command, e.g. `authtui list --json`"
-          : "see `authtui help\(command.map { " " + $0.name } ?? "")`"
-        throw UsageError(message: "unknown option '\(argument)'\(scope)", hint: hint)
+        throw UsageError(
+          message: "unknown option '\(argument)'\(scope)",
+          hint: catalog.suggestion(forOption: name, among: known, of: command))
       }
       if option.valueName == nil {
         if inlineValue != nil {

@@ -176,7 +176,7 @@ final class AgentResponseTests: XCTestCase {
         .init(
           name: "simkl/alice", provider: "simkl", label: "alice", usable: true,
           expiresAt: Date(timeIntervalSince1970: 1_712_349_278.5), scopes: ["read", "write"],
-          refreshable: true),
+          refreshable: true, obtainedAt: Date(timeIntervalSince1970: 1_712_345_678)),
         .init(
           name: "work/日本", provider: "work", label: "日本", usable: false, expiresAt: nil,
           scopes: [], refreshable: false),
@@ -193,7 +193,7 @@ final class AgentResponseTests: XCTestCase {
     let answers: [(AgentResponse, String)] = [
       (
         .listing(listing),
-        #"{"ok":true,"listing":{"accounts":[{"account":"simkl/alice","provider":"simkl","label":"alice","usable":true,"expires_at":1712349278.5,"scopes":["read","write"],"refreshable":true},"#
+        #"{"ok":true,"listing":{"accounts":[{"account":"simkl/alice","provider":"simkl","label":"alice","usable":true,"expires_at":1712349278.5,"scopes":["read","write"],"refreshable":true,"obtained_at":1712345678.0},"#
           + #"{"account":"work/日本","provider":"work","label":"日本","usable":false,"expires_at":null,"scopes":[],"refreshable":false}],"#
           + #""damaged":[{"id":3,"name":null,"damage":"its sealed label cell does not decode"},{"id":4,"name":"work/bob","damage":"altered"}]}}"#
       ),

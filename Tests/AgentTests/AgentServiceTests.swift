@@ -27,7 +27,8 @@ final class AgentServiceTests: XCTestCase {
         providerID: "sandbox", label: "alice",
         tokens: TokenSet(
           accessToken: "stored-alice", scopes: ["openid"],
-          expiresAt: Date(timeIntervalSince1970: 4_000_000_000), obtainedAt: Date())))
+          expiresAt: Date(timeIntervalSince1970: 4_000_000_000),
+          obtainedAt: Date(timeIntervalSince1970: 1_750_000_000))))
     let catalog = ProviderCatalog.load(
       from: ConfigurationLocation(directory: folder.appendingPathComponent("config")))
     let book = AccountBook(vault: vault, catalog: catalog, transport: URLSessionTransport())
@@ -52,7 +53,8 @@ final class AgentServiceTests: XCTestCase {
           accounts: [
             .init(
               name: "sandbox/alice", provider: "sandbox", label: "alice", usable: true,
-              expiresAt: expiry, scopes: ["openid"], refreshable: false)
+              expiresAt: expiry, scopes: ["openid"], refreshable: false,
+              obtainedAt: Date(timeIntervalSince1970: 1_750_000_000))
           ], damaged: [])))
     let exported = await ask(.export(account: "sandbox", startedAt: nil))
     XCTAssertEqual(

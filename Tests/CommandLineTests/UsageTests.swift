@@ -43,6 +43,18 @@ import Testing
     #expect(result.stderr.contains("unknown option '--frobnicate' for 'demo'"))
   }
 
+  @Test func aMistypedOptionIsAnsweredWithTheClosestOne() async throws {
+    for (arguments, line) in [
+      (["list", "--jsn"], "authtui: unknown option '--jsn' for 'list' (did you mean --json?)\n"),
+      (["--vaul", "/v.db", "list"], "authtui: unknown option '--vaul' (did you mean --vault?)\n"),
+    ] {
+      let result = try await ChildProcess.run(Products.authtui, arguments)
+      #expect(result.status == 2)
+      #expect(result.stdout.isEmpty)
+      #expect(result.stderr == line)
+    }
+  }
+
   @Test func refusesAGlobalOptionWithoutItsValue() async throws {
     let result = try await ChildProcess.run(Products.authtui, ["--vault"])
     #expect(result.status == 2)

@@ -146,6 +146,31 @@ final class ArgumentParserTests: XCTestCase {
     XCTAssertEqual(usageError("list", "--flow", "pkce")?.hint, "see `authtui help list`")
   }
 
+  func testAMistypedOptionGetsTheClosestOne() {
+    XCTAssertEqual(
+      usageError("list", "--jsn")?.line,
+      "authtui: unknown option '--jsn' for 'list' (did you mean --json?)")
+    XCTAssertEqual(usageError("login", "x", "--flwo", "pkce")?.hint, "did you mean --flow?")
+    XCTAssertEqual(usageError("token", "x", "--min-vaild=5")?.hint, "did you mean --min-valid?")
+    // The global options count after the command too, and `--help` everywhere.
+    XCTAssertEqual(usageError("list", "--vualt", "/v.db")?.hint, "did you mean --vault?")
+    XCTAssertEqual(usageError("list", "--hepl")?.hint, "did you mean --help?")
+    // Before the command word only the global options (and --version) are suggested.
+    XCTAssertEqual(
+      usageError("--vaul", "/v.db", "list")?.line,
+      "authtui: unknown option '--vaul' (did you mean --vault?)")
+    XCTAssertEqual(usageError("--verison")?.hint, "did you mean --version?")
+    XCTAssertEqual(usageError("--jsn", "list")?.hint, "see `authtui help`")
+    // `--version` is no option after a command, so it is not offered there.
+    XCTAssertEqual(usageError("list", "--versio")?.hint, "see `authtui help list`")
+    // Nothing close: the pointer to the help, as before.
+    XCTAssertEqual(usageError("list", "--frobnicate")?.hint, "see `authtui help list`")
+  }
+
+  func testAHiddenOptionIsNeverSuggested() {
+    XCTAssertEqual(usageError("agent", "--handover-f", "3")?.hint, "see `authtui help agent`")
+  }
+
   func testFlagTakesNoValueAndAnOptionNeedsOne() {
     XCTAssertEqual(usageError("list", "--json=yes")?.message, "--json takes no value")
     XCTAssertEqual(usageError("token", "a", "--min-valid")?.hint, "write --min-valid SECONDS")

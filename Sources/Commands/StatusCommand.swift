@@ -1,0 +1,290 @@
+import Accounts
+import Agent
+import Foundation
+import JSON
+import System
+import Vault
+
+/// `authtui status [--json]` (as `gh auth status`): the vault, the agent, and every account
+/// that needs attention, each with the command that fixes it; exit 1 when anything does.
+enum StatusCommand {
+  static let jsonFlag = OptionSpec.flag("json", "print a JSON object instead of text")
+
+  static let spec = CommandSpec(
+    name: "status", usage: "status [--json]",
+    summary: "Show the vault, the agent, and every account that needs attention, with its fix.",
+    details: """
+      An account needs attention when it needs a new sign-in, has expired or expires soon
+      without a refresh token (from when a quarter of its lifetime is left, at most 3 days
+      ahead, as the UI's "sign in again before"), or is damaged; each comes with the command
+      that fixes it. When `authtui agent` runs for this vault, it answers and no passphrase
+      is needed; otherwise the vault is unlocked once, as `list` does it, and a passphrase
+      that does not open it is reported, not asked again.
+      Exit 0 when nothing needs attention; 1 when something does, there is no vault yet, or
+      it cannot be unlocked or read.
+      --json prints {"vault": {"path", "state", "message", "fix"}, "agent": {"running",
+      "pid", "vault", "serves_this_vault"}, "accounts", "accounts_needing_attention":
+      [{"account", "problem", "message", "fix"}]}: vault.state is unlocked_by_agent,
+      unlocked, locked, no_vault or unreadable; problem is sign_in_needed, expired,
+      expiring_without_refresh or damaged; accounts (the number of readable ones), pid and
+      the agent's vault are null when unknown.
+      """,
+    arguments: [], requiredArguments: 0, options: [jsonFlag]
+  ).running { await run(.init($0, json: jsonFlag), console: $1) }
+
+  /// The running agent, as its `status` answer tells it.
+  struct AgentFacts: Equatable {
+    let pid: Int32
+    /// The canonical path of the vault it serves.
+    let vault: String
+    /// True when that is this command's vault.
+    let servesThisVault: Bool
+  }
+
+  /// How far the vault could be read.
+  enum VaultState: String {
+    case unlockedByAgent = "unlocked_by_agent"
+    case unlocked
+    case locked
+    case noVault = "no_vault"
+    case unreadable
+  }
+
+  /// What is wrong with an account.
+  enum Problem: String {
+    case signInNeeded = "sign_in_needed"
+    case expired
+    case expiringWithoutRefresh = "expiring_without_refresh"
+    case damaged
+  }
+
+  /// One account that needs attention.
+  struct Attention: Equatable {
+    /// `PROVIDER/LABEL`, or `#ID` for a damaged row whose name does not read.
+    let account: String
+    /// How the text names it (`#2 (sandbox/bob)` for a damaged row).
+    let reference: String
+    let problem: Problem
+    /// The problem as a sentence.
+    let message: String
+    /// The command that fixes it.
+    let fix: String
+  }
+
+  /// Everything `status` found.
+  struct Report {
+    let vaultPath: String
+    var vaultState: VaultState
+    /// Why the vault could not be read (or a `no_vault` sentence).
+    var vaultMessage: String?
+    /// The command that fixes the vault's state, when there is one.
+    var vaultFix: String?
+    var agent: AgentFacts?
+    /// The number of readable accounts; nil when the vault was not read.
+    var accounts: Int?
+    var attention: [Attention] = []
+
+    /// True when nothing needs attention (exit 0).
+    var allFine: Bool {
+      attention.isEmpty && (vaultState == .unlockedByAgent || vaultState == .unlocked)
+    }
+  }
+
+  static func run(_ options: ListingOptions, console: Console) async -> ExitCode {
+    let report = await report(options.global, console: console, now: Date())
+    console.out(options.json ? json(report).text : text(report))
+    return report.allFine ? .ok : .failure
+  }
+
+  /// Looks at the agent, then reads the vault through it or by unlocking it once.
+  static func report(_ global: GlobalOptions, console: Console, now: Date) async -> Report {
+    let location = VaultAccess.location(global)
+    var report = Report(vaultPath: location.canonicalPath, vaultState: .locked)
+    report.agent = await agentFacts(vault: location.canonicalPath)
+
+    let listing: AgentListing
+    if report.agent?.servesThisVault == true,
+      let answer = await AgentAnswer.ask(
+        .list, global, timeout: AgentAnswer.accountsTimeout, \.listing)
+    {
+      switch answer {
+      case .success(let answered):
+        listing = answered
+        report.vaultState = .unlockedByAgent
+      case .failure(let failure):
+        report.vaultState = .unreadable
+        report.vaultMessage = failure.message
+        return report
+      }
+    } else {
+      do throws(CommandFailure) {
+        listing = try await unlockedListing(location, global, console: console)
+        report.vaultState = .unlocked
+      } catch {
+        if error.code == "no_vault" {
+          report.vaultState = .noVault
+          report.vaultMessage = "no vault yet"
+          report.vaultFix = "authtui vault init"
+        } else {
+          report.vaultState = error.exitCode == .vaultLocked ? .locked : .unreadable
+          report.vaultMessage = error.message
+        }
+        return report
+      }
+    }
+    report.accounts = listing.accounts.count
+    report.attention = attention(listing, now: now)
+    return report
+  }
+
+  /// The agent on this user's socket, if one answers as an authtui agent.
+  private static func agentFacts(vault: String) async -> AgentFacts? {
+    let request = AgentRequest(operation: .status, vault: vault)
+    guard
+      let answer = try? await AgentStatusCommand.runningAgent(
+        at: AgentSocketLocation.resolve(), asking: request)
+    else { return nil }
+    switch answer.response {
+    case .status(let status):
+      return AgentFacts(
+        pid: status.pid, vault: status.vault, servesThisVault: status.vault == vault)
+    default:
+      return nil
+    }
+  }
+
+  /// The listing of the vault at `location`, unlocked here with the passphrase read once; a
+  /// missing vault fails with the code `no_vault`.
+  private static func unlockedListing(
+    _ location: VaultLocation, _ global: GlobalOptions, console: Console
+  ) async throws(CommandFailure) -> AgentListing {
+    let vault: Vault
+    do {
+      vault = try await Vault.open(at: location)
+    } catch {
+      var failure = VaultAccess.failure(error)
+      if case .noVault = error { failure.code = "no_vault" }
+      throw failure
+    }
+    try await VaultAccess.unlock(
+      vault, with: .current(environment: ProcessInfo.processInfo.environment),
+      prompt: "Vault passphrase: ")
+    let book = AccountAccess.book(
+      over: vault, catalog: AccountAccess.catalog(global, console: console, reportProblems: false))
+    do {
+      return AgentListing(try await book.listing())
+    } catch {
+      throw AccountAccess.failure(error)
+    }
+  }
+
+  /// The accounts of `listing` that need attention at `now`: the readable ones in the vault's
+  /// order, then the damaged rows by id.
+  static func attention(_ listing: AgentListing, now: Date) -> [Attention] {
+    let readable = listing.accounts.compactMap { account -> Attention? in
+      let fix = AccountsError.signInCommand(provider: account.provider, label: account.label)
+      func needs(_ problem: Problem, _ message: String) -> Attention {
+        Attention(
+          account: account.name, reference: account.name, problem: problem, message: message,
+          fix: fix)
+      }
+      guard account.usable else {
+        return needs(.signInNeeded, "needs a new sign-in: it holds no token it can use")
+      }
+      guard !account.refreshable, let expiresAt = account.expiresAt else { return nil }
+      guard expiresAt > now else {
+        return needs(.expired, "expired \(iso(expiresAt)) and has no refresh token")
+      }
+      // The UI's rule for "sign in again before DATE".
+      guard
+        let noticeAt = RefreshSchedule.signInNoticeAt(
+          obtainedAt: account.obtainedAt ?? now, expiresAt: expiresAt),
+        noticeAt <= now
+      else { return nil }
+      return needs(
+        .expiringWithoutRefresh,
+        "expires \(iso(expiresAt)) and has no refresh token: sign in again before then")
+    }
+    let damaged = listing.damaged.map { row in
+      Attention(
+        account: row.name ?? row.idText, reference: row.reference, problem: .damaged,
+        message: "damaged (\(row.damage)) and cannot be read",
+        fix: "authtui logout '\(row.idText)' --local-only")
+    }
+    return readable + damaged
+  }
+
+  /// The text: the vault, the agent, the accounts, then each one needing attention.
+  static func text(_ report: Report) -> String {
+    var lines = ["vault     \(report.vaultPath)", "          " + vaultLine(report)]
+    if let agent = report.agent {
+      lines.append(
+        "agent     running, pid \(agent.pid), "
+          + (agent.servesThisVault ? "serving this vault" : "serving another vault, \(agent.vault)")
+      )
+    } else {
+      lines.append("agent     not running (`authtui agent start` unlocks the vault once for all)")
+    }
+    guard let count = report.accounts else { return lines.joined(separator: "\n") }
+    let noun = count == 1 ? "account" : "accounts"
+    let needing = report.attention.count
+    lines.append(
+      "accounts  \(count) \(noun)"
+        + (needing == 0
+          ? ", nothing needs attention"
+          : ", \(needing) \(needing == 1 ? "needs" : "need") attention:"))
+    for item in report.attention {
+      lines += ["", "\(item.reference): \(item.message)", "  fix: \(item.fix)"]
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  private static func vaultLine(_ report: Report) -> String {
+    switch report.vaultState {
+    case .unlockedByAgent:
+      return "needs a passphrase; the agent holds it unlocked, so none was asked"
+    case .unlocked: return "needs a passphrase; unlocked with it"
+    case .noVault: return "no vault yet — run `authtui vault init`"
+    case .locked: return "locked: " + (report.vaultMessage ?? "the passphrase did not open it")
+    case .unreadable: return "cannot be read: " + (report.vaultMessage ?? "")
+    }
+  }
+
+  /// `--json`'s object.
+  static func json(_ report: Report) -> OrderedJSON {
+    .object([
+      (
+        "vault",
+        .object([
+          ("path", .string(report.vaultPath)), ("state", .string(report.vaultState.rawValue)),
+          ("message", report.vaultMessage.map(OrderedJSON.string) ?? .null),
+          ("fix", report.vaultFix.map(OrderedJSON.string) ?? .null),
+        ])
+      ),
+      (
+        "agent",
+        .object([
+          ("running", .bool(report.agent != nil)),
+          ("pid", report.agent.map { .int(Int($0.pid)) } ?? .null),
+          ("vault", report.agent.map { .string($0.vault) } ?? .null),
+          ("serves_this_vault", .bool(report.agent?.servesThisVault ?? false)),
+        ])
+      ),
+      ("accounts", report.accounts.map { .int($0) } ?? .null),
+      (
+        "accounts_needing_attention",
+        .array(
+          report.attention.map { item in
+            .object([
+              ("account", .string(item.account)), ("problem", .string(item.problem.rawValue)),
+              ("message", .string(item.message)), ("fix", .string(item.fix)),
+            ])
+          })
+      ),
+    ])
+  }
+
+  private static func iso(_ date: Date) -> String {
+    ISO8601DateFormatter().string(from: date)
+  }
+}

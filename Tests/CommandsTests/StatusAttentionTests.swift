@@ -1,0 +1,70 @@
+import Agent
+import Foundation
+import Testing
+
+@testable import Commands
+
+/// Which accounts `authtui status` says need attention, and the fix it prints for each.
+@Suite struct StatusAttentionTests {
+  static let now = Date(timeIntervalSince1970: 1_750_000_000)
+
+  static func account(
+    _ label: String, usable: Bool = true, refreshable: Bool = false, expiresIn: TimeInterval?,
+    obtainedAgo: TimeInterval? = 0
+  ) -> AgentListing.Account {
+    AgentListing.Account(
+      name: "simkl/\(label)", provider: "simkl", label: label, usable: usable,
+      expiresAt: expiresIn.map { now.addingTimeInterval($0) }, scopes: [],
+      refreshable: refreshable, obtainedAt: obtainedAgo.map { now.addingTimeInterval(-$0) })
+  }
+
+  static func problems(_ accounts: [AgentListing.Account]) -> [String: String] {
+    Dictionary(
+      uniqueKeysWithValues: StatusCommand.attention(
+        AgentListing(accounts: accounts, damaged: []), now: now
+      ).map { ($0.account, $0.problem.rawValue) })
+  }
+
+  @Test func aRefreshableOrLongLivedAccountIsFine() {
+    #expect(
+      Self.problems([
+        Self.account("refreshes", refreshable: true, expiresIn: -60),
+        Self.account("never", expiresIn: nil),
+        // A 1-hour token with 50 minutes left: not yet its last quarter.
+        Self.account("fresh", expiresIn: 3000, obtainedAgo: 600),
+      ]).isEmpty)
+  }
+
+  @Test func theUIsNoticeRuleSaysWhenOneWithoutARefreshTokenNeedsASignIn() {
+    #expect(
+      Self.problems([
+        // Its last quarter (14 of 60 minutes left).
+        Self.account("quarter", expiresIn: 840, obtainedAgo: 2760),
+        // Simkl's 5-year token: three days ahead at most, so two days before is in.
+        Self.account("years", expiresIn: 2 * 86_400, obtainedAgo: 5 * 365 * 86_400),
+        Self.account("fourdays", expiresIn: 4 * 86_400, obtainedAgo: 5 * 365 * 86_400),
+        Self.account("gone", expiresIn: -1),
+        Self.account("signin", usable: false, refreshable: true, expiresIn: 3600),
+      ]) == [
+        "simkl/quarter": "expiring_without_refresh", "simkl/years": "expiring_without_refresh",
+        "simkl/gone": "expired", "simkl/signin": "sign_in_needed",
+      ])
+  }
+
+  @Test func eachFixIsTheCommandToRunWithTheLabelQuotedForTheShell() {
+    let items = StatusCommand.attention(
+      AgentListing(
+        accounts: [Self.account("work mail", usable: false, expiresIn: nil)],
+        damaged: [
+          AgentListing.Damaged(id: 3, name: nil, damage: "its label cell failed authentication")
+        ]),
+      now: Self.now)
+    #expect(
+      items.map(\.fix) == [
+        "authtui login simkl --label 'work mail'", "authtui logout '#3' --local-only",
+      ])
+    #expect(items.map(\.account) == ["simkl/work mail", "#3"])
+    #expect(
+      items.last?.message == "damaged (its label cell failed authentication) and cannot be read")
+  }
+}
