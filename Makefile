@@ -4,8 +4,9 @@
 #               then a short run of every fuzz target (fuzz-smoke)
 #   make fuzz   every fuzz target for FUZZ_SECONDS each (FUZZ_TARGETS=… picks some)
 #   make test-tsan, make test-asan   the whole test suite under ThreadSanitizer / AddressSanitizer
-#   make install [PREFIX=~/.local]   release build: PREFIX/bin/authtui and, beside it, the full
-#               program in PREFIX/libexec/authtui/authtui-core; make uninstall removes them
+#   make install [PREFIX=~/.local]   release build: PREFIX/bin/authtui, the full program in
+#               PREFIX/libexec/authtui/authtui-core, the manual page in PREFIX/share/man/man1,
+#               completions for bash, zsh and fish under PREFIX/share; make uninstall removes them
 
 SWIFT ?= swift
 
@@ -52,6 +53,10 @@ clean:
 PREFIX ?= $(HOME)/.local
 BINDIR = $(DESTDIR)$(PREFIX)/bin
 LIBEXECDIR = $(DESTDIR)$(PREFIX)/libexec/authtui
+MANDIR = $(DESTDIR)$(PREFIX)/share/man/man1
+BASHDIR = $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSHDIR = $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+FISHDIR = $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
 install: deps
 	$(SWIFT) build -c release --product authtui-core
@@ -59,10 +64,17 @@ install: deps
 	install -d "$(BINDIR)" "$(LIBEXECDIR)"
 	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/authtui-core" "$(LIBEXECDIR)/authtui-core"
 	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/authtui" "$(BINDIR)/authtui"
-	@echo "installed $(BINDIR)/authtui (and $(LIBEXECDIR)/authtui-core)"
+	install -d "$(MANDIR)" "$(BASHDIR)" "$(ZSHDIR)" "$(FISHDIR)"
+	"$(BINDIR)/authtui" help --man > "$(MANDIR)/authtui.1"
+	"$(BINDIR)/authtui" completion bash > "$(BASHDIR)/authtui"
+	"$(BINDIR)/authtui" completion zsh > "$(ZSHDIR)/_authtui"
+	"$(BINDIR)/authtui" completion fish > "$(FISHDIR)/authtui.fish"
+	chmod 644 "$(MANDIR)/authtui.1" "$(BASHDIR)/authtui" "$(ZSHDIR)/_authtui" "$(FISHDIR)/authtui.fish"
+	@echo "installed $(BINDIR)/authtui, $(LIBEXECDIR)/authtui-core, $(MANDIR)/authtui.1 and the completions for bash, zsh and fish"
 
 uninstall:
-	rm -f "$(BINDIR)/authtui" "$(LIBEXECDIR)/authtui-core"
+	rm -f "$(BINDIR)/authtui" "$(LIBEXECDIR)/authtui-core" "$(MANDIR)/authtui.1" \
+	  "$(BASHDIR)/authtui" "$(ZSHDIR)/_authtui" "$(FISHDIR)/authtui.fish"
 	-rmdir "$(LIBEXECDIR)" 2>/dev/null
 
 # Fuzzing (Tests/Fuzz): one harness, authtui-fuzz, with a target per parser of outside input;

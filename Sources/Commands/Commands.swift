@@ -28,6 +28,7 @@ extension CommandCatalog {
       } _: {
         await ExportCommand.run($0, console: $1)
       },
+      CompletionCommand.spec.running { await CompletionCommand.run($0, console: $1) },
       ProvidersCommand.spec.running {
         ProvidersCommand.run(.init($0, json: ProvidersCommand.jsonFlag), console: $1)
       },
@@ -56,12 +57,18 @@ extension CommandCatalog {
         arguments: ["ACTION"], requiredArguments: 1, options: []
       ).running { await VaultCommand.run($0, console: $1) },
       CommandSpec(
-        name: "help", usage: "help [COMMAND [ACTION]]",
-        summary: "Show the command list, or the help of one command.", details: "",
-        arguments: ["COMMAND", "ACTION"], requiredArguments: 0, options: []
-      ).running {
-        HelpCommand.run(
-          topic: $0.arguments.joined(separator: " "), catalog: .standard, console: $1)
+        name: "help", usage: "help [COMMAND [ACTION]] [--man]",
+        summary: "Show the command list, or the help of one command.",
+        details: "`authtui help --man | man -l -` reads all of it as a manual page.",
+        arguments: ["COMMAND", "ACTION"], requiredArguments: 0, options: [HelpCommand.manOption]
+      ).running { invocation, console in
+        guard !invocation.flag(HelpCommand.manOption) else {
+          console.out(ManPage.render(.standard, date: ManPage.date()))
+          return .ok
+        }
+        return HelpCommand.run(
+          topic: invocation.arguments.joined(separator: " "), catalog: .standard,
+          console: console)
       },
     ])
 }

@@ -1,5 +1,8 @@
 /// `authtui help [COMMAND]`, `authtui --help` and `authtui COMMAND --help`.
 package enum HelpCommand {
+  /// `help --man`: the manual page instead (roff, for `man -l -` or `make install`).
+  static let manOption = OptionSpec.flag("man", "print the manual page (roff) of every command")
+
   /// Prints the help of `topic` (the overview when nil or empty).
   package static func run(topic: String?, catalog: CommandCatalog, console: Console) -> ExitCode {
     guard let topic, !topic.isEmpty else {

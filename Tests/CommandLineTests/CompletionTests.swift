@@ -1,0 +1,109 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `authtui completion bash|zsh|fish`, loaded and run by the real shells: each completes a
+/// command, an action, an option value and an account name read from the vault as you type.
+@Suite struct CompletionTests {
+  /// A shell, when this machine has it (CI installs all three).
+  static func shell(_ name: String) -> String? {
+    ["/usr/bin/\(name)", "/bin/\(name)"].first { access($0, X_OK) == 0 }
+  }
+
+  /// The harness's environment with the built `authtui` first on PATH, as an installed one is.
+  static func environment(_ cli: CLIHarness, _ changes: [String: String?] = [:]) -> [String: String]
+  {
+    var environment = cli.environment
+    environment["PATH"] = Products.directory + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+    for (name, value) in changes { environment[name] = value }
+    return environment
+  }
+
+  /// What `shell` offers after `line` (the word being completed is the last, maybe empty).
+  static func offers(
+    _ shell: String, _ line: String, script: String, _ cli: CLIHarness,
+    _ changes: [String: String?] = [:]
+  ) async throws -> [String] {
+    let program: String
+    switch (shell as NSString).lastPathComponent {
+    case "bash":
+      program = """
+        source \(script)
+        read -ra COMP_WORDS <<<"$1"; [[ $1 == *" " ]] && COMP_WORDS+=("")
+        COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _authtui; printf '%s\\n' "${COMPREPLY[@]}"
+        """
+    case "zsh":
+      // compadd and _files stand in for the completion system's own.
+      program = """
+        source \(script)
+        compadd() { shift; local word; for word in "$@"; do
+          [[ $word == ${words[CURRENT]}* ]] && print -r -- $word; done; }
+        _files() { print -r -- FILES; }
+        words=(${(z)1}); [[ $1 == *" " ]] && words+=(""); CURRENT=${#words}; _authtui; true
+        """
+    default:
+      // fish gives every word after the program to $argv: the line is the second.
+      program = "source \(script); complete -C \"$argv[2]\" | cut -f1"
+    }
+    let result = try await ChildProcess.run(
+      shell, ["-c", program, "completion-test", line],
+      environment: environment(cli, changes), timeout: 60)
+    #expect(result.status == 0, "\(shell) \(line): \(result.stderr)")
+    return result.stdout.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+  }
+
+  @Test(arguments: ["bash", "zsh", "fish"])
+  func completesCommandsActionsValuesAndAccountNames(_ name: String) async throws {
+    guard let shell = Self.shell(name) else {
+      Issue.record("\(name) is not installed here (.ci/run installs it)")
+      return
+    }
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    let generated = try await cli.run(["completion", name])
+    #expect(generated.status == 0)
+    let script = try cli.folder.write(generated.stdout, to: "authtui.\(name)")
+    let syntax = try await ChildProcess.run(shell, ["-n", script])
+    #expect(syntax.status == 0, "\(name) -n: \(syntax.stderr)")
+
+    #expect(try await Self.offers(shell, "authtui tok", script: script, cli) == ["token"])
+    #expect(
+      try await Self.offers(shell, "authtui agent st", script: script, cli).sorted()
+        == ["start", "status", "stop"])
+    #expect(
+      try await Self.offers(shell, "authtui login --flow d", script: script, cli) == ["device"])
+    // The account name comes from the vault (the harness sets AUTHTUI_PASSPHRASE).
+    #expect(
+      try await Self.offers(shell, "authtui token sand", script: script, cli)
+        == ["sandbox/alice"])
+    await cli.stop()
+  }
+
+  @Test func namesAccountsFromTheAgentOrAPassphraseVariableAndNeverAsks() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    let unlocked = try await cli.run(["completion", "--words", "accounts"])
+    #expect(unlocked.status == 0)
+    #expect(unlocked.stdout == "sandbox/alice\n")
+    // No agent and no passphrase variable: nothing, at once, and no question asked.
+    let noSecret: [String: String?] = ["AUTHTUI_PASSPHRASE": nil]
+    let silent = try await cli.run(["completion", "--words", "accounts"], noSecret)
+    #expect(silent.status == 0)
+    #expect(silent.stdout.isEmpty)
+    #expect(silent.stderr.isEmpty)
+    let agent = try await AgentProcess.start(cli)
+    let viaAgent = try await cli.run(["completion", "--words", "accounts"], noSecret)
+    #expect(viaAgent.stdout == "sandbox/alice\n")
+    #expect(await agent.stop().status == 0)
+    let providers = try await cli.run(["completion", "--words", "providers"], noSecret)
+    #expect(providers.stdout.split(separator: "\n").contains("sandbox"))
+    let wrong = try await cli.run(["completion", "tcsh"])
+    #expect(wrong.status == 2)
+    #expect(wrong.stderr.contains("no completion script for 'tcsh'"))
+    await cli.stop()
+  }
+}
