@@ -59,6 +59,12 @@ public enum EnvFile {
     return String(quoted)
   }
 
+  /// What `variable_EXPIRES_AT` holds: whole seconds since 1970, empty when the token does not
+  /// say when it expires (the env file's value, and the one `exec` gives its command).
+  public static func expiryValue(_ expiresAt: Date?) -> String {
+    expiresAt.map { String(Int($0.timeIntervalSince1970)) } ?? ""
+  }
+
   /// Sets `variable` (and `variable_EXPIRES_AT`) in the file at `path`, keeping its other lines.
   public static func write(
     variable: String, value: String, expiresAt: Date?, to path: String
@@ -74,7 +80,7 @@ public enum EnvFile {
     if let file = destination.existing {
       existing = try text(of: file, at: destination.path, named: path)
     }
-    let expiry = expiresAt.map { String(Int($0.timeIntervalSince1970)) } ?? ""
+    let expiry = expiryValue(expiresAt)
     let (found, unfinished) = statements(in: existing)
     if let line = unfinished {
       // Lines written after it would be read as part of it: `. FILE` would never set the token,

@@ -34,15 +34,16 @@ extension AgentListing.Damaged {
 }
 
 extension AccountBook {
-  /// What `authtui export` writes for the account `text` names: a token with a minute left at
-  /// least (refreshed first when needed, a token obtained after `startedAt` taken as it is),
-  /// its expiry after any refresh, and the env file's default variable (`SIMKL_TOKEN`).
-  package func export(named text: String, startedAt: Date) async throws(AccountsError)
-    -> AgentExport
-  {
+  /// What `authtui export` writes (and `exec` passes on) for the account `text` names: a token
+  /// with `minimumValidity` seconds left at least (refreshed first when needed, a token
+  /// obtained after `startedAt` taken as it is), its expiry after any refresh, and the env
+  /// file's default variable (`SIMKL_TOKEN`).
+  package func export(
+    named text: String, startedAt: Date, minimumValidity: TimeInterval = 60
+  ) async throws(AccountsError) -> AgentExport {
     let account = try await account(named: text)
     let (token, stored) = try await validTokens(
-      for: account.id, minimumValidity: 60, startedAt: startedAt)
+      for: account.id, minimumValidity: minimumValidity, startedAt: startedAt)
     let provider = try providerID(named: account.providerID)
     return AgentExport(
       account: account.name, token: token, expiresAt: stored.tokens.expiresAt,

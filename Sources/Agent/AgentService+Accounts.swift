@@ -17,8 +17,11 @@ extension AgentService {
           return .failure(failure(.answerTooLong(bytes: bytes)))
         }
         return answer
-      case .export(let name, let startedAt):
-        return .export(try await book.export(named: name, startedAt: startedAt ?? Date()))
+      case .export(let name, let startedAt, let minimumValidity):
+        return .export(
+          try await book.export(
+            named: name, startedAt: startedAt ?? Date(),
+            minimumValidity: TimeInterval(minimumValidity)))
       case .logout(let name, let localOnly):
         return .signedOut(try await book.signOut(named: name, localOnly: localOnly))
       default:

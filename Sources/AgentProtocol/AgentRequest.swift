@@ -8,6 +8,7 @@ import JSON
 /// {"op":"ping","vault":"/abs/vault.db"}
 /// {"op":"list","vault":"/abs/vault.db"}
 /// {"op":"export","account":"simkl/alice","vault":"/abs/vault.db","started_at":1712345678.25}
+/// {"op":"export","account":"simkl/alice","min_valid":600,"vault":"/abs/vault.db"}
 /// {"op":"logout","account":"simkl/alice","local_only":false,"vault":"/abs/vault.db"}
 /// {"op":"status","vault":"/abs/vault.db"}
 /// ```
@@ -23,9 +24,10 @@ public struct AgentRequest: Sendable, Equatable {
     case ping
     /// Every account as `authtui list` shows it (`AgentListing`), never a token.
     case list
-    /// What `authtui export` writes for `account`: its token (valid for a minute at least,
-    /// obtained after `started_at` or stored) with its expiry (`AgentExport`).
-    case export(account: String, startedAt: Date?)
+    /// What `authtui export` writes (and `authtui exec` passes on) for `account`: its token
+    /// (valid for `min_valid` seconds at least, 60 unless said; obtained after `started_at` or
+    /// stored) with its expiry (`AgentExport`).
+    case export(account: String, startedAt: Date?, minimumValidity: Int = 60)
     /// Signs `account` out as `authtui logout` does: revocation unless `local_only`, then
     /// deletion (`AgentSignOut`). Not repeated by a caller that got no answer.
     case logout(account: String, localOnly: Bool)
@@ -58,8 +60,11 @@ public struct AgentRequest: Sendable, Equatable {
       members = [("op", "ping"), ("vault", .string(vault))]
     case .list:
       members = [("op", "list"), ("vault", .string(vault))]
-    case .export(let account, let startedAt):
-      members = [("op", "export"), ("account", .string(account)), ("vault", .string(vault))]
+    case .export(let account, let startedAt, let minimumValidity):
+      members = [("op", "export"), ("account", .string(account))]
+      // Left out when it is the default, so that an agent of the release before reads it.
+      if minimumValidity != 60 { members.append(("min_valid", .int(minimumValidity))) }
+      members.append(("vault", .string(vault)))
       if let startedAt { members.append(("started_at", .double(startedAt.timeIntervalSince1970))) }
     case .logout(let account, let localOnly):
       members = [
@@ -91,17 +96,10 @@ extension AgentRequest {
     case "status":
       self.init(operation: .status, vault: vault)
     case "token":
-      let account = try Self.account(in: members)
-      var minimumValidity = 60
-      if let value = members["min_valid"] {
-        guard case .number(let number) = value, let whole = Int(exactly: number), whole >= 0,
-          whole <= Self.maximumValidity
-        else { throw MalformedAgentRequest("\"min_valid\" must be a whole number of seconds") }
-        minimumValidity = whole
-      }
       self.init(
         operation: .token(
-          account: account, minimumValidity: minimumValidity,
+          account: try Self.account(in: members),
+          minimumValidity: try Self.minimumValidity(in: members),
           startedAt: try Self.startedAt(in: members)),
         vault: vault)
     case "list":
@@ -109,7 +107,8 @@ extension AgentRequest {
     case "export":
       self.init(
         operation: .export(
-          account: try Self.account(in: members), startedAt: try Self.startedAt(in: members)),
+          account: try Self.account(in: members), startedAt: try Self.startedAt(in: members),
+          minimumValidity: try Self.minimumValidity(in: members)),
         vault: vault)
     case "logout":
       var localOnly = false
@@ -136,6 +135,17 @@ extension AgentRequest {
       throw MalformedAgentRequest("\"account\" must name an account (PROVIDER/LABEL)")
     }
     return account
+  }
+
+  /// How many seconds the token must stay valid (`min_valid`), 60 unless it says.
+  private static func minimumValidity(in members: [String: JSONValue])
+    throws(MalformedAgentRequest) -> Int
+  {
+    guard let value = members["min_valid"] else { return 60 }
+    guard case .number(let number) = value, let whole = Int(exactly: number), whole >= 0,
+      whole <= Self.maximumValidity
+    else { throw MalformedAgentRequest("\"min_valid\" must be a whole number of seconds") }
+    return whole
   }
 
   /// When the caller started (`started_at`), if it says.

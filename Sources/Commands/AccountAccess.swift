@@ -115,4 +115,16 @@ package enum AccountAccess {
     }
     return number
   }
+
+  /// The environment variable name given with `option` (`--var`), nil when it is absent, or a
+  /// usage error when it is no name a shell can set.
+  static func variableName(_ invocation: Invocation, _ option: OptionSpec)
+    throws(CommandFailure) -> String?
+  {
+    guard let name = invocation.value(option) else { return nil }
+    guard EnvFile.isValidVariableName(name) else {
+      throw CommandFailure(exitCode: .usage, message: EnvFile.notAVariableName(name))
+    }
+    return name
+  }
 }

@@ -52,6 +52,10 @@ package struct CommandCatalog: Sendable {
     if let best = SpellingSuggestion.closest(to: name, among: names) {
       return "did you mean --\(best)?"
     }
+    if let command, command.usage.contains(" -- ") {
+      // `exec ACCOUNT curl -H …`: the option is the command's, which goes after `--`.
+      return "the command to run and its options go after `--`: authtui \(command.usage)"
+    }
     return "see `authtui help\(command.map { " " + $0.name } ?? "")`"
   }
 

@@ -14,6 +14,11 @@ extension CommandCatalog {
       } _: {
         await TokenCommand.run($0, console: $1)
       },
+      ExecCommand.spec.running { (invocation) throws(CommandFailure) in
+        try ExecCommand.Options(invocation)
+      } _: {
+        await ExecCommand.runThenExit($0, console: $1)
+      },
       AgentCommand.spec.running { await AgentCommand.run($0, console: $1) },
       ListCommand.spec.running {
         await ListCommand.run(.init($0, json: ListCommand.jsonFlag), console: $1)

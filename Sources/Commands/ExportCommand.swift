@@ -50,18 +50,15 @@ enum ExportCommand {
       global = invocation.global
       account = invocation.arguments[0]
       envFile = invocation.value(ExportCommand.envFileOption)
-      variable = invocation.value(ExportCommand.varOption)
       guard (envFile != nil) != invocation.flag(ExportCommand.clipboardFlag) else {
         throw CommandFailure(
           exitCode: .usage,
           message: "say where the token goes: --env-file PATH or --clipboard (one of them)")
       }
-      if envFile == nil && variable != nil {
+      if envFile == nil && invocation.value(ExportCommand.varOption) != nil {
         throw CommandFailure(exitCode: .usage, message: "--var goes with --env-file")
       }
-      if let variable, !EnvFile.isValidVariableName(variable) {
-        throw CommandFailure(exitCode: .usage, message: EnvFile.notAVariableName(variable))
-      }
+      variable = try AccountAccess.variableName(invocation, ExportCommand.varOption)
       clearAfter = try AccountAccess.seconds(
         invocation, ExportCommand.clearAfterOption, default: 45)
     }

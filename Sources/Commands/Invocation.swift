@@ -8,6 +8,9 @@ package struct Invocation: Sendable, Equatable {
   let values: [String: String]
   /// Flags given, by name without dashes.
   let flags: Set<String>
+  /// How many positional arguments came before `--`, when it was given: `exec` takes what
+  /// follows it as the command to run.
+  var positionalsBeforeSeparator: Int? = nil
 
   /// The value of `option`, if given: each command reads its options through the
   /// `OptionSpec`s its spec declares, into a typed value of its own.
@@ -53,6 +56,7 @@ package struct ArgumentParser: Sendable {
     var flags: Set<String> = []
     var index = 0
     var onlyPositionalsFromHere = false
+    var positionalsBeforeSeparator: Int?
 
     while index < arguments.count {
       let argument = arguments[index]
@@ -83,6 +87,7 @@ package struct ArgumentParser: Sendable {
       }
       if argument == "--" {
         onlyPositionalsFromHere = true
+        positionalsBeforeSeparator = positionals.count
         continue
       }
       let (name, inlineValue) = Self.split(option: argument)
@@ -122,7 +127,8 @@ package struct ArgumentParser: Sendable {
 
     let spec = command ?? catalog.interactive
     let invocation = Invocation(
-      command: spec.name, arguments: positionals, values: values, flags: flags)
+      command: spec.name, arguments: positionals, values: values, flags: flags,
+      positionalsBeforeSeparator: positionalsBeforeSeparator)
     if flags.contains("help") || flags.contains("version") { return invocation }
     let takesAny = spec.arguments.last?.hasSuffix("...") ?? false
     if positionals.count < spec.requiredArguments {

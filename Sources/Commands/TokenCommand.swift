@@ -2,11 +2,12 @@ import Accounts
 import Agent
 import Foundation
 
-/// `authtui token ACCOUNT [--min-valid SECONDS]`: a valid access token on standard output, for
-/// scripts (`curl -H "Authorization: Bearer $(authtui token simkl/alice)" …`).
+/// `authtui token ACCOUNT [--min-valid SECONDS] [--header]`: a valid access token on standard
+/// output, for scripts (`curl -H "Authorization: Bearer $(authtui token simkl/alice)" …`), or
+/// the whole header line (`authtui token simkl/alice --header | curl -H @- …`).
 enum TokenCommand {
   static let spec = CommandSpec(
-    name: "token", usage: "token ACCOUNT [--min-valid SECONDS]",
+    name: "token", usage: "token ACCOUNT [--min-valid SECONDS] [--header]",
     summary: "Print a valid access token for ACCOUNT, refreshing it first when needed.",
     details: """
       ACCOUNT is PROVIDER/LABEL (simkl/alice), or PROVIDER alone when it has one account.
@@ -19,11 +20,15 @@ enum TokenCommand {
       vault, it answers instead and no passphrase is needed; AUTHTUI_NO_AGENT=1 skips it.
       SIGINT, SIGTERM and SIGHUP during a refresh request wait until its answer is stored,
       then end the process; SIGKILL then may cost the account a new sign-in.
+      --header prints `Authorization: Bearer TOKEN` instead, one line that curl reads
+      from standard input: authtui token simkl/alice --header | curl -H @- URL
       """,
-    arguments: ["ACCOUNT"], requiredArguments: 1, options: [minValidOption])
+    arguments: ["ACCOUNT"], requiredArguments: 1, options: [minValidOption, headerFlag])
 
   static let minValidOption = OptionSpec.value(
     "min-valid", "SECONDS", "refresh when fewer seconds than this remain (default 60)")
+  static let headerFlag = OptionSpec.flag(
+    "header", "print `Authorization: Bearer TOKEN` (for `curl -H @-`)")
 
   /// What `token` was asked.
   struct Options: Sendable, Equatable {
@@ -32,10 +37,13 @@ enum TokenCommand {
     var account: String
     /// `--min-valid`, in seconds.
     var minimumValidity: Int
+    /// `--header`: the whole `Authorization` header line.
+    var header = false
 
     init(_ invocation: Invocation) throws(CommandFailure) {
       global = invocation.global
       account = invocation.arguments[0]
+      header = invocation.flag(TokenCommand.headerFlag)
       minimumValidity = try AccountAccess.seconds(
         invocation, TokenCommand.minValidOption, default: 60)
     }
@@ -45,7 +53,7 @@ enum TokenCommand {
     let startedAt = Date()
     do throws(CommandFailure) {
       if let answer = await askAgent(options, startedAt: startedAt) {
-        console.out(try answer.get())
+        console.out(try output(try answer.get(), options))
         return .ok
       }
       let book = try await AccountAccess.book(
@@ -58,12 +66,25 @@ enum TokenCommand {
       } catch {
         throw AccountAccess.failure(error)
       }
-      console.out(token)
+      console.out(try output(token, options))
       return .ok
     } catch {
       console.err(error.line)
       return error.exitCode
     }
+  }
+
+  /// What is printed for `token`: the token itself, or with `--header` the header line, which
+  /// a token with a line break in it would end early (and a second header would follow).
+  static func output(_ token: String, _ options: Options) throws(CommandFailure) -> String {
+    guard options.header else { return token }
+    guard !token.contains(where: { $0.isNewline || $0 == "\0" }) else {
+      throw CommandFailure(
+        exitCode: .failure,
+        message: "\(options.account)'s token holds a line break or a NUL byte, which a header "
+          + "cannot carry; print it without --header")
+    }
+    return "Authorization: Bearer \(token)"
   }
 
   /// The token from a running agent for this vault, or its failure; nil when there is no agent

@@ -43,7 +43,9 @@ public enum DetachedCommand {
   )
     -> Bool
   {
-    let path = environment["PATH"] ?? "/usr/bin:/bin"
-    return path.split(separator: ":").contains { access("\($0)/\(name)", X_OK) == 0 }
+    guard case .found = ForegroundCommand.locate(name, environment: environment) else {
+      return false
+    }
+    return true
   }
 }

@@ -53,8 +53,9 @@ public struct SpawnedProcess: Sendable {
   /// such as the other end of a pipe whose end it was given. `detached` starts a daemon: the
   /// child runs in a session of its own (`setsid`, no controlling terminal) and keeps no
   /// descriptor of ours but 0, 1, 2 and `extra` (a tty, a vault, a UI's pipes stay here).
+  /// `name` is the child's argv[0], `program` unless given (a shell gives the name typed).
   public static func start(
-    _ program: String, arguments: [String] = [],
+    _ program: String, name: String? = nil, arguments: [String] = [],
     environment: [String: String] = ProcessInfo.processInfo.environment,
     standardInput: Stream = .inherited, standardOutput: Stream = .inherited,
     standardError: Stream = .inherited, extra: [Int32: Int32] = [:], closing: [Int32] = [],
@@ -89,7 +90,7 @@ public struct SpawnedProcess: Sendable {
     defer { posix_spawnattr_destroy(&attributes) }
     resetSignals(&attributes, newSession: detached)
 
-    let argv = ([program] + arguments).map { strdup($0) } + [nil]
+    let argv = ([name ?? program] + arguments).map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {
       argv.forEach { free($0) }

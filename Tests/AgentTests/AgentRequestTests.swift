@@ -47,6 +47,12 @@ final class AgentRequestTests: XCTestCase {
         #"{"op":"export","account":"simkl","vault":"/v.db"}"#
       ),
       (
+        AgentRequest(
+          operation: .export(account: "simkl", startedAt: nil, minimumValidity: 600),
+          vault: "/v.db"),
+        #"{"op":"export","account":"simkl","min_valid":600,"vault":"/v.db"}"#
+      ),
+      (
         AgentRequest(operation: .logout(account: "#3", localOnly: true), vault: "/v.db"),
         ##"{"op":"logout","account":"#3","local_only":true,"vault":"/v.db"}"##
       ),

@@ -212,6 +212,20 @@ final class ArgumentParserTests: XCTestCase {
   func testDoubleDashEndsTheOptions() throws {
     XCTAssertEqual(try parse("token", "--", "--odd").arguments, ["--odd"])
   }
+
+  func testExecTakesEverythingAfterTheDoubleDashAsTheCommand() throws {
+    let invocation = try parse(
+      "exec", "simkl/alice", "--var", "TOKEN", "--", "curl", "-H", "--vault", "x")
+    XCTAssertEqual(invocation.arguments, ["simkl/alice", "curl", "-H", "--vault", "x"])
+    XCTAssertEqual(invocation.positionalsBeforeSeparator, 1)
+    let options = try ExecCommand.Options(invocation)
+    XCTAssertEqual(options.command, ["curl", "-H", "--vault", "x"])
+    XCTAssertEqual(options.variable, "TOKEN")
+    XCTAssertNil(options.global.vault)
+    XCTAssertEqual(
+      try ExecCommand.Options(try parse("exec", "a", "--", "env")).variable, "AUTHTUI_TOKEN")
+    XCTAssertNil(try parse("token", "a").positionalsBeforeSeparator)
+  }
 }
 
 final class HelpTextTests: XCTestCase {

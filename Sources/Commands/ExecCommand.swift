@@ -1,0 +1,148 @@
+import Accounts
+import Agent
+import Foundation
+import System
+
+/// `authtui exec ACCOUNT [--var NAME] [--min-valid SECONDS] -- COMMAND [ARGS…]`: runs COMMAND
+/// with ACCOUNT's access token in its environment (aws-vault's `exec`), so that the token is
+/// never written to a file or put in an argument list another user's `ps` would show.
+enum ExecCommand {
+  static let spec = CommandSpec(
+    name: "exec", usage: "exec ACCOUNT [--var NAME] [--min-valid SECONDS] -- COMMAND [ARGS...]",
+    summary: "Run COMMAND with ACCOUNT's access token in its environment.",
+    details: """
+      COMMAND (found on PATH) runs with the token in AUTHTUI_TOKEN (or --var NAME) and its
+      expiry in AUTHTUI_TOKEN_EXPIRES_AT (seconds since 1970, empty when the token does not
+      expire), e.g.
+        authtui exec simkl/alice -- sh -c 'curl -H "Authorization: Bearer $AUTHTUI_TOKEN" URL'
+      The token is obtained as `token` obtains it: refreshed first when fewer than --min-valid
+      seconds remain (default 60), from a running `authtui agent` when there is one (no
+      passphrase needed), else from the vault; account errors exit as `token` does, before
+      COMMAND starts. COMMAND gets no AUTHTUI_PASSPHRASE* variable. SIGINT, SIGTERM and
+      SIGHUP sent to authtui are passed on to COMMAND, and authtui waits for it. The exit
+      status is COMMAND's (128 + the signal's number when a signal ended it); 127 when
+      COMMAND is not found, 126 when it cannot be run.
+      """,
+    arguments: ["ACCOUNT", "COMMAND", "ARGS..."], requiredArguments: 1,
+    options: [varOption, TokenCommand.minValidOption])
+
+  static let varOption = OptionSpec.value(
+    "var", "NAME", "the variable that holds the token (default AUTHTUI_TOKEN)")
+
+  /// The variable the token goes in when `--var` is not given.
+  static let defaultVariable = "AUTHTUI_TOKEN"
+
+  /// What `exec` was asked.
+  struct Options: Sendable, Equatable {
+    var global: GlobalOptions
+    /// The account's name as given.
+    var account: String
+    /// The variable the token goes in.
+    var variable: String
+    /// `--min-valid`, in seconds.
+    var minimumValidity: Int
+    /// COMMAND and its arguments.
+    var command: [String]
+
+    init(_ invocation: Invocation) throws(CommandFailure) {
+      // Everything after `--` is COMMAND's, options included: only ACCOUNT comes before it.
+      let problem: String? =
+        switch invocation.positionalsBeforeSeparator {
+        case nil: "'exec' needs `--` and the command to run after ACCOUNT"
+        case 0: "'exec' needs ACCOUNT before `--`"
+        case 1 where invocation.arguments.count == 1: "'exec' needs the command to run after `--`"
+        case 1: nil
+        default: "'exec' takes only ACCOUNT before `--`"
+        }
+      if let problem {
+        throw CommandFailure(
+          exitCode: .usage, message: "\(problem) (usage: authtui \(ExecCommand.spec.usage))")
+      }
+      global = invocation.global
+      account = invocation.arguments[0]
+      command = Array(invocation.arguments.dropFirst())
+      variable =
+        try AccountAccess.variableName(invocation, ExecCommand.varOption)
+        ?? ExecCommand.defaultVariable
+      minimumValidity = try AccountAccess.seconds(
+        invocation, TokenCommand.minValidOption, default: 60)
+    }
+  }
+
+  /// Runs COMMAND and ends this process with the status `run` gives: COMMAND's, which no
+  /// `ExitCode` names.
+  static func runThenExit(_ options: Options, console: Console) async -> Never {
+    exit(await run(options, console: console))
+  }
+
+  /// Runs COMMAND and gives the exit status authtui ends with: COMMAND's, or one of authtui's
+  /// own (`ExitCode`) when COMMAND never started.
+  static func run(
+    _ options: Options, console: Console,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) async -> Int32 {
+    let startedAt = Date()
+    let name = options.command[0]
+    let program: String
+    switch ForegroundCommand.locate(name, environment: environment) {
+    case .found(let path):
+      program = path
+    case .notFound:
+      console.err("authtui: \(name): command not found (exec looks for it on PATH)")
+      return 127
+    case .notExecutable(let path):
+      console.err("authtui: \(path): cannot be run (not an executable file)")
+      return 126
+    }
+    let exportable: AgentExport
+    do throws(CommandFailure) {
+      exportable = try await token(options, startedAt: startedAt, console: console)
+    } catch {
+      console.err(error.line)
+      return error.exitCode.rawValue
+    }
+    guard !exportable.token.contains("\0") else {
+      console.err(
+        "authtui: \(exportable.account)'s token holds a NUL byte, which no environment can keep")
+      return ExitCode.failure.rawValue
+    }
+    var childEnvironment = PassphraseSource.withoutPassphrases(environment)
+    childEnvironment[options.variable] = exportable.token
+    childEnvironment[options.variable + "_EXPIRES_AT"] = EnvFile.expiryValue(exportable.expiresAt)
+    do throws(SpawnError) {
+      let termination = try await ForegroundCommand.run(
+        program, name: name, arguments: Array(options.command.dropFirst()),
+        environment: childEnvironment)
+      switch termination {
+      case .exited(let status): return status
+      case .signalled(let number): return 128 + number
+      }
+    } catch {
+      console.err("authtui: \(program): cannot be started (\(error.reason))")
+      return error.code == ENOENT ? 127 : 126
+    }
+  }
+
+  /// The token and its expiry: from the agent for this vault when one runs, else from the
+  /// vault unlocked here; refreshed first when fewer than `--min-valid` seconds remain.
+  private static func token(_ options: Options, startedAt: Date, console: Console)
+    async throws(CommandFailure) -> AgentExport
+  {
+    let operation = AgentRequest.Operation.export(
+      account: options.account, startedAt: startedAt, minimumValidity: options.minimumValidity)
+    if let answer = await AgentAnswer.ask(
+      operation, options.global, timeout: AgentAnswer.accountsTimeout, \.export)
+    {
+      return try answer.get()
+    }
+    let book = try await AccountAccess.book(
+      options.global, console: console, providers: .account(options.account))
+    do {
+      return try await book.export(
+        named: options.account, startedAt: startedAt,
+        minimumValidity: TimeInterval(options.minimumValidity))
+    } catch {
+      throw AccountAccess.failure(error)
+    }
+  }
+}

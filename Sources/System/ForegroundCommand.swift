@@ -1,0 +1,140 @@
+import Dispatch
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A program run in the foreground on the user's behalf (`authtui exec`): found on `PATH` as a
+/// shell finds it, started with the terminal and descriptors 0-2 of this process, sent the
+/// SIGINT, SIGTERM and SIGHUP this process receives, and waited for.
+public enum ForegroundCommand {
+  /// Where `name` was found, or why it was not.
+  public enum Lookup: Sendable, Equatable {
+    /// The executable's path.
+    case found(String)
+    /// No executable of that name (exit 127, as shells give).
+    case notFound
+    /// It exists but cannot be run: a folder, or no execute permission (exit 126).
+    case notExecutable(String)
+  }
+
+  /// Finds `name` as a shell does: a name with a `/` is the path itself, any other is looked
+  /// for in each folder of `PATH` in turn (an empty entry is the current folder), and the first
+  /// regular file that may be executed is taken.
+  public static func locate(
+    _ name: String, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> Lookup {
+    guard !name.isEmpty else { return .notFound }
+    if name.contains("/") {
+      guard access(name, F_OK) == 0 else { return .notFound }
+      return isExecutableFile(name) ? .found(name) : .notExecutable(name)
+    }
+    var unusable: String?
+    let folders = (environment["PATH"] ?? "/usr/bin:/bin").split(
+      separator: ":", omittingEmptySubsequences: false)
+    for folder in folders {
+      let path = folder.isEmpty ? name : "\(folder)/\(name)"
+      if isExecutableFile(path) { return .found(path) }
+      if unusable == nil, access(path, F_OK) == 0 { unusable = path }
+    }
+    return unusable.map { .notExecutable($0) } ?? .notFound
+  }
+
+  /// Runs `program` (a path `locate` found) with `arguments` and exactly `environment` until it
+  /// ends, and says how it ended. Until then SIGINT, SIGTERM and SIGHUP sent to this process
+  /// are passed on to it (TerminationSignals' interceptor) rather than ending this process, so
+  /// that the program decides what they mean and this process reports its ending; one that
+  /// came before the program started reaches it as soon as it has.
+  /// `name` is its argv[0]: the name it was asked by, as a shell passes it.
+  public static func run(
+    _ program: String, name: String, arguments: [String], environment: [String: String]
+  ) async throws(SpawnError) -> SpawnedProcess.Termination {
+    let forwarding = SignalForwarding()
+    TerminationSignals.shared.intercept { number in
+      forwarding.forward(number)
+      return .handled
+    }
+    defer { TerminationSignals.shared.removeInterceptor() }
+    let process: SpawnedProcess
+    do {
+      process = try SpawnedProcess.start(
+        program, name: name, arguments: arguments, environment: environment)
+    } catch {
+      // A signal held for a program that never started ends this process as it would have.
+      if let number = forwarding.detach().first { TerminationSignals.die(by: number) }
+      throw error
+    }
+    forwarding.attach(process.pid)
+    let termination = await withCheckedContinuation { continuation in
+      let waiter = Thread {
+        // Waited for without reaping first: until `detach`, the pid cannot be reused by
+        // another process that a forwarded signal would then reach.
+        process.waitUntilEnded()
+        forwarding.detach()
+        continuation.resume(returning: process.wait())
+      }
+      waiter.name = "authtui.foreground-wait"
+      waiter.start()
+    }
+    return termination
+  }
+
+  private static func isExecutableFile(_ path: String) -> Bool {
+    var facts = stat()
+    guard stat(path, &facts) == 0, facts.st_mode & S_IFMT == S_IFREG else { return false }
+    return access(path, X_OK) == 0
+  }
+}
+
+/// The child a signal is passed on to, and the signals that came before it started.
+///
+/// @unchecked Sendable: both stored properties are read and written only on `queue`, a serial
+/// queue (the signal sources call `forward` from libdispatch's threads).
+private final class SignalForwarding: @unchecked Sendable {
+  private let queue = DispatchQueue(label: "authtui.signal-forwarding")
+  private var child: pid_t?
+  private var held: [Int32] = []
+  private var ended = false
+
+  func forward(_ number: Int32) {
+    queue.sync {
+      if let child {
+        kill(child, number)
+      } else if !ended {
+        held.append(number)
+      }
+    }
+  }
+
+  /// From now on signals go to `pid`; the ones held go there at once.
+  func attach(_ pid: pid_t) {
+    queue.sync {
+      child = pid
+      for number in held { kill(pid, number) }
+      held.removeAll()
+    }
+  }
+
+  /// No more forwarding (the child ended, or never started); the signals still held.
+  @discardableResult
+  func detach() -> [Int32] {
+    queue.sync {
+      child = nil
+      ended = true
+      defer { held.removeAll() }
+      return held
+    }
+  }
+}
+
+extension SpawnedProcess {
+  /// Blocks until the child has ended, leaving it to `wait` to reap: its pid stays its own
+  /// until then.
+  func waitUntilEnded() {
+    var info = siginfo_t()
+    while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 {
+      guard errno == EINTR else { return }
+    }
+  }
+}
