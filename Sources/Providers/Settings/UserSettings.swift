@@ -7,7 +7,8 @@ import JSON
 /// ```json
 /// { "theme": "light", "login_timeout": 300, "clipboard_clear_after": 45,
 ///   "keys": { "refresh": ["r", "ctrl-r"] },
-///   "agent": { "unlock_once": true, "idle_timeout": 3600 } }
+///   "agent": { "unlock_once": true, "idle_timeout": 3600 },
+///   "git": { "https://git.example.com": "work/alice" } }
 /// ```
 /// Key names and action names are checked by the UI's key map, which knows them; here they are
 /// only read, with the line of each so its errors can point there too.
