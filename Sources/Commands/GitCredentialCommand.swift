@@ -13,7 +13,7 @@ import System
 enum GitCredentialCommand {
   static let spec = CommandSpec(
     name: "git-credential", usage: "git-credential get|store|erase",
-    summary: "Answer git's credential requests with the token of the account for the URL.",
+    summary: "Answer git's credential requests with the token of the URL's account.",
     details: """
       Set it up once per URL (the ! makes git run it as a shell command, with get, store or
       erase appended):
@@ -24,7 +24,7 @@ enum GitCredentialCommand {
       must match exactly, paths by whole segments):
 
         "git": { "https://git.example.com": "work/alice",
-                 "https://gitlab.com/team": { "account": "gitlab/me", "username": "oauth2" } }
+                 "https://gitlab.com": { "account": "gitlab/me", "username": "oauth2" } }
 
       get reads git's key=value lines from standard input (up to a blank line or the end) and
       prints username= and password= with a token valid for 60 more seconds, as `authtui

@@ -14,9 +14,9 @@ extension FuzzTargets {
   /// What git writes to `authtui git-credential get` (`GitCredentialRequest.parse`), and the
   /// route chosen for it.
   ///
-  /// A request read, written back as `key=value` lines, reads as itself; no key is empty or
-  /// holds `=`, no value a line break (written back with CRLF, as a value may end in CR); a route chosen has the request's scheme and host, and
-  /// no other route with a longer path also serves it.
+  /// No key is empty or holds `=`, no value a line break; a request read, written back as
+  /// `key=value` lines, reads as itself (written with CRLF, since git drops one CR and a value
+  /// may end in another); a route chosen has the request's scheme and host.
   static let gitCredential = FuzzTarget(
     name: "git-credential", summary: "GitCredentialRequest: git's credential helper input"
   ) { bytes in
