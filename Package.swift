@@ -180,7 +180,7 @@ let package = Package(
     .testTarget(
       name: "CommandLineTests",
       dependencies: [
-        "AgentProtocol", "authtui-core", "Crypto", "Sandbox", "TestSupport", "Vault",
+        "AgentProtocol", "authtui-core", "Crypto", "Loopback", "Sandbox", "TestSupport", "Vault",
       ]),
     .testTarget(
       name: "VaultTests", dependencies: ["Vault", "Crypto", "TestSupport", "VaultProbe"]),

@@ -30,6 +30,7 @@ extension CommandCatalog {
         await ExportCommand.run($0, console: $1)
       },
       CompletionCommand.spec.running { await CompletionCommand.run($0, console: $1) },
+      GitCredentialCommand.spec.running { await GitCredentialCommand.run($0, console: $1) },
       ProvidersCommand.spec.running {
         ProvidersCommand.run(.init($0, json: ProvidersCommand.jsonFlag), console: $1)
       },

@@ -7,7 +7,8 @@ import JSON
 /// ```json
 /// { "theme": "light", "login_timeout": 300, "clipboard_clear_after": 45,
 ///   "keys": { "refresh": ["r", "ctrl-r"] },
-///   "agent": { "unlock_once": true, "idle_timeout": 3600 } }
+///   "agent": { "unlock_once": true, "idle_timeout": 3600 },
+///   "git": { "https://git.example.com": "work/alice" } }
 /// ```
 /// Key names and action names are checked by the UI's key map, which knows them; here they are
 /// only read, with the line of each so its errors can point there too.
@@ -28,6 +29,8 @@ public struct UserSettings: Sendable, Equatable {
   /// `agent.idle_timeout`: the seconds without a request after which that agent stops (0:
   /// never); nil for the default.
   public var agentIdleTimeout: Int?
+  /// `git`: which account answers `authtui git-credential` for which URL prefix.
+  public var gitRoutes: [GitCredentialRoute] = []
 
   /// The idle timeout of an agent left running by `unlock_once` when none is set: an hour.
   public static let defaultAgentIdleTimeout = 3600
@@ -44,7 +47,7 @@ public struct UserSettings: Sendable, Equatable {
     self.keyPositions = keyPositions
   }
 
-  static let fields = ["theme", "login_timeout", "clipboard_clear_after", "keys", "agent"]
+  static let fields = ["theme", "login_timeout", "clipboard_clear_after", "keys", "agent", "git"]
   static let agentFields = ["unlock_once", "idle_timeout"]
 
   /// Reads `config.json` from `location`; a missing file is the defaults, and one that cannot
@@ -115,6 +118,9 @@ public struct UserSettings: Sendable, Equatable {
         reader.typeMismatch(
           "agent", expected: "an object such as {\"unlock_once\": true}", found: agent)
       }
+    }
+    if let git = members["git"] {
+      settings.gitRoutes = gitRoutes(git, reader: &reader)
     }
     return (settings, reader.problems)
   }

@@ -1,0 +1,160 @@
+import Foundation
+import Isolation
+import Providers
+import System
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `authtui git-credential get|store|erase`: git's credential helper protocol
+/// (git-credential(1)), answering with the token of the account `config.json`'s `git` object
+/// names for the URL.
+enum GitCredentialCommand {
+  static let spec = CommandSpec(
+    name: "git-credential", usage: "git-credential get|store|erase",
+    summary: "Answer git's credential requests with the token of the URL's account.",
+    details: """
+      Set it up once per URL (the ! makes git run it as a shell command, with get, store or
+      erase appended):
+
+        git config --global credential.https://git.example.com.helper '!authtui git-credential'
+
+      and name the account in config.json (the longest matching prefix wins; scheme and host
+      must match exactly, paths by whole segments):
+
+        "git": { "https://git.example.com": "work/alice",
+                 "https://gitlab.com": { "account": "gitlab/me", "username": "oauth2" } }
+
+      get reads git's key=value lines from standard input (up to a blank line or the end) and
+      prints username= and password= with a token valid for 60 more seconds, as `authtui
+      token` gets it: from a running agent, else by unlocking the vault with
+      AUTHTUI_PASSPHRASE, …_FILE or …_COMMAND. It never asks for a passphrase on the
+      terminal. It prints nothing and exits 0 when no entry serves the URL, so git tries its
+      next helper or asks. The user name is "username" when given, else the one git already
+      has, else the account's label (many forges take any name with a token; GitLab wants
+      oauth2, GitHub Apps x-access-token). Paths reach helpers only under
+      `git config credential.useHttpPath true`; without it, entries with a path serve nothing.
+
+      store and erase read their input and do nothing: the vault is the store, and a 401 seen
+      by git must not delete an account (`authtui logout` does that).
+      """,
+    arguments: ["ACTION"], requiredArguments: 1, options: [])
+
+  static func run(_ invocation: Invocation, console: Console) async -> ExitCode {
+    let action = invocation.arguments.first ?? ""
+    do throws(CommandFailure) {
+      guard ["get", "store", "erase"].contains(action) else {
+        throw CommandFailure(
+          exitCode: .usage,
+          message: "unknown git-credential action '\(action)' (git runs it with get, store or "
+            + "erase; see `authtui help git-credential`)")
+      }
+      let request = try await readRequest()
+      guard action == "get" else { return .ok }
+      guard let answer = try await answer(request, options: invocation.global, console: console)
+      else { return .ok }
+      console.out(answer)
+      return .ok
+    } catch {
+      console.err(error.line)
+      return error.exitCode
+    }
+  }
+
+  /// The `username=` and `password=` lines for `request`, or nil when no entry of config.json
+  /// serves its URL.
+  static func answer(_ request: GitCredentialRequest, options: GlobalOptions, console: Console)
+    async throws(CommandFailure) -> String?
+  {
+    let (settings, problems) = UserSettings.load(from: AccountAccess.configuration(options))
+    for problem in problems where problem.field.map({ $0.hasPrefix("git") }) ?? true {
+      console.err("authtui: \(problem)")
+    }
+    guard let route = GitCredentialRoute.route(for: request, in: settings.gitRoutes) else {
+      if request.path == nil, let host = request.host,
+        case let asked = GitURLPrefix(scheme: request.scheme ?? "", host: host, path: ""),
+        settings.gitRoutes.contains(where: {
+          $0.prefix.scheme == asked.scheme && $0.prefix.host == asked.host
+            && !$0.prefix.segments.isEmpty
+        })
+      {
+        console.err(
+          "authtui: git sent no path for \(host), so the git entries with a path cannot "
+            + "serve it: `git config --global credential.useHttpPath true` sends it")
+      }
+      return nil
+    }
+    let username = route.username(for: request)
+    let token = try await token(for: route, options: options, console: console)
+    guard !token.contains(where: { $0.isNewline || $0 == "\0" }),
+      !username.contains(where: { $0.isNewline || $0 == "\0" })
+    else {
+      throw CommandFailure(
+        exitCode: .providerError,
+        message: "the token of \(route.account) holds a line break, which git's credential "
+          + "protocol cannot carry")
+    }
+    return "username=\(username)\npassword=\(token)"
+  }
+
+  /// A token of `route`'s account valid for 60 more seconds: from the agent, else from the
+  /// vault unlocked without the terminal.
+  private static func token(
+    for route: GitCredentialRoute, options global: GlobalOptions, console: Console
+  ) async throws(CommandFailure) -> String {
+    let startedAt = Date()
+    let options = TokenCommand.Options(global: global, account: route.account, minimumValidity: 60)
+    if let answer = await TokenCommand.askAgent(options, startedAt: startedAt) {
+      return try answer.get()
+    }
+    if case .terminal = PassphraseSource.current().origin {
+      throw CommandFailure(
+        exitCode: .vaultLocked,
+        message: "no agent runs for the vault and git's helper does not ask for the passphrase "
+          + "(git would read it from the terminal as a password): start one with `authtui "
+          + "agent start`, or set AUTHTUI_PASSPHRASE_COMMAND")
+    }
+    let book = try await AccountAccess.book(
+      global, console: console, providers: .account(route.account))
+    do {
+      return try await book.accessToken(
+        named: route.account, minimumValidity: 60, startedAt: startedAt)
+    } catch {
+      throw AccountAccess.failure(error)
+    }
+  }
+
+  /// git's request from standard input, read up to its blank line or the end of the input, on
+  /// a thread of its own (a person typing may take a while).
+  private static func readRequest() async throws(CommandFailure) -> GitCredentialRequest {
+    let bytes = await onOwnThread(named: "git-credential-input") { readStandardInput() }
+    do {
+      return try GitCredentialRequest.parse(bytes)
+    } catch {
+      throw CommandFailure(exitCode: .usage, message: "git-credential: \(error)")
+    }
+  }
+
+  /// Standard input up to a blank line, the end, or one byte past the size limit.
+  private static func readStandardInput() -> [UInt8] {
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while bytes.count <= GitCredentialRequest.sizeLimit, !GitCredentialRequest.isComplete(bytes) {
+      let count = chunk.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
+      if count < 0, errno == EINTR { continue }
+      if count <= 0 { break }
+      bytes += chunk[..<count]
+    }
+    return bytes
+  }
+}
+
+extension TokenCommand.Options {
+  /// What `token ACCOUNT --min-valid SECONDS` would have been asked.
+  init(global: GlobalOptions, account: String, minimumValidity: Int) {
+    self.global = global
+    self.account = account
+    self.minimumValidity = minimumValidity
+  }
+}

@@ -1,0 +1,275 @@
+import Foundation
+import Loopback
+import TestSupport
+import Testing
+
+/// The `git` program, when it is installed.
+private let installedGit = ["/usr/bin/git", "/usr/local/bin/git"].first {
+  FileManager.default.isExecutableFile(atPath: $0)
+}
+
+/// `authtui git-credential` driven by the real `git`: `git credential fill` through the helper,
+/// and a `git clone` over HTTP from a loopback server that accepts only the account's current
+/// token, configured as the README's "git" recipe says.
+@Suite(.enabled(if: installedGit != nil, "git is not installed (apt-get install git)"))
+struct GitCredentialCommandTests {
+  static let git = installedGit
+
+  /// The helper as the README writes it, found on PATH as `authtui`.
+  static let helper = "!authtui git-credential"
+
+  /// A harness signed in to sandbox as alice, with `git` entries in config.json.
+  static func start(git entries: String) async throws -> (CLIHarness, token: String) {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox", as: "alice")
+    try cli.folder.write(#"{"git": {\#(entries)}}"#, to: "config/config.json")
+    let token = try await cli.run(["token", "sandbox/alice"])
+    #expect(token.status == 0, "\(token.stderr)")
+    return (cli, token.stdout.trimmingCharacters(in: .newlines))
+  }
+
+  /// Runs `git ARGUMENTS…` with the harness environment (HOME is the test folder), no system
+  /// configuration, no terminal prompt, and `authtui` on PATH.
+  static func runGit(
+    _ cli: CLIHarness, _ arguments: [String], input: String? = nil,
+    _ changes: [String: String?] = [:]
+  ) async throws -> ChildProcess.Result {
+    var environment = cli.environment
+    let folder = URL(fileURLWithPath: Products.authtui).deletingLastPathComponent().path
+    environment["PATH"] = folder + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+    environment["GIT_CONFIG_NOSYSTEM"] = "1"
+    environment["GIT_TERMINAL_PROMPT"] = "0"
+    environment["GIT_ASKPASS"] = nil
+    environment["SSH_ASKPASS"] = nil
+    for (name, value) in changes { environment[name] = value }
+    return try await ChildProcess.run(
+      try #require(git), arguments, environment: environment, input: input, timeout: 120)
+  }
+
+  @Test func gitCredentialFillGetsTheTokenForTheConfiguredURLAndNothingElsewhere() async throws {
+    let (cli, token) = try await Self.start(git: #""https://git.example.com": "sandbox/alice""#)
+    // The README's line, into $HOME/.gitconfig (HOME is the test folder).
+    let configured = try await Self.runGit(
+      cli, ["config", "--global", "credential.https://git.example.com.helper", Self.helper])
+    #expect(configured.status == 0, "\(configured.stderr)")
+    let fill = try await Self.runGit(
+      cli, ["credential", "fill"], input: "protocol=https\nhost=git.example.com\n\n")
+    #expect(fill.status == 0, "\(fill.stderr)")
+    #expect(
+      fill.stdout == "protocol=https\nhost=git.example.com\nusername=alice\npassword=\(token)\n")
+    #expect(fill.stderr.isEmpty, "\(fill.stderr)")
+
+    // Another host: the helper answers nothing, so git goes on to ask (here: cannot).
+    let other = try await Self.runGit(
+      cli, ["-c", "credential.helper=\(Self.helper)", "credential", "fill"],
+      input: "protocol=https\nhost=elsewhere.example.com\n\n")
+    #expect(other.status != 0)
+    #expect(other.stdout.isEmpty)
+    #expect(other.stderr.contains("terminal prompts disabled"), "\(other.stderr)")
+    #expect(!other.stderr.contains(token))
+
+    // The helper alone: nothing on standard output, exit 0; store and erase do nothing.
+    let alone = try await cli.run(
+      ["git-credential", "get"], input: "protocol=https\nhost=elsewhere.example.com\n\n")
+    #expect(alone.status == 0 && alone.stdout.isEmpty && alone.stderr.isEmpty)
+    for action in ["store", "erase"] {
+      let result = try await cli.run(
+        ["git-credential", action],
+        input: "protocol=https\nhost=git.example.com\nusername=alice\npassword=\(token)\n\n")
+      #expect(result.status == 0 && result.stdout.isEmpty && result.stderr.isEmpty)
+    }
+    #expect(try await cli.accounts().map { $0["account"] as? String } == ["sandbox/alice"])
+    await cli.stop()
+  }
+
+  @Test func withoutAnAgentOrAPassphraseVariableGetFailsWithoutPromptingAndGitGoesOn()
+    async throws
+  {
+    let (cli, token) = try await Self.start(git: #""https://git.example.com": "sandbox/alice""#)
+    let fill = try await Self.runGit(
+      cli, ["-c", "credential.helper=\(Self.helper)", "credential", "fill"],
+      input: "protocol=https\nhost=git.example.com\n\n", ["AUTHTUI_PASSPHRASE": nil])
+    #expect(fill.status != 0)
+    #expect(fill.stdout.isEmpty)
+    #expect(
+      fill.stderr.contains(
+        "authtui: no agent runs for the vault and git's helper does not ask for the passphrase"),
+      "\(fill.stderr)")
+    #expect(fill.stderr.contains("terminal prompts disabled"))
+    #expect(!fill.stderr.contains(token))
+    let alone = try await cli.run(
+      ["git-credential", "get"], ["AUTHTUI_PASSPHRASE": nil],
+      input: "protocol=https\nhost=git.example.com\n\n")
+    #expect(alone.status == 3)
+    #expect(alone.stdout.isEmpty)
+
+    // Through a running agent, no passphrase is needed.
+    let agent = try await AgentProcess.start(cli)
+    #expect(agent.firstLine != nil)
+    let viaAgent = try await cli.run(
+      ["git-credential", "get"], ["AUTHTUI_PASSPHRASE": nil],
+      input: "protocol=https\nhost=git.example.com\n\n")
+    #expect(viaAgent.status == 0, "\(viaAgent.stderr)")
+    #expect(viaAgent.stdout == "username=alice\npassword=\(token)\n")
+    _ = await agent.stop()
+    await cli.stop()
+  }
+
+  @Test func aTokenRunningLowIsRefreshedFirstAndPathsNeedUseHttpPath() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.signInWithATokenRunningLow()
+    try cli.folder.write(
+      #"{"git": {"https://git.example.com/team": "sandbox/alice"}}"#, to: "config/config.json")
+    let withPath = try await Self.runGit(
+      cli,
+      [
+        "-c", "credential.helper=\(Self.helper)", "-c", "credential.useHttpPath=true", "credential",
+        "fill",
+      ], input: "url=https://git.example.com/team/app.git\n\n")
+    #expect(withPath.status == 0, "\(withPath.stderr)")
+    #expect(await cli.stat("refreshes") == 1)
+    let token = try await cli.run(["token", "sandbox/alice"])
+    #expect(
+      withPath.stdout
+        == "protocol=https\nhost=git.example.com\npath=team/app.git\nusername=alice\n"
+        + "password=\(token.stdout)")
+    #expect(await cli.stat("refreshes") == 1)
+
+    let withoutPath = try await cli.run(
+      ["git-credential", "get"], input: "protocol=https\nhost=git.example.com\n\n")
+    #expect(withoutPath.status == 0 && withoutPath.stdout.isEmpty)
+    #expect(
+      withoutPath.stderr
+        == "authtui: git sent no path for git.example.com, so the git entries with a path cannot "
+        + "serve it: `git config --global credential.useHttpPath true` sends it\n")
+    await cli.stop()
+  }
+
+  @Test func badInputAndABadGitEntryAreReportedOnStandardError() async throws {
+    let (cli, _) = try await Self.start(git: #""git.example.com": "sandbox/alice""#)
+    let bad = try await cli.run(["git-credential", "get"], input: "protocol=https\nhost\n\n")
+    #expect(bad.status == 2)
+    #expect(
+      bad.stderr
+        == "authtui: git-credential: line 2 of the input is not key=value (git-credential(1) "
+        + "describes the format)\n")
+    let entry = try await cli.run(
+      ["git-credential", "get"], input: "protocol=https\nhost=git.example.com\n")
+    #expect(entry.status == 0 && entry.stdout.isEmpty)
+    #expect(
+      entry.stderr.hasSuffix(
+        "config.json:1: git.git.example.com: the URL is not a URL: write it with its scheme, "
+          + "as git sees it (https://git.example.com)\n"), "\(entry.stderr)")
+    let action = try await cli.run(["git-credential", "fetch"], input: "")
+    #expect(action.status == 2)
+    #expect(action.stderr.contains("unknown git-credential action 'fetch'"))
+    let help = try await cli.run(["help", "git-credential"])
+    #expect(
+      help.stdout.contains(
+        "git config --global credential.https://git.example.com.helper '!authtui git-credential'"
+      ))
+    await cli.stop()
+  }
+
+  @Test func gitClonesOverHTTPWithTheTokenAndIsRefusedWithoutTheHelper() async throws {
+    let server = try DumbGitServer()
+    let origin = "http://127.0.0.1:\(server.port)"
+    let (cli, token) = try await Self.start(
+      git: #""\#(origin)": {"account": "sandbox/alice", "username": "oauth2"}"#)
+    await server.accept(username: "oauth2", password: token)
+    let repository = try await server.makeRepository(cli) { try await Self.runGit(cli, $0) }
+
+    let refused = try await Self.runGit(
+      cli, ["-c", "credential.helper=", "clone", "-q", "\(origin)/repo.git", repository + "-none"])
+    #expect(refused.status != 0)
+    #expect(!FileManager.default.fileExists(atPath: repository + "-none"))
+    #expect(await server.statuses.allSatisfy { $0 == 401 })
+    #expect(await server.statuses.count >= 1)
+
+    let clone = try await Self.runGit(
+      cli,
+      [
+        "-c", "credential.helper=\(Self.helper)", "clone", "-q", "\(origin)/repo.git",
+        repository + "-clone",
+      ])
+    #expect(clone.status == 0, "\(clone.stderr)")
+    let readme = try? String(contentsOfFile: repository + "-clone/README", encoding: .utf8)
+    #expect(readme == "cloned with a token\n")
+    #expect(await server.statuses.contains(200))
+    #expect(!clone.stderr.contains(token))
+    await server.stop()
+    await cli.stop()
+  }
+}
+
+/// A bare repository served over git's "dumb" HTTP protocol (static files after
+/// `git update-server-info`), answering 401 with a Basic challenge unless the request carries
+/// `Authorization: Basic` with the accepted user name and password.
+final class DumbGitServer: Sendable {
+  private let state = State()
+  private let loopback: LoopbackServer
+  let root: TemporaryDirectory
+
+  actor State {
+    var accepted: String?
+    var statuses: [Int] = []
+    func record(_ status: Int) { statuses.append(status) }
+    func accept(_ header: String) { accepted = header }
+  }
+
+  var port: UInt16 { loopback.port }
+  var statuses: [Int] { get async { await state.statuses } }
+
+  init() throws {
+    let root = try TemporaryDirectory()
+    let state = state
+    self.root = root
+    loopback = try LoopbackServer { request in
+      let expected = await state.accepted
+      let given = request.headers.first { $0.name.lowercased() == "authorization" }?.value
+      guard let expected, given == expected else {
+        await state.record(401)
+        return HTTPResponse(
+          status: 401, headers: [("WWW-Authenticate", #"Basic realm="test""#)],
+          body: Array("authentication required\n".utf8))
+      }
+      let path = request.path.removingPercentEncoding ?? ""
+      guard !path.split(separator: "/").contains(".."),
+        let data = FileManager.default.contents(atPath: root.path + path)
+      else {
+        await state.record(404)
+        return .text("not found\n", status: 404)
+      }
+      await state.record(200)
+      return HTTPResponse(
+        status: 200, headers: [("Content-Type", "application/octet-stream")], body: Array(data))
+    }
+  }
+
+  func accept(username: String, password: String) async {
+    await state.accept("Basic " + Data("\(username):\(password)".utf8).base64EncodedString())
+  }
+
+  /// Makes `repo.git` (one commit holding README) in the served folder; returns a path
+  /// beside it for clones.
+  func makeRepository(
+    _ cli: CLIHarness, git: ([String]) async throws -> ChildProcess.Result
+  ) async throws -> String {
+    let work = root.file("work")
+    try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+    try root.write("cloned with a token\n", to: "work/README")
+    let identity = ["-c", "user.name=Test", "-c", "user.email=test@example.com"]
+    for arguments in [
+      ["init", "-q", "-b", "main", work], ["-C", work, "add", "README"],
+      identity + ["-C", work, "commit", "-q", "-m", "first"],
+      ["clone", "-q", "--bare", work, root.file("repo.git")],
+      ["--git-dir", root.file("repo.git"), "update-server-info"],
+    ] {
+      let result = try await git(arguments)
+      #expect(result.status == 0, "git \(arguments.joined(separator: " ")): \(result.stderr)")
+    }
+    return cli.folder.file("clones")
+  }
+
+  func stop() async { await loopback.stop() }
+}
