@@ -35,6 +35,8 @@ public enum QRDecoder {
     process.arguments = ["-q", "--raw", path]
     let output = Pipe()
     process.standardOutput = output
+    // It says on standard error that it found no D-Bus (for its scanner support): noise here.
+    process.standardError = FileHandle.nullDevice
     try process.run()
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
