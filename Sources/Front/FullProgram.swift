@@ -30,14 +30,10 @@ enum FullProgram {
     exit(1)
   }
 
-  /// The folder of this executable, links resolved (`/proc/self/exe`), so that a link to
-  /// `authtui` in another folder still finds the full program beside the real file.
+  /// The folder of this executable, links resolved, so that a link to `authtui` in another
+  /// folder still finds the full program beside the real file.
   private static func ownFolder() -> String {
-    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    guard count > 0 else { return PathText.folder(of: CommandLine.arguments[0]) }
-    let path = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    return PathText.folder(of: path)
+    PathText.folder(of: PathText.runningExecutable())
   }
 }
 

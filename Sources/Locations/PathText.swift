@@ -49,6 +49,15 @@ package enum PathText {
     return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
   }
 
+  /// The running program's own file, links resolved (`/proc/self/exe`); `argv[0]` where that
+  /// cannot be read.
+  package static func runningExecutable() -> String {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    guard count > 0 else { return CommandLine.arguments[0] }
+    return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
   /// This user's home folder from the password database, for when `HOME` is not set (what
   /// `NSHomeDirectory` does, without linking all of Foundation into the front).
   package static func homeFolder() -> String {

@@ -50,7 +50,8 @@ package enum AgentLauncher {
     var childEnvironment = PassphraseSource.withoutPassphrases(environment)
     // The agent listens where this process looked, whatever its own environment would say.
     childEnvironment["AUTHTUI_AGENT_SOCKET"] = location.path
-    let program = executablePath()
+    // The running program's own file: `authtui-core` when `authtui` is a front.
+    let program = PathText.runningExecutable()
     let process: SpawnedProcess
     do {
       process = try SpawnedProcess.start(
@@ -159,14 +160,6 @@ package enum AgentLauncher {
       throw failure("cannot write the agent's log \(path) (\(reason)); remove it and try again")
     }
     return fd
-  }
-
-  /// The running program's own file (the one `authtui` execs, when it is a front).
-  private static func executablePath() -> String {
-    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    guard count > 0 else { return CommandLine.arguments[0] }
-    return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
   private static func failure(_ message: String) -> CommandFailure {
