@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Isolation
 
 #if canImport(Glibc)
   import Glibc
@@ -66,18 +67,13 @@ public enum ForegroundCommand {
       throw error
     }
     forwarding.attach(process.pid)
-    let termination = await withCheckedContinuation { continuation in
-      let waiter = Thread {
-        // Waited for without reaping first: until `detach`, the pid cannot be reused by
-        // another process that a forwarded signal would then reach.
-        process.waitUntilEnded()
-        forwarding.detach()
-        continuation.resume(returning: process.wait())
-      }
-      waiter.name = "authtui.foreground-wait"
-      waiter.start()
+    return await onOwnThread(named: "foreground-wait") {
+      // Waited for without reaping first: until `detach`, the pid cannot be reused by
+      // another process that a forwarded signal would then reach.
+      process.waitUntilEnded()
+      forwarding.detach()
+      return process.wait()
     }
-    return termination
   }
 
   private static func isExecutableFile(_ path: String) -> Bool {
