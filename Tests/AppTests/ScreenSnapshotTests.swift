@@ -70,6 +70,17 @@ import Testing
     check("list", size, selecting: "🔑 ops-team", pressing: .character("r"))
   }
 
+  @Test(arguments: sizes) func theDefaultAccountIsMarkedAfterItsLabel(size: Size) {
+    let accounts = Fixtures.accounts.map { account in
+      var marked = account
+      marked.isDefault = account.name.label == "bob" || account.name.label == "alice"
+      return marked
+    }
+    var driver = Driver(accounts: accounts, size: size)
+    driver.select("bob")
+    Snapshot.check(driver.frame, Self.name("list-default", size))
+  }
+
   @Test(arguments: sizes) func emptyAccountList(size: Size) {
     let driver = Driver(accounts: [], size: size)
     Snapshot.check(driver.frame, Self.name("list-empty", size))
