@@ -69,7 +69,9 @@ let package = Package(
       dependencies: ["AuthCore", "Crypto", "Hardening", "Isolation", "Terminal", "Vault"]),
     .target(
       name: "App",
-      dependencies: ["Accounts", "Terminal", "Theme", "AuthCore", "Providers", "Spelling", "Vault"]),
+      dependencies: [
+        "Accounts", "Terminal", "Theme", "AuthCore", "Providers", "QRCode", "Spelling", "Vault",
+      ]),
 
     // Build tool: compiles data files (Themes/*.theme, provider presets) into their modules.
     .executableTarget(name: "DataFileEmbedder"),

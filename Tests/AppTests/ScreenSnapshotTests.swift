@@ -169,6 +169,17 @@ import Testing
     Snapshot.check(driver.frame, Self.name("sign-in-device", size))
   }
 
+  /// A terminal with room shows the address as a QR code beside the text; a smaller one (the
+  /// other golden screens of the flow) leaves it out.
+  @Test(arguments: [Size(rows: 30, columns: 110), Size(rows: 36, columns: 120)])
+  func deviceCodeWithItsAddressAsAQRCode(size: Size) {
+    var driver = Driver(size: size)
+    guard let id = driver.startSignIn("work", .device) else { return }
+    driver.send(.signInProgress(id, driver.codeSnapshot()))
+    driver.advance(2)
+    Snapshot.check(driver.frame, Self.name("sign-in-device-qr", size))
+  }
+
   @Test(arguments: sizes) func deviceCodeWhileTheProviderIsUnreachable(size: Size) {
     var driver = Driver(size: size)
     guard let id = driver.startSignIn("work", .device) else { return }
