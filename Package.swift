@@ -166,8 +166,8 @@ let package = Package(
     .testTarget(
       name: "InteractiveUITests",
       dependencies: [
-        "authtui-core", "authtui-sandbox", "authtui-test-browser", "Crypto", "JSON", "Sandbox",
-        "TestSupport", "Vault",
+        "authtui-core", "authtui-sandbox", "authtui-test-browser", "Crypto", "JSON", "QRCode",
+        "Sandbox", "TestSupport", "Vault",
       ]),
     .testTarget(name: "SystemTests", dependencies: ["System"]),
     .testTarget(
