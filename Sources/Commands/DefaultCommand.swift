@@ -4,7 +4,7 @@ import Accounts
 /// `PROVIDER` names when the provider has several.
 enum DefaultCommand {
   static let spec = CommandSpec(
-    name: "default", usage: "default ACCOUNT | default --clear PROVIDER",
+    name: "default", usage: "default ACCOUNT | --clear PROVIDER",
     summary: "Make ACCOUNT the one its provider's name alone stands for.",
     details: """
       A bare PROVIDER (`authtui token work`) names the provider's only account; when it has
