@@ -78,6 +78,24 @@ import Vault
     }
   }
 
+  @Test func aVaultOfTheSchemaBeforeDefaultsIsMigratedAndTakesOne() async throws {
+    let fixture = try VaultFixture()
+    // The schema of the release before `authtui default`: versions 1 and 2.
+    let previous = Array(VaultSchema.migrations.prefix(2))
+    let created = try await Vault.create(
+      at: fixture.location, passphrase: fixture.passphrase,
+      parameters: VaultFixture.cheapParameters(), migrations: previous)
+    let records = try await created.insert(contentsOf: [
+      VaultFixture.account(1), VaultFixture.account(2),
+    ])
+    await created.close()
+    let vault = try await fixture.unlocked()
+    #expect(try await vault.status().schemaVersion == 3)
+    #expect(try await vault.listAccounts().accounts == records)
+    try await vault.makeDefault(records[1].id)
+    #expect(try await vault.defaultAccountID(providerID: "simkl") == records[1].id)
+  }
+
   @Test func aDamagedAccountCannotBeMarked() async throws {
     let fixture = try VaultFixture()
     let (vault, records) = try await fixture.unlockedWithAFlippedBit(
