@@ -30,30 +30,19 @@ import Testing
     return try #require(entry.configuration, "\(entry.problems)")
   }
 
-  /// Plays time for the attempt (see `SandboxPollingAndTokenTests.drive`); the person types
-  /// the code shown before poll `approveBefore`, on the verification page, as GitHub has no
+  /// Plays time for the attempt (`driveAgainstSandbox`); the person types the code shown
+  /// before poll `approveBefore`, on the verification page, as GitHub has no
   /// `verification_uri_complete`.
   func drive(
     _ attempt: UserCodeSignIn, origin: Date, approveBefore: Int, skipSync: Set<Int> = []
   ) async -> [SignInProgress] {
-    var seen: [SignInProgress] = []
-    var poll = 0
-    for await progress in attempt.progress {
-      seen.append(progress)
-      guard seen.count > 1, !progress.isFinished,
-        let wakeUp = progress.nextPollAt ?? progress.deadline
-      else { continue }
-      poll += 1
-      if poll == approveBefore {
-        _ = await SandboxHarness.person(userCode: attempt.authorization.userCode).visit(
-          attempt.authorization.verificationURI.absoluteString)
-      }
-      if !skipSync.contains(poll) {
-        await harness.server.setClockOffset(seconds: wakeUp.timeIntervalSince(origin))
-      }
-      await clock.advance(to: wakeUp)
+    await driveAgainstSandbox(
+      attempt, clock: clock, sandbox: harness.server, origin: origin, skipSync: skipSync
+    ) { poll, _ in
+      guard poll == approveBefore else { return }
+      _ = await SandboxHarness.person(userCode: attempt.authorization.userCode).visit(
+        attempt.authorization.verificationURI.absoluteString)
     }
-    return seen
   }
 
   /// Guards the client, not a preset line: `ProviderClient.read` takes the body's `error`
