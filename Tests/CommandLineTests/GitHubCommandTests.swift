@@ -43,6 +43,16 @@ import Testing
     #expect(accounts.first?["status"] as? String == "valid")
     #expect(await cli.stat("identity_requests") == 1)
 
+    // git over HTTPS: the helper answers with the login as user name and the token as
+    // password, the pair GitHub takes for a token on the command line.
+    try cli.folder.write(
+      #"{"git": {"https://github.com": "github/octocat"}}"#, to: "config/config.json")
+    let token = try await cli.run(["token", "github/octocat"])
+    let credential = try await cli.run(
+      ["git-credential", "get"], input: "protocol=https\nhost=github.com\n\n")
+    #expect(credential.status == 0, "\(credential.stderr)")
+    #expect(credential.stdout == "username=octocat\npassword=\(token.stdout)")
+
     // GitHub revokes only with the client secret: sign-out is local, and says where to go.
     let logout = try await cli.run(["logout", "github/octocat"])
     #expect(logout.status == 0, "\(logout.stderr)")
