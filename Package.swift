@@ -119,8 +119,8 @@ let package = Package(
     .testTarget(
       name: "AuthCoreTests",
       dependencies: [
-        "Accounts", "AuthCore", "Commands", "Crypto", "JSON", "Loopback", "Sandbox", "TestSupport",
-        "Vault",
+        "Accounts", "AuthCore", "Commands", "Crypto", "JSON", "Loopback", "Providers", "Sandbox",
+        "TestSupport", "Vault",
       ]),
     .testTarget(
       name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "JSON", "TestSupport"]),

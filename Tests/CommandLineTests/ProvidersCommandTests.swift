@@ -21,8 +21,8 @@ import Testing
     )
     let rows = try #require(
       try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
-    #expect(rows.map { $0["id"] as? String } == ["hivesigner", "muhajir", "simkl"])
-    let simkl = rows[2]
+    #expect(rows.map { $0["id"] as? String } == ["github", "hivesigner", "muhajir", "simkl"])
+    let simkl = rows[3]
     #expect(simkl["client_id_configured"] as? Bool == true)
     #expect(simkl["usable"] as? Bool == true)
     #expect(simkl["flows"] as? [String] == ["pkce", "pin"])

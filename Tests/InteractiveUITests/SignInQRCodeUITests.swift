@@ -19,8 +19,8 @@ import Testing
     ) { tmux in
       try await tmux.waitFor("No accounts yet.")
       try await tmux.sendKeys("a")
-      try await tmux.waitFor("Choose a provider")
-      try await tmux.sendKeys("j", "j", "Enter")
+      try await tmux.select(provider: "Sandbox OpenID provider")
+      try await tmux.sendKeys("Enter")
       try await tmux.waitFor("How do you want to sign in to Sandbox OpenID provider?")
       try await tmux.sendKeys("j", "Enter")
       let screen = try await tmux.waitFor("scan to open the page")

@@ -8,6 +8,8 @@ public enum SandboxProfile: String, Sendable, CaseIterable, Codable {
   case muhajir
   /// A standards-complete OpenID Connect provider, under `/oidc/`.
   case oidc
+  /// GitHub: the device flow under `/github/`, the REST API under `/github-api/` (two hosts).
+  case github
 
   /// The client id every profile accepts without registration.
   public static let defaultClientID = "sandbox-client"
@@ -27,6 +29,7 @@ public enum SandboxProfile: String, Sendable, CaseIterable, Codable {
     case .hivesigner: return ["/hivesigner"]
     case .muhajir: return ["/muhajir"]
     case .oidc: return ["/oidc"]
+    case .github: return ["/github", "/github-api"]
     }
   }
 
@@ -37,6 +40,7 @@ public enum SandboxProfile: String, Sendable, CaseIterable, Codable {
     case .hivesigner: return "Hivesigner"
     case .muhajir: return "Muhajir Studio"
     case .oidc: return "Sandbox OpenID Provider"
+    case .github: return "GitHub"
     }
   }
 
@@ -44,6 +48,7 @@ public enum SandboxProfile: String, Sendable, CaseIterable, Codable {
   public var clientIDs: [String] {
     switch self {
     case .oidc: return [Self.defaultClientID, OIDCClients.es256ClientID]
+    case .github: return [Self.defaultClientID, GitHubProfile.deviceFlowDisabledClientID]
     default: return [Self.defaultClientID]
     }
   }

@@ -6,8 +6,8 @@ import JSON
 /// what command-line and UI tests sign in with. They override only endpoints and the client id,
 /// so every quirk still comes from the presets themselves.
 public enum SandboxProviderFiles {
-  /// One file per provider: `simkl.json`, `hivesigner.json`, `muhajir.json` and `sandbox.json`
-  /// (the standards-complete OpenID profile, from its issuer alone).
+  /// One file per provider: `simkl.json`, `hivesigner.json`, `muhajir.json`, `github.json` and
+  /// `sandbox.json` (the standards-complete OpenID profile, from its issuer alone).
   ///
   /// `redirectPort` is the fixed loopback port Simkl's and Muhajir's registrations require; the
   /// caller registers `http://127.0.0.1:PORT/callback` as Simkl's redirect URI with the sandbox.
@@ -55,6 +55,18 @@ public enum SandboxProviderFiles {
             "source": "endpoint", "endpoint": url(SandboxPaths.Muhajir.me),
             "label": ["preferred_username", "email", "sub"], "subject": ["sub"],
             "email": ["email"], "name": ["name"], "forbidden_scope_hint": "openid",
+          ],
+        ]
+      ),
+      (
+        "github.json",
+        [
+          "preset": "github", "client_id": clientID,
+          "device_authorization_endpoint": url(SandboxPaths.GitHub.deviceCode),
+          "token_endpoint": url(SandboxPaths.GitHub.token),
+          "identity": [
+            "source": "endpoint", "endpoint": url(SandboxPaths.GitHub.user), "label": ["login"],
+            "subject": ["id"], "name": ["name"], "email": ["email"],
           ],
         ]
       ),
