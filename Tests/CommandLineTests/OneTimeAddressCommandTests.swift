@@ -182,7 +182,11 @@ import Testing
       let port = UInt16(try #require(address.port))
       let first = await RawHTTPClient.request("GET", address.path, port: port)
       #expect(first.status == 303)
-      #expect(first.header("Location")?.contains("/oidc/end_session?id_token_hint=") == true)
+      let location = try #require(first.header("Location"))
+      #expect(location.contains("/oidc/end_session?id_token_hint="))
+      // The person then confirms at the provider, which returns the browser to authtui.
+      let visit = await ScriptedBrowser(script: .init()).visit(location)
+      #expect(visit.finalStatus == 200 && visit.finalBody.contains("<h1>Signed out</h1>"))
       let done = try await session.waitFor("EXIT=", timeout: .seconds(60))
       #expect(done.contains("EXIT=0"))
       #expect(done.contains("The provider's sign-out page was opened."))

@@ -236,7 +236,7 @@ public struct ProviderCatalog: Sendable {
       text.replacingOccurrences(of: "{client_id}", with: clientID)
         .replacingOccurrences(of: "{version}", with: AuthTUIVersion.current)
     }
-    return ProviderConfiguration(
+    var configuration = ProviderConfiguration(
       id: id, name: file.name, issuer: file.issuer, clientID: clientID, flows: flows,
       scopes: file.scopes ?? [], authorizationEndpoint: file.authorizationEndpoint,
       tokenEndpoint: file.tokenEndpoint,
@@ -254,6 +254,8 @@ public struct ProviderCatalog: Sendable {
       requiresIssuerInAuthorizationResponse: file.issuerInAuthorizationResponse ?? false,
       usesDiscovery: file.usesDiscovery ?? true, postLogoutRedirectURI: file.postLogoutRedirectURI,
       identity: file.identity)
+    configuration.postLogoutUsesRedirectURI = file.postLogoutUsesRedirectURI ?? false
+    return configuration
   }
 }
 

@@ -32,6 +32,10 @@ public struct ProfileSettings: Sendable, Equatable {
   /// The `oidc` profile's signing choice; nil picks per client (`sandbox-client`: RS256,
   /// `sandbox-client-es256`: ES256).
   public var idTokenSigning: IDTokenSigning?
+  /// Where the `oidc` profile's logout may send the browser back (`post_logout_redirect_uri`,
+  /// RP-Initiated Logout §3), matched byte for byte; nil registers the redirect URIs for it
+  /// too (`accepts(redirectURI:)`), as a Keycloak client's "+" does. `[]` registers none.
+  public var postLogoutRedirectURIs: [String]? = nil
 
   /// The profile's settings on start and after `reset`.
   public static func defaults(for profile: SandboxProfile) -> ProfileSettings {
@@ -65,6 +69,12 @@ public struct ProfileSettings: Sendable, Equatable {
     return RedirectURI.isLoopbackCallback(uri)
   }
 
+  /// True when a logout may return the browser to `uri`.
+  func accepts(postLogoutRedirectURI uri: String) -> Bool {
+    if let registered = postLogoutRedirectURIs { return registered.contains(uri) }
+    return accepts(redirectURI: uri)
+  }
+
   var json: OrderedJSON {
     .object([
       ("access_token_lifetime", .int(accessTokenLifetime)),
@@ -74,6 +84,10 @@ public struct ProfileSettings: Sendable, Equatable {
       ("device_interval", .int(deviceInterval)),
       ("redirect_uris", registeredRedirectURIs.map { .array($0.map(OrderedJSON.string)) } ?? .null),
       ("id_token_signing", idTokenSigning.map { .string($0.rawValue) } ?? .null),
+      (
+        "post_logout_redirect_uris",
+        postLogoutRedirectURIs.map { .array($0.map(OrderedJSON.string)) } ?? .null
+      ),
     ])
   }
 }

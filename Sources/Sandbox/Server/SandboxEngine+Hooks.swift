@@ -151,7 +151,10 @@ extension SandboxEngine {
       ("device_code_lifetime", \.deviceCodeLifetime),
       ("device_interval", \.deviceInterval),
     ]
-    let known = Set(integers.map(\.0) + ["profile", "redirect_uris", "id_token_signing"])
+    let known = Set(
+      integers.map(\.0) + [
+        "profile", "redirect_uris", "id_token_signing", "post_logout_redirect_uris",
+      ])
     if let unknown = body.keys.sorted().first(where: { !known.contains($0) }) {
       return Self.hookError(
         "Unknown setting \"\(unknown)\"; settings: \(known.subtracting(["profile"]).sorted().joined(separator: ", "))."
@@ -171,6 +174,16 @@ extension SandboxEngine {
       } else {
         return Self.hookError(
           "redirect_uris takes a list of strings, or null for any loopback port.")
+      }
+    }
+    if let uris = body["post_logout_redirect_uris"] {
+      if uris == .null {
+        updated.postLogoutRedirectURIs = nil
+      } else if let list = uris.stringArrayValue {
+        updated.postLogoutRedirectURIs = list
+      } else {
+        return Self.hookError(
+          "post_logout_redirect_uris takes a list of strings, or null for the redirect URIs.")
       }
     }
     if let signing = body["id_token_signing"] {
