@@ -42,7 +42,7 @@ extension FieldReader {
     "token_request_encoding", "login_timeout", "extra_authorize_params", "extra_request_params",
     "extra_request_params_location", "user_agent", "authorization_response_iss_parameter_supported",
     "registration_url", "registration_note", "discovery", "post_logout_redirect_uri", "identity",
-    "access_settings_url", "post_logout_uses_redirect_uri",
+    "access_settings_url", "post_logout_uses_redirect_uri", "application_type",
   ]
 
   static let identityFields = [
@@ -116,6 +116,7 @@ extension FieldReader {
     file.accessSettingsURL = string("access_settings_url")
     file.registrationURL = string("registration_url")
     file.registrationNote = string("registration_note")
+    file.applicationType = string("application_type")
     return file
   }
 

@@ -50,6 +50,8 @@ public struct ProviderFile: Sendable, Equatable {
   public var registrationURL: String?
   /// What to register there, for example the redirect URI (`registration_note`).
   public var registrationNote: String?
+  /// The kind of application to register, as the provider names it (`application_type`).
+  public var applicationType: String?
 
   public init() {}
 
@@ -92,6 +94,7 @@ public struct ProviderFile: Sendable, Equatable {
     merged.accessSettingsURL = accessSettingsURL ?? base.accessSettingsURL
     merged.registrationURL = registrationURL ?? base.registrationURL
     merged.registrationNote = registrationNote ?? base.registrationNote
+    merged.applicationType = applicationType ?? base.applicationType
     return merged
   }
 
