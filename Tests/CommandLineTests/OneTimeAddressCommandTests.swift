@@ -169,11 +169,9 @@ import Testing
     }
 
     // Without a browser the one-time address is printed on the terminal, and works once.
-    var changes: [String: String?] = [:]
-    for (name, value) in cli.environment { changes[name] = value }
     try await TmuxSession.run(
       "\(Products.authtui) logout sandbox/bob --no-browser; echo EXIT=$?", columns: 200,
-      environment: changes
+      environment: cli.environmentChanges
     ) { session in
       let screen = try await session.waitFor("/sign-out/", timeout: .seconds(60))
       #expect(screen.contains { $0.contains("(it works once;") })

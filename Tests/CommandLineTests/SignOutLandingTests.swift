@@ -64,11 +64,9 @@ import Testing
   {
     let cli = try await CLIHarness.start()
     try await cli.login("sandbox", as: "bob")
-    var changes: [String: String?] = [:]
-    for (name, value) in cli.environment { changes[name] = value }
     try await TmuxSession.run(
       "\(Products.authtui) logout sandbox/bob --no-browser; echo EXIT=$?", columns: 200,
-      environment: changes
+      environment: cli.environmentChanges
     ) { session in
       // The deletion did not wait for the browser: the account is gone already.
       let screen = try await session.waitFor("/sign-out/", timeout: .seconds(60))
