@@ -1,4 +1,5 @@
 import Foundation
+import Loopback
 import Sandbox
 import TestSupport
 import Testing
@@ -105,6 +106,40 @@ import Testing
       #expect(done.contains("EXIT=0"))
       #expect(done.contains("The provider signed the browser out and sent it back to authtui."))
     }
+    await cli.stop()
+  }
+
+  @Test func aLandingPortTakenByAnotherProgramIsSaidAndTheProviderKeepsItsPage() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox", as: "carol")
+    // Another program holds the port the registration names for the return.
+    let other = try LoopbackServer(port: 0, configuration: .callback) { _ in
+      .text("someone else\n", status: 200)
+    }
+    let file = cli.folder.file("config/providers/sandbox.json")
+    let text = try String(contentsOfFile: file, encoding: .utf8)
+    try text.replacingOccurrences(of: "{\n", with: "{\n  \"redirect_port\": \(other.port),\n")
+      .write(toFile: file, atomically: true, encoding: .utf8)
+    let page = cli.folder.file("last-page.html")
+    let logout = try await cli.run(
+      ["logout", "sandbox/carol"], ["AUTHTUI_TEST_BROWSER_PAGE_FILE": page])
+    #expect(logout.status == 0, "\(logout.stderr)")
+    let said = logout.stderr.split(separator: "\n").map(String.init)
+    #expect(said.count == 2, "\(said)")
+    #expect(
+      said.first
+        == "Port \(other.port) is in use by another program, so authtui cannot show the page "
+        + "the provider returns to after signing out; the provider keeps its own page open "
+        + "instead.")
+    #expect(said.last?.hasPrefix("Opened the provider's sign-out page with $BROWSER (") == true)
+    // Asked for no return, the provider ends on its own page (the browser writes it last).
+    for _ in 0..<600 where !FileManager.default.fileExists(atPath: page) {
+      try await Task.sleep(nanoseconds: 100_000_000)
+    }
+    let seen = try String(contentsOfFile: page, encoding: .utf8)
+    #expect(seen.contains("You are signed out."))
+    #expect(await cli.stat("end_sessions") == 1)
+    await other.stop()
     await cli.stop()
   }
 }
