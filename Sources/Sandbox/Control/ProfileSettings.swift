@@ -34,7 +34,8 @@ public struct ProfileSettings: Sendable, Equatable {
   public var idTokenSigning: IDTokenSigning?
   /// Where the `oidc` profile's logout may send the browser back (`post_logout_redirect_uri`,
   /// RP-Initiated Logout §3), matched byte for byte; nil registers the redirect URIs for it
-  /// too (`accepts(redirectURI:)`), as a Keycloak client's "+" does. `[]` registers none.
+  /// too (`accepts(redirectURI:)`), what `post_logout_uses_redirect_uri` relies on. `[]`
+  /// registers none.
   public var postLogoutRedirectURIs: [String]? = nil
 
   /// The profile's settings on start and after `reset`.
