@@ -339,6 +339,13 @@ import Testing
 
 extension ScreenSnapshotTests {
   /// The setup form of Simkl (no client id yet), opened from the provider choice.
+  @Test(arguments: sizes) func providerChoiceWithAProviderToSetUp(size: Size) {
+    var driver = Driver(accounts: [], providers: Fixtures.unconfiguredProviders, size: size)
+    driver.press(.character("a"), .home, .down, .down)
+    #expect(driver.text.contains("redirect URI: http://127.0.0.1:8765/callback"))
+    Snapshot.check(driver.frame, Self.name("sign-in-provider-to-set-up", size))
+  }
+
   private func setupForm(_ size: Size) -> Driver {
     var driver = Driver(accounts: [], providers: Fixtures.unconfiguredProviders, size: size)
     driver.press(.character("a"), .home, .down, .down, .enter)

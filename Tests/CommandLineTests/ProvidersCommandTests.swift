@@ -46,4 +46,69 @@ import Testing
       + "`authtui demo` tries every flow first, with nothing to register.\n"
     #expect(result.stdout.hasSuffix(demo))
   }
+
+  @Test func printsWhatToRegisterForEachPresetWordForWord() async throws {
+    let config = try TemporaryDirectory()
+    let result = try await ChildProcess.run(
+      Products.authtui, ["providers"],
+      environment: ChildProcess.environment(["AUTHTUI_CONFIG_DIR": config.path]))
+    #expect(result.status == 0)
+    let file = { (id: String) in "\(config.path)/providers/\(id).json" }
+    let expected = """
+      ID          NAME            FLOWS      CLIENT ID  SOURCE
+      hivesigner  Hivesigner      pkce       missing    built-in
+      muhajir     Muhajir Studio  pkce       missing    built-in
+      simkl       Simkl           pkce, pin  missing    built-in
+
+      To register an application for a client id of your own:
+        hivesigner  at https://hivesigner.com
+                    application type: Hive app account, no client secret
+                    redirect URI: http://127.0.0.1/callback (any port)
+                    scopes: login
+                    note: create a Hive app account with no client secret and the redirect URI http://127.0.0.1/callback; its account name is the client_id
+        muhajir     at https://admin.muhajirstudio.com/
+                    application type: public client (no client secret)
+                    redirect URI: http://127.0.0.1:8765/callback
+                    scopes: openid profile email offline_access
+                    note: register an application with the web origin http://127.0.0.1:8765 and the redirect path /callback
+        simkl       at https://simkl.com/settings/developer/
+                    application type: app without a client secret (PKCE)
+                    redirect URI: http://127.0.0.1:8765/callback
+                    scopes: none asked for
+                    note: create an app there with the redirect URI http://127.0.0.1:8765/callback
+
+      To fix:
+        built-in preset hivesigner: client_id: no client_id: register an application at https://hivesigner.com (create a Hive app account with no client secret and the redirect URI http://127.0.0.1/callback; its account name is the client_id), then add "client_id": "…" to \(file("hivesigner"))
+        built-in preset muhajir: client_id: no client_id: register an application at https://admin.muhajirstudio.com/ (register an application with the web origin http://127.0.0.1:8765 and the redirect path /callback), then add "client_id": "…" to \(file("muhajir"))
+        built-in preset simkl: client_id: no client_id: register an application at https://simkl.com/settings/developer/ (create an app there with the redirect URI http://127.0.0.1:8765/callback), then add "client_id": "…" to \(file("simkl"))
+
+      No client id yet? `authtui` asks for it when you choose the provider; `authtui demo` tries every flow first, with nothing to register.
+
+      """
+    #expect(result.stdout == expected)
+  }
+
+  @Test func theJSONCarriesTheSameRegistrationFacts() async throws {
+    let config = try TemporaryDirectory()
+    let result = try await ChildProcess.run(
+      Products.authtui, ["providers", "--json"],
+      environment: ChildProcess.environment(["AUTHTUI_CONFIG_DIR": config.path]))
+    #expect(result.status == 0)
+    let rows = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+    let registrations = rows.compactMap { $0["registration"] as? [String: Any] }
+    #expect(registrations.count == 3)
+    let hive = registrations[0]
+    #expect(hive["application_type"] as? String == "Hive app account, no client secret")
+    #expect(hive["redirect_uri"] as? String == "http://127.0.0.1/callback")
+    #expect(hive["redirect_any_port"] as? Bool == true)
+    #expect(hive["scopes"] as? [String] == ["login"])
+    #expect(hive["url"] as? String == "https://hivesigner.com")
+    #expect(hive["post_logout_redirect_uri"] is NSNull)
+    let simkl = registrations[2]
+    #expect(simkl["redirect_uri"] as? String == "http://127.0.0.1:8765/callback")
+    #expect(simkl["redirect_any_port"] as? Bool == false)
+    #expect(simkl["scopes"] as? [String] == [])
+    #expect((simkl["note"] as? String)?.hasPrefix("create an app there") == true)
+  }
 }

@@ -142,17 +142,31 @@ enum SignInView {
     }
     if !problemRows.isEmpty {
       page.skip()
-      for line in problemRows { page.line([(line, .statusWarning)], in: &buffer) }
+      // A provider to set up is no fault: what to register reads as guidance.
+      let role: Role =
+        state.providers.indices.contains(selected) && state.providers[selected].setup != nil
+        ? .details : .statusWarning
+      for line in problemRows { page.line([(line, role)], in: &buffer) }
     }
   }
 
-  /// The whole problem text of the selected provider when it cannot be used.
+  /// The whole problem text of the selected provider when it cannot be used; for one that
+  /// only lacks a client id, what to register for it.
   private static func selectedProblemRows(
     _ state: AppState, selected: Int, width: Int, limit: Int
   ) -> [String] {
     guard state.providers.indices.contains(selected), !state.providers[selected].isUsable
     else { return [] }
-    let problems = state.providers[selected].problems
+    let provider = state.providers[selected]
+    if let setup = provider.setup {
+      let place =
+        setup.registrationURL.map { "To set it up, register an application at \($0)" }
+        ?? "To set it up, ask \(provider.name) for a public (PKCE) client id"
+      let facts = setup.guide.facts.map { "\($0.label): \($0.value)" }
+      return TextWrap.lines(
+        ([place] + facts).joined(separator: "\n"), width: width, limit: limit)
+    }
+    let problems = provider.problems
     let text =
       problems.isEmpty ? "This provider offers no sign-in flow." : problems.joined(separator: "\n")
     return TextWrap.lines(text, width: width, limit: limit)

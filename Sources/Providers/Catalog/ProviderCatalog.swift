@@ -255,6 +255,7 @@ public struct ProviderCatalog: Sendable {
       usesDiscovery: file.usesDiscovery ?? true, postLogoutRedirectURI: file.postLogoutRedirectURI,
       identity: file.identity)
     configuration.refreshRequiresClientSecret = file.refreshRequiresClientSecret ?? false
+    configuration.postLogoutUsesRedirectURI = file.postLogoutUsesRedirectURI ?? false
     return configuration
   }
 }

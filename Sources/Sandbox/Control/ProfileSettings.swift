@@ -36,6 +36,11 @@ public struct ProfileSettings: Sendable, Equatable {
   /// (`refresh_needs_client_secret`), as GitHub documented it before device-flow tokens were
   /// exempted.
   public var refreshNeedsClientSecret = false
+  /// Where the `oidc` profile's logout may send the browser back (`post_logout_redirect_uri`,
+  /// RP-Initiated Logout §3), matched byte for byte; nil registers the redirect URIs for it
+  /// too (`accepts(redirectURI:)`), what `post_logout_uses_redirect_uri` relies on. `[]`
+  /// registers none.
+  public var postLogoutRedirectURIs: [String]? = nil
 
   /// The profile's settings on start and after `reset`.
   public static func defaults(for profile: SandboxProfile) -> ProfileSettings {
@@ -76,6 +81,12 @@ public struct ProfileSettings: Sendable, Equatable {
     return RedirectURI.isLoopbackCallback(uri)
   }
 
+  /// True when a logout may return the browser to `uri`.
+  func accepts(postLogoutRedirectURI uri: String) -> Bool {
+    if let registered = postLogoutRedirectURIs { return registered.contains(uri) }
+    return accepts(redirectURI: uri)
+  }
+
   var json: OrderedJSON {
     .object([
       ("access_token_lifetime", .int(accessTokenLifetime)),
@@ -86,6 +97,10 @@ public struct ProfileSettings: Sendable, Equatable {
       ("redirect_uris", registeredRedirectURIs.map { .array($0.map(OrderedJSON.string)) } ?? .null),
       ("id_token_signing", idTokenSigning.map { .string($0.rawValue) } ?? .null),
       ("refresh_needs_client_secret", .bool(refreshNeedsClientSecret)),
+      (
+        "post_logout_redirect_uris",
+        postLogoutRedirectURIs.map { .array($0.map(OrderedJSON.string)) } ?? .null
+      ),
     ])
   }
 }

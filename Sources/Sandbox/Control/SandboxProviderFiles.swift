@@ -75,7 +75,7 @@ public enum SandboxProviderFiles {
         [
           "preset": "oidc", "id": "sandbox", "name": "Sandbox OpenID provider",
           "issuer": url(SandboxPaths.OIDC.issuer), "client_id": clientID,
-          "flows": ["pkce", "device"],
+          "flows": ["pkce", "device"], "post_logout_uses_redirect_uri": true,
         ]
       ),
     ]

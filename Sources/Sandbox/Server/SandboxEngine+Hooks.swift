@@ -154,6 +154,7 @@ extension SandboxEngine {
     let known = Set(
       integers.map(\.0) + [
         "profile", "redirect_uris", "id_token_signing", "refresh_needs_client_secret",
+        "post_logout_redirect_uris",
       ])
     if let unknown = body.keys.sorted().first(where: { !known.contains($0) }) {
       return Self.hookError(
@@ -166,14 +167,18 @@ extension SandboxEngine {
       }
       updated[keyPath: path] = value
     }
-    if let uris = body["redirect_uris"] {
+    let lists: [(String, WritableKeyPath<ProfileSettings, [String]?>, String)] = [
+      ("redirect_uris", \.registeredRedirectURIs, "any loopback port"),
+      ("post_logout_redirect_uris", \.postLogoutRedirectURIs, "the redirect URIs"),
+    ]
+    for (key, path, nullMeaning) in lists {
+      guard let uris = body[key] else { continue }
       if uris == .null {
-        updated.registeredRedirectURIs = nil
+        updated[keyPath: path] = nil
       } else if let list = uris.stringArrayValue {
-        updated.registeredRedirectURIs = list
+        updated[keyPath: path] = list
       } else {
-        return Self.hookError(
-          "redirect_uris takes a list of strings, or null for any loopback port.")
+        return Self.hookError("\(key) takes a list of strings, or null for \(nullMeaning).")
       }
     }
     if let signing = body["id_token_signing"] {

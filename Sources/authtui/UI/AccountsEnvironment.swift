@@ -27,7 +27,7 @@ actor AccountsEnvironment: AppEnvironment {
   private var sessions: [RequestID: SignInSession] = [:]
   /// End-session URLs handed to the UI (they carry an id_token): opened only through a
   /// one-time address, never in a browser's argv.
-  private var endSessionPages: [String: URL] = [:]
+  private var endSessionPages: [String: (url: URL, account: String)] = [:]
 
   /// `terminal` is the UI's way to the terminal's clipboard; `clearAfter` the seconds a
   /// copied token stays there.
@@ -405,7 +405,9 @@ actor AccountsEnvironment: AppEnvironment {
     let report = try await withBook { book throws(AccountsError) in
       try await book.signOut(record, localOnly: false)
     }
-    if let url = report.endSessionURL { endSessionPages[url.absoluteString] = url }
+    if let url = report.endSessionURL {
+      endSessionPages[url.absoluteString] = (url, account.description)
+    }
     return report
   }
 
@@ -418,7 +420,9 @@ actor AccountsEnvironment: AppEnvironment {
   {
     let openPage = self.openPage
     if let target = endSessionPages[url] {
-      return await SignOutPage.open(target) { openPage($0, userCode, demo) }
+      return await SignOutPage.open(target.url, account: target.account) {
+        openPage($0, userCode, demo)
+      }
         ?? .unavailable("the sign-out page could not be offered on 127.0.0.1; try again")
     }
     for session in sessions.values where session.isOneTimeAddress(url) {
