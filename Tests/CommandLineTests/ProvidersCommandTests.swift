@@ -96,16 +96,19 @@ import Testing
     #expect(result.status == 0)
     let rows = try #require(
       try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
-    let registrations = rows.compactMap { $0["registration"] as? [String: Any] }
-    #expect(registrations.count == 3)
-    let hive = registrations[0]
+    // Every preset but the templates says what to register.
+    #expect(rows.filter { $0["registration"] is [String: Any] }.count == rows.count)
+    func registration(_ id: String) -> [String: Any] {
+      rows.first { $0["id"] as? String == id }?["registration"] as? [String: Any] ?? [:]
+    }
+    let hive = registration("hivesigner")
     #expect(hive["application_type"] as? String == "Hive app account, no client secret")
     #expect(hive["redirect_uri"] as? String == "http://127.0.0.1/callback")
     #expect(hive["redirect_any_port"] as? Bool == true)
     #expect(hive["scopes"] as? [String] == ["login"])
     #expect(hive["url"] as? String == "https://hivesigner.com")
     #expect(hive["post_logout_redirect_uri"] is NSNull)
-    let simkl = registrations[2]
+    let simkl = registration("simkl")
     #expect(simkl["redirect_uri"] as? String == "http://127.0.0.1:8765/callback")
     #expect(simkl["redirect_any_port"] as? Bool == false)
     #expect(simkl["scopes"] as? [String] == [])
