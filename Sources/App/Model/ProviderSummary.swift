@@ -22,13 +22,17 @@ public struct ProviderSummary: Sendable, Equatable, Identifiable {
   public var fixedRedirectPort: Int?
   /// What the setup form asks for when the provider has no client id yet; nil when it has one.
   public var setup: ProviderSetup?
+  /// Where the user withdraws authtui's access at the provider (`access_settings_url`), for
+  /// the sign-out of a provider that cannot revoke tokens from here.
+  public var accessSettingsURL: String?
 
   /// Describes a provider.
   public init(
     id: ProviderID, name: String, methods: [SignInFlow], isUsable: Bool = true,
     problems: [String] = [], canRevoke: Bool? = false, fixedRedirectPort: Int? = nil,
-    setup: ProviderSetup? = nil
+    setup: ProviderSetup? = nil, accessSettingsURL: String? = nil
   ) {
+    self.accessSettingsURL = accessSettingsURL
     self.id = id
     self.name = name
     self.methods = methods
@@ -49,6 +53,7 @@ extension ProviderSummary {
     self.init(
       id: entry.id, name: entry.name, methods: entry.flows, isUsable: configuration != nil,
       problems: entry.problems.map(\.description), canRevoke: canRevoke,
-      fixedRedirectPort: configuration?.redirectPort.map(Int.init), setup: entry.setup)
+      fixedRedirectPort: configuration?.redirectPort.map(Int.init), setup: entry.setup,
+      accessSettingsURL: entry.file.accessSettingsURL)
   }
 }

@@ -117,7 +117,8 @@ extension AppState {
         .signOut(
           SignOutState(
             account: name, providerName: provider?.name ?? account.providerName,
-            canRevoke: provider.map { $0.canRevoke } ?? false)))
+            canRevoke: provider.map { $0.canRevoke } ?? false,
+            accessSettingsURL: provider?.accessSettingsURL)))
     default:
       break
     }

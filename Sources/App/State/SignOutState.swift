@@ -19,13 +19,18 @@ public struct SignOutState: Sendable, Equatable {
   public var providerName: String
   /// True when the provider has a revocation endpoint; nil when unknown until discovery.
   public var canRevoke: Bool?
+  /// Where the user withdraws authtui's access at the provider, when it says.
+  public var accessSettingsURL: String?
   /// Where the dialog stands.
   public var step: Step = .confirm
 
   /// The question for `account`.
-  public init(account: AccountName, providerName: String, canRevoke: Bool?) {
+  public init(
+    account: AccountName, providerName: String, canRevoke: Bool?, accessSettingsURL: String? = nil
+  ) {
     self.account = account
     self.providerName = providerName
     self.canRevoke = canRevoke
+    self.accessSettingsURL = accessSettingsURL
   }
 }

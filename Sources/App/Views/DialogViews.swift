@@ -26,9 +26,11 @@ enum DialogViews {
             + "then deletes the account from the vault.", .dialog)
       case false?:
         add(
-          "\(dialog.providerName) cannot revoke tokens: the access token stays valid there until "
-            + "it expires.", .dialogWarning)
-        add("authtui deletes the account from the vault.", .dialog)
+          "\(dialog.providerName) cannot revoke tokens from here: they stay valid there until they "
+            + "expire, if they ever do.", .dialogWarning)
+        add(
+          "authtui deletes the account from the vault; withdraw its access "
+            + Self.accessSettingsPlace(dialog) + ".", .dialog)
       }
       lines.append(("", .dialog))
       add("Sign out of \(dialog.account)?", .dialog)
@@ -47,7 +49,8 @@ enum DialogViews {
       case .revoked: add("The tokens were revoked at \(dialog.providerName).", .dialog)
       case .unsupported, .skipped, .providerMissing:
         add(
-          "\(dialog.providerName) cannot revoke tokens; they expire on their own.", .dialogWarning)
+          "\(dialog.providerName) cannot revoke tokens from here: withdraw authtui's access "
+            + Self.accessSettingsPlace(dialog) + ".", .dialogWarning)
       case .failed(let error): add("Revocation failed: \(error.message)", .dialogWarning)
       }
       if report?.endSessionURL != nil {
@@ -62,6 +65,12 @@ enum DialogViews {
     var page = Page(inner)
     page.skip()
     for (text, role) in lines { page.line([(text, role)], in: &buffer) }
+  }
+
+  /// Where the user withdraws authtui's access: the provider's page when it says, as
+  /// `authtui logout` names it.
+  static func accessSettingsPlace(_ dialog: SignOutState) -> String {
+    dialog.accessSettingsURL.map { "at \($0)" } ?? "in your account settings at the provider"
   }
 
   static func drawExport(

@@ -20,7 +20,7 @@ enum Fixtures {
 
   static let simkl = ProviderSummary(
     id: "simkl", name: "Simkl", methods: [.pin, .pkce], canRevoke: false,
-    fixedRedirectPort: 8765)
+    fixedRedirectPort: 8765, accessSettingsURL: "https://simkl.com/settings/connected-apps/")
   static let work = ProviderSummary(
     id: "work", name: "Work SSO", methods: [.pkce, .device], canRevoke: true)
   static let hivesigner = ProviderSummary(
