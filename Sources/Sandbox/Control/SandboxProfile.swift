@@ -8,6 +8,17 @@ public enum SandboxProfile: String, Sendable, CaseIterable, Codable {
   case muhajir
   /// A standards-complete OpenID Connect provider, under `/oidc/`.
   case oidc
+  /// GitLab.com, under `/gitlab/`.
+  case gitlab
+  /// A self-managed GitLab without the device grant, under `/gitlab-self-managed/`.
+  case gitlabSelfManaged = "gitlab-self-managed"
+  /// Google, under `/google/`.
+  case google
+
+  /// The client secret of the `google` profile's installed-application client: Google hands
+  /// one to every Desktop-app client and wants it at the token endpoint, though it is no
+  /// secret (anyone with the program has it).
+  public static let googleClientSecret = "GOCSPX-sandbox-desktop-secret"
 
   /// The client id every profile accepts without registration.
   public static let defaultClientID = "sandbox-client"
@@ -27,6 +38,9 @@ public enum SandboxProfile: String, Sendable, CaseIterable, Codable {
     case .hivesigner: return ["/hivesigner"]
     case .muhajir: return ["/muhajir"]
     case .oidc: return ["/oidc"]
+    case .gitlab: return [SandboxPaths.gitLab.prefix]
+    case .gitlabSelfManaged: return [SandboxPaths.gitLabSelfManaged.prefix]
+    case .google: return ["/google"]
     }
   }
 
@@ -37,6 +51,9 @@ public enum SandboxProfile: String, Sendable, CaseIterable, Codable {
     case .hivesigner: return "Hivesigner"
     case .muhajir: return "Muhajir Studio"
     case .oidc: return "Sandbox OpenID Provider"
+    case .gitlab: return "GitLab"
+    case .gitlabSelfManaged: return "GitLab (self-managed)"
+    case .google: return "Google"
     }
   }
 

@@ -6,8 +6,9 @@ import JSON
 /// what command-line and UI tests sign in with. They override only endpoints and the client id,
 /// so every quirk still comes from the presets themselves.
 public enum SandboxProviderFiles {
-  /// One file per provider: `simkl.json`, `hivesigner.json`, `muhajir.json` and `sandbox.json`
-  /// (the standards-complete OpenID profile, from its issuer alone).
+  /// One file per provider: `simkl.json`, `hivesigner.json`, `muhajir.json`, `gitlab.json` and
+  /// `work-gitlab.json` (two GitLab instances, each from its instance URL alone) and
+  /// `sandbox.json` (the standards-complete OpenID profile, from its issuer alone).
   ///
   /// `redirectPort` is the fixed loopback port Simkl's and Muhajir's registrations require; the
   /// caller registers `http://127.0.0.1:PORT/callback` as Simkl's redirect URI with the sandbox.
@@ -56,6 +57,20 @@ public enum SandboxProviderFiles {
             "label": ["preferred_username", "email", "sub"], "subject": ["sub"],
             "email": ["email"], "name": ["name"], "forbidden_scope_hint": "openid",
           ],
+        ]
+      ),
+      (
+        // GitLab.com's preset pointed at another instance by its URL alone, as a user points
+        // it at a self-managed GitLab: discovery there finds every endpoint.
+        "gitlab.json",
+        ["preset": "gitlab", "issuer": url(SandboxPaths.gitLab.issuer), "client_id": clientID]
+      ),
+      (
+        // A second GitLab instance under its own provider id, older than 17.1: no device grant.
+        "work-gitlab.json",
+        [
+          "preset": "gitlab", "name": "GitLab (work)",
+          "issuer": url(SandboxPaths.gitLabSelfManaged.issuer), "client_id": clientID,
         ]
       ),
       (
