@@ -133,7 +133,8 @@ extension SandboxExecutableTests {
     #expect(
       try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
         == [
-          "gitlab.json", "hivesigner.json", "muhajir.json", "sandbox.json", "simkl.json",
+          "gitlab.json", "google.json", "hivesigner.json", "muhajir.json", "sandbox.json",
+          "simkl.json",
           "work-gitlab.json",
         ])
     let gitlab = try String(contentsOfFile: directory + "/gitlab.json", encoding: .utf8)

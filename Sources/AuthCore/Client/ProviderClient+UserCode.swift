@@ -28,7 +28,7 @@ extension ProviderClient {
       parameters: [
         ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"),
         ("device_code", authorization.deviceCode ?? ""), ("client_id", configuration.clientID),
-      ], encoding: configuration.tokenRequestEncoding)
+      ] + configuration.clientSecretParameter, encoding: configuration.tokenRequestEncoding)
     switch try Self.read(try await send(request)) {
     case .json(let json):
       return .tokens(try TokenResponse(json: json, receivedAt: await clock.now()))

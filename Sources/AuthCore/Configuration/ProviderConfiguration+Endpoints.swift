@@ -32,6 +32,12 @@ extension ProviderConfiguration {
     }
   }
 
+  /// `client_secret` for a token request, when the provider requires its non-confidential
+  /// secret there (Google); empty for public clients.
+  var clientSecretParameter: [FormEncoding.Pair] {
+    clientSecret.map { [("client_secret", $0.value)] } ?? []
+  }
+
   /// Throws unless the provider lists `flow`.
   func require(_ flow: SignInFlow) throws(AuthError) {
     guard flows.contains(flow) else { throw .flowNotOffered(flow, provider: name) }

@@ -71,6 +71,9 @@ public struct OAuthErrorCode: RawRepresentable, Hashable, Sendable, CustomString
   public static let expiredToken = OAuthErrorCode(rawValue: "expired_token")
   /// `unsupported_token_type` (RFC 7009 §2.2.1).
   public static let unsupportedTokenType = OAuthErrorCode(rawValue: "unsupported_token_type")
+  /// `invalid_token` (RFC 6750 §3.1); Google's revocation endpoint answers it for a token that
+  /// is already expired or revoked.
+  public static let invalidToken = OAuthErrorCode(rawValue: "invalid_token")
   /// Simkl's `secret_error`: PKCE verification failed, and the code is used up.
   public static let secretError = OAuthErrorCode(rawValue: "secret_error")
 }

@@ -7,7 +7,8 @@ import JSON
 /// so every quirk still comes from the presets themselves.
 public enum SandboxProviderFiles {
   /// One file per provider: `simkl.json`, `hivesigner.json`, `muhajir.json`, `gitlab.json` and
-  /// `work-gitlab.json` (two GitLab instances, each from its instance URL alone) and
+  /// `work-gitlab.json` (two GitLab instances, each from its instance URL alone), `google.json`
+  /// (with the Desktop app's client secret Google's token endpoint requires) and
   /// `sandbox.json` (the standards-complete OpenID profile, from its issuer alone).
   ///
   /// `redirectPort` is the fixed loopback port Simkl's and Muhajir's registrations require; the
@@ -71,6 +72,15 @@ public enum SandboxProviderFiles {
         [
           "preset": "gitlab", "name": "GitLab (work)",
           "issuer": url(SandboxPaths.gitLabSelfManaged.issuer), "client_id": clientID,
+        ]
+      ),
+      (
+        // Google's preset at the sandbox's /google, with the Desktop app's client secret that
+        // Google's token endpoint insists on.
+        "google.json",
+        [
+          "preset": "google", "issuer": url(SandboxPaths.Google.issuer), "client_id": clientID,
+          "client_secret": .string(SandboxProfile.googleClientSecret),
         ]
       ),
       (
