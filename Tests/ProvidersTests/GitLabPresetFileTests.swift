@@ -6,23 +6,7 @@ import Testing
 
 /// The `gitlab` preset as data, and the instance URL as its one field for a self-managed
 /// GitLab: a user file that sets `issuer` moves discovery, and so every endpoint, there.
-@Suite struct GitLabPresetFileTests {
-  let folder: TemporaryDirectory
-  let location: ConfigurationLocation
-
-  init() throws {
-    folder = try TemporaryDirectory()
-    location = ConfigurationLocation(directory: URL(fileURLWithPath: folder.path))
-    try FileManager.default.createDirectory(
-      at: location.providersDirectory, withIntermediateDirectories: true)
-  }
-
-  func write(_ name: String, _ text: String) throws {
-    try text.write(
-      to: location.providersDirectory.appendingPathComponent(name), atomically: true,
-      encoding: .utf8)
-  }
-
+extension ProviderCatalogTests {
   @Test func findsGitLabComThroughDiscoveryWithTheBrowserAndDeviceFlows() throws {
     try write("gitlab.json", #"{ "client_id": "app-id" }"#)
     let entry = try #require(ProviderCatalog.load(from: location).entry("gitlab"))

@@ -6,36 +6,20 @@ import Testing
 
 /// The `google` preset as data, and `client_secret`: accepted only where the merged file
 /// declares `client_secret_required`, and never in a message.
-@Suite struct GooglePresetFileTests {
-  let folder: TemporaryDirectory
-  let location: ConfigurationLocation
-  static let secret = "GOCSPX-not-really-secret"
-
-  init() throws {
-    folder = try TemporaryDirectory()
-    location = ConfigurationLocation(directory: URL(fileURLWithPath: folder.path))
-    try FileManager.default.createDirectory(
-      at: location.providersDirectory, withIntermediateDirectories: true)
-  }
-
-  var dir: String { location.providersDirectory.path }
-
-  func write(_ name: String, _ text: String) throws {
-    try text.write(
-      to: location.providersDirectory.appendingPathComponent(name), atomically: true,
-      encoding: .utf8)
-  }
+extension ProviderCatalogTests {
+  static let googleSecret = "GOCSPX-not-really-secret"
 
   @Test func takesTheDesktopAppsClientSecretAndAsksForOfflineAccessTheGoogleWay() throws {
     try write(
       "google.json",
-      #"{ "client_id": "123.apps.googleusercontent.com", "client_secret": "\#(Self.secret)" }"#)
+      #"{ "client_id": "123.apps.googleusercontent.com", "client_secret": "\#(Self.googleSecret)" }"#
+    )
     let entry = try #require(ProviderCatalog.load(from: location).entry("google"))
     #expect(entry.problems.isEmpty)
     let configuration = try #require(entry.configuration)
     #expect(configuration.issuer == "https://accounts.google.com")
     #expect(configuration.flows == [.pkce])
-    #expect(configuration.clientSecret == ClientSecret(Self.secret))
+    #expect(configuration.clientSecret == ClientSecret(Self.googleSecret))
     #expect(!configuration.scopes.contains("offline_access"))
     #expect(configuration.extraAuthorizeParameters["access_type"] == "offline")
     #expect(configuration.identity?.labelPaths.first == "email")
@@ -54,10 +38,10 @@ import Testing
   }
 
   @Test func refusesAClientSecretOverAPresetThatDoesNotDeclareOne() throws {
-    try write("simkl.json", #"{ "client_id": "x", "client_secret": "\#(Self.secret)" }"#)
+    try write("simkl.json", #"{ "client_id": "x", "client_secret": "\#(Self.googleSecret)" }"#)
     try write(
       "work.json",
-      #"{ "preset": "oidc", "issuer": "https://id.example.com", "client_id": "x", "client_secret": "\#(Self.secret)" }"#
+      #"{ "preset": "oidc", "issuer": "https://id.example.com", "client_id": "x", "client_secret": "\#(Self.googleSecret)" }"#
     )
     let catalog = ProviderCatalog.load(from: location)
     for id in ["simkl", "work"] {
@@ -69,7 +53,7 @@ import Testing
             + "a public client; remove \"client_secret\" from \(dir)/\(id).json (only a preset "
             + "that declares \"client_secret_required\", such as google, accepts one)"
         ])
-      #expect(!entry.problems.map(\.description).joined().contains(Self.secret))
+      #expect(!entry.problems.map(\.description).joined().contains(Self.googleSecret))
     }
   }
 }
