@@ -71,16 +71,30 @@ extension TmuxSession {
     try await sendKeys("Enter")
   }
 
-  /// Opens the sign-in, chooses the provider `rowsDown` rows below the first (the catalog is
-  /// sorted by id: hivesigner, muhajir, sandbox, simkl), then its first flow (a provider with
-  /// one flow has no choice to make).
-  func signIn(rowsDown: Int, provider: String, choosingFlow: Bool = true) async throws {
+  /// Opens the sign-in, chooses `provider` (by its name, wherever the sorted catalog puts it),
+  /// then its first flow (a provider with one flow has no choice to make).
+  func signIn(provider: String, choosingFlow: Bool = true) async throws {
     try await sendKeys("a")
     try await waitFor("Choose a provider")
-    for _ in 0..<rowsDown { try await sendKeys("j") }
+    try await chooseProvider(provider)
     try await sendKeys("Enter")
     guard choosingFlow else { return }
     try await waitFor("How do you want to sign in to \(provider)?")
     try await sendKeys("Enter")
+  }
+
+  /// Moves the provider list's selection down to `provider`'s row, one row at a time and
+  /// waiting for each move, so a test does not depend on which other providers the sandbox's
+  /// provider files hold. The list may shorten a long name, so its start is matched.
+  func chooseProvider(_ provider: String) async throws {
+    let row = "› " + provider.prefix(16)
+    var screen = try await waitFor("Choose a provider")
+    while !screen.contains(where: { $0.contains(row) }) {
+      let selected = screen.first { $0.contains("› ") }
+      try await sendKeys("j")
+      screen = try await waitUntil("the selection to move on towards \(provider)") { next in
+        next.first { $0.contains("› ") } != selected
+      }
+    }
   }
 }
