@@ -22,8 +22,10 @@ import Testing
     let rows = try #require(
       try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
     #expect(
-      rows.map { $0["id"] as? String } == ["gitlab", "google", "hivesigner", "muhajir", "simkl"])
-    let simkl = rows[4]
+      rows.map { $0["id"] as? String } == [
+        "github", "gitlab", "google", "hivesigner", "muhajir", "simkl",
+      ])
+    let simkl = rows[5]
     #expect(simkl["client_id_configured"] as? Bool == true)
     #expect(simkl["usable"] as? Bool == true)
     #expect(simkl["flows"] as? [String] == ["pkce", "pin"])

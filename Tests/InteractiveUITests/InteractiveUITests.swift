@@ -117,7 +117,7 @@ import Testing
       let start = try await tmux.waitFor("No accounts yet.")
       #expect(start[0].contains("DEMO · throwaway vault, cheap scrypt"))
       try await tmux.sendKeys("a")
-      try await tmux.chooseProvider("Simkl")
+      try await tmux.select(provider: "Simkl")
       try await tmux.sendKeys("Enter")
       try await tmux.waitFor("How do you want to sign in to Simkl?")
       try await tmux.sendKeys("j", "Enter")
@@ -145,7 +145,7 @@ import Testing
       try await tmux.waitFor("No accounts yet.")
       // Hivesigner has one flow: Enter starts it. First the approver declines.
       try await tmux.sendKeys("a")
-      try await tmux.chooseProvider("Hivesigner")
+      try await tmux.select(provider: "Hivesigner")
       try await tmux.waitFor("Demo: its approver approves as demo-user")
       try await tmux.sendKeys("m")
       try await tmux.waitFor("Demo: its approver declines")
@@ -154,14 +154,14 @@ import Testing
       try await tmux.sendKeys("Escape")
       // Then it approves twice, the second time as the label typed.
       try await tmux.sendKeys("a")
-      try await tmux.chooseProvider("Hivesigner")
+      try await tmux.select(provider: "Hivesigner")
       try await tmux.waitFor("approves as demo-user")
       try await tmux.sendKeys("Enter")
       try await tmux.waitUntil("hivesigner/demo-user signed in", timeout: .seconds(90)) {
         $0.contains { $0.contains("demo-user") && $0.contains("valid") }
       }
       try await tmux.sendKeys("a")
-      try await tmux.chooseProvider("Hivesigner")
+      try await tmux.select(provider: "Hivesigner")
       try await tmux.sendKeys("l")
       try await tmux.type("second")
       try await tmux.sendKeys("Enter")

@@ -27,14 +27,17 @@ public struct AccountSummary: Sendable, Equatable, Identifiable {
   public var refreshable: Bool
   /// Who the provider says signed in (user name or e-mail), when known.
   public var identity: String?
+  /// True when it is its provider's default account, the one a bare PROVIDER names.
+  public var isDefault: Bool
 
   /// Describes an account; every fact but the name is optional.
   public init(
     name: AccountName, providerName: String, hasAccessToken: Bool = true,
     needsSignIn: Bool = false, expiresAt: Date? = nil, obtainedAt: Date? = nil,
     scopes: [String] = [], tokenType: String? = "Bearer", refreshable: Bool = false,
-    identity: String? = nil
+    identity: String? = nil, isDefault: Bool = false
   ) {
+    self.isDefault = isDefault
     self.name = name
     self.providerName = providerName
     self.hasAccessToken = hasAccessToken

@@ -86,6 +86,11 @@ public struct ProviderConfiguration: Sendable, Equatable {
   /// members name the account. Nil uses `IdentityConfiguration.openIDDefault` for a provider
   /// that asks for the `openid` scope, and no identity step otherwise.
   public var identity: IdentityConfiguration?
+  /// True when the provider's refresh grant needs the client secret
+  /// (`refresh_requires_client_secret`): authtui, a public client, has none, so it keeps no
+  /// refresh token and asks for a new sign-in before the access token expires (GitHub
+  /// Enterprise Server's expiring user tokens, for one).
+  public var refreshRequiresClientSecret = false
 
   /// A configuration with the defaults of DESIGN.md for everything not given.
   public init(

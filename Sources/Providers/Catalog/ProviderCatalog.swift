@@ -253,7 +253,7 @@ public struct ProviderCatalog: Sendable {
       text.replacingOccurrences(of: "{client_id}", with: clientID)
         .replacingOccurrences(of: "{version}", with: AuthTUIVersion.current)
     }
-    return ProviderConfiguration(
+    var configuration = ProviderConfiguration(
       id: id, name: file.name, issuer: file.issuer, clientID: clientID, flows: flows,
       scopes: file.scopes ?? [], authorizationEndpoint: file.authorizationEndpoint,
       tokenEndpoint: file.tokenEndpoint,
@@ -272,6 +272,8 @@ public struct ProviderCatalog: Sendable {
       usesDiscovery: file.usesDiscovery ?? true, postLogoutRedirectURI: file.postLogoutRedirectURI,
       identity: file.identity,
       clientSecret: file.clientSecretRequired == true ? file.clientSecret : nil)
+    configuration.refreshRequiresClientSecret = file.refreshRequiresClientSecret ?? false
+    return configuration
   }
 }
 

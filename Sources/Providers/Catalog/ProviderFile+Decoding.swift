@@ -42,7 +42,8 @@ extension FieldReader {
     "token_request_encoding", "login_timeout", "extra_authorize_params", "extra_request_params",
     "extra_request_params_location", "user_agent", "authorization_response_iss_parameter_supported",
     "registration_url", "registration_note", "discovery", "post_logout_redirect_uri", "identity",
-    "access_settings_url", "client_secret", "client_secret_required",
+    "access_settings_url", "refresh_requires_client_secret", "client_secret",
+    "client_secret_required",
   ]
 
   static let identityFields = [
@@ -117,6 +118,7 @@ extension FieldReader {
     file.accessSettingsURL = string("access_settings_url")
     file.registrationURL = string("registration_url")
     file.registrationNote = string("registration_note")
+    file.refreshRequiresClientSecret = bool("refresh_requires_client_secret")
     return file
   }
 

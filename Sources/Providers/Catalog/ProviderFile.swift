@@ -53,6 +53,9 @@ public struct ProviderFile: Sendable, Equatable {
   public var registrationURL: String?
   /// What to register there, for example the redirect URI (`registration_note`).
   public var registrationNote: String?
+  /// The refresh grant needs the client secret, which authtui does not have, so no refresh
+  /// token is kept (`refresh_requires_client_secret`).
+  public var refreshRequiresClientSecret: Bool?
 
   public init() {}
 
@@ -95,6 +98,8 @@ public struct ProviderFile: Sendable, Equatable {
     merged.accessSettingsURL = accessSettingsURL ?? base.accessSettingsURL
     merged.registrationURL = registrationURL ?? base.registrationURL
     merged.registrationNote = registrationNote ?? base.registrationNote
+    merged.refreshRequiresClientSecret =
+      refreshRequiresClientSecret ?? base.refreshRequiresClientSecret
     return merged
   }
 

@@ -32,6 +32,10 @@ public struct ProfileSettings: Sendable, Equatable {
   /// The `oidc` profile's signing choice; nil picks per client (`sandbox-client`: RS256,
   /// `sandbox-client-es256`: ES256).
   public var idTokenSigning: IDTokenSigning?
+  /// Whether the `github` profile refuses a refresh without `client_secret`
+  /// (`refresh_needs_client_secret`), as GitHub documented it before device-flow tokens were
+  /// exempted.
+  public var refreshNeedsClientSecret = false
 
   /// The profile's settings on start and after `reset`.
   public static func defaults(for profile: SandboxProfile) -> ProfileSettings {
@@ -68,6 +72,13 @@ public struct ProfileSettings: Sendable, Equatable {
         accessTokenLifetime: 3600, refreshTokenLifetime: 30 * 86_400,
         authorizationCodeLifetime: 600, deviceCodeLifetime: 600, deviceInterval: 5,
         registeredRedirectURIs: nil, idTokenSigning: nil)
+    case .github:
+      // An OAuth app: tokens that never expire (lifetime 0), no refresh token; device codes
+      // live 15 minutes and are polled every 5 s. Expiring user tokens: 28800 and 15897600.
+      return ProfileSettings(
+        accessTokenLifetime: 0, refreshTokenLifetime: 0, authorizationCodeLifetime: 600,
+        deviceCodeLifetime: 900, deviceInterval: 5, registeredRedirectURIs: nil,
+        idTokenSigning: nil)
     }
   }
 
@@ -86,6 +97,7 @@ public struct ProfileSettings: Sendable, Equatable {
       ("device_interval", .int(deviceInterval)),
       ("redirect_uris", registeredRedirectURIs.map { .array($0.map(OrderedJSON.string)) } ?? .null),
       ("id_token_signing", idTokenSigning.map { .string($0.rawValue) } ?? .null),
+      ("refresh_needs_client_secret", .bool(refreshNeedsClientSecret)),
     ])
   }
 }

@@ -8,6 +8,8 @@ public enum SandboxProfile: String, Sendable, CaseIterable, Codable {
   case muhajir
   /// A standards-complete OpenID Connect provider, under `/oidc/`.
   case oidc
+  /// GitHub: the device flow under `/github/`, the REST API under `/github-api/` (two hosts).
+  case github
   /// GitLab.com, under `/gitlab/`.
   case gitlab
   /// A self-managed GitLab without the device grant, under `/gitlab-self-managed/`.
@@ -38,6 +40,7 @@ public enum SandboxProfile: String, Sendable, CaseIterable, Codable {
     case .hivesigner: return ["/hivesigner"]
     case .muhajir: return ["/muhajir"]
     case .oidc: return ["/oidc"]
+    case .github: return ["/github", "/github-api"]
     case .gitlab: return [SandboxPaths.gitLab.prefix]
     case .gitlabSelfManaged: return [SandboxPaths.gitLabSelfManaged.prefix]
     case .google: return ["/google"]
@@ -51,6 +54,7 @@ public enum SandboxProfile: String, Sendable, CaseIterable, Codable {
     case .hivesigner: return "Hivesigner"
     case .muhajir: return "Muhajir Studio"
     case .oidc: return "Sandbox OpenID Provider"
+    case .github: return "GitHub"
     case .gitlab: return "GitLab"
     case .gitlabSelfManaged: return "GitLab (self-managed)"
     case .google: return "Google"
@@ -61,6 +65,7 @@ public enum SandboxProfile: String, Sendable, CaseIterable, Codable {
   public var clientIDs: [String] {
     switch self {
     case .oidc: return [Self.defaultClientID, OIDCClients.es256ClientID]
+    case .github: return [Self.defaultClientID, GitHubProfile.deviceFlowDisabledClientID]
     default: return [Self.defaultClientID]
     }
   }

@@ -6,9 +6,10 @@ import JSON
 /// what command-line and UI tests sign in with. They override only endpoints and the client id,
 /// so every quirk still comes from the presets themselves.
 public enum SandboxProviderFiles {
-  /// One file per provider: `simkl.json`, `hivesigner.json`, `muhajir.json`, `gitlab.json` and
-  /// `work-gitlab.json` (two GitLab instances, each from its instance URL alone), `google.json`
-  /// (with the Desktop app's client secret Google's token endpoint requires) and
+  /// One file per provider: `simkl.json`, `hivesigner.json`, `muhajir.json`, `github.json`,
+  /// `gitlab.json` and `work-gitlab.json` (two GitLab instances, each from its instance URL
+  /// alone), `google.json` (with the Desktop app's client secret Google's token endpoint
+  /// requires) and
   /// `sandbox.json` (the standards-complete OpenID profile, from its issuer alone).
   ///
   /// `redirectPort` is the fixed loopback port Simkl's and Muhajir's registrations require; the
@@ -57,6 +58,18 @@ public enum SandboxProviderFiles {
             "source": "endpoint", "endpoint": url(SandboxPaths.Muhajir.me),
             "label": ["preferred_username", "email", "sub"], "subject": ["sub"],
             "email": ["email"], "name": ["name"], "forbidden_scope_hint": "openid",
+          ],
+        ]
+      ),
+      (
+        "github.json",
+        [
+          "preset": "github", "client_id": clientID,
+          "device_authorization_endpoint": url(SandboxPaths.GitHub.deviceCode),
+          "token_endpoint": url(SandboxPaths.GitHub.token),
+          "identity": [
+            "source": "endpoint", "endpoint": url(SandboxPaths.GitHub.user), "label": ["login"],
+            "subject": ["id"], "name": ["name"], "email": ["email"],
           ],
         ]
       ),

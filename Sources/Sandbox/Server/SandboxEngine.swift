@@ -20,6 +20,7 @@ actor SandboxEngine {
   var hivesigner = HivesignerProfile()
   var muhajir: MuhajirProfile
   var oidc: OIDCProfile
+  var github = GitHubProfile()
   var gitlab: GitLabProfile
   var gitlabSelfManaged: GitLabProfile
   var google: GoogleProfile
@@ -63,6 +64,7 @@ actor SandboxEngine {
     case .hivesigner: response = hivesigner.respond(to: request, context: &context)
     case .muhajir: response = muhajir.respond(to: request, context: &context)
     case .oidc: response = oidc.respond(to: request, context: &context)
+    case .github: response = github.respond(to: request, context: &context)
     case .gitlab: response = gitlab.respond(to: request, context: &context)
     case .gitlabSelfManaged: response = gitlabSelfManaged.respond(to: request, context: &context)
     case .google: response = google.respond(to: request, context: &context)
@@ -80,6 +82,7 @@ actor SandboxEngine {
     var count = 0
     if profile == nil || profile == .muhajir { count += muhajir.invalidateRefreshTokens(now: now) }
     if profile == nil || profile == .oidc { count += oidc.invalidateRefreshTokens(now: now) }
+    if profile == nil || profile == .github { count += github.invalidateRefreshTokens(now: now) }
     if profile == nil || profile == .gitlab { count += gitlab.invalidateRefreshTokens(now: now) }
     if profile == nil || profile == .gitlabSelfManaged {
       count += gitlabSelfManaged.invalidateRefreshTokens(now: now)
@@ -111,6 +114,7 @@ actor SandboxEngine {
     hivesigner = HivesignerProfile()
     muhajir = MuhajirProfile(signingKeys: configuration.signingKeys)
     oidc = OIDCProfile(signingKeys: configuration.signingKeys)
+    github = GitHubProfile()
     (gitlab, gitlabSelfManaged, google) = Self.newerProfiles(configuration)
   }
 
@@ -138,6 +142,7 @@ actor SandboxEngine {
       ("GitLab", SandboxPaths.gitLab.discovery),
       ("GitLab (self-managed, before 17.1)", SandboxPaths.gitLabSelfManaged.discovery),
       ("Google", SandboxPaths.Google.discovery),
+      ("GitHub", SandboxPaths.GitHub.device),
     ]
     for (name, path) in entries {
       body += "<li>\(name): <a href=\"\(path)\">\(path)</a></li>\n"

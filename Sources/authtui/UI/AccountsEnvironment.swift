@@ -94,6 +94,17 @@ actor AccountsEnvironment: AppEnvironment {
       return .exported(
         await AccountsError.result(
           of: try await exportEnvFile(account, path: path, variable: variable)))
+    case .setDefault(_, let account, let isDefault):
+      return .accounts(
+        await AccountsError.result(
+          of: try await withBook { book throws(AccountsError) in
+            if isDefault {
+              _ = try await book.makeDefault(named: account.description)
+            } else {
+              _ = try await book.clearDefault(provider: account.provider.rawValue)
+            }
+            return try await accounts()
+          }))
     case .cancelSignIn, .redraw:
       return nil
     }
@@ -214,7 +225,11 @@ actor AccountsEnvironment: AppEnvironment {
 
   private func accounts() async throws(AccountsError) -> AccountList {
     let listing = try await withBook { book throws(AccountsError) in try await book.listing() }
-    return AccountList(accounts: try listing.accounts.map(summary), damaged: listing.damaged)
+    return AccountList(
+      accounts: try listing.accounts.map { record throws(AccountsError) in
+        try summary(record, isDefault: listing.defaults.contains(record.id))
+      },
+      damaged: listing.damaged)
   }
 
   private func providers() -> [ProviderSummary] {
@@ -250,10 +265,13 @@ actor AccountsEnvironment: AppEnvironment {
     return .success(providers())
   }
 
-  private func summary(_ record: AccountRecord) throws(AccountsError) -> AccountSummary {
+  private func summary(_ record: AccountRecord, isDefault: Bool = false) throws(AccountsError)
+    -> AccountSummary
+  {
     let provider = try record.accountName.provider
     return try AccountSummary(
-      record, providerName: catalog?.entry(provider)?.name ?? provider.rawValue)
+      record, providerName: catalog?.entry(provider)?.name ?? provider.rawValue,
+      isDefault: isDefault)
   }
 
   private func record(_ name: AccountName) async throws(AccountsError) -> AccountRecord {
