@@ -260,7 +260,9 @@ extension ProviderFile {
     // Every file is looked at when every provider is shown; only noisy.json is opened.
     let all = ProviderCatalog.load(from: location)
     #expect(
-      all.entries.map(\.id) == ["b", "github", "gitlab", "google", "hivesigner", "muhajir", "simkl"])
+      all.entries.map(\.id) == [
+        "b", "github", "gitlab", "google", "hivesigner", "muhajir", "simkl",
+      ])
     #expect(watch.openedPaths() == [path("noisy.json")])
     #expect(
       all.skippedFiles.map(\.description) == [
