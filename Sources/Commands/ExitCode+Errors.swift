@@ -11,7 +11,7 @@ extension ExitCode {
     switch error {
     case .cancelled, .accessDenied, .noAnswer, .userCodeExpired: self = .cancelled
     case .refreshTokenRejected: self = .signInNeeded
-    case .flowNotOffered: self = .usage
+    case .flowNotOffered, .endpointNotDiscovered: self = .usage
     case .missingEndpoint, .insecureEndpoint: self = .failure
     case .discoveryFailed(let error): self = ExitCode(error)
     case .idTokenRejected(let error): self = ExitCode(error)

@@ -25,6 +25,9 @@ import Testing
     .transport(.failed("the request to a failed (URLError -1)")),
     .flowNotOffered(.device, provider: "Simkl"), .missingEndpoint("token_endpoint", provider: "X"),
     .insecureEndpoint("token_endpoint", provider: "X"),
+    .endpointNotDiscovered(
+      "device_authorization_endpoint", provider: "GitLab", issuer: "https://gitlab.example.com"),
+    .endpointNotDiscovered("revocation_endpoint", provider: "X", issuer: "https://x.example"),
   ]
 
   @Test(arguments: everyCase)
@@ -41,9 +44,9 @@ import Testing
     let codes = Dictionary(grouping: Self.everyCase, by: \.exitCode).mapValues { $0.map(\.code) }
     #expect(codes[6] == ["cancelled", "access_denied", "no_answer", "expired_token"])
     #expect(codes[5] == ["sign_in_needed"])
-    #expect(codes[2] == ["flow_not_offered"])
+    #expect(codes[2] == ["flow_not_offered", "endpoint_not_discovered", "endpoint_not_discovered"])
     #expect(codes[1] == ["missing_endpoint", "insecure_endpoint"])
-    #expect(codes[7]?.count == Self.everyCase.count - 8)
+    #expect(codes[7]?.count == Self.everyCase.count - 10)
   }
 
   @Test func keepsHostileProviderTextShortAndPrintable() {
@@ -53,6 +56,18 @@ import Testing
     let description = error.errorDescription ?? ""
     #expect(description.count == 300)
     #expect(description.hasPrefix("bad[31mxxx"))
+  }
+
+  @Test func saysThatAServerWithoutADeviceEndpointDoesNotOfferTheDeviceFlow() {
+    let error = AuthError.endpointNotDiscovered(
+      "device_authorization_endpoint", provider: "GitLab (work)",
+      issuer: "https://gitlab.example.com")
+    #expect(
+      error.message
+        == "GitLab (work) does not offer the device flow: the discovery document of "
+        + "https://gitlab.example.com lists no device_authorization_endpoint (the server may be "
+        + "too old for it); sign in with the browser instead (`--flow pkce`), or add "
+        + "device_authorization_endpoint to the provider file if the server has one.")
   }
 
   @Test func namesTheCommandThatFindsThePortsHolder() {

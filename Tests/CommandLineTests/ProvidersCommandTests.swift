@@ -21,12 +21,15 @@ import Testing
     )
     let rows = try #require(
       try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
-    #expect(rows.map { $0["id"] as? String } == ["github", "hivesigner", "muhajir", "simkl"])
-    let simkl = rows[3]
+    #expect(
+      rows.map { $0["id"] as? String } == [
+        "github", "gitlab", "google", "hivesigner", "muhajir", "simkl",
+      ])
+    let simkl = rows[5]
     #expect(simkl["client_id_configured"] as? Bool == true)
     #expect(simkl["usable"] as? Bool == true)
     #expect(simkl["flows"] as? [String] == ["pkce", "pin"])
-    #expect(rows[0]["usable"] as? Bool == false)
+    #expect(rows[2]["usable"] as? Bool == false)
   }
 
   @Test func printsATableWithWhatToFixAndHonoursAUTHTUI_CONFIG_DIR() async throws {
@@ -36,8 +39,10 @@ import Testing
       environment: ChildProcess.environment(["AUTHTUI_CONFIG_DIR": config.path]))
     #expect(result.status == 0)
     let lines = result.stdout.split(separator: "\n")
-    #expect(lines.first == "ID          NAME            FLOWS      CLIENT ID  SOURCE")
-    #expect(lines.contains("simkl       Simkl           pkce, pin  missing    built-in"))
+    #expect(lines.first == "ID          NAME            FLOWS         CLIENT ID  SOURCE")
+    #expect(lines.contains("simkl       Simkl           pkce, pin     missing    built-in"))
+    #expect(lines.contains("gitlab      GitLab          pkce, device  missing    built-in"))
+    #expect(lines.contains("google      Google          pkce          missing    built-in"))
     #expect(
       result.stdout.contains("then add \"client_id\": \"…\" to \(config.path)/providers/simkl.json")
     )

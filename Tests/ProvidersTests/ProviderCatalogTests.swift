@@ -32,10 +32,11 @@ import Testing
   @Test func loadsEveryBuiltInPresetWithoutProblemsButItsMissingClientID() {
     #expect(
       Set(ProviderCatalog.presets.keys) == [
-        "github", "hivesigner", "muhajir", "oidc", "rfc8628", "simkl",
+        "github", "gitlab", "google", "hivesigner", "muhajir", "oidc", "rfc8628", "simkl",
       ])
     let catalog = ProviderCatalog.load(from: location)
-    #expect(catalog.entries.map(\.id) == ["github", "hivesigner", "muhajir", "simkl"])
+    #expect(
+      catalog.entries.map(\.id) == ["github", "gitlab", "google", "hivesigner", "muhajir", "simkl"])
     #expect(catalog.skippedFiles.isEmpty)
     for entry in catalog.entries {
       #expect(entry.problems.map(\.field) == ["client_id"])
@@ -181,7 +182,7 @@ import Testing
     let catalog = ProviderCatalog.load(from: location)
     #expect(
       catalog.skippedFiles.map(\.description) == [
-        "\(dir)/a.json: preset: there is no preset \"simkel\"; use one of github, hivesigner, muhajir, oidc, rfc8628, simkl",
+        "\(dir)/a.json: preset: there is no preset \"simkel\"; use one of github, gitlab, google, hivesigner, muhajir, oidc, rfc8628, simkl",
         "\(dir)/b.json: id: \"same\" is not the file's name; a provider's file is named after its id: rename the file to same.json, or remove \"id\"",
       ])
     #expect(catalog.entry("same")?.configuration?.issuer == "https://y.example")
@@ -251,11 +252,17 @@ extension ProviderFile {
     #expect(one.skippedFiles.isEmpty)
     #expect(watch.openedPaths().isEmpty)
     #expect(
-      one.knownIDs == ["b", "github", "hivesigner", "huge", "muhajir", "noisy", "pipe", "simkl"])
+      one.knownIDs == [
+        "b", "github", "gitlab", "google", "hivesigner", "huge", "muhajir", "noisy", "pipe",
+        "simkl",
+      ])
 
     // Every file is looked at when every provider is shown; only noisy.json is opened.
     let all = ProviderCatalog.load(from: location)
-    #expect(all.entries.map(\.id) == ["b", "github", "hivesigner", "muhajir", "simkl"])
+    #expect(
+      all.entries.map(\.id) == [
+        "b", "github", "gitlab", "google", "hivesigner", "muhajir", "simkl",
+      ])
     #expect(watch.openedPaths() == [path("noisy.json")])
     #expect(
       all.skippedFiles.map(\.description) == [

@@ -132,7 +132,12 @@ extension SandboxExecutableTests {
     ])
     #expect(
       try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
-        == ["github.json", "hivesigner.json", "muhajir.json", "sandbox.json", "simkl.json"])
+        == [
+          "github.json", "gitlab.json", "google.json", "hivesigner.json", "muhajir.json",
+          "sandbox.json", "simkl.json", "work-gitlab.json",
+        ])
+    let gitlab = try String(contentsOfFile: directory + "/gitlab.json", encoding: .utf8)
+    #expect(gitlab.contains("\"issuer\" : \"http://127.0.0.1:\(port)/gitlab\""))
     let simkl = try String(contentsOfFile: directory + "/simkl.json", encoding: .utf8)
     #expect(simkl.contains("\"client_id\" : \"sandbox-client\""))
     #expect(simkl.contains("\"redirect_port\" : 4567"))

@@ -16,7 +16,7 @@ extension ProviderClient {
         ("grant_type", "authorization_code"), ("code", grant.code),
         ("redirect_uri", grant.redirectURI), ("client_id", configuration.clientID),
         ("code_verifier", grant.codeVerifier),
-      ], encoding: configuration.tokenRequestEncoding)
+      ] + configuration.clientSecretParameter, encoding: configuration.tokenRequestEncoding)
     let response = try await sendUninterruptibly(request)
     switch try Self.read(response) {
     case .json(let json):
@@ -35,10 +35,11 @@ extension ProviderClient {
     -> TokenResponse
   {
     let endpoint = try configuration.endpoint(\.tokenEndpoint, named: "token_endpoint")
-    var parameters: [FormEncoding.Pair] = [
-      ("grant_type", "refresh_token"), ("refresh_token", refreshToken),
-      ("client_id", configuration.clientID),
-    ]
+    var parameters: [FormEncoding.Pair] =
+      [
+        ("grant_type", "refresh_token"), ("refresh_token", refreshToken),
+        ("client_id", configuration.clientID),
+      ] + configuration.clientSecretParameter
     if let scopes, !scopes.isEmpty {
       parameters.append(("scope", scopes.joined(separator: " ")))
     }
@@ -64,16 +65,20 @@ extension ProviderClient {
   /// `token_type_hint`, `client_id`), so a provider that ties access tokens to their refresh
   /// token drops both. Both are tried even when the first fails; the first failure is thrown.
   /// `unsupported_token_type` for the access token is not a failure: the provider revokes only
-  /// refresh tokens and the access token simply expires.
+  /// refresh tokens and the access token simply expires. Nor is `invalid_token` once the
+  /// refresh token was revoked: a provider that revokes the whole grant with it (Google)
+  /// answers so for the access token that went with it, where RFC 7009 §2.2 would say 200.
   public func revoke(accessToken: String, refreshToken: String?) async throws(AuthError)
     -> RevocationResult
   {
     guard configuration.revocationEndpoint != nil else { return .unsupported }
     let endpoint = try configuration.endpoint(\.revocationEndpoint, named: "revocation_endpoint")
     var failure: AuthError?
+    var grantRevoked = false
     if let refreshToken {
       do {
         try await revoke(refreshToken, hint: "refresh_token", at: endpoint)
+        grantRevoked = true
       } catch {
         failure = error
       }
@@ -82,6 +87,8 @@ extension ProviderClient {
       try await revoke(accessToken, hint: "access_token", at: endpoint)
     } catch .revocationRejected(let error) where error.code == .unsupportedTokenType {
       // Only refresh tokens are revocable here.
+    } catch .revocationRejected(let error) where error.code == .invalidToken && grantRevoked {
+      // Gone with the grant its refresh token ended.
     } catch {
       failure = failure ?? error
     }

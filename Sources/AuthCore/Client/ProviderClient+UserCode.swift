@@ -32,7 +32,7 @@ extension ProviderClient {
       parameters: [
         ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"),
         ("device_code", authorization.deviceCode ?? ""), ("client_id", configuration.clientID),
-      ], encoding: configuration.tokenRequestEncoding)
+      ] + configuration.clientSecretParameter, encoding: configuration.tokenRequestEncoding)
     let response = try await send(request)
     switch try Self.read(response) {
     case .json(let json):

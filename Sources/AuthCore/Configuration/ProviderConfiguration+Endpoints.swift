@@ -9,6 +9,11 @@ extension ProviderConfiguration {
     throws(AuthError) -> URL
   {
     guard let url = self[keyPath: keyPath] else {
+      // With discovery on, every endpoint the document had is filled in by now
+      // (`OIDCProvider.configuration()`): a missing one is the server's, not the file's.
+      if let issuer, usesDiscovery {
+        throw .endpointNotDiscovered(name, provider: self.name, issuer: issuer)
+      }
       throw .missingEndpoint(name, provider: self.name)
     }
     guard Self.isAllowedEndpoint(url) else { throw .insecureEndpoint(name, provider: self.name) }
@@ -25,6 +30,12 @@ extension ProviderConfiguration {
     default:
       return false
     }
+  }
+
+  /// `client_secret` for a token request, when the provider requires its non-confidential
+  /// secret there (Google); empty for public clients.
+  var clientSecretParameter: [FormEncoding.Pair] {
+    clientSecret.map { [("client_secret", $0.value)] } ?? []
   }
 
   /// Throws unless the provider lists `flow`.

@@ -17,9 +17,13 @@ public struct ProviderConfiguration: Sendable, Equatable {
   /// The authorization server's issuer identifier (`issuer`, RFC 8414 §2). When set, an `iss`
   /// parameter in an authorization response must equal it (RFC 9207 §2.4).
   public var issuer: String?
-  /// The client identifier registered with the provider (`client_id`, RFC 6749 §2.2). Public
-  /// clients have no secret, and authtui never sends one.
+  /// The client identifier registered with the provider (`client_id`, RFC 6749 §2.2).
   public var clientID: String
+  /// The installed application's client secret, for a provider that requires it at the token
+  /// endpoint even with PKCE (`client_secret`, allowed only where the preset declares
+  /// `client_secret_required`): sent with code exchanges, device polls and refreshes, never
+  /// elsewhere. Nil for every public client, which sends none.
+  public var clientSecret: ClientSecret?
   /// The sign-in flows the provider allows (`flows`: `pkce`, `device`, `pin`).
   public var flows: [SignInFlow]
   /// Scopes asked for (`scope`, RFC 6749 §3.3), sent space-separated; omitted when empty.
@@ -108,7 +112,8 @@ public struct ProviderConfiguration: Sendable, Equatable {
     extraRequestParameters: [String: String] = [:],
     extraRequestParametersLocation: ParameterLocation = .body, userAgent: String? = nil,
     requiresIssuerInAuthorizationResponse: Bool = false, usesDiscovery: Bool = true,
-    postLogoutRedirectURI: URL? = nil, identity: IdentityConfiguration? = nil
+    postLogoutRedirectURI: URL? = nil, identity: IdentityConfiguration? = nil,
+    clientSecret: ClientSecret? = nil
   ) {
     self.id = id
     self.name = name ?? id.rawValue
@@ -136,6 +141,7 @@ public struct ProviderConfiguration: Sendable, Equatable {
     self.usesDiscovery = usesDiscovery
     self.postLogoutRedirectURI = postLogoutRedirectURI
     self.identity = identity
+    self.clientSecret = clientSecret
   }
 }
 

@@ -86,6 +86,16 @@ extension AuthError: CustomStringConvertible {
     case .missingEndpoint(let name, let provider):
       return "The configuration of \(provider) has no \(name); add it to the provider file (or "
         + "set `issuer` so discovery fills it in)."
+    case .endpointNotDiscovered(let name, let provider, let issuer):
+      if name == "device_authorization_endpoint" {
+        return "\(provider) does not offer the device flow: the discovery document of \(issuer) "
+          + "lists no device_authorization_endpoint (the server may be too old for it); sign in "
+          + "with the browser instead (`--flow pkce`), or add device_authorization_endpoint to "
+          + "the provider file if the server has one."
+      }
+      return "\(provider) cannot do this: the discovery document of \(issuer) lists no \(name); "
+        + "choose another flow (`authtui providers` lists them), or add \(name) to the "
+        + "provider file if the server has one."
     case .insecureEndpoint(let name, let provider):
       return "The \(name) of \(provider) uses plain http; change it to https (only 127.0.0.1 "
         + "may use http)."

@@ -83,6 +83,10 @@ public enum AuthError: Error, Sendable, Equatable {
   case flowNotOffered(SignInFlow, provider: String)
   /// The provider's configuration lacks an endpoint this step needs (named by its wire name).
   case missingEndpoint(String, provider: String)
+  /// The provider's discovery document (at `issuer`) lists no such endpoint, and the
+  /// configuration sets none: the server does not offer this step (a GitLab older than 17.1
+  /// has no device grant).
+  case endpointNotDiscovered(String, provider: String, issuer: String)
   /// An endpoint uses plain http off loopback; every provider endpoint must be https.
   case insecureEndpoint(String, provider: String)
 
@@ -128,6 +132,7 @@ extension AuthError {
     case .transport(let error): return error.code
     case .flowNotOffered: return "flow_not_offered"
     case .missingEndpoint: return "missing_endpoint"
+    case .endpointNotDiscovered: return "endpoint_not_discovered"
     case .insecureEndpoint: return "insecure_endpoint"
     case .discoveryFailed(let error): return error.code
     case .idTokenRejected(let error): return error.code

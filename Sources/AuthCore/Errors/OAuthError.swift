@@ -71,6 +71,9 @@ public struct OAuthErrorCode: RawRepresentable, Hashable, Sendable, CustomString
   public static let expiredToken = OAuthErrorCode(rawValue: "expired_token")
   /// `unsupported_token_type` (RFC 7009 §2.2.1).
   public static let unsupportedTokenType = OAuthErrorCode(rawValue: "unsupported_token_type")
+  /// `invalid_token` (RFC 6750 §3.1); Google's revocation endpoint answers it for a token that
+  /// is already expired or revoked.
+  public static let invalidToken = OAuthErrorCode(rawValue: "invalid_token")
   /// GitHub's `bad_refresh_token`: the refresh token is spent, expired or unknown (its
   /// `invalid_grant`); the account must sign in again.
   public static let badRefreshToken = OAuthErrorCode(rawValue: "bad_refresh_token")

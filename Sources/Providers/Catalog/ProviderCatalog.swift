@@ -203,6 +203,23 @@ public struct ProviderCatalog: Sendable {
       problems.append(
         problem(shownFile, "client_id", missingClientIDMessage(file, editFile: editFile)))
     }
+    if file.clientSecret != nil && file.clientSecretRequired != true {
+      problems.append(
+        problem(
+          shownFile, "client_secret",
+          "provider \(id) takes no client secret: authtui signs in as a public "
+            + "client; remove \"client_secret\" from \(editFile) (only a preset that declares "
+            + "\"client_secret_required\", such as google, accepts one)"))
+    } else if file.clientSecretRequired == true && file.clientSecret == nil
+      && file.clientID != nil
+    {
+      problems.append(
+        problem(
+          shownFile, "client_secret",
+          "\(file.name ?? id.rawValue) wants the client secret of your installed (Desktop) "
+            + "application at its token endpoint; add \"client_secret\": \"…\" from the "
+            + "application's credentials to \(editFile)"))
+    }
     let configuration =
       problems.isEmpty
       ? makeConfiguration(file, flows: flows, defaultLoginTimeout: defaultLoginTimeout) : nil
@@ -253,7 +270,8 @@ public struct ProviderCatalog: Sendable {
       userAgent: file.userAgent.map(substitute),
       requiresIssuerInAuthorizationResponse: file.issuerInAuthorizationResponse ?? false,
       usesDiscovery: file.usesDiscovery ?? true, postLogoutRedirectURI: file.postLogoutRedirectURI,
-      identity: file.identity)
+      identity: file.identity,
+      clientSecret: file.clientSecretRequired == true ? file.clientSecret : nil)
     configuration.refreshRequiresClientSecret = file.refreshRequiresClientSecret ?? false
     configuration.postLogoutUsesRedirectURI = file.postLogoutUsesRedirectURI ?? false
     return configuration

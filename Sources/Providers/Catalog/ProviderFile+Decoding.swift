@@ -43,7 +43,7 @@ extension FieldReader {
     "extra_request_params_location", "user_agent", "authorization_response_iss_parameter_supported",
     "registration_url", "registration_note", "discovery", "post_logout_redirect_uri", "identity",
     "access_settings_url", "refresh_requires_client_secret", "post_logout_uses_redirect_uri",
-    "application_type",
+    "application_type", "client_secret", "client_secret_required",
   ]
 
   static let identityFields = [
@@ -76,6 +76,8 @@ extension FieldReader {
       report("issuer", Self.insecureMessage(issuer))
     }
     file.clientID = string("client_id").flatMap { $0.isEmpty ? nil : $0 }
+    file.clientSecret = string("client_secret").flatMap { $0.isEmpty ? nil : ClientSecret($0) }
+    file.clientSecretRequired = bool("client_secret_required")
     file.flows = stringList("flows")?.enumerated().compactMap { index, name in
       if let flow = SignInFlow(rawValue: name) { return flow }
       report(

@@ -14,6 +14,12 @@ public struct ProviderFile: Sendable, Equatable {
   public var preset: String?
   public var issuer: String?
   public var clientID: String?
+  /// An installed application's client secret that is no secret (`client_secret`): accepted
+  /// only when the merged file says `client_secret_required` (Google), refused otherwise.
+  public var clientSecret: ClientSecret?
+  /// The provider's token endpoint wants the installed application's (non-confidential)
+  /// client secret even with PKCE (`client_secret_required`, Google's presets).
+  public var clientSecretRequired: Bool?
   public var flows: [SignInFlow]?
   public var scopes: [String]?
   public var authorizationEndpoint: URL?
@@ -66,6 +72,8 @@ public struct ProviderFile: Sendable, Equatable {
     merged.preset = preset ?? base.preset
     merged.issuer = issuer ?? base.issuer
     merged.clientID = clientID ?? base.clientID
+    merged.clientSecret = clientSecret ?? base.clientSecret
+    merged.clientSecretRequired = clientSecretRequired ?? base.clientSecretRequired
     merged.flows = flows ?? base.flows
     merged.scopes = scopes ?? base.scopes
     merged.authorizationEndpoint = authorizationEndpoint ?? base.authorizationEndpoint

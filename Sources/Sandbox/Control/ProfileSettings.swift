@@ -60,6 +60,18 @@ public struct ProfileSettings: Sendable, Equatable {
         accessTokenLifetime: 3600, refreshTokenLifetime: 30 * 86_400,
         authorizationCodeLifetime: 600, deviceCodeLifetime: 0, deviceInterval: 0,
         registeredRedirectURIs: nil, idTokenSigning: nil)
+    case .gitlab, .gitlabSelfManaged:
+      // Access tokens live 2 hours (GitLab 15.0 and later); refresh tokens do not expire.
+      return ProfileSettings(
+        accessTokenLifetime: 7200, refreshTokenLifetime: 0, authorizationCodeLifetime: 600,
+        deviceCodeLifetime: 300, deviceInterval: 5, registeredRedirectURIs: nil,
+        idTokenSigning: nil)
+    case .google:
+      // Access tokens live an hour; a "Testing" app's refresh tokens 7 days.
+      return ProfileSettings(
+        accessTokenLifetime: 3599, refreshTokenLifetime: 7 * 86_400,
+        authorizationCodeLifetime: 600, deviceCodeLifetime: 0, deviceInterval: 0,
+        registeredRedirectURIs: nil, idTokenSigning: nil)
     case .oidc:
       return ProfileSettings(
         accessTokenLifetime: 3600, refreshTokenLifetime: 30 * 86_400,

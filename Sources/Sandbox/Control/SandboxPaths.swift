@@ -69,6 +69,55 @@ public enum SandboxPaths {
     public static let endSession = "/oidc/end_session"
   }
 
+  /// GitLab on GitLab.com (`/gitlab`), with the device grant of GitLab 17.1 and later.
+  public static let gitLab = GitLab(prefix: "/gitlab")
+  /// A self-managed GitLab instance older than 17.1 (`/gitlab-self-managed`): the same
+  /// endpoints, but discovery lists no `device_authorization_endpoint`.
+  public static let gitLabSelfManaged = GitLab(prefix: "/gitlab-self-managed")
+
+  /// One GitLab instance under `prefix`, with GitLab's own paths below it.
+  public struct GitLab: Sendable {
+    /// The instance URL's path: the issuer.
+    public let prefix: String
+    /// The issuer (`https://gitlab.com`).
+    public var issuer: String { prefix }
+    /// OpenID Connect discovery.
+    public var discovery: String { prefix + "/.well-known/openid-configuration" }
+    /// `jwks_uri` (`/oauth/discovery/keys`).
+    public var jwks: String { prefix + "/oauth/discovery/keys" }
+    /// `authorization_endpoint`.
+    public var authorize: String { prefix + "/oauth/authorize" }
+    /// `token_endpoint`.
+    public var token: String { prefix + "/oauth/token" }
+    /// `revocation_endpoint`.
+    public var revoke: String { prefix + "/oauth/revoke" }
+    /// `userinfo_endpoint`.
+    public var userinfo: String { prefix + "/oauth/userinfo" }
+    /// `device_authorization_endpoint` (GitLab 17.1+).
+    public var deviceAuthorization: String { prefix + "/oauth/authorize_device" }
+    /// The device verification page.
+    public var device: String { prefix + "/oauth/device" }
+  }
+
+  /// Google (`accounts.google.com`, `oauth2.googleapis.com`, `openidconnect.googleapis.com`
+  /// and `www.googleapis.com` in real life, one prefix here).
+  public enum Google {
+    /// The issuer (`https://accounts.google.com`).
+    public static let issuer = "/google"
+    /// OpenID Connect discovery.
+    public static let discovery = "/google/.well-known/openid-configuration"
+    /// `authorization_endpoint` (`accounts.google.com/o/oauth2/v2/auth`).
+    public static let authorize = "/google/o/oauth2/v2/auth"
+    /// `token_endpoint` (`oauth2.googleapis.com/token`).
+    public static let token = "/google/token"
+    /// `revocation_endpoint` (`oauth2.googleapis.com/revoke`).
+    public static let revoke = "/google/revoke"
+    /// `userinfo_endpoint` (`openidconnect.googleapis.com/v1/userinfo`).
+    public static let userinfo = "/google/v1/userinfo"
+    /// `jwks_uri` (`www.googleapis.com/oauth2/v3/certs`).
+    public static let jwks = "/google/oauth2/v3/certs"
+  }
+
   /// Test hooks.
   public enum Hooks {
     /// `GET`: counters.

@@ -10,6 +10,17 @@ public enum SandboxProfile: String, Sendable, CaseIterable, Codable {
   case oidc
   /// GitHub: the device flow under `/github/`, the REST API under `/github-api/` (two hosts).
   case github
+  /// GitLab.com, under `/gitlab/`.
+  case gitlab
+  /// A self-managed GitLab without the device grant, under `/gitlab-self-managed/`.
+  case gitlabSelfManaged = "gitlab-self-managed"
+  /// Google, under `/google/`.
+  case google
+
+  /// The client secret of the `google` profile's installed-application client: Google hands
+  /// one to every Desktop-app client and wants it at the token endpoint, though it is no
+  /// secret (anyone with the program has it).
+  public static let googleClientSecret = "GOCSPX-sandbox-desktop-secret"
 
   /// The client id every profile accepts without registration.
   public static let defaultClientID = "sandbox-client"
@@ -30,6 +41,9 @@ public enum SandboxProfile: String, Sendable, CaseIterable, Codable {
     case .muhajir: return ["/muhajir"]
     case .oidc: return ["/oidc"]
     case .github: return ["/github", "/github-api"]
+    case .gitlab: return [SandboxPaths.gitLab.prefix]
+    case .gitlabSelfManaged: return [SandboxPaths.gitLabSelfManaged.prefix]
+    case .google: return ["/google"]
     }
   }
 
@@ -41,6 +55,9 @@ public enum SandboxProfile: String, Sendable, CaseIterable, Codable {
     case .muhajir: return "Muhajir Studio"
     case .oidc: return "Sandbox OpenID Provider"
     case .github: return "GitHub"
+    case .gitlab: return "GitLab"
+    case .gitlabSelfManaged: return "GitLab (self-managed)"
+    case .google: return "Google"
     }
   }
 

@@ -6,7 +6,10 @@ import JSON
 /// what command-line and UI tests sign in with. They override only endpoints and the client id,
 /// so every quirk still comes from the presets themselves.
 public enum SandboxProviderFiles {
-  /// One file per provider: `simkl.json`, `hivesigner.json`, `muhajir.json`, `github.json` and
+  /// One file per provider: `simkl.json`, `hivesigner.json`, `muhajir.json`, `github.json`,
+  /// `gitlab.json` and `work-gitlab.json` (two GitLab instances, each from its instance URL
+  /// alone), `google.json` (with the Desktop app's client secret Google's token endpoint
+  /// requires) and
   /// `sandbox.json` (the standards-complete OpenID profile, from its issuer alone).
   ///
   /// `redirectPort` is the fixed loopback port Simkl's and Muhajir's registrations require; the
@@ -68,6 +71,29 @@ public enum SandboxProviderFiles {
             "source": "endpoint", "endpoint": url(SandboxPaths.GitHub.user), "label": ["login"],
             "subject": ["id"], "name": ["name"], "email": ["email"],
           ],
+        ]
+      ),
+      (
+        // GitLab.com's preset pointed at another instance by its URL alone, as a user points
+        // it at a self-managed GitLab: discovery there finds every endpoint.
+        "gitlab.json",
+        ["preset": "gitlab", "issuer": url(SandboxPaths.gitLab.issuer), "client_id": clientID]
+      ),
+      (
+        // A second GitLab instance under its own provider id, older than 17.1: no device grant.
+        "work-gitlab.json",
+        [
+          "preset": "gitlab", "name": "GitLab (work)",
+          "issuer": url(SandboxPaths.gitLabSelfManaged.issuer), "client_id": clientID,
+        ]
+      ),
+      (
+        // Google's preset at the sandbox's /google, with the Desktop app's client secret that
+        // Google's token endpoint insists on.
+        "google.json",
+        [
+          "preset": "google", "issuer": url(SandboxPaths.Google.issuer), "client_id": clientID,
+          "client_secret": .string(SandboxProfile.googleClientSecret),
         ]
       ),
       (

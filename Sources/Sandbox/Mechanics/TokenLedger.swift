@@ -78,9 +78,10 @@ struct TokenLedger: Sendable {
     return entry.grant
   }
 
-  /// Checks a refresh token presented by `clientID`; with `rotate`, a valid one is retired.
+  /// Checks a refresh token presented by `clientID`; with `rotate`, a valid one is retired,
+  /// and a retired one presented again revokes its family when `reuseRevokesFamily`.
   mutating func redeemRefreshToken(
-    _ token: String, clientID: String, now: Date, rotate: Bool
+    _ token: String, clientID: String, now: Date, rotate: Bool, reuseRevokesFamily: Bool = true
   ) -> RefreshOutcome {
     guard let entry = entries[token], entry.kind == .refresh, entry.grant.clientID == clientID,
       !revokedFamilies.contains(entry.grant.family)
@@ -89,6 +90,7 @@ struct TokenLedger: Sendable {
     case .revoked:
       return .invalid
     case .rotated:
+      guard reuseRevokesFamily else { return .invalid }
       revokeFamily(entry.grant.family)
       return .reused
     case .active:
@@ -101,6 +103,21 @@ struct TokenLedger: Sendable {
   /// Revokes every token of `family`.
   mutating func revokeFamily(_ family: String) {
     revokedFamilies.insert(family)
+  }
+
+  /// Ends the access tokens of `family` issued so far (a GitLab refresh retires them).
+  mutating func revokeAccessTokens(of family: String) {
+    for (token, entry) in entries where entry.kind == .access && entry.grant.family == family {
+      entries[token]?.status = .revoked
+    }
+  }
+
+  /// Revokes the grant behind a live `token` of either kind (Google); false when the token is
+  /// unknown, expired or already revoked.
+  mutating func revokeGrant(of token: String, now: Date) -> Bool {
+    guard let entry = entries[token], isUsable(entry, now: now) else { return false }
+    revokeFamily(entry.grant.family)
+    return true
   }
 
   /// RFC 7009 §2.1: revoking a refresh token revokes its family (the access tokens of the same

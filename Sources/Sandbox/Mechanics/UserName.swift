@@ -1,3 +1,5 @@
+import Crypto
+
 /// The account name a person types on a consent or verification page. It becomes the identity
 /// the provider reports: `sub` and `preferred_username`, Simkl's `user.name`, Hivesigner's
 /// `username`, and an e-mail address `NAME@example.com`.
@@ -23,6 +25,14 @@ enum UserName {
 
   /// The e-mail address the sandbox reports for `name`.
   static func email(_ name: String) -> String { name.lowercased() + "@example.com" }
+
+  /// A stable number for `name`, as providers that identify accounts by number report it in
+  /// `sub` (GitLab's user id, Google's account id): never the name itself.
+  static func numericID(_ name: String) -> String {
+    let digest = SHA256.hash(name)
+    let value = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+    return String(value % 9_000_000_000 + 1_000_000_000)
+  }
 }
 
 extension String {

@@ -8,10 +8,10 @@ import Loopback
 /// answers a dead refresh token with `invalid_grant`, redirects errors as
 /// `?error=access_denied&state=…`, and whose `/api/external/me` answers 401 for an unusable
 /// token and 403 for a valid one lacking `openid`.
-struct MuhajirProfile: ProviderProfile {
+struct MuhajirProfile: AuthorityProfile {
   typealias Paths = SandboxPaths.Muhajir
 
-  private var authority: OpenIDAuthority
+  var authority: OpenIDAuthority
 
   init(signingKeys: [SigningKey] = []) {
     authority = OpenIDAuthority(
@@ -28,17 +28,5 @@ struct MuhajirProfile: ProviderProfile {
         ],
         rotatesRefreshTokens: false, returnsIssuer: false, signingAlgorithms: [.rs256],
         clientAlgorithms: [:]), signingKeys: signingKeys)
-  }
-
-  mutating func respond(to request: HTTPRequest, context: inout ProviderContext) -> HTTPResponse {
-    authority.respond(to: request, context: &context) ?? Answers.notFound(request.path)
-  }
-
-  mutating func invalidateRefreshTokens(now: Date) -> Int {
-    authority.tokens.invalidateRefreshTokens(now: now)
-  }
-
-  mutating func rotateKeys() throws -> [String] {
-    try authority.keys.rotate()
   }
 }

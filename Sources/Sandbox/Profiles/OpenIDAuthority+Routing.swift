@@ -75,16 +75,14 @@ extension OpenIDAuthority {
         "id_token_signing_alg_values_supported",
         .array(configuration.signingAlgorithms.map { .string($0.rawValue) })
       ),
-      ("token_endpoint_auth_methods_supported", ["none"]),
+      (
+        "token_endpoint_auth_methods_supported",
+        configuration.clientSecret == nil
+          ? ["none"] : ["client_secret_post", "client_secret_basic"]
+      ),
       ("revocation_endpoint_auth_methods_supported", routes.revocation.map { _ in ["none"] }),
       ("code_challenge_methods_supported", ["S256"]),
-      (
-        "claims_supported",
-        [
-          "iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "at_hash",
-          "preferred_username", "name", "email", "email_verified",
-        ]
-      ),
+      ("claims_supported", .array(claimsSupported.map { .string($0) })),
       (
         "authorization_response_iss_parameter_supported",
         configuration.returnsIssuer ? true : nil
@@ -94,6 +92,21 @@ extension OpenIDAuthority {
       ("request_uri_parameter_supported", false),
     ])
     return Answers.json(document)
+  }
+
+  /// The claims the discovery document lists.
+  private var claimsSupported: [String] {
+    let registered = ["iss", "sub", "aud", "exp", "iat", "auth_time", "nonce", "at_hash"]
+    switch configuration.claims {
+    case .standard: return registered + ["preferred_username", "name", "email", "email_verified"]
+    case .gitlab:
+      return registered + [
+        "sub_legacy", "name", "nickname", "preferred_username", "email", "email_verified",
+        "website", "profile", "picture", "groups", "groups_direct",
+      ]
+    case .google:
+      return registered + ["email", "email_verified", "name", "given_name", "picture"]
+    }
   }
 
   /// The JWKS, or a 500 when a key cannot be made.

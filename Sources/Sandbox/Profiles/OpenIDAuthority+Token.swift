@@ -66,16 +66,20 @@ extension OpenIDAuthority {
   }
 
   /// A public client identifies itself with `client_id` (in the body, or as the user of an
-  /// `Authorization: Basic` header with an empty password) and sends no secret.
+  /// `Authorization: Basic` header with an empty password) and sends no secret. A profile
+  /// with a `clientSecret` (Google) wants that secret too, in the body or the header, and
+  /// answers its absence the way Google does: `400 invalid_request` "client_secret is missing."
   private func authenticate(_ request: HTTPRequest, body: RequestFields) -> Authentication {
     var clientID = body.nonEmpty("client_id")
+    var secret = body["client_secret"]
     if let header = request.header("Authorization") {
       let parts = header.split(separator: " ", maxSplits: 1)
       guard parts.count == 2, parts[0].lowercased() == "basic",
         let decoded = Data(base64Encoded: String(parts[1])).map({
           String(decoding: $0, as: UTF8.self)
         }),
-        let colon = decoded.firstIndex(of: ":"), decoded[decoded.index(after: colon)...].isEmpty
+        let colon = decoded.firstIndex(of: ":"),
+        configuration.clientSecret != nil || decoded[decoded.index(after: colon)...].isEmpty
       else {
         return .failure(invalidClient("This is a public client: send client_id and no secret."))
       }
@@ -84,8 +88,17 @@ extension OpenIDAuthority {
         return .failure(invalidClient("client_id differs from the Authorization header."))
       }
       clientID = user
+      let password = FormEncoding.unescape(decoded[decoded.index(after: colon)...])
+      if !password.isEmpty { secret = password }
     }
-    guard !body.names.contains("client_secret") else {
+    if let expected = configuration.clientSecret {
+      guard let secret, !secret.isEmpty else {
+        return .failure(Answers.oauthError("invalid_request", "client_secret is missing."))
+      }
+      guard secret == expected else {
+        return .failure(invalidClient("Unauthorized"))
+      }
+    } else if body.names.contains("client_secret") {
       return .failure(invalidClient("This is a public client: send no client_secret."))
     }
     guard let clientID else {
@@ -146,7 +159,8 @@ extension OpenIDAuthority {
     let grant = TokenGrant(
       clientID: clientID, username: issued.username, scopes: issued.request.scopes)
     redeemedCodes[code] = grant.family
-    let response = try tokenResponse(for: grant, nonce: issued.request.nonce, context: &context)
+    let response = try tokenResponse(
+      for: grant, nonce: issued.request.nonce, offline: issued.request.offline, context: &context)
     context.count(.exchanges)
     return response
   }
@@ -160,7 +174,8 @@ extension OpenIDAuthority {
     }
     let outcome = tokens.redeemRefreshToken(
       presented, clientID: clientID, now: context.now,
-      rotate: configuration.rotatesRefreshTokens)
+      rotate: configuration.rotatesRefreshTokens,
+      reuseRevokesFamily: configuration.reuseRevokesGrant)
     switch outcome {
     case .invalid:
       context.count(.failedRefreshes)
@@ -185,6 +200,9 @@ extension OpenIDAuthority {
         scopes = narrowed
       }
       let settings = context.settings
+      if configuration.refreshRetiresAccessTokens {
+        tokens.revokeAccessTokens(of: grant.family)
+      }
       let narrowedGrant = TokenGrant(
         clientID: grant.clientID, username: grant.username, scopes: scopes, family: grant.family)
       let accessToken = tokens.issueAccessToken(
@@ -250,6 +268,9 @@ extension OpenIDAuthority {
         "invalid_request",
         "The revocation endpoint takes an application/x-www-form-urlencoded body.")
     }
+    if configuration.revocationRefusesDeadTokens {
+      return revokeByTokenAlone(body, context: &context)
+    }
     let clientID: String
     switch authenticate(request, body: body) {
     case .success(let id): clientID = id
@@ -265,5 +286,21 @@ extension OpenIDAuthority {
       context.count(.revocations)
       return HTTPResponse(status: 200, headers: [("Cache-Control", "no-store")])
     }
+  }
+
+  /// Google's revocation endpoint: the token alone (no client authentication); either kind of
+  /// token revokes the whole grant, and a token that is unknown or already dead answers
+  /// `400 invalid_token` "Token expired or revoked" rather than RFC 7009's 200.
+  private mutating func revokeByTokenAlone(_ body: RequestFields, context: inout ProviderContext)
+    -> HTTPResponse
+  {
+    guard let token = body.nonEmpty("token") else {
+      return Answers.oauthError("invalid_request", "Missing required parameter: token")
+    }
+    guard tokens.revokeGrant(of: token, now: context.now) else {
+      return Answers.oauthError("invalid_token", "Token expired or revoked")
+    }
+    context.count(.revocations)
+    return HTTPResponse(status: 200, headers: [("Cache-Control", "no-store")])
   }
 }

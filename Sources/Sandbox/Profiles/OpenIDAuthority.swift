@@ -26,8 +26,52 @@ struct OpenIDAuthority: Sendable {
     /// The algorithm of each client's id_tokens; others get the first of `signingAlgorithms`.
     let clientAlgorithms: [String: SignatureAlgorithm]
 
+    /// When a token answer carries a refresh token.
+    var refreshTokenIssue: RefreshTokenIssue = .withOfflineAccessScope
+    /// A rotated-out refresh token presented again revokes the whole grant (reuse detection);
+    /// false just refuses it (GitLab's Doorkeeper).
+    var reuseRevokesGrant = true
+    /// A refresh also ends the access tokens issued before it (GitLab: "invalidates the
+    /// existing access_token and refresh_token").
+    var refreshRetiresAccessTokens = false
+    /// The secret every token request must carry (Google's installed-application clients);
+    /// nil: public clients, which must send none.
+    var clientSecret: String? = nil
+    /// Revoking an unknown, expired or revoked token answers `400 invalid_token` (Google)
+    /// instead of RFC 7009 §2.2's 200.
+    var revocationRefusesDeadTokens = false
+    /// Which claims the id_token and the identity endpoint release.
+    var claims: ClaimStyle = .standard
+    /// GitLab's userinfo has `preferred_username` besides `nickname` (older GitLab releases
+    /// documented `nickname` alone).
+    var releasesPreferredUsername = true
+
     /// The device grant (RFC 8628) is offered when it has an endpoint.
     var offersDeviceGrant: Bool { routes.deviceAuthorization != nil }
+  }
+
+  /// When a token answer carries a refresh token.
+  enum RefreshTokenIssue: Sendable {
+    /// With the `offline_access` scope (OIDC Core §11).
+    case withOfflineAccessScope
+    /// Always (GitLab: every code exchange and device grant).
+    case always
+    /// When the authorization request said `access_type=offline` (Google).
+    case withAccessTypeOffline
+  }
+
+  /// The claims a provider releases.
+  enum ClaimStyle: Sendable {
+    /// `sub` is the user name; `profile` and `email` release the standard claims everywhere.
+    case standard
+    /// GitLab: `sub` is the numeric user id; the id_token carries only `sub`, `sub_legacy`,
+    /// `email`, `email_verified` and `groups_direct`; userinfo adds `nickname`,
+    /// `preferred_username`, `name`, `profile`, `picture` and `groups`.
+    case gitlab
+    /// Google: `sub` is a numeric account id, there is no `preferred_username`; `email`
+    /// releases `email` and `email_verified`, `profile` releases `name` and `picture`, in the
+    /// id_token and userinfo alike.
+    case google
   }
 
   /// The paths of the endpoints; nil for one the profile does not offer.
@@ -52,6 +96,8 @@ struct OpenIDAuthority: Sendable {
     let state: String?
     let nonce: String?
     let challenge: CodeChallenge
+    /// `access_type=offline` (Google's way to ask for a refresh token).
+    var offline = false
   }
 
   struct IssuedCode: Sendable {
@@ -150,7 +196,8 @@ struct OpenIDAuthority: Sendable {
     let authorization = AuthorizationRequest(
       clientID: clientID, redirectURI: redirectURI, scopes: scopes.isEmpty ? ["openid"] : scopes,
       state: state, nonce: fields["nonce"],
-      challenge: CodeChallenge(value: challengeValue, method: .s256))
+      challenge: CodeChallenge(value: challengeValue, method: .s256),
+      offline: fields["access_type"] == "offline")
     let id = pending.add(authorization, now: context.now)
     return Pages.consent(consentPage(for: authorization, id: id))
   }
@@ -214,7 +261,7 @@ struct OpenIDAuthority: Sendable {
   /// The token response for a new grant (RFC 6749 §5.1, OIDC Core §3.1.3.3): an access token,
   /// a refresh token with `offline_access`, an id_token with `openid`.
   mutating func tokenResponse(
-    for grant: TokenGrant, nonce: String?, context: inout ProviderContext
+    for grant: TokenGrant, nonce: String?, offline: Bool = false, context: inout ProviderContext
   ) throws -> HTTPResponse {
     let settings = context.settings
     let accessToken = tokens.issueAccessToken(
@@ -224,7 +271,7 @@ struct OpenIDAuthority: Sendable {
       ("expires_in", .int(settings.accessTokenLifetime)),
       ("scope", .string(grant.scopes.joined(separator: " "))),
     ]
-    if grant.scopes.contains("offline_access") {
+    if issuesRefreshToken(for: grant, offline: offline) {
       let refreshToken = tokens.issueRefreshToken(
         for: grant, lifetime: settings.refreshTokenLifetime, now: context.now)
       members.append(("refresh_token", .string(refreshToken)))
@@ -237,6 +284,15 @@ struct OpenIDAuthority: Sendable {
     return Answers.json(.object(members))
   }
 
+  /// Whether a new grant's answer carries a refresh token.
+  private func issuesRefreshToken(for grant: TokenGrant, offline: Bool) -> Bool {
+    switch configuration.refreshTokenIssue {
+    case .withOfflineAccessScope: return grant.scopes.contains("offline_access")
+    case .always: return true
+    case .withAccessTypeOffline: return offline
+    }
+  }
+
   /// An id_token (OIDC Core §2) signed with the client's key.
   mutating func idToken(
     for grant: TokenGrant, nonce: String?, accessToken: String, context: ProviderContext
@@ -245,13 +301,13 @@ struct OpenIDAuthority: Sendable {
     let entry = try keys.entry(for: algorithm)
     let now = context.unixTime
     var claims: [(String, OrderedJSON)] = [
-      ("iss", .string(issuer(context))), ("sub", .string(grant.username)),
+      ("iss", .string(issuer(context))), ("sub", .string(subject(grant.username))),
       ("aud", .string(grant.clientID)), ("exp", .int(now + 3600)), ("iat", .int(now)),
       ("auth_time", .int(now)),
     ]
     if let nonce { claims.append(("nonce", .string(nonce))) }
     claims.append(("at_hash", .string(JWS.accessTokenHash(accessToken))))
-    claims += profileClaims(for: grant)
+    claims += idTokenClaims(for: grant, context: context)
     let token = try JWS.sign(claims: .object(claims), with: entry)
     issuedIDTokens[Base64URL.encode(SHA256.hash(token))] = (grant.clientID, grant.username)
     return token
@@ -272,8 +328,75 @@ struct OpenIDAuthority: Sendable {
     }
   }
 
-  /// The claims the granted scopes release (OIDC Core §5.4).
-  func profileClaims(for grant: TokenGrant) -> [(String, OrderedJSON)] {
+  /// The account's `sub`: the user name, or for GitLab and Google a number derived from it
+  /// (GitLab's user id, Google's account id), so a client that labels accounts with `sub`
+  /// shows a number.
+  func subject(_ username: String) -> String {
+    switch configuration.claims {
+    case .standard: return username
+    case .gitlab, .google: return UserName.numericID(username)
+    }
+  }
+
+  /// The claims of the id_token beyond the registered ones.
+  private func idTokenClaims(for grant: TokenGrant, context: ProviderContext)
+    -> [(String, OrderedJSON)]
+  {
+    switch configuration.claims {
+    case .standard, .google:
+      return profileClaims(for: grant, context: context)
+    case .gitlab:
+      // GitLab's id_token: sub, sub_legacy, email, email_verified, groups_direct; the user
+      // name is only in userinfo.
+      var claims: [(String, OrderedJSON)] = [("sub_legacy", .string(legacySubject(grant)))]
+      if grant.scopes.contains("email") || grant.scopes.contains("openid") {
+        claims += [("email", .string(UserName.email(grant.username))), ("email_verified", true)]
+      }
+      claims.append(("groups_direct", .array([.string("\(grant.username)-group")])))
+      return claims
+    }
+  }
+
+  private func legacySubject(_ grant: TokenGrant) -> String {
+    Base64URL.encode(SHA256.hash("legacy:" + grant.username))
+  }
+
+  /// The claims the granted scopes release (OIDC Core §5.4), as the identity endpoint gives
+  /// them.
+  func profileClaims(for grant: TokenGrant, context: ProviderContext) -> [(String, OrderedJSON)] {
+    switch configuration.claims {
+    case .standard:
+      return standardProfileClaims(for: grant)
+    case .gitlab:
+      var claims: [(String, OrderedJSON)] = [
+        ("sub_legacy", .string(legacySubject(grant))), ("name", .string(grant.username)),
+        ("nickname", .string(grant.username)),
+      ]
+      if configuration.releasesPreferredUsername {
+        claims.append(("preferred_username", .string(grant.username)))
+      }
+      return claims + [
+        ("email", .string(UserName.email(grant.username))), ("email_verified", true),
+        ("profile", .string(context.absolute("/gitlab/\(grant.username)"))),
+        ("picture", .string(context.absolute("/gitlab/uploads/\(grant.username).png"))),
+        ("groups", .array([.string("\(grant.username)-group")])),
+      ]
+    case .google:
+      var claims: [(String, OrderedJSON)] = []
+      if grant.scopes.contains("email") {
+        claims += [("email", .string(UserName.email(grant.username))), ("email_verified", true)]
+      }
+      if grant.scopes.contains("profile") {
+        claims += [
+          ("name", .string(grant.username)), ("given_name", .string(grant.username)),
+          ("picture", .string(context.absolute("/google/photo/\(grant.username).png"))),
+        ]
+      }
+      return claims
+    }
+  }
+
+  private func standardProfileClaims(for grant: TokenGrant) -> [(String, OrderedJSON)] {
     var claims: [(String, OrderedJSON)] = []
     if grant.scopes.contains("profile") {
       claims += [
@@ -305,6 +428,9 @@ struct OpenIDAuthority: Sendable {
       return Answers.bearerRefusal(.insufficientScope("openid"), realm: realm)
     }
     context.count(.identityRequests)
-    return Answers.json(.object([("sub", .string(grant.username))] + profileClaims(for: grant)))
+    return Answers.json(
+      .object(
+        [("sub", .string(subject(grant.username)))]
+          + profileClaims(for: grant, context: context)))
   }
 }

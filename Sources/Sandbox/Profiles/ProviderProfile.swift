@@ -21,3 +21,23 @@ extension ProviderProfile {
   mutating func invalidateRefreshTokens(now: Date) -> Int { 0 }
   mutating func rotateKeys() throws -> [String] { [] }
 }
+
+/// A profile that is an `OpenIDAuthority` configured as the provider and nothing more: its
+/// answers, refresh-token invalidation and key rotation are the authority's.
+protocol AuthorityProfile: ProviderProfile {
+  var authority: OpenIDAuthority { get set }
+}
+
+extension AuthorityProfile {
+  mutating func respond(to request: HTTPRequest, context: inout ProviderContext) -> HTTPResponse {
+    authority.respond(to: request, context: &context) ?? Answers.notFound(request.path)
+  }
+
+  mutating func invalidateRefreshTokens(now: Date) -> Int {
+    authority.tokens.invalidateRefreshTokens(now: now)
+  }
+
+  mutating func rotateKeys() throws -> [String] {
+    try authority.keys.rotate()
+  }
+}

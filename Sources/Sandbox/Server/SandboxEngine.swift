@@ -21,12 +21,16 @@ actor SandboxEngine {
   var muhajir: MuhajirProfile
   var oidc: OIDCProfile
   var github = GitHubProfile()
+  var gitlab: GitLabProfile
+  var gitlabSelfManaged: GitLabProfile
+  var google: GoogleProfile
 
   init(configuration: SandboxConfiguration) {
     self.configuration = configuration
     self.settings = configuration.initialSettings()
     self.muhajir = MuhajirProfile(signingKeys: configuration.signingKeys)
     self.oidc = OIDCProfile(signingKeys: configuration.signingKeys)
+    (gitlab, gitlabSelfManaged, google) = Self.newerProfiles(configuration)
   }
 
   func attach(baseURL: String) {
@@ -61,6 +65,9 @@ actor SandboxEngine {
     case .muhajir: response = muhajir.respond(to: request, context: &context)
     case .oidc: response = oidc.respond(to: request, context: &context)
     case .github: response = github.respond(to: request, context: &context)
+    case .gitlab: response = gitlab.respond(to: request, context: &context)
+    case .gitlabSelfManaged: response = gitlabSelfManaged.respond(to: request, context: &context)
+    case .google: response = google.respond(to: request, context: &context)
     }
     stats.record(.requests, profile: profile)
     for event in context.events {
@@ -76,6 +83,11 @@ actor SandboxEngine {
     if profile == nil || profile == .muhajir { count += muhajir.invalidateRefreshTokens(now: now) }
     if profile == nil || profile == .oidc { count += oidc.invalidateRefreshTokens(now: now) }
     if profile == nil || profile == .github { count += github.invalidateRefreshTokens(now: now) }
+    if profile == nil || profile == .gitlab { count += gitlab.invalidateRefreshTokens(now: now) }
+    if profile == nil || profile == .gitlabSelfManaged {
+      count += gitlabSelfManaged.invalidateRefreshTokens(now: now)
+    }
+    if profile == nil || profile == .google { count += google.invalidateRefreshTokens(now: now) }
     return count
   }
 
@@ -84,6 +96,11 @@ actor SandboxEngine {
     var kids: [SandboxProfile: [String]] = [:]
     if profile == nil || profile == .oidc { kids[.oidc] = try oidc.rotateKeys() }
     if profile == nil || profile == .muhajir { kids[.muhajir] = try muhajir.rotateKeys() }
+    if profile == nil || profile == .gitlab { kids[.gitlab] = try gitlab.rotateKeys() }
+    if profile == nil || profile == .gitlabSelfManaged {
+      kids[.gitlabSelfManaged] = try gitlabSelfManaged.rotateKeys()
+    }
+    if profile == nil || profile == .google { kids[.google] = try google.rotateKeys() }
     return kids
   }
 
@@ -98,6 +115,22 @@ actor SandboxEngine {
     muhajir = MuhajirProfile(signingKeys: configuration.signingKeys)
     oidc = OIDCProfile(signingKeys: configuration.signingKeys)
     github = GitHubProfile()
+    (gitlab, gitlabSelfManaged, google) = Self.newerProfiles(configuration)
+  }
+
+  /// The GitLab instances and Google, fresh.
+  private static func newerProfiles(_ configuration: SandboxConfiguration) -> (
+    GitLabProfile, GitLabProfile, GoogleProfile
+  ) {
+    let keys = configuration.signingKeys
+    return (
+      GitLabProfile(
+        profile: .gitlab, paths: SandboxPaths.gitLab, offersDeviceGrant: true, signingKeys: keys),
+      GitLabProfile(
+        profile: .gitlabSelfManaged, paths: SandboxPaths.gitLabSelfManaged,
+        offersDeviceGrant: false, signingKeys: keys),
+      GoogleProfile(signingKeys: keys)
+    )
   }
 
   private func indexPage() -> HTTPResponse {
@@ -105,7 +138,11 @@ actor SandboxEngine {
     let entries: [(String, String)] = [
       ("Simkl", SandboxPaths.Simkl.home), ("Hivesigner", SandboxPaths.Hivesigner.authorize),
       ("Muhajir Studio", SandboxPaths.Muhajir.discovery),
-      ("OpenID Connect", SandboxPaths.OIDC.discovery), ("GitHub", SandboxPaths.GitHub.device),
+      ("OpenID Connect", SandboxPaths.OIDC.discovery),
+      ("GitLab", SandboxPaths.gitLab.discovery),
+      ("GitLab (self-managed, before 17.1)", SandboxPaths.gitLabSelfManaged.discovery),
+      ("Google", SandboxPaths.Google.discovery),
+      ("GitHub", SandboxPaths.GitHub.device),
     ]
     for (name, path) in entries {
       body += "<li>\(name): <a href=\"\(path)\">\(path)</a></li>\n"
