@@ -11,6 +11,7 @@ extension AccountSummary {
       needsSignIn: record.needsSignIn, expiresAt: record.tokens.expiresAt,
       obtainedAt: record.tokens.obtainedAt, scopes: record.tokens.scopes,
       tokenType: record.tokens.tokenType, refreshable: record.tokens.refreshToken != nil,
-      identity: record.identity["email"] ?? record.identity["name"] ?? record.subject)
+      identity: record.identity["email"] ?? record.identity["name"] ?? record.subject,
+      tenant: record.identity["tenant"])
   }
 }

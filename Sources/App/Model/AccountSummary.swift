@@ -27,14 +27,17 @@ public struct AccountSummary: Sendable, Equatable, Identifiable {
   public var refreshable: Bool
   /// Who the provider says signed in (user name or e-mail), when known.
   public var identity: String?
+  /// The tenant the account signed in through (Microsoft's `tid`), when the provider names one.
+  public var tenant: String?
 
   /// Describes an account; every fact but the name is optional.
   public init(
     name: AccountName, providerName: String, hasAccessToken: Bool = true,
     needsSignIn: Bool = false, expiresAt: Date? = nil, obtainedAt: Date? = nil,
     scopes: [String] = [], tokenType: String? = "Bearer", refreshable: Bool = false,
-    identity: String? = nil
+    identity: String? = nil, tenant: String? = nil
   ) {
+    self.tenant = tenant
     self.name = name
     self.providerName = providerName
     self.hasAccessToken = hasAccessToken

@@ -33,7 +33,7 @@ extension ProviderClient {
     case .json(let json):
       return .tokens(try TokenResponse(json: json, receivedAt: await clock.now()))
     case .error(let error):
-      return try Self.pollAnswer(for: error)
+      return try Self.pollAnswer(for: configuration.standardized(error))
     }
   }
 
@@ -65,7 +65,7 @@ extension ProviderClient {
       let message = json["message"]?.stringValue?.lowercased() ?? ""
       return message.contains("slow down") ? .slowDown : .pending
     case .error(let error):
-      return try Self.pollAnswer(for: error)
+      return try Self.pollAnswer(for: configuration.standardized(error))
     }
   }
 

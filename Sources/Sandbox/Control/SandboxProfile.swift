@@ -8,6 +8,8 @@ public enum SandboxProfile: String, Sendable, CaseIterable, Codable {
   case muhajir
   /// A standards-complete OpenID Connect provider, under `/oidc/`.
   case oidc
+  /// The Microsoft identity platform, under `/microsoft/{tenant}/…` (`login.microsoftonline.com`).
+  case microsoft
 
   /// The client id every profile accepts without registration.
   public static let defaultClientID = "sandbox-client"
@@ -27,6 +29,7 @@ public enum SandboxProfile: String, Sendable, CaseIterable, Codable {
     case .hivesigner: return ["/hivesigner"]
     case .muhajir: return ["/muhajir"]
     case .oidc: return ["/oidc"]
+    case .microsoft: return ["/microsoft"]
     }
   }
 
@@ -37,6 +40,7 @@ public enum SandboxProfile: String, Sendable, CaseIterable, Codable {
     case .hivesigner: return "Hivesigner"
     case .muhajir: return "Muhajir Studio"
     case .oidc: return "Sandbox OpenID Provider"
+    case .microsoft: return "Microsoft"
     }
   }
 

@@ -6,7 +6,8 @@ import JSON
 /// what command-line and UI tests sign in with. They override only endpoints and the client id,
 /// so every quirk still comes from the presets themselves.
 public enum SandboxProviderFiles {
-  /// One file per provider: `simkl.json`, `hivesigner.json`, `muhajir.json` and `sandbox.json`
+  /// One file per provider: `simkl.json`, `hivesigner.json`, `muhajir.json`, `microsoft.json`
+  /// and `sandbox.json`
   /// (the standards-complete OpenID profile, from its issuer alone).
   ///
   /// `redirectPort` is the fixed loopback port Simkl's and Muhajir's registrations require; the
@@ -56,6 +57,20 @@ public enum SandboxProviderFiles {
             "label": ["preferred_username", "email", "sub"], "subject": ["sub"],
             "email": ["email"], "name": ["name"], "forbidden_scope_hint": "openid",
           ],
+        ]
+      ),
+      (
+        // The tenant stays a field: `{tenant}` is filled from the preset's "fields" (or a
+        // test's override), exactly as on login.microsoftonline.com.
+        "microsoft.json",
+        [
+          "preset": "microsoft", "client_id": clientID,
+          "issuer": url(SandboxPaths.Microsoft.issuer("{tenant}")),
+          "authorization_endpoint": url(SandboxPaths.Microsoft.authorize("{tenant}")),
+          "token_endpoint": url(SandboxPaths.Microsoft.token("{tenant}")),
+          "device_authorization_endpoint": url(SandboxPaths.Microsoft.deviceCode("{tenant}")),
+          "end_session_endpoint": url(SandboxPaths.Microsoft.logout("{tenant}")),
+          "jwks_uri": url(SandboxPaths.Microsoft.keys("{tenant}")),
         ]
       ),
       (

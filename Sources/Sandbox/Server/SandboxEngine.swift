@@ -20,12 +20,14 @@ actor SandboxEngine {
   var hivesigner = HivesignerProfile()
   var muhajir: MuhajirProfile
   var oidc: OIDCProfile
+  var microsoft: MicrosoftProfile
 
   init(configuration: SandboxConfiguration) {
     self.configuration = configuration
     self.settings = configuration.initialSettings()
     self.muhajir = MuhajirProfile(signingKeys: configuration.signingKeys)
     self.oidc = OIDCProfile(signingKeys: configuration.signingKeys)
+    self.microsoft = MicrosoftProfile(signingKeys: configuration.signingKeys)
   }
 
   func attach(baseURL: String) {
@@ -59,6 +61,7 @@ actor SandboxEngine {
     case .hivesigner: response = hivesigner.respond(to: request, context: &context)
     case .muhajir: response = muhajir.respond(to: request, context: &context)
     case .oidc: response = oidc.respond(to: request, context: &context)
+    case .microsoft: response = microsoft.respond(to: request, context: &context)
     }
     stats.record(.requests, profile: profile)
     for event in context.events {
@@ -73,6 +76,9 @@ actor SandboxEngine {
     var count = 0
     if profile == nil || profile == .muhajir { count += muhajir.invalidateRefreshTokens(now: now) }
     if profile == nil || profile == .oidc { count += oidc.invalidateRefreshTokens(now: now) }
+    if profile == nil || profile == .microsoft {
+      count += microsoft.invalidateRefreshTokens(now: now)
+    }
     return count
   }
 
@@ -81,6 +87,7 @@ actor SandboxEngine {
     var kids: [SandboxProfile: [String]] = [:]
     if profile == nil || profile == .oidc { kids[.oidc] = try oidc.rotateKeys() }
     if profile == nil || profile == .muhajir { kids[.muhajir] = try muhajir.rotateKeys() }
+    if profile == nil || profile == .microsoft { kids[.microsoft] = try microsoft.rotateKeys() }
     return kids
   }
 
@@ -94,6 +101,7 @@ actor SandboxEngine {
     hivesigner = HivesignerProfile()
     muhajir = MuhajirProfile(signingKeys: configuration.signingKeys)
     oidc = OIDCProfile(signingKeys: configuration.signingKeys)
+    microsoft = MicrosoftProfile(signingKeys: configuration.signingKeys)
   }
 
   private func indexPage() -> HTTPResponse {
