@@ -21,8 +21,9 @@ import Testing
     )
     let rows = try #require(
       try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
-    #expect(rows.map { $0["id"] as? String } == ["hivesigner", "muhajir", "simkl"])
-    let simkl = rows[2]
+    #expect(
+      rows.map { $0["id"] as? String } == ["hivesigner", "microsoft", "muhajir", "simkl"])
+    let simkl = rows[3]
     #expect(simkl["client_id_configured"] as? Bool == true)
     #expect(simkl["usable"] as? Bool == true)
     #expect(simkl["flows"] as? [String] == ["pkce", "pin"])
@@ -36,8 +37,9 @@ import Testing
       environment: ChildProcess.environment(["AUTHTUI_CONFIG_DIR": config.path]))
     #expect(result.status == 0)
     let lines = result.stdout.split(separator: "\n")
-    #expect(lines.first == "ID          NAME            FLOWS      CLIENT ID  SOURCE")
-    #expect(lines.contains("simkl       Simkl           pkce, pin  missing    built-in"))
+    #expect(lines.first == "ID          NAME            FLOWS         CLIENT ID  SOURCE")
+    #expect(lines.contains("simkl       Simkl           pkce, pin     missing    built-in"))
+    #expect(lines.contains("microsoft   Microsoft       pkce, device  missing    built-in"))
     #expect(
       result.stdout.contains("then add \"client_id\": \"…\" to \(config.path)/providers/simkl.json")
     )

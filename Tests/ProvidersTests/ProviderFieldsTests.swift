@@ -7,21 +7,11 @@ import Testing
 /// `fields` (`{name}` placeholders a user file sets without copying URLs) and
 /// `id_token_issuer_fields` (an issuer filled per id_token), with the Microsoft preset as the
 /// case that needs them.
-@Suite struct ProviderFieldsTests {
-  let folder: TemporaryDirectory
-  let location: ConfigurationLocation
-
-  init() throws {
-    folder = try TemporaryDirectory()
-    location = ConfigurationLocation(directory: URL(fileURLWithPath: folder.path))
-    try FileManager.default.createDirectory(
-      at: location.providersDirectory, withIntermediateDirectories: true)
-  }
-
+extension ProviderCatalogTests {
   var file: String { location.providersDirectory.appendingPathComponent("microsoft.json").path }
 
   func write(_ text: String) throws {
-    try text.write(toFile: file, atomically: true, encoding: .utf8)
+    try write("microsoft.json", text)
   }
 
   func microsoft() throws -> ProviderConfiguration {
