@@ -113,8 +113,9 @@ import Vault
   }
 
   /// No revocation endpoint: the logout page is opened, the account deleted here, and the
-  /// message says the tokens stay valid. Guards `end_session_endpoint` in microsoft.json
-  /// (without it the message is the one for a provider with no sign-out page at all).
+  /// message says the tokens stay valid. (The preset's `end_session_endpoint` line is guarded
+  /// by `theMicrosoftPresetFillsItsTenantFieldWithCommonByDefault`: here the sandbox file and
+  /// discovery name the sandbox's logout page too.)
   @Test func signsOutThroughTheLogoutPageAndSaysTheTokensAreNotRevoked() async throws {
     let cli = try await CLIHarness.start()
     try await cli.login("microsoft", as: "alice")
