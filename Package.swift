@@ -69,7 +69,9 @@ let package = Package(
       dependencies: ["AuthCore", "Crypto", "Hardening", "Isolation", "Terminal", "Vault"]),
     .target(
       name: "App",
-      dependencies: ["Accounts", "Terminal", "Theme", "AuthCore", "Providers", "Spelling", "Vault"]),
+      dependencies: [
+        "Accounts", "Terminal", "Theme", "AuthCore", "Providers", "QRCode", "Spelling", "Vault",
+      ]),
 
     // Build tool: compiles data files (Themes/*.theme, provider presets) into their modules.
     .executableTarget(name: "DataFileEmbedder"),
@@ -117,8 +119,8 @@ let package = Package(
     .testTarget(
       name: "AuthCoreTests",
       dependencies: [
-        "Accounts", "AuthCore", "Commands", "Crypto", "JSON", "Loopback", "Sandbox", "TestSupport",
-        "Vault",
+        "Accounts", "AuthCore", "Commands", "Crypto", "JSON", "Loopback", "Providers", "Sandbox",
+        "TestSupport", "Vault",
       ]),
     .testTarget(
       name: "ProvidersTests", dependencies: ["Providers", "AuthCore", "JSON", "TestSupport"]),
@@ -164,8 +166,8 @@ let package = Package(
     .testTarget(
       name: "InteractiveUITests",
       dependencies: [
-        "authtui-core", "authtui-sandbox", "authtui-test-browser", "Crypto", "JSON", "Sandbox",
-        "TestSupport", "Vault",
+        "authtui-core", "authtui-sandbox", "authtui-test-browser", "Crypto", "JSON", "QRCode",
+        "Sandbox", "TestSupport", "Vault",
       ]),
     .testTarget(name: "SystemTests", dependencies: ["System"]),
     .testTarget(

@@ -70,7 +70,9 @@ public actor AccountBook {
           providerID: record.providerID, label: record.label))
       return false
     }
-    return AccountListing(accounts: accounts, damaged: damaged.sorted { $0.id < $1.id })
+    return AccountListing(
+      accounts: accounts, damaged: damaged.sorted { $0.id < $1.id },
+      defaults: stored.defaults.filter { id in accounts.contains { $0.id == id } })
   }
 
   /// The account with row id `id`, as stored now.
@@ -111,9 +113,15 @@ public actor AccountBook {
       let matching = readable.map(StoredAccount.readable) + damaged.map(StoredAccount.damaged)
       if matching.count == 1, let only = matching.first { return only }
       if matching.count > 1 {
+        if let chosen = readable.first(where: { listing.defaults.contains($0.id) }) {
+          return .readable(chosen)
+        }
+        let names = readable.sorted {
+          AccountName.OrderKey(provider: $0.providerID, label: $0.label)
+            < AccountName.OrderKey(provider: $1.providerID, label: $1.label)
+        }.map(\.name)
         throw .ambiguousAccount(
-          provider,
-          candidates: readable.map(\.name).sorted() + damaged.map { $0.name ?? "'\($0.id)'" })
+          provider, candidates: names + damaged.map { $0.name ?? "'\($0.id)'" })
       }
       let names = listing.accounts.map(\.name) + listing.damaged.compactMap(\.name)
       throw .noSuchAccount(text, suggestions: Self.closeNames(to: text, among: names))

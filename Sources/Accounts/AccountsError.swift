@@ -96,8 +96,14 @@ public enum AccountsError: Error, Sendable, Equatable {
       return "no account \(name); "
         + Self.didYouMean(suggestions, otherwise: "`authtui list` shows your accounts")
     case .ambiguousAccount(let provider, let candidates):
-      return "\(provider) has several accounts; name one: "
-        + candidates.joined(separator: ", ")
+      let shown = candidates.prefix(Self.namesShown)
+      let more =
+        candidates.count > shown.count
+        ? ["… and \(candidates.count - shown.count) more (`authtui list` shows them all)"] : []
+      return "\(provider) has \(candidates.count) accounts and none is its default; name one"
+        + (more.isEmpty ? ":" : ", for example:")
+        + Self.indentedLines(Array(shown) + more)
+        + "\nor make one the default: `authtui default \(provider)/LABEL`"
     case .noSuchProvider(let id, let suggestions):
       return "no provider \(id); "
         + Self.didYouMean(suggestions, otherwise: "`authtui providers` lists them")
@@ -170,10 +176,20 @@ public enum AccountsError: Error, Sendable, Equatable {
     return plain ? label : "'" + label.replacingOccurrences(of: "'", with: "'\\''") + "'"
   }
 
-  /// "did you mean `a` or `b`?", or `fallback` when nothing is close.
+  /// How many names a message lists before it says how many more there are.
+  static let namesShown = 5
+
+  /// "did you mean `a`?" for one suggestion, the suggestions one per line under "did you mean
+  /// one of these?" for several, or `fallback` when nothing is close.
   static func didYouMean(_ suggestions: [String], otherwise fallback: String) -> String {
-    guard !suggestions.isEmpty else { return fallback }
-    return "did you mean " + suggestions.map { "`\($0)`" }.joined(separator: " or ") + "?"
+    guard let first = suggestions.first else { return fallback }
+    guard suggestions.count > 1 else { return "did you mean `\(first)`?" }
+    return "did you mean one of these?" + indentedLines(suggestions)
+  }
+
+  /// Each of `lines` on a line of its own, indented two spaces, after a line break.
+  static func indentedLines(_ lines: [String]) -> String {
+    lines.map { "\n  " + $0 }.joined()
   }
 
   static func describe(_ date: Date) -> String {

@@ -16,7 +16,8 @@ extension AgentListing {
           name: account.name, provider: account.providerID, label: account.label,
           usable: !account.needsSignIn && account.tokens.accessToken != nil,
           expiresAt: account.tokens.expiresAt, scopes: account.tokens.scopes,
-          refreshable: account.tokens.refreshToken != nil, obtainedAt: account.tokens.obtainedAt)
+          refreshable: account.tokens.refreshToken != nil, obtainedAt: account.tokens.obtainedAt,
+          isDefault: listing.defaults.contains(account.id))
       },
       damaged: listing.damaged.map { damaged in
         Damaged(id: damaged.id.rawValue, name: damaged.name, damage: damaged.damage.description)

@@ -26,13 +26,17 @@ public struct AgentListing: Sendable, Equatable {
     /// agent): `authtui status` says from when one that cannot be refreshed needs a new
     /// sign-in, as the UI does (`RefreshSchedule.signInNoticeAt`).
     public let obtainedAt: Date?
+    /// Whether it is its provider's default account, the one a bare `PROVIDER` names
+    /// (`default`, sent only when true: an older agent sends none).
+    public let isDefault: Bool
 
     /// An account named `name` with these facts.
     public init(
       name: String, provider: String, label: String, usable: Bool, expiresAt: Date?,
-      scopes: [String], refreshable: Bool, obtainedAt: Date? = nil
+      scopes: [String], refreshable: Bool, obtainedAt: Date? = nil, isDefault: Bool = false
     ) {
       self.obtainedAt = obtainedAt
+      self.isDefault = isDefault
       self.name = name
       self.provider = provider
       self.label = label
@@ -90,7 +94,8 @@ public struct AgentListing: Sendable, Equatable {
                 ("refreshable", .bool(account.refreshable)),
               ]
                 + (account.obtainedAt.map { [("obtained_at", .double($0.timeIntervalSince1970))] }
-                  ?? []))
+                  ?? [])
+                + (account.isDefault ? [("default", .bool(true))] : []))
           })
       ),
       (
@@ -120,10 +125,16 @@ public struct AgentListing: Sendable, Equatable {
         case .bool(let refreshable)? = account["refreshable"],
         let obtainedAt = AgentOptionalMember.date(account["obtained_at"])
       else { return nil }
+      var isDefault = false
+      switch account["default"] {
+      case nil: break
+      case .bool(let value)?: isDefault = value
+      default: return nil
+      }
       readable.append(
         Account(
           name: name, provider: provider, label: label, usable: usable, expiresAt: expiresAt,
-          scopes: scopes, refreshable: refreshable, obtainedAt: obtainedAt))
+          scopes: scopes, refreshable: refreshable, obtainedAt: obtainedAt, isDefault: isDefault))
     }
     var unreadable: [Damaged] = []
     for element in damaged {

@@ -24,6 +24,7 @@ extension CommandCatalog {
         await ListCommand.run(.init($0, json: ListCommand.jsonFlag), console: $1)
       },
       StatusCommand.spec,
+      DefaultCommand.spec.running { await DefaultCommand.run($0, console: $1) },
       ExportCommand.spec.running { (invocation) throws(CommandFailure) in
         try ExportCommand.Options(invocation)
       } _: {

@@ -14,8 +14,9 @@ enum ListCommand {
     details: """
       Status is valid, expiring (less than 5 minutes left), expired, or sign-in needed.
       --json prints [{"account", "provider", "label", "status", "expires_at", "scopes",
-      "refreshable"}], with expires_at in ISO 8601 (UTC) or null and status one of valid,
-      expiring, expired, sign_in_needed. When `authtui agent` runs for this vault, it answers
+      "refreshable", "default"}], with expires_at in ISO 8601 (UTC) or null and status one of
+      valid, expiring, expired, sign_in_needed; default is true for the account a bare
+      PROVIDER names (`authtui default`), marked "(default)" in the table. When `authtui agent` runs for this vault, it answers
       instead and no passphrase is needed; AUTHTUI_NO_AGENT=1 skips it.
       """,
     arguments: [], requiredArguments: 0, options: [jsonFlag])
@@ -34,12 +35,14 @@ enum ListCommand {
     let expiresAt: String?
     let scopes: [String]
     let refreshable: Bool
+    let isDefault: Bool
 
     var json: OrderedJSON {
       OrderedJSON.object([
         ("account", .string(account)), ("provider", .string(provider)), ("label", .string(label)),
         ("status", .string(status)), ("expires_at", expiresAt.map { .string($0) } ?? .null),
         ("scopes", .array(scopes.map(OrderedJSON.string))), ("refreshable", .bool(refreshable)),
+        ("default", .bool(isDefault)),
       ])
     }
   }
@@ -89,7 +92,7 @@ enum ListCommand {
       return Row(
         account: account.name, provider: account.provider, label: account.label,
         status: status.rawValue, expiresAt: account.expiresAt.map(formatter.string(from:)),
-        scopes: account.scopes, refreshable: account.refreshable)
+        scopes: account.scopes, refreshable: account.refreshable, isDefault: account.isDefault)
     }
   }
 
@@ -105,7 +108,8 @@ enum ListCommand {
     let header = ["ACCOUNT", "STATUS", "EXPIRES", "REFRESH", "SCOPES"]
     let cells = rows.map { row in
       [
-        row.account, AccountStatus(rawValue: row.status)?.label ?? row.status,
+        row.isDefault ? row.account + " (default)" : row.account,
+        AccountStatus(rawValue: row.status)?.label ?? row.status,
         expiry(row), row.refreshable ? "yes" : "no",
         row.scopes.joined(separator: " "),
       ]

@@ -19,7 +19,10 @@ enum LogoutCommand {
       too. The browser is given a one-time address on 127.0.0.1 that leads to that page once
       (the page's URL carries your id_token, which other users could read in a program's
       arguments); logout waits until it was opened: 30 seconds for a browser, 2 minutes for
-      a printed address (Ctrl-C skips).
+      a printed address (Ctrl-C skips). When the provider file registers a return address
+      authtui can serve (post_logout_redirect_uri on 127.0.0.1, or
+      post_logout_uses_redirect_uri), the provider sends the browser back to a page authtui
+      shows, checked by a fresh state, and logout waits up to 2 more minutes for it.
       `authtui logout '#N' --local-only` removes a damaged account that `list` reports by id
       (PROVIDER/LABEL works too while its name still reads); without --local-only a damaged
       account is refused, since its tokens cannot be read to revoke them.
@@ -67,7 +70,7 @@ enum LogoutCommand {
       }
       if let url = outcome.endSessionURL {
         let browser = options.noBrowser ? nil : BrowserLauncher.available()
-        await SignOutPage.show(url, browser: browser, console: console)
+        await SignOutPage.show(url, account: name, browser: browser, console: console)
       }
       switch outcome.revocation {
       case .revoked:

@@ -16,12 +16,16 @@ enum ProvidersCommand {
       Files that cannot be read are reported on standard error with their line and the fix.
       The interactive UI (`authtui`) writes that file for you when you choose such a provider,
       and `authtui demo` tries every provider and flow against a built-in sandbox first, with
-      nothing to register.
+      nothing to register. Below the table, each provider's registration: where to register
+      an application, its type, the redirect URI to register (a fixed port, or any port) and
+      the scopes.
       """,
     arguments: [], requiredArguments: 0, options: [jsonFlag])
 
   static let jsonFlag = OptionSpec.flag(
-    "json", "print a JSON array (id, name, flows, client_id_configured, usable, source, problems)")
+    "json",
+    "print a JSON array (id, name, flows, client_id_configured, usable, source, problems, "
+      + "registration)")
 
   /// What `providers` was asked.
   typealias Options = ListingOptions
@@ -49,6 +53,7 @@ enum ProvidersCommand {
     let usable: Bool
     let source: String
     let problems: [String]
+    let registration: RegistrationGuide
 
     /// The row's object, members sorted by name (as `--json` has always printed them).
     var json: OrderedJSON {
@@ -56,8 +61,18 @@ enum ProvidersCommand {
         "client_id_configured": .bool(clientIDConfigured),
         "flows": .array(flows.map(OrderedJSON.string)), "id": .string(id.rawValue),
         "name": .string(name),
-        "problems": .array(problems.map(OrderedJSON.string)), "source": .string(source),
-        "usable": .bool(usable),
+        "problems": .array(problems.map(OrderedJSON.string)),
+        "registration": [
+          "application_type": registration.applicationType.map(OrderedJSON.string) ?? .null,
+          "note": registration.note.map(OrderedJSON.string) ?? .null,
+          "post_logout_redirect_uri": registration.postLogoutRedirectURI.map(OrderedJSON.string)
+            ?? .null,
+          "redirect_any_port": .bool(registration.anyPort),
+          "redirect_uri": registration.redirectURI.map(OrderedJSON.string) ?? .null,
+          "scopes": .array(registration.scopes.map(OrderedJSON.string)),
+          "url": registration.registrationURL.map(OrderedJSON.string) ?? .null,
+        ],
+        "source": .string(source), "usable": .bool(usable),
       ]
     }
   }
@@ -67,7 +82,8 @@ enum ProvidersCommand {
       Row(
         id: entry.id, name: entry.name, flows: entry.flows.map(\.rawValue),
         clientIDConfigured: entry.hasClientID, usable: entry.configuration != nil,
-        source: entry.origin.label, problems: entry.problems.map(\.description))
+        source: entry.origin.label, problems: entry.problems.map(\.description),
+        registration: entry.registration)
     }
   }
 
@@ -93,6 +109,17 @@ enum ProvidersCommand {
       }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
     }
     var lines = [line(header)] + cells.map(line)
+    lines += ["", "To register an application for a client id of your own:"]
+    let idWidth = rows.map(\.id.rawValue.count).max() ?? 0
+    for row in rows {
+      let id = row.id.rawValue
+      let guide = row.registration
+      let place = guide.registrationURL.map { "at " + $0 } ?? "ask the provider for a client id"
+      let indent = String(repeating: " ", count: 2 + idWidth + 2)
+      lines.append("  " + id + String(repeating: " ", count: idWidth - id.count) + "  " + place)
+      lines += guide.facts.map { indent + $0.label + ": " + $0.value }
+      if let note = guide.note { lines.append(indent + "note: " + note) }
+    }
     let problems = rows.flatMap(\.problems)
     if !problems.isEmpty {
       lines += ["", "To fix:"] + problems.map { "  " + $0 }

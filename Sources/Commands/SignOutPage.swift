@@ -12,24 +12,40 @@ package enum SignOutPage {
   static let browserWait: TimeInterval = 30
   /// How long a printed address waits for the person to open it.
   static let printedWait: TimeInterval = 120
+  /// How long, once the page was opened, the landing waits for the provider to send the
+  /// browser back (the person may first have to confirm the sign-out there).
+  static let returnWait: TimeInterval = 120
 
   /// `logout`: opens the address with `browser`, or prints it when there is none (or
-  /// `--no-browser`), and waits for the fetch; Ctrl-C ends the wait. An address is printed
-  /// (and waited for) only on a terminal, where a person can open it: a script's logout must
-  /// not wait minutes for nobody.
-  static func show(_ url: URL, browser: BrowserLauncher?, console: Console) async {
+  /// `--no-browser`), and waits for the fetch, then for the provider's return to the landing
+  /// authtui serves (when it sends a `post_logout_redirect_uri` of its own); Ctrl-C ends a
+  /// wait. An address is printed (and waited for) only on a terminal, where a person can open
+  /// it: a script's logout must not wait minutes for nobody. `account` names the account on
+  /// the landing page.
+  static func show(_ url: URL, account: String, browser: BrowserLauncher?, console: Console)
+    async
+  {
     let link: OneTimeRedirect
     do {
-      link = try await OneTimeRedirect(to: url)
+      link = try await OneTimeRedirect(to: url, account: account)
     } catch {
       console.err(
         "The provider's sign-out page could not be offered (\(error.message)) Sign out on its "
           + "site to end the browser session there too.")
       return
     }
+    if let port = link.unservedLandingPort {
+      console.err(
+        "Port \(port) is in use by another program, so authtui cannot show the page the "
+          + "provider returns to after signing out; the provider keeps its own page open instead.")
+    }
     if let browser, browser.open(link.address) {
-      if await waitInterruptibly(link, seconds: browserWait) {
+      let (fetched, _) = await waitInterruptibly {
+        await link.waitUntilFetched(deadline: Date().addingTimeInterval(browserWait))
+      }
+      if fetched {
         console.err("Opened the provider's sign-out page with \(browser.name).")
+        await waitForReturn(link, console: console)
       } else {
         console.err(
           "\(browser.name) did not open the provider's sign-out page within "
@@ -50,31 +66,59 @@ package enum SignOutPage {
       "To end the browser session at the provider too, open this address in a browser on this "
         + "computer within \(Int(printedWait / 60)) minutes (it works once; Ctrl-C skips):\n  "
         + link.address.absoluteString)
-    if await waitInterruptibly(link, seconds: printedWait) {
+    let (fetched, _) = await waitInterruptibly {
+      await link.waitUntilFetched(deadline: Date().addingTimeInterval(printedWait))
+    }
+    if fetched {
       console.err("The provider's sign-out page was opened.")
+      await waitForReturn(link, console: console)
     } else {
       console.err("The sign-out address was not opened; it no longer works.")
     }
   }
 
   /// The UI: opens the address with `open` and keeps the listener in the background until it
-  /// is fetched or `browserWait` passes. Returns what `open` reported.
+  /// is fetched and the provider has returned the browser to the landing, or the waits end.
+  /// Returns what `open` reported.
   package static func open<Report: Sendable>(
-    _ url: URL, with open: @Sendable (String) -> Report
+    _ url: URL, account: String? = nil, with open: @Sendable (String) -> Report
   ) async -> Report? {
-    guard let link = try? await OneTimeRedirect(to: url) else { return nil }
+    guard let link = try? await OneTimeRedirect(to: url, account: account) else { return nil }
     let report = open(link.address.absoluteString)
-    Task { _ = await link.waitUntilFetched(deadline: Date().addingTimeInterval(browserWait)) }
+    Task {
+      if await link.waitUntilFetched(deadline: Date().addingTimeInterval(browserWait)) {
+        _ = await link.waitForReturn(deadline: Date().addingTimeInterval(returnWait))
+      }
+    }
     return report
   }
 
-  /// Waits for the fetch for up to `seconds`; Ctrl-C ends the wait early (false).
-  private static func waitInterruptibly(_ link: OneTimeRedirect, seconds: TimeInterval) async
-    -> Bool
+  /// After the page was opened: waits for the provider to return the browser to authtui's
+  /// landing, and says how it went. Nothing to wait for without a landing.
+  private static func waitForReturn(_ link: OneTimeRedirect, console: Console) async {
+    guard link.landingURI != nil else { return }
+    let (returned, interrupted) = await waitInterruptibly {
+      await link.waitForReturn(deadline: Date().addingTimeInterval(returnWait))
+    }
+    if returned {
+      console.err("The provider signed the browser out and sent it back to authtui.")
+    } else if interrupted {
+      console.err("Stopped waiting for the provider to send the browser back.")
+    } else {
+      console.err(
+        "The provider did not send the browser back within \(Int(returnWait / 60)) minutes; if "
+          + "its sign-out page is still open, finish signing out there.")
+    }
+  }
+
+  /// Runs `wait`; Ctrl-C cancels it early. Returns its answer and whether Ctrl-C ended it.
+  private static func waitInterruptibly(_ wait: @escaping @Sendable () async -> Bool) async
+    -> (Bool, interrupted: Bool)
   {
-    let wait = Task { await link.waitUntilFetched(deadline: Date().addingTimeInterval(seconds)) }
-    let interrupt = CtrlC.catching { wait.cancel() }
+    let task = Task { await wait() }
+    let interrupt = CtrlC.catching { task.cancel() }
     defer { interrupt.release() }
-    return await wait.value
+    let answer = await task.value
+    return (answer, task.isCancelled)
   }
 }

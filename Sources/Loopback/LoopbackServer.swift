@@ -47,10 +47,13 @@ public final class LoopbackServer: Sendable {
   }
 
   /// Binds 127.0.0.1:`port` (0 for any free port), starts serving, and returns once the socket
-  /// accepts connections.
+  /// accepts connections. `answered` hears of each request and its answer once it has been written
+  /// (and its connection closed): for an owner that stops, or exits, on a request and must
+  /// not cut its answer off.
   public init(
     port: UInt16 = 0, configuration: Configuration = .server,
-    handler: @escaping @Sendable (HTTPRequest) async -> HTTPResponse
+    handler: @escaping @Sendable (HTTPRequest) async -> HTTPResponse,
+    answered: (@Sendable (HTTPRequest, HTTPResponse) -> Void)? = nil
   ) throws(LoopbackServerError) {
     let listenFD = try Self.bind(port: port)
     let boundPort = Self.boundPort(of: listenFD)
@@ -76,7 +79,10 @@ public final class LoopbackServer: Sendable {
         timedOut: { _ in .refusal(.text("request not received in time\n", status: 408)) },
         respond: { exchange, fd in
           switch exchange {
-          case .request(let request): Self.respond(await handler(request), on: fd)
+          case .request(let request):
+            let answer = await handler(request)
+            Self.respond(answer, on: fd)
+            answered?(request, answer)
           case .refusal(let answer): Self.respond(answer, on: fd)
           }
         })

@@ -8,7 +8,8 @@ import Isolation
 
 /// A program run in the foreground on the user's behalf (`authtui exec`): found on `PATH` as a
 /// shell finds it, started with the terminal and descriptors 0-2 of this process, sent the
-/// SIGINT, SIGTERM and SIGHUP this process receives, and waited for.
+/// SIGINT, SIGTERM and SIGHUP this process receives (but a SIGINT the terminal sent to both),
+/// and waited for.
 public enum ForegroundCommand {
   /// Where `name` was found, or why it was not.
   public enum Lookup: Sendable, Equatable {
@@ -96,11 +97,26 @@ private final class SignalForwarding: @unchecked Sendable {
   func forward(_ number: Int32) {
     queue.sync {
       if let child {
+        // Ctrl-C at the terminal sends SIGINT to its whole foreground process group, which
+        // the child shares with this process: it has its own already, and a second one would
+        // reach it while it handles the first (Python's KeyboardInterrupt inside its cleanup).
+        if number == SIGINT, Self.terminalSignalsOurGroup() { return }
         kill(child, number)
       } else if !ended {
         held.append(number)
       }
     }
+  }
+
+  /// True when this process's group is the foreground group of its controlling terminal, so a
+  /// SIGINT is most likely the terminal's, sent to the child too. `kill -INT` from elsewhere
+  /// while authtui is in the foreground then reaches authtui alone, which is the smaller harm.
+  private static func terminalSignalsOurGroup() -> Bool {
+    let terminal = open("/dev/tty", O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+    guard terminal >= 0 else { return false }
+    defer { close(terminal) }
+    let foreground = tcgetpgrp(terminal)
+    return foreground > 0 && foreground == getpgrp()
   }
 
   /// From now on signals go to `pid`; the ones held go there at once.

@@ -10,7 +10,8 @@ import Vault
 /// `/dev/tty` rather than standard input, so `authtui vault init < file` or a pipe on standard
 /// output does not change where the passphrase is typed. The terminal is put in non-canonical mode
 /// with echo and signals off, and restored before returning, whatever happens: Ctrl-C is read as a
-/// key and cancels, instead of killing the process and leaving the terminal silent.
+/// key and cancels, instead of killing the process and leaving the terminal silent, and a
+/// SIGTERM or SIGHUP that ends the process restores it first.
 public enum TerminalPassphrase {
   /// Asks with `prompt` (and again with `confirmation`, when given); `variable` names the
   /// variables to set instead when there is no terminal.
@@ -48,9 +49,20 @@ public enum TerminalPassphrase {
         controls[Int(VTIME)] = 0  // and never time out
       }
       tcsetattr(tty, TCSAFLUSH, &quiet)
+      // A signal that ends the process here (SIGTERM, SIGHUP: Ctrl-C is read as a key) puts
+      // the terminal back first.
+      let original = saved
+      TerminationSignals.shared.setRestorer {
+        var restored = original
+        tcsetattr(tty, TCSANOW, &restored)
+        write(tty, "\n")
+      }
     }
     defer {
-      if isTerminal { tcsetattr(tty, TCSAFLUSH, &saved) }
+      if isTerminal {
+        TerminationSignals.shared.setRestorer(nil)
+        tcsetattr(tty, TCSAFLUSH, &saved)
+      }
       write(tty, "\n")
     }
     var bytes: [UInt8] = []

@@ -44,6 +44,7 @@ public final class TerminationSignals: CriticalSection, @unchecked Sendable {
   private var terminatingWith: Int32?
   private var interceptor: (@Sendable (Int32) -> Interception)?
   private var terminator: (@Sendable (Int32) -> Void)?
+  private var restorer: (@Sendable () -> Void)?
 
   /// Takes the signals over. Call first thing in `main`.
   public func install() {
@@ -77,6 +78,13 @@ public final class TerminationSignals: CriticalSection, @unchecked Sendable {
   /// restores the terminal, then calls `exitIfRequested()`.
   public func setTerminator(_ terminator: (@Sendable (Int32) -> Void)?) {
     queue.sync { self.terminator = terminator }
+  }
+
+  /// Runs `restore` before a signal ends the process, until `setRestorer(nil)`: the passphrase
+  /// prompt puts the terminal's echo back, so a SIGTERM or SIGHUP there does not leave the
+  /// shell silent.
+  public func setRestorer(_ restore: (@Sendable () -> Void)?) {
+    queue.sync { self.restorer = restore }
   }
 
   /// Ends the process by the signal that asked it to end, if one did; otherwise returns.
@@ -146,6 +154,7 @@ public final class TerminationSignals: CriticalSection, @unchecked Sendable {
     if let terminator {
       terminator(number)
     } else {
+      queue.sync { restorer }?()
       Self.die(by: number)
     }
   }

@@ -62,6 +62,9 @@ extension Role {
   public static let countdownTrack: Role = "countdown.track"
   /// The user code of a device or PIN sign-in, shown large.
   public static let code: Role = "code"
+  /// The QR code of a device or PIN sign-in's address: the dark modules are the text, so the
+  /// role should be dark on light (scanners want it so).
+  public static let qr: Role = "qr"
   /// A URL to open (verification page, authorization URL).
   public static let url: Role = "url"
   /// Text of the details screen.
@@ -106,7 +109,7 @@ extension Role {
     .listSelected, .listSelectedMatch, .listSelectedBadge, .listSecondary, .listMatch, .listEmpty,
     .badgeValid, .badgeExpiring,
     .badgeExpired, .badgeSignIn, .countdown, .countdownUrgent, .countdownBar, .countdownTrack,
-    .code, .url, .details, .detailsLabel, .dialog, .dialogBorder, .dialogTitle, .dialogButton,
+    .code, .qr, .url, .details, .detailsLabel, .dialog, .dialogBorder, .dialogTitle, .dialogButton,
     .dialogButtonSelected, .dialogWarning, .input, .inputLabel, .inputPlaceholder, .help,
     .helpSection, .helpKey, .border, .notice, .scrollbar,
   ]

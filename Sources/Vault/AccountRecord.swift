@@ -131,10 +131,16 @@ public struct AccountListing: Sendable, Equatable {
   public let accounts: [AccountRecord]
   /// Damaged accounts, ordered by id.
   public let damaged: [DamagedAccount]
+  /// The accounts marked as their provider's default (`authtui default`), at most one per
+  /// provider.
+  public let defaults: Set<AccountID>
 
-  /// A listing of readable and damaged accounts.
-  public init(accounts: [AccountRecord], damaged: [DamagedAccount]) {
+  /// A listing of readable and damaged accounts, and the default ones among them.
+  public init(
+    accounts: [AccountRecord], damaged: [DamagedAccount], defaults: Set<AccountID> = []
+  ) {
     self.accounts = accounts
     self.damaged = damaged
+    self.defaults = defaults
   }
 }

@@ -226,9 +226,11 @@ struct AccountTable {
     return version
   }
 
-  /// Removes the row and any refresh lease on it; false when there was no such row.
+  /// Removes the row, any refresh lease on it and its default mark; false when there was no such row.
   func delete(_ id: AccountID) throws(VaultError) -> Bool {
     try connection.run("DELETE FROM refresh_leases WHERE account_id = ?", [.integer(id.rawValue)])
+    try connection.run(
+      "DELETE FROM provider_defaults WHERE account_id = ?", [.integer(id.rawValue)])
     return try connection.run("DELETE FROM accounts WHERE id = ?", [.integer(id.rawValue)]) > 0
   }
 

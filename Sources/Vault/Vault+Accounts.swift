@@ -9,7 +9,8 @@ extension Vault {
     let table = try accountTable()
     var accounts: [AccountRecord] = []
     var damaged: [DamagedAccount] = []
-    // One statement outside an explicit transaction reads one consistent snapshot.
+    // Each statement outside an explicit transaction reads one consistent snapshot; a default
+    // mark read after the rows is trusted only for a row that was read.
     for row in try table.allRows() {
       do {
         accounts.append(try table.decode(row))
@@ -18,7 +19,9 @@ extension Vault {
       }
     }
     accounts.sort { ($0.providerID, $0.label) < ($1.providerID, $1.label) }
-    return AccountListing(accounts: accounts, damaged: damaged.sorted { $0.id < $1.id })
+    return AccountListing(
+      accounts: accounts, damaged: damaged.sorted { $0.id < $1.id },
+      defaults: try table.defaults(among: accounts))
   }
 
   /// The account with this id; `accountNotFound` or `accountDamaged` otherwise.

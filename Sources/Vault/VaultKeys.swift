@@ -47,4 +47,14 @@ struct VaultKeys {
     }
     return HMACSHA256.authenticationCode(for: message, key: indexKey)
   }
+
+  /// The blind index of a provider id, for `provider_defaults`: HMAC-SHA256 under the index key
+  /// of the length-prefixed id alone. One length-prefixed part can never equal the two of a
+  /// `nameIndex` input (its length prefix would have to cover the whole message), so no provider
+  /// index is ever an account's name index.
+  func providerIndex(providerID: String) -> [UInt8] {
+    let bytes = Array(providerID.utf8)
+    return HMACSHA256.authenticationCode(
+      for: CellCodec.bigEndian(UInt32(bytes.count)) + bytes, key: indexKey)
+  }
 }

@@ -72,6 +72,17 @@ package enum VaultSchema {
         ALTER TABLE refresh_leases ADD COLUMN holder_process TEXT NOT NULL DEFAULT '';
         ALTER TABLE refresh_leases ADD COLUMN sent_account_version INTEGER NOT NULL DEFAULT 0;
         """),
+    // The account a bare PROVIDER names when the provider has several (`authtui default`):
+    // keyed by the provider id's blind index (`VaultKeys.providerIndex`), so the file says only
+    // how many providers have a default, never which. The primary key keeps one per provider.
+    SchemaMigration(
+      version: 3,
+      sql: """
+        CREATE TABLE provider_defaults (
+          provider_index BLOB PRIMARY KEY,
+          account_id INTEGER NOT NULL UNIQUE
+        ) STRICT;
+        """),
   ]
 
   /// Tables with sealed columns, and those columns, as of the newest schema version.

@@ -70,6 +70,17 @@ import Testing
     check("list", size, selecting: "🔑 ops-team", pressing: .character("r"))
   }
 
+  @Test(arguments: sizes) func theDefaultAccountIsMarkedAfterItsLabel(size: Size) {
+    let accounts = Fixtures.accounts.map { account in
+      var marked = account
+      marked.isDefault = account.name.label == "bob" || account.name.label == "alice"
+      return marked
+    }
+    var driver = Driver(accounts: accounts, size: size)
+    driver.select("bob")
+    Snapshot.check(driver.frame, Self.name("list-default", size))
+  }
+
   @Test(arguments: sizes) func emptyAccountList(size: Size) {
     let driver = Driver(accounts: [], size: size)
     Snapshot.check(driver.frame, Self.name("list-empty", size))
@@ -156,6 +167,17 @@ import Testing
     driver.send(.signInProgress(id, driver.codeSnapshot()))
     driver.advance(2)
     Snapshot.check(driver.frame, Self.name("sign-in-device", size))
+  }
+
+  /// A terminal with room shows the address as a QR code beside the text; a smaller one (the
+  /// other golden screens of the flow) leaves it out.
+  @Test(arguments: [Size(rows: 30, columns: 110), Size(rows: 36, columns: 120)])
+  func deviceCodeWithItsAddressAsAQRCode(size: Size) {
+    var driver = Driver(size: size)
+    guard let id = driver.startSignIn("work", .device) else { return }
+    driver.send(.signInProgress(id, driver.codeSnapshot()))
+    driver.advance(2)
+    Snapshot.check(driver.frame, Self.name("sign-in-device-qr", size))
   }
 
   @Test(arguments: sizes) func deviceCodeWhileTheProviderIsUnreachable(size: Size) {
@@ -317,6 +339,13 @@ import Testing
 
 extension ScreenSnapshotTests {
   /// The setup form of Simkl (no client id yet), opened from the provider choice.
+  @Test(arguments: sizes) func providerChoiceWithAProviderToSetUp(size: Size) {
+    var driver = Driver(accounts: [], providers: Fixtures.unconfiguredProviders, size: size)
+    driver.press(.character("a"), .home, .down, .down)
+    #expect(driver.text.contains("redirect URI: http://127.0.0.1:8765/callback"))
+    Snapshot.check(driver.frame, Self.name("sign-in-provider-to-set-up", size))
+  }
+
   private func setupForm(_ size: Size) -> Driver {
     var driver = Driver(accounts: [], providers: Fixtures.unconfiguredProviders, size: size)
     driver.press(.character("a"), .home, .down, .down, .enter)

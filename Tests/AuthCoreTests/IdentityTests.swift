@@ -264,6 +264,24 @@ import Testing
     #expect(pairs[1].value == "http://127.0.0.1:8765/signed-out")
   }
 
+  @Test func returnsToTheSignInRedirectURIWhenTheRegistrationAllowsIt() throws {
+    var configuration = configuration
+    configuration.postLogoutUsesRedirectURI = true
+    configuration.redirectPort = 8765
+    var pairs = try parameters(try configuration.endSessionURL(idTokenHint: "h"))
+    #expect(pairs.map(\.name) == ["id_token_hint", "client_id", "post_logout_redirect_uri"])
+    #expect(pairs[2].value == "http://127.0.0.1:8765/callback")
+    // Without a fixed port, 0 stands for the port the landing's listener will take.
+    configuration.redirectPort = nil
+    configuration.redirectPath = "/done"
+    pairs = try parameters(try configuration.endSessionURL(idTokenHint: nil))
+    #expect(pairs.last?.value == "http://127.0.0.1:0/done")
+    // A registered post_logout_redirect_uri wins.
+    configuration.postLogoutRedirectURI = URL(string: "https://app.example/bye")
+    pairs = try parameters(try configuration.endSessionURL(idTokenHint: nil))
+    #expect(pairs.last?.value == "https://app.example/bye")
+  }
+
   @Test func isAbsentWithoutAnEndpointAndRefusedOverPlainHTTP() throws {
     #expect(try TestProviders.oidc.endSessionURL(idTokenHint: "x") == nil)
     var insecure = configuration

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import Loopback
 import TestSupport
 import Testing
 
@@ -171,5 +172,109 @@ import Testing
     #expect(await clock.advanceToNextDeadline() == deadline)
     #expect(await !waiting.value)
     #expect(try await fetch(link.address).status != 303)
+  }
+
+  /// The query parameter `name` of `location`.
+  func parameter(_ name: String, of location: String?) -> String? {
+    guard let location, let mark = location.firstIndex(of: "?") else { return nil }
+    return FormEncoding.decode(location[location.index(after: mark)...]).first {
+      $0.name == name
+    }?.value
+  }
+
+  @Test func servesThePostLogoutLandingAndOnlyTheRightStateSaysSignedOut() async throws {
+    // Port 0: the provider allows any loopback port, so the listener picks one and writes it in.
+    let target = try #require(
+      URL(
+        string: "https://provider.test/logout?id_token_hint=x&client_id=c"
+          + "&post_logout_redirect_uri=http%3A%2F%2F127.0.0.1%3A0%2Fcallback&state=stale"))
+    let link = try await OneTimeRedirect(to: target, account: "sandbox/alice")
+    let landing = try #require(link.landingURI)
+    let port = try #require(link.address.port)
+    #expect(landing.absoluteString == "http://127.0.0.1:\(port)/callback")
+    #expect(link.unservedLandingPort == nil)
+    let fetching = Task { await link.waitUntilFetched(deadline: .distantFuture, clock: clock) }
+    let first = try await fetch(link.address)
+    #expect(first.status == 303)
+    let location = first.header("Location")
+    #expect(
+      location?.hasPrefix("https://provider.test/logout?id_token_hint=x&client_id=c&") == true)
+    #expect(parameter("post_logout_redirect_uri", of: location) == landing.absoluteString)
+    let state = try #require(parameter("state", of: location))
+    // A fresh 32-byte state replaces whatever the URL had.
+    #expect(state.count == 43 && state != "stale")
+    #expect(await fetching.value)
+
+    let returning = Task { await link.waitForReturn(deadline: .distantFuture, clock: clock) }
+    let altered = state.dropLast() + (state.hasSuffix("A") ? "B" : "A")
+    for query in ["?state=stale", "", "?state=" + altered] {
+      let forged = await RawHTTPClient.request("GET", "/callback" + query, port: UInt16(port))
+      #expect(forged.status == 400)
+      #expect(forged.body.contains("<h1>Sign-out not confirmed</h1>"))
+      #expect(!forged.body.contains("signed out:"))
+    }
+    #expect(
+      await RawHTTPClient.request("POST", "/callback?state=\(state)", port: UInt16(port))
+        .status == 405)
+    let back = await RawHTTPClient.request("GET", "/callback?state=\(state)", port: UInt16(port))
+    #expect(back.status == 200)
+    #expect(
+      back.body.contains(
+        "sandbox/alice is signed out: the provider ended its session in this browser, and "
+          + "authtui removed the account. You can close this tab."))
+    #expect(await returning.value)
+    #expect(
+      await RawHTTPClient.request("GET", "/callback?state=\(state)", port: UInt16(port))
+        .status != 200)
+  }
+
+  @Test func aReturnThatNeverComesEndsAtItsDeadline() async throws {
+    let target = try #require(
+      URL(
+        string:
+          "https://provider.test/logout?post_logout_redirect_uri=http%3A%2F%2F127.0.0.1%3A0%2Fbye"
+      ))
+    let link = try await OneTimeRedirect(to: target)
+    let fetching = Task { await link.waitUntilFetched(deadline: .distantFuture, clock: clock) }
+    #expect(try await fetch(link.address).status == 303)
+    #expect(await fetching.value)
+    let deadline = (await clock.now()).addingTimeInterval(120)
+    let returning = Task { await link.waitForReturn(deadline: deadline, clock: clock) }
+    #expect(await clock.advanceToNextDeadline() == deadline)
+    #expect(await !returning.value)
+    #expect(try await fetch(link.address).status != 410)
+  }
+
+  @Test func aLandingPortInUseSendsNoReturnAddress() async throws {
+    let other = try LoopbackServer(port: 0, configuration: .callback) { _ in
+      .text("other\n", status: 200)
+    }
+    let target = try #require(
+      URL(
+        string: "https://provider.test/logout?client_id=c&post_logout_redirect_uri="
+          + "http%3A%2F%2F127.0.0.1%3A\(other.port)%2Fcallback"))
+    let link = try await OneTimeRedirect(to: target)
+    #expect(link.unservedLandingPort == other.port)
+    #expect(link.landingURI == nil)
+    #expect(link.address.port != Int(other.port))
+    let first = try await fetch(link.address)
+    #expect(first.header("Location") == "https://provider.test/logout?client_id=c")
+    await link.stop()
+    await other.stop()
+  }
+
+  @Test func aReturnAddressAuthtuiCannotServeIsSentAsItIs() async throws {
+    for uri in [
+      "https%3A%2F%2Fapp.example%2Fbye", "http%3A%2F%2Flocalhost%3A8765%2Fcallback",
+      "http%3A%2F%2F127.0.0.1%2Fcallback", "http%3A%2F%2F127.0.0.1%3A80%2Fcallback",
+    ] {
+      let target = try #require(
+        URL(string: "https://provider.test/logout?post_logout_redirect_uri=\(uri)&state=s"))
+      let link = try await OneTimeRedirect(to: target)
+      #expect(link.landingURI == nil && link.unservedLandingPort == nil)
+      #expect(try await fetch(link.address).header("Location") == target.absoluteString)
+      #expect(await link.waitForReturn(deadline: .distantFuture, clock: clock) == false)
+      await link.stop()
+    }
   }
 }

@@ -69,6 +69,25 @@ import Testing
     #expect(seen.last?.pollInterval == 10)
   }
 
+  /// GitHub's `slow_down` comes with HTTP 200 and names the interval it now holds the client
+  /// to; a poller that only adds 5 s would poll too early again and again.
+  @Test func slowDownNamingALongerIntervalIsKeptTo() async throws {
+    let transport = FakeTransport(clock: clock)
+    await transport.enqueue(
+      "/token", FakeTransport.json(#"{"error":"authorization_pending"}"#),
+      FakeTransport.json(#"{"error":"slow_down","interval":20}"#),
+      FakeTransport.json(#"{"error":"slow_down","interval":"1e999"}"#),
+      FakeTransport.json(#"{"error":"slow_down","interval":3}"#), Self.tokens)
+    let origin = await clock.now()
+    let attempt = try await begin(transport)
+    let seen = await runOnManualClock(attempt, clock)
+    _ = try await attempt.tokens()
+    // 20 as named; a string is no interval (+5); 3 is shorter than +5, so +5.
+    let times = await transport.times.dropFirst()
+    #expect(offsets(Array(times), from: origin) == [5, 10, 30, 55, 85])
+    #expect(seen.last?.pollInterval == 30)
+  }
+
   @Test func stopsAtTheLocalDeadlineWhateverTheProviderSays() async throws {
     let transport = FakeTransport(clock: clock)
     await transport.enqueue("/token", Self.pending, Self.pending, Self.pending, Self.pending)

@@ -97,5 +97,12 @@ struct CLIHarness {
 
   func stat(_ name: String) async -> Int { await workspace.stat(name) }
 
+  /// The harness environment as changes, for a program started another way (`TmuxSession`).
+  var environmentChanges: [String: String?] {
+    var changes: [String: String?] = [:]
+    for (name, value) in environment { changes[name] = value }
+    return changes
+  }
+
   func stop() async { await workspace.stop() }
 }

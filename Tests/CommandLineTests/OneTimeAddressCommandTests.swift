@@ -169,11 +169,9 @@ import Testing
     }
 
     // Without a browser the one-time address is printed on the terminal, and works once.
-    var changes: [String: String?] = [:]
-    for (name, value) in cli.environment { changes[name] = value }
     try await TmuxSession.run(
       "\(Products.authtui) logout sandbox/bob --no-browser; echo EXIT=$?", columns: 200,
-      environment: changes
+      environment: cli.environmentChanges
     ) { session in
       let screen = try await session.waitFor("/sign-out/", timeout: .seconds(60))
       #expect(screen.contains { $0.contains("(it works once;") })
@@ -182,7 +180,11 @@ import Testing
       let port = UInt16(try #require(address.port))
       let first = await RawHTTPClient.request("GET", address.path, port: port)
       #expect(first.status == 303)
-      #expect(first.header("Location")?.contains("/oidc/end_session?id_token_hint=") == true)
+      let location = try #require(first.header("Location"))
+      #expect(location.contains("/oidc/end_session?id_token_hint="))
+      // The person then confirms at the provider, which returns the browser to authtui.
+      let visit = await ScriptedBrowser(script: .init()).visit(location)
+      #expect(visit.finalStatus == 200 && visit.finalBody.contains("<h1>Signed out</h1>"))
       let done = try await session.waitFor("EXIT=", timeout: .seconds(60))
       #expect(done.contains("EXIT=0"))
       #expect(done.contains("The provider's sign-out page was opened."))

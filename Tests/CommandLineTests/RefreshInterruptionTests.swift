@@ -125,9 +125,13 @@ import Testing
 
   @Test func ctrlCDuringALoginStillCancelsItWithExitSix() async throws {
     let cli = try await CLIHarness.start()
+    // A browser that never approves: one that does could end the sign-in before the signal
+    // arrives on a busy machine.
+    var environment = cli.environment
+    environment["AUTHTUI_TEST_BROWSER_ACTION"] = "ignore"
     let login = try RunningChild(
       Products.authtui, ["login", "sandbox", "--flow", "device", "--json"],
-      environment: cli.environment)
+      environment: environment)
     let event = await login.nextLine(timeout: 30)
     let errors = await login.standardError()
     #expect(event?.contains(#""event":"user_code""#) == true, "\(errors)")

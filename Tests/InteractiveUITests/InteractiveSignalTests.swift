@@ -13,7 +13,7 @@ import Testing
     try await TmuxSession.run(fixture.command, environment: fixture.environment()) { tmux in
       try await tmux.unlock()
       try await tmux.waitFor("No accounts yet. Press a to sign in to a provider.")
-      try await tmux.signIn(rowsDown: 2, provider: "Sandbox OpenID provider")
+      try await tmux.signIn(provider: "Sandbox OpenID provider")
       try await tmux.waitFor("signed in: sandbox/alice")
       let before = try await fixture.accessToken(provider: "sandbox", label: "alice")
       await fixture.workspace.hook(

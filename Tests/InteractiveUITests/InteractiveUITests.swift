@@ -13,7 +13,7 @@ import Testing
     try await TmuxSession.run(fixture.command, environment: environment) { tmux in
       try await tmux.unlock()
       try await tmux.waitFor("No accounts yet. Press a to sign in to a provider.")
-      try await tmux.signIn(rowsDown: 2, provider: "Sandbox OpenID provider")
+      try await tmux.signIn(provider: "Sandbox OpenID provider")
       let signedIn = try await tmux.waitFor("signed in: sandbox/alice")
       #expect(signedIn.contains { $0.hasPrefix(" › alice") && $0.contains("● valid") })
 
@@ -65,7 +65,7 @@ import Testing
     ) { tmux in
       try await tmux.unlock()
       try await tmux.waitFor("No accounts yet.")
-      try await tmux.signIn(rowsDown: 3, provider: "Simkl")
+      try await tmux.signIn(provider: "Simkl")
       let first = try await Self.secondsLeft(
         in: try await tmux.waitUntil("a countdown") { Self.countdown(in: $0) != nil })
       // The countdown goes down between two captures (waiting for it, not for a fixed time, so
@@ -90,7 +90,7 @@ import Testing
   @Test func aResizeRedrawsTheListAtTheNewSize() async throws {
     let fixture = try await UIFixture.start()
     try await fixture.runUnlocked { tmux in
-      try await tmux.signIn(rowsDown: 0, provider: "Hivesigner", choosingFlow: false)
+      try await tmux.signIn(provider: "Hivesigner", choosingFlow: false)
       try await tmux.waitFor("signed in: hivesigner/alice")
       let wide = try await tmux.capture()
       #expect(wide[1].contains("REFRESH"))
@@ -117,8 +117,8 @@ import Testing
       let start = try await tmux.waitFor("No accounts yet.")
       #expect(start[0].contains("DEMO · throwaway vault, cheap scrypt"))
       try await tmux.sendKeys("a")
-      try await tmux.waitFor("Choose a provider")
-      try await tmux.sendKeys("j", "j", "j", "Enter")
+      try await tmux.select(provider: "Simkl")
+      try await tmux.sendKeys("Enter")
       try await tmux.waitFor("How do you want to sign in to Simkl?")
       try await tmux.sendKeys("j", "Enter")
       try await tmux.waitFor("and enter the code")
@@ -145,6 +145,7 @@ import Testing
       try await tmux.waitFor("No accounts yet.")
       // Hivesigner has one flow: Enter starts it. First the approver declines.
       try await tmux.sendKeys("a")
+      try await tmux.select(provider: "Hivesigner")
       try await tmux.waitFor("Demo: its approver approves as demo-user")
       try await tmux.sendKeys("m")
       try await tmux.waitFor("Demo: its approver declines")
@@ -153,12 +154,15 @@ import Testing
       try await tmux.sendKeys("Escape")
       // Then it approves twice, the second time as the label typed.
       try await tmux.sendKeys("a")
+      try await tmux.select(provider: "Hivesigner")
       try await tmux.waitFor("approves as demo-user")
       try await tmux.sendKeys("Enter")
       try await tmux.waitUntil("hivesigner/demo-user signed in", timeout: .seconds(90)) {
         $0.contains { $0.contains("demo-user") && $0.contains("valid") }
       }
-      try await tmux.sendKeys("a", "l")
+      try await tmux.sendKeys("a")
+      try await tmux.select(provider: "Hivesigner")
+      try await tmux.sendKeys("l")
       try await tmux.type("second")
       try await tmux.sendKeys("Enter")
       try await tmux.waitFor("approves as second")

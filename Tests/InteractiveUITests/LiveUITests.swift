@@ -91,10 +91,12 @@ import Testing
         #expect(expiredSeen.isEmpty, "\(expiredSeen.prefix(3))")
         // A 40-second token is refreshed 10 seconds ahead: one refresh about every 30 seconds
         // for both UIs together (two processes refreshing on their own would make twice as
-        // many). The bounds leave room for a slow machine.
+        // many). The upper bound counts the time that really passed up to the count, since on
+        // a busy machine the last captures can take the watch well past its 120 seconds.
         let refreshes = await fixture.workspace.stat("refreshes")
+        let elapsed = (ContinuousClock.now - start) / .seconds(1)
         #expect(refreshes >= 2)
-        #expect(refreshes <= 5)
+        #expect(refreshes <= Int(elapsed / 30) + 1, "\(refreshes) refreshes in \(elapsed) s")
         #expect(await fixture.workspace.stat("reuse_detections") == 0)
         try await first.sendKeys("q")
         try await second.sendKeys("q")

@@ -28,8 +28,7 @@ import Testing
       try await tmux.waitFor("Or try `authtui demo` first, with nothing to set up.")
 
       try await tmux.sendKeys("a")
-      try await tmux.waitFor("Choose a provider")
-      try await tmux.sendKeys("g")
+      try await tmux.select(provider: "Hivesigner")
       try await tmux.waitUntil("Hivesigner selected, with no client id") { screen in
         screen.contains {
           $0.hasPrefix(" › Hivesigner") && $0.contains("✗ no client id yet: Enter sets one up")

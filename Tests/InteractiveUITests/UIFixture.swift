@@ -64,6 +64,28 @@ struct UIFixture: Sendable {
 }
 
 extension TmuxSession {
+  /// Moves the provider list's selection to the row of `provider` (by its name's first 12
+  /// characters, as a narrow column may cut it): the list is sorted by id, and counting rows
+  /// would break with every preset added.
+  func select(provider: String) async throws {
+    let screen = try await waitFor("Choose a provider")
+    let start = screen.firstIndex { $0.contains("Choose a provider") } ?? 0
+    let name = String(provider.prefix(12))
+    func isRow(_ line: String, of name: String) -> Bool {
+      line.drop { $0 == " " || $0 == "›" }.hasPrefix(name)
+    }
+    guard let target = screen.indices.first(where: { $0 > start && isRow(screen[$0], of: name) }),
+      let selected = screen.indices.first(where: {
+        $0 > start && screen[$0].drop { $0 == " " }.hasPrefix("›")
+      })
+    else { throw WorkspaceError("no \(provider) in the provider list: \(screen)") }
+    let key = target > selected ? "j" : "k"
+    for _ in 0..<abs(target - selected) { try await sendKeys(key) }
+    _ = try await waitUntil("\(provider) selected") { lines in
+      lines.contains { $0.drop { $0 == " " }.hasPrefix("› " + name) }
+    }
+  }
+
   /// Unlocks the vault from the unlock screen.
   func unlock() async throws {
     try await waitFor("Unlock your vault")
@@ -71,13 +93,11 @@ extension TmuxSession {
     try await sendKeys("Enter")
   }
 
-  /// Opens the sign-in, chooses the provider `rowsDown` rows below the first (the catalog is
-  /// sorted by id: hivesigner, muhajir, sandbox, simkl), then its first flow (a provider with
-  /// one flow has no choice to make).
-  func signIn(rowsDown: Int, provider: String, choosingFlow: Bool = true) async throws {
+  /// Opens the sign-in, chooses `provider`, then its first flow (a provider with one flow has
+  /// no choice to make).
+  func signIn(provider: String, choosingFlow: Bool = true) async throws {
     try await sendKeys("a")
-    try await waitFor("Choose a provider")
-    for _ in 0..<rowsDown { try await sendKeys("j") }
+    try await select(provider: provider)
     try await sendKeys("Enter")
     guard choosingFlow else { return }
     try await waitFor("How do you want to sign in to \(provider)?")

@@ -32,10 +32,10 @@ import Testing
   @Test func loadsEveryBuiltInPresetWithoutProblemsButItsMissingClientID() {
     #expect(
       Set(ProviderCatalog.presets.keys) == [
-        "hivesigner", "microsoft", "muhajir", "oidc", "rfc8628", "simkl",
+        "github", "hivesigner", "microsoft", "muhajir", "oidc", "rfc8628", "simkl",
       ])
     let catalog = ProviderCatalog.load(from: location)
-    #expect(catalog.entries.map(\.id) == ["hivesigner", "microsoft", "muhajir", "simkl"])
+    #expect(catalog.entries.map(\.id) == ["github", "hivesigner", "microsoft", "muhajir", "simkl"])
     #expect(catalog.skippedFiles.isEmpty)
     for entry in catalog.entries {
       #expect(entry.problems.map(\.field) == ["client_id"])
@@ -181,7 +181,7 @@ import Testing
     let catalog = ProviderCatalog.load(from: location)
     #expect(
       catalog.skippedFiles.map(\.description) == [
-        "\(dir)/a.json: preset: there is no preset \"simkel\"; use one of hivesigner, microsoft, muhajir, oidc, rfc8628, simkl",
+        "\(dir)/a.json: preset: there is no preset \"simkel\"; use one of github, hivesigner, microsoft, muhajir, oidc, rfc8628, simkl",
         "\(dir)/b.json: id: \"same\" is not the file's name; a provider's file is named after its id: rename the file to same.json, or remove \"id\"",
       ])
     #expect(catalog.entry("same")?.configuration?.issuer == "https://y.example")
@@ -251,11 +251,14 @@ extension ProviderFile {
     #expect(one.skippedFiles.isEmpty)
     #expect(watch.openedPaths().isEmpty)
     #expect(
-      one.knownIDs == ["b", "hivesigner", "huge", "microsoft", "muhajir", "noisy", "pipe", "simkl"])
+      one.knownIDs == [
+        "b", "github", "hivesigner", "huge", "microsoft", "muhajir", "noisy", "pipe", "simkl",
+      ])
 
     // Every file is looked at when every provider is shown; only noisy.json is opened.
     let all = ProviderCatalog.load(from: location)
-    #expect(all.entries.map(\.id) == ["b", "hivesigner", "microsoft", "muhajir", "simkl"])
+    #expect(
+      all.entries.map(\.id) == ["b", "github", "hivesigner", "microsoft", "muhajir", "simkl"])
     #expect(watch.openedPaths() == [path("noisy.json")])
     #expect(
       all.skippedFiles.map(\.description) == [

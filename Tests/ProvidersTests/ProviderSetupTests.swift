@@ -170,4 +170,42 @@ import Testing
       simkl.file == ConfigurationLocation.display(URL(fileURLWithPath: providers + "/simkl.json")))
     #expect(catalog.entry("hivesigner")?.setup?.redirectPort == nil)
   }
+
+  @Test func theRegistrationGuideComesFromThePresetAndAUserFileOverridesIt() throws {
+    let catalog = ProviderCatalog.load(from: location)
+    let simkl = try #require(catalog.entry("simkl")).registration
+    #expect(simkl.applicationType == "app without a client secret (PKCE)")
+    #expect(simkl.redirectURI == "http://127.0.0.1:8765/callback" && !simkl.anyPort)
+    #expect(simkl.scopes.isEmpty)
+    #expect(simkl.facts.map(\.label) == ["application type", "redirect URI", "scopes"])
+    #expect(simkl.facts.last?.value == "none asked for")
+    let hive = try #require(catalog.entry("hivesigner")).registration
+    #expect(hive.redirectURI == "http://127.0.0.1/callback" && hive.anyPort)
+    #expect(hive.facts[1].value == "http://127.0.0.1/callback (any port)")
+    #expect(hive.scopes == ["login"])
+
+    // A user file's application_type, port and post-logout registration win over the preset's.
+    try FileManager.default.createDirectory(atPath: providers, withIntermediateDirectories: true)
+    try #"""
+    {"preset": "muhajir", "application_type": "native app", "redirect_port": 9100,
+     "redirect_path": "/done", "post_logout_uses_redirect_uri": true}
+    """#.write(toFile: providers + "/muhajir.json", atomically: true, encoding: .utf8)
+    let muhajir = try #require(ProviderCatalog.load(from: location).entry("muhajir"))
+    #expect(muhajir.problems.allSatisfy { $0.field != "application_type" })
+    #expect(
+      muhajir.registration.facts.map { "\($0.label): \($0.value)" } == [
+        "application type: native app", "redirect URI: http://127.0.0.1:9100/done",
+        "post-logout redirect URI: http://127.0.0.1:9100/done",
+        "scopes: openid profile email offline_access",
+      ])
+    #expect(muhajir.setup?.guide == muhajir.registration)
+    #expect(
+      muhajir.configuration == nil || muhajir.configuration?.postLogoutUsesRedirectURI == true)
+    // A type that is not a string is reported like any other field.
+    try #"{"preset": "muhajir", "application_type": 3}"#.write(
+      toFile: providers + "/muhajir.json", atomically: true, encoding: .utf8)
+    let broken = ProviderCatalog.load(from: location)
+    #expect(
+      (broken.skippedFiles + broken.allProblems).contains { $0.field == "application_type" })
+  }
 }

@@ -198,8 +198,43 @@ import Testing
     #expect(outcome.decision == .approve)
     #expect(await harness.callback.received().last?["state"] == "bye")
     #expect(await harness.server.stats()[.endSessions, .oidc] == 1)
+    // Only an address registered for the client: by default its loopback redirect URIs.
+    let elsewhere = await harness.get(
+      SandboxHarness.target(
+        Paths.endSession,
+        [("id_token_hint", idToken), ("post_logout_redirect_uri", "http://127.0.0.1:9/other")]))
+    #expect(elsewhere.status == 400)
+    #expect(elsewhere.body.contains("post_logout_redirect_uri is not registered for this client."))
     let unknownHint = await harness.get(
       SandboxHarness.target(Paths.endSession, [("id_token_hint", "e30.e30.sig")]))
     #expect(unknownHint.status == 400)
+  }
+
+  @Test func endSessionRedirectsOnlyToTheRegisteredPostLogoutAddresses() async throws {
+    let idToken = try #require(try await OpenIDSignIn.oidc(harness).tokens(user: "jo")["id_token"])
+    let landing = harness.callback.redirectURI
+    func logout() -> String {
+      harness.url(
+        Paths.endSession,
+        [("id_token_hint", idToken), ("post_logout_redirect_uri", landing), ("state", "bye")])
+    }
+    // Nothing registered: the redirect URI no longer counts, and nothing is redirected.
+    let before = await harness.callback.received().count
+    let none = await harness.postJSON(
+      "/_sandbox/settings", #"{"profile":"oidc","post_logout_redirect_uris":[]}"#)
+    #expect(none.status == 200)
+    let refused = await harness.browse(logout())
+    #expect(refused.finalStatus == 400)
+    #expect(await harness.callback.received().count == before)
+    // Registered explicitly: redirected there, with the state.
+    var settings = await harness.server.settings(for: .oidc)
+    settings.postLogoutRedirectURIs = [landing]
+    await harness.server.setSettings(settings, for: .oidc)
+    let returned = await harness.browse(logout())
+    #expect(returned.succeeded, "\(returned.failure ?? "")")
+    #expect(await harness.callback.received().last?["state"] == "bye")
+    let wrong = await harness.postJSON(
+      "/_sandbox/settings", #"{"profile":"oidc","post_logout_redirect_uris":7}"#)
+    #expect(wrong.status == 400)
   }
 }

@@ -132,7 +132,10 @@ extension SandboxExecutableTests {
     ])
     #expect(
       try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
-        == ["hivesigner.json", "microsoft.json", "muhajir.json", "sandbox.json", "simkl.json"])
+        == [
+          "github.json", "hivesigner.json", "microsoft.json", "muhajir.json", "sandbox.json",
+          "simkl.json",
+        ])
     let simkl = try String(contentsOfFile: directory + "/simkl.json", encoding: .utf8)
     #expect(simkl.contains("\"client_id\" : \"sandbox-client\""))
     #expect(simkl.contains("\"redirect_port\" : 4567"))

@@ -20,6 +20,8 @@ import Sandbox
 //   AUTHTUI_TEST_BROWSER_LOG         append the log here instead of standard error
 //   AUTHTUI_TEST_BROWSER_ARGV_FILE   append the arguments it was started with here, one per
 //                                    line, then an empty line (what `ps` shows other users)
+//   AUTHTUI_TEST_BROWSER_PAGE_FILE   write the last page's body here (what the person sees at
+//                                    the end: an app's "signed in" or "signed out" page)
 //   AUTHTUI_TEST_BROWSER_DETACH=1    return at once, like a launcher, and browse in the
 //                                    background (new session, standard streams on /dev/null)
 // Exit status: 0 the visit ended on a page without a form (or was ignored), 1 it failed,
@@ -104,4 +106,9 @@ if environment["AUTHTUI_TEST_BROWSER_DETACH"] == "1" { detach() }
 if environment["AUTHTUI_TEST_BROWSER_DETACHED"] == "1" { _ = setsid() }
 
 let outcome = await ScriptedBrowser(script: script, log: log).visit(arguments[0])
+if let pagePath = environment["AUTHTUI_TEST_BROWSER_PAGE_FILE"], !pagePath.isEmpty {
+  _ = FileManager.default.createFile(
+    atPath: pagePath, contents: Data(outcome.finalBody.utf8), attributes: [.posixPermissions: 0o600]
+  )
+}
 exit(outcome.succeeded ? 0 : 1)

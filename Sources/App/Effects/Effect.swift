@@ -55,6 +55,9 @@ public enum Effect: Sendable, Equatable {
   case removeDamaged(RequestID, DamagedAccount)
   /// Revoke (where possible) and delete the account: `.signedOut`.
   case signOut(RequestID, AccountName)
+  /// Make the account its provider's default (the one a bare PROVIDER names), or, with
+  /// `isDefault` false, leave the provider without one: `.accounts`, the list afterwards.
+  case setDefault(RequestID, AccountName, isDefault: Bool)
   /// Write the account's access token to an env file: `.exported`.
   case exportEnvFile(RequestID, AccountName, path: String, variable: String)
   /// Repaint every cell (the loop does it).
@@ -72,7 +75,7 @@ extension Effect {
       .submitRedirect(let id, _), .openBrowser(let id, _, _, _), .copyText(let id, _, _),
       .copyToken(let id, _), .refresh(let id, _), .refreshAhead(let id, _), .watchVault(let id),
       .signOut(let id, _), .removeDamaged(let id, _), .saveProviderSetup(let id, _, _, _),
-      .exportEnvFile(let id, _, _, _):
+      .exportEnvFile(let id, _, _, _), .setDefault(let id, _, _):
       return id
     }
   }

@@ -75,6 +75,10 @@ public enum ActionTable {
       help: "sign in to the account's provider again, keeping its label", hint: "sign in again",
       contexts: account),
     Row(
+      command: .makeDefault, defaultKeys: [key("*")],
+      help: "mark or unmark it as the account PROVIDER alone names (`authtui default`)",
+      hint: "default", contexts: account),
+    Row(
       command: .showDamaged, defaultKeys: [key("D")],
       help: "show the accounts the vault cannot read, to remove them", hint: "damaged",
       contexts: [.list]),

@@ -25,6 +25,7 @@ public enum Command: String, Sendable, Hashable, CaseIterable {
   case copyCode = "copy-code"
   case pasteRedirect = "paste-redirect"
   case signInAgain = "sign-in-again"
+  case makeDefault = "default"
   case demoAnswer = "demo-answer"
   case showDamaged = "damaged"
   case remove

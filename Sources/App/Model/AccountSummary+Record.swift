@@ -4,7 +4,9 @@ import Vault
 extension AccountSummary {
   /// What the UI shows of a vault account: its token facts, never a token. A record whose
   /// provider id is no id is damaged (`AccountRecord.accountName`).
-  public init(_ record: AccountRecord, providerName: String) throws(AccountsError) {
+  public init(_ record: AccountRecord, providerName: String, isDefault: Bool = false)
+    throws(AccountsError)
+  {
     self.init(
       name: try record.accountName,
       providerName: providerName, hasAccessToken: record.tokens.accessToken != nil,
@@ -12,6 +14,6 @@ extension AccountSummary {
       obtainedAt: record.tokens.obtainedAt, scopes: record.tokens.scopes,
       tokenType: record.tokens.tokenType, refreshable: record.tokens.refreshToken != nil,
       identity: record.identity["email"] ?? record.identity["name"] ?? record.subject,
-      tenant: record.identity["tenant"])
+      isDefault: isDefault, tenant: record.identity["tenant"])
   }
 }

@@ -27,6 +27,8 @@ public struct AccountSummary: Sendable, Equatable, Identifiable {
   public var refreshable: Bool
   /// Who the provider says signed in (user name or e-mail), when known.
   public var identity: String?
+  /// True when it is its provider's default account, the one a bare PROVIDER names.
+  public var isDefault: Bool
   /// The tenant the account signed in through (Microsoft's `tid`), when the provider names one.
   public var tenant: String?
 
@@ -35,8 +37,9 @@ public struct AccountSummary: Sendable, Equatable, Identifiable {
     name: AccountName, providerName: String, hasAccessToken: Bool = true,
     needsSignIn: Bool = false, expiresAt: Date? = nil, obtainedAt: Date? = nil,
     scopes: [String] = [], tokenType: String? = "Bearer", refreshable: Bool = false,
-    identity: String? = nil, tenant: String? = nil
+    identity: String? = nil, isDefault: Bool = false, tenant: String? = nil
   ) {
+    self.isDefault = isDefault
     self.tenant = tenant
     self.name = name
     self.providerName = providerName

@@ -17,7 +17,7 @@ extension AppState {
       if let account = selectedAccount { panels.append(.details(account.name)) }
     case .add:
       return beginSignIn(now: now)
-    case .refresh, .copy, .export, .signOut, .signInAgain:
+    case .refresh, .copy, .export, .signOut, .signInAgain, .makeDefault:
       guard let account = selectedAccount else {
         let addKey = keys.keys(for: .add, in: .list).first?.displayName ?? "a"
         message = StatusMessage(.info, "no account selected; press \(addKey) to add one", now: now)
@@ -52,7 +52,7 @@ extension AppState {
     switch command {
     case .back:
       panels.removeLast()
-    case .refresh, .copy, .export, .signOut, .signInAgain:
+    case .refresh, .copy, .export, .signOut, .signInAgain, .makeDefault:
       guard let account = account(name) else { return [] }
       return accountCommand(command, account, now: now)
     default:
@@ -69,6 +69,10 @@ extension AppState {
     switch command {
     case .signInAgain:
       return signInAgain(account, now: now)
+    case .makeDefault:
+      let doing = account.isDefault ? "removing the default mark of" : "making default"
+      let id = startBusy("\(doing) \(name)", account: name, writesVault: true)
+      return [.setDefault(id, name, isDefault: !account.isDefault)]
     case .refresh:
       if account.needsSignIn || !account.refreshable {
         let why =
@@ -155,8 +159,12 @@ extension AppState {
       keeping: line, visibleIn: listHeight, from: scrollTop, lineCount: lineCount)
   }
 
-  /// Replaces (or adds) an account, keeping the list sorted.
+  /// Replaces (or adds) an account, keeping the list sorted. The default mark stays as the
+  /// list had it: a summary of one account (after a refresh or sign-in) does not carry it, and
+  /// only a whole list (`setDefault`, a change in another process) moves it.
   mutating func upsert(_ account: AccountSummary) {
+    var account = account
+    account.isDefault = accounts.first { $0.name == account.name }?.isDefault ?? false
     var updated = accounts.filter { $0.name != account.name }
     updated.append(account)
     accounts = Self.sorted(updated)

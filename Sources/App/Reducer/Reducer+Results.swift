@@ -51,6 +51,20 @@ extension AppState {
       return vaultWatched(outcome, now: now)
     case (.signOut(let id, let name), .signedOut(let result)):
       signOutFinished(id, name, result, now: now)
+    case (.setDefault(_, let name, let isDefault), .accounts(let result)):
+      switch result {
+      case .success(let list):
+        follow(list)
+        let provider = name.provider.rawValue
+        message = StatusMessage(
+          .success,
+          isDefault
+            ? "\(name) is now \(provider)'s default account: `authtui token \(provider)` gives its "
+              + "token"
+            : "\(provider) has no default account now", now: now)
+      case .failure(let failure):
+        message = StatusMessage(.error, failure.message, now: now)
+      }
     case (.exportEnvFile, .exported(let result)):
       switch result {
       case .success(let report):

@@ -18,7 +18,10 @@ enum DetailsView {
     }
     let labelWidth = 14
     let zone = state.configuration.timeZone
-    page.field("Account", name.description, labelWidth: labelWidth, in: &buffer)
+    let defaultNote =
+      account.isDefault
+      ? " (the default: `authtui token \(name.provider)` names it)" : ""
+    page.field("Account", name.description + defaultNote, labelWidth: labelWidth, in: &buffer)
     let provider =
       account.providerName == name.provider.rawValue
       ? account.providerName : "\(account.providerName) (\(name.provider))"

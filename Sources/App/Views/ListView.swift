@@ -126,6 +126,9 @@ enum ListView {
     }
   }
 
+  /// After the label of the provider's default account (`authtui default`).
+  static let defaultMark = " (default)"
+
   private static func drawAccount(
     _ account: AccountSummary, selected: Bool, needle: String, row: Int, columns: Columns,
     state: AppState, now: Date, in buffer: inout ScreenBuffer
@@ -135,9 +138,17 @@ enum ListView {
     buffer.fill(Rect(row: row, column: 0, rows: 1, columns: width), role: rowRole)
     if selected { buffer.write("›", at: Point(row: row, column: 1), role: rowRole) }
     let label = account.name.label
+    let mark = account.isDefault ? Self.defaultMark : ""
+    let markWidth = DisplayWidth.of(mark)
     buffer.write(
       label, at: Point(row: row, column: columns.label), role: rowRole,
-      maxWidth: columns.labelWidth, truncation: .ellipsis)
+      maxWidth: columns.labelWidth - markWidth, truncation: .ellipsis)
+    if !mark.isEmpty {
+      let after = min(DisplayWidth.of(label), columns.labelWidth - markWidth)
+      buffer.write(
+        mark, at: Point(row: row, column: columns.label + after),
+        role: selected ? .listSelected : .listSecondary, maxWidth: markWidth)
+    }
     if !needle.isEmpty, let match = AppState.matchRange(of: needle, in: account),
       !match.isEmpty
     {

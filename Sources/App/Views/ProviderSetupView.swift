@@ -5,7 +5,7 @@ import Terminal
 import Theme
 
 /// The setup form of a provider without a client id: where to register an application and
-/// what to register, the client id field, the redirect port field when the registration fixes
+/// what to register (application type, redirect URI, scopes), the client id field, the redirect port field when the registration fixes
 /// one, and the file the answer is saved to.
 enum ProviderSetupView {
   static func draw(
@@ -40,6 +40,14 @@ enum ProviderSetupView {
       }
     } else {
       page.wrapped("1. Ask \(name) for a public (PKCE) client id.", role: .details, in: &buffer)
+    }
+    // What to register (application type, redirect URI, scopes) when there is room; the
+    // provider's own note follows.
+    if roomy {
+      for fact in setup.guide.facts {
+        page.wrapped(
+          "\(fact.label): \(fact.value)", role: .listSecondary, indent: 3, limit: 2, in: &buffer)
+      }
     }
     if let note = setup.registrationNote {
       page.wrapped(note, role: .listSecondary, indent: 3, limit: roomy ? 3 : 2, in: &buffer)

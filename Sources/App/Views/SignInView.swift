@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import QRCode
 import Spelling
 import Terminal
 import Theme
@@ -141,17 +142,31 @@ enum SignInView {
     }
     if !problemRows.isEmpty {
       page.skip()
-      for line in problemRows { page.line([(line, .statusWarning)], in: &buffer) }
+      // A provider to set up is no fault: what to register reads as guidance.
+      let role: Role =
+        state.providers.indices.contains(selected) && state.providers[selected].setup != nil
+        ? .details : .statusWarning
+      for line in problemRows { page.line([(line, role)], in: &buffer) }
     }
   }
 
-  /// The whole problem text of the selected provider when it cannot be used.
+  /// The whole problem text of the selected provider when it cannot be used; for one that
+  /// only lacks a client id, what to register for it.
   private static func selectedProblemRows(
     _ state: AppState, selected: Int, width: Int, limit: Int
   ) -> [String] {
     guard state.providers.indices.contains(selected), !state.providers[selected].isUsable
     else { return [] }
-    let problems = state.providers[selected].problems
+    let provider = state.providers[selected]
+    if let setup = provider.setup {
+      let place =
+        setup.registrationURL.map { "To set it up, register an application at \($0)" }
+        ?? "To set it up, ask \(provider.name) for a public (PKCE) client id"
+      let facts = setup.guide.facts.map { "\($0.label): \($0.value)" }
+      return TextWrap.lines(
+        ([place] + facts).joined(separator: "\n"), width: width, limit: limit)
+    }
+    let problems = provider.problems
     let text =
       problems.isEmpty ? "This provider offers no sign-in flow." : problems.joined(separator: "\n")
     return TextWrap.lines(text, width: width, limit: limit)
@@ -184,13 +199,17 @@ enum SignInView {
         progress?.authorizationURL?.absoluteString ?? "", role: .url, limit: urlLines,
         in: &buffer)
     } else {
+      if let qr = QRPlacement(progress, in: area) {
+        qr.draw(in: &buffer)
+        page = Page(qr.textArea)
+      }
       page.line([("On any device, open", .details)], in: &buffer)
       page.wrapped(
         progress?.verificationURI?.absoluteString ?? "", role: .url, limit: 2, in: &buffer)
       page.line(
         [("and enter the code ", .details), (progress?.userCode ?? "", .code)], in: &buffer)
       if let code = progress?.userCode,
-        let big = BigText.lines(code, width: area.size.columns - 2), page.remaining >= 8
+        let big = BigText.lines(code, width: page.rect.size.columns - 2), page.remaining >= 8
       {
         page.skip()
         for line in big { page.line([(line, .code)], indent: 1, in: &buffer) }
@@ -198,6 +217,46 @@ enum SignInView {
     }
     page.skip()
     drawWaiting(attempt, state: state, page: &page, now: now, in: &buffer)
+  }
+
+  /// The QR code of a device or PIN sign-in's address (the one that fills the code in, when
+  /// the provider gives it), at the right of the flow screen, where the terminal has room for
+  /// it, its quiet zone and a caption beside text at least `minimumTextColumns` wide.
+  struct QRPlacement {
+    static let minimumTextColumns = 40
+    let lines: [String]
+    let origin: Point
+    let textArea: Rect
+
+    init?(_ progress: SignInProgress?, in area: Rect) {
+      guard let address = progress?.verificationURIComplete ?? progress?.verificationURI,
+        let code = try? QRCode(text: address.absoluteString)
+      else { return nil }
+      let width = code.columns()
+      let lines = code.halfBlockLines(colored: false)
+      guard area.size.columns >= width + 2 + Self.minimumTextColumns,
+        area.size.rows >= lines.count + 1
+      else { return nil }
+      self.lines = lines
+      origin = Point(row: area.top, column: area.right - width)
+      textArea = Rect(
+        row: area.top, column: area.left, rows: area.size.rows,
+        columns: area.size.columns - width - 2)
+    }
+
+    func draw(in buffer: inout ScreenBuffer) {
+      for (offset, line) in lines.enumerated() {
+        buffer.write(line, at: Point(row: origin.row + offset, column: origin.column), role: .qr)
+      }
+      let caption = "scan to open the page"
+      let width = DisplayWidth.of(lines.first ?? "")
+      buffer.write(
+        caption,
+        at: Point(
+          row: origin.row + lines.count,
+          column: origin.column + max(0, (width - DisplayWidth.of(caption)) / 2)),
+        role: .listSecondary, maxWidth: width)
+    }
   }
 
   /// How many rows `drawWaiting` takes below `page`'s next row (it is drawn on a copy of the

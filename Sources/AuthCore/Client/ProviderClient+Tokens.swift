@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Loopback
 
 extension ProviderClient {
@@ -19,7 +20,7 @@ extension ProviderClient {
     let response = try await sendUninterruptibly(request)
     switch try Self.read(response) {
     case .json(let json):
-      return try TokenResponse(json: json, receivedAt: await clock.now())
+      return try await tokenResponse(json)
     case .error(let error):
       throw Self.codeExchangeError(error)
     }
@@ -29,7 +30,7 @@ extension ProviderClient {
   /// rotation it carries a new refresh token, without one it has none (the stored tokens keep
   /// theirs: Accounts' `TokenSet.updated(with:)` merges an answer). `invalid_grant` means the
   /// account must sign in again (`AuthError.refreshTokenRejected`); any other failure leaves the
-  /// stored tokens as they are.
+  /// stored tokens as they are. GitHub says `bad_refresh_token` for `invalid_grant`.
   public func refresh(_ refreshToken: String, scopes: [String]? = nil) async throws(AuthError)
     -> TokenResponse
   {
@@ -44,7 +45,7 @@ extension ProviderClient {
     let request = postRequest(
       endpoint, parameters: parameters, encoding: configuration.tokenRequestEncoding)
     return try await tokens(from: request) { error in
-      error.code == .invalidGrant
+      error.code == .invalidGrant || error.code == .badRefreshToken
         ? .refreshTokenRejected(description: error.errorDescription)
         : .tokenRequestRejected(error)
     }
@@ -111,10 +112,22 @@ extension ProviderClient {
     let response = try await send(request)
     switch try Self.read(response) {
     case .json(let json):
-      return try TokenResponse(json: json, receivedAt: await clock.now())
+      return try await tokenResponse(json)
     case .error(let error):
       throw rejection(error)
     }
+  }
+
+  /// A token answer as authtui keeps it: with `refreshRequiresClientSecret`, without its
+  /// refresh token, which only a client holding the secret could use. The account is then not
+  /// refreshable, and shows and says so (sign in again before the access token expires),
+  /// instead of failing at its first refresh.
+  func tokenResponse(_ json: [String: JSONValue]) async throws(AuthError) -> TokenResponse {
+    var members = json
+    if configuration.refreshRequiresClientSecret {
+      members["refresh_token"] = nil
+    }
+    return try TokenResponse(json: members, receivedAt: await clock.now())
   }
 
   /// Names the code-exchange failures a user can act on: Simkl's `secret_error`, and the

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Loopback
 
 extension ProviderClient {
@@ -19,6 +20,9 @@ extension ProviderClient {
   }
 
   /// One device access token request (RFC 8628 §3.4) and what its answer means (§3.5).
+  ///
+  /// The body decides, never the status alone: GitHub answers `authorization_pending` and
+  /// `slow_down` with HTTP 200, and its `slow_down` names the new `interval` to keep to.
   func pollDeviceToken(_ authorization: DeviceAuthorizationResponse) async throws(AuthError)
     -> PollingLoop.Answer
   {
@@ -29,9 +33,13 @@ extension ProviderClient {
         ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"),
         ("device_code", authorization.deviceCode ?? ""), ("client_id", configuration.clientID),
       ], encoding: configuration.tokenRequestEncoding)
-    switch try Self.read(try await send(request)) {
+    let response = try await send(request)
+    switch try Self.read(response) {
     case .json(let json):
-      return .tokens(try TokenResponse(json: json, receivedAt: await clock.now()))
+      return .tokens(try await tokenResponse(json))
+    case .error(let error) where error.code == .slowDown:
+      let members = JSONValue.object(from: response.body)
+      return .slowDown(interval: members?["interval"]?.strictNumberValue)
     case .error(let error):
       return try Self.pollAnswer(for: configuration.standardized(error))
     }
@@ -60,10 +68,10 @@ extension ProviderClient {
     case .json(let json):
       if json["device_code"] != nil { throw .pinCodeReplaced }
       if json["access_token"] != nil {
-        return .tokens(try TokenResponse(json: json, receivedAt: await clock.now()))
+        return .tokens(try await tokenResponse(json))
       }
       let message = json["message"]?.stringValue?.lowercased() ?? ""
-      return message.contains("slow down") ? .slowDown : .pending
+      return message.contains("slow down") ? .slowDown(interval: nil) : .pending
     case .error(let error):
       return try Self.pollAnswer(for: configuration.standardized(error))
     }
@@ -73,7 +81,7 @@ extension ProviderClient {
   private static func pollAnswer(for error: OAuthError) throws(AuthError) -> PollingLoop.Answer {
     switch error.code {
     case .authorizationPending: return .pending
-    case .slowDown: return .slowDown
+    case .slowDown: return .slowDown(interval: nil)
     case .accessDenied: throw .accessDenied(description: error.errorDescription)
     case .expiredToken: throw .userCodeExpired
     default: throw .tokenRequestRejected(error)

@@ -86,10 +86,22 @@ public struct ProviderConfiguration: Sendable, Equatable {
   /// Where the browser may return after an RP-initiated logout (`post_logout_redirect_uri`,
   /// OIDC RP-Initiated Logout §2); sent only when set, since it must be registered.
   public var postLogoutRedirectURI: URL?
+  /// True when the provider's registration accepts the sign-in redirect URI
+  /// (`http://127.0.0.1:{redirect_port}{redirect_path}`) as a `post_logout_redirect_uri` too
+  /// (`post_logout_uses_redirect_uri`): the logout then returns to a landing page authtui
+  /// serves on loopback. Off by default, since RP-Initiated Logout §3 lets a provider redirect
+  /// only to an address registered for post-logout, and an unregistered one makes it refuse
+  /// the logout. `postLogoutRedirectURI` wins when both are set.
+  public var postLogoutUsesRedirectURI = false
   /// How the account is identified after a sign-in (`identity`): which answer to read and which
   /// members name the account. Nil uses `IdentityConfiguration.openIDDefault` for a provider
   /// that asks for the `openid` scope, and no identity step otherwise.
   public var identity: IdentityConfiguration?
+  /// True when the provider's refresh grant needs the client secret
+  /// (`refresh_requires_client_secret`): authtui, a public client, has none, so it keeps no
+  /// refresh token and asks for a new sign-in before the access token expires (GitHub
+  /// Enterprise Server's expiring user tokens, for one).
+  public var refreshRequiresClientSecret = false
 
   /// A configuration with the defaults of DESIGN.md for everything not given.
   public init(

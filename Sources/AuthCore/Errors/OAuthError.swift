@@ -71,6 +71,9 @@ public struct OAuthErrorCode: RawRepresentable, Hashable, Sendable, CustomString
   public static let expiredToken = OAuthErrorCode(rawValue: "expired_token")
   /// `unsupported_token_type` (RFC 7009 §2.2.1).
   public static let unsupportedTokenType = OAuthErrorCode(rawValue: "unsupported_token_type")
+  /// GitHub's `bad_refresh_token`: the refresh token is spent, expired or unknown (its
+  /// `invalid_grant`); the account must sign in again.
+  public static let badRefreshToken = OAuthErrorCode(rawValue: "bad_refresh_token")
   /// Simkl's `secret_error`: PKCE verification failed, and the code is used up.
   public static let secretError = OAuthErrorCode(rawValue: "secret_error")
 }

@@ -1,8 +1,9 @@
 import Foundation
 
 /// The schedule the device and PIN flows share: poll every `interval` seconds, 5 more after
-/// each "slow down" for the rest of the flow (RFC 8628 §3.5), and stop at the local deadline
-/// whatever the provider says.
+/// each "slow down" for the rest of the flow (RFC 8628 §3.5), or the new interval the "slow
+/// down" answer names when that is longer, and stop at the local deadline whatever the provider
+/// says.
 ///
 /// A poll that gets no answer (a timeout, a dropped connection, an HTTP 500, a garbage body:
 /// `PollTrouble`) does not end the flow: the next poll waits twice as long as the last after
@@ -14,8 +15,10 @@ struct PollingLoop {
   enum Answer {
     /// Not approved yet (`authorization_pending`, Simkl's `KO`).
     case pending
-    /// Poll less often (`slow_down`, Simkl's "Slow down").
-    case slowDown
+    /// Poll less often (`slow_down`, Simkl's "Slow down"), at least 5 s more than before, or
+    /// every `interval` seconds when the answer names a longer one (GitHub's `slow_down` carries
+    /// the new interval it will hold the client to).
+    case slowDown(interval: TimeInterval?)
     /// Approved.
     case tokens(TokenResponse)
   }
@@ -70,7 +73,9 @@ struct PollingLoop {
         (trouble, failures) = (nil, 0)
         switch answer {
         case .pending: continue
-        case .slowDown: interval += 5
+        case .slowDown(let named):
+          let stated = named.map { min($0, DeviceAuthorizationResponse.longestWait) } ?? 0
+          interval = max(interval + 5, stated.isNaN ? 0 : stated)
         case .tokens(let tokens): return tokens
         }
       } catch {

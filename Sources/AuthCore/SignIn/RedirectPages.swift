@@ -57,6 +57,23 @@ enum RedirectPages {
     status: 410, title: "Link already used",
     text: "This sign-out link works once and has already been opened; you can close this tab.")
 
+  /// The provider's return after an RP-initiated logout, with the sign-out's `state`.
+  static func signedOut(account: String?) -> HTTPResponse {
+    let who = account.map { "\($0) is" } ?? "The account is"
+    return page(
+      status: 200, title: "Signed out",
+      text: "\(who) signed out: the provider ended its session in this browser, and authtui "
+        + "removed the account. You can close this tab.")
+  }
+
+  /// A return to the post-logout landing without the sign-out's `state` (or with another one):
+  /// not the provider's answer to the sign-out authtui started, so it confirms nothing.
+  static let signOutNotConfirmed = page(
+    status: 400, title: "Sign-out not confirmed",
+    text: "This page was opened without the state of the sign-out authtui started, so it does "
+      + "not show that the provider signed you out. The account is removed from authtui; to "
+      + "end the browser session at the provider, sign out on its site.")
+
   /// The attempt had already ended when this redirect arrived.
   static let alreadyFinished = page(
     status: 200, title: "Sign-in already finished",

@@ -255,7 +255,7 @@ public struct ProviderCatalog: Sendable {
       text.replacingOccurrences(of: "{client_id}", with: clientID)
         .replacingOccurrences(of: "{version}", with: AuthTUIVersion.current)
     }
-    return ProviderConfiguration(
+    var configuration = ProviderConfiguration(
       id: id, name: file.name, issuer: file.issuer, clientID: clientID, flows: flows,
       scopes: file.scopes ?? [], authorizationEndpoint: file.authorizationEndpoint,
       tokenEndpoint: file.tokenEndpoint,
@@ -274,6 +274,9 @@ public struct ProviderCatalog: Sendable {
       usesDiscovery: file.usesDiscovery ?? true, postLogoutRedirectURI: file.postLogoutRedirectURI,
       identity: file.identity, issuerTemplate: issuerTemplate,
       deviceErrorAliases: file.deviceErrorAliases ?? [:])
+    configuration.refreshRequiresClientSecret = file.refreshRequiresClientSecret ?? false
+    configuration.postLogoutUsesRedirectURI = file.postLogoutUsesRedirectURI ?? false
+    return configuration
   }
 }
 

@@ -42,7 +42,9 @@ extension FieldReader {
     "token_request_encoding", "login_timeout", "extra_authorize_params", "extra_request_params",
     "extra_request_params_location", "user_agent", "authorization_response_iss_parameter_supported",
     "registration_url", "registration_note", "discovery", "post_logout_redirect_uri", "identity",
-    "access_settings_url", "fields", "id_token_issuer_fields", "device_error_aliases",
+    "access_settings_url", "refresh_requires_client_secret", "post_logout_uses_redirect_uri",
+    "application_type", "fields",
+    "id_token_issuer_fields", "device_error_aliases",
   ]
 
   static let identityFields = [
@@ -114,10 +116,13 @@ extension FieldReader {
     file.issuerInAuthorizationResponse = bool("authorization_response_iss_parameter_supported")
     file.usesDiscovery = bool("discovery")
     file.postLogoutRedirectURI = endpoint("post_logout_redirect_uri")
+    file.postLogoutUsesRedirectURI = bool("post_logout_uses_redirect_uri")
     file.identity = readIdentity()
     file.accessSettingsURL = string("access_settings_url")
     file.registrationURL = string("registration_url")
     file.registrationNote = string("registration_note")
+    file.refreshRequiresClientSecret = bool("refresh_requires_client_secret")
+    file.applicationType = string("application_type")
     return file
   }
 

@@ -46,6 +46,9 @@ public struct ProviderFile: Sendable, Equatable {
   /// Where an RP-initiated logout returns the browser, when registered
   /// (`post_logout_redirect_uri`).
   public var postLogoutRedirectURI: URL?
+  /// True when the registration accepts the sign-in redirect URI as a post-logout one
+  /// (`post_logout_uses_redirect_uri`).
+  public var postLogoutUsesRedirectURI: Bool?
   /// How the account's label is found after a sign-in (`identity`).
   public var identity: IdentityConfiguration?
   /// Where a user withdraws an application's access at the provider, for providers that
@@ -55,6 +58,11 @@ public struct ProviderFile: Sendable, Equatable {
   public var registrationURL: String?
   /// What to register there, for example the redirect URI (`registration_note`).
   public var registrationNote: String?
+  /// The refresh grant needs the client secret, which authtui does not have, so no refresh
+  /// token is kept (`refresh_requires_client_secret`).
+  public var refreshRequiresClientSecret: Bool?
+  /// The kind of application to register, as the provider names it (`application_type`).
+  public var applicationType: String?
 
   public init() {}
 
@@ -94,10 +102,15 @@ public struct ProviderFile: Sendable, Equatable {
       issuerInAuthorizationResponse ?? base.issuerInAuthorizationResponse
     merged.usesDiscovery = usesDiscovery ?? base.usesDiscovery
     merged.postLogoutRedirectURI = postLogoutRedirectURI ?? base.postLogoutRedirectURI
+    merged.postLogoutUsesRedirectURI =
+      postLogoutUsesRedirectURI ?? base.postLogoutUsesRedirectURI
     merged.identity = identity ?? base.identity
     merged.accessSettingsURL = accessSettingsURL ?? base.accessSettingsURL
     merged.registrationURL = registrationURL ?? base.registrationURL
     merged.registrationNote = registrationNote ?? base.registrationNote
+    merged.refreshRequiresClientSecret =
+      refreshRequiresClientSecret ?? base.refreshRequiresClientSecret
+    merged.applicationType = applicationType ?? base.applicationType
     return merged
   }
 

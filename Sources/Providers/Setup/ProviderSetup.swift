@@ -15,24 +15,27 @@ public struct ProviderSetup: Sendable, Equatable {
   /// The file the setup writes, as the user would type it
   /// (`~/.config/authtui/providers/simkl.json`).
   public var file: String
+  /// What to register: application type, redirect URI, scopes.
+  public var guide: RegistrationGuide
 
   /// Describes a setup.
   public init(
     registrationURL: String? = nil, registrationNote: String? = nil, redirectPort: UInt16? = nil,
-    file: String
+    file: String, guide: RegistrationGuide = RegistrationGuide()
   ) {
     self.registrationURL = registrationURL
     self.registrationNote = registrationNote
     self.redirectPort = redirectPort
     self.file = file
+    self.guide = guide
   }
 
   /// The setup of a merged provider file that has no client id; nil when it has one.
-  init?(_ file: ProviderFile, editFile: String) {
+  init?(_ file: ProviderFile, editFile: String, guide: RegistrationGuide) {
     guard file.clientID == nil else { return nil }
     self.init(
       registrationURL: file.registrationURL, registrationNote: file.registrationNote,
-      redirectPort: file.redirectPort, file: editFile)
+      redirectPort: file.redirectPort, file: editFile, guide: guide)
   }
 
   /// The client id as typed, checked: white space around it is dropped; empty, or holding
@@ -62,7 +65,7 @@ public struct ProviderSetup: Sendable, Equatable {
 extension ProviderEntry {
   /// What a setup of this provider asks for, when it has no client id yet.
   public var setup: ProviderSetup? {
-    ProviderSetup(file, editFile: editFile)
+    ProviderSetup(file, editFile: editFile, guide: registration)
   }
 }
 

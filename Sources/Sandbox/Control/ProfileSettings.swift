@@ -32,6 +32,15 @@ public struct ProfileSettings: Sendable, Equatable {
   /// The `oidc` profile's signing choice; nil picks per client (`sandbox-client`: RS256,
   /// `sandbox-client-es256`: ES256).
   public var idTokenSigning: IDTokenSigning?
+  /// Whether the `github` profile refuses a refresh without `client_secret`
+  /// (`refresh_needs_client_secret`), as GitHub documented it before device-flow tokens were
+  /// exempted.
+  public var refreshNeedsClientSecret = false
+  /// Where the `oidc` profile's logout may send the browser back (`post_logout_redirect_uri`,
+  /// RP-Initiated Logout §3), matched byte for byte; nil registers the redirect URIs for it
+  /// too (`accepts(redirectURI:)`), what `post_logout_uses_redirect_uri` relies on. `[]`
+  /// registers none.
+  public var postLogoutRedirectURIs: [String]? = nil
 
   /// The profile's settings on start and after `reset`.
   public static func defaults(for profile: SandboxProfile) -> ProfileSettings {
@@ -56,6 +65,13 @@ public struct ProfileSettings: Sendable, Equatable {
         accessTokenLifetime: 3600, refreshTokenLifetime: 30 * 86_400,
         authorizationCodeLifetime: 600, deviceCodeLifetime: 600, deviceInterval: 5,
         registeredRedirectURIs: nil, idTokenSigning: nil)
+    case .github:
+      // An OAuth app: tokens that never expire (lifetime 0), no refresh token; device codes
+      // live 15 minutes and are polled every 5 s. Expiring user tokens: 28800 and 15897600.
+      return ProfileSettings(
+        accessTokenLifetime: 0, refreshTokenLifetime: 0, authorizationCodeLifetime: 600,
+        deviceCodeLifetime: 900, deviceInterval: 5, registeredRedirectURIs: nil,
+        idTokenSigning: nil)
     case .microsoft:
       // About an hour of access, 90 days of refresh, 15 minutes for a device code (docs/providers.md).
       return ProfileSettings(
@@ -71,6 +87,12 @@ public struct ProfileSettings: Sendable, Equatable {
     return RedirectURI.isLoopbackCallback(uri)
   }
 
+  /// True when a logout may return the browser to `uri`.
+  func accepts(postLogoutRedirectURI uri: String) -> Bool {
+    if let registered = postLogoutRedirectURIs { return registered.contains(uri) }
+    return accepts(redirectURI: uri)
+  }
+
   var json: OrderedJSON {
     .object([
       ("access_token_lifetime", .int(accessTokenLifetime)),
@@ -80,6 +102,11 @@ public struct ProfileSettings: Sendable, Equatable {
       ("device_interval", .int(deviceInterval)),
       ("redirect_uris", registeredRedirectURIs.map { .array($0.map(OrderedJSON.string)) } ?? .null),
       ("id_token_signing", idTokenSigning.map { .string($0.rawValue) } ?? .null),
+      ("refresh_needs_client_secret", .bool(refreshNeedsClientSecret)),
+      (
+        "post_logout_redirect_uris",
+        postLogoutRedirectURIs.map { .array($0.map(OrderedJSON.string)) } ?? .null
+      ),
     ])
   }
 }

@@ -8,6 +8,8 @@ public enum SandboxProfile: String, Sendable, CaseIterable, Codable {
   case muhajir
   /// A standards-complete OpenID Connect provider, under `/oidc/`.
   case oidc
+  /// GitHub: the device flow under `/github/`, the REST API under `/github-api/` (two hosts).
+  case github
   /// The Microsoft identity platform, under `/microsoft/{tenant}/…` (`login.microsoftonline.com`).
   case microsoft
 
@@ -29,6 +31,7 @@ public enum SandboxProfile: String, Sendable, CaseIterable, Codable {
     case .hivesigner: return ["/hivesigner"]
     case .muhajir: return ["/muhajir"]
     case .oidc: return ["/oidc"]
+    case .github: return ["/github", "/github-api"]
     case .microsoft: return ["/microsoft"]
     }
   }
@@ -40,6 +43,7 @@ public enum SandboxProfile: String, Sendable, CaseIterable, Codable {
     case .hivesigner: return "Hivesigner"
     case .muhajir: return "Muhajir Studio"
     case .oidc: return "Sandbox OpenID Provider"
+    case .github: return "GitHub"
     case .microsoft: return "Microsoft"
     }
   }
@@ -48,6 +52,7 @@ public enum SandboxProfile: String, Sendable, CaseIterable, Codable {
   public var clientIDs: [String] {
     switch self {
     case .oidc: return [Self.defaultClientID, OIDCClients.es256ClientID]
+    case .github: return [Self.defaultClientID, GitHubProfile.deviceFlowDisabledClientID]
     default: return [Self.defaultClientID]
     }
   }

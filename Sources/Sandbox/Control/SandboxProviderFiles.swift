@@ -6,9 +6,9 @@ import JSON
 /// what command-line and UI tests sign in with. They override only endpoints and the client id,
 /// so every quirk still comes from the presets themselves.
 public enum SandboxProviderFiles {
-  /// One file per provider: `simkl.json`, `hivesigner.json`, `muhajir.json`, `microsoft.json`
-  /// and `sandbox.json`
-  /// (the standards-complete OpenID profile, from its issuer alone).
+  /// One file per provider: `simkl.json`, `hivesigner.json`, `muhajir.json`, `github.json`,
+  /// `microsoft.json` and `sandbox.json` (the standards-complete OpenID profile, from its
+  /// issuer alone).
   ///
   /// `redirectPort` is the fixed loopback port Simkl's and Muhajir's registrations require; the
   /// caller registers `http://127.0.0.1:PORT/callback` as Simkl's redirect URI with the sandbox.
@@ -60,6 +60,18 @@ public enum SandboxProviderFiles {
         ]
       ),
       (
+        "github.json",
+        [
+          "preset": "github", "client_id": clientID,
+          "device_authorization_endpoint": url(SandboxPaths.GitHub.deviceCode),
+          "token_endpoint": url(SandboxPaths.GitHub.token),
+          "identity": [
+            "source": "endpoint", "endpoint": url(SandboxPaths.GitHub.user), "label": ["login"],
+            "subject": ["id"], "name": ["name"], "email": ["email"],
+          ],
+        ]
+      ),
+      (
         // The tenant stays a field: `{tenant}` is filled from the preset's "fields" (or a
         // test's override), exactly as on login.microsoftonline.com.
         "microsoft.json",
@@ -78,7 +90,7 @@ public enum SandboxProviderFiles {
         [
           "preset": "oidc", "id": "sandbox", "name": "Sandbox OpenID provider",
           "issuer": url(SandboxPaths.OIDC.issuer), "client_id": clientID,
-          "flows": ["pkce", "device"],
+          "flows": ["pkce", "device"], "post_logout_uses_redirect_uri": true,
         ]
       ),
     ]

@@ -73,6 +73,11 @@ struct DeviceGrants: Sendable {
     return true
   }
 
+  /// The interval the code `deviceCode` is held to now, after any `slow_down`.
+  func interval(deviceCode: String) -> Int? {
+    userCodeByDeviceCode[deviceCode].flatMap { grants[$0]?.interval }
+  }
+
   /// A poll by device code (RFC 8628 §3.4); `growInterval` adds 5 s after a too-early poll
   /// (§3.5 `slow_down`).
   mutating func poll(deviceCode: String, clientID: String, now: Date, growInterval: Bool)

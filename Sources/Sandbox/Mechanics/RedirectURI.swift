@@ -19,14 +19,6 @@ enum RedirectURI {
     return rest == "/callback"
   }
 
-  /// True for an `http://127.0.0.1` URI with any port and path, no fragment: where a client may
-  /// ask to be sent after signing out (`post_logout_redirect_uri`).
-  static func isLoopback(_ uri: String) -> Bool {
-    guard uri.hasPrefix("http://127.0.0.1"), !uri.contains("#") else { return false }
-    let rest = uri.dropFirst("http://127.0.0.1".count)
-    return rest.isEmpty || rest.hasPrefix(":") || rest.hasPrefix("/") || rest.hasPrefix("?")
-  }
-
   /// `uri` with `parameters` added to its query (RFC 6749 §4.1.2: the existing query is kept).
   static func appending(_ parameters: [FormEncoding.Pair], to uri: String) -> String {
     guard !parameters.isEmpty else { return uri }

@@ -100,11 +100,10 @@ struct MicrosoftProfile: ProviderProfile {
       request.method == "POST" ? RequestFields.body(of: request) : RequestFields.query(of: request)
     context.count(.endSessions)
     if let target = fields.nonEmpty("post_logout_redirect_uri") {
-      guard RedirectURI.isLoopback(target) else {
+      guard context.settings.accepts(postLogoutRedirectURI: target) else {
         return Pages.message(
           provider: "Microsoft", title: "Redirect not registered",
-          text: "post_logout_redirect_uri must be a registered http://127.0.0.1 address.",
-          status: 400)
+          text: "post_logout_redirect_uri is not registered for this application.", status: 400)
       }
       let parameters: [FormEncoding.Pair] = fields["state"].map { [("state", $0)] } ?? []
       return .redirect(to: RedirectURI.appending(parameters, to: target))

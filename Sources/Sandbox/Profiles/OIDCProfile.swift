@@ -70,7 +70,9 @@ struct OIDCProfile: ProviderProfile {
   // MARK: End session
 
   /// OpenID Connect RP-Initiated Logout 1.0: a confirmation page, then the redirect to
-  /// `post_logout_redirect_uri` (loopback only) with `state`.
+  /// `post_logout_redirect_uri` with `state`. As §3 has it, only to an address registered for
+  /// the client (`ProfileSettings.postLogoutRedirectURIs`, by default its redirect URIs):
+  /// another one is refused with an error page, and no redirect ever goes elsewhere.
   private mutating func endSession(_ request: HTTPRequest, context: inout ProviderContext)
     -> HTTPResponse
   {
@@ -125,10 +127,10 @@ struct OIDCProfile: ProviderProfile {
           provider: provider, title: "Cannot redirect",
           text: "post_logout_redirect_uri needs id_token_hint or client_id.", status: 400)
       }
-      guard RedirectURI.isLoopback(target) else {
+      guard context.settings.accepts(postLogoutRedirectURI: target) else {
         return Pages.message(
           provider: provider, title: "Redirect not registered",
-          text: "post_logout_redirect_uri must be an http://127.0.0.1 address.", status: 400)
+          text: "post_logout_redirect_uri is not registered for this client.", status: 400)
       }
     }
     let id = logouts.add(

@@ -11,7 +11,7 @@ import Loopback
 /// | `POST /_sandbox/fault` | `{"path":"/oidc/token","kind":"status500\|delay\|garbage\|drop\|drop_after","count":1,"delay_ms":1500}` | `{"faults":[…]}` (the faults waiting) |
 /// | `GET /_sandbox/fault`, `DELETE /_sandbox/fault` | | the faults waiting (`DELETE` clears them first) |
 /// | `POST /_sandbox/clock` | `{"offset_seconds":900}` sets, `{"advance_seconds":60}` adds | `{"offset_seconds":…,"now":UNIX}` |
-/// | `POST /_sandbox/settings` | `{"profile":"oidc","access_token_lifetime":2,"refresh_token_lifetime":…,"authorization_code_lifetime":…,"device_code_lifetime":…,"device_interval":…,"redirect_uris":[…] or null,"id_token_signing":"RS256\|ES256\|alternate" or null}` (any subset) | the profile's settings |
+/// | `POST /_sandbox/settings` | `{"profile":"oidc","access_token_lifetime":2,"refresh_token_lifetime":…,"authorization_code_lifetime":…,"device_code_lifetime":…,"device_interval":…,"redirect_uris":[…] or null,"id_token_signing":"RS256\|ES256\|alternate" or null,"refresh_needs_client_secret":false}` (any subset) | the profile's settings |
 /// | `GET /_sandbox/settings` | | every profile's settings |
 /// | `POST /_sandbox/invalidate` | `{"profile":"oidc"}` (all profiles without it) | `{"invalidated":N}` |
 /// | `POST /_sandbox/rotate-keys` | `{"profile":"oidc"}` (`oidc` and `muhajir` without it) | `{"kids":{"oidc":[…]}}` |
@@ -151,7 +151,11 @@ extension SandboxEngine {
       ("device_code_lifetime", \.deviceCodeLifetime),
       ("device_interval", \.deviceInterval),
     ]
-    let known = Set(integers.map(\.0) + ["profile", "redirect_uris", "id_token_signing"])
+    let known = Set(
+      integers.map(\.0) + [
+        "profile", "redirect_uris", "id_token_signing", "refresh_needs_client_secret",
+        "post_logout_redirect_uris",
+      ])
     if let unknown = body.keys.sorted().first(where: { !known.contains($0) }) {
       return Self.hookError(
         "Unknown setting \"\(unknown)\"; settings: \(known.subtracting(["profile"]).sorted().joined(separator: ", "))."
@@ -163,14 +167,18 @@ extension SandboxEngine {
       }
       updated[keyPath: path] = value
     }
-    if let uris = body["redirect_uris"] {
+    let lists: [(String, WritableKeyPath<ProfileSettings, [String]?>, String)] = [
+      ("redirect_uris", \.registeredRedirectURIs, "any loopback port"),
+      ("post_logout_redirect_uris", \.postLogoutRedirectURIs, "the redirect URIs"),
+    ]
+    for (key, path, nullMeaning) in lists {
+      guard let uris = body[key] else { continue }
       if uris == .null {
-        updated.registeredRedirectURIs = nil
+        updated[keyPath: path] = nil
       } else if let list = uris.stringArrayValue {
-        updated.registeredRedirectURIs = list
+        updated[keyPath: path] = list
       } else {
-        return Self.hookError(
-          "redirect_uris takes a list of strings, or null for any loopback port.")
+        return Self.hookError("\(key) takes a list of strings, or null for \(nullMeaning).")
       }
     }
     if let signing = body["id_token_signing"] {
@@ -184,6 +192,12 @@ extension SandboxEngine {
         return Self.hookError("id_token_signing takes \"RS256\", \"ES256\", \"alternate\" or null.")
       }
     }
+    if let needsSecret = body["refresh_needs_client_secret"] {
+      guard case .bool(let value) = needsSecret else {
+        return Self.hookError("refresh_needs_client_secret takes true or false.")
+      }
+      updated.refreshNeedsClientSecret = value
+    }
     settings[profile] = updated
     return Answers.json(updated.json)
   }
@@ -191,7 +205,7 @@ extension SandboxEngine {
   // MARK: Helpers
 
   static let profileHelp =
-    "Name a profile: {\"profile\":\"simkl|hivesigner|muhajir|oidc\"}."
+    "Name a profile: {\"profile\":\"simkl|hivesigner|muhajir|oidc|github\"}."
 
   private enum ProfileChoice {
     case success(SandboxProfile?)

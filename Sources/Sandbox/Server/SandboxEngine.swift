@@ -20,6 +20,7 @@ actor SandboxEngine {
   var hivesigner = HivesignerProfile()
   var muhajir: MuhajirProfile
   var oidc: OIDCProfile
+  var github = GitHubProfile()
   var microsoft: MicrosoftProfile
 
   init(configuration: SandboxConfiguration) {
@@ -61,6 +62,7 @@ actor SandboxEngine {
     case .hivesigner: response = hivesigner.respond(to: request, context: &context)
     case .muhajir: response = muhajir.respond(to: request, context: &context)
     case .oidc: response = oidc.respond(to: request, context: &context)
+    case .github: response = github.respond(to: request, context: &context)
     case .microsoft: response = microsoft.respond(to: request, context: &context)
     }
     stats.record(.requests, profile: profile)
@@ -76,6 +78,7 @@ actor SandboxEngine {
     var count = 0
     if profile == nil || profile == .muhajir { count += muhajir.invalidateRefreshTokens(now: now) }
     if profile == nil || profile == .oidc { count += oidc.invalidateRefreshTokens(now: now) }
+    if profile == nil || profile == .github { count += github.invalidateRefreshTokens(now: now) }
     if profile == nil || profile == .microsoft {
       count += microsoft.invalidateRefreshTokens(now: now)
     }
@@ -101,6 +104,7 @@ actor SandboxEngine {
     hivesigner = HivesignerProfile()
     muhajir = MuhajirProfile(signingKeys: configuration.signingKeys)
     oidc = OIDCProfile(signingKeys: configuration.signingKeys)
+    github = GitHubProfile()
     microsoft = MicrosoftProfile(signingKeys: configuration.signingKeys)
   }
 
@@ -109,7 +113,7 @@ actor SandboxEngine {
     let entries: [(String, String)] = [
       ("Simkl", SandboxPaths.Simkl.home), ("Hivesigner", SandboxPaths.Hivesigner.authorize),
       ("Muhajir Studio", SandboxPaths.Muhajir.discovery),
-      ("OpenID Connect", SandboxPaths.OIDC.discovery),
+      ("OpenID Connect", SandboxPaths.OIDC.discovery), ("GitHub", SandboxPaths.GitHub.device),
     ]
     for (name, path) in entries {
       body += "<li>\(name): <a href=\"\(path)\">\(path)</a></li>\n"

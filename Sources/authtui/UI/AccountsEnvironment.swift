@@ -27,7 +27,7 @@ actor AccountsEnvironment: AppEnvironment {
   private var sessions: [RequestID: SignInSession] = [:]
   /// End-session URLs handed to the UI (they carry an id_token): opened only through a
   /// one-time address, never in a browser's argv.
-  private var endSessionPages: [String: URL] = [:]
+  private var endSessionPages: [String: (url: URL, account: String)] = [:]
 
   /// `terminal` is the UI's way to the terminal's clipboard; `clearAfter` the seconds a
   /// copied token stays there.
@@ -94,6 +94,17 @@ actor AccountsEnvironment: AppEnvironment {
       return .exported(
         await AccountsError.result(
           of: try await exportEnvFile(account, path: path, variable: variable)))
+    case .setDefault(_, let account, let isDefault):
+      return .accounts(
+        await AccountsError.result(
+          of: try await withBook { book throws(AccountsError) in
+            if isDefault {
+              _ = try await book.makeDefault(named: account.description)
+            } else {
+              _ = try await book.clearDefault(provider: account.provider.rawValue)
+            }
+            return try await accounts()
+          }))
     case .cancelSignIn, .redraw:
       return nil
     }
@@ -214,7 +225,11 @@ actor AccountsEnvironment: AppEnvironment {
 
   private func accounts() async throws(AccountsError) -> AccountList {
     let listing = try await withBook { book throws(AccountsError) in try await book.listing() }
-    return AccountList(accounts: try listing.accounts.map(summary), damaged: listing.damaged)
+    return AccountList(
+      accounts: try listing.accounts.map { record throws(AccountsError) in
+        try summary(record, isDefault: listing.defaults.contains(record.id))
+      },
+      damaged: listing.damaged)
   }
 
   private func providers() -> [ProviderSummary] {
@@ -250,10 +265,13 @@ actor AccountsEnvironment: AppEnvironment {
     return .success(providers())
   }
 
-  private func summary(_ record: AccountRecord) throws(AccountsError) -> AccountSummary {
+  private func summary(_ record: AccountRecord, isDefault: Bool = false) throws(AccountsError)
+    -> AccountSummary
+  {
     let provider = try record.accountName.provider
     return try AccountSummary(
-      record, providerName: catalog?.entry(provider)?.name ?? provider.rawValue)
+      record, providerName: catalog?.entry(provider)?.name ?? provider.rawValue,
+      isDefault: isDefault)
   }
 
   private func record(_ name: AccountName) async throws(AccountsError) -> AccountRecord {
@@ -387,7 +405,9 @@ actor AccountsEnvironment: AppEnvironment {
     let report = try await withBook { book throws(AccountsError) in
       try await book.signOut(record, localOnly: false)
     }
-    if let url = report.endSessionURL { endSessionPages[url.absoluteString] = url }
+    if let url = report.endSessionURL {
+      endSessionPages[url.absoluteString] = (url, account.description)
+    }
     return report
   }
 
@@ -400,7 +420,9 @@ actor AccountsEnvironment: AppEnvironment {
   {
     let openPage = self.openPage
     if let target = endSessionPages[url] {
-      return await SignOutPage.open(target) { openPage($0, userCode, demo) }
+      return await SignOutPage.open(target.url, account: target.account) {
+        openPage($0, userCode, demo)
+      }
         ?? .unavailable("the sign-out page could not be offered on 127.0.0.1; try again")
     }
     for session in sessions.values where session.isOneTimeAddress(url) {

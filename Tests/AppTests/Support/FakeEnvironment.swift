@@ -91,6 +91,16 @@ actor FakeEnvironment: AppEnvironment {
     case .signOut(_, let account):
       accounts.removeAll { $0.name == account }
       return .signedOut(.success(SignOutReport(revocation: .revoked)))
+    case .setDefault(_, let account, let isDefault):
+      // One default per provider, as the vault keeps it.
+      accounts = accounts.map { summary in
+        var marked = summary
+        if summary.name.provider == account.provider {
+          marked.isDefault = isDefault && summary.name == account
+        }
+        return marked
+      }
+      return .accounts(.success(AccountList(accounts: accounts)))
     case .exportEnvFile(_, let account, let path, let variable):
       return .exported(.success(ExportReport(account: account, path: path, variable: variable)))
     case .copyToken(_, let account):

@@ -46,7 +46,12 @@ enum Fixtures {
     setup: ProviderSetup(
       registrationURL: "https://simkl.com/settings/developer/",
       registrationNote: "create an app there with the redirect URI http://127.0.0.1:8765/callback",
-      redirectPort: 8765, file: "~/.config/authtui/providers/simkl.json"))
+      redirectPort: 8765, file: "~/.config/authtui/providers/simkl.json",
+      guide: RegistrationGuide(
+        applicationType: "app without a client secret (PKCE)",
+        redirectURI: "http://127.0.0.1:8765/callback",
+        registrationURL: "https://simkl.com/settings/developer/",
+        note: "create an app there with the redirect URI http://127.0.0.1:8765/callback")))
   /// Hivesigner before its client id is set: one flow, any redirect port.
   static let hivesignerToSetUp = ProviderSummary(
     id: "hivesigner", name: "Hivesigner", methods: [.pkce], isUsable: false,
@@ -55,7 +60,11 @@ enum Fixtures {
       registrationURL: "https://hivesigner.com",
       registrationNote: "create a Hive app account with no client secret and the redirect URI "
         + "http://127.0.0.1/callback; its account name is the client_id",
-      file: "~/.config/authtui/providers/hivesigner.json"))
+      file: "~/.config/authtui/providers/hivesigner.json",
+      guide: RegistrationGuide(
+        applicationType: "Hive app account, no client secret",
+        redirectURI: "http://127.0.0.1/callback", anyPort: true, scopes: ["login"],
+        registrationURL: "https://hivesigner.com")))
   /// A first run: no preset has a client id yet.
   static let unconfiguredProviders = [hivesignerToSetUp, muhajir, simklToSetUp, work]
 

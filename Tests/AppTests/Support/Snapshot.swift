@@ -15,7 +15,7 @@ enum Snapshot {
     "list.secondary": "2", "list.match": "M", "list.empty": "e",
     "badge.valid": "v", "badge.expiring": "x", "badge.expired": "X", "badge.signin": "N",
     "countdown": "c", "countdown.urgent": "C", "countdown.bar": "#", "countdown.track": "-",
-    "code": "Q", "url": "U", "details": "d", "details.label": "D", "dialog": "g",
+    "code": "Q", "qr": "R", "url": "U", "details": "d", "details.label": "D", "dialog": "g",
     "dialog.border": "|", "dialog.title": "^", "dialog.button": "o",
     "dialog.button.selected": "O", "dialog.warning": "w", "input": "i", "input.label": "I",
     "input.placeholder": "p", "help": "y", "help.section": "Y", "help.key": "K", "border": "+",

@@ -120,6 +120,10 @@ import Testing
     let harness = try await SandboxHarness.startSharingKeys()
     var base = Self.issuerOnly(harness)
     base.postLogoutRedirectURI = URL(string: "http://127.0.0.1:9/signed-out")
+    // Registered for the client, as the provider requires (RP-Initiated Logout §3).
+    var settings = await harness.server.settings(for: .oidc)
+    settings.postLogoutRedirectURIs = ["http://127.0.0.1:9/signed-out"]
+    await harness.server.setSettings(settings, for: .oidc)
     let transport = URLSessionTransport()
     let provider = OIDCProvider(configuration: base, transport: transport)
     let (tokens, _) = try await Self.signIn(provider)

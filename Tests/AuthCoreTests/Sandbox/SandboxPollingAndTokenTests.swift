@@ -15,28 +15,14 @@ import Vault
 
   let clock = ManualClock()
 
-  /// Plays time for a polling attempt: before each scheduled poll, the sandbox's clock is set
-  /// to the same moment (unless `skipSync` says otherwise for that poll) and the manual clock
-  /// jumps there. `beforePoll` runs first, with the poll's number (1-based).
+  /// Plays time for a polling attempt (`driveAgainstSandbox`) on this suite's clock.
   func drive(
     _ attempt: UserCodeSignIn, sandbox: SandboxServer, origin: Date,
     skipSync: Set<Int> = [], beforePoll: (Int, SignInProgress) async -> Void = { _, _ in }
   ) async -> [SignInProgress] {
-    var seen: [SignInProgress] = []
-    var poll = 0
-    for await progress in attempt.progress {
-      seen.append(progress)
-      guard seen.count > 1, !progress.isFinished,
-        let wakeUp = progress.nextPollAt ?? progress.deadline
-      else { continue }
-      poll += 1
-      await beforePoll(poll, progress)
-      if !skipSync.contains(poll) {
-        await sandbox.setClockOffset(seconds: wakeUp.timeIntervalSince(origin))
-      }
-      await clock.advance(to: wakeUp)
-    }
-    return seen
+    await driveAgainstSandbox(
+      attempt, clock: clock, sandbox: sandbox, origin: origin, skipSync: skipSync,
+      beforePoll: beforePoll)
   }
 
   // MARK: Device authorization grant

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import Sandbox
 import TestSupport
 
 /// Plays the passage of time for a polling attempt on a `ManualClock`: every progress value
@@ -33,4 +34,29 @@ func listenerIsOpen(_ attempt: AuthorizationCodeSignIn) async -> Bool {
   let state = await attempt.request.state
   let page = await RawHTTPClient.get("/callback?code=late&state=\(state)", port: UInt16(port))
   return page.contains("This sign-in has already finished")
+}
+
+/// Plays time for a polling attempt against the sandbox: before each scheduled poll, the
+/// sandbox's clock is set to the same moment (unless `skipSync` names that poll) and `clock`
+/// jumps there, so polls five manual seconds apart are five seconds apart for the provider
+/// too. `beforePoll` runs first, with the poll's number (1-based).
+func driveAgainstSandbox(
+  _ attempt: UserCodeSignIn, clock: ManualClock, sandbox: SandboxServer, origin: Date,
+  skipSync: Set<Int> = [], beforePoll: (Int, SignInProgress) async -> Void = { _, _ in }
+) async -> [SignInProgress] {
+  var seen: [SignInProgress] = []
+  var poll = 0
+  for await progress in attempt.progress {
+    seen.append(progress)
+    guard seen.count > 1, !progress.isFinished,
+      let wakeUp = progress.nextPollAt ?? progress.deadline
+    else { continue }
+    poll += 1
+    await beforePoll(poll, progress)
+    if !skipSync.contains(poll) {
+      await sandbox.setClockOffset(seconds: wakeUp.timeIntervalSince(origin))
+    }
+    await clock.advance(to: wakeUp)
+  }
+  return seen
 }
