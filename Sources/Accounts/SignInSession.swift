@@ -154,6 +154,7 @@ extension AccountBook {
     fields["email"] = identity?.email
     fields["name"] = identity?.name
     fields["provider_label"] = identity?.label
+    fields["tenant"] = identity?.tenant
 
     if let existing = try await readableAccount(providerID: providerID, label: label) {
       if let stored = existing.subject, let signedIn = identity?.subject, stored != signedIn {

@@ -76,6 +76,13 @@ enum LogoutCommand {
       case .revoked:
         console.out(
           "Signed out of \(name): the provider revoked its tokens, and it was removed here.")
+      case .unsupported where outcome.endSessionURL != nil:
+        // Said plainly: the sign-out page ends the browser session, not the tokens.
+        let place = accessSettings.map { "at \($0)" } ?? "in your account settings at the provider"
+        console.out(
+          "Removed \(name) from this vault. This provider cannot revoke tokens: its sign-out page "
+            + "ends your browser session only, and tokens already issued stay valid until they "
+            + "expire; to end them now, withdraw authtui's access " + place + ".")
       case .unsupported:
         let place = accessSettings.map { "at \($0)" } ?? "in your account settings at the provider"
         console.out(

@@ -32,11 +32,14 @@ import Testing
   @Test func loadsEveryBuiltInPresetWithoutProblemsButItsMissingClientID() {
     #expect(
       Set(ProviderCatalog.presets.keys) == [
-        "github", "gitlab", "google", "hivesigner", "muhajir", "oidc", "rfc8628", "simkl",
+        "github", "gitlab", "google", "hivesigner", "microsoft", "muhajir", "oidc", "rfc8628",
+        "simkl",
       ])
     let catalog = ProviderCatalog.load(from: location)
     #expect(
-      catalog.entries.map(\.id) == ["github", "gitlab", "google", "hivesigner", "muhajir", "simkl"])
+      catalog.entries.map(\.id) == [
+        "github", "gitlab", "google", "hivesigner", "microsoft", "muhajir", "simkl",
+      ])
     #expect(catalog.skippedFiles.isEmpty)
     for entry in catalog.entries {
       #expect(entry.problems.map(\.field) == ["client_id"])
@@ -182,7 +185,7 @@ import Testing
     let catalog = ProviderCatalog.load(from: location)
     #expect(
       catalog.skippedFiles.map(\.description) == [
-        "\(dir)/a.json: preset: there is no preset \"simkel\"; use one of github, gitlab, google, hivesigner, muhajir, oidc, rfc8628, simkl",
+        "\(dir)/a.json: preset: there is no preset \"simkel\"; use one of github, gitlab, google, hivesigner, microsoft, muhajir, oidc, rfc8628, simkl",
         "\(dir)/b.json: id: \"same\" is not the file's name; a provider's file is named after its id: rename the file to same.json, or remove \"id\"",
       ])
     #expect(catalog.entry("same")?.configuration?.issuer == "https://y.example")
@@ -253,15 +256,15 @@ extension ProviderFile {
     #expect(watch.openedPaths().isEmpty)
     #expect(
       one.knownIDs == [
-        "b", "github", "gitlab", "google", "hivesigner", "huge", "muhajir", "noisy", "pipe",
-        "simkl",
+        "b", "github", "gitlab", "google", "hivesigner", "huge", "microsoft", "muhajir", "noisy",
+        "pipe", "simkl",
       ])
 
     // Every file is looked at when every provider is shown; only noisy.json is opened.
     let all = ProviderCatalog.load(from: location)
     #expect(
       all.entries.map(\.id) == [
-        "b", "github", "gitlab", "google", "hivesigner", "muhajir", "simkl",
+        "b", "github", "gitlab", "google", "hivesigner", "microsoft", "muhajir", "simkl",
       ])
     #expect(watch.openedPaths() == [path("noisy.json")])
     #expect(
@@ -350,7 +353,7 @@ extension ProviderFile {
         in: "{\"id\": \"x\",\n \"identity\": {\"source\": \"endpoint\", \"lable\": [\"a\"]}}",
         file: "x.json") == [
           "x.json:2: identity.source: an \"endpoint\" source needs the URL in \"endpoint\"",
-          "x.json:2: identity.lable: unknown field (did you mean \"label\"?); identity takes source, endpoint, label, subject, email, name, forbidden_scope_hint",
+          "x.json:2: identity.lable: unknown field (did you mean \"label\"?); identity takes source, endpoint, label, subject, email, name, forbidden_scope_hint, tenant",
         ])
   }
 }

@@ -133,8 +133,8 @@ extension SandboxExecutableTests {
     #expect(
       try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
         == [
-          "github.json", "gitlab.json", "google.json", "hivesigner.json", "muhajir.json",
-          "sandbox.json", "simkl.json", "work-gitlab.json",
+          "github.json", "gitlab.json", "google.json", "hivesigner.json", "microsoft.json",
+          "muhajir.json", "sandbox.json", "simkl.json", "work-gitlab.json",
         ])
     let gitlab = try String(contentsOfFile: directory + "/gitlab.json", encoding: .utf8)
     #expect(gitlab.contains("\"issuer\" : \"http://127.0.0.1:\(port)/gitlab\""))

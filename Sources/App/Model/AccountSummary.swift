@@ -29,15 +29,18 @@ public struct AccountSummary: Sendable, Equatable, Identifiable {
   public var identity: String?
   /// True when it is its provider's default account, the one a bare PROVIDER names.
   public var isDefault: Bool
+  /// The tenant the account signed in through (Microsoft's `tid`), when the provider names one.
+  public var tenant: String?
 
   /// Describes an account; every fact but the name is optional.
   public init(
     name: AccountName, providerName: String, hasAccessToken: Bool = true,
     needsSignIn: Bool = false, expiresAt: Date? = nil, obtainedAt: Date? = nil,
     scopes: [String] = [], tokenType: String? = "Bearer", refreshable: Bool = false,
-    identity: String? = nil, isDefault: Bool = false
+    identity: String? = nil, isDefault: Bool = false, tenant: String? = nil
   ) {
     self.isDefault = isDefault
+    self.tenant = tenant
     self.name = name
     self.providerName = providerName
     self.hasAccessToken = hasAccessToken

@@ -29,6 +29,9 @@ enum DetailsView {
     if let identity = account.identity {
       page.field("Signed in as", identity, labelWidth: labelWidth, in: &buffer)
     }
+    if let tenant = account.tenant {
+      page.field("Tenant", tenant, labelWidth: labelWidth, in: &buffer)
+    }
     let status = account.status(at: now)
     let (badge, badgeRole) = Chrome.badge(status, busy: state.isBusy(name), now: now)
     if !page.isFull {

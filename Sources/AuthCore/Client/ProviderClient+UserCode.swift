@@ -41,7 +41,7 @@ extension ProviderClient {
       let members = JSONValue.object(from: response.body)
       return .slowDown(interval: members?["interval"]?.strictNumberValue)
     case .error(let error):
-      return try Self.pollAnswer(for: error)
+      return try Self.pollAnswer(for: configuration.standardized(error))
     }
   }
 
@@ -73,7 +73,7 @@ extension ProviderClient {
       let message = json["message"]?.stringValue?.lowercased() ?? ""
       return message.contains("slow down") ? .slowDown(interval: nil) : .pending
     case .error(let error):
-      return try Self.pollAnswer(for: error)
+      return try Self.pollAnswer(for: configuration.standardized(error))
     }
   }
 

@@ -17,6 +17,14 @@ public struct ProviderConfiguration: Sendable, Equatable {
   /// The authorization server's issuer identifier (`issuer`, RFC 8414 §2). When set, an `iss`
   /// parameter in an authorization response must equal it (RFC 9207 §2.4).
   public var issuer: String?
+  /// The issuer of id_tokens when it differs per token (`id_token_issuer_fields`): `iss` must equal
+  /// the template filled with the token's own claim (Microsoft's `tid`), and discovery accepts
+  /// a published issuer of the template's shape. Nil: `iss` must equal `issuer`.
+  public var issuerTemplate: IssuerTemplate?
+  /// The provider's own names for standard error codes while a device code is polled
+  /// (`device_error_aliases`, provider name to RFC 8628 §3.5 name): Microsoft answers a denial
+  /// with `authorization_declined` and an unknown code with `bad_verification_code`.
+  public var deviceErrorAliases: [String: String] = [:]
   /// The client identifier registered with the provider (`client_id`, RFC 6749 §2.2).
   public var clientID: String
   /// The installed application's client secret, for a provider that requires it at the token
@@ -113,8 +121,11 @@ public struct ProviderConfiguration: Sendable, Equatable {
     extraRequestParametersLocation: ParameterLocation = .body, userAgent: String? = nil,
     requiresIssuerInAuthorizationResponse: Bool = false, usesDiscovery: Bool = true,
     postLogoutRedirectURI: URL? = nil, identity: IdentityConfiguration? = nil,
-    clientSecret: ClientSecret? = nil
+    clientSecret: ClientSecret? = nil, issuerTemplate: IssuerTemplate? = nil,
+    deviceErrorAliases: [String: String] = [:]
   ) {
+    self.deviceErrorAliases = deviceErrorAliases
+    self.issuerTemplate = issuerTemplate
     self.id = id
     self.name = name ?? id.rawValue
     self.issuer = issuer
@@ -169,4 +180,14 @@ public enum ParameterLocation: String, Sendable, Codable {
   case query
   /// Added to the request body, in its encoding.
   case body
+}
+
+extension ProviderConfiguration {
+  /// `error` with its code under the RFC name `deviceErrorAliases` gives it, if any.
+  func standardized(_ error: OAuthError) -> OAuthError {
+    guard let name = deviceErrorAliases[error.code.rawValue] else { return error }
+    return OAuthError(
+      code: OAuthErrorCode(rawValue: name), errorDescription: error.errorDescription,
+      errorURI: error.errorURI)
+  }
 }

@@ -14,16 +14,23 @@ public struct AccountIdentity: Sendable, Equatable {
   public var email: String?
   /// A display name, when the answer has one.
   public var name: String?
+  /// The tenant or directory the account signed in through (Microsoft's `tid`), when the
+  /// settings name one.
+  public var tenant: String?
 
   /// The longest label kept; a longer value is cut.
   public static let maximumLabelLength = 64
 
   /// An identity from its parts.
-  public init(label: String, subject: String? = nil, email: String? = nil, name: String? = nil) {
+  public init(
+    label: String, subject: String? = nil, email: String? = nil, name: String? = nil,
+    tenant: String? = nil
+  ) {
     self.label = label
     self.subject = subject
     self.email = email
     self.name = name
+    self.tenant = tenant
   }
 
   /// Reads an identity from `document` as `settings` say: the label from the first label path
@@ -38,7 +45,8 @@ public struct AccountIdentity: Sendable, Equatable {
     }
     self.init(
       label: label, subject: subject, email: Self.first(settings.emailPaths, in: document),
-      name: Self.first(settings.namePaths, in: document))
+      name: Self.first(settings.namePaths, in: document),
+      tenant: Self.first(settings.tenantPaths, in: document))
   }
 
   /// The first path whose value is a string or number with something printable in it, on one

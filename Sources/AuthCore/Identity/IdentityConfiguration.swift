@@ -70,6 +70,9 @@ public struct IdentityConfiguration: Sendable, Equatable {
   public var emailPaths: [String]
   /// Paths to a display name to show (`name`).
   public var namePaths: [String]
+  /// Paths to the tenant the account signed in through, to show (`tenant`; Microsoft's
+  /// `tid`).
+  public var tenantPaths: [String]
   /// The scope to tell the user to add when an endpoint source answers 403 (RFC 6750 §3.1
   /// `insufficient_scope`) (`forbidden_scope_hint`): Muhajir's `/api/external/me` needs
   /// `openid`. A `scope` named in the answer's `WWW-Authenticate` header is preferred.
@@ -78,8 +81,10 @@ public struct IdentityConfiguration: Sendable, Equatable {
   /// Settings reading `source`.
   public init(
     source: Source, labelPaths: [String], subjectPaths: [String] = [],
-    emailPaths: [String] = [], namePaths: [String] = [], forbiddenScopeHint: String? = nil
+    emailPaths: [String] = [], namePaths: [String] = [], forbiddenScopeHint: String? = nil,
+    tenantPaths: [String] = []
   ) {
+    self.tenantPaths = tenantPaths
     self.source = source
     self.labelPaths = labelPaths
     self.subjectPaths = subjectPaths

@@ -51,6 +51,9 @@ public enum IDTokenError: Error, Sendable, Equatable {
   case accessTokenHashMismatch
   /// A claim OIDC Core §2 requires is absent or has the wrong type.
   case missingClaim(String)
+  /// The provider's issuer is a template (`issuer_template`) and the token lacks the claim
+  /// that fills it (`tid`), or its value is not one URL segment: the issuer cannot be checked.
+  case missingIssuerClaim(String)
   /// The provider's configuration has no `issuer`, so no id_token can be checked.
   case issuerNotConfigured
 }
@@ -122,6 +125,9 @@ extension IDTokenError: CustomStringConvertible {
     case .missingClaim(let name):
       return "The provider's id_token lacks a valid `\(name)` claim, which OpenID Connect "
         + "requires; report it to the provider."
+    case .missingIssuerClaim(let name):
+      return "The provider's id_token has no valid `\(name)` claim, which names the issuer it "
+        + "must come from (`id_token_issuer_fields` in the provider file); it is refused."
     case .issuerNotConfigured:
       return "The provider's configuration has no `issuer`, which checking its id_token needs; "
         + "add `issuer` to the provider file."
@@ -152,7 +158,7 @@ extension IDTokenError: CustomStringConvertible {
     case .notYetValid: return "id_token_not_yet_valid"
     case .nonceMismatch: return "id_token_nonce_mismatch"
     case .accessTokenHashMismatch: return "id_token_at_hash_mismatch"
-    case .missingClaim: return "id_token_missing_claim"
+    case .missingClaim, .missingIssuerClaim: return "id_token_missing_claim"
     case .issuerNotConfigured: return "issuer_not_configured"
     }
   }

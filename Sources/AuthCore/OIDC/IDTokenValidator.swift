@@ -19,22 +19,36 @@ public struct IDTokenValidator: Sendable {
   public let issuer: String
   /// The client id `aud` must contain.
   public let clientID: String
+  /// When set, `iss` must instead equal this template filled with the token's own claim
+  /// (`issuer_template`; Microsoft's `tid`), and a token without that claim is refused.
+  public let issuerTemplate: IssuerTemplate?
+  /// With a template, the one issuer a token must also come from, when the provider's
+  /// discovery document named a concrete one (a tenant-specific endpoint).
+  public let pinnedIssuer: String?
   /// How far the provider's clock and this computer's may disagree (default 5 minutes).
   public let allowedClockSkew: TimeInterval
 
   /// A validator for tokens from `issuer` to `clientID`.
-  public init(issuer: String, clientID: String, allowedClockSkew: TimeInterval = 300) {
+  public init(
+    issuer: String, clientID: String, allowedClockSkew: TimeInterval = 300,
+    issuerTemplate: IssuerTemplate? = nil, pinnedIssuer: String? = nil
+  ) {
     self.issuer = issuer
+    self.issuerTemplate = issuerTemplate
+    self.pinnedIssuer = pinnedIssuer
     self.clientID = clientID
     self.allowedClockSkew = allowedClockSkew
   }
 
   /// A validator for the provider `configuration` describes; it must have an `issuer`.
-  public init(configuration: ProviderConfiguration, allowedClockSkew: TimeInterval = 300)
-    throws(IDTokenError)
-  {
+  public init(
+    configuration: ProviderConfiguration, allowedClockSkew: TimeInterval = 300,
+    pinnedIssuer: String? = nil
+  ) throws(IDTokenError) {
     guard let issuer = configuration.issuer else { throw .issuerNotConfigured }
-    self.init(issuer: issuer, clientID: configuration.clientID, allowedClockSkew: allowedClockSkew)
+    self.init(
+      issuer: issuer, clientID: configuration.clientID, allowedClockSkew: allowedClockSkew,
+      issuerTemplate: configuration.issuerTemplate, pinnedIssuer: pinnedIssuer)
   }
 
   /// Checks `idToken` against `keys` at `now`. `nonce` is the one the authorization request
@@ -72,9 +86,11 @@ public struct IDTokenValidator: Sendable {
   ) throws(IDTokenError) -> IDToken {
     let claims = token.claims
     guard let issuer = claims["iss"]?.stringValue else { throw .missingClaim("iss") }
-    guard issuer == self.issuer else {
+    let expected = try expectedIssuer(claims)
+    guard issuer == expected, pinnedIssuer.map({ $0 == issuer }) ?? true else {
       // Cleaned: the value is the provider's and lands in a terminal.
-      throw .issuerMismatch(expected: self.issuer, received: OAuthError.clean(issuer) ?? "?")
+      throw .issuerMismatch(
+        expected: pinnedIssuer ?? expected, received: OAuthError.clean(issuer) ?? "?")
     }
     guard let subject = claims["sub"]?.stringValue, !subject.isEmpty else {
       throw .missingClaim("sub")
@@ -120,6 +136,16 @@ public struct IDTokenValidator: Sendable {
       algorithm: token.algorithm, keyID: token.keyID, issuer: issuer, subject: subject,
       audiences: audiences, authorizedParty: authorizedParty, expiresAt: expiresAt,
       issuedAt: issuedAt, authenticatedAt: authenticatedAt, nonce: nonce, claims: claims)
+  }
+
+  /// The issuer `claims` must name: the configured one, or the template filled with the
+  /// token's own claim.
+  private func expectedIssuer(_ claims: [String: JSONValue]) throws(IDTokenError) -> String {
+    guard let issuerTemplate else { return issuer }
+    guard let value = claims[issuerTemplate.claim]?.stringValue,
+      IssuerTemplate.isSegment(value)
+    else { throw .missingIssuerClaim(issuerTemplate.claim) }
+    return issuerTemplate.filled(with: value)
   }
 
   /// `at_hash` for an RS256 or ES256 token (OIDC Core §3.1.3.6): the left half of the SHA-256

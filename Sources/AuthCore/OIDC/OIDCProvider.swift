@@ -84,7 +84,11 @@ public actor OIDCProvider {
     } else {
       let client = baseClient
       let overridden = baseConfiguration.explicitEndpointNames
-      fetch = Task { await Self.discover(issuer: issuer, overridden: overridden, client: client) }
+      let template = baseConfiguration.issuerTemplate
+      fetch = Task {
+        await Self.discover(
+          issuer: issuer, template: template, overridden: overridden, client: client)
+      }
       metadataFetch = fetch
     }
     let result = await fetch.value
@@ -136,9 +140,15 @@ public actor OIDCProvider {
     let configuration = try await configuration()
     let validator: IDTokenValidator
     let token: CompactJWS
+    // A templated issuer's discovery document may name one concrete issuer (a tenant's): the
+    // token must then come from it too.
+    let published = try await discoveredMetadata()?.issuer
+    let pinned = published.flatMap { issuer in
+      configuration.issuerTemplate.map { $0.isConcrete(issuer) } == true ? issuer : nil
+    }
     do {
       validator = try IDTokenValidator(
-        configuration: configuration, allowedClockSkew: allowedClockSkew)
+        configuration: configuration, allowedClockSkew: allowedClockSkew, pinnedIssuer: pinned)
       token = try CompactJWS(parsing: idToken)
     } catch {
       throw .idTokenRejected(error)
@@ -230,7 +240,7 @@ public actor OIDCProvider {
   }
 
   private static func discover(
-    issuer: String, overridden: Set<String>, client: ProviderClient
+    issuer: String, template: IssuerTemplate?, overridden: Set<String>, client: ProviderClient
   ) async -> Result<OIDCProviderMetadata, AuthError> {
     do throws(AuthError) {
       let url: URL
@@ -247,7 +257,8 @@ public actor OIDCProvider {
       }
       do {
         return .success(
-          try OIDCProviderMetadata(json: json, expectedIssuer: issuer, overridden: overridden))
+          try OIDCProviderMetadata(
+            json: json, expectedIssuer: issuer, overridden: overridden, issuerTemplate: template))
       } catch {
         throw .discoveryFailed(error)
       }

@@ -6,7 +6,7 @@ import JSON
 /// few capabilities. Immutable; read with `init(json:expectedIssuer:overridden:)`, which
 /// enforces §4.3 (the `issuer` must be exactly the one configured).
 public struct OIDCProviderMetadata: Sendable, Equatable {
-  /// `issuer`: equal to the configured issuer.
+  /// `issuer`: equal to the configured issuer, or of the shape of its `issuer_template`.
   public let issuer: String
   /// `authorization_endpoint` (RFC 6749 §3.1).
   public let authorizationEndpoint: URL?
@@ -51,14 +51,22 @@ public struct OIDCProviderMetadata: Sendable, Equatable {
   /// configuration sets itself) are not read at all, so a bad published value there does not
   /// stand in the way of the configured one. `jwks_uri` is required unless overridden.
   public init(
-    json: [String: JSONValue], expectedIssuer: String, overridden: Set<String> = []
+    json: [String: JSONValue], expectedIssuer: String, overridden: Set<String> = [],
+    issuerTemplate: IssuerTemplate? = nil
   ) throws(DiscoveryError) {
     let published = json["issuer"]?.stringValue
-    guard published == expectedIssuer else {
-      throw .issuerMismatch(
-        expected: expectedIssuer, received: published.map { OAuthError.clean($0) ?? "?" })
+    // A templated provider publishes the template itself (Microsoft's `common`) or one
+    // tenant's issuer (`consumers`, a domain): either is accepted, and the id_token check then
+    // follows the template (and the concrete issuer, when one was published).
+    if let published, let issuerTemplate, issuerTemplate.describes(published) {
+      issuer = published
+    } else {
+      guard published == expectedIssuer else {
+        throw .issuerMismatch(
+          expected: expectedIssuer, received: published.map { OAuthError.clean($0) ?? "?" })
+      }
+      issuer = expectedIssuer
     }
-    issuer = expectedIssuer
     var endpoints: [String: URL] = [:]
     for member in Self.endpointMembers where !overridden.contains(member.name) {
       guard let value = json[member.name] else { continue }

@@ -178,10 +178,26 @@ public struct ProviderCatalog: Sendable {
 
   /// Checks a merged file for what a sign-in needs and builds its configuration.
   static func makeEntry(
-    _ file: ProviderFile, id: ProviderID, origin: ProviderEntry.Origin, shownFile: String,
+    _ merged: ProviderFile, id: ProviderID, origin: ProviderEntry.Origin, shownFile: String,
     editFile: String, defaultLoginTimeout: TimeInterval?
   ) -> ProviderEntry {
     var problems: [ProviderProblem] = []
+    let (file, unresolved, issuerTemplate) = merged.fillingFields()
+    if let fields = merged.idTokenIssuerFields, let field = fields.keys.first, issuerTemplate == nil
+    {
+      problems.append(
+        problem(
+          shownFile, "id_token_issuer_fields",
+          "\"issuer\" has no {\(field)} for the id_token's claim to fill; write the issuer with "
+            + "{\(field)} where the tenant goes, or remove id_token_issuer_fields"))
+    }
+    for name in unresolved {
+      problems.append(
+        problem(
+          shownFile, "fields",
+          "{\(name)} is used but has no value; add \"fields\": {\"\(name)\": \"…\"} to \(editFile)"
+        ))
+    }
     let flows = file.flows ?? derivedFlows(file)
     if flows.isEmpty {
       problems.append(
@@ -222,7 +238,9 @@ public struct ProviderCatalog: Sendable {
     }
     let configuration =
       problems.isEmpty
-      ? makeConfiguration(file, flows: flows, defaultLoginTimeout: defaultLoginTimeout) : nil
+      ? makeConfiguration(
+        file, flows: flows, defaultLoginTimeout: defaultLoginTimeout,
+        issuerTemplate: issuerTemplate.flatMap(IssuerTemplate.init)) : nil
     return ProviderEntry(
       id: id, name: file.name ?? id.rawValue, origin: origin, flows: flows, file: file,
       configuration: configuration, problems: problems, editFile: editFile)
@@ -246,7 +264,8 @@ public struct ProviderCatalog: Sendable {
   }
 
   static func makeConfiguration(
-    _ file: ProviderFile, flows: [SignInFlow], defaultLoginTimeout: TimeInterval?
+    _ file: ProviderFile, flows: [SignInFlow], defaultLoginTimeout: TimeInterval?,
+    issuerTemplate: IssuerTemplate? = nil
   ) -> ProviderConfiguration? {
     guard let id = file.id, let clientID = file.clientID else { return nil }
     func substitute(_ text: String) -> String {
@@ -271,7 +290,8 @@ public struct ProviderCatalog: Sendable {
       requiresIssuerInAuthorizationResponse: file.issuerInAuthorizationResponse ?? false,
       usesDiscovery: file.usesDiscovery ?? true, postLogoutRedirectURI: file.postLogoutRedirectURI,
       identity: file.identity,
-      clientSecret: file.clientSecretRequired == true ? file.clientSecret : nil)
+      clientSecret: file.clientSecretRequired == true ? file.clientSecret : nil,
+      issuerTemplate: issuerTemplate, deviceErrorAliases: file.deviceErrorAliases ?? [:])
     configuration.refreshRequiresClientSecret = file.refreshRequiresClientSecret ?? false
     configuration.postLogoutUsesRedirectURI = file.postLogoutUsesRedirectURI ?? false
     return configuration

@@ -43,11 +43,12 @@ extension FieldReader {
     "extra_request_params_location", "user_agent", "authorization_response_iss_parameter_supported",
     "registration_url", "registration_note", "discovery", "post_logout_redirect_uri", "identity",
     "access_settings_url", "refresh_requires_client_secret", "post_logout_uses_redirect_uri",
-    "application_type", "client_secret", "client_secret_required",
+    "application_type", "client_secret", "client_secret_required", "fields",
+    "id_token_issuer_fields", "device_error_aliases",
   ]
 
   static let identityFields = [
-    "source", "endpoint", "label", "subject", "email", "name", "forbidden_scope_hint",
+    "source", "endpoint", "label", "subject", "email", "name", "forbidden_scope_hint", "tenant",
   ]
 
   mutating func readProviderFile() -> ProviderFile {
@@ -75,6 +76,9 @@ extension FieldReader {
     {
       report("issuer", Self.insecureMessage(issuer))
     }
+    file.idTokenIssuerFields = readIDTokenIssuerFields()
+    file.deviceErrorAliases = stringMap("device_error_aliases")
+    file.fields = readFields()
     file.clientID = string("client_id").flatMap { $0.isEmpty ? nil : $0 }
     file.clientSecret = string("client_secret").flatMap { $0.isEmpty ? nil : ClientSecret($0) }
     file.clientSecretRequired = bool("client_secret_required")
@@ -124,6 +128,48 @@ extension FieldReader {
     return file
   }
 
+  /// `fields`: names of lowercase letters, digits and `_`; values safe inside a URL path.
+  mutating func readFields() -> [String: String]? {
+    guard let fields = stringMap("fields") else { return nil }
+    var accepted: [String: String] = [:]
+    for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+      guard ProviderFile.isFieldName(name) else {
+        report(
+          "fields",
+          "\(MessageQuoting.quoted(name)) is not a field name; use lowercase letters, "
+            + "digits and '_', starting with a letter (e.g. \"tenant\")")
+        continue
+      }
+      if let problem = ProviderFile.fieldValueProblem(value) {
+        report(
+          "fields.\(name)",
+          "\(MessageQuoting.quoted(value)) cannot be used: \(problem); set "
+            + "\"fields\": {\"\(name)\": \"…\"} to such a value")
+        continue
+      }
+      accepted[name] = value
+    }
+    return accepted
+  }
+
+  /// `id_token_issuer_fields`: one field of `issuer`, and the claim that fills it.
+  mutating func readIDTokenIssuerFields() -> [String: String]? {
+    guard let map = stringMap("id_token_issuer_fields") else { return nil }
+    let example = "for example {\"tenant\": \"tid\"}"
+    guard map.count == 1, let (field, claim) = map.first, ProviderFile.isFieldName(field),
+      !claim.isEmpty,
+      claim.unicodeScalars.allSatisfy({
+        $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "_")
+      })
+    else {
+      report(
+        "id_token_issuer_fields",
+        "names one field of \"issuer\" and the id_token claim that fills it, \(example)")
+      return nil
+    }
+    return [field: claim]
+  }
+
   /// `identity`: where the account's label comes from after a sign-in.
   mutating func readIdentity() -> IdentityConfiguration? {
     guard let value = value("identity") else { return nil }
@@ -141,6 +187,7 @@ extension FieldReader {
     let emails = stringList("identity.email", allowingSingleString: true) ?? []
     let names = stringList("identity.name", allowingSingleString: true) ?? []
     let hint = string("identity.forbidden_scope_hint")
+    let tenants = stringList("identity.tenant", allowingSingleString: true) ?? []
     guard let sourceName else {
       report(
         "identity",
@@ -166,6 +213,6 @@ extension FieldReader {
     }
     return IdentityConfiguration(
       source: source, labelPaths: labels, subjectPaths: subjects, emailPaths: emails,
-      namePaths: names, forbiddenScopeHint: hint)
+      namePaths: names, forbiddenScopeHint: hint, tenantPaths: tenants)
   }
 }

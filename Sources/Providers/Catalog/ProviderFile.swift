@@ -13,6 +13,14 @@ public struct ProviderFile: Sendable, Equatable {
   /// The preset this file builds on (`preset`).
   public var preset: String?
   public var issuer: String?
+  /// Fields of `issuer` that each id_token fills from its own claims
+  /// (`id_token_issuer_fields`): `{"tenant": "tid"}` means a token's `iss` is `issuer` with
+  /// `{tenant}` replaced by the token's `tid`, as Microsoft's multi-tenant endpoints issue.
+  public var idTokenIssuerFields: [String: String]?
+  /// The provider's names for RFC 8628 error codes while polling (`device_error_aliases`).
+  public var deviceErrorAliases: [String: String]?
+  /// Named values the issuer and endpoints use as `{name}` (`fields`), such as a tenant.
+  public var fields: [String: String]?
   public var clientID: String?
   /// An installed application's client secret that is no secret (`client_secret`): accepted
   /// only when the merged file says `client_secret_required` (Google), refused otherwise.
@@ -71,6 +79,9 @@ public struct ProviderFile: Sendable, Equatable {
     merged.name = name ?? base.name
     merged.preset = preset ?? base.preset
     merged.issuer = issuer ?? base.issuer
+    merged.idTokenIssuerFields = idTokenIssuerFields ?? base.idTokenIssuerFields
+    merged.deviceErrorAliases = Self.merge(base.deviceErrorAliases, deviceErrorAliases)
+    merged.fields = Self.merge(base.fields, fields)
     merged.clientID = clientID ?? base.clientID
     merged.clientSecret = clientSecret ?? base.clientSecret
     merged.clientSecretRequired = clientSecretRequired ?? base.clientSecretRequired

@@ -84,6 +84,12 @@ public struct ProfileSettings: Sendable, Equatable {
         accessTokenLifetime: 0, refreshTokenLifetime: 0, authorizationCodeLifetime: 600,
         deviceCodeLifetime: 900, deviceInterval: 5, registeredRedirectURIs: nil,
         idTokenSigning: nil)
+    case .microsoft:
+      // About an hour of access, 90 days of refresh, 15 minutes for a device code (docs/providers.md).
+      return ProfileSettings(
+        accessTokenLifetime: 3599, refreshTokenLifetime: 90 * 86_400,
+        authorizationCodeLifetime: 600, deviceCodeLifetime: 900, deviceInterval: 5,
+        registeredRedirectURIs: nil, idTokenSigning: nil)
     }
   }
 

@@ -29,6 +29,10 @@ public enum SandboxCounter: String, Sendable, CaseIterable, Codable {
   case failedRefreshes = "failed_refreshes"
   /// Rotated-out refresh tokens presented again (the whole token family is then revoked).
   case reuseDetections = "reuse_detections"
+  /// A refresh token that a refresh already replaced, presented again. Microsoft still honours
+  /// it (its old refresh tokens are not revoked), so only this counter shows a client that
+  /// kept the old one instead of storing the new.
+  case replacedRefreshTokenUses = "replaced_refresh_token_uses"
   /// Revocation requests answered (RFC 7009 answers 200 for unknown tokens too).
   case revocations
   /// Identity requests answered with an account (`userinfo`, `/api/me`, `users/settings`, …).

@@ -118,6 +118,52 @@ public enum SandboxPaths {
     public static let jwks = "/google/oauth2/v3/certs"
   }
 
+  /// The Microsoft identity platform (`login.microsoftonline.com` is `/microsoft`): every
+  /// endpoint sits under a tenant segment (`common`, `organizations`, `consumers`, a tenant id
+  /// or a verified domain), as on the real host.
+  public enum Microsoft {
+    /// The tenant of every personal Microsoft account (Outlook.com, Xbox…).
+    public static let consumerTenant = "9188040d-6c67-4c5b-b112-36a304b66dad"
+    /// The sandbox's one organization (work or school accounts).
+    public static let organizationTenant = "4b1e6a52-3c8d-4f0e-9a7b-2d5c8e1f0a63"
+    /// The organization's verified domain, usable as its tenant segment.
+    public static let organizationDomain = "contoso.onmicrosoft.com"
+    /// Every tenant segment served.
+    public static let tenants = [
+      "common", "organizations", "consumers", organizationTenant, organizationDomain,
+    ]
+    /// The issuer of `tenant` (a segment, or `{tenantid}`, or a tenant id).
+    public static func issuer(_ tenant: String) -> String { "/microsoft/\(tenant)/v2.0" }
+    /// OpenID discovery of `tenant`.
+    public static func discovery(_ tenant: String) -> String {
+      issuer(tenant) + "/.well-known/openid-configuration"
+    }
+    /// `authorization_endpoint`.
+    public static func authorize(_ tenant: String) -> String {
+      "/microsoft/\(tenant)/oauth2/v2.0/authorize"
+    }
+    /// `token_endpoint`.
+    public static func token(_ tenant: String) -> String {
+      "/microsoft/\(tenant)/oauth2/v2.0/token"
+    }
+    /// The device authorization endpoint (`/devicecode`).
+    public static func deviceCode(_ tenant: String) -> String {
+      "/microsoft/\(tenant)/oauth2/v2.0/devicecode"
+    }
+    /// `end_session_endpoint` (`/logout`).
+    public static func logout(_ tenant: String) -> String {
+      "/microsoft/\(tenant)/oauth2/v2.0/logout"
+    }
+    /// `jwks_uri`.
+    public static func keys(_ tenant: String) -> String {
+      "/microsoft/\(tenant)/discovery/v2.0/keys"
+    }
+    /// `userinfo_endpoint` (Microsoft Graph's `/oidc/userinfo` in real life).
+    public static func userinfo(_ tenant: String) -> String { "/microsoft/\(tenant)/oidc/userinfo" }
+    /// The device code page every tenant's `verification_uri` names (`microsoft.com/devicelogin`).
+    public static let deviceLogin = "/microsoft/devicelogin"
+  }
+
   /// Test hooks.
   public enum Hooks {
     /// `GET`: counters.

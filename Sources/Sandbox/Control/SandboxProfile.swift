@@ -21,6 +21,8 @@ public enum SandboxProfile: String, Sendable, CaseIterable, Codable {
   /// one to every Desktop-app client and wants it at the token endpoint, though it is no
   /// secret (anyone with the program has it).
   public static let googleClientSecret = "GOCSPX-sandbox-desktop-secret"
+  /// The Microsoft identity platform, under `/microsoft/{tenant}/…` (`login.microsoftonline.com`).
+  case microsoft
 
   /// The client id every profile accepts without registration.
   public static let defaultClientID = "sandbox-client"
@@ -44,6 +46,7 @@ public enum SandboxProfile: String, Sendable, CaseIterable, Codable {
     case .gitlab: return [SandboxPaths.gitLab.prefix]
     case .gitlabSelfManaged: return [SandboxPaths.gitLabSelfManaged.prefix]
     case .google: return ["/google"]
+    case .microsoft: return ["/microsoft"]
     }
   }
 
@@ -58,6 +61,7 @@ public enum SandboxProfile: String, Sendable, CaseIterable, Codable {
     case .gitlab: return "GitLab"
     case .gitlabSelfManaged: return "GitLab (self-managed)"
     case .google: return "Google"
+    case .microsoft: return "Microsoft"
     }
   }
 

@@ -9,8 +9,8 @@ public enum SandboxProviderFiles {
   /// One file per provider: `simkl.json`, `hivesigner.json`, `muhajir.json`, `github.json`,
   /// `gitlab.json` and `work-gitlab.json` (two GitLab instances, each from its instance URL
   /// alone), `google.json` (with the Desktop app's client secret Google's token endpoint
-  /// requires) and
-  /// `sandbox.json` (the standards-complete OpenID profile, from its issuer alone).
+  /// requires), `microsoft.json` and `sandbox.json` (the standards-complete OpenID profile,
+  /// from its issuer alone).
   ///
   /// `redirectPort` is the fixed loopback port Simkl's and Muhajir's registrations require; the
   /// caller registers `http://127.0.0.1:PORT/callback` as Simkl's redirect URI with the sandbox.
@@ -94,6 +94,20 @@ public enum SandboxProviderFiles {
         [
           "preset": "google", "issuer": url(SandboxPaths.Google.issuer), "client_id": clientID,
           "client_secret": .string(SandboxProfile.googleClientSecret),
+        ]
+      ),
+      (
+        // The tenant stays a field: `{tenant}` is filled from the preset's "fields" (or a
+        // test's override), exactly as on login.microsoftonline.com.
+        "microsoft.json",
+        [
+          "preset": "microsoft", "client_id": clientID,
+          "issuer": url(SandboxPaths.Microsoft.issuer("{tenant}")),
+          "authorization_endpoint": url(SandboxPaths.Microsoft.authorize("{tenant}")),
+          "token_endpoint": url(SandboxPaths.Microsoft.token("{tenant}")),
+          "device_authorization_endpoint": url(SandboxPaths.Microsoft.deviceCode("{tenant}")),
+          "end_session_endpoint": url(SandboxPaths.Microsoft.logout("{tenant}")),
+          "jwks_uri": url(SandboxPaths.Microsoft.keys("{tenant}")),
         ]
       ),
       (

@@ -1,4 +1,5 @@
 import AuthCore
+import Foundation
 import JSON
 import Loopback
 
@@ -14,6 +15,33 @@ enum Answers {
     -> HTTPResponse
   {
     json(["error": .string(error), "error_description": .string(description)], status: status)
+  }
+
+  /// A Microsoft identity platform error: RFC 6749's two members, plus `error_codes` (the
+  /// AADSTS number, when known), `timestamp`, `trace_id` and `correlation_id`, and the same
+  /// three facts at the end of `error_description`.
+  static func microsoftError(
+    _ error: String, _ description: String, code: Int?, now: Date, status: Int = 400
+  ) -> HTTPResponse {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.dateFormat = "yyyy-MM-dd HH:mm:ss'Z'"
+    let stamp = formatter.string(from: now)
+    let trace = UUID().uuidString.lowercased()
+    let correlation = UUID().uuidString.lowercased()
+    let text =
+      description
+      + "\r\nTrace ID: \(trace)\r\nCorrelation ID: \(correlation)\r\nTimestamp: \(stamp)"
+    var members: [(String, OrderedJSON)] = [
+      ("error", .string(error)), ("error_description", .string(text)),
+    ]
+    if let code { members.append(("error_codes", [.int(code)])) }
+    members += [
+      ("timestamp", .string(stamp)), ("trace_id", .string(trace)),
+      ("correlation_id", .string(correlation)),
+    ]
+    return json(.object(members), status: status)
   }
 
   /// A bearer-token refusal (RFC 6750 §3): 401 `invalid_token`, or 401 without an error code

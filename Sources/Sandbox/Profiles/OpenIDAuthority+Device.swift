@@ -43,6 +43,17 @@ extension OpenIDAuthority {
         interval: settings.deviceInterval))
     context.count(.deviceAuthorizations)
     let verification = context.absolute(verificationPath)
+    if configuration.deviceDialect == .microsoft {
+      // No verification_uri_complete ("not included or supported"), and a message to show.
+      return Answers.json([
+        "device_code": .string(deviceCode), "user_code": .string(userCode),
+        "verification_uri": .string(verification),
+        "expires_in": .int(settings.deviceCodeLifetime), "interval": .int(settings.deviceInterval),
+        "message": .string(
+          "To sign in, use a web browser to open the page \(verification) and enter the code "
+            + "\(userCode) to authenticate."),
+      ])
+    }
     return Answers.json([
       "device_code": .string(deviceCode), "user_code": .string(userCode),
       "verification_uri": .string(verification),

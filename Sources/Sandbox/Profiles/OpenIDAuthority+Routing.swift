@@ -57,8 +57,9 @@ extension OpenIDAuthority {
     let grantTypes: [OrderedJSON] =
       ["authorization_code", "refresh_token"]
       + (configuration.offersDeviceGrant ? [.string(Self.deviceGrantType)] : [])
+    let published = configuration.tenancy.map { context.absolute($0.publishedIssuerPath) }
     let document = OrderedJSON.object(dropping: [
-      ("issuer", .string(issuer(context))),
+      ("issuer", .string(published ?? issuer(context))),
       ("authorization_endpoint", url(routes.authorize)),
       ("token_endpoint", url(routes.token)),
       ("device_authorization_endpoint", url(routes.deviceAuthorization)),

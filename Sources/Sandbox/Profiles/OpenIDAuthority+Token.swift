@@ -176,6 +176,12 @@ extension OpenIDAuthority {
       presented, clientID: clientID, now: context.now,
       rotate: configuration.rotatesRefreshTokens,
       reuseRevokesFamily: configuration.reuseRevokesGrant)
+    let presentedHash = Base64URL.encode(SHA256.hash(presented))
+    if configuration.replacesRefreshTokens, case .valid = outcome,
+      replacedRefreshTokens.contains(presentedHash)
+    {
+      context.count(.replacedRefreshTokenUses)
+    }
     switch outcome {
     case .invalid:
       context.count(.failedRefreshes)
@@ -212,7 +218,8 @@ extension OpenIDAuthority {
         ("expires_in", .int(settings.accessTokenLifetime)),
         ("scope", .string(scopes.joined(separator: " "))),
       ]
-      if configuration.rotatesRefreshTokens {
+      if configuration.rotatesRefreshTokens || configuration.replacesRefreshTokens {
+        if configuration.replacesRefreshTokens { replacedRefreshTokens.insert(presentedHash) }
         // The new refresh token keeps the full grant, whatever this access token narrowed.
         let next = tokens.issueRefreshToken(
           for: grant, lifetime: settings.refreshTokenLifetime, now: context.now)
@@ -232,23 +239,39 @@ extension OpenIDAuthority {
     context.count(.devicePolls)
     let outcome = devices.poll(
       deviceCode: deviceCode, clientID: clientID, now: context.now, growInterval: true)
+    let microsoft = configuration.deviceDialect == .microsoft
+    func refuse(_ error: String, _ description: String, code: Int? = nil) -> HTTPResponse {
+      microsoft
+        ? Answers.microsoftError(error, description, code: code, now: context.now)
+        : Answers.oauthError(error, description)
+    }
     switch outcome {
     case .pending:
-      return Answers.oauthError(
-        "authorization_pending", "The user has not answered yet; keep polling.")
+      return microsoft
+        ? refuse(
+          "authorization_pending",
+          "AADSTS70016: The provided request has not yet been authorized by the user. The "
+            + "user must input their code.", code: 70016)
+        : refuse("authorization_pending", "The user has not answered yet; keep polling.")
     case .slowDown:
       context.count(.slowDowns)
-      return Answers.oauthError(
+      return refuse(
         "slow_down", "Polled too often: wait 5 seconds more between polls from now on.")
     case .denied:
-      return Answers.oauthError("access_denied", "The user declined.")
+      return microsoft
+        ? refuse("authorization_declined", "The end user denied the authorization request.")
+        : refuse("access_denied", "The user declined.")
     case .expired:
-      return Answers.oauthError(
+      return refuse(
         "expired_token", "The device code has expired; start a new device authorization.")
     case .redeemed:
-      return Answers.oauthError("invalid_grant", "The device code was already used.")
+      return microsoft
+        ? refuse("bad_verification_code", "The device_code was already used.")
+        : refuse("invalid_grant", "The device code was already used.")
     case .unknown:
-      return Answers.oauthError("invalid_grant", "The device code is unknown.")
+      return microsoft
+        ? refuse("bad_verification_code", "The device_code sent to /token wasn't recognized.")
+        : refuse("invalid_grant", "The device code is unknown.")
     case .approved(let grant, let username):
       let tokenGrant = TokenGrant(clientID: clientID, username: username, scopes: grant.scopes)
       let response = try tokenResponse(for: tokenGrant, nonce: nil, context: &context)

@@ -25,6 +25,15 @@ struct OpenIDAuthority: Sendable {
     let signingAlgorithms: [SignatureAlgorithm]
     /// The algorithm of each client's id_tokens; others get the first of `signingAlgorithms`.
     let clientAlgorithms: [String: SignatureAlgorithm]
+    /// Microsoft's tenants: a templated or per-tenant issuer in discovery, id_tokens issued by
+    /// each account's own tenant with `tid`, and accounts of other tenants refused. Nil: one
+    /// issuer for everything.
+    var tenancy: MicrosoftTenancy? = nil
+    /// How the device grant speaks: RFC 8628's names, or Microsoft's.
+    var deviceDialect: DeviceDialect = .rfc8628
+    /// Every refresh hands out a new refresh token but the old one stays valid (Microsoft:
+    /// "doesn't revoke old refresh tokens"); presenting a replaced one is counted.
+    var replacesRefreshTokens = false
 
     /// When a token answer carries a refresh token.
     var refreshTokenIssue: RefreshTokenIssue = .withOfflineAccessScope
@@ -74,6 +83,16 @@ struct OpenIDAuthority: Sendable {
     case google
   }
 
+  /// The device grant's wire names.
+  enum DeviceDialect: Sendable {
+    /// RFC 8628: `verification_uri_complete`, `access_denied`, `expired_token`, `invalid_grant`.
+    case rfc8628
+    /// Microsoft's `/devicecode`: no `verification_uri_complete`, a `message` to show,
+    /// `authorization_declined` for a denial and `bad_verification_code` for an unknown code,
+    /// each error with Microsoft's `error_codes`, `timestamp`, `trace_id`, `correlation_id`.
+    case microsoft
+  }
+
   /// The paths of the endpoints; nil for one the profile does not offer.
   struct Routes: Sendable {
     var discovery: [String]
@@ -116,6 +135,8 @@ struct OpenIDAuthority: Sendable {
   var keys: SigningKeySet
   /// Hashes of issued id_tokens, with what they were for (the end-session hint).
   var issuedIDTokens: [String: (clientID: String, username: String)] = [:]
+  /// Hashes of refresh tokens a refresh replaced (`replacesRefreshTokens`).
+  var replacedRefreshTokens: Set<String> = []
   private var alternation = 0
 
   init(_ configuration: Configuration, signingKeys: [SigningKey] = []) {
@@ -236,6 +257,12 @@ struct OpenIDAuthority: Sendable {
       return Pages.consent(
         consentPage(for: waiting, id: form["request_id"] ?? "", error: UserName.rule), status: 400)
     }
+    if let tenancy = configuration.tenancy,
+      let refusal = tenancy.refusal(forTenant: MicrosoftTenancy.tenant(of: username))
+    {
+      return Pages.consent(
+        consentPage(for: waiting, id: form["request_id"] ?? "", error: refusal), status: 400)
+    }
     _ = pending.take(form["request_id"], now: context.now)
     let code = RandomToken.opaque()
     codes[code] = IssuedCode(request: waiting, username: username, issuedAt: context.now)
@@ -300,14 +327,22 @@ struct OpenIDAuthority: Sendable {
     let algorithm = signingAlgorithm(for: grant.clientID, settings: context.settings)
     let entry = try keys.entry(for: algorithm)
     let now = context.unixTime
+    var issuer = issuer(context)
+    var tenantClaims: [(String, OrderedJSON)] = []
+    if let tenancy = configuration.tenancy {
+      // Microsoft: the account's own tenant signs, whatever segment was asked.
+      let tenant = MicrosoftTenancy.tenant(of: grant.username)
+      issuer = context.absolute(tenancy.issuerPath(forTenant: tenant))
+      tenantClaims = [("tid", .string(tenant)), ("ver", "2.0")]
+    }
     var claims: [(String, OrderedJSON)] = [
-      ("iss", .string(issuer(context))), ("sub", .string(subject(grant.username))),
+      ("iss", .string(issuer)), ("sub", .string(subject(grant.username))),
       ("aud", .string(grant.clientID)), ("exp", .int(now + 3600)), ("iat", .int(now)),
       ("auth_time", .int(now)),
     ]
     if let nonce { claims.append(("nonce", .string(nonce))) }
     claims.append(("at_hash", .string(JWS.accessTokenHash(accessToken))))
-    claims += idTokenClaims(for: grant, context: context)
+    claims += tenantClaims + idTokenClaims(for: grant, context: context)
     let token = try JWS.sign(claims: .object(claims), with: entry)
     issuedIDTokens[Base64URL.encode(SHA256.hash(token))] = (grant.clientID, grant.username)
     return token

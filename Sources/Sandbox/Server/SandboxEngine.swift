@@ -24,6 +24,7 @@ actor SandboxEngine {
   var gitlab: GitLabProfile
   var gitlabSelfManaged: GitLabProfile
   var google: GoogleProfile
+  var microsoft: MicrosoftProfile
 
   init(configuration: SandboxConfiguration) {
     self.configuration = configuration
@@ -31,6 +32,7 @@ actor SandboxEngine {
     self.muhajir = MuhajirProfile(signingKeys: configuration.signingKeys)
     self.oidc = OIDCProfile(signingKeys: configuration.signingKeys)
     (gitlab, gitlabSelfManaged, google) = Self.newerProfiles(configuration)
+    self.microsoft = MicrosoftProfile(signingKeys: configuration.signingKeys)
   }
 
   func attach(baseURL: String) {
@@ -68,6 +70,7 @@ actor SandboxEngine {
     case .gitlab: response = gitlab.respond(to: request, context: &context)
     case .gitlabSelfManaged: response = gitlabSelfManaged.respond(to: request, context: &context)
     case .google: response = google.respond(to: request, context: &context)
+    case .microsoft: response = microsoft.respond(to: request, context: &context)
     }
     stats.record(.requests, profile: profile)
     for event in context.events {
@@ -88,6 +91,9 @@ actor SandboxEngine {
       count += gitlabSelfManaged.invalidateRefreshTokens(now: now)
     }
     if profile == nil || profile == .google { count += google.invalidateRefreshTokens(now: now) }
+    if profile == nil || profile == .microsoft {
+      count += microsoft.invalidateRefreshTokens(now: now)
+    }
     return count
   }
 
@@ -101,6 +107,7 @@ actor SandboxEngine {
       kids[.gitlabSelfManaged] = try gitlabSelfManaged.rotateKeys()
     }
     if profile == nil || profile == .google { kids[.google] = try google.rotateKeys() }
+    if profile == nil || profile == .microsoft { kids[.microsoft] = try microsoft.rotateKeys() }
     return kids
   }
 
@@ -116,6 +123,7 @@ actor SandboxEngine {
     oidc = OIDCProfile(signingKeys: configuration.signingKeys)
     github = GitHubProfile()
     (gitlab, gitlabSelfManaged, google) = Self.newerProfiles(configuration)
+    microsoft = MicrosoftProfile(signingKeys: configuration.signingKeys)
   }
 
   /// The GitLab instances and Google, fresh.

@@ -83,7 +83,8 @@ enum Fixtures {
   static let bob = AccountSummary(
     name: name("work", "bob"), providerName: "Work SSO", expiresAt: now.addingTimeInterval(245),
     obtainedAt: now.addingTimeInterval(-3355), scopes: ["openid", "profile", "offline_access"],
-    refreshable: true, identity: "bob@example.com")
+    refreshable: true, identity: "bob@example.com",
+    tenant: "4b1e6a52-3c8d-4f0e-9a7b-2d5c8e1f0a63")
   static let ops = AccountSummary(
     name: name("work", "🔑 ops-team"), providerName: "Work SSO",
     expiresAt: now.addingTimeInterval(-190), obtainedAt: now.addingTimeInterval(-3790),

@@ -28,6 +28,12 @@ struct OpenIDSignIn {
       tokenPath: SandboxPaths.Muhajir.token)
   }
 
+  static func microsoft(_ harness: SandboxHarness, tenant: String = "common") -> OpenIDSignIn {
+    OpenIDSignIn(
+      harness: harness, authorizePath: SandboxPaths.Microsoft.authorize(tenant),
+      tokenPath: SandboxPaths.Microsoft.token(tenant))
+  }
+
   var authorizationQuery: [(String, String)] {
     [
       ("client_id", clientID), ("redirect_uri", harness.callback.redirectURI),
