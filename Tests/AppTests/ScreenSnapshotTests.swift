@@ -171,7 +171,10 @@ import Testing
 
   /// A terminal with room shows the address as a QR code beside the text; a smaller one (the
   /// other golden screens of the flow) leaves it out.
-  @Test(arguments: [Size(rows: 30, columns: 110), Size(rows: 36, columns: 120)])
+  @Test(
+    arguments: [
+      Size(rows: 30, columns: 110), Size(rows: 36, columns: 120), Size(rows: 40, columns: 80),
+    ])
   func deviceCodeWithItsAddressAsAQRCode(size: Size) {
     var driver = Driver(size: size)
     guard let id = driver.startSignIn("work", .device) else { return }

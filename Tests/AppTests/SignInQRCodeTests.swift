@@ -25,13 +25,14 @@ import Testing
     return driver.frame
   }
 
-  @Test(arguments: [true, false])
-  func theCodeDecodesToTheAddressToOpen(complete: Bool) throws {
+  /// Beside the text on a wide terminal, below it on a tall one.
+  @Test(arguments: [true, false], [Size(rows: 30, columns: 110), Size(rows: 40, columns: 80)])
+  func theCodeDecodesToTheAddressToOpen(complete: Bool, size: Size) throws {
     guard QRDecoder.zbarimg != nil else {
       Issue.record("zbarimg is missing: install zbar-tools (.ci/run does)")
       return
     }
-    let frame = try #require(Self.deviceScreen(Size(rows: 30, columns: 110), complete: complete))
+    let frame = try #require(Self.deviceScreen(size, complete: complete))
     let lines = Self.qrLines(frame)
     #expect(lines.count > 10)
     let expected =

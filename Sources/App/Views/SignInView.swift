@@ -222,8 +222,11 @@ enum SignInView {
   /// The QR code of a device or PIN sign-in's address (the one that fills the code in, when
   /// the provider gives it), at the right of the flow screen, where the terminal has room for
   /// it, its quiet zone and a caption beside text at least `minimumTextColumns` wide.
+  /// On a tall terminal too narrow for that, it goes below the text instead, which keeps at
+  /// least `minimumTextRows` rows (the address, the code, the wait and the countdown).
   struct QRPlacement {
     static let minimumTextColumns = 40
+    static let minimumTextRows = 9
     let lines: [String]
     let origin: Point
     let textArea: Rect
@@ -234,14 +237,25 @@ enum SignInView {
       else { return nil }
       let width = code.columns()
       let lines = code.halfBlockLines(colored: false)
-      guard area.size.columns >= width + 2 + Self.minimumTextColumns,
-        area.size.rows >= lines.count + 1
-      else { return nil }
+      // The code, its caption, and a blank row between it and the text when below.
+      let height = lines.count + 1
+      if area.size.columns >= width + 2 + Self.minimumTextColumns, area.size.rows >= height {
+        origin = Point(row: area.top, column: area.right - width)
+        textArea = Rect(
+          row: area.top, column: area.left, rows: area.size.rows,
+          columns: area.size.columns - width - 2)
+      } else if area.size.columns >= width,
+        area.size.rows >= Self.minimumTextRows + 1 + height
+      {
+        origin = Point(
+          row: area.bottom - height, column: area.left + (area.size.columns - width) / 2)
+        textArea = Rect(
+          row: area.top, column: area.left, rows: area.size.rows - height - 1,
+          columns: area.size.columns)
+      } else {
+        return nil
+      }
       self.lines = lines
-      origin = Point(row: area.top, column: area.right - width)
-      textArea = Rect(
-        row: area.top, column: area.left, rows: area.size.rows,
-        columns: area.size.columns - width - 2)
     }
 
     func draw(in buffer: inout ScreenBuffer) {
