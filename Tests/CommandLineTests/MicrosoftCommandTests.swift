@@ -80,7 +80,7 @@ import Vault
   }
 
   /// Microsoft calls a denial `authorization_declined` (RFC 8628: `access_denied`); guards
-  /// `device_error_aliases` in microsoft.json.
+  /// `error_aliases` in microsoft.json.
   @Test func aDeclinedDeviceCodeEndsTheSignInAsADenial() async throws {
     let cli = try await CLIHarness.start()
     await cli.hook("settings", #"{"profile": "microsoft", "device_interval": 1}"#)

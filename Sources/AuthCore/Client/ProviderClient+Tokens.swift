@@ -30,7 +30,8 @@ extension ProviderClient {
   /// rotation it carries a new refresh token, without one it has none (the stored tokens keep
   /// theirs: Accounts' `TokenSet.updated(with:)` merges an answer). `invalid_grant` means the
   /// account must sign in again (`AuthError.refreshTokenRejected`); any other failure leaves the
-  /// stored tokens as they are. GitHub says `bad_refresh_token` for `invalid_grant`.
+  /// stored tokens as they are; a provider's own name for `invalid_grant` (GitHub's
+  /// `bad_refresh_token`) is read through `error_aliases`.
   public func refresh(_ refreshToken: String, scopes: [String]? = nil) async throws(AuthError)
     -> TokenResponse
   {
@@ -46,7 +47,8 @@ extension ProviderClient {
     let request = postRequest(
       endpoint, parameters: parameters, encoding: configuration.tokenRequestEncoding)
     return try await tokens(from: request) { error in
-      error.code == .invalidGrant || error.code == .badRefreshToken
+      let error = configuration.standardized(error)
+      return error.code == .invalidGrant
         ? .refreshTokenRejected(description: error.errorDescription)
         : .tokenRequestRejected(error)
     }

@@ -21,10 +21,11 @@ public struct ProviderConfiguration: Sendable, Equatable {
   /// the template filled with the token's own claim (Microsoft's `tid`), and discovery accepts
   /// a published issuer of the template's shape. Nil: `iss` must equal `issuer`.
   public var issuerTemplate: IssuerTemplate?
-  /// The provider's own names for standard error codes while a device code is polled
-  /// (`device_error_aliases`, provider name to RFC 8628 §3.5 name): Microsoft answers a denial
-  /// with `authorization_declined` and an unknown code with `bad_verification_code`.
-  public var deviceErrorAliases: [String: String] = [:]
+  /// The provider's own names for standard error codes in its token endpoint's answers
+  /// (`error_aliases`, provider name to RFC 6749 §5.2 / RFC 8628 §3.5 name): Microsoft answers
+  /// a declined device code with `authorization_declined`, GitHub a spent refresh token with
+  /// `bad_refresh_token`.
+  public var errorAliases: [String: String] = [:]
   /// The client identifier registered with the provider (`client_id`, RFC 6749 §2.2).
   public var clientID: String
   /// The installed application's client secret, for a provider that requires it at the token
@@ -122,9 +123,9 @@ public struct ProviderConfiguration: Sendable, Equatable {
     requiresIssuerInAuthorizationResponse: Bool = false, usesDiscovery: Bool = true,
     postLogoutRedirectURI: URL? = nil, identity: IdentityConfiguration? = nil,
     clientSecret: ClientSecret? = nil, issuerTemplate: IssuerTemplate? = nil,
-    deviceErrorAliases: [String: String] = [:]
+    errorAliases: [String: String] = [:]
   ) {
-    self.deviceErrorAliases = deviceErrorAliases
+    self.errorAliases = errorAliases
     self.issuerTemplate = issuerTemplate
     self.id = id
     self.name = name ?? id.rawValue
@@ -183,9 +184,9 @@ public enum ParameterLocation: String, Sendable, Codable {
 }
 
 extension ProviderConfiguration {
-  /// `error` with its code under the RFC name `deviceErrorAliases` gives it, if any.
+  /// `error` with its code under the RFC name `errorAliases` gives it, if any.
   func standardized(_ error: OAuthError) -> OAuthError {
-    guard let name = deviceErrorAliases[error.code.rawValue] else { return error }
+    guard let name = errorAliases[error.code.rawValue] else { return error }
     return OAuthError(
       code: OAuthErrorCode(rawValue: name), errorDescription: error.errorDescription,
       errorURI: error.errorURI)

@@ -74,9 +74,6 @@ public struct OAuthErrorCode: RawRepresentable, Hashable, Sendable, CustomString
   /// `invalid_token` (RFC 6750 §3.1); Google's revocation endpoint answers it for a token that
   /// is already expired or revoked.
   public static let invalidToken = OAuthErrorCode(rawValue: "invalid_token")
-  /// GitHub's `bad_refresh_token`: the refresh token is spent, expired or unknown (its
-  /// `invalid_grant`); the account must sign in again.
-  public static let badRefreshToken = OAuthErrorCode(rawValue: "bad_refresh_token")
   /// Simkl's `secret_error`: PKCE verification failed, and the code is used up.
   public static let secretError = OAuthErrorCode(rawValue: "secret_error")
 }

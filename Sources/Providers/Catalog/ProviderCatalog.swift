@@ -291,7 +291,7 @@ public struct ProviderCatalog: Sendable {
       usesDiscovery: file.usesDiscovery ?? true, postLogoutRedirectURI: file.postLogoutRedirectURI,
       identity: file.identity,
       clientSecret: file.clientSecretRequired == true ? file.clientSecret : nil,
-      issuerTemplate: issuerTemplate, deviceErrorAliases: file.deviceErrorAliases ?? [:])
+      issuerTemplate: issuerTemplate, errorAliases: file.errorAliases ?? [:])
     configuration.refreshRequiresClientSecret = file.refreshRequiresClientSecret ?? false
     configuration.postLogoutUsesRedirectURI = file.postLogoutUsesRedirectURI ?? false
     return configuration

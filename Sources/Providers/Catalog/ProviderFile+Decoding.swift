@@ -44,7 +44,7 @@ extension FieldReader {
     "registration_url", "registration_note", "discovery", "post_logout_redirect_uri", "identity",
     "access_settings_url", "refresh_requires_client_secret", "post_logout_uses_redirect_uri",
     "application_type", "client_secret", "client_secret_required", "fields",
-    "id_token_issuer_fields", "device_error_aliases",
+    "id_token_issuer_fields", "error_aliases",
   ]
 
   static let identityFields = [
@@ -77,7 +77,7 @@ extension FieldReader {
       report("issuer", Self.insecureMessage(issuer))
     }
     file.idTokenIssuerFields = readIDTokenIssuerFields()
-    file.deviceErrorAliases = stringMap("device_error_aliases")
+    file.errorAliases = stringMap("error_aliases")
     file.fields = readFields()
     file.clientID = string("client_id").flatMap { $0.isEmpty ? nil : $0 }
     file.clientSecret = string("client_secret").flatMap { $0.isEmpty ? nil : ClientSecret($0) }

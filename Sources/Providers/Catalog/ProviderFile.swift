@@ -17,8 +17,8 @@ public struct ProviderFile: Sendable, Equatable {
   /// (`id_token_issuer_fields`): `{"tenant": "tid"}` means a token's `iss` is `issuer` with
   /// `{tenant}` replaced by the token's `tid`, as Microsoft's multi-tenant endpoints issue.
   public var idTokenIssuerFields: [String: String]?
-  /// The provider's names for RFC 8628 error codes while polling (`device_error_aliases`).
-  public var deviceErrorAliases: [String: String]?
+  /// The provider's names for standard OAuth error codes in token answers (`error_aliases`).
+  public var errorAliases: [String: String]?
   /// Named values the issuer and endpoints use as `{name}` (`fields`), such as a tenant.
   public var fields: [String: String]?
   public var clientID: String?
@@ -80,7 +80,7 @@ public struct ProviderFile: Sendable, Equatable {
     merged.preset = preset ?? base.preset
     merged.issuer = issuer ?? base.issuer
     merged.idTokenIssuerFields = idTokenIssuerFields ?? base.idTokenIssuerFields
-    merged.deviceErrorAliases = Self.merge(base.deviceErrorAliases, deviceErrorAliases)
+    merged.errorAliases = Self.merge(base.errorAliases, errorAliases)
     merged.fields = Self.merge(base.fields, fields)
     merged.clientID = clientID ?? base.clientID
     merged.clientSecret = clientSecret ?? base.clientSecret

@@ -117,7 +117,8 @@ import Testing
 
   /// Expiring user tokens whose refresh needs no secret (device-flow tokens, as GitHub
   /// documents today): the refresh rotates both tokens, and the spent refresh token then
-  /// gets `bad_refresh_token`, which means "sign in again" like `invalid_grant`.
+  /// gets `bad_refresh_token`, which means "sign in again" like `invalid_grant`. Guards the
+  /// preset's `"error_aliases": {"bad_refresh_token": "invalid_grant"}`.
   @Test func refreshesExpiringTokensAndTakesBadRefreshTokenForARejection() async throws {
     var settings = await harness.server.settings(for: .github)
     settings.accessTokenLifetime = 28_800
