@@ -169,7 +169,7 @@ extension Vault {
     }
   }
 
-  private static func decodedName(_ row: StoredAccountRow, by table: AccountTable)
+  static func decodedName(_ row: StoredAccountRow, by table: AccountTable)
     throws(VaultError) -> AccountNameCells
   {
     do {

@@ -2,22 +2,20 @@
 /// several (`authtui default`). The mark lives in `provider_defaults`, keyed by the provider's
 /// blind index, so it goes with the vault file and every process sees the same one.
 extension Vault {
-  /// Makes account `id` its provider's default, in place of any other; returns the account.
-  /// The account's name cells must open: a damaged account cannot be anyone's default.
-  @discardableResult
-  public func makeDefault(_ id: AccountID) throws(VaultError) -> AccountRecord {
+  /// Makes account `id` its provider's default, in place of any other. The account's name
+  /// cells must open (only they are read): a damaged name cannot be anyone's default.
+  public func makeDefault(_ id: AccountID) throws(VaultError) {
     try writeTransaction { table throws(VaultError) in
-      let account = try Self.decoded(try table.existingRow(id), by: table)
+      let name = try Self.decodedName(try table.existingRow(id), by: table)
       try table.connection.run(
         """
         INSERT INTO provider_defaults (provider_index, account_id) VALUES (?, ?)
         ON CONFLICT (provider_index) DO UPDATE SET account_id = excluded.account_id
         """,
         [
-          .blob(table.keys.providerIndex(providerID: account.providerID)),
+          .blob(table.keys.providerIndex(providerID: name.providerID)),
           .integer(id.rawValue),
         ])
-      return account
     }
   }
 
