@@ -267,11 +267,9 @@ public struct ProviderCatalog: Sendable {
     _ file: ProviderFile, flows: [SignInFlow], defaultLoginTimeout: TimeInterval?,
     issuerTemplate: IssuerTemplate? = nil
   ) -> ProviderConfiguration? {
+    // The placeholders, `{client_id}` and `{version}` among them, are filled already
+    // (`fillingFields`).
     guard let id = file.id, let clientID = file.clientID else { return nil }
-    func substitute(_ text: String) -> String {
-      text.replacingOccurrences(of: "{client_id}", with: clientID)
-        .replacingOccurrences(of: "{version}", with: AuthTUIVersion.current)
-    }
     var configuration = ProviderConfiguration(
       id: id, name: file.name, issuer: file.issuer, clientID: clientID, flows: flows,
       scopes: file.scopes ?? [], authorizationEndpoint: file.authorizationEndpoint,
@@ -283,10 +281,10 @@ public struct ProviderCatalog: Sendable {
       redirectPath: file.redirectPath ?? "/callback",
       tokenRequestEncoding: file.tokenRequestEncoding ?? .form,
       loginTimeout: file.loginTimeout ?? defaultLoginTimeout ?? 300,
-      extraAuthorizeParameters: (file.extraAuthorizeParameters ?? [:]).mapValues(substitute),
-      extraRequestParameters: (file.extraRequestParameters ?? [:]).mapValues(substitute),
+      extraAuthorizeParameters: file.extraAuthorizeParameters ?? [:],
+      extraRequestParameters: file.extraRequestParameters ?? [:],
       extraRequestParametersLocation: file.extraRequestParametersLocation ?? .body,
-      userAgent: file.userAgent.map(substitute),
+      userAgent: file.userAgent,
       requiresIssuerInAuthorizationResponse: file.issuerInAuthorizationResponse ?? false,
       usesDiscovery: file.usesDiscovery ?? true, postLogoutRedirectURI: file.postLogoutRedirectURI,
       identity: file.identity,

@@ -27,12 +27,15 @@ extension ProviderFile {
       + "or '_', not starting with '.' (no '/', '?', '#', '%' or spaces)"
   }
 
-  /// This file with every `{name}` of its `fields` replaced in the issuer, the endpoints and
-  /// the parameters; the names of placeholders left with no value, for the problem report;
+  /// This file with every `{name}` of its `fields`, and the built-in `{client_id}` (when the
+  /// file has one) and `{version}`, replaced in the issuer, the endpoints, the parameters and
+  /// the user agent; the names of placeholders left with no value, for the problem report;
   /// and the id_token issuer template `id_token_issuer_fields` makes of `issuer` (its field
   /// replaced by `{claim}`, the other fields filled).
   func fillingFields() -> (file: ProviderFile, unresolved: [String], issuerTemplate: String?) {
-    let values = fields ?? [:]
+    var builtIn = ["version": AuthTUIVersion.current]
+    if let clientID { builtIn["client_id"] = clientID }
+    let values = (fields ?? [:]).merging(builtIn) { _, own in own }
     var unresolved: Set<String> = []
     func fill(_ text: String, keeping kept: String? = nil) -> String {
       var result = text
@@ -72,8 +75,9 @@ extension ProviderFile {
       file.identity = identity
     }
     file.accessSettingsURL = accessSettingsURL.map { fill($0) }
-    // `{client_id}` and `{version}` are filled later, from the client id and the build.
-    unresolved.subtract(["client_id", "version"])
+    file.userAgent = userAgent.map { fill($0) }
+    // A missing client id is reported on its own, with where to register for one.
+    unresolved.remove("client_id")
     return (file, unresolved.sorted(), template)
   }
 
