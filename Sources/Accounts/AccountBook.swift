@@ -116,10 +116,10 @@ public actor AccountBook {
         if let chosen = readable.first(where: { listing.defaults.contains($0.id) }) {
           return .readable(chosen)
         }
-        let names = readable.sorted {
-          AccountName.OrderKey(provider: $0.providerID, label: $0.label)
-            < AccountName.OrderKey(provider: $1.providerID, label: $1.label)
-        }.map(\.name)
+        // The list's order, each key made once.
+        let names = readable.map {
+          (key: AccountName.OrderKey(provider: $0.providerID, label: $0.label), name: $0.name)
+        }.sorted { $0.key < $1.key }.map(\.name)
         throw .ambiguousAccount(
           provider, candidates: names + damaged.map { $0.name ?? "'\($0.id)'" })
       }
