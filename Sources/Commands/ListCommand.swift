@@ -108,7 +108,7 @@ enum ListCommand {
     let header = ["ACCOUNT", "STATUS", "EXPIRES", "REFRESH", "SCOPES"]
     let cells = rows.map { row in
       [
-        row.isDefault ? row.account + " (default)" : row.account,
+        row.isDefault ? row.account + AccountSummary.defaultMark : row.account,
         AccountStatus(rawValue: row.status)?.label ?? row.status,
         expiry(row), row.refreshable ? "yes" : "no",
         row.scopes.joined(separator: " "),

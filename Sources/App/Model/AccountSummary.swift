@@ -29,6 +29,8 @@ public struct AccountSummary: Sendable, Equatable, Identifiable {
   public var identity: String?
   /// True when it is its provider's default account, the one a bare PROVIDER names.
   public var isDefault: Bool
+  /// What follows the name of a default account, in the UI's list and `authtui list`.
+  public static let defaultMark = " (default)"
   /// The tenant the account signed in through (Microsoft's `tid`), when the provider names one.
   public var tenant: String?
 

@@ -126,9 +126,6 @@ enum ListView {
     }
   }
 
-  /// After the label of the provider's default account (`authtui default`).
-  static let defaultMark = " (default)"
-
   private static func drawAccount(
     _ account: AccountSummary, selected: Bool, needle: String, row: Int, columns: Columns,
     state: AppState, now: Date, in buffer: inout ScreenBuffer
@@ -138,7 +135,7 @@ enum ListView {
     buffer.fill(Rect(row: row, column: 0, rows: 1, columns: width), role: rowRole)
     if selected { buffer.write("›", at: Point(row: row, column: 1), role: rowRole) }
     let label = account.name.label
-    let mark = account.isDefault ? Self.defaultMark : ""
+    let mark = account.isDefault ? AccountSummary.defaultMark : ""
     let markWidth = DisplayWidth.of(mark)
     buffer.write(
       label, at: Point(row: row, column: columns.label), role: rowRole,
