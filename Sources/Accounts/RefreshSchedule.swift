@@ -44,4 +44,42 @@ public enum RefreshSchedule {
     let lifetime = max(expiresAt.timeIntervalSince(obtainedAt), 0)
     return expiresAt.addingTimeInterval(-min(lifetime / 4, maximumNotice))
   }
+
+  /// By when an account needs a new sign-in, and from when it says so; nil when it never does.
+  public struct SignInDeadline: Sendable, Equatable {
+    /// Why the date is the last one.
+    public enum Reason: Sendable, Equatable {
+      /// The access token expires and there is no refresh token.
+      case accessTokenExpires
+      /// The refresh token stops working then (Google's "Testing" apps, GitHub's expiring
+      /// user tokens): no refresh after it.
+      case refreshTokenExpires
+    }
+
+    /// The last moment the tokens work without a new sign-in.
+    public let date: Date
+    /// From when the account says "sign in again before `date`" (`signInNoticeAt`'s rule).
+    public let noticeAt: Date
+    /// Why.
+    public let reason: Reason
+  }
+
+  /// When an account must be signed in to again: for one that cannot be refreshed, when its
+  /// access token expires; for one whose refresh token has a known end, that end. Nil when
+  /// neither is known, so the account lasts until the provider says otherwise.
+  public static func signInDeadline(
+    refreshable: Bool, obtainedAt: Date, expiresAt: Date?, refreshValidity: DateInterval?
+  ) -> SignInDeadline? {
+    if refreshable {
+      guard let refreshValidity,
+        let noticeAt = signInNoticeAt(
+          obtainedAt: refreshValidity.start, expiresAt: refreshValidity.end)
+      else { return nil }
+      return SignInDeadline(
+        date: refreshValidity.end, noticeAt: noticeAt, reason: .refreshTokenExpires)
+    }
+    guard let expiresAt, let noticeAt = signInNoticeAt(obtainedAt: obtainedAt, expiresAt: expiresAt)
+    else { return nil }
+    return SignInDeadline(date: expiresAt, noticeAt: noticeAt, reason: .accessTokenExpires)
+  }
 }

@@ -22,12 +22,23 @@ extension TokenSet {
   ///   provider does not say (§3.3: then it granted what was asked, or what it granted before).
   /// - Refresh answers rarely repeat the id_token (OIDC Core §12.2): a new one replaces the
   ///   stored one, none keeps the sign-in's (for the logout hint).
+  /// - A new refresh token lives as long as its answer says (`refreshTokenExpiresAt`). The
+  ///   one kept, or sent again unchanged, keeps the validity it came with: Google's 7-day
+  ///   refresh token counts from the sign-in, not from the last refresh.
   public func updated(with response: TokenResponse) -> TokenSet {
     let granted = response.scopes
+    let refreshValidity: DateInterval?
+    if let rotated = response.refreshToken, rotated != refreshToken {
+      refreshValidity = response.refreshTokenExpiresAt.map {
+        DateInterval(start: response.receivedAt, end: max($0, response.receivedAt))
+      }
+    } else {
+      refreshValidity = self.refreshValidity
+    }
     return TokenSet(
       accessToken: response.accessToken, refreshToken: response.refreshToken ?? refreshToken,
       idToken: response.idToken ?? idToken, tokenType: response.tokenType,
       scopes: granted.isEmpty ? scopes : granted, expiresAt: response.expiresAt,
-      obtainedAt: response.receivedAt)
+      obtainedAt: response.receivedAt, refreshValidity: refreshValidity)
   }
 }

@@ -17,7 +17,8 @@ extension AgentListing {
           usable: !account.needsSignIn && account.tokens.accessToken != nil,
           expiresAt: account.tokens.expiresAt, scopes: account.tokens.scopes,
           refreshable: account.tokens.refreshToken != nil, obtainedAt: account.tokens.obtainedAt,
-          isDefault: listing.defaults.contains(account.id))
+          isDefault: listing.defaults.contains(account.id),
+          refreshValidity: account.tokens.refreshValidity)
       },
       damaged: listing.damaged.map { damaged in
         Damaged(id: damaged.id.rawValue, name: damaged.name, damage: damaged.damage.description)

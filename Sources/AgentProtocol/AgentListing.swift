@@ -29,13 +29,19 @@ public struct AgentListing: Sendable, Equatable {
     /// Whether it is its provider's default account, the one a bare `PROVIDER` names
     /// (`default`, sent only when true: an older agent sends none).
     public let isDefault: Bool
+    /// From when to when its refresh token works, when that is known (`refresh_issued_at` and
+    /// `refresh_expires_at`, seconds since 1970, sent only when known): `authtui status` and
+    /// `list` say by when to sign in again (`RefreshSchedule.signInDeadline`).
+    public let refreshValidity: DateInterval?
 
     /// An account named `name` with these facts.
     public init(
       name: String, provider: String, label: String, usable: Bool, expiresAt: Date?,
-      scopes: [String], refreshable: Bool, obtainedAt: Date? = nil, isDefault: Bool = false
+      scopes: [String], refreshable: Bool, obtainedAt: Date? = nil, isDefault: Bool = false,
+      refreshValidity: DateInterval? = nil
     ) {
       self.obtainedAt = obtainedAt
+      self.refreshValidity = refreshValidity
       self.isDefault = isDefault
       self.name = name
       self.provider = provider
@@ -95,7 +101,13 @@ public struct AgentListing: Sendable, Equatable {
               ]
                 + (account.obtainedAt.map { [("obtained_at", .double($0.timeIntervalSince1970))] }
                   ?? [])
-                + (account.isDefault ? [("default", .bool(true))] : []))
+                + (account.isDefault ? [("default", .bool(true))] : [])
+                + (account.refreshValidity.map {
+                  [
+                    ("refresh_issued_at", .double($0.start.timeIntervalSince1970)),
+                    ("refresh_expires_at", .double($0.end.timeIntervalSince1970)),
+                  ]
+                } ?? []))
           })
       ),
       (
@@ -131,10 +143,20 @@ public struct AgentListing: Sendable, Equatable {
       case .bool(let value)?: isDefault = value
       default: return nil
       }
+      guard let refreshIssuedAt = AgentOptionalMember.date(account["refresh_issued_at"]),
+        let refreshExpiresAt = AgentOptionalMember.date(account["refresh_expires_at"]),
+        (refreshIssuedAt == nil) == (refreshExpiresAt == nil)
+      else { return nil }
+      var refreshValidity: DateInterval?
+      if let start = refreshIssuedAt, let end = refreshExpiresAt {
+        guard start <= end else { return nil }
+        refreshValidity = DateInterval(start: start, end: end)
+      }
       readable.append(
         Account(
           name: name, provider: provider, label: label, usable: usable, expiresAt: expiresAt,
-          scopes: scopes, refreshable: refreshable, obtainedAt: obtainedAt, isDefault: isDefault))
+          scopes: scopes, refreshable: refreshable, obtainedAt: obtainedAt, isDefault: isDefault,
+          refreshValidity: refreshValidity))
     }
     var unreadable: [Damaged] = []
     for element in damaged {

@@ -14,10 +14,12 @@ enum ListCommand {
     details: """
       Status is valid, expiring (less than 5 minutes left), expired, or sign-in needed.
       --json prints [{"account", "provider", "label", "status", "expires_at", "scopes",
-      "refreshable", "default"}], with expires_at in ISO 8601 (UTC) or null and status one of
-      valid, expiring, expired, sign_in_needed; default is true for the account a bare
-      PROVIDER names (`authtui default`), marked "(default)" in the table. When `authtui agent` runs for this vault, it answers
-      instead and no passphrase is needed; AUTHTUI_NO_AGENT=1 skips it.
+      "refreshable", "default", "refresh_expires_at"}], with expires_at in ISO 8601 (UTC) or
+      null and status one of valid, expiring, expired, sign_in_needed; default is true for
+      the account a bare PROVIDER names (`authtui default`), marked "(default)" in the table;
+      refresh_expires_at is when the refresh token stops working, if known (the table's
+      REFRESH says "until" then), else null. When `authtui agent` runs for this vault, it
+      answers instead and no passphrase is needed; AUTHTUI_NO_AGENT=1 skips it.
       """,
     arguments: [], requiredArguments: 0, options: [jsonFlag])
 
@@ -36,6 +38,8 @@ enum ListCommand {
     let scopes: [String]
     let refreshable: Bool
     let isDefault: Bool
+    /// When the refresh token stops working, if known (ISO 8601).
+    let refreshExpiresAt: String?
 
     var json: OrderedJSON {
       OrderedJSON.object([
@@ -43,6 +47,7 @@ enum ListCommand {
         ("status", .string(status)), ("expires_at", expiresAt.map { .string($0) } ?? .null),
         ("scopes", .array(scopes.map(OrderedJSON.string))), ("refreshable", .bool(refreshable)),
         ("default", .bool(isDefault)),
+        ("refresh_expires_at", refreshExpiresAt.map { .string($0) } ?? .null),
       ])
     }
   }
@@ -92,7 +97,9 @@ enum ListCommand {
       return Row(
         account: account.name, provider: account.provider, label: account.label,
         status: status.rawValue, expiresAt: account.expiresAt.map(formatter.string(from:)),
-        scopes: account.scopes, refreshable: account.refreshable, isDefault: account.isDefault)
+        scopes: account.scopes, refreshable: account.refreshable, isDefault: account.isDefault,
+        refreshExpiresAt: account.refreshable
+          ? account.refreshValidity.map { formatter.string(from: $0.end) } : nil)
     }
   }
 
@@ -110,11 +117,17 @@ enum ListCommand {
       [
         row.isDefault ? row.account + AccountSummary.defaultMark : row.account,
         AccountStatus(rawValue: row.status)?.label ?? row.status,
-        expiry(row), row.refreshable ? "yes" : "no",
+        expiry(row), refresh(row),
         row.scopes.joined(separator: " "),
       ]
     }
     return TextTable.render(header: header, rows: cells)
+  }
+
+  /// The REFRESH cell: no, yes, or until when the refresh token works.
+  static func refresh(_ row: Row) -> String {
+    guard row.refreshable else { return "no" }
+    return row.refreshExpiresAt.map { "until " + $0 } ?? "yes"
   }
 
   /// The EXPIRES cell: as the UI's expiry column, an account that needs a new sign-in has

@@ -16,8 +16,10 @@ enum StatusCommand {
     details: """
       An account needs attention when it needs a new sign-in, has expired or expires soon
       without a refresh token (from when a quarter of its lifetime is left, at most 3 days
-      ahead, as the UI's "sign in again before"), or is damaged; each comes with the command
-      that fixes it. When `authtui agent` runs for this vault, it answers and no passphrase
+      ahead, as the UI's "sign in again before"), has a refresh token that ends soon or has
+      ended (Google's apps in "Testing", by the provider file's refresh_token_lifetime, and
+      GitHub's refresh_token_expires_in; the same rule), or is damaged; each comes with the
+      command that fixes it. When `authtui agent` runs for this vault, it answers and no passphrase
       is needed; otherwise the vault is unlocked once, as `list` does it, and a passphrase
       that does not open it is reported, not asked again.
       Exit 0 when nothing needs attention; 1 when something does, there is no vault yet, or
@@ -26,7 +28,7 @@ enum StatusCommand {
       "pid", "vault", "serves_this_vault"}, "accounts", "accounts_needing_attention":
       [{"account", "problem", "message", "fix"}]}: vault.state is unlocked_by_agent,
       unlocked, locked, no_vault or unreadable; problem is sign_in_needed, expired,
-      expiring_without_refresh or damaged; accounts (the number of readable ones), pid and
+      expiring_without_refresh, refresh_expiring, refresh_expired or damaged; accounts (the number of readable ones), pid and
       the agent's vault are null when unknown.
       """,
     arguments: [], requiredArguments: 0, options: [jsonFlag]
@@ -55,6 +57,8 @@ enum StatusCommand {
     case signInNeeded = "sign_in_needed"
     case expired
     case expiringWithoutRefresh = "expiring_without_refresh"
+    case refreshExpiring = "refresh_expiring"
+    case refreshExpired = "refresh_expired"
     case damaged
   }
 
@@ -191,19 +195,31 @@ enum StatusCommand {
       guard account.usable else {
         return needs(.signInNeeded, "needs a new sign-in: it holds no token it can use")
       }
-      guard !account.refreshable, let expiresAt = account.expiresAt else { return nil }
-      guard expiresAt > now else {
-        return needs(.expired, "expired \(iso(expiresAt)) and has no refresh token")
-      }
       // The UI's rule for "sign in again before DATE".
       guard
-        let noticeAt = RefreshSchedule.signInNoticeAt(
-          obtainedAt: account.obtainedAt ?? now, expiresAt: expiresAt),
-        noticeAt <= now
+        let deadline = RefreshSchedule.signInDeadline(
+          refreshable: account.refreshable, obtainedAt: account.obtainedAt ?? now,
+          expiresAt: account.expiresAt, refreshValidity: account.refreshValidity)
       else { return nil }
-      return needs(
-        .expiringWithoutRefresh,
-        "expires \(iso(expiresAt)) and has no refresh token: sign in again before then")
+      switch (deadline.reason, deadline.date > now) {
+      case (.accessTokenExpires, false):
+        return needs(.expired, "expired \(iso(deadline.date)) and has no refresh token")
+      case (.refreshTokenExpires, false):
+        return needs(
+          .refreshExpired,
+          "its refresh token ended \(iso(deadline.date)): the provider refuses the next refresh")
+      case (_, true) where deadline.noticeAt > now:
+        return nil
+      case (.accessTokenExpires, true):
+        return needs(
+          .expiringWithoutRefresh,
+          "expires \(iso(deadline.date)) and has no refresh token: sign in again before then")
+      case (.refreshTokenExpires, true):
+        return needs(
+          .refreshExpiring,
+          "its refresh token ends \(iso(deadline.date)), and no refresh works after that: "
+            + "sign in again before then")
+      }
     }
     let damaged = listing.damaged.map { row in
       Attention(

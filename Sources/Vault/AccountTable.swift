@@ -15,6 +15,21 @@ enum AccountColumn: String, CaseIterable {
   case scopes
   case expiresAt = "expires_at"
   case obtainedAt = "obtained_at"
+  case refreshValidity = "refresh_validity"
+
+  /// The schema version that added the column (`VaultSchema.migrations`).
+  var addedInSchema: Int {
+    switch self {
+    case .refreshValidity: return 4
+    default: return 1
+    }
+  }
+
+  /// The columns a vault of schema `version` has, in order: a vault of an older history (the
+  /// tests' model of an older build) reads and writes only those.
+  static func present(atSchema version: Int) -> [AccountColumn] {
+    allCases.filter { $0.addedInSchema <= version }
+  }
 }
 
 /// One row of `accounts` as stored: plaintext bookkeeping and still-sealed cells.
@@ -45,26 +60,30 @@ struct AccountTable {
   let keys: VaultKeys
   let sealer: CellSealer
 
-  private static let selection =
-    "SELECT id, version, name_index, "
-    + AccountColumn.allCases.map(\.rawValue).joined(separator: ", ") + " FROM accounts"
+  /// The sealed columns of this vault's schema.
+  private var columns: [AccountColumn] { AccountColumn.present(atSchema: sealer.schemaVersion) }
+
+  private var selection: String {
+    "SELECT id, version, name_index, " + columns.map(\.rawValue).joined(separator: ", ")
+      + " FROM accounts"
+  }
 
   // MARK: Reading
 
   func allRows() throws(VaultError) -> [StoredAccountRow] {
-    try connection.query(Self.selection, row: Self.storedRow)
+    try connection.query(selection, row: storedRow)
   }
 
   func row(_ id: AccountID) throws(VaultError) -> StoredAccountRow? {
     try connection.query(
-      Self.selection + " WHERE id = ?", [.integer(id.rawValue)], row: Self.storedRow
+      selection + " WHERE id = ?", [.integer(id.rawValue)], row: storedRow
     )
     .first
   }
 
   func row(nameIndex: [UInt8]) throws(VaultError) -> StoredAccountRow? {
     try connection.query(
-      Self.selection + " WHERE name_index = ?", [.blob(nameIndex)], row: Self.storedRow
+      selection + " WHERE name_index = ?", [.blob(nameIndex)], row: storedRow
     ).first
   }
 
@@ -74,9 +93,9 @@ struct AccountTable {
     return row
   }
 
-  private static func storedRow(_ statement: SQLiteStatement) -> StoredAccountRow {
+  private func storedRow(_ statement: SQLiteStatement) -> StoredAccountRow {
     var cells: [AccountColumn: [UInt8]] = [:]
-    for (offset, column) in AccountColumn.allCases.enumerated() {
+    for (offset, column) in columns.enumerated() {
       // A NULL where a sealed cell belongs reads as an empty cell, which fails authentication.
       cells[column] = statement.blob(Int32(offset + 3)) ?? []
     }
@@ -138,7 +157,9 @@ struct AccountTable {
       tokenType: try value(row, .tokenType, CellCodec.decodeOptionalText),
       scopes: try value(row, .scopes, CellCodec.decodeList),
       expiresAt: try value(row, .expiresAt, CellCodec.decodeOptionalDate),
-      obtainedAt: try value(row, .obtainedAt, CellCodec.decodeDate))
+      obtainedAt: try value(row, .obtainedAt, CellCodec.decodeDate),
+      refreshValidity: columns.contains(.refreshValidity)
+        ? try value(row, .refreshValidity, CellCodec.decodeOptionalInterval) : nil)
     return (tokens, try value(row, .signInNeeded, CellCodec.decodeBool))
   }
 
@@ -186,8 +207,8 @@ struct AccountTable {
     let name = AccountNameCells(
       providerID: account.providerID, label: account.label, subject: account.subject,
       identity: account.identity)
-    let plaintexts =
-      Self.plaintexts(name) + Self.plaintexts(account.tokens, needsSignIn: false)
+    let plaintexts = present(
+      Self.plaintexts(name) + Self.plaintexts(account.tokens, needsSignIn: false))
     let columns = plaintexts.map(\.0.rawValue).joined(separator: ", ")
     let placeholders = Array(repeating: "?", count: plaintexts.count).joined(separator: ", ")
     var bindings: [SQLiteValue] = [.integer(id.rawValue), .blob(nameIndex)]
@@ -209,6 +230,7 @@ struct AccountTable {
   func update(
     _ id: AccountID, _ plaintexts: [(AccountColumn, [UInt8])], nameIndex: [UInt8]? = nil
   ) throws(VaultError) -> Int64 {
+    let plaintexts = present(plaintexts)
     var assignments = plaintexts.map { "\($0.0.rawValue) = ?" }
     var bindings: [SQLiteValue] = []
     for (column, plaintext) in plaintexts {
@@ -244,6 +266,12 @@ struct AccountTable {
 
   // MARK: Cell plaintexts
 
+  /// The cells of `plaintexts` this vault's schema has a column for.
+  private func present(_ plaintexts: [(AccountColumn, [UInt8])]) -> [(AccountColumn, [UInt8])] {
+    let columns = Set(columns)
+    return plaintexts.filter { columns.contains($0.0) }
+  }
+
   static func plaintexts(_ name: AccountNameCells) -> [(AccountColumn, [UInt8])] {
     [
       (.providerID, CellCodec.encode(name.providerID)),
@@ -263,6 +291,7 @@ struct AccountTable {
       (.scopes, CellCodec.encode(tokens.scopes)),
       (.expiresAt, CellCodec.encode(tokens.expiresAt, CellCodec.encode)),
       (.obtainedAt, CellCodec.encode(tokens.obtainedAt)),
+      (.refreshValidity, CellCodec.encode(tokens.refreshValidity, CellCodec.encode)),
     ]
   }
 }

@@ -41,6 +41,22 @@ enum CellCodec {
     decodeOptional(bytes, decodeDate)
   }
 
+  /// A date interval as its start and its end, each as `encode(_:)` of a date.
+  static func encode(_ interval: DateInterval) -> [UInt8] {
+    encode(interval.start) + encode(interval.end)
+  }
+
+  static func decodeInterval(_ bytes: [UInt8]) -> DateInterval? {
+    guard bytes.count == 16, let start = decodeDate(Array(bytes[0..<8])),
+      let end = decodeDate(Array(bytes[8..<16])), start <= end
+    else { return nil }
+    return DateInterval(start: start, end: end)
+  }
+
+  static func decodeOptionalInterval(_ bytes: [UInt8]) -> DateInterval?? {
+    decodeOptional(bytes, decodeInterval)
+  }
+
   /// An optional value: [0] when absent, [1] and the value's encoding when present.
   static func encode<T>(_ value: T?, _ encode: (T) -> [UInt8]) -> [UInt8] {
     guard let value else { return [0] }

@@ -19,13 +19,18 @@ public struct TokenSet: Sendable, Equatable {
   public var expiresAt: Date?
   /// When these tokens were received.
   public var obtainedAt: Date
+  /// From when to when the refresh token works, when that is known: from the answer that
+  /// brought it to its `refresh_token_expires_in`, or the provider file's
+  /// `refresh_token_lifetime`. Nil when it has no known end, or there is no refresh token.
+  public var refreshValidity: DateInterval?
 
   /// Every field given explicitly; absent tokens are nil.
   public init(
     accessToken: String?, refreshToken: String? = nil, idToken: String? = nil,
     tokenType: String? = "Bearer", scopes: [String] = [], expiresAt: Date? = nil,
-    obtainedAt: Date
+    obtainedAt: Date, refreshValidity: DateInterval? = nil
   ) {
+    self.refreshValidity = refreshToken == nil ? nil : refreshValidity
     self.accessToken = accessToken
     self.refreshToken = refreshToken
     self.idToken = idToken
@@ -47,7 +52,9 @@ extension TokenSet: CustomStringConvertible, CustomDebugStringConvertible, Custo
     let expiry = expiresAt.map { ISO8601DateFormatter().string(from: $0) } ?? "unknown"
     return "TokenSet(access: \(presence(accessToken)), refresh: \(presence(refreshToken)),"
       + " id: \(presence(idToken)), type: \(tokenType ?? "none"),"
-      + " scopes: \(scopes.joined(separator: " ")), expires: \(expiry))"
+      + " scopes: \(scopes.joined(separator: " ")), expires: \(expiry)"
+      + (refreshValidity.map { ", refresh expires: \(ISO8601DateFormatter().string(from: $0.end))" }
+        ?? "") + ")"
   }
 
   public var debugDescription: String { description }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One step of the vault's schema history. Step `n` turns a version `n − 1` vault into version `n`.
 ///
 /// Steps are applied in order, all in one `BEGIN IMMEDIATE` transaction together with the
@@ -7,14 +9,28 @@
 /// rewrites history (add a new step instead), and `vault_meta` keeps its columns, because it is
 /// read before any migration can run.
 package struct SchemaMigration: Sendable {
+  /// A sealed column the step adds, and the plaintext its cell gets in every existing row: SQL
+  /// cannot seal, and a NULL cell reads as damaged, never as "absent".
+  package struct SealedColumn: Sendable {
+    /// The table.
+    package let table: String
+    /// The column.
+    package let column: String
+    /// What each existing row's cell holds (`CellCodec`'s encoding).
+    package let plaintext: [UInt8]
+  }
+
   /// The version this step produces.
   package let version: Int
   /// Statements run in order (each may be several, separated by semicolons).
   package let sql: String
+  /// The sealed columns `sql` adds, filled in every existing row under the new version.
+  package let sealedColumns: [SealedColumn]
 
-  package init(version: Int, sql: String) {
+  package init(version: Int, sql: String, sealedColumns: [SealedColumn] = []) {
     self.version = version
     self.sql = sql
+    self.sealedColumns = sealedColumns
   }
 }
 
@@ -83,12 +99,22 @@ package enum VaultSchema {
           account_id INTEGER NOT NULL UNIQUE
         ) STRICT;
         """),
+    // How long the refresh token works, when known (`TokenSet.refreshValidity`): Google ends
+    // those of an app in "Testing" after 7 days, GitHub says `refresh_token_expires_in`.
+    // Every existing row gets a sealed "not known".
+    SchemaMigration(
+      version: 4, sql: "ALTER TABLE accounts ADD COLUMN refresh_validity BLOB;",
+      sealedColumns: [
+        SchemaMigration.SealedColumn(
+          table: AccountTable.name, column: AccountColumn.refreshValidity.rawValue,
+          plaintext: CellCodec.encode(DateInterval?.none, CellCodec.encode))
+      ]),
   ]
 
-  /// Tables with sealed columns, and those columns, as of the newest schema version.
-  static let sealedColumns: [(table: String, columns: [String])] = [
-    (AccountTable.name, AccountColumn.allCases.map(\.rawValue))
-  ]
+  /// Tables with sealed columns, and those columns, as of schema `version`.
+  static func sealedColumns(atSchema version: Int) -> [(table: String, columns: [String])] {
+    [(AccountTable.name, AccountColumn.present(atSchema: version).map(\.rawValue))]
+  }
 }
 
 extension SQLiteConnection {
@@ -111,7 +137,29 @@ extension SQLiteConnection {
       let found = Int(try integerPragma("user_version"))
       guard found < target else { return }
       try applyMigrations(migrations, from: found)
-      try reseal(from: sealer.atVersion(found), to: sealer.atVersion(target))
+      let new = sealer.atVersion(target)
+      try reseal(
+        from: sealer.atVersion(found), to: new, columns: VaultSchema.sealedColumns(atSchema: found))
+      for migration in migrations where migration.version > found {
+        try fill(migration.sealedColumns, sealer: new)
+      }
+    }
+  }
+
+  /// Seals each added column's plaintext into every row of its table, under `sealer`.
+  private func fill(
+    _ added: [SchemaMigration.SealedColumn], sealer: CellSealer
+  ) throws(VaultError) {
+    for column in added {
+      let rows = try query(
+        "SELECT id FROM \(column.table) WHERE \(column.column) IS NULL"
+      ) { $0.int64(0) }
+      for rowID in rows {
+        let address = CellSealer.Address(table: column.table, rowID: rowID, column: column.column)
+        try run(
+          "UPDATE \(column.table) SET \(column.column) = ? WHERE id = ?",
+          [.blob(try sealer.seal(column.plaintext, at: address)), .integer(rowID)])
+      }
     }
   }
 
@@ -124,10 +172,13 @@ extension SQLiteConnection {
     try execute("PRAGMA user_version = \(migrations.count)")
   }
 
-  /// Reseals every sealed cell that opens under `old` so that it opens under `new`. A cell that
+  /// Reseals every sealed cell of `sealed` (the columns the file had before the steps) that opens
+  /// under `old` so that it opens under `new`. A cell that
   /// opens under neither stays as it is, still damaged and still reported.
-  private func reseal(from old: CellSealer, to new: CellSealer) throws(VaultError) {
-    for (table, columns) in VaultSchema.sealedColumns {
+  private func reseal(
+    from old: CellSealer, to new: CellSealer, columns sealed: [(table: String, columns: [String])]
+  ) throws(VaultError) {
+    for (table, columns) in sealed {
       let rows = try query("SELECT id, \(columns.joined(separator: ", ")) FROM \(table)") { row in
         (row.int64(0), columns.indices.map { row.blob(Int32($0 + 1)) ?? [] })
       }

@@ -74,4 +74,52 @@ import Vault
     let answer = TokenResponse(accessToken: "at-2", receivedAt: refreshed)
     #expect(stored.updated(with: answer).expiresAt == nil)
   }
+
+  // MARK: The refresh token's validity
+
+  var weekLong: TokenSet {
+    var tokens = stored
+    tokens.refreshValidity = DateInterval(start: signedIn, duration: 604_800)
+    return tokens
+  }
+
+  @Test func aSignInsRefreshTokenLivesAsLongAsItsAnswerSays() {
+    let answer = TokenResponse(
+      accessToken: "at-1", refreshToken: "rt-1", refreshTokenExpiresIn: 604_800,
+      receivedAt: signedIn)
+    #expect(
+      TokenSet(answer, requestedScopes: []).refreshValidity
+        == DateInterval(start: signedIn, duration: 604_800))
+    let silent = TokenResponse(accessToken: "at-1", refreshToken: "rt-1", receivedAt: signedIn)
+    #expect(TokenSet(silent, requestedScopes: []).refreshValidity == nil)
+  }
+
+  @Test func aRefreshThatKeepsTheRefreshTokenKeepsItsSignInsValidity() {
+    // Google: no refresh token in the answer. Others send the same one again.
+    let without = TokenResponse(accessToken: "at-2", expiresIn: 3599, receivedAt: refreshed)
+    let same = TokenResponse(
+      accessToken: "at-2", refreshToken: "rt-1", refreshTokenExpiresIn: 604_800,
+      receivedAt: refreshed)
+    for answer in [without, same] {
+      #expect(weekLong.updated(with: answer).refreshValidity == weekLong.refreshValidity)
+    }
+  }
+
+  @Test func aRotatedRefreshTokenHasItsOwnValidityOrNoneKnown() {
+    let told = TokenResponse(
+      accessToken: "at-2", refreshToken: "rt-2", refreshTokenExpiresIn: 15_897_600,
+      receivedAt: refreshed)
+    #expect(
+      weekLong.updated(with: told).refreshValidity
+        == DateInterval(start: refreshed, duration: 15_897_600))
+    let untold = TokenResponse(accessToken: "at-2", refreshToken: "rt-2", receivedAt: refreshed)
+    #expect(weekLong.updated(with: untold).refreshValidity == nil)
+  }
+
+  @Test func tokensWithoutARefreshTokenHaveNoRefreshValidity() {
+    let tokens = TokenSet(
+      accessToken: "at", obtainedAt: signedIn,
+      refreshValidity: DateInterval(start: signedIn, duration: 60))
+    #expect(tokens.refreshValidity == nil)
+  }
 }

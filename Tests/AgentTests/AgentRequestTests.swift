@@ -184,6 +184,11 @@ final class AgentResponseTests: XCTestCase {
           expiresAt: Date(timeIntervalSince1970: 1_712_349_278.5), scopes: ["read", "write"],
           refreshable: true, obtainedAt: Date(timeIntervalSince1970: 1_712_345_678)),
         .init(
+          name: "google/me", provider: "google", label: "me", usable: true, expiresAt: nil,
+          scopes: [], refreshable: true, isDefault: true,
+          refreshValidity: DateInterval(
+            start: Date(timeIntervalSince1970: 1_712_345_678.5), duration: 604_800)),
+        .init(
           name: "work/日本", provider: "work", label: "日本", usable: false, expiresAt: nil,
           scopes: [], refreshable: false),
       ],
@@ -200,6 +205,7 @@ final class AgentResponseTests: XCTestCase {
       (
         .listing(listing),
         #"{"ok":true,"listing":{"accounts":[{"account":"simkl/alice","provider":"simkl","label":"alice","usable":true,"expires_at":1712349278.5,"scopes":["read","write"],"refreshable":true,"obtained_at":1712345678.0},"#
+          + #"{"account":"google/me","provider":"google","label":"me","usable":true,"expires_at":null,"scopes":[],"refreshable":true,"default":true,"refresh_issued_at":1712345678.5,"refresh_expires_at":1712950478.5},"#
           + #"{"account":"work/日本","provider":"work","label":"日本","usable":false,"expires_at":null,"scopes":[],"refreshable":false}],"#
           + #""damaged":[{"id":3,"name":null,"damage":"its sealed label cell does not decode"},{"id":4,"name":"work/bob","damage":"altered"}]}}"#
       ),
@@ -242,6 +248,9 @@ final class AgentResponseTests: XCTestCase {
       #"{"ok":true,"listing":{"accounts":[]}}"#,
       #"{"ok":true,"listing":{"accounts":[{"account":"a/b"}],"damaged":[]}}"#,
       #"{"ok":true,"listing":{"accounts":[],"damaged":[{"id":1.5,"damage":"x"}]}}"#,
+      // A refresh validity needs both ends, in order.
+      #"{"ok":true,"listing":{"accounts":[{"account":"a/b","provider":"a","label":"b","usable":true,"expires_at":null,"scopes":[],"refreshable":true,"refresh_expires_at":2}],"damaged":[]}}"#,
+      #"{"ok":true,"listing":{"accounts":[{"account":"a/b","provider":"a","label":"b","usable":true,"expires_at":null,"scopes":[],"refreshable":true,"refresh_issued_at":3,"refresh_expires_at":2}],"damaged":[]}}"#,
       #"{"ok":true,"listing":{"accounts":[],"damaged":[{"id":1,"name":2,"damage":"x"}]}}"#,
       #"{"ok":true,"export":{"account":"a/b","token":"t","expires_at":"soon","variable":"V"}}"#,
       #"{"ok":true,"export":{"account":"a/b","expires_at":null,"variable":"V"}}"#,

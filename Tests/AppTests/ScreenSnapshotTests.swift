@@ -81,6 +81,23 @@ import Testing
     Snapshot.check(driver.frame, Self.name("list-default", size))
   }
 
+  /// A Google account of a "Testing" app on the sixth day of its 7-day refresh token: the
+  /// list says by when to sign in again, and the details say until when it refreshes.
+  @Test(arguments: sizes) func aRefreshTokenEndingSoonSaysWhenToSignInAgain(size: Size) {
+    let google = AccountSummary(
+      name: Fixtures.name("google", "me@example.com"), providerName: "Google",
+      expiresAt: Fixtures.now.addingTimeInterval(3000),
+      obtainedAt: Fixtures.now.addingTimeInterval(-599), scopes: ["openid", "email"],
+      refreshable: true, identity: "me@example.com",
+      refreshValidity: DateInterval(
+        start: Fixtures.now.addingTimeInterval(-6 * 86_400), duration: 7 * 86_400))
+    var driver = Driver(accounts: Fixtures.accounts + [google], size: size)
+    driver.select("me@example.com")
+    Snapshot.check(driver.frame, Self.name("list-refresh-ending", size))
+    driver.press(.enter)
+    Snapshot.check(driver.frame, Self.name("details-refresh-ending", size))
+  }
+
   @Test(arguments: sizes) func emptyAccountList(size: Size) {
     let driver = Driver(accounts: [], size: size)
     Snapshot.check(driver.frame, Self.name("list-empty", size))

@@ -112,6 +112,22 @@ import Testing
     #expect(driver.text.contains("sign in again before 2025-06-22 15:06"))
   }
 
+  @Test func aRefreshTokenWithAKnownEndSaysWhenToSignInAgainThenThatItEnded() {
+    // Google's "Testing" app: a 7-day refresh token, whatever the access token does.
+    let google = AccountSummary(
+      name: Fixtures.name("google", "me"), providerName: "Google", obtainedAt: Fixtures.now,
+      refreshable: true,
+      refreshValidity: DateInterval(start: Fixtures.now, duration: 7 * 86_400))
+    var driver = Self.driver([google])
+    // Its last quarter: from 42 hours before the end.
+    driver.advance(5 * 86_400 + 6 * 3600 - 60)
+    #expect(!driver.text.contains("sign in again"))
+    driver.advance(120)
+    #expect(driver.text.contains("sign in again before 2025-06-22 15:06"))
+    driver.advance(2 * 86_400)
+    #expect(driver.text.contains("⚠ refresh token ended: sign in again"))
+  }
+
   @Test func theVaultIsWatchedTwiceASecondOneLookAtATime() throws {
     var driver = Self.driver(Fixtures.accounts)
     let first = driver.advance(0.1).filter { if case .watchVault = $0 { true } else { false } }

@@ -28,6 +28,26 @@ import Testing
     #expect(tokens.expiresAt == nil)
   }
 
+  @Test func aRefreshTokensLifetimeIsTheAnswersOrElseTheProviderFiles() throws {
+    let said = try TokenResponse(
+      json: [
+        "access_token": .string("at"), "refresh_token": .string("rt"),
+        "refresh_token_expires_in": .number(15_897_600),
+      ], receivedAt: received, refreshTokenLifetime: 604_800)
+    #expect(said.refreshTokenExpiresAt == received.addingTimeInterval(15_897_600))
+    #expect(said.additionalParameters.isEmpty)
+    let unsaid = try TokenResponse(
+      json: ["access_token": .string("at"), "refresh_token": .string("rt")],
+      receivedAt: received, refreshTokenLifetime: 604_800)
+    #expect(unsaid.refreshTokenExpiresAt == received.addingTimeInterval(604_800))
+    // No refresh token, no lifetime, whatever the answer or the file says.
+    let none = try TokenResponse(
+      json: ["access_token": .string("at"), "refresh_token_expires_in": .number(60)],
+      receivedAt: received, refreshTokenLifetime: 604_800)
+    #expect(none.refreshTokenExpiresIn == nil)
+    #expect("\(unsaid)".contains("refresh_token_expires_at: 2027-01-22T08:00:00Z"))
+  }
+
   @Test func neverShowsATokenOrAnUnknownValueInItsDescription() throws {
     let tokens = TokenResponse(
       accessToken: "secret-access", tokenType: "bearer", expiresIn: 60,

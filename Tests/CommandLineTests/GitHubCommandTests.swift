@@ -104,4 +104,34 @@ import Testing
     #expect(await cli.stat("failed_refreshes") == 0)
     await cli.stop()
   }
+
+  /// GitHub's expiring user tokens say `refresh_token_expires_in`: the account lists until
+  /// when its refresh token works, and each rotation brings the new token's end.
+  @Test func anExpiringUserTokensRefreshTokenEndMovesWithEachRotation() async throws {
+    let cli = try await CLIHarness.start()
+    await cli.hook(
+      "settings",
+      #"{"profile": "github", "device_interval": 1, "access_token_lifetime": 28800, "refresh_token_lifetime": 15897600}"#
+    )
+    /// Whether the listed end is `lifetime` after a moment from `start` to now (the list has
+    /// whole seconds).
+    func refreshEnds(_ lifetime: TimeInterval, after start: Date) async throws -> Bool {
+      let text = try #require(try await cli.accounts().first?["refresh_expires_at"] as? String)
+      let end = try #require(ISO8601DateFormatter().date(from: text))
+      let received = end.addingTimeInterval(-lifetime)
+      return received >= start.addingTimeInterval(-1) && received <= Date()
+    }
+    let signIn = Date()
+    let (events, status) = try await deviceLogin(cli, as: "octocat")
+    #expect(status == 0, "\(events)")
+    #expect(try await refreshEnds(15_897_600, after: signIn))
+    // GitHub now issues refresh tokens of a day: the rotated one's end is the new one's.
+    await cli.hook("settings", #"{"profile": "github", "refresh_token_lifetime": 86400}"#)
+    let refresh = Date()
+    let refreshed = try await cli.run(["token", "github/octocat", "--min-valid", "100000"])
+    #expect(refreshed.status == 0, "\(refreshed.stderr)")
+    #expect(try await refreshEnds(86_400, after: refresh))
+    #expect(await cli.stat("refreshes") == 1)
+    await cli.stop()
+  }
 }

@@ -42,6 +42,43 @@ import Testing
     await cli.stop()
   }
 
+  /// Guards `refresh_token_lifetime` as the user of a "Testing" app sets it: the refresh
+  /// token's end counts from the sign-in, a refresh (which brings no refresh token) keeps it,
+  /// and past it the sandbox, as Google, refuses the refresh token, which asks for a sign-in.
+  @Test func aTestingAppsSevenDayRefreshTokenIsListedUntilItEnds() async throws {
+    let cli = try await CLIHarness.start()
+    let file = cli.folder.file("config/providers/google.json")
+    let text = try String(contentsOfFile: file, encoding: .utf8)
+    try Data(("{\"refresh_token_lifetime\": 604800," + text.dropFirst()).utf8).write(
+      to: URL(fileURLWithPath: file))
+    let account = "google/alice@example.com"
+    let before = Date().timeIntervalSince1970.rounded(.down)
+    try await cli.login("google", as: "alice")
+    let after = Date().timeIntervalSince1970
+    func refreshEnd() async throws -> TimeInterval? {
+      let text = try await cli.accounts().first?["refresh_expires_at"] as? String
+      return text.flatMap { ISO8601DateFormatter().date(from: $0)?.timeIntervalSince1970 }
+    }
+    let end = try #require(try await refreshEnd())
+    #expect(end >= before + 604_800 && end <= after + 604_800, "\(before) \(end) \(after)")
+    #expect(try await cli.run(["list"]).stdout.contains("  until "))
+
+    let refreshed = try await cli.run(["token", account, "--min-valid", "100000"])
+    #expect(refreshed.status == 0, "\(refreshed.stderr)")
+    #expect(await cli.stat("refreshes") == 1)
+    #expect(try await refreshEnd() == end)
+
+    // Eight days on, Google has ended the refresh token.
+    await cli.hook("clock", #"{"advance_seconds": 691200}"#)
+    let refused = try await cli.run(["token", account, "--min-valid", "100000"])
+    #expect(refused.status == 5, "\(refused.stderr)")
+    #expect(refused.stderr.contains("authtui login google --label alice@example.com"))
+    let status = try await cli.run(["status"])
+    #expect(status.status == 1)
+    #expect(status.stdout.contains("\n\(account): needs a new sign-in"), "\(status.stdout)")
+    await cli.stop()
+  }
+
   @Test func refusesATokenRequestWithoutTheClientSecretAsGoogleDoes() async throws {
     let cli = try await CLIHarness.start()
     // The generic OpenID template over Google's issuer: a public client, no secret.

@@ -114,6 +114,54 @@ import Vault
     await cli.stop()
   }
 
+  /// A refresh token with a known end (Google's "Testing" apps) in its last quarter says
+  /// to sign in again before then, whether the command reads the vault or the agent does.
+  @Test func aRefreshTokenEndingSoonSaysToSignInAgainBeforeItEndsAlsoThroughTheAgent()
+    async throws
+  {
+    let cli = try await CLIHarness.start()
+    let now = Date()
+    let end = now.addingTimeInterval(86_400)
+    try await cli.workspace.withVault { vault in
+      _ = try await vault.insert(
+        contentsOf: ["weekly", "fresh"].map { label in
+          NewAccount(
+            providerID: "sandbox", label: label,
+            tokens: TokenSet(
+              accessToken: "stored", refreshToken: "refresh",
+              expiresAt: now.addingTimeInterval(3600),
+              obtainedAt: now,
+              refreshValidity: DateInterval(
+                start: label == "weekly" ? now.addingTimeInterval(-6 * 86_400) : now,
+                duration: 7 * 86_400)))
+        })
+    }
+    let said =
+      "\nsandbox/weekly: its refresh token ends \(ISO8601DateFormatter().string(from: end)), "
+      + "and no refresh works after that: sign in again before then\n"
+      + "  fix: authtui login sandbox --label weekly\n"
+    let direct = try await cli.run(["status"])
+    #expect(direct.status == 1)
+    #expect(
+      direct.stdout.contains("accounts  2 accounts, 1 needs attention:\n"), "\(direct.stdout)")
+    #expect(direct.stdout.hasSuffix(said), "\(direct.stdout)")
+    let json = try Self.object(try await cli.run(["status", "--json"]))
+    let items = try #require(json["accounts_needing_attention"] as? [[String: String]])
+    #expect(items.map { $0["problem"] } == ["refresh_expiring"])
+
+    let agent = try await AgentProcess.start(cli)
+    #expect(agent.firstLine != nil)
+    let served = try await cli.run(["status"], Self.wrongPassphrase)
+    #expect(served.status == 1)
+    #expect(served.stdout.hasSuffix(said), "\(served.stdout)")
+    let listed = try await cli.run(["list"], Self.wrongPassphrase)
+    #expect(
+      listed.stdout.contains("until \(ISO8601DateFormatter().string(from: end))"),
+      "\(listed.stdout)")
+    #expect(await agent.stop().status == 0)
+    await cli.stop()
+  }
+
   @Test func noVaultPointsToVaultInit() async throws {
     let cli = try await CLIHarness.start()
     let path = cli.folder.file("elsewhere.db")

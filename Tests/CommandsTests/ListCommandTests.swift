@@ -72,4 +72,23 @@ import Vault
     let line = ListCommand.table(rows).split(separator: "\n").last.map(String.init) ?? ""
     #expect(line.hasPrefix("work/carol  sign-in needed  —  "), "\(line)")
   }
+
+  @Test func aRefreshTokenWithAKnownEndSaysUntilWhen() {
+    var weekLong = Self.record(1, "google", "me")
+    var tokens = weekLong.tokens
+    tokens.refreshToken = "rt"
+    tokens.refreshValidity = DateInterval(start: Self.now, duration: 604_800)
+    weekLong = AccountRecord(
+      id: weekLong.id, version: 1, providerID: "google", label: "me", subject: nil,
+      identity: [:], tokens: tokens, needsSignIn: false)
+    let rows = Self.rows([weekLong, Self.record(2, "simkl", "alice")])
+    #expect(rows.map(\.refreshExpiresAt) == ["2025-06-22T15:06:40Z", nil])
+    let lines = ListCommand.table(rows).split(separator: "\n").map(String.init)
+    #expect(lines[1].contains("  until 2025-06-22T15:06:40Z  openid"), "\(lines)")
+    #expect(lines[2].contains("  no  "), "\(lines)")
+    #expect(
+      ListCommand.json(rows).contains(
+        #""default":false,"refresh_expires_at":"2025-06-22T15:06:40Z"}"#))
+    #expect(ListCommand.json(rows).contains(#""default":false,"refresh_expires_at":null}"#))
+  }
 }

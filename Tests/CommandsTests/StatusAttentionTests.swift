@@ -10,12 +10,17 @@ import Testing
 
   static func account(
     _ label: String, usable: Bool = true, refreshable: Bool = false, expiresIn: TimeInterval?,
-    obtainedAgo: TimeInterval? = 0
+    obtainedAgo: TimeInterval? = 0, refreshIssuedAgo: TimeInterval? = nil,
+    refreshEndsIn: TimeInterval = 0
   ) -> AgentListing.Account {
     AgentListing.Account(
       name: "simkl/\(label)", provider: "simkl", label: label, usable: usable,
       expiresAt: expiresIn.map { now.addingTimeInterval($0) }, scopes: [],
-      refreshable: refreshable, obtainedAt: obtainedAgo.map { now.addingTimeInterval(-$0) })
+      refreshable: refreshable, obtainedAt: obtainedAgo.map { now.addingTimeInterval(-$0) },
+      refreshValidity: refreshIssuedAgo.map {
+        DateInterval(
+          start: now.addingTimeInterval(-$0), end: now.addingTimeInterval(refreshEndsIn))
+      })
   }
 
   static func problems(_ accounts: [AgentListing.Account]) -> [String: String] {
@@ -49,6 +54,40 @@ import Testing
         "simkl/quarter": "expiring_without_refresh", "simkl/years": "expiring_without_refresh",
         "simkl/gone": "expired", "simkl/signin": "sign_in_needed",
       ])
+  }
+
+  @Test func aRefreshTokenThatEndsSaysToSignInAgainByTheSameRule() {
+    let week: TimeInterval = 7 * 86_400
+    let items = StatusCommand.attention(
+      AgentListing(
+        accounts: [
+          // Google's 7-day refresh token: its last quarter (42 hours), so the sixth day is in
+          // and the fifth is not, however recent the last refresh.
+          Self.account(
+            "day6", refreshable: true, expiresIn: 3000, obtainedAgo: 600,
+            refreshIssuedAgo: 6 * 86_400, refreshEndsIn: 86_400),
+          Self.account(
+            "day5", refreshable: true, expiresIn: 3000, obtainedAgo: 600,
+            refreshIssuedAgo: 5 * 86_400, refreshEndsIn: 2 * 86_400),
+          Self.account(
+            "ended", refreshable: true, expiresIn: 3000, obtainedAgo: 600,
+            refreshIssuedAgo: week + 60, refreshEndsIn: -60),
+          // Without a refresh token, its validity is not what ends the account.
+          Self.account(
+            "norefresh", expiresIn: 30 * 86_400, obtainedAgo: 60, refreshIssuedAgo: week,
+            refreshEndsIn: -60),
+        ], damaged: []),
+      now: Self.now)
+    #expect(items.map(\.account) == ["simkl/day6", "simkl/ended"])
+    #expect(items.map(\.problem.rawValue) == ["refresh_expiring", "refresh_expired"])
+    #expect(
+      items.first?.message
+        == "its refresh token ends 2025-06-16T15:06:40Z, and no refresh works after that: "
+        + "sign in again before then")
+    #expect(
+      items.last?.message
+        == "its refresh token ended 2025-06-15T15:05:40Z: the provider refuses the next refresh")
+    #expect(items.allSatisfy { $0.fix == "authtui login simkl --label \($0.account.dropFirst(6))" })
   }
 
   @Test func eachFixIsTheCommandToRunWithTheLabelQuotedForTheShell() {

@@ -56,4 +56,28 @@ extension ProviderCatalogTests {
       #expect(!entry.problems.map(\.description).joined().contains(Self.googleSecret))
     }
   }
+
+  @Test func aTestingAppsRefreshTokenLifetimeIsTheUsersToSayAndZeroTakesItBack() throws {
+    // The preset says nothing: a published app's refresh tokens have no end by age.
+    try write(
+      "google.json",
+      #"{ "client_id": "1.apps.googleusercontent.com", "client_secret": "s", "refresh_token_lifetime": 604800 }"#
+    )
+    try write(
+      "work.json",
+      #"{ "preset": "oidc", "issuer": "https://id.example.com", "client_id": "x", "refresh_token_lifetime": 0 }"#
+    )
+    try write(
+      "bad.json",
+      #"{ "preset": "oidc", "issuer": "https://id.example.com", "client_id": "x", "refresh_token_lifetime": -1 }"#
+    )
+    let catalog = ProviderCatalog.load(from: location)
+    #expect(try #require(catalog.entry("google")?.configuration).refreshTokenLifetime == 604_800)
+    #expect(try #require(catalog.entry("work")?.configuration).refreshTokenLifetime == nil)
+    #expect(catalog.entry("bad") == nil)
+    #expect(
+      catalog.skippedFiles.map(\.description) == [
+        "\(dir)/bad.json:1: refresh_token_lifetime: must be between 0 and 315360000, not -1"
+      ])
+  }
 }

@@ -90,7 +90,7 @@ import Vault
     ])
     await created.close()
     let vault = try await fixture.unlocked()
-    #expect(try await vault.status().schemaVersion == 3)
+    #expect(try await vault.status().schemaVersion == Vault.supportedSchemaVersion)
     #expect(try await vault.listAccounts().accounts == records)
     try await vault.makeDefault(records[1].id)
     #expect(try await vault.defaultAccountID(providerID: "simkl") == records[1].id)

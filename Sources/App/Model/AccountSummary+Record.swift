@@ -14,6 +14,7 @@ extension AccountSummary {
       obtainedAt: record.tokens.obtainedAt, scopes: record.tokens.scopes,
       tokenType: record.tokens.tokenType, refreshable: record.tokens.refreshToken != nil,
       identity: record.identity["email"] ?? record.identity["name"] ?? record.subject,
-      isDefault: isDefault, tenant: record.identity["tenant"])
+      isDefault: isDefault, tenant: record.identity["tenant"],
+      refreshValidity: record.tokens.refreshValidity)
   }
 }

@@ -33,14 +33,19 @@ public struct AccountSummary: Sendable, Equatable, Identifiable {
   public static let defaultMark = " (default)"
   /// The tenant the account signed in through (Microsoft's `tid`), when the provider names one.
   public var tenant: String?
+  /// From when to when the refresh token works, when that is known (Google's "Testing" apps,
+  /// GitHub's expiring user tokens).
+  public var refreshValidity: DateInterval?
 
   /// Describes an account; every fact but the name is optional.
   public init(
     name: AccountName, providerName: String, hasAccessToken: Bool = true,
     needsSignIn: Bool = false, expiresAt: Date? = nil, obtainedAt: Date? = nil,
     scopes: [String] = [], tokenType: String? = "Bearer", refreshable: Bool = false,
-    identity: String? = nil, isDefault: Bool = false, tenant: String? = nil
+    identity: String? = nil, isDefault: Bool = false, tenant: String? = nil,
+    refreshValidity: DateInterval? = nil
   ) {
+    self.refreshValidity = refreshValidity
     self.isDefault = isDefault
     self.tenant = tenant
     self.name = name
@@ -56,6 +61,15 @@ public struct AccountSummary: Sendable, Equatable, Identifiable {
   }
 
   public var id: AccountName { name }
+
+  /// By when it needs a new sign-in and from when it says so (`RefreshSchedule.signInDeadline`);
+  /// nil when it holds no token to lose, or never needs one.
+  public var signInDeadline: RefreshSchedule.SignInDeadline? {
+    guard !needsSignIn, hasAccessToken else { return nil }
+    return RefreshSchedule.signInDeadline(
+      refreshable: refreshable, obtainedAt: obtainedAt ?? .distantPast, expiresAt: expiresAt,
+      refreshValidity: refreshValidity)
+  }
 
   /// The status badge at `now`: recomputed on every frame, so it changes as time passes.
   public func status(at now: Date) -> AccountStatus {

@@ -61,11 +61,19 @@ enum DetailsView {
       expires = "never (the provider gave no expiry)"
     }
     page.field("Expires", expires, labelWidth: labelWidth, in: &buffer)
-    page.field(
-      "Refreshable",
-      account.refreshable
-        ? "yes: authtui refreshes the token before it is used"
-        : "no: sign in again when the token expires", labelWidth: labelWidth, in: &buffer)
+    let refreshable: String
+    if !account.refreshable {
+      refreshable = "no: sign in again when the token expires"
+    } else if let validity = account.refreshValidity {
+      let end = TimeText.date(validity.end, in: zone)
+      refreshable =
+        validity.end > now
+        ? "yes, until \(end), when its refresh token ends: sign in again before then"
+        : "no longer: the refresh token ended \(end); sign in again"
+    } else {
+      refreshable = "yes: authtui refreshes the token before it is used"
+    }
+    page.field("Refreshable", refreshable, labelWidth: labelWidth, in: &buffer)
     page.skip()
     page.wrapped(
       "The token itself is never shown: \(state.keyName(.copy, in: .details)) copies it, "

@@ -189,8 +189,9 @@ enum ListView {
   }
 
   /// What the row says instead of its badge and expiry: a background refresh that failed and
-  /// when it is tried again, or, for an account that cannot be refreshed, the time to sign in
-  /// again by once that is near. Nil when the badge says it all.
+  /// when it is tried again, or, for an account that cannot be refreshed or whose refresh
+  /// token ends, the time to sign in again by once that is near. Nil when the badge says it
+  /// all.
   static func note(for account: AccountSummary, state: AppState, now: Date) -> String? {
     if let ahead = state.refreshesAhead[account.name], ahead.failures > 0 {
       guard ahead.running == nil, let retryAt = ahead.retryAt else {
@@ -200,14 +201,14 @@ enum ListView {
       let wait = seconds < 120 ? "\(seconds) s" : "\((seconds + 59) / 60) min"
       return "⚠ refresh failed, retrying in \(wait)"
     }
-    guard !account.refreshable, !account.needsSignIn, account.hasAccessToken,
-      let expiresAt = account.expiresAt, expiresAt > now,
-      let noticeAt = RefreshSchedule.signInNoticeAt(
-        obtainedAt: account.obtainedAt ?? now, expiresAt: expiresAt),
-      noticeAt <= now
-    else { return nil }
+    guard let deadline = account.signInDeadline, deadline.noticeAt <= now else { return nil }
+    guard deadline.date > now else {
+      // An expired access token says so in its badge; an ended refresh token does not.
+      return deadline.reason == .refreshTokenExpires
+        ? "⚠ refresh token ended: sign in again" : nil
+    }
     return "sign in again before "
-      + TimeText.date(expiresAt, in: state.configuration.timeZone)
+      + TimeText.date(deadline.date, in: state.configuration.timeZone)
   }
 
   private static func drawEmpty(_ state: AppState, area: Rect, in buffer: inout ScreenBuffer) {

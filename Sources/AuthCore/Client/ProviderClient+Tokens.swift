@@ -130,13 +130,16 @@ extension ProviderClient {
   /// A token answer as authtui keeps it: with `refreshRequiresClientSecret`, without its
   /// refresh token, which only a client holding the secret could use. The account is then not
   /// refreshable, and shows and says so (sign in again before the access token expires),
-  /// instead of failing at its first refresh.
+  /// instead of failing at its first refresh. A refresh token the answer gives no lifetime for
+  /// gets the provider file's `refresh_token_lifetime`, if any.
   func tokenResponse(_ json: [String: JSONValue]) async throws(AuthError) -> TokenResponse {
     var members = json
     if configuration.refreshRequiresClientSecret {
       members["refresh_token"] = nil
     }
-    return try TokenResponse(json: members, receivedAt: await clock.now())
+    return try TokenResponse(
+      json: members, receivedAt: await clock.now(),
+      refreshTokenLifetime: configuration.refreshTokenLifetime)
   }
 
   /// Names the code-exchange failures a user can act on: Simkl's `secret_error`, and the

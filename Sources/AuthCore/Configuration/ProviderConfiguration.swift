@@ -107,6 +107,11 @@ public struct ProviderConfiguration: Sendable, Equatable {
   /// refresh token and asks for a new sign-in before the access token expires (GitHub
   /// Enterprise Server's expiring user tokens, for one).
   public var refreshRequiresClientSecret = false
+  /// How long a refresh token lives when the token answer does not say
+  /// (`refresh_token_lifetime`, seconds): Google ends those of an app in "Testing" after 7
+  /// days. The account then says "sign in again before" that date, as one that cannot be
+  /// refreshed does. Nil when the provider keeps refresh tokens until they are revoked.
+  public var refreshTokenLifetime: TimeInterval?
 
   /// A configuration with the defaults of DESIGN.md for everything not given.
   public init(

@@ -15,6 +15,11 @@ public struct TokenResponse: Sendable, Equatable, CustomStringConvertible {
   /// The refresh token (`refresh_token`, RFC 6749 §5.1, §6). After a refresh without rotation
   /// this is the refresh token that was used.
   public let refreshToken: String?
+  /// Seconds the refresh token lives from `receivedAt`, when said: the answer's
+  /// `refresh_token_expires_in` (GitHub's expiring user tokens), or the provider file's
+  /// `refresh_token_lifetime` for a provider that ends refresh tokens without saying so
+  /// (Google's apps in "Testing"). Nil when the answer has no refresh token.
+  public let refreshTokenExpiresIn: TimeInterval?
   /// The granted scope, space-separated (`scope`, RFC 6749 §3.3, §5.1).
   public let scope: String?
   /// The OpenID Connect ID token (`id_token`, OIDC Core §3.1.3.3), not yet validated.
@@ -27,13 +32,16 @@ public struct TokenResponse: Sendable, Equatable, CustomStringConvertible {
   /// A response from its parts.
   public init(
     accessToken: String, tokenType: String? = "bearer", expiresIn: TimeInterval? = nil,
-    refreshToken: String? = nil, scope: String? = nil, idToken: String? = nil,
+    refreshToken: String? = nil, refreshTokenExpiresIn: TimeInterval? = nil,
+    scope: String? = nil, idToken: String? = nil,
     additionalParameters: [String: JSONValue] = [:], receivedAt: Date
   ) {
     self.accessToken = accessToken
     self.tokenType = tokenType
     self.expiresIn = expiresIn
     self.refreshToken = refreshToken
+    self.refreshTokenExpiresIn =
+      refreshToken == nil ? nil : refreshTokenExpiresIn.map { max(0, $0) }
     self.scope = scope
     self.idToken = idToken
     self.additionalParameters = additionalParameters
@@ -41,28 +49,45 @@ public struct TokenResponse: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// Reads a token answer's JSON members; fails when `access_token` is missing or empty.
-  public init(json: [String: JSONValue], receivedAt: Date) throws(AuthError) {
+  /// `refreshTokenLifetime` is what the provider file says of a refresh token the answer gives
+  /// no `refresh_token_expires_in` for.
+  public init(
+    json: [String: JSONValue], receivedAt: Date, refreshTokenLifetime: TimeInterval? = nil
+  ) throws(AuthError) {
     guard let accessToken = json["access_token"]?.stringValue, !accessToken.isEmpty else {
       throw .malformedResponse("the answer has no access_token")
     }
     self.accessToken = accessToken
     self.tokenType = json["token_type"]?.stringValue
     self.expiresIn = json["expires_in"]?.numberValue.map { max(0, $0) }
-    self.refreshToken = json["refresh_token"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+    let refreshToken = json["refresh_token"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+    self.refreshToken = refreshToken
+    self.refreshTokenExpiresIn =
+      refreshToken == nil
+      ? nil
+      : (json["refresh_token_expires_in"]?.numberValue ?? refreshTokenLifetime).map { max(0, $0) }
     self.scope = json["scope"]?.stringValue
     self.idToken = json["id_token"]?.stringValue
     self.additionalParameters = json.filter { !Self.standardMembers.contains($0.key) }
     self.receivedAt = receivedAt
   }
 
-  /// The members RFC 6749 §5.1 and OIDC Core §3.1.3.3 define.
+  /// The members RFC 6749 §5.1 and OIDC Core §3.1.3.3 define, and GitHub's
+  /// `refresh_token_expires_in`, which this type reads too.
   static let standardMembers: Set<String> = [
     "access_token", "token_type", "expires_in", "refresh_token", "scope", "id_token",
+    "refresh_token_expires_in",
   ]
 
   /// When the access token expires (`receivedAt + expires_in`), or nil when the provider did
   /// not say.
   public var expiresAt: Date? { expiresIn.map { receivedAt.addingTimeInterval($0) } }
+
+  /// When the refresh token stops working (`receivedAt + refreshTokenExpiresIn`), or nil when
+  /// nobody said.
+  public var refreshTokenExpiresAt: Date? {
+    refreshTokenExpiresIn.map { receivedAt.addingTimeInterval($0) }
+  }
 
   /// The granted scopes (`scope` split on spaces).
   public var scopes: [String] {
@@ -78,6 +103,10 @@ public struct TokenResponse: Sendable, Equatable, CustomStringConvertible {
     if let scope { parts.append("scope: \(scope)") }
     parts.append("access_token: <redacted>")
     parts.append("refresh_token: \(refreshToken == nil ? "none" : "<redacted>")")
+    if let refreshTokenExpiresAt {
+      parts.append(
+        "refresh_token_expires_at: \(ISO8601DateFormatter().string(from: refreshTokenExpiresAt))")
+    }
     if idToken != nil { parts.append("id_token: <redacted>") }
     if !additionalParameters.isEmpty {
       parts.append("other members: \(additionalParameters.keys.sorted().joined(separator: ", "))")

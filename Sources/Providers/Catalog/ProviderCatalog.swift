@@ -291,6 +291,9 @@ public struct ProviderCatalog: Sendable {
       clientSecret: file.clientSecretRequired == true ? file.clientSecret : nil,
       issuerTemplate: issuerTemplate, errorAliases: file.errorAliases ?? [:])
     configuration.refreshRequiresClientSecret = file.refreshRequiresClientSecret ?? false
+    configuration.refreshTokenLifetime = file.refreshTokenLifetime.flatMap {
+      $0 > 0 ? TimeInterval($0) : nil
+    }
     configuration.postLogoutUsesRedirectURI = file.postLogoutUsesRedirectURI ?? false
     return configuration
   }

@@ -44,7 +44,7 @@ extension FieldReader {
     "registration_url", "registration_note", "discovery", "post_logout_redirect_uri", "identity",
     "access_settings_url", "refresh_requires_client_secret", "post_logout_uses_redirect_uri",
     "application_type", "client_secret", "client_secret_required", "fields",
-    "id_token_issuer_fields", "error_aliases",
+    "id_token_issuer_fields", "error_aliases", "refresh_token_lifetime",
   ]
 
   static let identityFields = [
@@ -125,6 +125,8 @@ extension FieldReader {
     file.registrationNote = string("registration_note")
     file.refreshRequiresClientSecret = bool("refresh_requires_client_secret")
     file.applicationType = string("application_type")
+    // Up to ten years, in seconds.
+    file.refreshTokenLifetime = integer("refresh_token_lifetime", in: 0...315_360_000)
     return file
   }
 

@@ -67,6 +67,10 @@ public struct ProviderFile: Sendable, Equatable {
   /// The refresh grant needs the client secret, which authtui does not have, so no refresh
   /// token is kept (`refresh_requires_client_secret`).
   public var refreshRequiresClientSecret: Bool?
+  /// Seconds a refresh token lives when the token answer does not say
+  /// (`refresh_token_lifetime`; 604800 for a Google app in "Testing"); 0 says it has no known
+  /// end, over a preset's value.
+  public var refreshTokenLifetime: Int?
   /// The kind of application to register, as the provider names it (`application_type`).
   public var applicationType: String?
 
@@ -119,6 +123,7 @@ public struct ProviderFile: Sendable, Equatable {
     merged.refreshRequiresClientSecret =
       refreshRequiresClientSecret ?? base.refreshRequiresClientSecret
     merged.applicationType = applicationType ?? base.applicationType
+    merged.refreshTokenLifetime = refreshTokenLifetime ?? base.refreshTokenLifetime
     return merged
   }
 
