@@ -94,7 +94,7 @@ import Testing
     driver.press(.enter)
     driver.type(" my-app ")
     let effects = driver.press(.enter)
-    guard case .saveProviderSetup(let id, "simkl", "my-app", 8765)? = effects.first,
+    guard case .saveProviderSetup(let id, "simkl", "my-app", 8765, nil)? = effects.first,
       effects.count == 1
     else {
       Issue.record("Enter did not save: \(effects)")
@@ -119,7 +119,7 @@ import Testing
     #expect(!driver.text.contains("Redirect port"))
     driver.type("my-hive-app")
     guard
-      case .saveProviderSetup(let id, "hivesigner", "my-hive-app", nil)? = driver.press(.enter)
+      case .saveProviderSetup(let id, "hivesigner", "my-hive-app", nil, nil)? = driver.press(.enter)
         .first
     else {
       Issue.record("Enter did not save")
@@ -137,7 +137,7 @@ import Testing
     var driver = Self.choosing("simkl")
     driver.press(.enter)
     driver.type("app")
-    guard case .saveProviderSetup(let id, _, _, _)? = driver.press(.enter).first else { return }
+    guard case .saveProviderSetup(let id, _, _, _, _)? = driver.press(.enter).first else { return }
     let failure = ProviderSetupError.file(
       path: "~/.config/authtui/providers/simkl.json",
       reason: "it is a symbolic link; authtui writes only a regular file there: replace it with "
@@ -154,7 +154,7 @@ import Testing
     var driver = Self.choosing("hivesigner")
     driver.press(.enter)
     driver.type("app")
-    guard case .saveProviderSetup(let id, _, _, _)? = driver.press(.enter).first else { return }
+    guard case .saveProviderSetup(let id, _, _, _, _)? = driver.press(.enter).first else { return }
     driver.press(.escape)
     #expect(driver.finish(id, .providerSaved(.success(Self.saved("hivesigner")))).isEmpty)
     #expect(driver.state.context == .providerChoice)
@@ -166,7 +166,7 @@ import Testing
     var driver = Self.choosing("hivesigner")
     driver.press(.enter)
     driver.type("app")
-    guard case .saveProviderSetup(let id, _, _, _)? = driver.press(.enter).first else { return }
+    guard case .saveProviderSetup(let id, _, _, _, _)? = driver.press(.enter).first else { return }
     var list = Fixtures.unconfiguredProviders
     list[0].setup = nil
     list[0].problems = [
@@ -178,5 +178,50 @@ import Testing
       driver.state.message?.text.hasPrefix(
         "saved ~/.config/authtui/providers/hivesigner.json, but Hivesigner cannot be used yet: ")
         == true)
+  }
+
+  /// Google wants its Desktop app's client secret too: the form asks for it, shows it as dots
+  /// and hands it to the save as a `ClientSecret`, never as text.
+  @Test func googlesFormAsksForTheClientSecretTooAndNeverShowsIt() {
+    var driver = Driver(accounts: [], providers: [Fixtures.googleToSetUp])
+    driver.press(.character("a"), .home, .enter)
+    #expect(driver.state.context == .providerSetup)
+    #expect(driver.text.contains("Google needs a client id and secret of your own"))
+    #expect(driver.text.contains("whose client secret Google still wants"))
+    driver.type("123.apps.googleusercontent.com")
+    // Without the secret, Enter says so and moves to its field.
+    driver.press(.enter)
+    #expect(driver.text.contains("type the client secret shown with the client id"))
+    guard case .providerSetup(let form) = driver.state.topPanel else {
+      Issue.record("no form")
+      return
+    }
+    #expect(form.focus == .clientSecret)
+    driver.type("GOCSPX-abc")
+    #expect(!driver.text.contains("GOCSPX"))
+    #expect(driver.text.contains("Client secret  ••••••••••"))
+    guard
+      case .saveProviderSetup(
+        _, "google", "123.apps.googleusercontent.com", nil, let secret?)? = driver.press(.enter)
+        .first
+    else {
+      Issue.record("no save: \(driver.effects)")
+      return
+    }
+    #expect(secret == ClientSecret("GOCSPX-abc"))
+  }
+
+  @Test func aGoogleFileWithAClientIDButNoSecretStartsAtTheSecret() {
+    var google = Fixtures.googleToSetUp
+    google.setup?.clientID = "123.apps.googleusercontent.com"
+    var driver = Driver(accounts: [], providers: [google])
+    driver.press(.character("a"), .home, .enter)
+    guard case .providerSetup(let form) = driver.state.topPanel else {
+      Issue.record("no form")
+      return
+    }
+    #expect(form.focus == .clientSecret)
+    #expect(form.clientID.text == "123.apps.googleusercontent.com")
+    #expect(driver.text.contains("no client secret yet"))
   }
 }

@@ -387,4 +387,14 @@ extension ScreenSnapshotTests {
     driver.press(.enter)
     Snapshot.check(driver.frame, Self.name("provider-setup-bad-port", size))
   }
+
+  /// Google's form: the client id typed, the secret as dots.
+  @Test(arguments: sizes) func googlesSetupFormAsksForTheSecret(size: Size) {
+    var driver = Driver(accounts: [], providers: [Fixtures.googleToSetUp], size: size)
+    driver.press(.character("a"), .home, .enter)
+    driver.type("123.apps.googleusercontent.com")
+    driver.press(.tab)
+    driver.type("GOCSPX-abc")
+    Snapshot.check(driver.frame, Self.name("provider-setup-google", size))
+  }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import Sandbox
 import TestSupport
 import Testing
 
@@ -66,6 +67,47 @@ import Testing
     #expect(stat(file, &status) == 0 && status.st_mode & 0o777 == 0o600)
     #expect(try await fixture.accountCount() == 1)
     #expect(try await fixture.accessToken(provider: "hivesigner", label: "alice") != nil)
+    await fixture.stop()
+  }
+
+  /// Google's form asks for the Desktop app's client secret as well; saved, the sign-in goes
+  /// through the sandbox's Google profile, which refuses a token request without it.
+  @Test func googlesFormTakesTheClientSecretAndTheSignInThenWorks() async throws {
+    let fixture = try await UIFixture.start(withoutClientID: ["google.json"])
+    let file = fixture.workspace.configPath + "/providers/google.json"
+    guard
+      case .object(let members) = try JSONParser.parse(
+        try String(contentsOfFile: file, encoding: .utf8)
+      ).ordered
+    else {
+      Issue.record("google.json is no object")
+      return
+    }
+    let withoutSecret = OrderedJSON.object(members.filter { $0.0 != "client_secret" })
+    try Data(withoutSecret.prettyText.utf8).write(to: URL(fileURLWithPath: file))
+    let secret = SandboxProfile.googleClientSecret
+    try await TmuxSession.run(fixture.command, environment: fixture.environment()) { tmux in
+      try await tmux.unlock()
+      try await tmux.waitFor("No accounts yet. Press a to sign in to a provider.")
+      try await tmux.sendKeys("a")
+      try await tmux.select(provider: "Google")
+      try await tmux.sendKeys("Enter")
+      try await tmux.waitFor("Google needs a client id and secret of your own")
+      try await tmux.type(SandboxProfile.defaultClientID)
+      try await tmux.sendKeys("Tab")
+      try await tmux.type(secret)
+      let typed = try await tmux.waitFor("Client secret  •")
+      #expect(!typed.contains { $0.contains(secret) })
+      try await tmux.sendKeys("Enter")
+      try await tmux.waitFor("signed in: google/alice@example.com")
+      try await tmux.sendKeys("q")
+      try await tmux.waitFor("authtui-exit=0")
+    }
+    let written = try String(contentsOfFile: file, encoding: .utf8)
+    #expect(written.contains("\"client_secret\" : \"\(secret)\""))
+    var status = stat()
+    #expect(stat(file, &status) == 0 && status.st_mode & 0o777 == 0o600)
+    #expect(try await fixture.accessToken(provider: "google", label: "alice@example.com") != nil)
     await fixture.stop()
   }
 }

@@ -208,4 +208,47 @@ import Testing
     #expect(
       (broken.skippedFiles + broken.allProblems).contains { $0.field == "application_type" })
   }
+
+  @Test func googlesSetupAsksForTheSecretAndWritesItSoTheCatalogCanUseIt() throws {
+    let catalog = ProviderCatalog.load(from: location)
+    let setup = try #require(catalog.entry("google")?.setup)
+    #expect(setup.asksClientSecret)
+    #expect(setup.clientID == nil)
+    // Simkl takes no secret: its form asks for none.
+    #expect(catalog.entry("simkl")?.setup?.asksClientSecret == false)
+
+    try ProviderFile.saveSetup(
+      "google", clientID: "123.apps.googleusercontent.com", redirectPort: nil,
+      clientSecret: ClientSecret(" GOCSPX-abc\n"), in: location)
+    let path = providers + "/google.json"
+    #expect(
+      try String(contentsOfFile: path, encoding: .utf8)
+        == "{\n  \"preset\" : \"google\",\n  \"client_id\" : \"123.apps.googleusercontent.com\",\n"
+        + "  \"client_secret\" : \"GOCSPX-abc\"\n}\n")
+    #expect(mode(path) == 0o600)
+    let entry = try #require(ProviderCatalog.load(from: location).entry("google"))
+    #expect(entry.problems.isEmpty)
+    #expect(entry.setup == nil)
+    #expect(entry.configuration?.clientSecret == ClientSecret("GOCSPX-abc"))
+  }
+
+  @Test func aGoogleFileWithoutItsSecretIsSetUpFromItsClientIDAndABadSecretIsRefused() throws {
+    try FileManager.default.createDirectory(
+      atPath: providers, withIntermediateDirectories: true)
+    try Data(#"{ "client_id": "123.apps.googleusercontent.com" }"#.utf8).write(
+      to: URL(fileURLWithPath: providers + "/google.json"))
+    let setup = try #require(ProviderCatalog.load(from: location).entry("google")?.setup)
+    #expect(setup.asksClientSecret)
+    #expect(setup.clientID == "123.apps.googleusercontent.com")
+    for (typed, refusal) in [
+      ("", ProviderSetupError.emptyClientSecret), ("GOCSPX a", .malformedClientSecret),
+    ] {
+      #expect(throws: refusal) {
+        try ProviderFile.saveSetup(
+          "google", clientID: "123", redirectPort: nil, clientSecret: ClientSecret(typed),
+          in: location)
+      }
+    }
+    #expect(!ProviderSetupError.malformedClientSecret.description.contains("GOCSPX"))
+  }
 }

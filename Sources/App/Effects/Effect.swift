@@ -24,7 +24,9 @@ public enum Effect: Sendable, Equatable {
   case loadProviders(RequestID)
   /// Write a provider's client id (and redirect port) into `providers/ID.json`, keeping the
   /// file's other fields, then read the catalog again: `.providerSaved`.
-  case saveProviderSetup(RequestID, provider: ProviderID, clientID: String, redirectPort: UInt16?)
+  case saveProviderSetup(
+    RequestID, provider: ProviderID, clientID: String, redirectPort: UInt16?,
+    clientSecret: ClientSecret?)
   /// Start a sign-in attempt; its progress comes back as `.signInProgress` under the same id,
   /// and its end as `.account`. The account is stored only when the attempt succeeds.
   case startSignIn(RequestID, provider: ProviderID, method: SignInFlow, label: String?)
@@ -74,7 +76,7 @@ extension Effect {
       .loadProviders(let id), .startSignIn(let id, _, _, _), .cancelSignIn(let id),
       .submitRedirect(let id, _), .openBrowser(let id, _, _, _), .copyText(let id, _, _),
       .copyToken(let id, _), .refresh(let id, _), .refreshAhead(let id, _), .watchVault(let id),
-      .signOut(let id, _), .removeDamaged(let id, _), .saveProviderSetup(let id, _, _, _),
+      .signOut(let id, _), .removeDamaged(let id, _), .saveProviderSetup(let id, _, _, _, _),
       .exportEnvFile(let id, _, _, _), .setDefault(let id, _, _):
       return id
     }

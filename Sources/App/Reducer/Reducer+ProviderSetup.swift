@@ -31,6 +31,7 @@ extension AppState {
   private mutating func submitProviderSetup(_ form: ProviderSetupForm) -> [Effect] {
     let clientID: String
     var port: UInt16?
+    var secret: ClientSecret?
     do {
       clientID = try ProviderSetup.checkedClientID(form.clientID.text)
     } catch {
@@ -39,6 +40,17 @@ extension AppState {
         $0.focus = .clientID
       }
       return []
+    }
+    if let field = form.clientSecret {
+      do {
+        secret = try ProviderSetup.checkedClientSecret(field.text)
+      } catch {
+        updateProviderSetup {
+          $0.problem = error.description
+          $0.focus = .clientSecret
+        }
+        return []
+      }
     }
     if let field = form.redirectPort {
       do {
@@ -57,7 +69,9 @@ extension AppState {
       $0.problem = nil
     }
     return [
-      .saveProviderSetup(id, provider: form.provider.id, clientID: clientID, redirectPort: port)
+      .saveProviderSetup(
+        id, provider: form.provider.id, clientID: clientID, redirectPort: port,
+        clientSecret: secret)
     ]
   }
 
@@ -86,9 +100,12 @@ extension AppState {
       guard let index = list.firstIndex(where: { $0.id == id }) else { return [] }
       let provider = list[index]
       var file = "providers/\(id).json"
-      if let formIndex, case .providerSetup(let form) = panels[formIndex] { file = form.setup.file }
-      message = StatusMessage(
-        .success, "saved the client id of \(provider.name) to \(file)", now: now)
+      var saved = "the client id"
+      if let formIndex, case .providerSetup(let form) = panels[formIndex] {
+        file = form.setup.file
+        if form.setup.asksClientSecret { saved = "the client id and secret" }
+      }
+      message = StatusMessage(.success, "saved \(saved) of \(provider.name) to \(file)", now: now)
       // The user left the form while it was saved: the sign-in is theirs to start.
       guard let formIndex, formIndex == panels.count - 1 else { return [] }
       panels.removeLast()

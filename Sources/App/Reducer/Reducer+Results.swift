@@ -35,7 +35,7 @@ extension AppState {
       }
     case (.loadProviders, .providers(let list)):
       providers = list
-    case (.saveProviderSetup(let id, let provider, _, _), .providerSaved(let result)):
+    case (.saveProviderSetup(let id, let provider, _, _, _), .providerSaved(let result)):
       return providerSetupSaved(id, provider: provider, result, now: now)
     case (.startSignIn(let id, _, _, _), .account(let result)):
       return signInFinished(id, result, now: now)

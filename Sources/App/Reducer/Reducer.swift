@@ -139,6 +139,11 @@ extension AppState {
       updateProviderSetup { form in
         switch form.focus {
         case .clientID: change(&form.clientID)
+        case .clientSecret:
+          if var field = form.clientSecret {
+            change(&field)
+            form.clientSecret = field
+          }
         case .redirectPort:
           if var field = form.redirectPort {
             change(&field)

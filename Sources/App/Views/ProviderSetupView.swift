@@ -5,8 +5,9 @@ import Terminal
 import Theme
 
 /// The setup form of a provider without a client id: where to register an application and
-/// what to register (application type, redirect URI, scopes), the client id field, the redirect port field when the registration fixes
-/// one, and the file the answer is saved to.
+/// what to register (application type, redirect URI, scopes), the client id field, the client
+/// secret field where the provider wants one (Google), the redirect port field when the
+/// registration fixes one, and the file the answer is saved to.
 enum ProviderSetupView {
   static func draw(
     _ form: ProviderSetupForm, state: AppState, body: Rect, now: Date,
@@ -14,20 +15,27 @@ enum ProviderSetupView {
   ) {
     buffer.fill(body, role: .default)
     let name = form.provider.name
-    Chrome.titleBar("Set up \(name)", detail: "no client id yet", in: &buffer)
+    let setup = form.setup
+    let wanted = setup.asksClientSecret ? "client id and secret" : "client id"
+    Chrome.titleBar(
+      "Set up \(name)", detail: setup.clientID == nil ? "no client id yet" : "no client secret yet",
+      in: &buffer)
     let area = Rect(
       row: body.top + 1, column: 2, rows: body.size.rows - 1, columns: body.size.columns - 4)
     // On a short screen the fields and the problem come first: the explanation gives way.
     let roomy = area.size.rows >= 18
     var page = Page(area)
-    page.line([("\(name) needs a client id of your own", .listGroup)], in: &buffer)
+    page.line([("\(name) needs a \(wanted) of your own", .listGroup)], in: &buffer)
     if roomy {
       page.skip()
       page.wrapped(
-        "authtui signs in as an application you register with \(name): a public client, "
-          + "with no client secret.", role: .details, in: &buffer)
+        "authtui signs in as an application you register with \(name): "
+          + (setup.asksClientSecret
+            ? "an installed application, whose client secret \(name) still wants at its token "
+              + "endpoint although it is not confidential."
+            : "a public client, with no client secret."),
+        role: .details, in: &buffer)
     }
-    let setup = form.setup
     page.skip()
     if let url = setup.registrationURL {
       let lead = "1. Register an application at "
@@ -52,7 +60,7 @@ enum ProviderSetupView {
     if let note = setup.registrationNote {
       page.wrapped(note, role: .listSecondary, indent: 3, limit: roomy ? 3 : 2, in: &buffer)
     }
-    page.line([("2. Type or paste the client id it gives:", .details)], in: &buffer)
+    page.line([("2. Type or paste the \(wanted) it gives:", .details)], in: &buffer)
     if roomy { page.skip() }
     let labelWidth = 15
     var cursor: Point?
@@ -63,7 +71,7 @@ enum ProviderSetupView {
       let width = min(area.size.columns - labelWidth, 44)
       let column = area.left + labelWidth
       buffer.fill(Rect(row: row, column: column, rows: 1, columns: width), role: .input)
-      var shown = field.text
+      var shown = field.shown
       while DisplayWidth.of(shown) > width - 1 { shown.removeFirst() }
       let end = buffer.write(shown, at: Point(row: row, column: column), role: .input)
       if field.isEmpty {
@@ -77,6 +85,11 @@ enum ProviderSetupView {
     input(
       "Client id", form.clientID, placeholder: "the application's client id",
       focused: form.focus == .clientID)
+    if let secret = form.clientSecret {
+      input(
+        "Client secret", secret, placeholder: "the application's client secret",
+        focused: form.focus == .clientSecret)
+    }
     if let port = form.redirectPort {
       input(
         "Redirect port", port, placeholder: "1024-65535", focused: form.focus == .redirectPort)

@@ -7,7 +7,8 @@ import JSON
 #endif
 
 extension ProviderFile {
-  /// Writes a provider's setup into `providers/ID.json` of `location`: `client_id`, and
+  /// Writes a provider's setup into `providers/ID.json` of `location`: `client_id`,
+  /// `client_secret` when given (only for a preset that requires one, such as Google's), and
   /// `redirect_port` when given and it differs from what the file or its preset says already.
   /// Every other field of an existing file stays, in its place; a new file over a preset
   /// names it (`"preset": "simkl"`). Returns the file written.
@@ -18,9 +19,13 @@ extension ProviderFile {
   /// before it is opened, and a file that is not JSON is left for the user to fix.
   @discardableResult
   public static func saveSetup(
-    _ id: ProviderID, clientID: String, redirectPort: UInt16?, in location: ConfigurationLocation
+    _ id: ProviderID, clientID: String, redirectPort: UInt16?, clientSecret: ClientSecret? = nil,
+    in location: ConfigurationLocation
   ) throws(ProviderSetupError) -> URL {
     let clientID = try ProviderSetup.checkedClientID(clientID)
+    let clientSecret = try clientSecret.map { secret throws(ProviderSetupError) in
+      try ProviderSetup.checkedClientSecret(secret.value)
+    }
     if let redirectPort { _ = try ProviderSetup.checkedPort(String(redirectPort)) }
     let folder = location.providersDirectory
     let url = folder.appendingPathComponent("\(id).json")
@@ -58,6 +63,7 @@ extension ProviderFile {
       members = [("preset", .string(id.rawValue))]
     }
     set("client_id", .string(clientID), in: &members)
+    if let clientSecret { set("client_secret", .string(clientSecret.value), in: &members) }
     if let redirectPort {
       let preset = members.first { $0.0 == "preset" }.flatMap { member -> String? in
         if case .string(let name) = member.1 { return name }

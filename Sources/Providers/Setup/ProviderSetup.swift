@@ -1,9 +1,11 @@
 import AuthCore
 import Foundation
 
-/// What a provider without a client id asks of its user before a first sign-in, for the UI's
-/// setup form: where to register an application, what to register, and the redirect port the
-/// registration fixes. `ProviderFile.saveSetup` writes the answer into `providers/ID.json`.
+/// What a provider without a client id (or, for Google, without its client secret) asks of its
+/// user before a first sign-in, for the UI's setup form: where to register an application, what
+/// to register, the redirect port the registration fixes, and whether the provider wants the
+/// application's client secret. `ProviderFile.saveSetup` writes the answer into
+/// `providers/ID.json`.
 public struct ProviderSetup: Sendable, Equatable {
   /// Where a developer registers an application (`registration_url`), when the provider says.
   public var registrationURL: String?
@@ -17,12 +19,22 @@ public struct ProviderSetup: Sendable, Equatable {
   public var file: String
   /// What to register: application type, redirect URI, scopes.
   public var guide: RegistrationGuide
+  /// True when the preset wants the installed application's client secret at the token
+  /// endpoint (`client_secret_required`, Google's) and the file has none yet: the form asks
+  /// for it too.
+  public var asksClientSecret: Bool
+  /// The client id the file already has, when only the secret is missing (the form starts
+  /// with it).
+  public var clientID: String?
 
   /// Describes a setup.
   public init(
     registrationURL: String? = nil, registrationNote: String? = nil, redirectPort: UInt16? = nil,
-    file: String, guide: RegistrationGuide = RegistrationGuide()
+    file: String, guide: RegistrationGuide = RegistrationGuide(), asksClientSecret: Bool = false,
+    clientID: String? = nil
   ) {
+    self.asksClientSecret = asksClientSecret
+    self.clientID = clientID
     self.registrationURL = registrationURL
     self.registrationNote = registrationNote
     self.redirectPort = redirectPort
@@ -30,12 +42,15 @@ public struct ProviderSetup: Sendable, Equatable {
     self.guide = guide
   }
 
-  /// The setup of a merged provider file that has no client id; nil when it has one.
+  /// The setup of a merged provider file that has no client id, or no client secret where the
+  /// preset requires one; nil when it has what it needs.
   init?(_ file: ProviderFile, editFile: String, guide: RegistrationGuide) {
-    guard file.clientID == nil else { return nil }
+    let asksClientSecret = file.clientSecretRequired == true && file.clientSecret == nil
+    guard file.clientID == nil || asksClientSecret else { return nil }
     self.init(
       registrationURL: file.registrationURL, registrationNote: file.registrationNote,
-      redirectPort: file.redirectPort, file: editFile, guide: guide)
+      redirectPort: file.redirectPort, file: editFile, guide: guide,
+      asksClientSecret: asksClientSecret, clientID: file.clientID)
   }
 
   /// The client id as typed, checked: white space around it is dropped; empty, or holding
@@ -44,12 +59,28 @@ public struct ProviderSetup: Sendable, Equatable {
   public static func checkedClientID(_ text: String) throws(ProviderSetupError) -> String {
     let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !trimmed.isEmpty else { throw .emptyClientID }
-    guard trimmed.count <= 512,
-      !trimmed.unicodeScalars.contains(where: {
-        $0.properties.isWhitespace || $0.value < 0x20 || (0x7F..<0xA0).contains($0.value)
-      })
-    else { throw .malformedClientID }
+    guard trimmed.count <= 512, !trimmed.unicodeScalars.contains(where: isForbidden) else {
+      throw .malformedClientID
+    }
     return trimmed
+  }
+
+  /// The client secret as typed, checked as a client id is: white space around it is dropped,
+  /// and an empty one, or one holding white space or control characters, is refused.
+  public static func checkedClientSecret(_ text: String) throws(ProviderSetupError)
+    -> ClientSecret
+  {
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !trimmed.isEmpty else { throw .emptyClientSecret }
+    guard trimmed.count <= 512, !trimmed.unicodeScalars.contains(where: isForbidden) else {
+      throw .malformedClientSecret
+    }
+    return ClientSecret(trimmed)
+  }
+
+  /// White space or a control character: never inside an id or a secret.
+  private static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.properties.isWhitespace || scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value)
   }
 
   /// The redirect port as typed: a whole number from 1024 to 65535 (below 1024 needs root).
@@ -75,6 +106,10 @@ public enum ProviderSetupError: Error, Sendable, Equatable, CustomStringConverti
   case emptyClientID
   /// The client id holds white space or control characters.
   case malformedClientID
+  /// Nothing was typed in the client secret field.
+  case emptyClientSecret
+  /// The client secret holds white space or control characters.
+  case malformedClientSecret
   /// The redirect port is no number from 1024 to 65535 (as typed).
   case badRedirectPort(String)
   /// The provider file cannot be read, changed or written.
@@ -86,6 +121,11 @@ public enum ProviderSetupError: Error, Sendable, Equatable, CustomStringConverti
       return "type the client id the provider gave your application (Ctrl-U clears the field)"
     case .malformedClientID:
       return "a client id has no spaces or control characters; paste just the id"
+    case .emptyClientSecret:
+      return "type the client secret shown with the client id in the application's "
+        + "credentials (Ctrl-U clears the field)"
+    case .malformedClientSecret:
+      return "a client secret has no spaces or control characters; paste just the secret"
     case .badRedirectPort(let text):
       let shown = text.isEmpty ? "an empty port" : "\"\(text)\""
       return "\(shown) is not a port from 1024 to 65535; type the port of the redirect URI "

@@ -60,9 +60,10 @@ actor AccountsEnvironment: AppEnvironment {
       return .accounts(await AccountsError.result(of: try await accounts()))
     case .loadProviders:
       return .providers(providers())
-    case .saveProviderSetup(_, let provider, let clientID, let redirectPort):
+    case .saveProviderSetup(_, let provider, let clientID, let redirectPort, let secret):
       return .providerSaved(
-        await saveSetup(provider, clientID: clientID, redirectPort: redirectPort))
+        await saveSetup(
+          provider, clientID: clientID, redirectPort: redirectPort, clientSecret: secret))
     case .startSignIn(let id, let provider, let method, let label):
       return .account(
         await AccountsError.result(
@@ -239,16 +240,17 @@ actor AccountsEnvironment: AppEnvironment {
   /// Writes the provider's setup into its file, then reads the catalog again and puts the
   /// book over it, so the sign-in that follows uses the new client id. The write (with its
   /// fsyncs) and the reading run on a thread of their own, off the cooperative pool.
-  private func saveSetup(_ provider: ProviderID, clientID: String, redirectPort: UInt16?) async
-    -> Result<[ProviderSummary], ProviderSetupError>
-  {
+  private func saveSetup(
+    _ provider: ProviderID, clientID: String, redirectPort: UInt16?, clientSecret: ClientSecret?
+  ) async -> Result<[ProviderSummary], ProviderSetupError> {
     let configuration = setup.configuration
     let loginTimeout = settings.loginTimeout
     let saved = await onOwnThread(named: "provider-setup") {
       () -> Result<ProviderCatalog, ProviderSetupError> in
       do throws(ProviderSetupError) {
         try ProviderFile.saveSetup(
-          provider, clientID: clientID, redirectPort: redirectPort, in: configuration)
+          provider, clientID: clientID, redirectPort: redirectPort, clientSecret: clientSecret,
+          in: configuration)
       } catch {
         return .failure(error)
       }

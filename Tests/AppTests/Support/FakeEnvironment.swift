@@ -58,7 +58,7 @@ actor FakeEnvironment: AppEnvironment {
       return .accounts(.success(AccountList(accounts: accounts)))
     case .loadProviders:
       return .providers(providers)
-    case .saveProviderSetup(_, let provider, let clientID, _):
+    case .saveProviderSetup(_, let provider, let clientID, _, _):
       // The provider is usable from now on, as the reloaded catalog would say.
       savedClientIDs[provider] = clientID
       providers = providers.map { summary in

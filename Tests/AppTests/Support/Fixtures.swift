@@ -65,6 +65,21 @@ enum Fixtures {
         applicationType: "Hive app account, no client secret",
         redirectURI: "http://127.0.0.1/callback", anyPort: true, scopes: ["login"],
         registrationURL: "https://hivesigner.com")))
+  /// Google before its client id and secret are set: an installed application whose secret
+  /// the provider wants.
+  static let googleToSetUp = ProviderSummary(
+    id: "google", name: "Google", methods: [.pkce], isUsable: false,
+    problems: ["built-in preset google: client_id: no client_id: register an application"],
+    setup: ProviderSetup(
+      registrationURL: "https://console.cloud.google.com/apis/credentials",
+      registrationNote: "create an OAuth client ID of type Desktop app",
+      file: "~/.config/authtui/providers/google.json",
+      guide: RegistrationGuide(
+        applicationType: "OAuth client ID of type \"Desktop app\"",
+        redirectURI: "http://127.0.0.1/callback", anyPort: true,
+        scopes: ["openid", "email", "profile"],
+        registrationURL: "https://console.cloud.google.com/apis/credentials"),
+      asksClientSecret: true))
   /// A first run: no preset has a client id yet.
   static let unconfiguredProviders = [hivesignerToSetUp, muhajir, simklToSetUp, work]
 
