@@ -81,14 +81,8 @@ import Vault
   @Test func aVaultOfTheSchemaBeforeDefaultsIsMigratedAndTakesOne() async throws {
     let fixture = try VaultFixture()
     // The schema of the release before `authtui default`: versions 1 and 2.
-    let previous = Array(VaultSchema.migrations.prefix(2))
-    let created = try await Vault.create(
-      at: fixture.location, passphrase: fixture.passphrase,
-      parameters: VaultFixture.cheapParameters(), migrations: previous)
-    let records = try await created.insert(contentsOf: [
-      VaultFixture.account(1), VaultFixture.account(2),
-    ])
-    await created.close()
+    let records = try await fixture.createClosedVault(
+      ofSchema: 2, with: [VaultFixture.account(1), VaultFixture.account(2)])
     let vault = try await fixture.unlocked()
     #expect(try await vault.status().schemaVersion == Vault.supportedSchemaVersion)
     #expect(try await vault.listAccounts().accounts == records)

@@ -73,12 +73,8 @@ extension RefreshLeaseTests {
 
   @Test func aLeaseRowOfTheFirstSchemaMigratesAndStillHolds() async throws {
     let fixture = try VaultFixture()
-    let first = Array(VaultSchema.migrations.prefix(1))
-    let created = try await Vault.create(
-      at: fixture.location, passphrase: fixture.passphrase,
-      parameters: VaultFixture.cheapParameters(), migrations: first)
-    let records = try await created.insert(contentsOf: [VaultFixture.account(1)])
-    await created.close()
+    let records = try await fixture.createClosedVault(
+      ofSchema: 1, with: [VaultFixture.account(1)])
     // A lease taken by a build of schema 1, until 30 s after `start`.
     let until = Int64(start.addingTimeInterval(30).timeIntervalSince1970 * 1000)
     try await fixture.sqlite(

@@ -61,14 +61,8 @@ import Testing
 
   @Test func aVaultOfTheSchemaBeforeGetsANotKnownSealedIntoEveryRow() async throws {
     // The schema of the release before: versions 1 to 3, without the column.
-    let previous = Array(VaultSchema.migrations.prefix(3))
-    let created = try await Vault.create(
-      at: fixture.location, passphrase: fixture.passphrase,
-      parameters: VaultFixture.cheapParameters(), migrations: previous)
-    let records = try await created.insert(contentsOf: [
-      VaultFixture.account(1), VaultFixture.account(2),
-    ])
-    await created.close()
+    let records = try await fixture.createClosedVault(
+      ofSchema: 3, with: [VaultFixture.account(1), VaultFixture.account(2)])
 
     let vault = try await fixture.unlocked()
     #expect(try await vault.status().schemaVersion == Vault.supportedSchemaVersion)

@@ -25,8 +25,17 @@ struct VaultFixture {
   /// file), and returns the stored records.
   @discardableResult
   func createClosedVault(with accounts: [NewAccount]) async throws -> [AccountRecord] {
+    try await createClosedVault(ofSchema: VaultSchema.migrations.count, with: accounts)
+  }
+
+  /// Creates the vault as a build of schema `version` would (its first `version` migrations)
+  /// with `accounts`, and closes it: what a migration starts from.
+  func createClosedVault(ofSchema version: Int, with accounts: [NewAccount]) async throws
+    -> [AccountRecord]
+  {
     let vault = try await Vault.create(
-      at: location, passphrase: passphrase, parameters: Self.cheapParameters())
+      at: location, passphrase: passphrase, parameters: Self.cheapParameters(),
+      migrations: Array(VaultSchema.migrations.prefix(version)))
     let records = try await vault.insert(contentsOf: accounts)
     await vault.close()
     return records

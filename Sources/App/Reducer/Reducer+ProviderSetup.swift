@@ -32,36 +32,24 @@ extension AppState {
     let clientID: String
     var port: UInt16?
     var secret: ClientSecret?
-    do {
+    // The field being checked: a refusal puts the focus there.
+    var field = ProviderSetupForm.Field.clientID
+    do throws(ProviderSetupError) {
       clientID = try ProviderSetup.checkedClientID(form.clientID.text)
+      if let text = form.clientSecret?.text {
+        field = .clientSecret
+        secret = try ProviderSetup.checkedClientSecret(text)
+      }
+      if let text = form.redirectPort?.text {
+        field = .redirectPort
+        port = try ProviderSetup.checkedPort(text)
+      }
     } catch {
       updateProviderSetup {
         $0.problem = error.description
-        $0.focus = .clientID
+        $0.focus = field
       }
       return []
-    }
-    if let field = form.clientSecret {
-      do {
-        secret = try ProviderSetup.checkedClientSecret(field.text)
-      } catch {
-        updateProviderSetup {
-          $0.problem = error.description
-          $0.focus = .clientSecret
-        }
-        return []
-      }
-    }
-    if let field = form.redirectPort {
-      do {
-        port = try ProviderSetup.checkedPort(field.text)
-      } catch {
-        updateProviderSetup {
-          $0.problem = error.description
-          $0.focus = .redirectPort
-        }
-        return []
-      }
     }
     let id = startBusy("saving \(form.setup.file)", writesVault: false)
     updateProviderSetup {
