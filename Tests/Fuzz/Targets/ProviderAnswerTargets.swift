@@ -20,11 +20,16 @@ extension FuzzTargets {
     // tokens describes itself the same way.
     let redacted = TokenResponse(
       accessToken: "A", tokenType: response.tokenType, expiresIn: response.expiresIn,
-      refreshToken: response.refreshToken.map { _ in "R" }, scope: response.scope,
+      refreshToken: response.refreshToken.map { _ in "R" },
+      refreshTokenExpiresIn: response.refreshTokenExpiresIn, scope: response.scope,
       idToken: response.idToken.map { _ in "I" },
       additionalParameters: response.additionalParameters, receivedAt: response.receivedAt)
     require(response.description == redacted.description, "the description shows a token")
     if let expiresIn = response.expiresIn { require(expiresIn >= 0, "negative expires_in") }
+    if let lifetime = response.refreshTokenExpiresIn {
+      require(lifetime >= 0, "negative refresh_token_expires_in")
+      require(response.refreshToken != nil, "a refresh lifetime without a refresh token")
+    }
     // Merged into stored tokens (the one rule sign-in and refresh share), nothing held is lost
     // that the answer does not replace.
     let stored = TokenSet(
@@ -39,6 +44,16 @@ extension FuzzTargets {
       merged.idToken == (response.idToken ?? "previous-id"),
       "the merge lost or invented an id_token")
     require(!merged.scopes.isEmpty, "the merge lost the scopes")
+    // A new refresh token lives as long as its answer says, from the answer; a kept one keeps
+    // the validity stored with it (none here).
+    let rotated = response.refreshToken.map { $0 != "previous-refresh" } ?? false
+    require(
+      merged.refreshValidity
+        == (rotated
+          ? response.refreshTokenExpiresAt.map {
+            DateInterval(start: response.receivedAt, end: max($0, response.receivedAt))
+          } : nil),
+      "the merge got the refresh token's validity wrong")
     _ = response.scopes
   }
 
