@@ -20,7 +20,8 @@ public struct ProviderSummary: Sendable, Equatable, Identifiable {
   /// The redirect port when the provider's registration fixes it, so a user on SSH can forward
   /// it for a browser sign-in (`ssh -L PORT:127.0.0.1:PORT`); nil when any port will do.
   public var fixedRedirectPort: Int?
-  /// What the setup form asks for when the provider has no client id yet; nil when it has one.
+  /// What the setup form asks for when the provider has no client id yet (or, for Google, no
+  /// client secret); nil when it has what it needs.
   public var setup: ProviderSetup?
   /// Where the user withdraws authtui's access at the provider (`access_settings_url`), for
   /// the sign-out of a provider that cannot revoke tokens from here.

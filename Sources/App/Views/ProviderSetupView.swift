@@ -17,9 +17,7 @@ enum ProviderSetupView {
     let name = form.provider.name
     let setup = form.setup
     let wanted = setup.asksClientSecret ? "client id and secret" : "client id"
-    Chrome.titleBar(
-      "Set up \(name)", detail: setup.clientID == nil ? "no client id yet" : "no client secret yet",
-      in: &buffer)
+    Chrome.titleBar("Set up \(name)", detail: setup.missing, in: &buffer)
     let area = Rect(
       row: body.top + 1, column: 2, rows: body.size.rows - 1, columns: body.size.columns - 4)
     // On a short screen the fields and the problem come first: the explanation gives way.

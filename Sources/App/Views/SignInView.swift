@@ -132,8 +132,8 @@ enum SignInView {
           maxWidth: area.right - column, truncation: .ellipsis)
       } else {
         let problem =
-          provider.setup != nil
-          ? "no client id yet: Enter sets one up" : provider.problems.first ?? "cannot be used"
+          provider.setup.map { "\($0.missing): Enter sets one up" } ?? provider.problems.first
+          ?? "cannot be used"
         buffer.write(
           "✗ " + problem, at: Point(row: row, column: column),
           role: .statusWarning, maxWidth: area.right - column, truncation: .ellipsis)

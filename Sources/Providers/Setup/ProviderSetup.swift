@@ -42,6 +42,9 @@ public struct ProviderSetup: Sendable, Equatable {
     self.guide = guide
   }
 
+  /// What the file lacks, as the provider choice and the form's title say it.
+  public var missing: String { clientID == nil ? "no client id yet" : "no client secret yet" }
+
   /// The setup of a merged provider file that has no client id, or no client secret where the
   /// preset requires one; nil when it has what it needs.
   init?(_ file: ProviderFile, editFile: String, guide: RegistrationGuide) {
