@@ -18,7 +18,7 @@ extension AgentListing {
           expiresAt: account.tokens.expiresAt, scopes: account.tokens.scopes,
           refreshable: account.tokens.refreshToken != nil, obtainedAt: account.tokens.obtainedAt,
           isDefault: listing.defaults.contains(account.id),
-          refreshValidity: account.tokens.refreshValidity)
+          refreshValidity: account.tokens.refreshValidity, tenant: account.identity["tenant"])
       },
       damaged: listing.damaged.map { damaged in
         Damaged(id: damaged.id.rawValue, name: damaged.name, damage: damaged.damage.description)

@@ -33,13 +33,17 @@ public struct AgentListing: Sendable, Equatable {
     /// `refresh_expires_at`, seconds since 1970, sent only when known): `authtui status` and
     /// `list` say by when to sign in again (`RefreshSchedule.signInDeadline`).
     public let refreshValidity: DateInterval?
+    /// The tenant it signed in through (Microsoft's `tid`), when the provider names one
+    /// (`tenant`, sent only when known).
+    public let tenant: String?
 
     /// An account named `name` with these facts.
     public init(
       name: String, provider: String, label: String, usable: Bool, expiresAt: Date?,
       scopes: [String], refreshable: Bool, obtainedAt: Date? = nil, isDefault: Bool = false,
-      refreshValidity: DateInterval? = nil
+      refreshValidity: DateInterval? = nil, tenant: String? = nil
     ) {
+      self.tenant = tenant
       self.obtainedAt = obtainedAt
       self.refreshValidity = refreshValidity
       self.isDefault = isDefault
@@ -107,7 +111,8 @@ public struct AgentListing: Sendable, Equatable {
                     ("refresh_issued_at", .double($0.start.timeIntervalSince1970)),
                     ("refresh_expires_at", .double($0.end.timeIntervalSince1970)),
                   ]
-                } ?? []))
+                } ?? [])
+                + (account.tenant.map { [("tenant", .string($0))] } ?? []))
           })
       ),
       (
@@ -152,11 +157,12 @@ public struct AgentListing: Sendable, Equatable {
         guard start <= end else { return nil }
         refreshValidity = DateInterval(start: start, end: end)
       }
+      guard let tenant = AgentOptionalMember.string(account["tenant"]) else { return nil }
       readable.append(
         Account(
           name: name, provider: provider, label: label, usable: usable, expiresAt: expiresAt,
           scopes: scopes, refreshable: refreshable, obtainedAt: obtainedAt, isDefault: isDefault,
-          refreshValidity: refreshValidity))
+          refreshValidity: refreshValidity, tenant: tenant))
     }
     var unreadable: [Damaged] = []
     for element in damaged {

@@ -14,11 +14,12 @@ enum ListCommand {
     details: """
       Status is valid, expiring (less than 5 minutes left), expired, or sign-in needed.
       --json prints [{"account", "provider", "label", "status", "expires_at", "scopes",
-      "refreshable", "default", "refresh_expires_at"}], with expires_at in ISO 8601 (UTC) or
+      "refreshable", "default", "refresh_expires_at", "tenant"}], with expires_at in ISO 8601 (UTC) or
       null and status one of valid, expiring, expired, sign_in_needed; default is true for
       the account a bare PROVIDER names (`authtui default`), marked "(default)" in the table;
       refresh_expires_at is when the refresh token stops working, if known (the table's
-      REFRESH says "until" then), else null. When `authtui agent` runs for this vault, it
+      REFRESH says "until" then, or "ended" once it has passed), else null; tenant is the
+      tenant it signed in through (Microsoft's tid), else null. When `authtui agent` runs for this vault, it
       answers instead and no passphrase is needed; AUTHTUI_NO_AGENT=1 skips it.
       """,
     arguments: [], requiredArguments: 0, options: [jsonFlag])
@@ -40,6 +41,10 @@ enum ListCommand {
     let isDefault: Bool
     /// When the refresh token stops working, if known (ISO 8601).
     let refreshExpiresAt: String?
+    /// True when that moment has passed: the next refresh is refused.
+    var refreshEnded = false
+    /// The tenant it signed in through (Microsoft's), when known.
+    var tenant: String?
 
     var json: OrderedJSON {
       OrderedJSON.object([
@@ -48,6 +53,7 @@ enum ListCommand {
         ("scopes", .array(scopes.map(OrderedJSON.string))), ("refreshable", .bool(refreshable)),
         ("default", .bool(isDefault)),
         ("refresh_expires_at", refreshExpiresAt.map { .string($0) } ?? .null),
+        ("tenant", tenant.map { .string($0) } ?? .null),
       ])
     }
   }
@@ -99,7 +105,10 @@ enum ListCommand {
         status: status.rawValue, expiresAt: account.expiresAt.map(formatter.string(from:)),
         scopes: account.scopes, refreshable: account.refreshable, isDefault: account.isDefault,
         refreshExpiresAt: account.refreshable
-          ? account.refreshValidity.map { formatter.string(from: $0.end) } : nil)
+          ? account.refreshValidity.map { formatter.string(from: $0.end) } : nil,
+        refreshEnded: account.refreshable
+          && (account.refreshValidity.map { $0.end <= now } ?? false),
+        tenant: account.tenant)
     }
   }
 
@@ -124,10 +133,10 @@ enum ListCommand {
     return TextTable.render(header: header, rows: cells)
   }
 
-  /// The REFRESH cell: no, yes, or until when the refresh token works.
+  /// The REFRESH cell: no, yes, until when the refresh token works, or since when it does not.
   static func refresh(_ row: Row) -> String {
     guard row.refreshable else { return "no" }
-    return row.refreshExpiresAt.map { "until " + $0 } ?? "yes"
+    return row.refreshExpiresAt.map { (row.refreshEnded ? "ended " : "until ") + $0 } ?? "yes"
   }
 
   /// The EXPIRES cell: as the UI's expiry column, an account that needs a new sign-in has

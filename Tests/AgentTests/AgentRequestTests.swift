@@ -189,6 +189,10 @@ final class AgentResponseTests: XCTestCase {
           refreshValidity: DateInterval(
             start: Date(timeIntervalSince1970: 1_712_345_678.5), duration: 604_800)),
         .init(
+          name: "microsoft/ann", provider: "microsoft", label: "ann", usable: true,
+          expiresAt: nil, scopes: [], refreshable: false,
+          tenant: "9188040d-6c67-4c5b-b112-36a304b66dad"),
+        .init(
           name: "work/日本", provider: "work", label: "日本", usable: false, expiresAt: nil,
           scopes: [], refreshable: false),
       ],
@@ -206,6 +210,7 @@ final class AgentResponseTests: XCTestCase {
         .listing(listing),
         #"{"ok":true,"listing":{"accounts":[{"account":"simkl/alice","provider":"simkl","label":"alice","usable":true,"expires_at":1712349278.5,"scopes":["read","write"],"refreshable":true,"obtained_at":1712345678.0},"#
           + #"{"account":"google/me","provider":"google","label":"me","usable":true,"expires_at":null,"scopes":[],"refreshable":true,"default":true,"refresh_issued_at":1712345678.5,"refresh_expires_at":1712950478.5},"#
+          + #"{"account":"microsoft/ann","provider":"microsoft","label":"ann","usable":true,"expires_at":null,"scopes":[],"refreshable":false,"tenant":"9188040d-6c67-4c5b-b112-36a304b66dad"},"#
           + #"{"account":"work/日本","provider":"work","label":"日本","usable":false,"expires_at":null,"scopes":[],"refreshable":false}],"#
           + #""damaged":[{"id":3,"name":null,"damage":"its sealed label cell does not decode"},{"id":4,"name":"work/bob","damage":"altered"}]}}"#
       ),

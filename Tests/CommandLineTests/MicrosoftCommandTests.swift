@@ -58,6 +58,8 @@ import Vault
     #expect(stored.identity["tenant"] == Self.organizationTenant)
     #expect(stored.tokens.refreshToken != nil)
     #expect(await cli.stat("exchanges") == 1)
+    // Scripts see it too.
+    #expect(try await cli.accounts().first?["tenant"] as? String == Self.organizationTenant)
     await cli.stop()
   }
 

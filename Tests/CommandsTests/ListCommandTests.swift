@@ -88,7 +88,13 @@ import Vault
     #expect(lines[2].contains("  no  "), "\(lines)")
     #expect(
       ListCommand.json(rows).contains(
-        #""default":false,"refresh_expires_at":"2025-06-22T15:06:40Z"}"#))
-    #expect(ListCommand.json(rows).contains(#""default":false,"refresh_expires_at":null}"#))
+        #""default":false,"refresh_expires_at":"2025-06-22T15:06:40Z","tenant":null}"#))
+    #expect(
+      ListCommand.json(rows).contains(#""default":false,"refresh_expires_at":null,"tenant":null}"#))
+    // A week on, it has ended.
+    let later = ListCommand.rows(
+      AgentListing(AccountListing(accounts: [weekLong], damaged: [])).accounts,
+      now: Self.now.addingTimeInterval(604_800))
+    #expect(ListCommand.table(later).contains("  ended 2025-06-22T15:06:40Z  openid"))
   }
 }
