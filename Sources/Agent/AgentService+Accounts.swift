@@ -2,9 +2,10 @@ import Accounts
 import Foundation
 
 extension AgentService {
-  /// The answer to `list`, `export` or `logout`: the same work as the command does over a vault
-  /// it unlocked itself (`AgentListing(_:)`, `AccountBook.export`, `AccountBook.signOut`), and
-  /// the same failures. Nil when the agent is stopping and the work could not start.
+  /// The answer to `list`, `export`, `logout` or `default`: the same work as the command does
+  /// over a vault it unlocked itself (`AgentListing(_:)`, `AccountBook.export`,
+  /// `AccountBook.signOut`, `AccountBook.makeDefault`, `AccountBook.clearDefault`), and the
+  /// same failures. Nil when the agent is stopping and the work could not start.
   func answerAboutAccounts(_ operation: AgentRequest.Operation) async -> AgentResponse? {
     do throws(AccountsError) {
       switch operation {
@@ -24,8 +25,19 @@ extension AgentService {
             minimumValidity: TimeInterval(minimumValidity)))
       case .logout(let name, let localOnly):
         return .signedOut(try await book.signOut(named: name, localOnly: localOnly))
+      case .makeDefault(let name):
+        let change = try await book.makeDefault(named: name)
+        return .defaultChanged(
+          AgentDefaultChange(
+            provider: String(change.account.prefix { $0 != "/" }), account: change.account,
+            previous: change.previous))
+      case .clearDefault(let provider):
+        return .defaultChanged(
+          AgentDefaultChange(
+            provider: provider, account: nil,
+            previous: try await book.clearDefault(provider: provider)))
       default:
-        // `answer` sends only the three above here.
+        // `answer` sends only the five above here.
         return nil
       }
     } catch .auth(.cancelled) {

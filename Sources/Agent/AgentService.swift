@@ -147,7 +147,7 @@ package actor AgentService {
       } catch {
         return .failure(failure(.account(error)))
       }
-    case .list, .export, .logout:
+    case .list, .export, .logout, .makeDefault, .clearDefault:
       return await answerAboutAccounts(request.operation)
     }
   }

@@ -11,6 +11,8 @@ import JSON
 /// {"op":"export","account":"simkl/alice","min_valid":600,"vault":"/abs/vault.db"}
 /// {"op":"logout","account":"simkl/alice","local_only":false,"vault":"/abs/vault.db"}
 /// {"op":"status","vault":"/abs/vault.db"}
+/// {"op":"default","account":"simkl/alice","vault":"/abs/vault.db"}
+/// {"op":"default","clear":"simkl","vault":"/abs/vault.db"}
 /// ```
 /// `vault` is the canonical path of the vault the caller means: the agent answers only for its
 /// own. `started_at` (seconds since 1970) is when the caller's `token` started, so that a token
@@ -34,6 +36,11 @@ public struct AgentRequest: Sendable, Equatable {
     /// What the agent is doing (`authtui agent status`): answered whichever vault the caller
     /// names, since the answer says which one the agent serves.
     case status
+    /// Makes `account` its provider's default, as `authtui default ACCOUNT` does
+    /// (`AgentDefaultChange`).
+    case makeDefault(account: String)
+    /// Removes `provider`'s default mark, as `authtui default --clear PROVIDER` does (`clear`).
+    case clearDefault(provider: String)
   }
 
   public let operation: Operation
@@ -73,6 +80,10 @@ public struct AgentRequest: Sendable, Equatable {
       ]
     case .status:
       members = [("op", "status"), ("vault", .string(vault))]
+    case .makeDefault(let account):
+      members = [("op", "default"), ("account", .string(account)), ("vault", .string(vault))]
+    case .clearDefault(let provider):
+      members = [("op", "default"), ("clear", .string(provider)), ("vault", .string(vault))]
     }
     return OrderedJSON.object(members).text
   }
@@ -121,9 +132,21 @@ extension AgentRequest {
       self.init(
         operation: .logout(account: try Self.account(in: members), localOnly: localOnly),
         vault: vault)
+    case "default":
+      if let provider = members["clear"] {
+        guard members["account"] == nil, let provider = provider.stringValue, !provider.isEmpty
+        else {
+          throw MalformedAgentRequest(
+            "\"clear\" must name a provider, and comes without \"account\"")
+        }
+        self.init(operation: .clearDefault(provider: provider), vault: vault)
+      } else {
+        self.init(operation: .makeDefault(account: try Self.account(in: members)), vault: vault)
+      }
     default:
       throw MalformedAgentRequest(
-        "\"op\" must be \"token\", \"ping\", \"list\", \"export\", \"logout\" or \"status\"")
+        "\"op\" must be \"token\", \"ping\", \"list\", \"export\", \"logout\", \"status\" or "
+          + "\"default\"")
     }
   }
 

@@ -11,6 +11,7 @@ import JSON
 /// {"ok":true,"export":{"account":"simkl/alice","token":"…","expires_at":1712349278,"variable":"SIMKL_TOKEN"}}
 /// {"ok":true,"signed_out":{"account":"simkl/alice","damaged":false,"revocation":"revoked",…}}
 /// {"ok":true,"pid":4242,"vault":"/abs/vault.db","since":1712345678.25,"idle_timeout":3600,"accounts":[…]}
+/// {"ok":true,"default":{"provider":"simkl","account":"simkl/alice","previous":null}}
 /// ```
 /// A failure carries the exit code, code and message `authtui token` gives for it. Some codes
 /// are about the request rather than the account, and make the caller unlock the vault itself
@@ -31,6 +32,8 @@ public enum AgentResponse: Sendable, Equatable {
   case signedOut(AgentSignOut)
   /// The answer to `status`: what the agent serves.
   case status(AgentStatus)
+  /// The answer to `default`: what changed.
+  case defaultChanged(AgentDefaultChange)
 
   /// True when the agent did not serve the request at all: the caller then asks the vault
   /// itself rather than taking this as the result.
@@ -61,6 +64,8 @@ public enum AgentResponse: Sendable, Equatable {
       json = ["ok": true, "signed_out": signOut.json]
     case .status(let status):
       json = status.json
+    case .defaultChanged(let change):
+      json = ["ok": true, "default": change.json]
     }
     return json.text
   }
@@ -92,6 +97,8 @@ public enum AgentResponse: Sendable, Equatable {
       self = .export(export)
     } else if let signOut = members["signed_out"]?.objectValue.flatMap(AgentSignOut.init(json:)) {
       self = .signedOut(signOut)
+    } else if let change = members["default"]?.objectValue.flatMap(AgentDefaultChange.init(json:)) {
+      self = .defaultChanged(change)
     } else {
       return nil
     }

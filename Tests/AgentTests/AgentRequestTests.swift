@@ -5,7 +5,7 @@ import XCTest
 
 final class AgentRequestTests: XCTestCase {
   static let unknownOperation =
-    #""op" must be "token", "ping", "list", "export", "logout" or "status""#
+    #""op" must be "token", "ping", "list", "export", "logout", "status" or "default""#
 
   func testTokenRequestReadsBackWhatItWrites() throws {
     let request = AgentRequest(
@@ -56,6 +56,14 @@ final class AgentRequestTests: XCTestCase {
         AgentRequest(operation: .logout(account: "#3", localOnly: true), vault: "/v.db"),
         ##"{"op":"logout","account":"#3","local_only":true,"vault":"/v.db"}"##
       ),
+      (
+        AgentRequest(operation: .makeDefault(account: "simkl/bob"), vault: "/v.db"),
+        #"{"op":"default","account":"simkl/bob","vault":"/v.db"}"#
+      ),
+      (
+        AgentRequest(operation: .clearDefault(provider: "simkl"), vault: "/v.db"),
+        #"{"op":"default","clear":"simkl","vault":"/v.db"}"#
+      ),
     ]
     for (request, line) in requests {
       XCTAssertEqual(request.line, line)
@@ -96,6 +104,15 @@ final class AgentRequestTests: XCTestCase {
         "\"started_at\" must be seconds since 1970"
       ),
       (#"{"op":"list","vault":"v.db"}"#, "\"vault\" must be the absolute path of the vault"),
+      (#"{"op":"default","vault":"/v.db"}"#, "\"account\" must name an account (PROVIDER/LABEL)"),
+      (
+        #"{"op":"default","clear":"simkl","account":"simkl/bob","vault":"/v.db"}"#,
+        "\"clear\" must name a provider, and comes without \"account\""
+      ),
+      (
+        #"{"op":"default","clear":"","vault":"/v.db"}"#,
+        "\"clear\" must name a provider, and comes without \"account\""
+      ),
       (#"{"op":"token","vault":"/v.db"}"#, "\"account\" must name an account (PROVIDER/LABEL)"),
       (
         #"{"op":"token","account":"","vault":"/v.db"}"#,
@@ -222,6 +239,15 @@ final class AgentResponseTests: XCTestCase {
         #"{"ok":true,"export":{"account":"simkl/alice","token":"tok-en","expires_at":1712349278.0,"variable":"SIMKL_TOKEN"}}"#
       ),
       (
+        .defaultChanged(
+          AgentDefaultChange(provider: "simkl", account: "simkl/bob", previous: "simkl/alice")),
+        #"{"ok":true,"default":{"provider":"simkl","account":"simkl/bob","previous":"simkl/alice"}}"#
+      ),
+      (
+        .defaultChanged(AgentDefaultChange(provider: "simkl", account: nil, previous: nil)),
+        #"{"ok":true,"default":{"provider":"simkl","account":null,"previous":null}}"#
+      ),
+      (
         .signedOut(signOut),
         #"{"ok":true,"signed_out":{"account":"sandbox/alice","damaged":false,"revocation":"failed","revocation_code":"provider_error","revocation_message":"HTTP 500","end_session_url":"https://id.example/logout?id_token_hint=x","access_settings_url":"https://id.example/apps"}}"#
       ),
@@ -263,6 +289,8 @@ final class AgentResponseTests: XCTestCase {
       #"{"ok":true,"signed_out":{"account":"a/b","damaged":false,"revocation":"failed"}}"#,
       #"{"ok":true,"signed_out":{"account":"a/b","damaged":false,"revocation":"revoked","end_session_url":"not a url"}}"#,
       #"{"ok":true,"listing":[]}"#,
+      #"{"ok":true,"default":{"account":"a/b","previous":null}}"#,
+      #"{"ok":true,"default":{"provider":"a","account":7,"previous":null}}"#,
     ] {
       XCTAssertNil(AgentResponse(parsing: line), line)
     }

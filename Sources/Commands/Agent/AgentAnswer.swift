@@ -1,7 +1,7 @@
 import Agent
 import Foundation
 
-/// How `list`, `export` and `logout` ask a running agent for their vault first (as `token`
+/// How `list`, `export`, `logout` and `default` ask a running agent for their vault first (as `token`
 /// does): its answer, or its failure with the exit status and message the command would have
 /// given on its own; nil when no agent answers for this vault (or `AUTHTUI_NO_AGENT` is set),
 /// and the command unlocks the vault itself.
@@ -48,6 +48,12 @@ extension AgentResponse {
   var export: AgentExport? {
     guard case .export(let export) = self else { return nil }
     return export
+  }
+
+  /// What changed, when this answers `default`.
+  var defaultChange: AgentDefaultChange? {
+    guard case .defaultChanged(let change) = self else { return nil }
+    return change
   }
 
   /// What the sign-out did, when this answers `logout`.
