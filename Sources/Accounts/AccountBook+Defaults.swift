@@ -2,12 +2,12 @@ import Vault
 
 /// What `makeDefault(named:)` changed.
 public struct DefaultChange: Sendable, Equatable {
+  /// The provider id.
+  public let provider: String
   /// The account that is now its provider's default.
   public let account: String
   /// The account that was the default before, when another one was.
   public let previous: String?
-  /// True when the account was the default already, so nothing changed.
-  public var unchanged: Bool { previous == account }
 }
 
 extension AccountBook {
@@ -17,7 +17,7 @@ extension AccountBook {
     let account = try await account(named: text)
     let previous = try await defaultAccountName(provider: account.providerID)
     try await vaulted { vault throws(VaultError) in try await vault.makeDefault(account.id) }
-    return DefaultChange(account: account.name, previous: previous)
+    return DefaultChange(provider: account.providerID, account: account.name, previous: previous)
   }
 
   /// Removes provider `text`'s default mark; returns the account that had it, nil when none

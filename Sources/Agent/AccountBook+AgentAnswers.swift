@@ -26,6 +26,13 @@ extension AgentListing {
   }
 }
 
+extension AgentDefaultChange {
+  /// `change` as the agent sends it, and `authtui default` prints it either way.
+  package init(_ change: DefaultChange) {
+    self.init(provider: change.provider, account: change.account, previous: change.previous)
+  }
+}
+
 extension AgentListing.Damaged {
   /// The row's id as the command line takes it: `#2`.
   package var idText: String { AccountID(id).description }

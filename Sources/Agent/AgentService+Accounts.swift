@@ -26,11 +26,7 @@ extension AgentService {
       case .logout(let name, let localOnly):
         return .signedOut(try await book.signOut(named: name, localOnly: localOnly))
       case .makeDefault(let name):
-        let change = try await book.makeDefault(named: name)
-        return .defaultChanged(
-          AgentDefaultChange(
-            provider: String(change.account.prefix { $0 != "/" }), account: change.account,
-            previous: change.previous))
+        return .defaultChanged(AgentDefaultChange(try await book.makeDefault(named: name)))
       case .clearDefault(let provider):
         return .defaultChanged(
           AgentDefaultChange(

@@ -17,6 +17,9 @@ public struct AgentDefaultChange: Sendable, Equatable {
     self.previous = previous
   }
 
+  /// True when the account was the default already, so nothing changed.
+  public var unchanged: Bool { account != nil && previous == account }
+
   var json: OrderedJSON {
     .object([
       ("provider", .string(provider)), ("account", account.map(OrderedJSON.string) ?? .null),

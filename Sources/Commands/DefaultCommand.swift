@@ -47,13 +47,10 @@ enum DefaultCommand {
         .makeDefault(account: target), invocation.global, console: console,
         providers: .account(target)
       ) { book throws(AccountsError) in
-        let change = try await book.makeDefault(named: target)
-        return AgentDefaultChange(
-          provider: String(change.account.prefix { $0 != "/" }), account: change.account,
-          previous: change.previous)
+        AgentDefaultChange(try await book.makeDefault(named: target))
       }
       let account = change.account ?? target
-      if change.previous == account {
+      if change.unchanged {
         console.out("\(account) is already \(change.provider)'s default account.")
       } else {
         let was = change.previous.map { " in place of \($0)" } ?? ""
