@@ -28,6 +28,12 @@ enum UserName {
 
   /// A stable number for `name`, as providers that identify accounts by number report it in
   /// `sub` (GitLab's user id, Google's account id): never the name itself.
+  /// A smaller stable number for `name` (below 2^24), as Simkl's account id and GitHub's user
+  /// id are reported: never the name itself.
+  static func smallNumericID(_ name: String) -> Int {
+    SHA256.hash(name).prefix(3).reduce(0) { $0 << 8 | Int($1) }
+  }
+
   static func numericID(_ name: String) -> String {
     let digest = SHA256.hash(name)
     let value = digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }

@@ -84,10 +84,10 @@ struct GitHubProfile: ProviderProfile {
   {
     let body = RequestFields.body(of: request)
     guard let clientID = body.nonEmpty("client_id"), Self.isKnown(clientID) else {
-      return Self.error("incorrect_client_credentials", request, status: 200)
+      return Self.error("incorrect_client_credentials", request)
     }
     guard clientID != Self.deviceFlowDisabledClientID else {
-      return Self.error("device_flow_disabled", request, status: 200)
+      return Self.error("device_flow_disabled", request)
     }
     let scopes = (body["scope"] ?? "").split(whereSeparator: { $0 == " " || $0 == "," }).map(
       String.init)
@@ -147,7 +147,7 @@ struct GitHubProfile: ProviderProfile {
   {
     let body = RequestFields.queryAndBody(of: request)
     guard let clientID = body.nonEmpty("client_id"), Self.isKnown(clientID) else {
-      return Self.error("incorrect_client_credentials", request, status: 200)
+      return Self.error("incorrect_client_credentials", request)
     }
     switch body["grant_type"] {
     case "urn:ietf:params:oauth:grant-type:device_code":
@@ -155,7 +155,7 @@ struct GitHubProfile: ProviderProfile {
     case "refresh_token":
       return refresh(body, clientID: clientID, request, context: &context)
     default:
-      return Self.error("unsupported_grant_type", request, status: 200)
+      return Self.error("unsupported_grant_type", request)
     }
   }
 
@@ -164,7 +164,7 @@ struct GitHubProfile: ProviderProfile {
     context: inout ProviderContext
   ) -> HTTPResponse {
     guard clientID != Self.deviceFlowDisabledClientID else {
-      return Self.error("device_flow_disabled", request, status: 200)
+      return Self.error("device_flow_disabled", request)
     }
     context.count(.devicePolls)
     let deviceCode = body.nonEmpty("device_code") ?? ""
@@ -172,18 +172,18 @@ struct GitHubProfile: ProviderProfile {
       deviceCode: deviceCode, clientID: clientID, now: context.now, growInterval: true)
     {
     case .pending:
-      return Self.error("authorization_pending", request, status: 200)
+      return Self.error("authorization_pending", request)
     case .slowDown:
       context.count(.slowDowns)
       let interval = devices.interval(deviceCode: deviceCode) ?? context.settings.deviceInterval
       return Self.error(
-        "slow_down", request, status: 200, extra: [("interval", .int(interval))])
+        "slow_down", request, extra: [("interval", .int(interval))])
     case .denied:
-      return Self.error("access_denied", request, status: 200)
+      return Self.error("access_denied", request)
     case .expired:
-      return Self.error("expired_token", request, status: 200)
+      return Self.error("expired_token", request)
     case .redeemed, .unknown:
-      return Self.error("incorrect_device_code", request, status: 200)
+      return Self.error("incorrect_device_code", request)
     case .approved(let grant, let username):
       context.count(.deviceTokens)
       return issue(
@@ -198,14 +198,14 @@ struct GitHubProfile: ProviderProfile {
   ) -> HTTPResponse {
     if context.settings.refreshNeedsClientSecret, body.nonEmpty("client_secret") == nil {
       context.count(.failedRefreshes)
-      return Self.error("incorrect_client_credentials", request, status: 200)
+      return Self.error("incorrect_client_credentials", request)
     }
     guard let presented = body.nonEmpty("refresh_token"),
       case .valid(let grant) = tokens.redeemRefreshToken(
         presented, clientID: clientID, now: context.now, rotate: true)
     else {
       context.count(.failedRefreshes)
-      return Self.error("bad_refresh_token", request, status: 200)
+      return Self.error("bad_refresh_token", request)
     }
     // "Once you use a refresh token, that refresh token and the old access token will no
     // longer work": the old grant goes, the new tokens start a family of their own.
@@ -265,7 +265,7 @@ struct GitHubProfile: ProviderProfile {
         "Bad credentials", status: 401, documentation: "https://docs.github.com/rest")
     }
     context.count(.identityRequests)
-    let id = SHA256.hash(grant.username).prefix(3).reduce(0) { $0 << 8 | Int($1) }
+    let id = UserName.smallNumericID(grant.username)
     return Answers.json([
       "login": .string(grant.username), "id": .int(id),
       "node_id": .string("U_sandbox\(id)"), "type": "User", "site_admin": false,
@@ -303,17 +303,15 @@ struct GitHubProfile: ProviderProfile {
   ]
 
   /// An OAuth error the way GitHub sends it: `error`, `error_description`, `error_uri`, in the
-  /// format the `Accept` header asked for.
+  /// format the `Accept` header asked for, with HTTP 200 as GitHub does.
   static func error(
-    _ code: String, _ request: HTTPRequest, status: Int, extra: [(String, OrderedJSON)] = []
+    _ code: String, _ request: HTTPRequest, extra: [(String, OrderedJSON)] = []
   ) -> HTTPResponse {
-    var response = answer(
+    answer(
       [
         ("error", .string(code)), ("error_description", .string(descriptions[code] ?? code)),
         ("error_uri", .string(documentation + "#error-codes-for-the-device-flow")),
       ] + extra, to: request)
-    response.status = status
-    return response
   }
 
   /// JSON when the request accepts `application/json`, else GitHub's default: the same members

@@ -121,11 +121,12 @@ struct MicrosoftProfile: ProviderProfile {
     return count
   }
 
+  /// Microsoft publishes one key set for every tenant: it is rotated once and shared, so a
+  /// token from `common` verifies against its own tenant's keys too.
   mutating func rotateKeys() throws -> [String] {
-    var kids: [String] = []
-    for tenant in Paths.tenants {
-      kids += try authorities[tenant]?.keys.rotate() ?? []
-    }
+    guard let first = Paths.tenants.first, var keys = authorities[first]?.keys else { return [] }
+    let kids = try keys.rotate()
+    for tenant in Paths.tenants { authorities[tenant]?.keys = keys }
     return kids
   }
 }

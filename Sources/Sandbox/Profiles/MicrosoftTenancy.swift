@@ -26,9 +26,6 @@ struct MicrosoftTenancy: Sendable {
     }
   }
 
-  /// The issuer of an id_token for an account of `tenant`: always the tenant's own.
-  func issuerPath(forTenant tenant: String) -> String { Paths.issuer(tenant) }
-
   /// Nil when an account of `tenant` may sign in here, else what the page says.
   func refusal(forTenant tenant: String) -> String? {
     switch segment {

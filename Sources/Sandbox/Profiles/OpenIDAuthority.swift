@@ -332,7 +332,8 @@ struct OpenIDAuthority: Sendable {
     if let tenancy = configuration.tenancy {
       // Microsoft: the account's own tenant signs, whatever segment was asked.
       let tenant = MicrosoftTenancy.tenant(of: grant.username)
-      issuer = context.absolute(tenancy.issuerPath(forTenant: tenant))
+      // Always the tenant's own issuer.
+      issuer = context.absolute(SandboxPaths.Microsoft.issuer(tenant))
       tenantClaims = [("tid", .string(tenant)), ("ver", "2.0")]
     }
     var claims: [(String, OrderedJSON)] = [

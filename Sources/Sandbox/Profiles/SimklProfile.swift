@@ -232,7 +232,7 @@ struct SimklProfile: ProviderProfile {
         "The access token is missing, expired or revoked; sign in again.")
     }
     context.count(.identityRequests)
-    let accountID = SHA256.hash(grant.username).prefix(3).reduce(0) { $0 << 8 | Int($1) }
+    let accountID = UserName.smallNumericID(grant.username)
     return Answers.json([
       "user": [
         "name": .string(grant.username), "joined_at": "2024-01-01T00:00:00Z", "gender": "",

@@ -205,7 +205,8 @@ extension SandboxEngine {
   // MARK: Helpers
 
   static let profileHelp =
-    "Name a profile: {\"profile\":\"simkl|hivesigner|muhajir|oidc|github\"}."
+    "Name a profile: {\"profile\":\""
+    + SandboxProfile.allCases.map(\.rawValue).joined(separator: "|") + "\"}."
 
   private enum ProfileChoice {
     case success(SandboxProfile?)

@@ -151,6 +151,7 @@ actor SandboxEngine {
       ("GitLab (self-managed, before 17.1)", SandboxPaths.gitLabSelfManaged.discovery),
       ("Google", SandboxPaths.Google.discovery),
       ("GitHub", SandboxPaths.GitHub.device),
+      ("Microsoft", SandboxPaths.Microsoft.discovery("common")),
     ]
     for (name, path) in entries {
       body += "<li>\(name): <a href=\"\(path)\">\(path)</a></li>\n"
