@@ -66,10 +66,12 @@ public enum RefreshSchedule {
 
   /// When an account must be signed in to again: for one that cannot be refreshed, when its
   /// access token expires; for one whose refresh token has a known end, that end. Nil when
-  /// neither is known, so the account lasts until the provider says otherwise.
+  /// neither is known, so the account lasts until the provider says otherwise. Tokens obtained
+  /// at an unknown time (an older agent's listing) count as long-lived: three days' notice.
   public static func signInDeadline(
-    refreshable: Bool, obtainedAt: Date, expiresAt: Date?, refreshValidity: DateInterval?
+    refreshable: Bool, obtainedAt: Date?, expiresAt: Date?, refreshValidity: DateInterval?
   ) -> SignInDeadline? {
+    let obtainedAt = obtainedAt ?? .distantPast
     if refreshable {
       guard let refreshValidity,
         let noticeAt = signInNoticeAt(

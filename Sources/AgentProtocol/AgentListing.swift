@@ -140,14 +140,9 @@ public struct AgentListing: Sendable, Equatable {
         let expiresAt = AgentOptionalMember.date(account["expires_at"]),
         let scopes = account["scopes"]?.stringArrayValue,
         case .bool(let refreshable)? = account["refreshable"],
-        let obtainedAt = AgentOptionalMember.date(account["obtained_at"])
+        let obtainedAt = AgentOptionalMember.date(account["obtained_at"]),
+        let isDefault = AgentOptionalMember.bool(account["default"])
       else { return nil }
-      var isDefault = false
-      switch account["default"] {
-      case nil: break
-      case .bool(let value)?: isDefault = value
-      default: return nil
-      }
       guard let refreshIssuedAt = AgentOptionalMember.date(account["refresh_issued_at"]),
         let refreshExpiresAt = AgentOptionalMember.date(account["refresh_expires_at"]),
         (refreshIssuedAt == nil) == (refreshExpiresAt == nil)
@@ -161,7 +156,8 @@ public struct AgentListing: Sendable, Equatable {
       readable.append(
         Account(
           name: name, provider: provider, label: label, usable: usable, expiresAt: expiresAt,
-          scopes: scopes, refreshable: refreshable, obtainedAt: obtainedAt, isDefault: isDefault,
+          scopes: scopes, refreshable: refreshable, obtainedAt: obtainedAt,
+          isDefault: isDefault ?? false,
           refreshValidity: refreshValidity, tenant: tenant))
     }
     var unreadable: [Damaged] = []

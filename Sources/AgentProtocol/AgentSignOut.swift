@@ -112,6 +112,15 @@ enum AgentOptionalMember {
     }
   }
 
+  /// True or false.
+  static func bool(_ value: JSONValue?) -> Bool?? {
+    switch value {
+    case .bool(let flag)?: return .some(flag)
+    case .null?, nil: return .some(nil)
+    default: return nil
+    }
+  }
+
   /// A string.
   static func string(_ value: JSONValue?) -> String?? {
     switch value {

@@ -1,5 +1,6 @@
 import Accounts
 import Agent
+import App
 import AuthCore
 import Foundation
 import System
@@ -60,9 +61,8 @@ enum LogoutCommand {
     do throws(CommandFailure) {
       let outcome = try await signOut(options, console: console)
       let name = outcome.account
-      let accessSettings = outcome.accessSettingsURL
+      let place = SignOutState.accessSettingsPlace(outcome.accessSettingsURL)
       if outcome.damaged {
-        let place = accessSettings.map { "at \($0)" } ?? "in your account settings at the provider"
         console.out(
           "Removed \(name) from this vault. Its tokens could not be read, so they were not "
             + "revoked: withdraw authtui's access " + place + ".")
@@ -78,13 +78,11 @@ enum LogoutCommand {
           "Signed out of \(name): the provider revoked its tokens, and it was removed here.")
       case .unsupported where outcome.endSessionURL != nil:
         // Said plainly: the sign-out page ends the browser session, not the tokens.
-        let place = accessSettings.map { "at \($0)" } ?? "in your account settings at the provider"
         console.out(
           "Removed \(name) from this vault. This provider cannot revoke tokens: its sign-out page "
             + "ends your browser session only, and tokens already issued stay valid until they "
             + "expire; to end them now, withdraw authtui's access " + place + ".")
       case .unsupported:
-        let place = accessSettings.map { "at \($0)" } ?? "in your account settings at the provider"
         console.out(
           "Removed \(name). This provider cannot revoke tokens from here: withdraw authtui's access "
             + place + ".")
@@ -99,8 +97,7 @@ enum LogoutCommand {
         throw CommandFailure(
           exitCode: .providerError,
           message: "the provider did not revoke \(name)'s tokens (\(message)) They may keep "
-            + "working until they expire; withdraw access "
-            + (accessSettings.map { "at \($0)." } ?? "in your account settings at the provider."),
+            + "working until they expire; withdraw access " + place + ".",
           code: code)
       }
       return .ok

@@ -198,7 +198,7 @@ enum StatusCommand {
       // The UI's rule for "sign in again before DATE".
       guard
         let deadline = RefreshSchedule.signInDeadline(
-          refreshable: account.refreshable, obtainedAt: account.obtainedAt ?? now,
+          refreshable: account.refreshable, obtainedAt: account.obtainedAt,
           expiresAt: account.expiresAt, refreshValidity: account.refreshValidity)
       else { return nil }
       switch (deadline.reason, deadline.date > now) {

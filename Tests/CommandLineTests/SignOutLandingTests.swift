@@ -43,8 +43,8 @@ import Testing
     )
     // The browser's last page is authtui's landing, reached after the provider's confirmation.
     // The browser writes it once it has read the answer, which logout does not wait for.
-    for _ in 0..<600 where !FileManager.default.fileExists(atPath: page) {
-      try await Task.sleep(nanoseconds: 100_000_000)
+    try await waitUntil("the test browser wrote its last page") {
+      FileManager.default.fileExists(atPath: page)
     }
     let seen = try String(contentsOfFile: page, encoding: .utf8)
     #expect(seen.contains("<h1>Signed out</h1>"))
@@ -133,8 +133,8 @@ import Testing
         + "instead.")
     #expect(said.last?.hasPrefix("Opened the provider's sign-out page with $BROWSER (") == true)
     // Asked for no return, the provider ends on its own page (the browser writes it last).
-    for _ in 0..<600 where !FileManager.default.fileExists(atPath: page) {
-      try await Task.sleep(nanoseconds: 100_000_000)
+    try await waitUntil("the test browser wrote its last page") {
+      FileManager.default.fileExists(atPath: page)
     }
     let seen = try String(contentsOfFile: page, encoding: .utf8)
     #expect(seen.contains("You are signed out."))

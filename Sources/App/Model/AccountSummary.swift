@@ -67,7 +67,7 @@ public struct AccountSummary: Sendable, Equatable, Identifiable {
   public var signInDeadline: RefreshSchedule.SignInDeadline? {
     guard !needsSignIn, hasAccessToken else { return nil }
     return RefreshSchedule.signInDeadline(
-      refreshable: refreshable, obtainedAt: obtainedAt ?? .distantPast, expiresAt: expiresAt,
+      refreshable: refreshable, obtainedAt: obtainedAt, expiresAt: expiresAt,
       refreshValidity: refreshValidity)
   }
 

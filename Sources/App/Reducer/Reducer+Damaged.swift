@@ -69,7 +69,8 @@ extension AppState {
     message = StatusMessage(
       .success,
       "removed \(damaged.reference) from this vault; its tokens could not be read, so they "
-        + "were not revoked: withdraw authtui's access in your account settings at the provider",
+        + "were not revoked: withdraw authtui's access "
+        + SignOutState.accessSettingsPlace(nil),
       now: now)
   }
 }

@@ -36,7 +36,7 @@ enum DamagedView {
       let damaged = state.damagedAccounts[screen.selected]
       add(
         "Remove \(damaged.reference) from this vault? Its tokens cannot be read, so they cannot "
-          + "be revoked: withdraw authtui's access in your account settings at the provider.",
+          + "be revoked: withdraw authtui's access " + SignOutState.accessSettingsPlace(nil) + ".",
         .dialogWarning)
       add(
         "\(state.keyName(.yes, in: .damaged)) removes it, "

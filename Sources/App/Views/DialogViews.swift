@@ -30,7 +30,7 @@ enum DialogViews {
             + "expire, if they ever do.", .dialogWarning)
         add(
           "authtui deletes the account from the vault; withdraw its access "
-            + Self.accessSettingsPlace(dialog) + ".", .dialog)
+            + SignOutState.accessSettingsPlace(dialog.accessSettingsURL) + ".", .dialog)
       }
       lines.append(("", .dialog))
       add("Sign out of \(dialog.account)?", .dialog)
@@ -50,7 +50,7 @@ enum DialogViews {
       case .unsupported, .skipped, .providerMissing:
         add(
           "\(dialog.providerName) cannot revoke tokens from here: withdraw authtui's access "
-            + Self.accessSettingsPlace(dialog) + ".", .dialogWarning)
+            + SignOutState.accessSettingsPlace(dialog.accessSettingsURL) + ".", .dialogWarning)
       case .failed(let error): add("Revocation failed: \(error.message)", .dialogWarning)
       }
       if report?.endSessionURL != nil {
@@ -65,12 +65,6 @@ enum DialogViews {
     var page = Page(inner)
     page.skip()
     for (text, role) in lines { page.line([(text, role)], in: &buffer) }
-  }
-
-  /// Where the user withdraws authtui's access: the provider's page when it says, as
-  /// `authtui logout` names it.
-  static func accessSettingsPlace(_ dialog: SignOutState) -> String {
-    dialog.accessSettingsURL.map { "at \($0)" } ?? "in your account settings at the provider"
   }
 
   static func drawExport(
