@@ -115,7 +115,7 @@ let package = Package(
     .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
     .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestSupport"]),
-    .testTarget(name: "LoopbackTests", dependencies: ["Loopback", "TestSupport"]),
+    .testTarget(name: "LoopbackTests", dependencies: ["Isolation", "Loopback", "TestSupport"]),
     .testTarget(
       name: "AuthCoreTests",
       dependencies: [

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -18,6 +20,59 @@ public func onOwnThread<Value: Sendable>(
 ) async -> Value {
   await withCheckedContinuation { continuation in
     startThread(named: name) { continuation.resume(returning: work()) }
+  }
+}
+
+/// Starts `work` on a thread of its own now and returns what to await for its end.
+///
+/// Unlike `onOwnThread` called from a new task, nothing waits for a turn on the cooperative
+/// pool: under load that turn can come tens of seconds late (once, every loopback server of a
+/// parallel test run started only after its clients had given up).
+///
+/// ```swift
+/// let end = startOwnThread(named: "server") { loop.run() }
+/// await end.wait()
+/// ```
+public func startOwnThread(named name: String? = nil, _ work: @escaping @Sendable () -> Void)
+  -> ThreadEnd
+{
+  let end = ThreadEnd()
+  startThread(named: name) {
+    work()
+    end.signal()
+  }
+  return end
+}
+
+/// The end of a thread started by `startOwnThread`, for any number of tasks to await.
+public final class ThreadEnd: Sendable {
+  private struct State {
+    var ended = false
+    var waiting: [CheckedContinuation<Void, Never>] = []
+  }
+
+  private let state = Mutex(State())
+
+  fileprivate init() {}
+
+  /// Returns once the thread's work has returned (at once if it has).
+  public func wait() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let ended = state.withLock { state in
+        if !state.ended { state.waiting.append(continuation) }
+        return state.ended
+      }
+      if ended { continuation.resume() }
+    }
+  }
+
+  fileprivate func signal() {
+    let waiting = state.withLock { state in
+      state.ended = true
+      defer { state.waiting = [] }
+      return state.waiting
+    }
+    for continuation in waiting { continuation.resume() }
   }
 }
 

@@ -7,9 +7,10 @@ import Foundation
 /// A tiny HTTP/1.1 server bound to 127.0.0.1 only: the redirect listener of a sign-in and the
 /// sandbox provider both stand on it.
 ///
-/// It stands on `SocketRequestServer` (one thread reading every connection, answers in
-/// high-priority tasks): each connection has a byte limit and a read deadline; a malformed or
-/// slow request gets its 4xx and is closed without disturbing the others. A complete request is
+/// It stands on `SocketRequestServer` (one thread reading every connection, answers in tasks
+/// that never wait for the cooperative pool): each connection has a byte limit and a read
+/// deadline; a malformed or slow request gets its 4xx and is closed without disturbing the
+/// others. A complete request is
 /// handed, with its socket, to a task that runs `handler` and writes the answer; every answer
 /// closes its connection.
 public final class LoopbackServer: Sendable {

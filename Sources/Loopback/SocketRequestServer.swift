@@ -12,9 +12,12 @@ import Isolation
 /// The thread waits in `poll(2)`, so blocking calls stay off the cooperative thread pool, and
 /// only it touches the connections being read, so no lock is needed. Each connection has a read
 /// deadline; what counts as a whole request (and what to do with a bad or slow one) is the
-/// caller's `frame` and `timedOut`. Answering tasks run at high priority: a client is waiting,
-/// and on the two-thread cooperative pool a request queued behind long-running jobs could
-/// otherwise wait until its client gives up.
+/// caller's `frame` and `timedOut`.
+///
+/// Nothing here waits for a turn on the cooperative pool: the thread starts before `init`
+/// returns, and each answering task prefers a serial queue of its own (`QueueTaskExecutor`). A
+/// client is waiting, and on the two-thread pool of a loaded machine a server started by a
+/// task, or an answer queued there, once came only after every client had given up (30 s).
 public final class SocketRequestServer<Request: Sendable>: Sendable {
   /// What the bytes read so far from one connection amount to.
   public enum Framing: Sendable {
@@ -43,7 +46,7 @@ public final class SocketRequestServer<Request: Sendable>: Sendable {
   /// close it, a later `requestStop()` would write into whatever socket reused the number (a
   /// sign-in's HTTPS connection, say), corrupting that stream.
   private let wakeFD: Int32
-  private let finished: Task<Void, Never>
+  private let finished: ThreadEnd
 
   /// Serves `listenFD` (a listening, non-blocking socket, which the server then owns).
   ///
@@ -78,7 +81,7 @@ public final class SocketRequestServer<Request: Sendable>: Sendable {
     let loop = RequestLoop(
       listenFD: listenFD, wakeReadFD: pair[0], rules: rules, admit: admit,
       overloaded: overloaded, frame: frame, timedOut: timedOut, respond: respond)
-    finished = Task.detached { await onOwnThread(named: threadName) { loop.run() } }
+    finished = startOwnThread(named: threadName) { loop.run() }
   }
 
   deinit {
@@ -97,7 +100,7 @@ public final class SocketRequestServer<Request: Sendable>: Sendable {
   /// Stops the server and returns once the listening socket is closed.
   public func stop() async {
     requestStop()
-    await finished.value
+    await finished.wait()
   }
 }
 
@@ -229,7 +232,7 @@ private final class RequestLoop<Request: Sendable>: @unchecked Sendable {
   private func dispatch(_ request: Request, on fd: Int32) {
     connections[fd] = nil
     let respond = self.respond
-    Task.detached(priority: .high) {
+    Task(executorPreference: QueueTaskExecutor(label: "authtui-answer-\(fd)")) {
       await respond(request, fd)
     }
   }

@@ -1,4 +1,6 @@
 import Foundation
+import Isolation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -27,6 +29,35 @@ import Testing
     #expect(response.hasSuffix("you asked for /callback with code=abc"))
     #expect(response.contains("Connection: close"))
     await server.stop()
+  }
+
+  @Test func answersWhileEveryThreadOfTheCooperativePoolIsBusy() async throws {
+    // On a loaded machine the pool's queue once ran thirty seconds long, and servers that
+    // needed a turn there (to start their thread, to answer) answered only after their clients
+    // had given up. Here every pool thread is held while a server starts and is asked.
+    let outcome = await onOwnThread { () -> (status: Int, body: String, poolWasFull: Bool) in
+      let width = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+      let started = DispatchSemaphore(value: 0)
+      let release = DispatchSemaphore(value: 0)
+      for _ in 0..<width {
+        Task.detached {
+          started.signal()
+          release.wait()
+        }
+      }
+      for _ in 0..<width { started.wait() }
+      let probe = Mutex(false)
+      Task.detached { probe.withLock { $0 = true } }
+      defer { for _ in 0..<width { release.signal() } }
+      guard let server = try? echoServer() else { return (0, "no server", true) }
+      defer { server.requestStop() }
+      let response = LoopbackHTTP.request(
+        "GET", "/callback?code=busy", port: server.port, timeout: 5)
+      return (response.status, response.body, !probe.withLock { $0 })
+    }
+    #expect(outcome.poolWasFull, "a task ran while every pool thread was to be held")
+    #expect(outcome.status == 200)
+    #expect(outcome.body == "you asked for /callback with code=busy")
   }
 
   @Test func answersGarbageWith400AndKeepsServing() async throws {
