@@ -1,5 +1,3 @@
-import Synchronization
-
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -26,8 +24,8 @@ public func onOwnThread<Value: Sendable>(
 /// Starts `work` on a thread of its own now and returns what to await for its end.
 ///
 /// Unlike `onOwnThread` called from a new task, nothing waits for a turn on the cooperative
-/// pool: under load that turn can come tens of seconds late (once, every loopback server of a
-/// parallel test run started only after its clients had given up).
+/// pool before the work starts: under load that turn can come tens of seconds late (once, the
+/// loopback servers of a parallel test run started only after their clients had given up).
 ///
 /// ```swift
 /// let end = startOwnThread(named: "server") { loop.run() }
@@ -39,40 +37,30 @@ public func startOwnThread(named name: String? = nil, _ work: @escaping @Sendabl
   let end = ThreadEnd()
   startThread(named: name) {
     work()
-    end.signal()
+    // Only the news of the end waits for the pool, and nobody is kept waiting by it but
+    // whoever awaits the end.
+    Task { await end.finish() }
   }
   return end
 }
 
 /// The end of a thread started by `startOwnThread`, for any number of tasks to await.
-public final class ThreadEnd: Sendable {
-  private struct State {
-    var ended = false
-    var waiting: [CheckedContinuation<Void, Never>] = []
-  }
-
-  private let state = Mutex(State())
+public actor ThreadEnd {
+  private var ended = false
+  private var waiting: [CheckedContinuation<Void, Never>] = []
 
   fileprivate init() {}
 
   /// Returns once the thread's work has returned (at once if it has).
   public func wait() async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      let ended = state.withLock { state in
-        if !state.ended { state.waiting.append(continuation) }
-        return state.ended
-      }
-      if ended { continuation.resume() }
-    }
+    guard !ended else { return }
+    await withCheckedContinuation { waiting.append($0) }
   }
 
-  fileprivate func signal() {
-    let waiting = state.withLock { state in
-      state.ended = true
-      defer { state.waiting = [] }
-      return state.waiting
-    }
+  fileprivate func finish() {
+    ended = true
     for continuation in waiting { continuation.resume() }
+    waiting = []
   }
 }
 

@@ -1,6 +1,5 @@
 import Foundation
 import Isolation
-import Synchronization
 import TestSupport
 import Testing
 
@@ -34,30 +33,32 @@ import Testing
   @Test func answersWhileEveryThreadOfTheCooperativePoolIsBusy() async throws {
     // On a loaded machine the pool's queue once ran thirty seconds long, and servers that
     // needed a turn there (to start their thread, to answer) answered only after their clients
-    // had given up. Here every pool thread is held while a server starts and is asked.
-    let outcome = await onOwnThread { () -> (status: Int, body: String, poolWasFull: Bool) in
+    // had given up. Here every pool thread is held, blocked reading a pipe, while a server
+    // starts and is asked.
+    let outcome = await onOwnThread { () -> (status: Int, body: String, poolWasFull: Bool)? in
       let width = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-      let started = DispatchSemaphore(value: 0)
-      let release = DispatchSemaphore(value: 0)
+      guard let started = BytePipe(), let release = BytePipe(), let probe = BytePipe() else {
+        return nil
+      }
       for _ in 0..<width {
         Task.detached {
-          started.signal()
-          release.wait()
+          started.put()
+          release.take()
         }
       }
-      for _ in 0..<width { started.wait() }
-      let probe = Mutex(false)
-      Task.detached { probe.withLock { $0 = true } }
-      defer { for _ in 0..<width { release.signal() } }
-      guard let server = try? echoServer() else { return (0, "no server", true) }
+      for _ in 0..<width { started.take() }
+      Task.detached { probe.put() }
+      defer { for _ in 0..<width { release.put() } }
+      guard let server = try? echoServer() else { return nil }
       defer { server.requestStop() }
       let response = LoopbackHTTP.request(
         "GET", "/callback?code=busy", port: server.port, timeout: 5)
-      return (response.status, response.body, !probe.withLock { $0 })
+      return (response.status, response.body, !probe.hasByte)
     }
-    #expect(outcome.poolWasFull, "a task ran while every pool thread was to be held")
-    #expect(outcome.status == 200)
-    #expect(outcome.body == "you asked for /callback with code=busy")
+    let result = try #require(outcome, "no pipe or no server")
+    #expect(result.poolWasFull, "a task ran while every pool thread was to be held")
+    #expect(result.status == 200)
+    #expect(result.body == "you asked for /callback with code=busy")
   }
 
   @Test func answersGarbageWith400AndKeepsServing() async throws {
@@ -188,5 +189,39 @@ import Testing
       throw POSIXError(.EADDRINUSE)
     }
     return fd
+  }
+}
+
+/// A pipe that passes single bytes between threads, blocking the reader until one arrives:
+/// how a test holds threads without a lock.
+private final class BytePipe: Sendable {
+  private let read: Int32
+  private let write: Int32
+
+  init?() {
+    var fds: [Int32] = [0, 0]
+    guard pipe(&fds) == 0 else { return nil }
+    (read, write) = (fds[0], fds[1])
+  }
+
+  deinit {
+    close(read)
+    close(write)
+  }
+
+  func put() {
+    var byte: UInt8 = 1
+    _ = Glibc.write(write, &byte, 1)
+  }
+
+  func take() {
+    var byte: UInt8 = 0
+    while Glibc.read(read, &byte, 1) < 0 && errno == EINTR {}
+  }
+
+  /// Whether a byte is waiting, without waiting for one.
+  var hasByte: Bool {
+    var entry = pollfd(fd: read, events: Int16(POLLIN), revents: 0)
+    return poll(&entry, 1, 0) == 1
   }
 }
