@@ -74,9 +74,11 @@ enum DetailsView {
       refreshable = "yes: authtui refreshes the token before it is used"
     }
     page.field("Refreshable", refreshable, labelWidth: labelWidth, in: &buffer)
-    page.skip()
+    // One line at 60 columns; on a screen with a single row left it goes there, without the
+    // blank line before it, rather than off the screen.
+    if page.remaining > 1 { page.skip() }
     page.wrapped(
-      "The token itself is never shown: \(state.keyName(.copy, in: .details)) copies it, "
+      "The token is never shown: \(state.keyName(.copy, in: .details)) copies it, "
         + "\(state.keyName(.export, in: .details)) exports it.", role: .listSecondary,
       in: &buffer)
   }
