@@ -13,8 +13,9 @@ public struct JSONParser {
     /// for messages, and a member name given twice is an error (which one would count?).
     case configuration
     /// An answer from a provider or a line from the agent: UTF-8 bytes, no positions kept (no
-    /// one reads a provider's answer by line), and a repeated member name keeps its first
-    /// value, as Foundation's decoder did when it read these.
+    /// one reads a provider's answer by line), and a repeated member name keeps its last
+    /// value: what RFC 7519 §4 and RFC 7515 §4 require of a JWT reader that does not refuse
+    /// the token, and what JavaScript's `JSON.parse` does.
     case wire
 
     var maximumDepth: Int {
@@ -46,7 +47,7 @@ public struct JSONParser {
 
   /// Parses JSON that came over the network or a socket: UTF-8 (RFC 8259 §8.1; a leading byte
   /// order mark is skipped, as the RFC allows), nested at most `wireMaximumDepth` deep; a
-  /// member name given twice keeps its first value.
+  /// member name given twice keeps its last value.
   public static func parseWire(_ bytes: some Sequence<UInt8>) throws(JSONParseError) -> JSONValue {
     var scalars = try decodeUTF8(bytes)
     if scalars.first == "\u{FEFF}" { scalars.removeFirst() }
@@ -205,10 +206,8 @@ public struct JSONParser {
       try expect(":", "':' after the member name \(MessageQuoting.quoted(key))")
       skipWhitespace()
       let (value, valuePositions) = try parseValue(depth: depth + 1)
-      if !repeated {
-        members[key] = value
-        if mode == .configuration { positions.members[key] = valuePositions }
-      }
+      members[key] = value
+      if mode == .configuration { positions.members[key] = valuePositions }
       skipWhitespace()
       if current == "," {
         advance()

@@ -12,7 +12,7 @@ public enum JSONValue: Sendable, Equatable {
   case null
   /// An array.
   case array([JSONValue])
-  /// An object. Read from the network, a repeated member name keeps its first value; a
+  /// An object. Read from the network, a repeated member name keeps its last value; a
   /// configuration file with one is refused.
   case object([String: JSONValue])
 

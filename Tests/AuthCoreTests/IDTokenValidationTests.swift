@@ -140,6 +140,18 @@ import Testing
         + "start a new sign-in.")
   }
 
+  @Test func aClaimGivenTwiceCountsByItsLastValueAsRFC7519Requires() async throws {
+    // RFC 7519 §4: refuse the token or read only the lexically last of a name given twice.
+    let claims = try JSONSerialization.data(
+      withJSONObject: TestJWT.claims(), options: [.sortedKeys])
+    let text = String(decoding: claims, as: UTF8.self)
+    let body = text.dropFirst().dropLast()
+    let lastRight = try TestSigner.rsa.sign(json: #"{"nonce":"replayed","# + body + "}")
+    #expect(try await validate(lastRight).nonce == TestJWT.nonce)
+    let lastWrong = try TestSigner.rsa.sign(json: "{" + body + #","nonce":"replayed"}"#)
+    #expect(await refusal(lastWrong) == .idTokenRejected(.nonceMismatch))
+  }
+
   @Test func refusesATokenWithoutTheNonceThatWasSent() async throws {
     let error = await refusal(try TestSigner.rsa.sign(TestJWT.claims(["nonce": NSNull()])))
     #expect(error == .idTokenRejected(.nonceMismatch))

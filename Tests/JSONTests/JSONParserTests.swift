@@ -75,9 +75,10 @@ import Testing
     #expect(JSONValue.object(from: Array("[1]".utf8)) == nil)
   }
 
-  @Test func keepsTheFirstValueOfANameGivenTwiceOnTheWire() throws {
-    let members = try #require(JSONValue.object(from: Array(#"{"a":1,"a":2}"#.utf8)))
-    #expect(members == ["a": .number(1)])
+  @Test func keepsTheLastValueOfANameGivenTwiceOnTheWire() throws {
+    let members = try #require(
+      JSONValue.object(from: Array(#"{"a":1,"b":{"c":1,"c":3},"a":2}"#.utf8)))
+    #expect(members == ["a": .number(2), "b": .object(["c": .number(3)])])
   }
 
   @Test(arguments: [

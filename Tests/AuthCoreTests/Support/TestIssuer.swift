@@ -45,7 +45,18 @@ struct TestSigner: Sendable {
     var fullHeader: [String: Any] = ["alg": key.algorithm.rawValue, "typ": "JWT"]
     if let kid { fullHeader["kid"] = kid }
     fullHeader.merge(header) { _, new in new }
-    let input = try TestJWT.segment(fullHeader) + "." + TestJWT.segment(claims)
+    return try sign(payload: TestJWT.segment(claims), header: fullHeader)
+  }
+
+  /// A compact JWS of the claims written out as `json`, exactly as given (a name twice, say).
+  func sign(json: String) throws -> String {
+    var header: [String: Any] = ["alg": key.algorithm.rawValue, "typ": "JWT"]
+    if let kid { header["kid"] = kid }
+    return try sign(payload: Base64URL.encode(Array(json.utf8)), header: header)
+  }
+
+  private func sign(payload: String, header: [String: Any]) throws -> String {
+    let input = try TestJWT.segment(header) + "." + payload
     return input + "." + Base64URL.encode(try key.signature(for: Array(input.utf8)))
   }
 }
