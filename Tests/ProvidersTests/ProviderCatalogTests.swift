@@ -357,3 +357,25 @@ extension ProviderFile {
         ])
   }
 }
+
+extension ProviderCatalogTests {
+  @Test func githubSeparatesScopesWithCommasAndAFileMayNameOneVisibleCharacter() throws {
+    try write("github.json", #"{ "client_id": "x" }"#)
+    try write(
+      "work.json",
+      #"{ "preset": "oidc", "issuer": "https://id.example.com", "client_id": "x", "scope_separator": ";" }"#
+    )
+    try write(
+      "bad.json",
+      #"{ "preset": "oidc", "issuer": "https://id.example.com", "client_id": "x", "scope_separator": ", " }"#
+    )
+    let catalog = ProviderCatalog.load(from: location)
+    #expect(try #require(catalog.entry("github")?.configuration).scopeSeparator == ",")
+    #expect(try #require(catalog.entry("work")?.configuration).scopeSeparator == ";")
+    #expect(catalog.entry("bad") == nil)
+    #expect(
+      catalog.skippedFiles.map(\.description) == [
+        "\(dir)/bad.json:1: scope_separator: is one visible ASCII character, for example \",\" (a space is the default)"
+      ])
+  }
+}

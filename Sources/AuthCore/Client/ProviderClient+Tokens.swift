@@ -131,11 +131,16 @@ extension ProviderClient {
   /// refresh token, which only a client holding the secret could use. The account is then not
   /// refreshable, and shows and says so (sign in again before the access token expires),
   /// instead of failing at its first refresh. A refresh token the answer gives no lifetime for
-  /// gets the provider file's `refresh_token_lifetime`, if any.
+  /// gets the provider file's `refresh_token_lifetime`, if any. A `scope` written with the
+  /// provider's own `scope_separator` is read as the space-separated list RFC 6749 defines.
   func tokenResponse(_ json: [String: JSONValue]) async throws(AuthError) -> TokenResponse {
     var members = json
     if configuration.refreshRequiresClientSecret {
       members["refresh_token"] = nil
+    }
+    if let separator = configuration.scopeSeparator, case .string(let scope) = members["scope"] {
+      members["scope"] = .string(
+        scope.components(separatedBy: separator).filter { !$0.isEmpty }.joined(separator: " "))
     }
     return try TokenResponse(
       json: members, receivedAt: await clock.now(),

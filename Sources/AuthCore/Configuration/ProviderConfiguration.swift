@@ -112,6 +112,9 @@ public struct ProviderConfiguration: Sendable, Equatable {
   /// days. The account then says "sign in again before" that date, as one that cannot be
   /// refreshed does. Nil when the provider keeps refresh tokens until they are revoked.
   public var refreshTokenLifetime: TimeInterval?
+  /// What the provider's token answers put between granted scopes instead of RFC 6749's space
+  /// (`scope_separator`): GitHub answers `"scope": "repo,gist"`. Nil for a space.
+  public var scopeSeparator: String?
 
   /// A configuration with the defaults of DESIGN.md for everything not given.
   public init(

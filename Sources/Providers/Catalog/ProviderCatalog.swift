@@ -295,6 +295,7 @@ public struct ProviderCatalog: Sendable {
       $0 > 0 ? TimeInterval($0) : nil
     }
     configuration.postLogoutUsesRedirectURI = file.postLogoutUsesRedirectURI ?? false
+    configuration.scopeSeparator = file.scopeSeparator
     return configuration
   }
 }

@@ -44,7 +44,7 @@ extension FieldReader {
     "registration_url", "registration_note", "discovery", "post_logout_redirect_uri", "identity",
     "access_settings_url", "refresh_requires_client_secret", "post_logout_uses_redirect_uri",
     "application_type", "client_secret", "client_secret_required", "fields",
-    "id_token_issuer_fields", "error_aliases", "refresh_token_lifetime",
+    "id_token_issuer_fields", "error_aliases", "refresh_token_lifetime", "scope_separator",
   ]
 
   static let identityFields = [
@@ -127,6 +127,7 @@ extension FieldReader {
     file.applicationType = string("application_type")
     // Up to ten years, in seconds.
     file.refreshTokenLifetime = integer("refresh_token_lifetime", in: 0...315_360_000)
+    file.scopeSeparator = readScopeSeparator()
     return file
   }
 
@@ -152,6 +153,21 @@ extension FieldReader {
       accepted[name] = value
     }
     return accepted
+  }
+
+  /// `scope_separator`: one visible ASCII character between granted scopes (a space, RFC
+  /// 6749's, is the default).
+  mutating func readScopeSeparator() -> String? {
+    guard let separator = string("scope_separator") else { return nil }
+    guard separator.unicodeScalars.count == 1, let scalar = separator.unicodeScalars.first,
+      (0x21...0x7E).contains(scalar.value)
+    else {
+      report(
+        "scope_separator",
+        "is one visible ASCII character, for example \",\" (a space is the default)")
+      return nil
+    }
+    return separator
   }
 
   /// `id_token_issuer_fields`: one field of `issuer`, and the claim that fills it.

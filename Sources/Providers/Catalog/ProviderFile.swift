@@ -73,6 +73,9 @@ public struct ProviderFile: Sendable, Equatable {
   public var refreshTokenLifetime: Int?
   /// The kind of application to register, as the provider names it (`application_type`).
   public var applicationType: String?
+  /// What the provider's token answers put between granted scopes instead of RFC 6749's space
+  /// (`scope_separator`; `","` for GitHub).
+  public var scopeSeparator: String?
 
   public init() {}
 
@@ -124,6 +127,7 @@ public struct ProviderFile: Sendable, Equatable {
       refreshRequiresClientSecret ?? base.refreshRequiresClientSecret
     merged.applicationType = applicationType ?? base.applicationType
     merged.refreshTokenLifetime = refreshTokenLifetime ?? base.refreshTokenLifetime
+    merged.scopeSeparator = scopeSeparator ?? base.scopeSeparator
     return merged
   }
 

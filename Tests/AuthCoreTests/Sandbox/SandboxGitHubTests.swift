@@ -61,7 +61,9 @@ import Testing
     // An OAuth app's token: no expiry, no refresh token.
     #expect(tokens.expiresIn == nil)
     #expect(tokens.refreshToken == nil)
-    #expect(tokens.scope == "repo,read:user")
+    // GitHub writes `"scope": "repo,read:user"`; the preset's `"scope_separator": ","`
+    // makes that two scopes.
+    #expect(tokens.scopes == ["repo", "read:user"])
     #expect(seen.compactMap { $0.nextPollAt?.timeIntervalSince(origin) } == [5, 10, 15])
     let stats = await harness.server.stats()
     #expect(stats[.devicePolls, .github] == 3)
