@@ -30,7 +30,7 @@ import Testing
     let outcome = await harness.browse(
       authorizeURL(harness, challenge: challenge, method: method), user: user)
     #expect(outcome.succeeded, "\(outcome.failure ?? "")")
-    return try #require(await harness.callback.received().last)
+    return try #require(await harness.callback.received(state: "h-1").last)
   }
 
   func exchange(_ harness: SandboxHarness, code: String, verifier: String?) async
@@ -146,9 +146,8 @@ import Testing
     let outcome = await harness.browse(
       authorizeURL(harness, challenge: PKCEPair.generate().challenge), action: .deny)
     #expect(outcome.succeeded)
-    let callback = try #require(await harness.callback.received().last)
+    let callback = try #require(await harness.callback.received(state: "h-1").last)
     #expect(callback["error"] == "access_denied")
-    #expect(callback["state"] == "h-1")
     #expect(callback["code"] == nil)
   }
 

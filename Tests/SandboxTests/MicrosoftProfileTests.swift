@@ -46,7 +46,7 @@ import Testing
     let signIn = OpenIDSignIn.microsoft(harness, tenant: "consumers")
     let outcome = await harness.browse(signIn.authorizationURL, action: .approve, user: "alice")
     #expect(!outcome.succeeded)
-    #expect(await harness.callback.received().isEmpty)
+    #expect(await harness.callback.received(state: signIn.state).isEmpty)
   }
 
   /// Microsoft "doesn't revoke old refresh tokens": the old one still works, and its use is

@@ -196,7 +196,7 @@ import Testing
     let outcome = await harness.browse(url)
     #expect(outcome.succeeded, "\(outcome.failure ?? "")")
     #expect(outcome.decision == .approve)
-    #expect(await harness.callback.received().last?["state"] == "bye")
+    #expect(await harness.callback.received(state: "bye").count == 1)
     #expect(await harness.server.stats()[.endSessions, .oidc] == 1)
     // Only an address registered for the client: by default its loopback redirect URIs.
     let elsewhere = await harness.get(
@@ -219,20 +219,20 @@ import Testing
         [("id_token_hint", idToken), ("post_logout_redirect_uri", landing), ("state", "bye")])
     }
     // Nothing registered: the redirect URI no longer counts, and nothing is redirected.
-    let before = await harness.callback.received().count
+    let before = await harness.callback.received(state: "bye").count
     let none = await harness.postJSON(
       "/_sandbox/settings", #"{"profile":"oidc","post_logout_redirect_uris":[]}"#)
     #expect(none.status == 200)
     let refused = await harness.browse(logout())
     #expect(refused.finalStatus == 400)
-    #expect(await harness.callback.received().count == before)
+    #expect(await harness.callback.received(state: "bye").count == before)
     // Registered explicitly: redirected there, with the state.
     var settings = await harness.server.settings(for: .oidc)
     settings.postLogoutRedirectURIs = [landing]
     await harness.server.setSettings(settings, for: .oidc)
     let returned = await harness.browse(logout())
     #expect(returned.succeeded, "\(returned.failure ?? "")")
-    #expect(await harness.callback.received().last?["state"] == "bye")
+    #expect(await harness.callback.received(state: "bye").count == 1)
     let wrong = await harness.postJSON(
       "/_sandbox/settings", #"{"profile":"oidc","post_logout_redirect_uris":7}"#)
     #expect(wrong.status == 400)

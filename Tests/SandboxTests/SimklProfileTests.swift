@@ -33,8 +33,7 @@ import Testing
   {
     let outcome = await harness.browse(authorizeURL(harness, pkce: pkce), user: user)
     #expect(outcome.succeeded, "\(outcome.failure ?? "")")
-    let callback = try #require(await harness.callback.received().last)
-    #expect(callback["state"] == "s-123")
+    let callback = try #require(await harness.callback.received(state: "s-123").last)
     return try #require(callback["code"])
   }
 
@@ -87,7 +86,7 @@ import Testing
     #expect(outcome.succeeded)
     #expect(outcome.decision == .deny)
     #expect(outcome.steps.last == "GET /simkl-web/ 200")
-    #expect(await harness.callback.received().isEmpty)
+    #expect(await harness.callback.received(state: "s-123").isEmpty)
     #expect(await harness.server.stats()[.denials, .simkl] == 1)
   }
 
@@ -142,7 +141,7 @@ import Testing
         ("code_challenge_method", "plain"), ("state", "p"),
       ])
     #expect(await harness.browse(url).succeeded)
-    let code = try #require(await harness.callback.received().last?["code"])
+    let code = try #require(await harness.callback.received(state: "p").last?["code"])
     let token = await exchangeJSON(
       harness, code: code, verifier: verifier, redirectURI: harness.callback.redirectURI)
     #expect(token.status == 200)

@@ -23,7 +23,7 @@ import Testing
       Products.testBrowser, [signIn.authorizationURL],
       environment: environment(["AUTHTUI_TEST_BROWSER_USER": "lena"]), timeout: 30)
     #expect(result.status == 0)
-    let callback = try #require(await harness.callback.received().last)
+    let callback = try #require(await harness.callback.received(state: signIn.state).last)
     let tokens = await signIn.exchange(code: try #require(callback["code"]))
     let accessToken = try #require(tokens["access_token"])
     let userinfo = await harness.get(
@@ -40,11 +40,12 @@ import Testing
 
   @Test func ignoringLeavesTheConsentUnanswered() async throws {
     let harness = try await SandboxHarness()
+    let signIn = OpenIDSignIn.oidc(harness)
     let result = try await ChildProcess.run(
-      Products.testBrowser, [OpenIDSignIn.oidc(harness).authorizationURL],
+      Products.testBrowser, [signIn.authorizationURL],
       environment: environment(["AUTHTUI_TEST_BROWSER_ACTION": "ignore"]), timeout: 30)
     #expect(result.status == 0)
-    #expect(await harness.callback.received().isEmpty)
+    #expect(await harness.callback.received(state: signIn.state).isEmpty)
     #expect(await harness.server.stats()[.authorizations] == 0)
     await harness.stop()
   }
@@ -73,17 +74,19 @@ import Testing
     let harness = try await SandboxHarness()
     let folder = try TemporaryDirectory()
     let log = folder.file("browser.log")
+    let signIn = OpenIDSignIn.oidc(harness)
     let result = try await ChildProcess.run(
-      Products.testBrowser, [OpenIDSignIn.oidc(harness).authorizationURL],
+      Products.testBrowser, [signIn.authorizationURL],
       environment: environment([
         "AUTHTUI_TEST_BROWSER_DETACH": "1", "AUTHTUI_TEST_BROWSER_LOG": log,
       ]), timeout: 30)
     #expect(result.status == 0)
     #expect(result.stderr.isEmpty)
+    // Up to a minute, for a loaded machine; it ends as soon as the callback is there.
     var callbacks: [[String: String]] = []
-    for _ in 0..<400 where callbacks.isEmpty {
+    for _ in 0..<2400 where callbacks.isEmpty {
       try await Task.sleep(for: .milliseconds(25))
-      callbacks = await harness.callback.received()
+      callbacks = await harness.callback.received(state: signIn.state)
     }
     #expect(callbacks.first?["code"] != nil)
     await harness.stop()

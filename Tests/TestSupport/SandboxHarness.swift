@@ -211,6 +211,13 @@ public final class CallbackCatcher: Sendable {
   /// Every callback's parameters, in order.
   public func received() async -> [[String: String]] { await log.entries }
 
+  /// The callbacks that carry `state`, in order: what an app takes, as it ignores the callback
+  /// of any other sign-in. Under load one did arrive here: a browser another test had started
+  /// followed its redirect late, to a port the kernel had by then given this listener.
+  public func received(state: String) async -> [[String: String]] {
+    await log.entries.filter { $0["state"] == state }
+  }
+
   func stop() async { await listener.stop() }
 }
 
