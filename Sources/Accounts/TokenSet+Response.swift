@@ -22,9 +22,12 @@ extension TokenSet {
   ///   provider does not say (§3.3: then it granted what was asked, or what it granted before).
   /// - Refresh answers rarely repeat the id_token (OIDC Core §12.2): a new one replaces the
   ///   stored one, none keeps the sign-in's (for the logout hint).
-  /// - A new refresh token lives as long as its answer says (`refreshTokenExpiresAt`). The
-  ///   one kept, or sent again unchanged, keeps the validity it came with: Google's 7-day
-  ///   refresh token counts from the sign-in, not from the last refresh.
+  /// - A new refresh token lives as long as its answer says, or else the provider file
+  ///   (`refreshTokenExpiresAt`). The one kept keeps the validity it came with (Google's
+  ///   7-day refresh token counts from the sign-in, not from the last refresh), unless the
+  ///   answer states its lifetime anew (`refresh_token_expires_in`), or the refresh worked
+  ///   after the end it was given: that end was wrong (an app published since, a lifetime set
+  ///   by mistake), and none is known any more.
   public func updated(with response: TokenResponse) -> TokenSet {
     let granted = response.scopes
     let refreshValidity: DateInterval?
@@ -32,6 +35,12 @@ extension TokenSet {
       refreshValidity = response.refreshTokenExpiresAt.map {
         DateInterval(start: response.receivedAt, end: max($0, response.receivedAt))
       }
+    } else if let stated = response.refreshTokenExpiresIn {
+      let end = response.receivedAt.addingTimeInterval(stated)
+      let start = min(self.refreshValidity?.start ?? response.receivedAt, response.receivedAt)
+      refreshValidity = DateInterval(start: start, end: end)
+    } else if let kept = self.refreshValidity, response.receivedAt >= kept.end {
+      refreshValidity = nil
     } else {
       refreshValidity = self.refreshValidity
     }

@@ -95,14 +95,43 @@ import Vault
   }
 
   @Test func aRefreshThatKeepsTheRefreshTokenKeepsItsSignInsValidity() {
-    // Google: no refresh token in the answer. Others send the same one again.
+    // Google: no refresh token in the answer. Others send the same one again; the provider
+    // file's lifetime is for a new refresh token, and this one is not new.
     let without = TokenResponse(accessToken: "at-2", expiresIn: 3599, receivedAt: refreshed)
     let same = TokenResponse(
-      accessToken: "at-2", refreshToken: "rt-1", refreshTokenExpiresIn: 604_800,
+      accessToken: "at-2", refreshToken: "rt-1", refreshTokenLifetime: 604_800,
       receivedAt: refreshed)
     for answer in [without, same] {
       #expect(weekLong.updated(with: answer).refreshValidity == weekLong.refreshValidity)
     }
+  }
+
+  @Test func theSameRefreshTokenWithALifetimeStatedAnewTakesIt() {
+    let stated = TokenResponse(
+      accessToken: "at-2", refreshToken: "rt-1", refreshTokenExpiresIn: 86_400,
+      receivedAt: refreshed)
+    #expect(
+      weekLong.updated(with: stated).refreshValidity
+        == DateInterval(start: signedIn, end: refreshed.addingTimeInterval(86_400)))
+    // A wire 0 says nothing, as the provider file's 0 does.
+    let zero = TokenResponse(
+      accessToken: "at-2", refreshToken: "rt-1", refreshTokenExpiresIn: 0, receivedAt: refreshed)
+    #expect(weekLong.updated(with: zero).refreshValidity == weekLong.refreshValidity)
+  }
+
+  @Test func aRefreshThatWorksAfterTheEndItWasGivenForgetsThatEnd() {
+    // A `refresh_token_lifetime` of 7 days set for an app that is published (or was never in
+    // Testing): the refresh on day 8 worked, so the account must not say "ended" ever after.
+    let dayEight = signedIn.addingTimeInterval(8 * 86_400)
+    for refreshToken in [nil, "rt-1"] {
+      let answer = TokenResponse(
+        accessToken: "at-2", refreshToken: refreshToken, refreshTokenLifetime: 604_800,
+        receivedAt: dayEight)
+      #expect(weekLong.updated(with: answer).refreshValidity == nil)
+    }
+    let beforeTheEnd = TokenResponse(
+      accessToken: "at-2", receivedAt: signedIn.addingTimeInterval(6 * 86_400))
+    #expect(weekLong.updated(with: beforeTheEnd).refreshValidity == weekLong.refreshValidity)
   }
 
   @Test func aRotatedRefreshTokenHasItsOwnValidityOrNoneKnown() {

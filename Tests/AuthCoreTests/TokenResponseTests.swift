@@ -45,7 +45,19 @@ import Testing
       json: ["access_token": .string("at"), "refresh_token_expires_in": .number(60)],
       receivedAt: received, refreshTokenLifetime: 604_800)
     #expect(none.refreshTokenExpiresIn == nil)
+    #expect(none.refreshTokenExpiresAt == nil)
     #expect("\(unsaid)".contains("refresh_token_expires_at: 2027-01-22T08:00:00Z"))
+    // The answer's own word is kept apart from the file's, for a refresh token sent again.
+    #expect(said.refreshTokenExpiresIn == 15_897_600)
+    #expect(unsaid.refreshTokenExpiresIn == nil)
+    #expect(unsaid.refreshTokenLifetime == 604_800)
+    // 0 or less says nothing (the file's 0 means "no known end"), never "ended already".
+    let zero = try TokenResponse(
+      json: [
+        "access_token": .string("at"), "refresh_token": .string("rt"),
+        "refresh_token_expires_in": .number(0),
+      ], receivedAt: received)
+    #expect(zero.refreshTokenExpiresAt == nil)
   }
 
   @Test func neverShowsATokenOrAnUnknownValueInItsDescription() throws {

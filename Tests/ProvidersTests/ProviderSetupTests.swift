@@ -243,12 +243,15 @@ import Testing
     for (typed, refusal) in [
       ("", ProviderSetupError.emptyClientSecret), ("GOCSPX a", .malformedClientSecret),
     ] {
-      #expect(throws: refusal) {
+      let error = #expect(throws: refusal) {
         try ProviderFile.saveSetup(
           "google", clientID: "123", redirectPort: nil, clientSecret: ClientSecret(typed),
           in: location)
       }
+      if !typed.isEmpty { #expect(error.map { !"\($0)".contains(typed) } == true) }
     }
-    #expect(!ProviderSetupError.malformedClientSecret.description.contains("GOCSPX"))
+    // Nothing was written: the file still has no secret.
+    let text = try String(contentsOfFile: providers + "/google.json", encoding: .utf8)
+    #expect(!text.contains("client_secret"))
   }
 }

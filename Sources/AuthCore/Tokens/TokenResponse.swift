@@ -15,11 +15,14 @@ public struct TokenResponse: Sendable, Equatable, CustomStringConvertible {
   /// The refresh token (`refresh_token`, RFC 6749 §5.1, §6). After a refresh without rotation
   /// this is the refresh token that was used.
   public let refreshToken: String?
-  /// Seconds the refresh token lives from `receivedAt`, when said: the answer's
-  /// `refresh_token_expires_in` (GitHub's expiring user tokens), or the provider file's
-  /// `refresh_token_lifetime` for a provider that ends refresh tokens without saying so
-  /// (Google's apps in "Testing"). Nil when the answer has no refresh token.
+  /// Seconds the refresh token lives from `receivedAt`, as the answer says
+  /// (`refresh_token_expires_in`, GitHub's expiring user tokens). Nil when it does not say, says
+  /// 0 or less (read as the provider file's 0: no known end), or has no refresh token.
   public let refreshTokenExpiresIn: TimeInterval?
+  /// Seconds the refresh token lives by the provider file (`refresh_token_lifetime`), for a
+  /// provider that ends refresh tokens without saying so in its answers (Google's apps in
+  /// "Testing"). Nil when the answer has no refresh token.
+  public let refreshTokenLifetime: TimeInterval?
   /// The granted scope, space-separated (`scope`, RFC 6749 §3.3, §5.1).
   public let scope: String?
   /// The OpenID Connect ID token (`id_token`, OIDC Core §3.1.3.3), not yet validated.
@@ -33,15 +36,15 @@ public struct TokenResponse: Sendable, Equatable, CustomStringConvertible {
   public init(
     accessToken: String, tokenType: String? = "bearer", expiresIn: TimeInterval? = nil,
     refreshToken: String? = nil, refreshTokenExpiresIn: TimeInterval? = nil,
-    scope: String? = nil, idToken: String? = nil,
+    refreshTokenLifetime: TimeInterval? = nil, scope: String? = nil, idToken: String? = nil,
     additionalParameters: [String: JSONValue] = [:], receivedAt: Date
   ) {
     self.accessToken = accessToken
     self.tokenType = tokenType
     self.expiresIn = expiresIn
     self.refreshToken = refreshToken
-    self.refreshTokenExpiresIn =
-      refreshToken == nil ? nil : refreshTokenExpiresIn.map { max(0, $0) }
+    self.refreshTokenExpiresIn = Self.lifetime(refreshTokenExpiresIn, of: refreshToken)
+    self.refreshTokenLifetime = Self.lifetime(refreshTokenLifetime, of: refreshToken)
     self.scope = scope
     self.idToken = idToken
     self.additionalParameters = additionalParameters
@@ -62,10 +65,9 @@ public struct TokenResponse: Sendable, Equatable, CustomStringConvertible {
     self.expiresIn = json["expires_in"]?.numberValue.map { max(0, $0) }
     let refreshToken = json["refresh_token"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
     self.refreshToken = refreshToken
-    self.refreshTokenExpiresIn =
-      refreshToken == nil
-      ? nil
-      : (json["refresh_token_expires_in"]?.numberValue ?? refreshTokenLifetime).map { max(0, $0) }
+    self.refreshTokenExpiresIn = Self.lifetime(
+      json["refresh_token_expires_in"]?.numberValue, of: refreshToken)
+    self.refreshTokenLifetime = Self.lifetime(refreshTokenLifetime, of: refreshToken)
     self.scope = json["scope"]?.stringValue
     self.idToken = json["id_token"]?.stringValue
     self.additionalParameters = json.filter { !Self.standardMembers.contains($0.key) }
@@ -83,10 +85,18 @@ public struct TokenResponse: Sendable, Equatable, CustomStringConvertible {
   /// not say.
   public var expiresAt: Date? { expiresIn.map { receivedAt.addingTimeInterval($0) } }
 
-  /// When the refresh token stops working (`receivedAt + refreshTokenExpiresIn`), or nil when
-  /// nobody said.
+  /// A refresh token's lifetime when there is a refresh token and the lifetime is positive.
+  private static func lifetime(_ seconds: TimeInterval?, of refreshToken: String?)
+    -> TimeInterval?
+  {
+    guard refreshToken != nil, let seconds, seconds > 0 else { return nil }
+    return seconds
+  }
+
+  /// When the refresh token stops working (`receivedAt` plus the answer's lifetime, or else the
+  /// provider file's), or nil when nobody said.
   public var refreshTokenExpiresAt: Date? {
-    refreshTokenExpiresIn.map { receivedAt.addingTimeInterval($0) }
+    (refreshTokenExpiresIn ?? refreshTokenLifetime).map { receivedAt.addingTimeInterval($0) }
   }
 
   /// The granted scopes (`scope` split on spaces).

@@ -21,13 +21,14 @@ extension FuzzTargets {
     let redacted = TokenResponse(
       accessToken: "A", tokenType: response.tokenType, expiresIn: response.expiresIn,
       refreshToken: response.refreshToken.map { _ in "R" },
-      refreshTokenExpiresIn: response.refreshTokenExpiresIn, scope: response.scope,
+      refreshTokenExpiresIn: response.refreshTokenExpiresIn,
+      refreshTokenLifetime: response.refreshTokenLifetime, scope: response.scope,
       idToken: response.idToken.map { _ in "I" },
       additionalParameters: response.additionalParameters, receivedAt: response.receivedAt)
     require(response.description == redacted.description, "the description shows a token")
     if let expiresIn = response.expiresIn { require(expiresIn >= 0, "negative expires_in") }
     if let lifetime = response.refreshTokenExpiresIn {
-      require(lifetime >= 0, "negative refresh_token_expires_in")
+      require(lifetime > 0, "a refresh_token_expires_in of 0 or less kept")
       require(response.refreshToken != nil, "a refresh lifetime without a refresh token")
     }
     // Merged into stored tokens (the one rule sign-in and refresh share), nothing held is lost
