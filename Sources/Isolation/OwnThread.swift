@@ -17,7 +17,10 @@ public func onOwnThread<Value: Sendable>(
   named name: String? = nil, _ work: @escaping @Sendable () -> Value
 ) async -> Value {
   await withCheckedContinuation { continuation in
-    startThread(named: name) { continuation.resume(returning: work()) }
+    let body: @Sendable () -> Void = { continuation.resume(returning: work()) }
+    // At the process's thread limit the work runs here, on the caller's thread: late is
+    // better than never.
+    if startThread(named: name, body) != 0 { body() }
   }
 }
 
@@ -27,21 +30,31 @@ public func onOwnThread<Value: Sendable>(
 /// pool before the work starts: under load that turn can come tens of seconds late (once, the
 /// loopback servers of a parallel test run started only after their clients had given up).
 ///
+/// Throws when no thread can be made (the process is at its thread limit): `work` (a server's
+/// loop, say) would otherwise have to run on the caller's thread and never return.
+///
 /// ```swift
-/// let end = startOwnThread(named: "server") { loop.run() }
+/// let end = try startOwnThread(named: "server") { loop.run() }
 /// await end.wait()
 /// ```
 public func startOwnThread(named name: String? = nil, _ work: @escaping @Sendable () -> Void)
-  -> ThreadEnd
+  throws(ThreadStartError) -> ThreadEnd
 {
   let end = ThreadEnd()
-  startThread(named: name) {
+  let code = startThread(named: name) {
     work()
-    // Only the news of the end waits for the pool, and nobody is kept waiting by it but
-    // whoever awaits the end.
-    Task { await end.finish() }
+    // The news of the end does not wait for the pool either.
+    Task(executorPreference: QueueTaskExecutor(label: "authtui-thread-end")) {
+      await end.finish()
+    }
   }
+  guard code == 0 else { throw ThreadStartError(code: code) }
   return end
+}
+
+/// No thread could be made: `pthread_create`'s error number (EAGAIN at the thread limit).
+public struct ThreadStartError: Error, Equatable, Sendable {
+  public let code: Int32
 }
 
 /// The end of a thread started by `startOwnThread`, for any number of tasks to await.
@@ -75,11 +88,11 @@ private final class ThreadStart: Sendable {
   }
 }
 
-/// Runs `body` on a new detached POSIX thread called `name`. Not Foundation's `Thread`: that would link all of Foundation, CoreFoundation's
-/// start-up included, into every program using this module, the front of `authtui` among
-/// them. When no thread can be created (the process is at its thread limit), `body` runs on
-/// the calling thread: late is better than never.
-private func startThread(named name: String?, _ body: @escaping @Sendable () -> Void) {
+/// Runs `body` on a new detached POSIX thread called `name`; returns 0, or `pthread_create`'s
+/// error when no thread could be made (and `body` was not run). Not Foundation's `Thread`: that
+/// would link all of Foundation, CoreFoundation's start-up included, into every program using
+/// this module, the front of `authtui` among them.
+private func startThread(named name: String?, _ body: @escaping @Sendable () -> Void) -> Int32 {
   let start = Unmanaged.passRetained(ThreadStart(name: name, body: body)).toOpaque()
   var attributes = pthread_attr_t()
   pthread_attr_init(&attributes)
@@ -95,9 +108,8 @@ private func startThread(named name: String?, _ body: @escaping @Sendable () -> 
       start.body()
       return nil
     }, start)
-  if created != 0 {
-    Unmanaged<ThreadStart>.fromOpaque(start).takeRetainedValue().body()
-  }
+  if created != 0 { Unmanaged<ThreadStart>.fromOpaque(start).release() }
+  return created
 }
 
 /// `onOwnThread` for work that throws: the error reaches the awaiting task, typed.

@@ -81,7 +81,12 @@ public final class SocketRequestServer<Request: Sendable>: Sendable {
     let loop = RequestLoop(
       listenFD: listenFD, wakeReadFD: pair[0], rules: rules, admit: admit,
       overloaded: overloaded, frame: frame, timedOut: timedOut, respond: respond)
-    finished = startOwnThread(named: threadName) { loop.run() }
+    do {
+      finished = try startOwnThread(named: threadName) { loop.run() }
+    } catch {
+      for fd in [listenFD, pair[0], pair[1]] { close(fd) }
+      throw SocketServerError(call: "pthread_create", code: error.code)
+    }
   }
 
   deinit {
@@ -106,7 +111,7 @@ public final class SocketRequestServer<Request: Sendable>: Sendable {
 
 /// A socket call that failed while setting a server up.
 public struct SocketServerError: Error, Equatable, Sendable {
-  /// The call (`socketpair`).
+  /// The call (`socketpair`, or `pthread_create` when no thread could be made).
   public let call: String
   /// Its `errno`.
   public let code: Int32
