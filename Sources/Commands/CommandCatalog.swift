@@ -46,6 +46,12 @@ package struct CommandCatalog: Sendable {
     if command == nil && commands.contains(where: { $0.options.contains { $0.name == name } }) {
       return "put command options after the command, e.g. `authtui list --json`"
     }
+    if let command,
+      let action = command.actions.first(where: { $0.options.contains { $0.name == name } })
+    {
+      // `agent --json status`: the option is an action's.
+      return "put it after the action, e.g. `authtui \(action.name) --\(name)`"
+    }
     // `--help` is accepted everywhere and `--version` before a command, as the parser does.
     let names =
       known.filter { !$0.hidden }.map(\.name) + ["help"] + (command == nil ? ["version"] : [])

@@ -144,6 +144,10 @@ final class ArgumentParserTests: XCTestCase {
       usageError("--json", "list")?.hint,
       "put command options after the command, e.g. `authtui list --json`")
     XCTAssertEqual(usageError("list", "--flow", "pkce")?.hint, "see `authtui help list`")
+    XCTAssertEqual(
+      usageError("agent", "--json", "status")?.line,
+      "authtui: unknown option '--json' for 'agent' (put it after the action, e.g. "
+        + "`authtui agent status --json`)")
   }
 
   func testAMistypedOptionGetsTheClosestOne() {
