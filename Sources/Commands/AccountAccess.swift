@@ -54,10 +54,11 @@ package enum AccountAccess {
     providers: ProviderScope = .all, leavingAgent: Bool = true
   ) async throws(CommandFailure) -> AccountBook {
     let vault = try await VaultAccess.unlocked(options)
-    if leavingAgent {
-      await AgentLauncher.leaveRunningIfAsked(vault, configuration: configuration(options)) {
-        console.err("authtui: \($0)")
-      }
+    if leavingAgent,
+      let problem = await AgentLauncher.leaveRunningIfAsked(
+        vault, configuration: configuration(options))
+    {
+      console.err("authtui: \(problem)")
     }
     let selection: ProviderSelection
     switch providers {

@@ -183,4 +183,19 @@ import Testing
     // Locked: no background work until it is unlocked again.
     #expect(driver.advance(600).isEmpty)
   }
+
+  @Test func aProblemInTheBackgroundReachesTheStatusLineWithTheNextLook() throws {
+    var driver = Self.driver(Fixtures.accounts)
+    let look = try #require(
+      driver.advance(0.1).first { if case .watchVault = $0 { true } else { false } })
+    let problem =
+      "could not leave an agent running (\"unlock_once\" in config.json): the socket folder is "
+      + "a file"
+    driver.send(.finished(look, .backgroundProblem(problem)))
+    #expect(driver.state.message?.kind == .warning)
+    #expect(driver.text.contains("could not leave an agent running"))
+    // The list stays as it was, and the vault is watched on.
+    #expect(driver.text.contains("bob"))
+    #expect(driver.advance(0.5).contains { if case .watchVault = $0 { true } else { false } })
+  }
 }

@@ -36,4 +36,24 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: socket))
     await fixture.stop()
   }
+
+  @Test func anAgentThatCannotBeLeftRunningIsSaidOnTheStatusLine() async throws {
+    let fixture = try await UIFixture.start()
+    try await LiveUITests.authtui(["login", "sandbox"], in: fixture)
+    try #"{"agent": {"unlock_once": true}}"#.write(
+      toFile: fixture.workspace.configPath + "/config.json", atomically: true, encoding: .utf8)
+    // A file where the socket's folder should be: no agent can listen there.
+    let blocker = fixture.workspace.folder.file("not-a-folder")
+    try Data().write(to: URL(fileURLWithPath: blocker))
+    var environment = fixture.environment()
+    environment["AUTHTUI_PASSPHRASE"] = UIFixture.passphrase
+    environment["AUTHTUI_AGENT_SOCKET"] = blocker + "/agent.sock"
+    try await TmuxSession.run(fixture.command, environment: environment) { tmux in
+      try await tmux.waitFor("alice")
+      try await tmux.waitFor("could not leave an agent running")
+      // The UI works on: the account is still there to use.
+      try await tmux.waitFor("alice")
+    }
+    await fixture.stop()
+  }
 }

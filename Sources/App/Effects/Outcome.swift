@@ -32,4 +32,7 @@ public enum Outcome: Sendable {
   case copied(Result<CopyReport, AccountsError>)
   /// The browser was started, or could not be (`.openBrowser`).
   case browser(BrowserReport)
+  /// What went wrong in the background since the last look, for the status line
+  /// (`.watchVault`): the agent `unlock_once` asks for could not be left running, say.
+  case backgroundProblem(String)
 }

@@ -117,22 +117,21 @@ package enum AgentLauncher {
   }
 
   /// Under `unlock_once` in config.json, leaves an agent running for the unlocked `vault`
-  /// unless one answers already (or `AUTHTUI_NO_AGENT` is set); a failure is told to
-  /// `problem`, and the command goes on as it would have.
+  /// unless one answers already (or `AUTHTUI_NO_AGENT` is set). Returns why none could be
+  /// started, for the caller to say, and goes on as it would have; nil when all is well.
   package static func leaveRunningIfAsked(
     _ vault: Vault, configuration: ConfigurationLocation,
-    environment: [String: String] = ProcessInfo.processInfo.environment,
-    problem: @Sendable (String) -> Void
-  ) async {
-    guard AgentClient.enabled(environment: environment) else { return }
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) async -> String? {
+    guard AgentClient.enabled(environment: environment) else { return nil }
     let (settings, _) = UserSettings.load(from: configuration)
-    guard settings.agentUnlockOnce else { return }
+    guard settings.agentUnlockOnce else { return nil }
     let location = AgentSocketLocation.resolve(environment: environment)
     let ping = AgentRequest(operation: .ping, vault: vault.location.canonicalPath)
     if await AgentClient.exchangeNamingPeer(
       ping, at: location, timeout: AgentConnection.connectTimeout) != nil
     {
-      return
+      return nil
     }
     do {
       _ = try await launch(
@@ -142,9 +141,10 @@ package enum AgentLauncher {
     } catch  where error.code == "agent_running" {
       // Another command started one meanwhile: that is what was asked.
     } catch {
-      problem(
-        "could not leave an agent running (\"unlock_once\" in config.json): \(error.message)")
+      return
+        "could not leave an agent running (\"unlock_once\" in config.json): \(error.message)"
     }
+    return nil
   }
 
   /// The log file, created 0600 (or emptied and made 0600); never through a link, and never

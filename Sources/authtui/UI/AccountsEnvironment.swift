@@ -24,6 +24,8 @@ actor AccountsEnvironment: AppEnvironment {
   /// The vault's change stamp when the list was last read: another process wrote when it
   /// moves.
   private var seenStamp: Int64?
+  /// What went wrong in the background, oldest first, until a look at the vault hands it on.
+  private var backgroundProblems: [String] = []
   private var sessions: [RequestID: SignInSession] = [:]
   /// End-session URLs handed to the UI (they carry an id_token): opened only through a
   /// one-time address, never in a browser's argv.
@@ -183,19 +185,30 @@ actor AccountsEnvironment: AppEnvironment {
       over: vault, catalog: catalog ?? ProviderCatalog.load(from: setup.configuration))
     seenStamp = try? await vault.externalChangeStamp()
     // Under `unlock_once`, leave an agent running, as the command line does; in the
-    // background, so the list shows at once. A failure cannot be written over the screen:
-    // `authtui agent status` tells whether one runs.
+    // background, so the list shows at once. Why none could be started reaches the status
+    // line with the next look at the vault.
     let configuration = setup.configuration
     let environment = self.environment
-    Task.detached {
-      await AgentLauncher.leaveRunningIfAsked(
-        vault, configuration: configuration, environment: environment, problem: { _ in })
+    Task.detached { [weak self] in
+      if let problem = await AgentLauncher.leaveRunningIfAsked(
+        vault, configuration: configuration, environment: environment)
+      {
+        await self?.report(problem)
+      }
     }
+  }
+
+  /// Keeps `problem` for the next look at the vault to hand to the status line.
+  private func report(_ problem: String) {
+    backgroundProblems.append(problem)
   }
 
   /// What another process changed in the vault since the last look (this process's own
   /// writes leave the stamp as it is; their results reach the UI as outcomes already).
   private func watchVault() async -> Outcome {
+    if !backgroundProblems.isEmpty {
+      return .backgroundProblem(backgroundProblems.removeFirst())
+    }
     guard let vault, book != nil else { return .done(nil) }
     do {
       let stamp = try await vault.externalChangeStamp()
