@@ -99,4 +99,38 @@ import Testing
     await harness.server.setClockOffset(seconds: 6)
     #expect(await poll()["error"] == "authorization_declined")
   }
+
+  @Test func consumersRefusesAWorkAccountOnTheDevicePageTooAndTakesAPersonalOne() async throws {
+    let start = await harness.postForm(
+      Paths.deviceCode("consumers"),
+      [("client_id", "sandbox-client"), ("scope", "openid offline_access")])
+    let body = try #require(start.json)
+    let userCode = try #require(body["user_code"] as? String)
+    let deviceCode = try #require(body["device_code"] as? String)
+    func poll() async -> RawHTTPResponse {
+      await harness.postForm(
+        Paths.token("consumers"),
+        [
+          ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"),
+          ("client_id", "sandbox-client"), ("device_code", deviceCode),
+        ])
+    }
+    let work = await harness.browse(
+      harness.url(Paths.deviceLogin), action: .approve, user: "alice", userCode: userCode)
+    #expect(!work.succeeded)
+    #expect(work.finalStatus == 400)
+    #expect(work.finalBody.contains("accepts only personal Microsoft accounts"))
+    await harness.server.setClockOffset(seconds: 6)
+    #expect(await poll()["error"] == "authorization_pending")
+    let personal = await harness.browse(
+      harness.url(Paths.deviceLogin), action: .approve, user: "personal-bo", userCode: userCode)
+    #expect(personal.succeeded, "\(personal.failure ?? "")")
+    await harness.server.setClockOffset(seconds: 12)
+    let tokens = await poll()
+    #expect(tokens.status == 200, "\(tokens.body)")
+    let jwks = try #require(await harness.get(Paths.keys("consumers")).json)
+    let idToken = try IDTokenCheck(try #require(tokens["id_token"]), jwks: jwks)
+    #expect(idToken["tid"] == Paths.consumerTenant)
+    #expect(idToken["iss"] == harness.url(Paths.issuer(Paths.consumerTenant)))
+  }
 }

@@ -18,6 +18,9 @@ struct DeviceVerification {
   let provider: String
   /// The page's path, where its forms post back.
   let action: String
+  /// What the approval page says to a name that may not sign in here (Microsoft's tenants),
+  /// or nil.
+  var refusal: (String) -> String? = { _ in nil }
   /// The approval page for a grant.
   let approval: (DeviceGrant) -> Pages.Consent
 
@@ -48,6 +51,10 @@ struct DeviceVerification {
     case "approve":
       guard let username = UserName.validated(form["username"]) else {
         page.error = UserName.rule
+        return .page(Pages.consent(page, status: 400))
+      }
+      if let refused = refusal(username) {
+        page.error = refused
         return .page(Pages.consent(page, status: 400))
       }
       _ = grants.decide(userCode: userCode, .approved(username: username), now: context.now)

@@ -9,7 +9,8 @@ import Loopback
 ///   `…/{tenantid}/v2.0`; `consumers` publishes the consumer tenant's issuer, a verified domain
 ///   its tenant's id;
 /// - every id_token is issued by the signing account's own tenant, named in `tid`;
-/// - `consumers` refuses work accounts, `organizations` and a tenant refuse personal ones;
+/// - `consumers` refuses work accounts, `organizations` and a tenant refuse personal ones, on
+///   the consent page and on the device page alike;
 /// - every refresh returns a new refresh token, and the old one keeps working (counted as
 ///   `replaced_refresh_token_uses`);
 /// - the device flow at `/devicecode` with `message`, no `verification_uri_complete`, and

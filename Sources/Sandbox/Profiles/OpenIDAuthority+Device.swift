@@ -69,8 +69,11 @@ extension OpenIDAuthority {
   mutating func devicePage(
     _ request: HTTPRequest, verificationPath: String, context: inout ProviderContext
   ) -> HTTPResponse {
-    let verification = DeviceVerification(provider: profileName, action: verificationPath) {
-      [self] grant in
+    let tenancy = configuration.tenancy
+    let verification = DeviceVerification(
+      provider: profileName, action: verificationPath,
+      refusal: { tenancy?.refusal(forTenant: MicrosoftTenancy.tenant(of: $0)) }
+    ) { [self] grant in
       Pages.Consent(
         provider: profileName, title: "Connect a device?", appName: grant.clientID,
         clientID: grant.clientID, scopes: scopeMeanings(grant.scopes), redirectTarget: nil,
