@@ -12,6 +12,16 @@ import Testing
 
   typealias Paths = SandboxPaths.Microsoft
 
+  /// One poll of `tenant`'s token endpoint for `deviceCode`.
+  func devicePoll(_ tenant: String, _ deviceCode: String) async -> RawHTTPResponse {
+    await harness.postForm(
+      Paths.token(tenant),
+      [
+        ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"),
+        ("client_id", "sandbox-client"), ("device_code", deviceCode),
+      ])
+  }
+
   @Test func discoveryPublishesTheTemplateForCommonAndATenantForConsumers() async throws {
     let expected = [
       "common": "{tenantid}", "organizations": "{tenantid}", "consumers": Paths.consumerTenant,
@@ -72,25 +82,13 @@ import Testing
     #expect(body["verification_uri_complete"] == nil)
     #expect((body["message"] as? String)?.hasPrefix("To sign in, use a web browser") == true)
     let deviceCode = try #require(body["device_code"] as? String)
-    func poll() async -> RawHTTPResponse {
-      await harness.postForm(
-        Paths.token("common"),
-        [
-          ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"),
-          ("client_id", "sandbox-client"), ("device_code", deviceCode),
-        ])
-    }
+    func poll() async -> RawHTTPResponse { await devicePoll("common", deviceCode) }
     let pending = await poll()
     #expect(pending.status == 400)
     #expect(pending["error"] == "authorization_pending")
     #expect(pending.json?["error_codes"] as? [Int] == [70016])
     #expect(pending.json?["correlation_id"] is String)
-    let unknown = await harness.postForm(
-      Paths.token("common"),
-      [
-        ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"),
-        ("client_id", "sandbox-client"), ("device_code", "nope"),
-      ])
+    let unknown = await devicePoll("common", "nope")
     #expect(unknown["error"] == "bad_verification_code")
     let userCode = try #require(body["user_code"] as? String)
     let outcome = await harness.browse(
@@ -107,14 +105,7 @@ import Testing
     let body = try #require(start.json)
     let userCode = try #require(body["user_code"] as? String)
     let deviceCode = try #require(body["device_code"] as? String)
-    func poll() async -> RawHTTPResponse {
-      await harness.postForm(
-        Paths.token("consumers"),
-        [
-          ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"),
-          ("client_id", "sandbox-client"), ("device_code", deviceCode),
-        ])
-    }
+    func poll() async -> RawHTTPResponse { await devicePoll("consumers", deviceCode) }
     let work = await harness.browse(
       harness.url(Paths.deviceLogin), action: .approve, user: "alice", userCode: userCode)
     #expect(!work.succeeded)
