@@ -79,16 +79,21 @@ package enum SignOutPage {
 
   /// The UI: opens the address with `open` and keeps the listener in the background until it
   /// is fetched and the provider has returned the browser to the landing, or the waits end.
-  /// Returns what `open` reported.
+  /// Where authtui serves a landing, `returned` hears whether the provider sent the browser
+  /// back to it once the page was opened. Returns what `open` reported.
   package static func open<Report: Sendable>(
-    _ url: URL, account: String? = nil, with open: @Sendable (String) -> Report
+    _ url: URL, account: String? = nil,
+    returned: @escaping @Sendable (Bool) async -> Void = { _ in },
+    with open: @Sendable (String) -> Report
   ) async -> Report? {
     guard let link = try? await OneTimeRedirect(to: url, account: account) else { return nil }
     let report = open(link.address.absoluteString)
     Task {
-      if await link.waitUntilFetched(deadline: Date().addingTimeInterval(browserWait)) {
-        _ = await link.waitForReturn(deadline: Date().addingTimeInterval(returnWait))
+      guard await link.waitUntilFetched(deadline: Date().addingTimeInterval(browserWait)) else {
+        return
       }
+      let back = await link.waitForReturn(deadline: Date().addingTimeInterval(returnWait))
+      if link.landingURI != nil { await returned(back) }
     }
     return report
   }

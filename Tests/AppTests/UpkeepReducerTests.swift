@@ -191,7 +191,7 @@ import Testing
     let problem =
       "could not leave an agent running (\"unlock_once\" in config.json): the socket folder is "
       + "a file"
-    driver.send(.finished(look, .backgroundProblem(problem)))
+    driver.send(.finished(look, .backgroundNews(.warning, problem)))
     #expect(driver.state.message?.kind == .warning)
     #expect(driver.text.contains("could not leave an agent running"))
     // The list stays as it was, and the vault is watched on.

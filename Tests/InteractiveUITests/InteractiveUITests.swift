@@ -51,6 +51,9 @@ import Testing
       }
       try await tmux.sendKeys("Enter")
       try await tmux.waitFor("No accounts yet.")
+      // The provider returned the browser to authtui's landing (the sandbox's file registers
+      // the redirect URI for that), and the status line says so.
+      try await tmux.waitFor("the provider signed the browser out of sandbox/alice and sent it")
       #expect(try await fixture.accountCount() == 0)
       try await tmux.sendKeys("q")
       try await tmux.waitFor("authtui-exit=0")

@@ -32,7 +32,8 @@ public enum Outcome: Sendable {
   case copied(Result<CopyReport, AccountsError>)
   /// The browser was started, or could not be (`.openBrowser`).
   case browser(BrowserReport)
-  /// What went wrong in the background since the last look, for the status line
-  /// (`.watchVault`): the agent `unlock_once` asks for could not be left running, say.
-  case backgroundProblem(String)
+  /// What came of background work since the last look, for the status line (`.watchVault`):
+  /// the agent `unlock_once` asks for could not be left running, or the provider sent the
+  /// browser back after a sign-out, say.
+  case backgroundNews(StatusMessage.Kind, String)
 }

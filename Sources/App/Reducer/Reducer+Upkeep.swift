@@ -51,8 +51,8 @@ extension AppState {
       // Another process changed the passphrase: the keys in hand are the old one's.
       phase = .locked(UnlockForm(creating: false, problem: problem))
       accountsLoaded = false
-    case .backgroundProblem(let problem):
-      message = StatusMessage(.warning, problem, now: now)
+    case .backgroundNews(let kind, let text):
+      message = StatusMessage(kind, text, now: now)
     default:
       break
     }

@@ -24,8 +24,8 @@ actor AccountsEnvironment: AppEnvironment {
   /// The vault's change stamp when the list was last read: another process wrote when it
   /// moves.
   private var seenStamp: Int64?
-  /// What went wrong in the background, oldest first, until a look at the vault hands it on.
-  private var backgroundProblems: [String] = []
+  /// What came of background work, oldest first, until a look at the vault hands it on.
+  private var backgroundNews: [(StatusMessage.Kind, String)] = []
   private var sessions: [RequestID: SignInSession] = [:]
   /// End-session URLs handed to the UI (they carry an id_token): opened only through a
   /// one-time address, never in a browser's argv.
@@ -193,21 +193,22 @@ actor AccountsEnvironment: AppEnvironment {
       if let problem = await AgentLauncher.leaveRunningIfAsked(
         vault, configuration: configuration, environment: environment)
       {
-        await self?.report(problem)
+        await self?.report(.warning, problem)
       }
     }
   }
 
-  /// Keeps `problem` for the next look at the vault to hand to the status line.
-  private func report(_ problem: String) {
-    backgroundProblems.append(problem)
+  /// Keeps `text` for the next look at the vault to hand to the status line.
+  private func report(_ kind: StatusMessage.Kind, _ text: String) {
+    backgroundNews.append((kind, text))
   }
 
   /// What another process changed in the vault since the last look (this process's own
   /// writes leave the stamp as it is; their results reach the UI as outcomes already).
   private func watchVault() async -> Outcome {
-    if !backgroundProblems.isEmpty {
-      return .backgroundProblem(backgroundProblems.removeFirst())
+    if !backgroundNews.isEmpty {
+      let (kind, text) = backgroundNews.removeFirst()
+      return .backgroundNews(kind, text)
     }
     guard let vault, book != nil else { return .done(nil) }
     do {
@@ -435,9 +436,18 @@ actor AccountsEnvironment: AppEnvironment {
   {
     let openPage = self.openPage
     if let target = endSessionPages[url] {
-      return await SignOutPage.open(target.url, account: target.account) {
-        openPage($0, userCode, demo)
-      }
+      return await SignOutPage.open(
+        target.url, account: target.account,
+        returned: { [weak self] returned in
+          await self?.report(
+            returned ? .success : .info,
+            returned
+              ? "the provider signed the browser out of \(target.account) and sent it back to "
+                + "authtui"
+              : "the provider did not send the browser back; if its sign-out page is still "
+                + "open, finish signing out there")
+        }
+      ) { openPage($0, userCode, demo) }
         ?? .unavailable("the sign-out page could not be offered on 127.0.0.1; try again")
     }
     for session in sessions.values where session.isOneTimeAddress(url) {
