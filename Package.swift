@@ -115,7 +115,12 @@ let package = Package(
     .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
     .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestSupport"]),
-    .testTarget(name: "LoopbackTests", dependencies: ["Isolation", "Loopback", "TestSupport"]),
+    .testTarget(
+      name: "LoopbackTests", dependencies: ["Loopback", "LoopbackPoolProbe", "TestSupport"]),
+    // A child process that holds every thread of its own cooperative pool and asks a loopback
+    // server meanwhile: in the test process that would stall every other test.
+    .executableTarget(
+      name: "LoopbackPoolProbe", dependencies: ["Isolation", "Loopback"], path: "Tests/PoolProbe"),
     .testTarget(
       name: "AuthCoreTests",
       dependencies: [

@@ -1,5 +1,4 @@
 import Foundation
-import Isolation
 import TestSupport
 import Testing
 
@@ -33,56 +32,12 @@ import Testing
   @Test func answersWhileEveryThreadOfTheCooperativePoolIsBusy() async throws {
     // On a loaded machine the pool's queue once ran thirty seconds long, and servers that
     // needed a turn there (to start their thread, to answer) answered only after their clients
-    // had given up. Here every pool thread is held, blocked reading a pipe, while a server
-    // starts and is asked.
-    let outcome = await onOwnThread { () -> Result<(Int, String, Bool), PoolTestFailure> in
-      let width = Self.poolWidth()
-      guard let started = BytePipe(), let release = BytePipe(), let probe = BytePipe() else {
-        return .failure(.setUp("no pipe"))
-      }
-      for _ in 0..<width {
-        Task.detached {
-          started.put()
-          release.take()
-        }
-      }
-      // However long the pool's queue is, with a bound: a pool narrower than counted would
-      // otherwise hold this test, and every thread it got, for good.
-      defer { for _ in 0..<width { release.put() } }
-      for held in 0..<width where !started.take(within: 120) {
-        return .failure(.setUp("only \(held) of \(width) pool threads started in 120 s"))
-      }
-      Task.detached { probe.put() }
-      guard let server = try? echoServer() else { return .failure(.setUp("no server")) }
-      defer { server.requestStop() }
-      let response = LoopbackHTTP.request(
-        "GET", "/callback?code=busy", port: server.port, timeout: 5)
-      return .success((response.status, response.body, !probe.hasByte))
-    }
-    let (status, body, poolWasFull) = try outcome.get()
-    let result = (status: status, body: body, poolWasFull: poolWasFull)
-    #expect(result.poolWasFull, "a task ran while every pool thread was to be held")
-    #expect(result.status == 200)
-    #expect(result.body == "you asked for /callback with code=busy")
-  }
-
-  /// Why the pool test could not run.
-  enum PoolTestFailure: Error {
-    case setUp(String)
-  }
-
-  /// The cooperative pool's width: as libdispatch counts it, the CPUs this process may run on
-  /// (`Cpus_allowed_list` in /proc/self/status, "0-1" or "0,2-3"), else the CPUs online.
-  static func poolWidth() -> Int {
-    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-    let line = status.split(separator: "\n").first { $0.hasPrefix("Cpus_allowed_list:") }
-    let ranges = line?.dropFirst("Cpus_allowed_list:".count).split(separator: ",").map {
-      $0.split(separator: "-").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
-    }
-    let count = ranges?.reduce(0) { total, range in
-      total + (range.count == 2 ? range[1] - range[0] + 1 : range.count)
-    }
-    return count.flatMap { $0 > 0 ? $0 : nil } ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+    // had given up. The probe holds every thread of its own pool while a server starts and is
+    // asked: in a process of its own, as holding this process's pool would stall every test.
+    let result = try await ChildProcess.run(
+      Products.path("LoopbackPoolProbe"), [], environment: nil, timeout: 120)
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    #expect(result.stdout == "status=200 full=true body=you asked for /busy\n")
   }
 
   @Test func answersGarbageWith400AndKeepsServing() async throws {
@@ -213,47 +168,5 @@ import Testing
       throw POSIXError(.EADDRINUSE)
     }
     return fd
-  }
-}
-
-/// A pipe that passes single bytes between threads, blocking the reader until one arrives:
-/// how a test holds threads without a lock.
-private final class BytePipe: Sendable {
-  private let read: Int32
-  private let write: Int32
-
-  init?() {
-    var fds: [Int32] = [0, 0]
-    guard pipe(&fds) == 0 else { return nil }
-    (read, write) = (fds[0], fds[1])
-  }
-
-  deinit {
-    close(read)
-    close(write)
-  }
-
-  func put() {
-    var byte: UInt8 = 1
-    _ = Glibc.write(write, &byte, 1)
-  }
-
-  func take() {
-    var byte: UInt8 = 0
-    while Glibc.read(read, &byte, 1) < 0 && errno == EINTR {}
-  }
-
-  /// `take`, waiting at most `seconds`; false when no byte came.
-  func take(within seconds: Int32) -> Bool {
-    var entry = pollfd(fd: read, events: Int16(POLLIN), revents: 0)
-    guard poll(&entry, 1, seconds * 1000) == 1 else { return false }
-    take()
-    return true
-  }
-
-  /// Whether a byte is waiting, without waiting for one.
-  var hasByte: Bool {
-    var entry = pollfd(fd: read, events: Int16(POLLIN), revents: 0)
-    return poll(&entry, 1, 0) == 1
   }
 }
