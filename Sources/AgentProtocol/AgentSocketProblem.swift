@@ -42,6 +42,10 @@ package enum AgentSocketProblem: Error, Equatable, Sendable {
       let stop = "stop it with `authtui agent stop`" + (pid.map { " or `kill \($0)`" } ?? "")
       return "an agent already runs: \(who), on \(path); \(stop), or set AUTHTUI_AGENT_SOCKET "
         + "to run another"
+    case .socket("pthread_create", let code):
+      return "the agent could not start its socket's thread (pthread_create: "
+        + "\(String(cString: strerror(code)))); the process is at its thread limit: close "
+        + "other programs and start the agent again"
     case .socket(let call, let code):
       return "the agent's socket failed (\(call): \(String(cString: strerror(code))))"
     }

@@ -190,6 +190,10 @@ public enum LoopbackServerError: Error, Equatable, CustomStringConvertible {
       return
         "port \(port) on 127.0.0.1 is already in use, and this provider's redirect URI needs it; "
         + "find the program with `ss -ltnp 'sport = :\(port)'`, close it, and try again"
+    case .socket("pthread_create", let code):
+      return "could not start the loopback listener's thread (pthread_create: "
+        + "\(String(cString: strerror(code)))); the process is at its thread limit: close "
+        + "other programs and try again"
     case .socket(let call, let code):
       return "could not open a loopback socket (\(call): \(String(cString: strerror(code))))"
     }

@@ -111,6 +111,17 @@ import Testing
     await first.stop()
   }
 
+  @Test func aThreadThatCouldNotBeStartedIsNamedAsSuch() {
+    #expect(
+      LoopbackServerError.socket("pthread_create", EAGAIN).description
+        == "could not start the loopback listener's thread (pthread_create: Resource "
+        + "temporarily unavailable); the process is at its thread limit: close other programs "
+        + "and try again")
+    #expect(
+      LoopbackServerError.socket("bind", EACCES).description
+        == "could not open a loopback socket (bind: Permission denied)")
+  }
+
   @Test func closesWithoutAnAnswerWhenTheHandlerDropsTheConnection() async throws {
     let server = try LoopbackServer { _ in .droppedConnection }
     defer { server.requestStop() }
