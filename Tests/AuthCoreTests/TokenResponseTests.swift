@@ -58,6 +58,19 @@ import Testing
         "refresh_token_expires_in": .number(0),
       ], receivedAt: received)
     #expect(zero.refreshTokenExpiresAt == nil)
+    // A quoted number too big for a Double is infinity: capped at ten years, never endless.
+    let endless = try TokenResponse(
+      json: [
+        "access_token": .string("at"), "refresh_token": .string("rt"),
+        "refresh_token_expires_in": .string("1e999"),
+      ], receivedAt: received)
+    #expect(endless.refreshTokenExpiresIn == nil)
+    let huge = try TokenResponse(
+      json: [
+        "access_token": .string("at"), "refresh_token": .string("rt"),
+        "refresh_token_expires_in": .number(1e300),
+      ], receivedAt: received)
+    #expect(huge.refreshTokenExpiresIn == 315_360_000)
   }
 
   @Test func neverShowsATokenOrAnUnknownValueInItsDescription() throws {

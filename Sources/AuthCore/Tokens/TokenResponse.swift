@@ -85,13 +85,18 @@ public struct TokenResponse: Sendable, Equatable, CustomStringConvertible {
   /// not say.
   public var expiresAt: Date? { expiresIn.map { receivedAt.addingTimeInterval($0) } }
 
-  /// A refresh token's lifetime when there is a refresh token and the lifetime is positive.
+  /// A refresh token's lifetime when there is a refresh token and the lifetime is positive and
+  /// finite (a quoted `"1e999"` reads as infinity), at most ten years, the provider file's own
+  /// limit: no date far beyond that can be written, or read back, as a number of seconds.
   private static func lifetime(_ seconds: TimeInterval?, of refreshToken: String?)
     -> TimeInterval?
   {
-    guard refreshToken != nil, let seconds, seconds > 0 else { return nil }
-    return seconds
+    guard refreshToken != nil, let seconds, seconds.isFinite, seconds > 0 else { return nil }
+    return min(seconds, maximumLifetime)
   }
+
+  /// Ten years, in seconds.
+  static let maximumLifetime: TimeInterval = 315_360_000
 
   /// When the refresh token stops working (`receivedAt` plus the answer's lifetime, or else the
   /// provider file's), or nil when nobody said.

@@ -29,6 +29,7 @@ extension FuzzTargets {
     if let expiresIn = response.expiresIn { require(expiresIn >= 0, "negative expires_in") }
     if let lifetime = response.refreshTokenExpiresIn {
       require(lifetime > 0, "a refresh_token_expires_in of 0 or less kept")
+      require(lifetime.isFinite && lifetime <= 315_360_000, "an endless refresh lifetime kept")
       require(response.refreshToken != nil, "a refresh lifetime without a refresh token")
     }
     // Merged into stored tokens (the one rule sign-in and refresh share), nothing held is lost
@@ -46,15 +47,19 @@ extension FuzzTargets {
       "the merge lost or invented an id_token")
     require(!merged.scopes.isEmpty, "the merge lost the scopes")
     // A new refresh token lives as long as its answer says, from the answer; a kept one keeps
-    // the validity stored with it (none here).
+    // the validity stored with it (none here) unless the answer states its lifetime anew.
     let rotated = response.refreshToken.map { $0 != "previous-refresh" } ?? false
-    require(
-      merged.refreshValidity
-        == (rotated
-          ? response.refreshTokenExpiresAt.map {
-            DateInterval(start: response.receivedAt, end: max($0, response.receivedAt))
-          } : nil),
-      "the merge got the refresh token's validity wrong")
+    let expected: DateInterval?
+    if rotated {
+      expected = response.refreshTokenExpiresAt.map {
+        DateInterval(start: response.receivedAt, end: max($0, response.receivedAt))
+      }
+    } else {
+      expected = response.refreshTokenExpiresIn.map {
+        DateInterval(start: response.receivedAt, end: response.receivedAt.addingTimeInterval($0))
+      }
+    }
+    require(merged.refreshValidity == expected, "the merge got the refresh token's validity wrong")
     _ = response.scopes
   }
 
