@@ -198,4 +198,20 @@ import Testing
     #expect(driver.text.contains("bob"))
     #expect(driver.advance(0.5).contains { if case .watchVault = $0 { true } else { false } })
   }
+
+  @Test func backgroundNewsNeverHidesAGraverMessageStillShowing() throws {
+    var driver = Self.driver(Fixtures.accounts)
+    var look = try #require(
+      driver.advance(0.1).first { if case .watchVault = $0 { true } else { false } })
+    driver.send(.finished(look, .backgroundNews(.warning, "the agent could not be left running")))
+    look = try #require(
+      driver.advance(0.5).first { if case .watchVault = $0 { true } else { false } })
+    driver.send(.finished(look, .backgroundNews(.info, "the provider did not send it back")))
+    #expect(driver.state.message?.text == "the agent could not be left running")
+    // Once the warning is gone, lesser news shows.
+    look = try #require(
+      driver.advance(7).first { if case .watchVault = $0 { true } else { false } })
+    driver.send(.finished(look, .backgroundNews(.info, "the provider did not send it back")))
+    #expect(driver.state.message?.text == "the provider did not send it back")
+  }
 }

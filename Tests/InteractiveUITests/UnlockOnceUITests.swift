@@ -51,8 +51,9 @@ import Testing
     try await TmuxSession.run(fixture.command, environment: environment) { tmux in
       try await tmux.waitFor("alice")
       try await tmux.waitFor("could not leave an agent running")
-      // The UI works on: the account is still there to use.
-      try await tmux.waitFor("alice")
+      // The UI works on: its details open.
+      try await tmux.sendKeys("Enter")
+      try await tmux.waitFor("Signed in as")
     }
     await fixture.stop()
   }

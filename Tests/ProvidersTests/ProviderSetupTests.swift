@@ -235,23 +235,21 @@ import Testing
   @Test func aGoogleFileWithoutItsSecretIsSetUpFromItsClientIDAndABadSecretIsRefused() throws {
     try FileManager.default.createDirectory(
       atPath: providers, withIntermediateDirectories: true)
-    try Data(#"{ "client_id": "123.apps.googleusercontent.com" }"#.utf8).write(
-      to: URL(fileURLWithPath: providers + "/google.json"))
+    let written = #"{ "client_id": "123.apps.googleusercontent.com" }"#
+    try Data(written.utf8).write(to: URL(fileURLWithPath: providers + "/google.json"))
     let setup = try #require(ProviderCatalog.load(from: location).entry("google")?.setup)
     #expect(setup.asksClientSecret)
     #expect(setup.clientID == "123.apps.googleusercontent.com")
     for (typed, refusal) in [
       ("", ProviderSetupError.emptyClientSecret), ("GOCSPX a", .malformedClientSecret),
     ] {
-      let error = #expect(throws: refusal) {
+      #expect(throws: refusal) {
         try ProviderFile.saveSetup(
           "google", clientID: "123", redirectPort: nil, clientSecret: ClientSecret(typed),
           in: location)
       }
-      if !typed.isEmpty { #expect(error.map { !"\($0)".contains(typed) } == true) }
     }
-    // Nothing was written: the file still has no secret.
-    let text = try String(contentsOfFile: providers + "/google.json", encoding: .utf8)
-    #expect(!text.contains("client_secret"))
+    // Nothing was written: the file is as it was.
+    #expect(try String(contentsOfFile: providers + "/google.json", encoding: .utf8) == written)
   }
 }

@@ -52,6 +52,11 @@ extension AppState {
       phase = .locked(UnlockForm(creating: false, problem: problem))
       accountsLoaded = false
     case .backgroundNews(let kind, let text):
+      // Never over a graver message still showing (a failed refresh under a late "the
+      // provider did not send the browser back").
+      if let shown = message, shown.expiresAt > now, shown.kind.severity > kind.severity {
+        break
+      }
       message = StatusMessage(kind, text, now: now)
     default:
       break

@@ -5,6 +5,15 @@ public struct StatusMessage: Sendable, Equatable {
   /// How the message looks.
   public enum Kind: Sendable, Equatable {
     case info, success, warning, error
+
+    /// How grave the message is: info and success 0, a warning 1, an error 2.
+    var severity: Int {
+      switch self {
+      case .info, .success: return 0
+      case .warning: return 1
+      case .error: return 2
+      }
+    }
   }
 
   /// How the message looks.

@@ -204,16 +204,21 @@ actor AccountsEnvironment: AppEnvironment {
   }
 
   /// What another process changed in the vault since the last look (this process's own
-  /// writes leave the stamp as it is; their results reach the UI as outcomes already).
+  /// writes leave the stamp as it is; their results reach the UI as outcomes already); when
+  /// nothing changed, the oldest background news.
   private func watchVault() async -> Outcome {
-    if !backgroundNews.isEmpty {
-      let (kind, text) = backgroundNews.removeFirst()
-      return .backgroundNews(kind, text)
-    }
-    guard let vault, book != nil else { return .done(nil) }
+    if let change = await vaultChange() { return change }
+    guard !backgroundNews.isEmpty else { return .done(nil) }
+    let (kind, text) = backgroundNews.removeFirst()
+    return .backgroundNews(kind, text)
+  }
+
+  /// What another process changed in the vault since the last look, or nil.
+  private func vaultChange() async -> Outcome? {
+    guard let vault, book != nil else { return nil }
     do {
       let stamp = try await vault.externalChangeStamp()
-      guard stamp != seenStamp else { return .done(nil) }
+      guard stamp != seenStamp else { return nil }
       seenStamp = stamp
       if try await vault.passphraseChangedElsewhere() {
         await vault.lock()
