@@ -49,8 +49,10 @@ func setUpFailed(_ why: String) -> Never {
   exit(2)
 }
 
-/// The cooperative pool's width: as libdispatch counts it, the CPUs this process may run on
-/// (`Cpus_allowed_list` in /proc/self/status, "0-1" or "0,2-3"), else the CPUs online.
+/// The cooperative pool's width, or more: the larger of the CPUs online and the CPUs this
+/// process may run on (`Cpus_allowed_list` in /proc/self/status, "0-1" or "0,2-3"), as the
+/// runtime and libdispatch may count either. A blocker more than the pool holds waits for a
+/// thread dispatch adds, and then holds that one too.
 func poolWidth() -> Int {
   let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
   let line = status.split(separator: "\n").first { $0.hasPrefix("Cpus_allowed_list:") }
@@ -60,7 +62,7 @@ func poolWidth() -> Int {
   let count = ranges?.reduce(0) { total, range in
     total + (range.count == 2 ? range[1] - range[0] + 1 : range.count)
   }
-  return count.flatMap { $0 > 0 ? $0 : nil } ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+  return max(count ?? 0, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 }
 
 let width = poolWidth()

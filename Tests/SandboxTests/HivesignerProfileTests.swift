@@ -10,6 +10,8 @@ import Testing
   var harness: SandboxHarness { .current }
 
   typealias Paths = SandboxPaths.Hivesigner
+  /// This test's own `state`: a callback of another test's late browser carries another.
+  let state = "h-" + UUID().uuidString
 
   func authorizeURL(
     _ harness: SandboxHarness, challenge: String?, method: String? = "S256",
@@ -17,7 +19,7 @@ import Testing
   ) -> String {
     var query: [(String, String)] = [
       ("client_id", "sandbox-client"), ("redirect_uri", harness.callback.redirectURI),
-      ("response_type", "code"), ("scope", scope), ("state", "h-1"),
+      ("response_type", "code"), ("scope", scope), ("state", state),
     ]
     if let challenge { query.append(("code_challenge", challenge)) }
     if let method { query.append(("code_challenge_method", method)) }
@@ -30,7 +32,7 @@ import Testing
     let outcome = await harness.browse(
       authorizeURL(harness, challenge: challenge, method: method), user: user)
     #expect(outcome.succeeded, "\(outcome.failure ?? "")")
-    return try #require(await harness.callback.received(state: "h-1").last)
+    return try #require(await harness.callback.received(state: state).last)
   }
 
   func exchange(_ harness: SandboxHarness, code: String, verifier: String?) async
@@ -44,7 +46,7 @@ import Testing
     let pkce = PKCEPair.generate()
     let callback = try await approvedCallback(harness, challenge: pkce.challenge, user: "erin")
     #expect(callback["username"] == "erin")
-    #expect(callback["state"] == "h-1")
+    #expect(callback["state"] == state)
     let code = try #require(callback["code"])
     let token = await exchange(harness, code: code, verifier: pkce.verifier)
     #expect(token.status == 200)
@@ -146,7 +148,7 @@ import Testing
     let outcome = await harness.browse(
       authorizeURL(harness, challenge: PKCEPair.generate().challenge), action: .deny)
     #expect(outcome.succeeded)
-    let callback = try #require(await harness.callback.received(state: "h-1").last)
+    let callback = try #require(await harness.callback.received(state: state).last)
     #expect(callback["error"] == "access_denied")
     #expect(callback["code"] == nil)
   }

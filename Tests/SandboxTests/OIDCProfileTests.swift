@@ -12,6 +12,8 @@ import Testing
   var harness: SandboxHarness { .current }
 
   typealias Paths = SandboxPaths.OIDC
+  /// This test's own `state` for a logout's return: another test's carries another.
+  let state = "bye-" + UUID().uuidString
 
   @Test func discoveryNamesEveryEndpointAndTheIssParameter() async throws {
     let discovery = await harness.get(Paths.discovery)
@@ -191,12 +193,12 @@ import Testing
       Paths.endSession,
       [
         ("id_token_hint", idToken), ("post_logout_redirect_uri", harness.callback.redirectURI),
-        ("state", "bye"),
+        ("state", state),
       ])
     let outcome = await harness.browse(url)
     #expect(outcome.succeeded, "\(outcome.failure ?? "")")
     #expect(outcome.decision == .approve)
-    #expect(await harness.callback.received(state: "bye").count == 1)
+    #expect(await harness.callback.received(state: state).count == 1)
     #expect(await harness.server.stats()[.endSessions, .oidc] == 1)
     // Only an address registered for the client: by default its loopback redirect URIs.
     let elsewhere = await harness.get(
@@ -216,23 +218,23 @@ import Testing
     func logout() -> String {
       harness.url(
         Paths.endSession,
-        [("id_token_hint", idToken), ("post_logout_redirect_uri", landing), ("state", "bye")])
+        [("id_token_hint", idToken), ("post_logout_redirect_uri", landing), ("state", state)])
     }
     // Nothing registered: the redirect URI no longer counts, and nothing is redirected.
-    let before = await harness.callback.received(state: "bye").count
+    let before = await harness.callback.received(state: state).count
     let none = await harness.postJSON(
       "/_sandbox/settings", #"{"profile":"oidc","post_logout_redirect_uris":[]}"#)
     #expect(none.status == 200)
     let refused = await harness.browse(logout())
     #expect(refused.finalStatus == 400)
-    #expect(await harness.callback.received(state: "bye").count == before)
+    #expect(await harness.callback.received(state: state).count == before)
     // Registered explicitly: redirected there, with the state.
     var settings = await harness.server.settings(for: .oidc)
     settings.postLogoutRedirectURIs = [landing]
     await harness.server.setSettings(settings, for: .oidc)
     let returned = await harness.browse(logout())
     #expect(returned.succeeded, "\(returned.failure ?? "")")
-    #expect(await harness.callback.received(state: "bye").count == 1)
+    #expect(await harness.callback.received(state: state).count == before + 1)
     let wrong = await harness.postJSON(
       "/_sandbox/settings", #"{"profile":"oidc","post_logout_redirect_uris":7}"#)
     #expect(wrong.status == 400)

@@ -11,6 +11,8 @@ import Testing
   var harness: SandboxHarness { .current }
 
   typealias Paths = SandboxPaths.Simkl
+  /// This test's own `state`: a callback of another test's late browser carries another.
+  let state = "s-" + UUID().uuidString
   static let perRequest = [
     ("client_id", "sandbox-client"), ("app-name", "authtui-tests"), ("app-version", "1.0"),
   ]
@@ -22,7 +24,7 @@ import Testing
       [
         ("response_type", "code"), ("client_id", "sandbox-client"),
         ("redirect_uri", harness.callback.redirectURI), ("code_challenge", pkce.challenge),
-        ("code_challenge_method", method), ("state", "s-123"), ("app-name", "authtui-tests"),
+        ("code_challenge_method", method), ("state", state), ("app-name", "authtui-tests"),
         ("app-version", "1.0"),
       ])
   }
@@ -33,7 +35,7 @@ import Testing
   {
     let outcome = await harness.browse(authorizeURL(harness, pkce: pkce), user: user)
     #expect(outcome.succeeded, "\(outcome.failure ?? "")")
-    let callback = try #require(await harness.callback.received(state: "s-123").last)
+    let callback = try #require(await harness.callback.received(state: state).last)
     return try #require(callback["code"])
   }
 
@@ -86,7 +88,7 @@ import Testing
     #expect(outcome.succeeded)
     #expect(outcome.decision == .deny)
     #expect(outcome.steps.last == "GET /simkl-web/ 200")
-    #expect(await harness.callback.received(state: "s-123").isEmpty)
+    #expect(await harness.callback.received(state: state).isEmpty)
     #expect(await harness.server.stats()[.denials, .simkl] == 1)
   }
 
@@ -138,10 +140,10 @@ import Testing
       [
         ("response_type", "code"), ("client_id", "sandbox-client"),
         ("redirect_uri", harness.callback.redirectURI), ("code_challenge", verifier),
-        ("code_challenge_method", "plain"), ("state", "p"),
+        ("code_challenge_method", "plain"), ("state", state),
       ])
     #expect(await harness.browse(url).succeeded)
-    let code = try #require(await harness.callback.received(state: "p").last?["code"])
+    let code = try #require(await harness.callback.received(state: state).last?["code"])
     let token = await exchangeJSON(
       harness, code: code, verifier: verifier, redirectURI: harness.callback.redirectURI)
     #expect(token.status == 200)
@@ -159,11 +161,12 @@ import Testing
           [
             ("response_type", "code"), ("client_id", "sandbox-client"), ("redirect_uri", other),
             ("code_challenge", PKCEPair.generate().challenge), ("code_challenge_method", "S256"),
+            ("state", state),
           ]))
       #expect(answer.status == 302)
       #expect(answer.header("Location")?.hasPrefix(Paths.home) == true)
     }
-    #expect(await harness.callback.received().isEmpty)
+    #expect(await harness.callback.received(state: state).isEmpty)
   }
 
   @Test func theAuthorizeURLOnTheAPIHostIsNotFound() async throws {
