@@ -49,11 +49,11 @@ import Testing
       for secret in ["state=", "code_challenge", "nonce", "id_token", "eyJ"] {
         #expect(!recorded.contains(secret))
       }
+      // The provider returned the browser to authtui's landing (the sandbox's file registers
+      // the redirect URI for that), and the status line says so until the next key.
+      try await tmux.waitFor("the provider signed the browser out of sandbox/alice and sent it")
       try await tmux.sendKeys("Enter")
       try await tmux.waitFor("No accounts yet.")
-      // The provider returned the browser to authtui's landing (the sandbox's file registers
-      // the redirect URI for that), and the status line says so.
-      try await tmux.waitFor("the provider signed the browser out of sandbox/alice and sent it")
       #expect(try await fixture.accountCount() == 0)
       try await tmux.sendKeys("q")
       try await tmux.waitFor("authtui-exit=0")

@@ -57,7 +57,7 @@ extension AppState {
       if let shown = message, shown.expiresAt > now, shown.kind.severity > kind.severity {
         break
       }
-      message = StatusMessage(kind, text, now: now)
+      message = .untilKey(kind, text, now: now)
     default:
       break
     }

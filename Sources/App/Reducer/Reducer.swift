@@ -25,7 +25,9 @@ extension AppState {
   public mutating func apply(_ action: Action, now: Date) -> [Effect] {
     let effects: [Effect]
     switch action {
-    case .key(let key): effects = handleKey(key, now: now)
+    case .key(let key):
+      if message?.staysUntilKey == true { message = nil }
+      effects = handleKey(key, now: now)
     case .command(let command): effects = perform(command, now: now)
     case .resized(let newSize):
       size = newSize

@@ -22,11 +22,22 @@ public struct StatusMessage: Sendable, Equatable {
   public var text: String
   /// When the message goes away by itself.
   public var expiresAt: Date
+  /// True for news of background work: it stays until the next key, as the person may have
+  /// been looking elsewhere (at the browser of a sign-out) when it came.
+  public var staysUntilKey = false
 
   /// A message that stays for `seconds` from `now` (errors longer than the rest by default).
   public init(_ kind: Kind, _ text: String, now: Date, seconds: TimeInterval? = nil) {
     self.kind = kind
     self.text = text
     expiresAt = now.addingTimeInterval(seconds ?? (kind == .error ? 15 : 6))
+  }
+
+  /// News of background work, shown until the next key.
+  static func untilKey(_ kind: Kind, _ text: String, now: Date) -> StatusMessage {
+    var message = StatusMessage(kind, text, now: now)
+    message.expiresAt = .distantFuture
+    message.staysUntilKey = true
+    return message
   }
 }
