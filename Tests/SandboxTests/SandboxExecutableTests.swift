@@ -37,10 +37,19 @@ import Testing
 
   @Test func listensOnTheAskedPortAndRegistersTheGivenSimklRedirectURI() async throws {
     // A port outside the ephemeral range: one the kernel chose could be given to another
-    // test's outgoing connection between the two sandboxes.
-    let fixed = try #require(LoopbackServer.freeFixedPort())
-    let (first, port) = try await start(["--listen", "127.0.0.1:\(fixed)"])
-    #expect(port == fixed)
+    // test's outgoing connection between the two sandboxes. Other tests pick such ports too,
+    // so one may take it between the pick and the listen: then another port is tried.
+    var started: (RunningChild, UInt16)?
+    for _ in 0..<5 where started == nil {
+      let fixed = try #require(LoopbackServer.freeFixedPort())
+      let process = try RunningChild(
+        Products.sandbox, ["--quiet", "--listen", "127.0.0.1:\(fixed)"])
+      if let line = await process.nextLine(timeout: 60) {
+        #expect(line == "authtui-sandbox listening on http://127.0.0.1:\(fixed)")
+        started = (process, fixed)
+      }
+    }
+    let (first, port) = try #require(started, "no fixed port could be listened on in 5 tries")
     await first.kill(SIGTERM)
     _ = await first.wait(timeout: 60)
     let uri = "http://127.0.0.1:4567/callback"
