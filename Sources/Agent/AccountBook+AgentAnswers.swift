@@ -43,6 +43,22 @@ extension AgentListing.Damaged {
 }
 
 extension AccountBook {
+  /// `authtui default ACCOUNT`: the account `text` names made its provider's default, as the
+  /// agent answers it.
+  package func defaultChange(making text: String) async throws(AccountsError)
+    -> AgentDefaultChange
+  {
+    AgentDefaultChange(try await makeDefault(named: text))
+  }
+
+  /// `authtui default --clear PROVIDER`: `provider`'s mark removed, as the agent answers it.
+  package func defaultChange(clearing provider: String) async throws(AccountsError)
+    -> AgentDefaultChange
+  {
+    AgentDefaultChange(
+      provider: provider, account: nil, previous: try await clearDefault(provider: provider))
+  }
+
   /// What `authtui export` writes (and `exec` passes on) for the account `text` names: a token
   /// with `minimumValidity` seconds left at least (refreshed first when needed, a token
   /// obtained after `startedAt` taken as it is), its expiry after any refresh, and the env

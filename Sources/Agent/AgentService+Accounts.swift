@@ -26,12 +26,9 @@ extension AgentService {
       case .logout(let name, let localOnly):
         return .signedOut(try await book.signOut(named: name, localOnly: localOnly))
       case .makeDefault(let name):
-        return .defaultChanged(AgentDefaultChange(try await book.makeDefault(named: name)))
+        return .defaultChanged(try await book.defaultChange(making: name))
       case .clearDefault(let provider):
-        return .defaultChanged(
-          AgentDefaultChange(
-            provider: provider, account: nil,
-            previous: try await book.clearDefault(provider: provider)))
+        return .defaultChanged(try await book.defaultChange(clearing: provider))
       default:
         // `answer` sends only the five above here.
         return nil

@@ -32,10 +32,7 @@ enum DefaultCommand {
         }
         let change = try await change(
           .clearDefault(provider: target), invocation.global, console: console, providers: .all
-        ) { book throws(AccountsError) in
-          AgentDefaultChange(
-            provider: target, account: nil, previous: try await book.clearDefault(provider: target))
-        }
+        ) { book throws(AccountsError) in try await book.defaultChange(clearing: target) }
         if let previous = change.previous {
           console.out("\(target) has no default account now (it was \(previous)).")
         } else {
@@ -46,9 +43,7 @@ enum DefaultCommand {
       let change = try await change(
         .makeDefault(account: target), invocation.global, console: console,
         providers: .account(target)
-      ) { book throws(AccountsError) in
-        AgentDefaultChange(try await book.makeDefault(named: target))
-      }
+      ) { book throws(AccountsError) in try await book.defaultChange(making: target) }
       let account = change.account ?? target
       if change.unchanged {
         console.out("\(account) is already \(change.provider)'s default account.")

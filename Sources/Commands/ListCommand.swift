@@ -14,13 +14,14 @@ enum ListCommand {
     details: """
       Status is valid, expiring (less than 5 minutes left), expired, or sign-in needed.
       --json prints [{"account", "provider", "label", "status", "expires_at", "scopes",
-      "refreshable", "default", "refresh_expires_at", "tenant"}], with expires_at in ISO 8601 (UTC) or
-      null and status one of valid, expiring, expired, sign_in_needed; default is true for
-      the account a bare PROVIDER names (`authtui default`), marked "(default)" in the table;
-      refresh_expires_at is when the refresh token stops working, if known (the table's
-      REFRESH says "until" then, or "ended" once it has passed), else null; tenant is the
-      tenant it signed in through (Microsoft's tid), else null. When `authtui agent` runs for this vault, it
-      answers instead and no passphrase is needed; AUTHTUI_NO_AGENT=1 skips it.
+      "refreshable", "default", "refresh_expires_at", "tenant"}], with expires_at in ISO 8601
+      (UTC) or null and status one of valid, expiring, expired, sign_in_needed; default is
+      true for the account a bare PROVIDER names (`authtui default`), marked "(default)" in
+      the table; refresh_expires_at is when the refresh token stops working, if known (the
+      table's REFRESH says "until" then, or "ended" once it has passed), else null; tenant is
+      the tenant it signed in through (Microsoft's tid), else null.
+      When `authtui agent` runs for this vault, it answers instead and no passphrase is
+      needed; AUTHTUI_NO_AGENT=1 skips it.
       """,
     arguments: [], requiredArguments: 0, options: [jsonFlag])
 

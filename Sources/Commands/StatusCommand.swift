@@ -19,17 +19,17 @@ enum StatusCommand {
       ahead, as the UI's "sign in again before"), has a refresh token that ends soon or has
       ended (Google's apps in "Testing", by the provider file's refresh_token_lifetime, and
       GitHub's refresh_token_expires_in; the same rule), or is damaged; each comes with the
-      command that fixes it. When `authtui agent` runs for this vault, it answers and no passphrase
-      is needed; otherwise the vault is unlocked once, as `list` does it, and a passphrase
-      that does not open it is reported, not asked again.
+      command that fixes it. When `authtui agent` runs for this vault, it answers and no
+      passphrase is needed; otherwise the vault is unlocked once, as `list` does it, and a
+      passphrase that does not open it is reported, not asked again.
       Exit 0 when nothing needs attention; 1 when something does, there is no vault yet, or
       it cannot be unlocked or read.
       --json prints {"vault": {"path", "state", "message", "fix"}, "agent": {"running",
       "pid", "vault", "serves_this_vault"}, "accounts", "accounts_needing_attention":
       [{"account", "problem", "message", "fix"}]}: vault.state is unlocked_by_agent,
       unlocked, locked, no_vault or unreadable; problem is sign_in_needed, expired,
-      expiring_without_refresh, refresh_expiring, refresh_expired or damaged; accounts (the number of readable ones), pid and
-      the agent's vault are null when unknown.
+      expiring_without_refresh, refresh_expiring, refresh_expired or damaged; accounts (the
+      number of readable ones), pid and the agent's vault are null when unknown.
       """,
     arguments: [], requiredArguments: 0, options: [jsonFlag]
   ).running { await run(.init($0, json: jsonFlag), console: $1) }

@@ -1,8 +1,8 @@
 import Agent
 import Foundation
 
-/// How `list`, `export`, `logout` and `default` ask a running agent for their vault first (as `token`
-/// does): its answer, or its failure with the exit status and message the command would have
+/// How `list`, `export`, `logout` and `default` ask a running agent for their vault first (as
+/// `token` does): its answer, or its failure with the exit status and message the command would have
 /// given on its own; nil when no agent answers for this vault (or `AUTHTUI_NO_AGENT` is set),
 /// and the command unlocks the vault itself.
 enum AgentAnswer {

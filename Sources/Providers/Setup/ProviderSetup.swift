@@ -60,12 +60,7 @@ public struct ProviderSetup: Sendable, Equatable {
   /// white space or control characters inside (a paste that caught more than the id), it is
   /// refused with what to do.
   public static func checkedClientID(_ text: String) throws(ProviderSetupError) -> String {
-    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-    guard !trimmed.isEmpty else { throw .emptyClientID }
-    guard trimmed.count <= 512, !trimmed.unicodeScalars.contains(where: isForbidden) else {
-      throw .malformedClientID
-    }
-    return trimmed
+    try checked(text, empty: .emptyClientID, malformed: .malformedClientID)
   }
 
   /// The client secret as typed, checked as a client id is: white space around it is dropped,
@@ -73,17 +68,22 @@ public struct ProviderSetup: Sendable, Equatable {
   public static func checkedClientSecret(_ text: String) throws(ProviderSetupError)
     -> ClientSecret
   {
-    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-    guard !trimmed.isEmpty else { throw .emptyClientSecret }
-    guard trimmed.count <= 512, !trimmed.unicodeScalars.contains(where: isForbidden) else {
-      throw .malformedClientSecret
-    }
-    return ClientSecret(trimmed)
+    ClientSecret(try checked(text, empty: .emptyClientSecret, malformed: .malformedClientSecret))
   }
 
-  /// White space or a control character: never inside an id or a secret.
-  private static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
-    scalar.properties.isWhitespace || scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value)
+  /// `text` without the white space around it; `empty` when nothing is left, `malformed` when
+  /// it is over 512 characters or holds white space or a control character.
+  private static func checked(
+    _ text: String, empty: ProviderSetupError, malformed: ProviderSetupError
+  ) throws(ProviderSetupError) -> String {
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard !trimmed.isEmpty else { throw empty }
+    guard trimmed.count <= 512,
+      !trimmed.unicodeScalars.contains(where: {
+        $0.properties.isWhitespace || $0.value < 0x20 || (0x7F..<0xA0).contains($0.value)
+      })
+    else { throw malformed }
+    return trimmed
   }
 
   /// The redirect port as typed: a whole number from 1024 to 65535 (below 1024 needs root).
