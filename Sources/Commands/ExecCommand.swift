@@ -81,6 +81,9 @@ enum ExecCommand {
     _ options: Options, console: Console,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) async -> Int32 {
+    // First: what the caller handed down (`3<file`), before the agent's socket or
+    // URLSession's socket pairs exist; COMMAND gets those descriptors and no other.
+    let handedDown = InheritedDescriptors.current()
     let startedAt = Date()
     let name = options.command[0]
     let program: String
@@ -112,7 +115,7 @@ enum ExecCommand {
     do throws(SpawnError) {
       let termination = try await ForegroundCommand.run(
         program, name: name, arguments: Array(options.command.dropFirst()),
-        environment: childEnvironment)
+        environment: childEnvironment, passing: handedDown)
       switch termination {
       case .exited(let status): return status
       case .signalled(let number): return 128 + number
