@@ -1,6 +1,7 @@
 import Accounts
 import Agent
 import Foundation
+import Spelling
 import System
 
 /// `authtui exec ACCOUNT [--var NAME] [--min-valid SECONDS] -- COMMAND [ARGS…]`: runs COMMAND
@@ -104,10 +105,10 @@ enum ExecCommand {
       console.err(error.line)
       return error.exitCode.rawValue
     }
-    guard !exportable.token.contains("\0") else {
-      console.err(
-        "authtui: \(exportable.account)'s token holds a NUL byte, which no environment can keep")
-      return ExitCode.failure.rawValue
+    guard TerminalText.isClean(exportable.token) else {
+      let failure = TokenCommand.unprintable(exportable.account)
+      console.err(failure.line)
+      return failure.exitCode.rawValue
     }
     var childEnvironment = PassphraseSource.withoutPassphrases(environment)
     childEnvironment[options.variable] = exportable.token

@@ -1,6 +1,7 @@
 import Foundation
 import Isolation
 import Providers
+import Spelling
 import System
 
 #if canImport(Glibc)
@@ -54,7 +55,7 @@ enum GitCredentialCommand {
       guard action == "get" else { return .ok }
       guard let answer = try await answer(request, options: invocation.global, console: console)
       else { return .ok }
-      console.out(answer)
+      console.outExactly(answer)
       return .ok
     } catch {
       console.err(error.line)
@@ -87,13 +88,12 @@ enum GitCredentialCommand {
     }
     let username = route.username(for: request)
     let token = try await token(for: route, options: options, console: console)
-    guard !token.contains(where: { $0.isNewline || $0 == "\0" }),
-      !username.contains(where: { $0.isNewline || $0 == "\0" })
-    else {
+    guard TerminalText.isClean(token) else { throw TokenCommand.unprintable(route.account) }
+    guard !username.contains(where: { $0.isNewline || $0 == "\0" }) else {
       throw CommandFailure(
         exitCode: .providerError,
-        message: "the token of \(route.account) holds a line break, which git's credential "
-          + "protocol cannot carry")
+        message: "the user name for \(route.account) holds a line break, which git's "
+          + "credential protocol cannot carry")
     }
     return "username=\(username)\npassword=\(token)"
   }
