@@ -66,7 +66,9 @@ let package = Package(
     // The world outside: spawning processes, the browser, the clipboard, passphrases, signals.
     .target(
       name: "System",
-      dependencies: ["AuthCore", "Crypto", "Hardening", "Isolation", "Terminal", "Vault"]),
+      dependencies: [
+        "AuthCore", "Crypto", "Hardening", "Isolation", "Spelling", "Terminal", "Vault",
+      ]),
     .target(
       name: "App",
       dependencies: [
@@ -96,7 +98,7 @@ let package = Package(
     // `NSHomeDirectory` there (see Isolation's onOwnThread, Spelling's trimmingHorizontalSpace,
     // Locations' PathText).
     .executableTarget(
-      name: "authtui", dependencies: ["AgentProtocol", "Hardening", "Locations"],
+      name: "authtui", dependencies: ["AgentProtocol", "Hardening", "Locations", "Spelling"],
       path: "Sources/Front",
       // At compile time too: the static Foundation module's link entries (CoreFoundation, ICU)
       // come with the imports of this target.
@@ -156,7 +158,9 @@ let package = Package(
       ]),
     .target(
       name: "TestSupport",
-      dependencies: ["AuthCore", "Crypto", "Isolation", "Loopback", "Sandbox", "Vault"],
+      dependencies: [
+        "AuthCore", "Crypto", "Hardening", "Isolation", "Loopback", "Sandbox", "Vault",
+      ],
       path: "Tests/TestSupport"),
     .testTarget(
       name: "SandboxTests",

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import Spelling
 import Vault
 
 /// Why an account operation did not give its result. Each case has a message that names the
@@ -193,7 +194,7 @@ public enum AccountsError: Error, Sendable, Equatable {
   }
 
   static func describe(_ date: Date) -> String {
-    let seconds = Int(date.timeIntervalSinceNow.rounded())
+    let seconds = Int(clamping: date.timeIntervalSinceNow.rounded())
     if seconds <= 0 { return "now" }
     if seconds < 120 { return "in \(seconds) s" }
     return "in \(seconds / 60) min"

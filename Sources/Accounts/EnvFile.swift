@@ -62,7 +62,7 @@ public enum EnvFile {
   /// What `variable_EXPIRES_AT` holds: whole seconds since 1970, empty when the token does not
   /// say when it expires (the env file's value, and the one `exec` gives its command).
   public static func expiryValue(_ expiresAt: Date?) -> String {
-    expiresAt.map { String(Int($0.timeIntervalSince1970)) } ?? ""
+    expiresAt.map { String(Int(clamping: $0.timeIntervalSince1970)) } ?? ""
   }
 
   /// Sets `variable` (and `variable_EXPIRES_AT`) in the file at `path`, keeping its other lines.

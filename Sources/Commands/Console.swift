@@ -1,3 +1,5 @@
+import Spelling
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -5,22 +7,35 @@
 /// Where a command writes: standard output for results, standard error for everything else.
 ///
 /// Unbuffered `write(2)` so output interleaves correctly with child processes and survives
-/// `exit()`, which does not flush Swift's `print` buffer in every case.
+/// `exit()`, which does not flush Swift's `print` buffer in every case. Text for people passes
+/// through `TerminalText.cleaned`, which keeps line breaks and tabs: names, descriptions and
+/// messages from provider files, providers, the agent and the vault are in it, and none may
+/// send the terminal a control sequence or reorder a line.
 package struct Console: Sendable {
   /// The process's standard output and error.
   package init() {}
 
-  /// Writes `text` and a newline to standard output.
+  /// Writes `text`, cleaned, and a newline to standard output.
   package func out(_ text: String) {
+    write(TerminalText.cleaned(text, keeping: TerminalText.lineBreaksAndTabs) + "\n", to: 1)
+  }
+
+  /// Writes `text` exactly and a newline to standard output: a secret for a program (a token,
+  /// git's answer), which must come out as it is or not at all. The caller has checked it
+  /// with `TerminalText.isClean`. (JSON goes through `out`: `OrderedJSON` escapes every
+  /// character the cleaning would change, so it comes out exactly too.)
+  package func outExactly(_ text: String) {
     write(text + "\n", to: 1)
   }
 
-  /// Writes `text` and a newline to standard error.
+  /// Writes `text`, cleaned, and a newline to standard error.
   package func err(_ text: String) {
-    write(text + "\n", to: 2)
+    write(TerminalText.cleaned(text, keeping: TerminalText.lineBreaksAndTabs) + "\n", to: 2)
   }
 
-  /// Writes `text` as it is to standard error (for redrawn countdown lines).
+  /// Writes `text` as it is to standard error: lines that carry authtui's own control
+  /// sequences (a redrawn countdown, a user code in bold). The caller cleans every part that
+  /// came from outside with `TerminalText.cleaned`.
   package func errRaw(_ text: String) {
     write(text, to: 2)
   }

@@ -1,6 +1,7 @@
 import Accounts
 import Agent
 import Foundation
+import Spelling
 import System
 
 /// `authtui exec ACCOUNT [--var NAME] [--min-valid SECONDS] -- COMMAND [ARGS…]`: runs COMMAND
@@ -81,6 +82,9 @@ enum ExecCommand {
     _ options: Options, console: Console,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) async -> Int32 {
+    // First: what the caller handed down (`3<file`), before the agent's socket or
+    // URLSession's socket pairs exist; COMMAND gets those descriptors and no other.
+    let handedDown = InheritedDescriptors.current()
     let startedAt = Date()
     let name = options.command[0]
     let program: String
@@ -101,10 +105,10 @@ enum ExecCommand {
       console.err(error.line)
       return error.exitCode.rawValue
     }
-    guard !exportable.token.contains("\0") else {
-      console.err(
-        "authtui: \(exportable.account)'s token holds a NUL byte, which no environment can keep")
-      return ExitCode.failure.rawValue
+    guard TerminalText.isClean(exportable.token) else {
+      let failure = TokenCommand.unprintable(exportable.account)
+      console.err(failure.line)
+      return failure.exitCode.rawValue
     }
     var childEnvironment = PassphraseSource.withoutPassphrases(environment)
     childEnvironment[options.variable] = exportable.token
@@ -112,7 +116,7 @@ enum ExecCommand {
     do throws(SpawnError) {
       let termination = try await ForegroundCommand.run(
         program, name: name, arguments: Array(options.command.dropFirst()),
-        environment: childEnvironment)
+        environment: childEnvironment, passing: handedDown)
       switch termination {
       case .exited(let status): return status
       case .signalled(let number): return 128 + number

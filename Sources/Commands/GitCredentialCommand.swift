@@ -1,6 +1,7 @@
 import Foundation
 import Isolation
 import Providers
+import Spelling
 import System
 
 #if canImport(Glibc)
@@ -35,6 +36,8 @@ enum GitCredentialCommand {
       has, else the account's label (many forges take any name with a token; GitLab wants
       oauth2, GitHub Apps x-access-token). Paths reach helpers only under
       `git config credential.useHttpPath true`; without it, entries with a path serve nothing.
+      A path with . or .. segments (also as %2e) is refused when an entry for its host has a
+      path: which entry serves it would depend on how the server resolves it.
 
       store and erase read their input and do nothing: the vault is the store, and a 401 seen
       by git must not delete an account (`authtui logout` does that).
@@ -54,7 +57,7 @@ enum GitCredentialCommand {
       guard action == "get" else { return .ok }
       guard let answer = try await answer(request, options: invocation.global, console: console)
       else { return .ok }
-      console.out(answer)
+      console.outExactly(answer)
       return .ok
     } catch {
       console.err(error.line)
@@ -70,6 +73,13 @@ enum GitCredentialCommand {
     let (settings, problems) = UserSettings.load(from: AccountAccess.configuration(options))
     for problem in problems where problem.field.map({ $0.hasPrefix("git") }) ?? true {
       console.err("authtui: \(problem)")
+    }
+    if let path = GitCredentialRoute.unresolvedPath(of: request, in: settings.gitRoutes) {
+      throw CommandFailure(
+        exitCode: .failure,
+        message: "git asked for \(request.host ?? "the host")/\(path), a path with . or .. "
+          + "segments, which servers resolve differently, so no git entry serves it: use the "
+          + "repository's URL without them")
     }
     guard let route = GitCredentialRoute.route(for: request, in: settings.gitRoutes) else {
       if request.path == nil, let host = request.host,
@@ -87,13 +97,12 @@ enum GitCredentialCommand {
     }
     let username = route.username(for: request)
     let token = try await token(for: route, options: options, console: console)
-    guard !token.contains(where: { $0.isNewline || $0 == "\0" }),
-      !username.contains(where: { $0.isNewline || $0 == "\0" })
-    else {
+    guard TerminalText.isClean(token) else { throw TokenCommand.unprintable(route.account) }
+    guard !username.contains(where: { $0.isNewline || $0 == "\0" }) else {
       throw CommandFailure(
         exitCode: .providerError,
-        message: "the token of \(route.account) holds a line break, which git's credential "
-          + "protocol cannot carry")
+        message: "the user name for \(route.account) holds a line break, which git's "
+          + "credential protocol cannot carry")
     }
     return "username=\(username)\npassword=\(token)"
   }

@@ -1,6 +1,7 @@
 import Accounts
 import AuthCore
 import Foundation
+import Spelling
 import System
 import Vault
 
@@ -73,7 +74,8 @@ enum LoginCommand {
         throw CommandFailure(
           exitCode: .usage,
           message: "--timeout must be at least \(LoginCommand.minimumTimeout) seconds, not "
-            + "\(Int(timeout)) (for example --timeout 300, or leave it out for the provider's)")
+            + "\(Int(clamping: timeout)) (for example --timeout 300, or leave it out for the "
+            + "provider's)")
       }
       label = invocation.value(LoginCommand.labelOption)
       noBrowser = invocation.flag(LoginCommand.noBrowserFlag)

@@ -3,6 +3,7 @@ import AuthCore
 import Foundation
 import JSON
 import QRCode
+import Spelling
 import System
 import Vault
 
@@ -43,6 +44,13 @@ actor LoginOutput {
   private func say(_ text: String) {
     clearCountdownLine()
     console.err(text)
+  }
+
+  /// Like `say`, for text that carries authtui's own control sequences (the code in bold):
+  /// every part of it from outside was cleaned by the caller.
+  private func sayStyled(_ text: String) {
+    clearCountdownLine()
+    console.errRaw(text + "\n")
   }
 
   /// The first progress with an address or a code: tell the user what to do, open the browser.
@@ -118,17 +126,19 @@ actor LoginOutput {
             "verification_uri_complete",
             progress.verificationURIComplete.map { .string($0.absoluteString) } ?? .null
           ),
-          ("expires_in", progress.expiresIn.map { .int(Int($0)) } ?? .null),
+          ("expires_in", progress.expiresIn.map { .int(Int(clamping: $0)) } ?? .null),
         ]).text)
     }
     waitingFor = "approval"
-    let page = progress.verificationURI?.absoluteString ?? "the provider's page"
-    let shown = liveCountdown ? "\u{1B}[1m\(code)\u{1B}[0m" : code
-    var lines = [
-      "To sign in, open \(page) on any device and enter the code", "", "    \(shown)", "",
-    ]
+    // What the provider sent is cleaned here: on a terminal the lines go out with authtui's
+    // own sequences (the code in bold, the QR code's colours), which `say` would clean too.
+    let page = TerminalText.cleaned(
+      progress.verificationURI?.absoluteString ?? "the provider's page")
+    let shownCode = TerminalText.cleaned(code)
+    let codeLine = "    " + (liveCountdown ? "\u{1B}[1m\(shownCode)\u{1B}[0m" : shownCode)
+    var lines = ["To sign in, open \(page) on any device and enter the code", "", codeLine, ""]
     if let complete = progress.verificationURIComplete {
-      lines.append("(or open \(complete.absoluteString), which fills it in)")
+      lines.append("(or open \(TerminalText.cleaned(complete.absoluteString)), which fills it in)")
     }
     // On a terminal with room, the address as a QR code for a phone's camera.
     if liveCountdown, let target = progress.verificationURIComplete ?? progress.verificationURI,
@@ -137,7 +147,11 @@ actor LoginOutput {
     {
       lines += ["", "or scan:"] + code.halfBlockLines() + [""]
     }
-    say(lines.joined(separator: "\n"))
+    if liveCountdown {
+      sayStyled(lines.joined(separator: "\n"))
+    } else {
+      say(lines.joined(separator: "\n"))
+    }
     if let browser, let target = progress.verificationURIComplete ?? progress.verificationURI {
       browser.open(target)
     }
@@ -193,13 +207,13 @@ actor LoginOutput {
   func runCountdown() async {
     while !finished && !Task.isCancelled {
       if liveCountdown, let deadline {
-        let left = max(0, Int(deadline.timeIntervalSinceNow.rounded(.up)))
+        let left = max(0, Int(clamping: deadline.timeIntervalSinceNow.rounded(.up)))
         let what =
           pollTrouble.map { "provider unreachable, retrying (\($0))" }
           ?? "waiting for \(waitingFor)"
+        let clock = "\(left / 60):\(String(format: "%02d", left % 60))"
         console.errRaw(
-          "\r\u{1B}[K  \(what): \(left / 60):\(String(format: "%02d", left % 60)) left (Ctrl-C to cancel)"
-        )
+          "\r\u{1B}[K  \(TerminalText.cleaned(what)): \(clock) left (Ctrl-C to cancel)")
         countdownShown = true
       }
       try? await Task.sleep(nanoseconds: 1_000_000_000)
@@ -222,6 +236,11 @@ actor LoginOutput {
   func signedIn(_ account: AccountRecord) {
     endCountdown()
     let expiry = account.tokens.expiresAt.map { ISO8601DateFormatter().string(from: $0) }
+    if account.tokens.expiryWasCut, let expiry {
+      console.err(
+        "authtui: the provider gave the token a lifetime of more than ten years, which is not "
+          + "plausible; authtui takes it as ten years (until \(expiry)).")
+    }
     if json {
       console.out(
         OrderedJSON.object([

@@ -100,15 +100,7 @@ enum ProvidersCommand {
         row.clientIDConfigured ? "set" : "missing", row.source,
       ]
     }
-    let widths = header.indices.map { column in
-      ([header[column]] + cells.map { $0[column] }).map(\.count).max() ?? 0
-    }
-    func line(_ values: [String]) -> String {
-      zip(values, widths).map { value, width in
-        value + String(repeating: " ", count: width - value.count)
-      }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
-    }
-    var lines = [line(header)] + cells.map(line)
+    var lines = [TextTable.render(header: header, rows: cells)]
     lines += ["", "To register an application for a client id of your own:"]
     let idWidth = rows.map(\.id.rawValue.count).max() ?? 0
     for row in rows {

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import Spelling
 import System
 
 /// The provider's end-session page (OIDC RP-Initiated Logout) after a sign-out. Its URL
@@ -49,8 +50,8 @@ package enum SignOutPage {
       } else {
         console.err(
           "\(browser.name) did not open the provider's sign-out page within "
-            + "\(Int(browserWait)) seconds; sign out on the provider's site to end the browser "
-            + "session there too.")
+            + "\(Int(clamping: browserWait)) seconds; sign out on the provider's site to end the "
+            + "browser session there too.")
       }
       return
     }
@@ -64,7 +65,8 @@ package enum SignOutPage {
     }
     console.err(
       "To end the browser session at the provider too, open this address in a browser on this "
-        + "computer within \(Int(printedWait / 60)) minutes (it works once; Ctrl-C skips):\n  "
+        + "computer within \(Int(clamping: printedWait / 60)) minutes (it works once; Ctrl-C "
+        + "skips):\n  "
         + link.address.absoluteString)
     let (fetched, _) = await waitInterruptibly {
       await link.waitUntilFetched(deadline: Date().addingTimeInterval(printedWait))
@@ -111,8 +113,9 @@ package enum SignOutPage {
       console.err("Stopped waiting for the provider to send the browser back.")
     } else {
       console.err(
-        "The provider did not send the browser back within \(Int(returnWait / 60)) minutes; if "
-          + "its sign-out page is still open, finish signing out there.")
+        "The provider did not send the browser back within "
+          + "\(Int(clamping: returnWait / 60)) minutes; if its sign-out page is still open, "
+          + "finish signing out there.")
     }
   }
 

@@ -1,6 +1,7 @@
 import Accounts
 import Agent
 import Foundation
+import Spelling
 
 /// `authtui token ACCOUNT [--min-valid SECONDS] [--header]`: a valid access token on standard
 /// output, for scripts (`curl -H "Authorization: Bearer $(authtui token simkl/alice)" …`), or
@@ -53,7 +54,7 @@ enum TokenCommand {
     let startedAt = Date()
     do throws(CommandFailure) {
       if let answer = await askAgent(options, startedAt: startedAt) {
-        console.out(try output(try answer.get(), options))
+        console.outExactly(try output(try answer.get(), options))
         return .ok
       }
       let book = try await AccountAccess.book(
@@ -66,7 +67,7 @@ enum TokenCommand {
       } catch {
         throw AccountAccess.failure(error)
       }
-      console.out(try output(token, options))
+      console.outExactly(try output(token, options))
       return .ok
     } catch {
       console.err(error.line)
@@ -76,15 +77,20 @@ enum TokenCommand {
 
   /// What is printed for `token`: the token itself, or with `--header` the header line, which
   /// a token with a line break in it would end early (and a second header would follow).
+  /// A token is printed exactly or not at all: one holding a control or direction character
+  /// (stored by a version that took it from the provider's answer) is refused.
   static func output(_ token: String, _ options: Options) throws(CommandFailure) -> String {
-    guard options.header else { return token }
-    guard !token.contains(where: { $0.isNewline || $0 == "\0" }) else {
-      throw CommandFailure(
-        exitCode: .failure,
-        message: "\(options.account)'s token holds a line break or a NUL byte, which a header "
-          + "cannot carry; print it without --header")
-    }
-    return "Authorization: Bearer \(token)"
+    guard TerminalText.isClean(token) else { throw unprintable(options.account) }
+    return options.header ? "Authorization: Bearer \(token)" : token
+  }
+
+  /// A stored token holds a character no token may hold (RFC 6749 §A.12: visible ASCII and
+  /// spaces); printing it would send a terminal what the provider put in it.
+  static func unprintable(_ account: String) -> CommandFailure {
+    CommandFailure(
+      exitCode: .providerError,
+      message: "\(account)'s stored token holds control characters, which no token may hold; "
+        + "sign in again (`authtui login`) to replace it")
   }
 
   /// The token from a running agent for this vault, or its failure; nil when there is no agent

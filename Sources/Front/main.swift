@@ -1,6 +1,7 @@
 import AgentProtocol
 import Foundation
 import Hardening
+import Spelling
 
 #if canImport(Glibc)
   import Glibc
@@ -25,15 +26,20 @@ if let shortcut = TokenShortcut(arguments: Array(arguments.dropFirst())),
     at: .resolve(variable: variable),
     timeout: AgentConnection.connectTimeout + AgentConnection.tokenTimeout)
   switch answer {
-  case .token(let token)?:
+  case .token(let token)? where TerminalText.isClean(token):
     FrontOutput.write(token + "\n", to: 1)
     exit(0)
   case .failure(let failure)?:
-    // What the full program prints for the same answer (its `CommandFailure.line`).
-    FrontOutput.write("authtui: \(failure.message)\n", to: 2)
+    // What the full program prints for the same answer (its `CommandFailure.line`, cleaned
+    // as its `Console` cleans it: the message may quote a provider).
+    let line = "authtui: \(failure.message)"
+    FrontOutput.write(
+      TerminalText.cleaned(line, keeping: TerminalText.lineBreaksAndTabs) + "\n", to: 2)
     exit(failure.exitStatus)
   default:
-    break  // no agent, or an answer that is not a token's: the full program asks again
+    // No agent, an answer that is not a token's, or a token holding a control character:
+    // the full program asks again (and refuses that token with its message).
+    break
   }
 }
 FullProgram.exec(arguments)

@@ -1,3 +1,5 @@
+import Spelling
+
 /// JSON that authtui writes, built in code and written with object members in the order given:
 /// the sandbox's answers read like the provider documents they imitate (`access_token` first),
 /// and `login --json` events and `list --json` rows keep the order DESIGN.md gives them
@@ -110,7 +112,10 @@ public enum OrderedJSON: Sendable, Equatable {
     }
   }
 
-  /// Escapes what RFC 8259 §7 requires: the quote, the backslash and control characters.
+  /// Escapes what RFC 8259 §7 requires (the quote, the backslash and the C0 controls), and
+  /// every other character a terminal acts on or that reorders text (`TerminalText.isUnsafe`:
+  /// DEL, the C1 controls, the direction controls), as `\u202e`: the same string to a JSON
+  /// reader, and `--json` output shown on a terminal cannot send it escape sequences.
   public static func writeString(_ value: String, to output: inout String) {
     output += "\""
     for scalar in value.unicodeScalars {
@@ -120,7 +125,7 @@ public enum OrderedJSON: Sendable, Equatable {
       case "\n": output += "\\n"
       case "\r": output += "\\r"
       case "\t": output += "\\t"
-      case let control where control.value < 0x20:
+      case let control where TerminalText.isUnsafe(control):
         let hex = String(control.value, radix: 16)
         output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
       default:

@@ -88,7 +88,8 @@ public enum LoopbackHTTP {
     let connected = withLoopbackAddress(port: port) { connect(fd, $0, $1) }
     guard connected == 0 else { return "" }
     var receiveTimeout = timeval(
-      tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1_000_000))
+      tv_sec: Int(clamping: timeout),
+      tv_usec: Int(clamping: (timeout - timeout.rounded(.down)) * 1_000_000))
     _ = setsockopt(
       fd, SOL_SOCKET, SO_RCVTIMEO, &receiveTimeout, socklen_t(MemoryLayout<timeval>.size))
     if !bytes.isEmpty {

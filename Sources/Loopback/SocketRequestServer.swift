@@ -1,5 +1,6 @@
 import Foundation
 import Isolation
+import Spelling
 
 #if canImport(Glibc)
   import Glibc
@@ -175,7 +176,9 @@ private final class RequestLoop<Request: Sendable>: @unchecked Sendable {
       ]
       fds += connections.keys.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
       let nearest = connections.values.map(\.deadline).min()
-      let timeout = nearest.map { max(0, min(1000, Int32($0.timeIntervalSince(now) * 1000) + 1)) }
+      let timeout = nearest.map {
+        max(0, min(1000, Int32(clamping: $0.timeIntervalSince(now) * 1000 + 1)))
+      }
       if poll(&fds, nfds_t(fds.count), timeout ?? -1) < 0 {
         if errno == EINTR { continue }
         return

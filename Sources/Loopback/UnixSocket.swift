@@ -1,4 +1,5 @@
 import Foundation
+import Spelling
 
 #if canImport(Glibc)
   import Glibc
@@ -117,7 +118,8 @@ public enum UnixSocket {
   public static func setTimeout(_ option: Int32, of fd: Int32, to seconds: TimeInterval) {
     let whole = max(0, seconds.rounded(.down))
     var value = timeval(
-      tv_sec: Int(whole), tv_usec: Int(((max(0, seconds) - whole) * 1_000_000).rounded()))
+      tv_sec: Int(clamping: whole),
+      tv_usec: Int(clamping: ((max(0, seconds) - whole) * 1_000_000).rounded()))
     _ = setsockopt(fd, SOL_SOCKET, option, &value, socklen_t(MemoryLayout<timeval>.size))
   }
 

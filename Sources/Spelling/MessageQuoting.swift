@@ -2,14 +2,8 @@
 /// and with invisible characters escaped, so a hostile file cannot flood a terminal or send it
 /// escape sequences through authtui's messages.
 public enum MessageQuoting {
-  /// The characters that reorder text on screen (U+202A–U+202E, U+2066–U+2069), which could
-  /// make a message read as something else.
-  static let bidiControls: Set<UInt32> = [
-    0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069,
-  ]
-
   /// `text` in `quote`s, at most `limit` characters of it (then `…`), with control and bidi
-  /// characters written as `\u{1B}`.
+  /// characters written as `\u{1B}` (`TerminalText`).
   public static func quoted(_ text: String, quote: Character = "\"", limit: Int = 64) -> String {
     String(quote) + shown(text, limit: limit) + String(quote)
   }
@@ -24,14 +18,8 @@ public enum MessageQuoting {
         break
       }
       count += 1
-      let invisible = character.unicodeScalars.contains { scalar in
-        scalar.properties.generalCategory == .control || bidiControls.contains(scalar.value)
-      }
-      if invisible {
-        result += character.unicodeScalars.map {
-          "\\u{\(String($0.value, radix: 16, uppercase: true))}"
-        }
-        .joined()
+      if character.unicodeScalars.contains(where: TerminalText.isUnsafe) {
+        result += character.unicodeScalars.map { TerminalText.escaped($0) }.joined()
       } else {
         result.append(character)
       }

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Spelling
 import Terminal
 
 #if canImport(Glibc)
@@ -139,6 +140,6 @@ public enum Clipboard {
     }
     script += "true"
     DetachedCommand.launch(
-      script, arguments: [String(Int(after.rounded())), digest, terminalPath ?? ""])
+      script, arguments: [String(Int(clamping: after.rounded())), digest, terminalPath ?? ""])
   }
 }

@@ -7,7 +7,8 @@ import Isolation
 #endif
 
 /// A program run in the foreground on the user's behalf (`authtui exec`): found on `PATH` as a
-/// shell finds it, started with the terminal and descriptors 0-2 of this process, sent the
+/// shell finds it, started with the terminal and descriptors 0-2 of this process (and those
+/// the user handed down, but none authtui opened), sent the
 /// SIGINT, SIGTERM and SIGHUP this process receives (but a SIGINT the terminal sent to both),
 /// and waited for.
 public enum ForegroundCommand {
@@ -48,9 +49,12 @@ public enum ForegroundCommand {
   /// are passed on to it (TerminationSignals' interceptor) rather than ending this process, so
   /// that the program decides what they mean and this process reports its ending; one that
   /// came before the program started reaches it as soon as it has.
-  /// `name` is its argv[0]: the name it was asked by, as a shell passes it.
+  /// `name` is its argv[0]: the name it was asked by, as a shell passes it. `passing` are the
+  /// descriptors above 2 it keeps, under the same numbers (`InheritedDescriptors`); it gets no
+  /// other descriptor of this process.
   public static func run(
-    _ program: String, name: String, arguments: [String], environment: [String: String]
+    _ program: String, name: String, arguments: [String], environment: [String: String],
+    passing descriptors: [Int32] = []
   ) async throws(SpawnError) -> SpawnedProcess.Termination {
     let forwarding = SignalForwarding()
     TerminationSignals.shared.intercept { number in
@@ -61,7 +65,8 @@ public enum ForegroundCommand {
     let process: SpawnedProcess
     do {
       process = try SpawnedProcess.start(
-        program, name: name, arguments: arguments, environment: environment)
+        program, name: name, arguments: arguments, environment: environment,
+        extra: Dictionary(descriptors.map { ($0, $0) }, uniquingKeysWith: { first, _ in first }))
     } catch {
       // A signal held for a program that never started ends this process as it would have.
       if let number = forwarding.detach().first { TerminationSignals.die(by: number) }

@@ -50,9 +50,9 @@ public struct SpawnedProcess: Sendable {
   /// Starts `program` (an absolute path) with `arguments` (argv from argv[1] on) and exactly
   /// `environment`. `extra` maps child descriptors 3 and up to descriptors of ours (a pipe a
   /// script reads as `<&3`); `closing` are descriptors of ours the child must not keep open,
-  /// such as the other end of a pipe whose end it was given. `detached` starts a daemon: the
-  /// child runs in a session of its own (`setsid`, no controlling terminal) and keeps no
-  /// descriptor of ours but 0, 1, 2 and `extra` (a tty, a vault, a UI's pipes stay here).
+  /// such as the other end of a pipe whose end it was given. Whatever else this process has
+  /// open stays here: the child gets 0, 1, 2 and `extra`, nothing more. `detached` starts a
+  /// daemon: the child runs in a session of its own (`setsid`, no controlling terminal).
   /// `name` is the child's argv[0], `program` unless given (a shell gives the name typed).
   public static func start(
     _ program: String, name: String? = nil, arguments: [String] = [],
@@ -81,9 +81,14 @@ public struct SpawnedProcess: Sendable {
     for descriptor in closing {
       posix_spawn_file_actions_addclose(&actions, descriptor)
     }
-    if detached {
-      SpawnExtensions.closeDescriptors(from: (extra.keys.max() ?? 2) + 1, in: &actions)
+    // Every child keeps 0, 1, 2 and `extra` alone: descriptors opened without close-on-exec
+    // (URLSession's socket pairs, a library's pipe) must not reach a browser or `exec`'s
+    // command. A close of a descriptor the child does not have is no error in glibc.
+    let highest = extra.keys.max() ?? 2
+    for descriptor in Int32(3)..<max(3, highest) where extra[descriptor] == nil {
+      posix_spawn_file_actions_addclose(&actions, descriptor)
     }
+    SpawnExtensions.closeDescriptors(from: highest + 1, in: &actions)
 
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)

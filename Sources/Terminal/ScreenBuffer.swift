@@ -52,8 +52,9 @@ public struct ScreenBuffer: Hashable, Sendable {
   ///
   /// At most `maxWidth` columns are used (and never past the right edge). Text that does not
   /// fit is cut as `truncation` says; then every column of the room is written, so the region
-  /// looks the same whatever the text's width. Control characters show as U+FFFD and a tab as
-  /// a space; lone zero-width characters are dropped. Rows outside the buffer are ignored.
+  /// looks the same whatever the text's width. Control and direction characters show as U+FFFD
+  /// and a tab as a space; other lone zero-width characters are dropped. Rows outside the
+  /// buffer are ignored.
   @discardableResult
   public mutating func write(
     _ text: some StringProtocol, at point: Point, role: Role, maxWidth: Int? = nil,
@@ -164,14 +165,13 @@ public struct ScreenBuffer: Hashable, Sendable {
     }
   }
 
-  /// The grapheme to store for `character`: U+FFFD for control characters (escape sequences
-  /// from a provider's data must never reach the terminal), a space for a tab, nil for a
+  /// The grapheme to store for `character`: U+FFFD for one holding a control or direction
+  /// character (`TerminalText.isUnsafe`: escape sequences from a provider's data must never
+  /// reach the terminal, nor reorder what the screen shows), a space for a tab, nil for a
   /// grapheme that takes no column.
   static func displayable(_ character: Character) -> Character? {
     if character == "\t" { return " " }
-    if character.unicodeScalars.contains(where: {
-      $0.value < 0x20 || (0x7F..<0xA0).contains($0.value)
-    }) {
+    if character.unicodeScalars.contains(where: TerminalText.isUnsafe) {
       return "\u{FFFD}"
     }
     return DisplayWidth.of(character) == 0 ? nil : character

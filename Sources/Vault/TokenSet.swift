@@ -24,20 +24,48 @@ public struct TokenSet: Sendable, Equatable {
   /// `refresh_token_lifetime`. Nil when it has no known end, or there is no refresh token.
   public var refreshValidity: DateInterval?
 
-  /// Every field given explicitly; absent tokens are nil.
+  /// Every field given explicitly; absent tokens are nil. An expiry more than ten years after
+  /// `obtainedAt` (or after the refresh token's start) is ten years after it
+  /// (`longestLifetime`): how tokens read back that an older version stored with a provider's
+  /// `expires_in` of 1e300, which no date arithmetic or whole number of seconds survives.
   public init(
     accessToken: String?, refreshToken: String? = nil, idToken: String? = nil,
     tokenType: String? = "Bearer", scopes: [String] = [], expiresAt: Date? = nil,
     obtainedAt: Date, refreshValidity: DateInterval? = nil
   ) {
-    self.refreshValidity = refreshToken == nil ? nil : refreshValidity
+    self.refreshValidity =
+      refreshToken == nil
+      ? nil
+      : refreshValidity.map { validity in
+        DateInterval(
+          start: validity.start, end: Self.plausible(validity.end, after: validity.start))
+      }
     self.accessToken = accessToken
     self.refreshToken = refreshToken
     self.idToken = idToken
     self.tokenType = tokenType
     self.scopes = scopes
-    self.expiresAt = expiresAt
+    self.expiresAt = expiresAt.map { Self.plausible($0, after: obtainedAt) }
     self.obtainedAt = obtainedAt
+  }
+
+  /// Ten years, in seconds: the longest a token is believed to live, as AuthCore's
+  /// `TokenResponse.maximumLifetime` cuts a provider's `expires_in`.
+  public static let longestLifetime: TimeInterval = 315_360_000
+
+  /// `end`, or `start` plus `longestLifetime` when it is later than that (or not a date:
+  /// compared as seconds, since `Date`'s `<=` holds for NaN).
+  private static func plausible(_ end: Date, after start: Date) -> Date {
+    end.timeIntervalSince(start) <= longestLifetime
+      ? end : start.addingTimeInterval(longestLifetime)
+  }
+
+  /// True when the access token's expiry is the longest authtui believes: the provider's
+  /// `expires_in` was cut to it (or stated it exactly), and the date means "a very long time".
+  /// (A second's leeway: the date was computed by adding seconds to `obtainedAt`.)
+  public var expiryWasCut: Bool {
+    guard let expiresAt else { return false }
+    return expiresAt.timeIntervalSince(obtainedAt) >= Self.longestLifetime - 1
   }
 
   /// No token at all: what an account that needs a new sign-in holds.

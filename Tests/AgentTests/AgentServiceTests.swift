@@ -27,7 +27,7 @@ final class AgentServiceTests: XCTestCase {
         providerID: "sandbox", label: "alice",
         tokens: TokenSet(
           accessToken: "stored-alice", scopes: ["openid"],
-          expiresAt: Date(timeIntervalSince1970: 4_000_000_000),
+          expiresAt: Date(timeIntervalSince1970: 2_000_000_000),
           obtainedAt: Date(timeIntervalSince1970: 1_750_000_000))))
     let catalog = ProviderCatalog.load(
       from: ConfigurationLocation(directory: folder.appendingPathComponent("config")))
@@ -44,7 +44,7 @@ final class AgentServiceTests: XCTestCase {
         .request(AgentRequest(operation: operation, vault: vault).line))
       return line.flatMap(AgentResponse.init(parsing:))
     }
-    let expiry = Date(timeIntervalSince1970: 4_000_000_000)
+    let expiry = Date(timeIntervalSince1970: 2_000_000_000)
     let listed = await ask(.list)
     XCTAssertEqual(
       listed,

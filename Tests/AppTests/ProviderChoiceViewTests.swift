@@ -16,11 +16,34 @@ import Testing
     #expect(row.contains("Example Identity Provider GmbH Browser, Device code"), "\(row)")
   }
 
+  @Test func aProviderNameFromAFileReachesTheScreenWithoutItsControls() {
+    // A provider file's "name": an OSC that retitles the window, a bell, and a right-to-left
+    // override that would turn the rest of the row around. Each shows as U+FFFD.
+    let evil = ProviderSummary(
+      id: "evil", name: "Evil\u{1B}]0;title\u{07} \u{202E}Name", methods: [.pkce],
+      canRevoke: false)
+    var driver = Driver(providers: Fixtures.providers + [evil])
+    driver.press(.character("a"))
+    let row = driver.frame.textLines().first { $0.contains("Evil") } ?? ""
+    #expect(row.contains("Evil\u{FFFD}]0;title\u{FFFD} \u{FFFD}Name"), "\(row)")
+    let screen = driver.frame.textLines().joined()
+    #expect(!screen.unicodeScalars.contains { TerminalTextProbe.isControl($0) })
+  }
+
   @Test func aLongProviderNameIsCutVisiblyOnANarrowScreen() {
     var driver = Driver(
       providers: Fixtures.providers + [Self.long], size: Size(rows: 16, columns: 50))
     driver.press(.character("a"))
     let row = driver.frame.textLines().first { $0.contains("Example") } ?? ""
     #expect(row.contains("Example Identity Pr… Browser"), "\(row)")
+  }
+}
+
+/// What must never be in a frame: C0 and C1 controls and direction controls.
+enum TerminalTextProbe {
+  static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+      || [0x61C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E].contains(scalar.value)
+      || (0x2066...0x2069).contains(scalar.value)
   }
 }

@@ -1,5 +1,6 @@
 import AuthCore
 import Foundation
+import JSON
 import Testing
 
 @Suite struct TokenResponseTests {
@@ -26,6 +27,52 @@ import Testing
   @Test func hasNoExpiryWhenTheProviderGivesNone() throws {
     let tokens = try TokenResponse(json: ["access_token": .string("at")], receivedAt: received)
     #expect(tokens.expiresAt == nil)
+  }
+
+  @Test func anImplausibleAccessTokenLifetimeIsCutToTenYearsAndKeptForTheNote() throws {
+    let tenYears: TimeInterval = 315_360_000
+    for (stated, said) in [
+      (JSONValue.number(1e300), 1e300), (.number(9.3e18), 9.3e18), (.string("1e999"), .infinity),
+    ] {
+      let tokens = try TokenResponse(
+        json: ["access_token": .string("at"), "expires_in": stated], receivedAt: received)
+      #expect(tokens.expiresIn == tenYears)
+      #expect(tokens.expiresAt == received.addingTimeInterval(tenYears))
+      #expect(tokens.implausibleExpiresIn == said)
+    }
+    let believed = try TokenResponse(
+      json: ["access_token": .string("at"), "expires_in": .number(tenYears)], receivedAt: received)
+    #expect(believed.expiresIn == tenYears)
+    #expect(believed.implausibleExpiresIn == nil)
+    let past = try TokenResponse(
+      json: ["access_token": .string("at"), "expires_in": .number(-5)], receivedAt: received)
+    #expect(past.expiresIn == 0)
+    let notANumber = try TokenResponse(
+      json: ["access_token": .string("at"), "expires_in": .string("nan")], receivedAt: received)
+    #expect(notANumber.expiresIn == nil)
+    #expect(notANumber.expiresAt == nil)
+    // Built in code (a PIN flow's tokens) the same rule holds.
+    let built = TokenResponse(accessToken: "at", expiresIn: 1e300, receivedAt: received)
+    #expect(built.expiresIn == tenYears)
+    #expect(built.implausibleExpiresIn == 1e300)
+  }
+
+  @Test func refusesATokenHoldingAControlOrDirectionCharacter() {
+    for (member, token) in [
+      ("access_token", "at\u{1B}]0;title\u{07}"), ("access_token", "at\n"),
+      ("refresh_token", "rt\u{202E}"), ("refresh_token", "rt\u{85}"),
+    ] {
+      var json: [String: JSONValue] = [
+        "access_token": .string("at"), "refresh_token": .string("rt"),
+      ]
+      json[member] = .string(token)
+      #expect(
+        throws: AuthError.malformedResponse(
+          "the \(member) holds control characters, which no token may hold")
+      ) {
+        _ = try TokenResponse(json: json, receivedAt: received)
+      }
+    }
   }
 
   @Test func aRefreshTokensLifetimeIsTheAnswersOrElseTheProviderFiles() throws {

@@ -117,6 +117,39 @@ import Testing
     await cli.stop()
   }
 
+  /// The descriptors a child's shell has open, as numbers: `ls` runs as a child of that shell
+  /// (the `; true` keeps the shell from replacing itself with it), so `ls`'s own are not
+  /// counted.
+  static let openDescriptors = ["sh", "-c", #"ls /proc/$$/fd; true"#]
+
+  static func numbers(_ listing: String) -> [Int] {
+    listing.split(separator: "\n").compactMap { Int($0) }.sorted()
+  }
+
+  @Test func theChildGetsOnlyItsStandardDescriptorsAndThoseHandedToAuthtui() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox", as: "alice")
+    // `--min-valid` above the token's lifetime: the refresh happens in this very process, so
+    // URLSession's socket pairs (opened without close-on-exec) exist when COMMAND starts.
+    let result = try await cli.run(
+      ["exec", "sandbox/alice", "--min-valid", "100000", "--"] + Self.openDescriptors)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(await cli.stat("refreshes") == 1)
+    #expect(Self.numbers(result.stdout) == [0, 1, 2], "\(result.stdout)")
+
+    // What a shell hands to authtui (`7</dev/null 9>/dev/null`) is the command's, as a shell
+    // would hand it: under the same numbers, and nothing else with them.
+    let handed = try await cli.run(
+      [
+        "-c", #"exec "$0" exec sandbox/alice --min-valid 100000 -- "$@" 7</dev/null 9>/dev/null"#,
+        Products.authtui,
+      ] + Self.openDescriptors, executable: "/bin/sh")
+    #expect(handed.status == 0, "\(handed.stderr)")
+    #expect(await cli.stat("refreshes") == 2)
+    #expect(Self.numbers(handed.stdout) == [0, 1, 2, 7, 9], "\(handed.stdout)")
+    await cli.stop()
+  }
+
   @Test func theChildGetsNoPassphraseVariable() async throws {
     let cli = try await CLIHarness.start()
     try await cli.login("sandbox", as: "alice")

@@ -171,6 +171,50 @@ struct GitCredentialCommandTests {
     await cli.stop()
   }
 
+  @Test func aPathWithDotSegmentsGetsNoTokenFromAnEntryForAnotherPath() async throws {
+    let server = try DumbGitServer()
+    let origin = "http://127.0.0.1:\(server.port)"
+    let (cli, token) = try await Self.start(git: #""\#(origin)/team/app": "sandbox/alice""#)
+    await server.accept(username: "alice", password: token)
+    let repository = try await server.makeRepository(cli) { try await Self.runGit(cli, $0) }
+    let withPath = ["-c", "credential.helper=\(Self.helper)", "-c", "credential.useHttpPath=true"]
+
+    // The issue's clone: `team/app`'s token must not go to what resolves to other/repo.git.
+    let clone = try await Self.runGit(
+      cli,
+      withPath + [
+        "clone", "-q", "\(origin)/team/app/%2e%2e/%2e%2e/other/repo.git", repository + "-dots",
+      ])
+    #expect(clone.status != 0)
+    let statuses = await server.statuses
+    #expect(!statuses.isEmpty && statuses.allSatisfy { $0 == 401 }, "\(statuses)")
+    #expect(
+      clone.stderr.contains(
+        "authtui: git asked for 127.0.0.1:\(server.port)/team/app/../../other/repo.git, a path "
+          + "with . or .. segments, which servers resolve differently, so no git entry serves "
+          + "it: use the repository's URL without them"), "\(clone.stderr)")
+    #expect(!clone.stderr.contains(token))
+
+    // Every spelling of a dot segment, through `git credential fill`.
+    for path in [
+      "team/app/%2E%2E/%2E%2E/other/repo.git", "team/app/.%2e/.%2e/other/repo.git",
+      "team/app/%2e./%2e./other/repo.git", "team/./app/repo.git", "team/app/../app/repo.git",
+    ] {
+      let fill = try await Self.runGit(
+        cli, withPath + ["credential", "fill"], input: "url=\(origin)/\(path)\n\n")
+      #expect(fill.status != 0, "\(path)")
+      #expect(!fill.stdout.contains("password="), "\(path): \(fill.stdout)")
+      #expect(fill.stderr.contains("a path with . or .. segments"), "\(path): \(fill.stderr)")
+    }
+    // The path itself still gets the token.
+    let served = try await Self.runGit(
+      cli, withPath + ["credential", "fill"], input: "url=\(origin)/team/app/repo.git\n\n")
+    #expect(served.status == 0, "\(served.stderr)")
+    #expect(served.stdout.contains("password=\(token)\n"))
+    await server.stop()
+    await cli.stop()
+  }
+
   @Test func gitClonesOverHTTPWithTheTokenAndIsRefusedWithoutTheHelper() async throws {
     let server = try DumbGitServer()
     let origin = "http://127.0.0.1:\(server.port)"

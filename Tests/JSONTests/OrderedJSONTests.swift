@@ -11,6 +11,19 @@ import Testing
     #expect(members["started_at"] == .number(seconds))
   }
 
+  @Test func escapesEveryCharacterATerminalActsOnAndReadsBackTheSame() throws {
+    let name = "Evil\u{1B}]0;title\u{07} \u{202E}Name\u{7F}\u{85}\u{2066}\u{200F}\u{61C}\t"
+    let text = OrderedJSON.object([("name", .string(name))]).text
+    #expect(
+      text == #"{"name":"Evil\u001b]0;title\u0007 \u202eName\u007f\u0085\u2066\u200f\u061c\t"}"#)
+    #expect(text.unicodeScalars.allSatisfy { (0x20..<0x7F).contains($0.value) })
+    let members = try #require(JSONValue.object(from: Data(text.utf8)))
+    #expect(members["name"] == .string(name))
+    let foundation = try #require(
+      try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: String])
+    #expect(foundation["name"] == name)
+  }
+
   @Test func writesANumberThatIsNotFiniteAsNull() {
     #expect(
       OrderedJSON.array([.double(.nan), .double(.infinity), .double(2)]).text == "[null,null,2.0]")

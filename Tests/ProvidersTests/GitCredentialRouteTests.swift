@@ -29,6 +29,45 @@ import Testing
     }
   }
 
+  @Test func aPathWithDotSegmentsIsServedByNoEntryWhenEntriesForItsHostHavePaths() throws {
+    // The URL, as git sends it (decoded), and as written by hand (encoded).
+    for path in [
+      "myorg/special/../../other/repo.git", "myorg/special/%2e%2e/%2e%2e/other/repo.git",
+      "myorg/special/%2E%2E/%2E%2E/other/repo.git", "myorg/special/.%2e/x.git",
+      "myorg/special/%2e./x.git", "myorg/./special/x.git", "myorg/special/%2E/x.git",
+      "myorg/special/./x.git",
+    ] {
+      let lines = "protocol=https\nhost=github.com\npath=\(path)\n"
+      #expect(try Self.routed(lines) == nil, "\(path)")
+      let (settings, _) = UserSettings.parse(Self.config, file: "config.json")
+      #expect(
+        GitCredentialRoute.unresolvedPath(of: try Self.request(lines), in: settings.gitRoutes)
+          == path)
+    }
+    // A host whose entry has no path: the path decides nothing, and is not looked at.
+    #expect(
+      try Self.routed("protocol=https\nhost=git.example.com\npath=a/%2e%2e/b.git\n")
+        == "work/alice as alice")
+    // Dots inside a segment are a name, not a segment to resolve.
+    #expect(
+      try Self.routed("protocol=https\nhost=github.com\npath=myorg/special/..x/.git.git\n")
+        == "github/bot as x-access-token")
+  }
+
+  @Test func percentEncodedUnreservedCharactersMatchAsTheyRead() throws {
+    #expect(
+      try Self.routed("protocol=https\nhost=github.com\npath=my%6Frg/sp%65cial/app.git\n")
+        == "github/bot as x-access-token")
+    // A reserved character stays encoded: `%2F` is not a segment's end.
+    #expect(
+      try Self.routed("protocol=https\nhost=github.com\npath=myorg%2Fspecial/app.git\n")
+        == nil)
+    #expect(
+      GitURLPrefix(scheme: "https", host: "h", path: "a%2/%zz%41%7e%2").segments == [
+        "a%2", "%zzA~%2",
+      ])
+  }
+
   @Test func readsStringAndObjectEntriesInFileOrder() {
     let (settings, problems) = UserSettings.parse(Self.config, file: "config.json")
     #expect(problems.isEmpty)

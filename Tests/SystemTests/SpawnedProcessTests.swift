@@ -46,6 +46,43 @@ final class SpawnedProcessTests: XCTestCase {
     XCTAssertEqual(lines.dropFirst().compactMap { Int($0) }.sorted(), [0, 1, 2, 3])
   }
 
+  func testEveryChildHasOnlyTheDescriptorsItIsGivenUnderTheirNumbers() throws {
+    // Descriptors of ours without close-on-exec, as URLSession's socket pairs are: a child
+    // that is not detached (a browser, a passphrase command, `exec`'s command) got them too.
+    var pair: [Int32] = [0, 0]
+    XCTAssertEqual(Glibc.pipe(&pair), 0)
+    defer { pair.forEach { close($0) } }
+    let given = pipe(holding: "")
+    defer { close(given) }
+    // `; true`: the shell runs `ls` as its child instead of becoming it, so `ls`'s own
+    // descriptor of the folder is not listed.
+    let listing = "ls /proc/$$/fd; true"
+    let (termination, output) = try SpawnedProcess.output(
+      of: "/bin/sh", arguments: ["-c", listing], standardInput: .null)
+    XCTAssertEqual(termination, .exited(0))
+    let numbers = String(decoding: output, as: UTF8.self).split(separator: "\n")
+      .compactMap { Int($0) }.sorted()
+    XCTAssertEqual(numbers, [0, 1, 2])
+
+    // Given under a number with a gap below it: the gap is closed too.
+    var ends: [Int32] = [0, 0]
+    XCTAssertEqual(Glibc.pipe(&ends), 0)
+    defer { close(ends[0]) }
+    let process = try SpawnedProcess.start(
+      "/bin/sh", arguments: ["-c", listing], standardInput: .null,
+      standardOutput: .descriptor(ends[1]), extra: [5: given, pair[0]: pair[0]])
+    close(ends[1])
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 512)
+    while case let count = read(ends[0], &buffer, buffer.count), count > 0 {
+      bytes += buffer[0..<count]
+    }
+    XCTAssertEqual(process.wait(), .exited(0))
+    let kept = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+      .compactMap { Int32($0) }.sorted()
+    XCTAssertEqual(kept, [0, 1, 2, 5, pair[0]].sorted())
+  }
+
   func testShellCommandReportsItsExitStatus() throws {
     let process = try SpawnedProcess.start("/bin/sh", arguments: ["-c", "exit 3"])
     XCTAssertEqual(process.wait(), .exited(3))

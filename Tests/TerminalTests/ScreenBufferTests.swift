@@ -129,6 +129,15 @@ import Testing
     #expect(screen.textLines() == ["a�[31mb c"])
   }
 
+  @Test func directionControlsAndC1ControlsShowAsReplacementCharacters() {
+    // A provider's name "Evil ESC]0;title BEL RLO Name": nothing of it acts on the terminal,
+    // and the right-to-left override shows instead of turning the rest of the line around.
+    var screen = buffer(columns: 30)
+    screen.write(
+      "Evil\u{1B}]0;title\u{07} \u{202E}Name\u{2066}\u{200F}\u{9B}", at: .origin, role: .default)
+    #expect(screen.textLines() == ["Evil�]0;title� �Name���"])
+  }
+
   @Test func ignoresRowsOutsideTheBuffer() {
     var screen = buffer(columns: 4, rows: 1)
     #expect(screen.write("x", at: Point(row: 1, column: 0), role: .default) == 0)

@@ -1,4 +1,5 @@
 import Foundation
+import Hardening
 import Isolation
 
 #if canImport(Glibc)
@@ -151,6 +152,9 @@ struct Spawned {
     posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
     posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
     posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+    // Nothing else of the test process (another test's pipes, URLSession's socket pairs):
+    // `authtui exec` passes on what it was handed, and its tests count descriptors.
+    SpawnExtensions.closeDescriptors(from: 3, in: &actions)
 
     // Reset the signal mask and dispositions a test worker thread may have blocked.
     var attributes = posix_spawnattr_t()

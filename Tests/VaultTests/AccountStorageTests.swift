@@ -44,6 +44,39 @@ import Vault
     #expect(read.tokens.refreshToken == nil && read.tokens.expiresAt == nil)
   }
 
+  @Test func anExpiryStoredBeyondTenYearsReadsBackAsTenYears() async throws {
+    // What an older version stored for a provider's `expires_in` of 1e300 (or 9.3e18): a date
+    // no whole number of seconds holds. It reads back as ten years after the tokens came.
+    let fixture = try VaultFixture()
+    let obtained = Date(timeIntervalSince1970: 1_800_000_000)
+    let tenYears = obtained.addingTimeInterval(315_360_000)
+    var accounts: [NewAccount] = []
+    for (index, seconds) in [1e300, 9.3e18, Double.infinity, Double.nan].enumerated() {
+      var tokens = TokenSet(
+        accessToken: "at", refreshToken: "rt", obtainedAt: obtained,
+        refreshValidity: DateInterval(start: obtained, duration: 60))
+      tokens.expiresAt = Date(timeIntervalSince1970: seconds)
+      accounts.append(NewAccount(providerID: "hivesigner", label: "bob-\(index)", tokens: tokens))
+    }
+    try await fixture.createClosedVault(with: accounts)
+    let read = try await fixture.unlocked().listAccounts().accounts
+    #expect(read.count == 4)
+    // Compared as numbers: describing a date of 1e300 seconds would stop the test process.
+    for account in read {
+      let seconds = account.tokens.expiresAt?.timeIntervalSince1970
+      #expect(seconds == tenYears.timeIntervalSince1970, "\(account.name): \(seconds ?? 0)")
+      #expect(account.tokens.expiryWasCut)
+      #expect(
+        account.tokens.refreshValidity?.end.timeIntervalSince1970
+          == obtained.timeIntervalSince1970 + 60)
+    }
+    // A plausible expiry is left as it is.
+    let fine = TokenSet(
+      accessToken: "at", expiresAt: obtained.addingTimeInterval(3600), obtainedAt: obtained)
+    #expect(fine.expiresAt == obtained.addingTimeInterval(3600))
+    #expect(!fine.expiryWasCut)
+  }
+
   @Test func listsAccountsOrderedByProviderThenLabel() async throws {
     let fixture = try VaultFixture()
     try await fixture.createClosedVault(with: [

@@ -1,5 +1,6 @@
 import Accounts
 import Foundation
+import Spelling
 
 extension AppState {
   /// What came of an effect. The work it was waiting for is over, whatever the outcome; an
@@ -78,7 +79,7 @@ extension AppState {
       case .success(let report):
         var text = "copied \(report.what)"
         if let seconds = report.clearsAfter {
-          text += "; the clipboard is cleared in \(Int(seconds)) s"
+          text += "; the clipboard is cleared in \(Int(clamping: seconds)) s"
         }
         message = StatusMessage(.success, text, now: now)
       case .failure(let failure):

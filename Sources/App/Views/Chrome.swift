@@ -11,7 +11,7 @@ enum Chrome {
 
   /// The spinner frame at `now`.
   static func spinner(at now: Date) -> String {
-    let tenths = Int((now.timeIntervalSince1970 * 10).rounded(.down))
+    let tenths = Int(clamping: (now.timeIntervalSince1970 * 10).rounded(.down))
     let index = ((tenths % spinnerFrames.count) + spinnerFrames.count) % spinnerFrames.count
     return String(spinnerFrames[index])
   }
@@ -138,7 +138,7 @@ enum Chrome {
     let label = " " + TimeText.countdown(remaining) + " left"
     let barWidth = max(4, width - DisplayWidth.of(label))
     let fraction = total > 0 ? min(1, max(0, remaining / total)) : 0
-    let filled = Int((Double(barWidth) * fraction).rounded(.up))
+    let filled = Int(clamping: (Double(barWidth) * fraction).rounded(.up))
     var column = buffer.write(
       String(repeating: "█", count: filled), at: point, role: .countdownBar)
     column = buffer.write(

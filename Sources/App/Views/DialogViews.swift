@@ -80,7 +80,7 @@ enum DialogViews {
     } else {
       noteText =
         "Copies the token through the terminal (OSC 52, also over SSH) and wl-copy or xclip; "
-        + "cleared after \(Int(state.configuration.clipboardClearAfter)) s if unchanged."
+        + "cleared after \(Int(clamping: state.configuration.clipboardClearAfter)) s if unchanged."
     }
     let note = TextWrap.lines(noteText, width: width - 4)
     let problem = form.problem.map { TextWrap.lines($0, width: width - 4) } ?? []

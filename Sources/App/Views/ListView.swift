@@ -197,7 +197,7 @@ enum ListView {
       guard ahead.running == nil, let retryAt = ahead.retryAt else {
         return Chrome.spinner(at: now) + " refresh failed, retrying now"
       }
-      let seconds = max(1, Int(retryAt.timeIntervalSince(now).rounded(.up)))
+      let seconds = max(1, Int(clamping: retryAt.timeIntervalSince(now).rounded(.up)))
       let wait = seconds < 120 ? "\(seconds) s" : "\((seconds + 59) / 60) min"
       return "⚠ refresh failed, retrying in \(wait)"
     }

@@ -303,7 +303,9 @@ enum SignInView {
     var role = Role.statusBusy
     switch progress?.phase {
     case .waitingForApproval?:
-      let next = progress?.nextPollAt.map { max(0, Int($0.timeIntervalSince(now).rounded(.up))) }
+      let next = progress?.nextPollAt.map {
+        max(0, Int(clamping: $0.timeIntervalSince(now).rounded(.up)))
+      }
       var text = " Waiting for approval"
       if let trouble = progress?.pollTrouble {
         // The provider did not answer the last poll: the next one backs off, the wait goes on.
@@ -312,7 +314,7 @@ enum SignInView {
         role = .statusWarning
       } else {
         if let next { text += " · next check in \(next) s" }
-        if let interval = progress?.pollInterval { text += " (every \(Int(interval)) s)" }
+        if let interval = progress?.pollInterval { text += " (every \(Int(clamping: interval)) s)" }
       }
       waiting = text
     default:

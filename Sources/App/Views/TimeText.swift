@@ -1,10 +1,11 @@
 import Foundation
+import Spelling
 
 /// How durations and dates read on screen: short, fixed formats that line up in columns.
 enum TimeText {
   /// `42s`, `4m 05s`, `3h 05m`, `12d 04h`, `2y 015d`.
   static func duration(_ interval: TimeInterval) -> String {
-    let seconds = max(0, Int(interval.rounded(.down)))
+    let seconds = max(0, Int(clamping: interval.rounded(.down)))
     func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
     switch seconds {
     case ..<60: return "\(seconds)s"
@@ -17,7 +18,7 @@ enum TimeText {
 
   /// A countdown: `4:05`, `1:02:03`; never negative.
   static func countdown(_ interval: TimeInterval) -> String {
-    let seconds = max(0, Int(interval.rounded(.up)))
+    let seconds = max(0, Int(clamping: interval.rounded(.up)))
     func two(_ value: Int) -> String { value < 10 ? "0\(value)" : String(value) }
     if seconds >= 3600 {
       return "\(seconds / 3600):\(two(seconds % 3600 / 60)):\(two(seconds % 60))"

@@ -1,4 +1,5 @@
 import Foundation
+import Spelling
 
 /// Time as AuthCore sees it: the current date, and sleeping until a date.
 ///
@@ -24,7 +25,7 @@ public struct SystemClock: WallClock {
       if remaining <= 0 { return }
       do {
         // Sleep in slices of at most a minute, so a wall-clock change is noticed.
-        try await Task.sleep(nanoseconds: UInt64(min(remaining, 60) * 1_000_000_000))
+        try await Task.sleep(nanoseconds: UInt64(clamping: min(remaining, 60) * 1_000_000_000))
       } catch {
         throw CancellationError()
       }

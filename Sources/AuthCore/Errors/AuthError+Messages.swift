@@ -1,4 +1,5 @@
 import Foundation
+import Spelling
 
 extension AuthError: CustomStringConvertible {
   /// One sentence for the user: what went wrong and what to do next.
@@ -136,7 +137,7 @@ extension AuthError: CustomStringConvertible {
   }
 
   private static func duration(_ seconds: TimeInterval) -> String {
-    let whole = Int(seconds.rounded())
+    let whole = Int(clamping: seconds.rounded())
     if whole >= 60 && whole % 60 == 0 {
       return whole == 60 ? "1 minute" : "\(whole / 60) minutes"
     }
@@ -149,8 +150,9 @@ extension TransportError: CustomStringConvertible {
   public var message: String {
     switch self {
     case .timedOut(let seconds):
-      return "The provider did not answer within \(Int(seconds.rounded())) seconds; check your "
-        + "network connection and try again."
+      return
+        "The provider did not answer within \(Int(clamping: seconds.rounded())) seconds; check "
+        + "your network connection and try again."
     case .connectionLost(let host):
       return "The connection to \(host) dropped before the answer arrived; try again."
     case .cannotConnect(let host):

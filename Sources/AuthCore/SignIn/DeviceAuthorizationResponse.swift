@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import Spelling
 
 /// A device authorization answer (RFC 8628 §3.2), or the start of a Simkl PIN flow, which uses
 /// the same member names. `description` never shows the device code.
@@ -51,7 +52,7 @@ public struct DeviceAuthorizationResponse: Sendable, Equatable, CustomStringConv
   /// The user-facing members only.
   public var description: String {
     "DeviceAuthorizationResponse(user_code: \(userCode), verification_uri: "
-      + "\(verificationURI.absoluteString), expires_in: \(Int(expiresIn)), "
-      + "interval: \(Int(interval)))"
+      + "\(verificationURI.absoluteString), expires_in: \(Int(clamping: expiresIn)), "
+      + "interval: \(Int(clamping: interval)))"
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import Spelling
 
 /// A successful token-endpoint answer (RFC 6749 §5.1), or the tokens a PIN flow delivers.
 ///
@@ -10,8 +11,13 @@ public struct TokenResponse: Sendable, Equatable, CustomStringConvertible {
   public let accessToken: String
   /// The token type (`token_type`, RFC 6749 §7.1); `bearer` in practice, absent at Hivesigner.
   public let tokenType: String?
-  /// Seconds the access token lives from `receivedAt` (`expires_in`, RFC 6749 §5.1).
+  /// Seconds the access token lives from `receivedAt` (`expires_in`, RFC 6749 §5.1), at most
+  /// ten years (`maximumLifetime`); nil when the answer does not say, or says nothing that is
+  /// a number of seconds.
   public let expiresIn: TimeInterval?
+  /// What `expires_in` said when it was more than ten years (a provider's `1e300`), which
+  /// `expiresIn` was cut to: the user is told. Nil when it was believed.
+  public let implausibleExpiresIn: TimeInterval?
   /// The refresh token (`refresh_token`, RFC 6749 §5.1, §6). After a refresh without rotation
   /// this is the refresh token that was used.
   public let refreshToken: String?
@@ -41,7 +47,7 @@ public struct TokenResponse: Sendable, Equatable, CustomStringConvertible {
   ) {
     self.accessToken = accessToken
     self.tokenType = tokenType
-    self.expiresIn = expiresIn
+    (self.expiresIn, self.implausibleExpiresIn) = Self.accessLifetime(expiresIn)
     self.refreshToken = refreshToken
     self.refreshTokenExpiresIn = Self.lifetime(refreshTokenExpiresIn, of: refreshToken)
     self.refreshTokenLifetime = Self.lifetime(refreshTokenLifetime, of: refreshToken)
@@ -60,10 +66,17 @@ public struct TokenResponse: Sendable, Equatable, CustomStringConvertible {
     guard let accessToken = json["access_token"]?.stringValue, !accessToken.isEmpty else {
       throw .malformedResponse("the answer has no access_token")
     }
+    let refreshToken = json["refresh_token"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+    // RFC 6749 §A.12 and §A.17: a token is visible ASCII. One with a control character would
+    // end a header or an env file line early, or reach a terminal through `authtui token`.
+    for (name, token) in [("access_token", accessToken), ("refresh_token", refreshToken)] {
+      guard let token, !TerminalText.isClean(token) else { continue }
+      throw .malformedResponse("the \(name) holds control characters, which no token may hold")
+    }
     self.accessToken = accessToken
     self.tokenType = json["token_type"]?.stringValue
-    self.expiresIn = json["expires_in"]?.numberValue.map { max(0, $0) }
-    let refreshToken = json["refresh_token"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+    (self.expiresIn, self.implausibleExpiresIn) = Self.accessLifetime(
+      json["expires_in"]?.numberValue)
     self.refreshToken = refreshToken
     self.refreshTokenExpiresIn = Self.lifetime(
       json["refresh_token_expires_in"]?.numberValue, of: refreshToken)
@@ -95,8 +108,19 @@ public struct TokenResponse: Sendable, Equatable, CustomStringConvertible {
     return min(seconds, maximumLifetime)
   }
 
-  /// Ten years, in seconds.
-  static let maximumLifetime: TimeInterval = 315_360_000
+  /// Ten years, in seconds: the longest lifetime authtui believes. The vault's `TokenSet` cuts
+  /// a stored expiry to the same (`TokenSet.longestLifetime`).
+  public static let maximumLifetime: TimeInterval = 315_360_000
+
+  /// The access token's lifetime as believed, and as stated when that was not believed. Less
+  /// than 0 is 0 (expired already); more than ten years (up to a quoted `"1e999"`, infinity)
+  /// is ten years, since no date far beyond that can be shown or written as whole seconds;
+  /// NaN (a quoted `"nan"`) says nothing.
+  private static func accessLifetime(_ seconds: TimeInterval?) -> (TimeInterval?, TimeInterval?) {
+    guard let seconds, !seconds.isNaN else { return (nil, nil) }
+    guard seconds <= maximumLifetime else { return (maximumLifetime, seconds) }
+    return (max(0, seconds), nil)
+  }
 
   /// When the refresh token stops working (`receivedAt` plus the answer's lifetime, or else the
   /// provider file's), or nil when nobody said.

@@ -2,6 +2,7 @@ import Accounts
 import Agent
 import Foundation
 import Providers
+import Spelling
 import System
 import Vault
 
@@ -85,8 +86,8 @@ package enum AgentLauncher {
     case .timedOut:
       kill(process.pid, SIGTERM)
       throw failure(
-        "the agent did not listen within \(Int(readinessTimeout)) s and was stopped; its log is "
-          + location.logPath)
+        "the agent did not listen within \(Int(clamping: readinessTimeout)) s and was stopped; "
+          + "its log is " + location.logPath)
     }
   }
 

@@ -1,5 +1,6 @@
 import Agent
 import Foundation
+import Spelling
 
 #if canImport(Glibc)
   import Glibc
@@ -40,7 +41,8 @@ enum AgentStopCommand {
         guard Date() < deadline else {
           throw CommandFailure(
             exitCode: .failure,
-            message: "the agent (PID \(pid)) did not stop within \(Int(stopTimeout)) s; it may "
+            message:
+              "the agent (PID \(pid)) did not stop within \(Int(clamping: stopTimeout)) s; it may "
               + "be storing a refresh; `kill -KILL \(pid)` ends it at once (a refresh cut short "
               + "can cost that account a new sign-in)")
         }

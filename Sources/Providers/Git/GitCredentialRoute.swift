@@ -32,14 +32,39 @@ public struct GitCredentialRoute: Sendable, Equatable {
 
   /// The route that serves `request`: scheme and host equal, the longest path prefix that
   /// holds the request's path (whole segments; `team/app` serves `team/app.git`); nil when
-  /// none does.
+  /// none does, or when the path has `.` or `..` segments and an entry for the host has a
+  /// path (`unresolvedPath`).
   public static func route(for request: GitCredentialRequest, in routes: [GitCredentialRoute])
     -> GitCredentialRoute?
   {
-    guard let scheme = request.scheme, let host = request.host else { return nil }
+    guard let scheme = request.scheme, let host = request.host,
+      unresolvedPath(of: request, in: routes) == nil
+    else { return nil }
     let asked = GitURLPrefix(scheme: scheme, host: host, path: request.path ?? "")
     return routes.filter { $0.prefix.serves(asked, pathKnown: request.path != nil) }
       .max { $0.prefix.segments.count < $1.prefix.segments.count }
+  }
+
+  /// The request's path when it holds a `.` or `..` segment (written so, or percent-encoded:
+  /// `%2e%2e`, `.%2E`) and an entry for its scheme and host has a path, so that which entry
+  /// serves it depends on how the path resolves; nil otherwise. git sends the path as the URL
+  /// has it (decoded): `team/app/%2e%2e/%2e%2e/other/repo.git` comes as
+  /// `team/app/../../other/repo.git`, which `team/app` would serve by its first segments while
+  /// the server resolves it to `other/repo.git`. Servers and proxies resolve such paths
+  /// differently (some never decode `%2e`), so no entry serves it.
+  public static func unresolvedPath(
+    of request: GitCredentialRequest, in routes: [GitCredentialRoute]
+  ) -> String? {
+    guard let scheme = request.scheme, let host = request.host, let path = request.path else {
+      return nil
+    }
+    let asked = GitURLPrefix(scheme: scheme, host: host, path: path)
+    guard asked.segments.contains(where: { $0 == "." || $0 == ".." }) else { return nil }
+    let pathRoutes = routes.filter {
+      $0.prefix.scheme == asked.scheme && $0.prefix.host == asked.host
+        && !$0.prefix.segments.isEmpty
+    }
+    return pathRoutes.isEmpty ? nil : path
   }
 }
 
@@ -53,11 +78,37 @@ public struct GitURLPrefix: Sendable, Equatable, Hashable {
   /// `["team", "app"]`.
   public var segments: [String]
 
-  /// The parts as git sends them (`protocol`, `host`, `path`).
+  /// The parts as git sends them (`protocol`, `host`, `path`). Percent-encoded unreserved
+  /// characters of the path are decoded (RFC 3986 §6.2.2.2: `%2e` is `.`, `%7E` is `~`); the
+  /// rest of it stays as it is.
   public init(scheme: String, host: String, path: String) {
     self.scheme = scheme.lowercased()
     self.host = Self.normalized(host: host.lowercased(), scheme: self.scheme)
-    segments = path.split(separator: "/").map(String.init)
+    segments = path.split(separator: "/").map { Self.decodingUnreserved(String($0)) }
+  }
+
+  /// `segment` with every `%XX` that encodes an unreserved character (RFC 3986 §2.3: letters,
+  /// digits, `-`, `.`, `_`, `~`) decoded; other escapes stay.
+  static func decodingUnreserved(_ segment: String) -> String {
+    guard segment.contains("%") else { return segment }
+    var result = ""
+    var rest = Substring(segment)
+    while let percent = rest.firstIndex(of: "%") {
+      result += rest[..<percent]
+      let hex = rest[percent...].dropFirst().prefix(2)
+      if hex.count == 2, hex.allSatisfy(\.isHexDigit), let value = UInt8(hex, radix: 16),
+        case let character = Character(Unicode.Scalar(value)),
+        character.isASCII
+          && (character.isLetter || character.isNumber || "-._~".contains(character))
+      {
+        result.append(character)
+        rest = rest[percent...].dropFirst(3)
+      } else {
+        result.append("%")
+        rest = rest[percent...].dropFirst()
+      }
+    }
+    return result + rest
   }
 
   /// True when this prefix serves `asked`: same scheme and host, and this path's segments

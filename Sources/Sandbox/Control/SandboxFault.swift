@@ -17,6 +17,10 @@ public struct SandboxFault: Sendable, Equatable {
     /// The request IS processed (a code is consumed, a token issued), then the connection is
     /// closed without an answer: a network failure after the request reached the provider.
     case dropAfterProcessing
+    /// `status` with `Content-Type: application/json` and `body` as given; not processed: a
+    /// provider answering what a test needs (an `expires_in` of 1e300, an
+    /// `error_description` holding an escape sequence).
+    case answer(status: Int, body: String)
 
     /// The `kind` name used by the hook.
     public var name: String {
@@ -26,6 +30,7 @@ public struct SandboxFault: Sendable, Equatable {
       case .garbage: return "garbage"
       case .drop: return "drop"
       case .dropAfterProcessing: return "drop_after"
+      case .answer: return "answer"
       }
     }
   }
@@ -48,7 +53,14 @@ public struct SandboxFault: Sendable, Equatable {
     var members: [(String, OrderedJSON)] = [
       ("path", .string(pathPrefix)), ("kind", .string(kind.name)), ("count", .int(count)),
     ]
-    if case .delay(let milliseconds) = kind { members.append(("delay_ms", .int(milliseconds))) }
+    switch kind {
+    case .delay(let milliseconds):
+      members.append(("delay_ms", .int(milliseconds)))
+    case .answer(let status, let body):
+      members += [("status", .int(status)), ("body", .string(body))]
+    default:
+      break
+    }
     return .object(members)
   }
 }

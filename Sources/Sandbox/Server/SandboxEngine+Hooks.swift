@@ -8,7 +8,7 @@ import Loopback
 /// | hook | body (JSON) | answer |
 /// | --- | --- | --- |
 /// | `GET /_sandbox/stats` | | every counter globally, then `"profiles":{"simkl":{…},…}` |
-/// | `POST /_sandbox/fault` | `{"path":"/oidc/token","kind":"status500\|delay\|garbage\|drop\|drop_after","count":1,"delay_ms":1500}` | `{"faults":[…]}` (the faults waiting) |
+/// | `POST /_sandbox/fault` | `{"path":"/oidc/token","kind":"status500\|delay\|garbage\|drop\|drop_after\|answer","count":1,"delay_ms":1500}` (an `answer` with `"status":400,"body":"{…}"`) | `{"faults":[…]}` (the faults waiting) |
 /// | `GET /_sandbox/fault`, `DELETE /_sandbox/fault` | | the faults waiting (`DELETE` clears them first) |
 /// | `POST /_sandbox/clock` | `{"offset_seconds":900}` sets, `{"advance_seconds":60}` adds | `{"offset_seconds":…,"now":UNIX}` |
 /// | `POST /_sandbox/settings` | `{"profile":"oidc","access_token_lifetime":2,"refresh_token_lifetime":…,"authorization_code_lifetime":…,"device_code_lifetime":…,"device_interval":…,"redirect_uris":[…] or null,"id_token_signing":"RS256\|ES256\|alternate" or null,"refresh_needs_client_secret":false}` (any subset) | the profile's settings |
@@ -87,8 +87,9 @@ extension SandboxEngine {
 
   private func addFault(_ body: [String: JSONValue]) -> HTTPResponse {
     let help =
-      "Send {\"path\":\"/oidc/token\",\"kind\":\"status500|delay|garbage|drop|drop_after\","
-      + "\"count\":1,\"delay_ms\":1000}."
+      "Send {\"path\":\"/oidc/token\",\"kind\":\"status500|delay|garbage|drop|drop_after|"
+      + "answer\",\"count\":1,\"delay_ms\":1000} (an answer with \"status\":400,"
+      + "\"body\":\"{…}\")."
     guard let path = body["path"]?.stringValue, path.hasPrefix("/"), !path.hasPrefix("/_sandbox"),
       let kindName = body["kind"]?.stringValue
     else { return Self.hookError(help) }
@@ -105,6 +106,13 @@ extension SandboxEngine {
         return Self.hookError("A delay needs delay_ms (0 or more). " + help)
       }
       kind = .delay(milliseconds: milliseconds)
+    case "answer":
+      guard let status = Self.integer(body["status"]), (200...599).contains(status),
+        let text = body["body"]?.stringValue
+      else {
+        return Self.hookError("An answer needs status (200 to 599) and body (a string). " + help)
+      }
+      kind = .answer(status: status, body: text)
     default:
       return Self.hookError("Unknown kind \"\(kindName)\". " + help)
     }

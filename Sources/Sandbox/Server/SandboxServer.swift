@@ -154,6 +154,9 @@ public final class SandboxServer: Sendable {
       case .dropAfterProcessing?:
         _ = await engine.respond(to: request)
         response = .droppedConnection
+      case .answer(let status, let body)?:
+        response = HTTPResponse(
+          status: status, headers: [("Content-Type", "application/json")], body: Array(body.utf8))
       }
     }
     if let log {
