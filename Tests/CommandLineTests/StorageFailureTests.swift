@@ -68,7 +68,8 @@ import Testing
       Date() > signedIn.addingTimeInterval(2)
     }
     let before = await lane.stat("refreshes")
-    let refused = try await trial.run(["token", "sandbox/alice"], fault: "\(allocation + 1)+:ENOSPC")
+    let refused = try await trial.run(
+      ["token", "sandbox/alice"], fault: "\(allocation + 1)+:ENOSPC")
     #expect(refused.status == 1)
     #expect(
       refused.stderr
@@ -99,11 +100,12 @@ import Testing
     let failed = try await trial.run(
       ["logout", "sandbox/alice", "--no-browser"], fault: "\(delete)+:ENOSPC")
     #expect(failed.status == 1)
-    #expect(failed.stderr.hasSuffix(
-      "authtui: sandbox/alice was signed out at the provider (its tokens are revoked) and is "
-        + "marked \"sign-in needed\" here, but the vault could not remove it (database or disk "
-        + "is full): free space on the disk holding the vault, then remove it with "
-        + "`authtui logout sandbox/alice --local-only`\n"), "\(failed.stderr)")
+    #expect(
+      failed.stderr.hasSuffix(
+        "authtui: sandbox/alice was signed out at the provider (its tokens are revoked) and is "
+          + "marked \"sign-in needed\" here, but the vault could not remove it (database or disk "
+          + "is full): free space on the disk holding the vault, then remove it with "
+          + "`authtui logout sandbox/alice --local-only`\n"), "\(failed.stderr)")
     #expect(await lane.stat("revocations") > before)
     #expect(!(await trial.providerAccepts(token)))
 
@@ -147,7 +149,8 @@ import Testing
     _ trial: FaultTrial, _ arguments: [String], _ options: String...
   ) async throws -> ChildProcess.Result {
     try await ChildProcess.run(
-      "/usr/bin/strace", ["-f", "-qq", "-o", "/dev/null"] + options + [Products.authtui] + arguments,
+      "/usr/bin/strace",
+      ["-f", "-qq", "-o", "/dev/null"] + options + [Products.authtui] + arguments,
       environment: trial.environment, timeout: 90)
   }
 
