@@ -31,19 +31,19 @@ import Testing
   /// Starts `width` lanes, counts `command`'s operations on a trial prepared by `prepare`, and
   /// runs `trial` for every fault.
   private func sweep(
-    _ command: [String], _ changes: [String: String?] = [:],
+    _ command: [String], _ changes: [String: String?] = [:], width: Int = Self.width,
     prepare: @escaping @Sendable (FaultTrial) async throws -> Void,
     trial: @escaping @Sendable (FaultTrial, String) async throws -> Void
   ) async throws {
     let lanes = try await withThrowingTaskGroup(of: FaultLane.self) { group in
-      for _ in 0..<Self.width { group.addTask { try await FaultLane.start() } }
+      for _ in 0..<width { group.addTask { try await FaultLane.start() } }
       return try await group.reduce(into: []) { $0.append($1) }
     }
     let counting = try await lanes[0].trial()
     try await prepare(counting)
     let operations = try await counting.operations(command, changes)
     #expect(!operations.isEmpty, "\(command) made no vault operation")
-    try await forEachBounded(Self.faults(count: operations.count), width: Self.width) {
+    try await forEachBounded(Self.faults(count: operations.count), width: width) {
       worker, fault in
       let fresh = try await lanes[worker].trial()
       try await prepare(fresh)
@@ -55,11 +55,22 @@ import Testing
     }
   }
 
+  /// Signs in with tokens that last two seconds: once they have run out, the next call must
+  /// refresh with whatever refresh token the trial left, so a rotated one that was lost shows
+  /// as the provider's reuse detection, as it would in use.
+  @Sendable static func signInBriefly(_ trial: FaultTrial) async throws {
+    await trial.lane.workspace.hook(
+      "settings", #"{"profile": "oidc", "access_token_lifetime": 2}"#)
+    try await trial.signIn()
+  }
+
+  // Four lanes: most of a trial's time is the wait for its tokens to run out.
   @Test func everyFailedWriteOfARefreshLeavesItsAnswerStoredOrKeptAside() async throws {
-    try await sweep(Self.refresh, prepare: { try await $0.signIn() }) { trial, fault in
+    try await sweep(Self.refresh, width: 4, prepare: Self.signInBriefly) { trial, fault in
       let lane = trial.lane
       let before = await lane.stat("refreshes")
       let result = try await trial.run(Self.refresh, fault: fault)
+      let ended = Date()
       let reached = await lane.stat("refreshes") > before
       let what = "refresh with \(fault) (reached the provider: \(reached))"
       if result.status == 0 {
@@ -81,7 +92,12 @@ import Testing
               + "written (") || result.stderr.hasPrefix("authtui: there is no room on the disk"),
           "\(what): \(result.stderr)")
       }
-      // The next call gets a token the provider takes, and never replays a spent one.
+      // Once every token of the trial has run out, the next call refreshes: it gets a token the
+      // provider takes, and never replays a spent refresh token.
+      await lane.workspace.hook("settings", #"{"profile": "oidc", "access_token_lifetime": 3600}"#)
+      try await waitUntil("the trial's access tokens have run out") {
+        Date() > ended.addingTimeInterval(2.5)
+      }
       let next = try await trial.run(Self.refresh)
       #expect(next.status == 0, "\(what), then: \(next.stderr)")
       #expect(
