@@ -6,9 +6,11 @@ import Foundation
 
 /// How `EnvFile.write` replaces the user's file, as git's `lockfile.c` does: a symlink is
 /// followed to its target (so a dotfiles link survives), anything but a regular file of the
-/// user's is refused before a byte is read or written, and the new content goes to a temporary
-/// file beside the target (`O_CREAT|O_EXCL|O_NOFOLLOW`, mode 0600), synced, renamed over the
-/// target, and the folder synced, so a reader sees the old file or the new one, never half.
+/// user's is refused before a byte is read or written, and the new content goes to a file
+/// beside the target (unnamed, `O_TMPFILE`, until it is complete; mode 0600), synced, named,
+/// renamed over the target, and the folder synced, so a reader sees the old file or the new
+/// one, never half, and a killed export leaves at most one file, which the next one removes
+/// (`replace`).
 ///
 /// Only `lstat`/`stat` look at the path before it is known to be a regular file: opening a FIFO
 /// would block until a writer comes, and "writing" a device node by renaming over it would
