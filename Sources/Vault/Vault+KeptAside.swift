@@ -93,11 +93,21 @@ extension Vault {
     ).flatMap(Self.keptAsideTokens)
   }
 
-  /// The token cells' plaintexts (`AccountTable.plaintexts`), each length-prefixed, in order.
+  /// The tokens as the cells encode them (`CellCodec`), each length-prefixed, in a fixed order
+  /// of this record format's own (not the table's columns, which a schema may extend).
   static func keptAsidePlaintext(_ tokens: TokenSet) -> [UInt8] {
-    AccountTable.plaintexts(tokens, needsSignIn: false).flatMap { _, bytes in
-      CellCodec.bigEndian(UInt32(bytes.count)) + bytes
-    }
+    let fields: [[UInt8]] = [
+      CellCodec.encode(false),
+      CellCodec.encode(tokens.accessToken, CellCodec.encode),
+      CellCodec.encode(tokens.refreshToken, CellCodec.encode),
+      CellCodec.encode(tokens.idToken, CellCodec.encode),
+      CellCodec.encode(tokens.tokenType, CellCodec.encode),
+      CellCodec.encode(tokens.scopes),
+      CellCodec.encode(tokens.expiresAt, CellCodec.encode),
+      CellCodec.encode(tokens.obtainedAt),
+      CellCodec.encode(tokens.refreshValidity, CellCodec.encode),
+    ]
+    return fields.flatMap { CellCodec.bigEndian(UInt32($0.count)) + $0 }
   }
 
   static func keptAsideTokens(_ plaintext: [UInt8]) -> TokenSet? {
