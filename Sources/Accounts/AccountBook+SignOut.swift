@@ -50,20 +50,35 @@ extension AccountBook {
 
   /// Signs `account` out: revokes its refresh token, then its access token, where the provider
   /// can (unless `localOnly`), then deletes it from the vault whatever the provider said.
+  ///
+  /// The vault is written before anything is revoked: the account is marked "sign-in needed"
+  /// with its tokens cleared (this holds them in memory for the revocation), so that a vault
+  /// that then cannot delete the row (a full disk) never hands out a revoked token as valid.
+  /// If that first write fails, nothing was revoked. The delete is retried; if it still fails,
+  /// `signedOutNotRemoved` says what was done and how to remove the entry.
   public func signOut(_ account: AccountRecord, localOnly: Bool) async throws(AccountsError)
     -> SignOutReport
   {
     var revocation = SignOutReport.Revocation.skipped
     var endSessionURL: URL?
+    var marked = false
     if !localOnly {
       if let id = try? ProviderID(account.providerID), catalog.entry(id)?.configuration != nil {
         do {
           let client = try await client(for: id)
+          if account.tokens.accessToken != nil {
+            _ = try await vaulted { vault throws(VaultError) in
+              try await vault.markSignInNeeded(account.id)
+            }
+            marked = true
+          }
           revocation = try await revoke(account, with: client)
           endSessionURL = try? client.configuration.endSessionURL(
             idTokenHint: account.tokens.idToken)
         } catch .auth(let error) {
           revocation = .failed(error)
+        } catch .vault(let error) {
+          throw .vault(error)
         } catch {
           revocation = .providerMissing
         }
@@ -71,9 +86,33 @@ extension AccountBook {
         revocation = .providerMissing
       }
     }
-    try await vaulted { vault throws(VaultError) in try await vault.delete(account.id) }
-    return SignOutReport(revocation: revocation, endSessionURL: endSessionURL)
+    guard marked else {
+      try await vaulted { vault throws(VaultError) in try await vault.delete(account.id) }
+      return SignOutReport(revocation: revocation, endSessionURL: endSessionURL)
+    }
+    var pauses = Self.deleteRetryPauses[...]
+    while true {
+      do throws(VaultError) {
+        try await vault.delete(account.id)
+        return SignOutReport(revocation: revocation, endSessionURL: endSessionURL)
+      } catch .accountNotFound {
+        // Another process removed it meanwhile: what was asked is done.
+        return SignOutReport(revocation: revocation, endSessionURL: endSessionURL)
+      } catch {
+        guard let pause = pauses.popFirst() else {
+          let detail: String
+          if case .storage(_, let reason) = error { detail = reason } else { detail = "\(error)" }
+          var revoked = false
+          if case .revoked = revocation { revoked = true }
+          throw .signedOutNotRemoved(account: account.name, revoked: revoked, detail: detail)
+        }
+        try? await Task.sleep(for: pause)
+      }
+    }
   }
+
+  /// The pauses between the tries of a sign-out's delete, once the tokens were revoked.
+  static let deleteRetryPauses: [Duration] = [.milliseconds(100), .milliseconds(500)]
 
   private func revoke(_ account: AccountRecord, with client: ProviderClient)
     async throws(AccountsError) -> SignOutReport.Revocation

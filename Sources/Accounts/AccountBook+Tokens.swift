@@ -115,9 +115,27 @@ extension AccountBook {
           try? await vault.releaseRefresh(lease)
           return (token, current)
         }
-        let refreshed = try await performRefresh(
-          current, refreshToken: current.tokens.refreshToken ?? refreshToken, lease: lease)
+        let refreshed: AccountRecord
+        do {
+          refreshed = try await performRefresh(
+            current, refreshToken: current.tokens.refreshToken ?? refreshToken, lease: lease)
+        } catch .vault(.noRoomForRefresh(let path, let detail)) {
+          // Nothing was sent. While the access token lasts, hand it out (as above); a refresh
+          // asked for whatever the expiry (the UI's `r`) is told why it did not happen.
+          if minimumValidity.isFinite, let token = Self.unexpired(current, now: now) {
+            return (token, current)
+          }
+          throw .vault(.noRoomForRefresh(path: path, detail: detail))
+        }
         return (refreshed.tokens.accessToken ?? "", refreshed)
+      case .keptAside(let kept):
+        // A refresh's answer waits in the side file for room in the vault; the refresh token it
+        // replaced is spent. Its access token is the one to hand out while it lasts.
+        if let token = Self.unexpired(kept, now: now) { return (token, kept) }
+        throw .refreshWaiting(
+          provider: try providerID(named: kept.providerID), label: kept.label,
+          path: vault.refreshSideFilePath,
+          detail: "the disk holding the vault is still full, or failing")
       case .heldByOther(_, let until):
         let limit = waitingUntil ?? until.addingTimeInterval(5)
         waitingUntil = limit
@@ -126,6 +144,15 @@ extension AccountBook {
         record = try await vaulted { vault throws(VaultError) in try await vault.account(id) }
       }
     }
+  }
+
+  /// The access token of `record` while it has not expired (whatever minimum was asked), nil
+  /// once it has or when the account needs a sign-in.
+  private static func unexpired(_ record: AccountRecord, now: Date) -> String? {
+    guard !record.needsSignIn, let token = record.tokens.accessToken,
+      record.tokens.expiresAt.map({ $0 > now }) ?? true
+    else { return nil }
+    return token
   }
 
   /// The access token of `record` when it may be handed out as it is, nil when it needs a
@@ -206,14 +233,9 @@ extension AccountBook {
   ) async -> Result<AccountRecord, AccountsError> {
     switch answer {
     case .success(let response)?:
-      let tokens = record.tokens.updated(with: response)
-      do throws(VaultError) {
-        return .success(try await vault.completeRefresh(lease, tokens: tokens))
-      } catch {
-        // The answer could not be stored: the refresh token is spent all the same.
-        try? await vault.releaseRefresh(lease, refreshTokenMayBeSpent: true)
-        return .failure(.vault(error))
-      }
+      return await storeRotated(
+        record.tokens.updated(with: response), of: record, providerID: providerID, under: lease,
+        in: vault)
     case .failure(.refreshTokenRejected)?:
       _ = try? await vault.markSignInNeeded(lease)
       return .failure(
@@ -227,6 +249,56 @@ extension AccountBook {
       try? await vault.releaseRefresh(lease, refreshTokenMayBeSpent: true)
       return .failure(.auth(.transport(.timedOut(seconds: waited))))
     }
+  }
+
+  /// How many times the answer of a refresh is offered to the vault before it is kept aside,
+  /// and the pauses between them: an I/O error may pass, and another process may free space.
+  static let storeRetryPauses: [Duration] = [.milliseconds(100), .milliseconds(500)]
+
+  /// Stores the tokens a refresh brought, which the provider now holds as current (the old
+  /// refresh token is spent): retried, then kept aside in the side file, and only if that fails
+  /// too, lost, with the sign-in to do named.
+  private static func storeRotated(
+    _ tokens: TokenSet, of record: AccountRecord, providerID: ProviderID,
+    under lease: RefreshLease, in vault: Vault
+  ) async -> Result<AccountRecord, AccountsError> {
+    var failure: VaultError
+    var pauses = storeRetryPauses[...]
+    while true {
+      do throws(VaultError) {
+        return .success(try await vault.completeRefresh(lease, tokens: tokens))
+      } catch .leaseLost(let id) {
+        // Another holder took the account over; what it stored (or will) stands.
+        return .failure(.vault(.leaseLost(id)))
+      } catch {
+        failure = error
+      }
+      guard let pause = pauses.popFirst() else { break }
+      try? await Task.sleep(for: pause)
+    }
+    let detail = Self.reason(failure)
+    do throws(VaultError) {
+      try await vault.keepAside(tokens, refreshedUnder: lease)
+      return .failure(
+        .refreshNotStored(
+          provider: providerID, label: record.label, detail: detail,
+          keptAsideIn: vault.refreshSideFilePath))
+    } catch {
+      // Lost: the account needs a new sign-in, and should say so rather than try the spent
+      // token; if even that cannot be written, the lease's marker says the token may be spent.
+      if (try? await vault.markSignInNeeded(lease)) == nil {
+        try? await vault.releaseRefresh(lease, refreshTokenMayBeSpent: true)
+      }
+      return .failure(
+        .refreshNotStored(
+          provider: providerID, label: record.label, detail: detail, keptAsideIn: nil))
+    }
+  }
+
+  /// The vault's reason for a failed store, without its advice.
+  private static func reason(_ error: VaultError) -> String {
+    if case .storage(_, let detail) = error { return detail }
+    return error.description
   }
 
   /// Whether a refresh that failed with `error` may still have been carried out by the provider

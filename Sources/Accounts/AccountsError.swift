@@ -39,6 +39,17 @@ public enum AccountsError: Error, Sendable, Equatable {
   case damagedAccount(DamagedAccount, requested: String)
   /// A damaged account's tokens cannot be read, so they cannot be revoked at the provider.
   case revocationImpossible(DamagedAccount)
+  /// The provider answered a refresh (and so spent the old refresh token), but the vault could
+  /// not store the answer, even after retries (`detail`, the vault's reason). `keptAsideIn` is
+  /// the side file that holds the new tokens sealed until there is room; nil when that failed
+  /// too and they are lost.
+  case refreshNotStored(provider: ProviderID, label: String, detail: String, keptAsideIn: String?)
+  /// The tokens of an earlier refresh are kept aside in the side file `path` and the vault still
+  /// cannot store them (`detail`), while the access token among them has run out.
+  case refreshWaiting(provider: ProviderID, label: String, path: String, detail: String)
+  /// The account was signed out at the provider (`revoked`, or its revocation was at least
+  /// tried) and marked "sign-in needed" here, but the vault could not delete it (`detail`).
+  case signedOutNotRemoved(account: String, revoked: Bool, detail: String)
 
   /// Why an account must sign in again.
   public enum SignInNeededReason: Sendable, Equatable {
@@ -57,7 +68,8 @@ public enum AccountsError: Error, Sendable, Equatable {
   /// its refresh token, or it has none left to use.
   public var requiresSignIn: Bool {
     switch self {
-    case .signInNeeded, .auth(.refreshTokenRejected): return true
+    case .signInNeeded, .auth(.refreshTokenRejected), .refreshNotStored(_, _, _, nil):
+      return true
     default: return false
     }
   }
@@ -80,6 +92,10 @@ public enum AccountsError: Error, Sendable, Equatable {
     case .envFile: return "env_file"
     case .damagedAccount: return "account_damaged"
     case .revocationImpossible: return "revocation_impossible"
+    case .refreshNotStored(_, _, _, let keptAside):
+      return keptAside == nil ? "refresh_lost" : "refresh_kept_aside"
+    case .refreshWaiting: return "refresh_waiting"
+    case .signedOutNotRemoved: return "signed_out_not_removed"
     }
   }
 
@@ -157,6 +173,30 @@ public enum AccountsError: Error, Sendable, Equatable {
       }
       return "\(name) is account \(damaged.id), which is damaged (\(damaged.damage)); remove it "
         + "with \(removal), then sign in again"
+    case .refreshNotStored(let provider, let label, let detail, let keptAside?):
+      return "the provider rotated \(provider)/\(label)'s tokens, but the vault could not store"
+        + " them (\(detail)); they are kept aside, sealed, in \(keptAside) and are stored at the"
+        + " next use of the vault once there is room: free space on that disk, then run"
+        + " `authtui token \(provider)/\(Self.shellQuoted(label))` (no new sign-in is needed)"
+    case .refreshNotStored(let provider, let label, let detail, nil):
+      let again =
+        advice
+        ?? "sign in again with `\(Self.signInCommand(provider: "\(provider)", label: label))`"
+      return "the provider rotated \(provider)/\(label)'s tokens, but neither the vault nor its"
+        + " side file could store them (\(detail)), so its refresh token is spent: free space on"
+        + " the disk holding the vault, then \(again)"
+    case .refreshWaiting(let provider, let label, let path, let detail):
+      return "\(provider)/\(label)'s tokens from an earlier refresh are kept aside in \(path)"
+        + " until the vault has room to store them (\(detail)), and their access token has run"
+        + " out: free space on that disk, then run the command again (no new sign-in is needed)"
+    case .signedOutNotRemoved(let account, let revoked, let detail):
+      let done =
+        revoked
+        ? "was signed out at the provider (its tokens are revoked)"
+        : "had its tokens cleared (the provider did not confirm their revocation)"
+      return "\(account) \(done) and is marked \"sign-in needed\" here, but the vault could not"
+        + " remove it (\(detail)): free space on the disk holding the vault, then remove it with"
+        + " `authtui logout \(Self.shellQuoted(account, keeping: "/")) --local-only`"
     case .revocationImpossible(let damaged):
       return "account \(damaged.reference) is damaged (\(damaged.damage)): its tokens cannot be "
         + "read, so they cannot be revoked at the provider; remove it here with "
@@ -172,8 +212,10 @@ public enum AccountsError: Error, Sendable, Equatable {
   }
 
   /// `label` as a shell word: unchanged when it is plain, single-quoted otherwise.
-  static func shellQuoted(_ label: String) -> String {
-    let plain = label.allSatisfy { $0.isLetter || $0.isNumber || "-_.@+".contains($0) }
+  static func shellQuoted(_ label: String, keeping extra: String = "") -> String {
+    let plain = label.allSatisfy {
+      $0.isLetter || $0.isNumber || "-_.@+".contains($0) || extra.contains($0)
+    }
     return plain ? label : "'" + label.replacingOccurrences(of: "'", with: "'\\''") + "'"
   }
 

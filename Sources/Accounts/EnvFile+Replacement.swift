@@ -6,9 +6,11 @@ import Foundation
 
 /// How `EnvFile.write` replaces the user's file, as git's `lockfile.c` does: a symlink is
 /// followed to its target (so a dotfiles link survives), anything but a regular file of the
-/// user's is refused before a byte is read or written, and the new content goes to a temporary
-/// file beside the target (`O_CREAT|O_EXCL|O_NOFOLLOW`, mode 0600), synced, renamed over the
-/// target, and the folder synced, so a reader sees the old file or the new one, never half.
+/// user's is refused before a byte is read or written, and the new content goes to a file
+/// beside the target (unnamed, `O_TMPFILE`, until it is complete; mode 0600), synced, named,
+/// renamed over the target, and the folder synced, so a reader sees the old file or the new
+/// one, never half, and a killed export leaves at most one file, which the next one removes
+/// (`replace`).
 ///
 /// Only `lstat`/`stat` look at the path before it is known to be a regular file: opening a FIFO
 /// would block until a writer comes, and "writing" a device node by renaming over it would
@@ -116,27 +118,32 @@ extension EnvFile {
   }
 
   /// Writes `contents` to a new 0600 file beside the destination and renames it over it.
+  ///
+  /// The new content first goes to an unnamed file (`O_TMPFILE`) in the target's folder, which
+  /// a kill leaves nothing of; only once it is complete and synced is it given a name, one fixed
+  /// name per target (`temporaryPath(for:)`), and renamed over the target. So a kill can leave
+  /// at most that one file, between the naming and the rename, and the next export to the same
+  /// target removes it. A file system that refuses `O_TMPFILE` gets the named file from the
+  /// start (`O_CREAT|O_EXCL|O_NOFOLLOW`, same name).
   static func replace(_ destination: Destination, named shown: String, with contents: String)
     throws(AccountsError)
   {
     let target = URL(fileURLWithPath: destination.path)
     let folder = target.deletingLastPathComponent().path
-    let (descriptor, temporary) = try createTemporaryFile(
-      in: folder, for: target.lastPathComponent, named: shown)
-    var failure: String?
-    var bytes = Array(contents.utf8)[...]
-    while !bytes.isEmpty {
-      let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-      if written < 0 {
-        if errno == EINTR { continue }
-        failure = systemError()
-        break
-      }
-      bytes = bytes.dropFirst(written)
+    let temporary = temporaryPath(for: destination.path)
+    try removeLeftover(temporary, named: shown)
+    var named = false
+    var descriptor = open(folder, __O_TMPFILE | O_DIRECTORY | O_WRONLY | O_CLOEXEC, mode_t(0o600))
+    if descriptor < 0 && [EOPNOTSUPP, EISDIR, EINVAL].contains(errno) {
+      descriptor = try createTemporaryFile(temporary, in: folder, named: shown)
+      named = true
+    } else if descriptor < 0 {
+      throw .envFile(path: shown, reason: unwritableFolder(folder))
     }
-    // The umask may have taken bits from 0600; the documented mode is exactly 0600.
-    if failure == nil && (fchmod(descriptor, 0o600) != 0 || fsync(descriptor) != 0) {
-      failure = systemError()
+    var failure = write(contents, to: descriptor)
+    if failure == nil && !named {
+      failure = link(descriptor, to: temporary, named: shown)
+      named = failure == nil
     }
     if close(descriptor) != 0 && failure == nil { failure = systemError() }
     if failure == nil && !isUnchanged(destination) {
@@ -146,7 +153,7 @@ extension EnvFile {
       failure = systemError()
     }
     if let failure {
-      unlink(temporary)
+      if named { unlink(temporary) }
       throw .envFile(path: shown, reason: failure)
     }
     let folderDescriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -156,26 +163,86 @@ extension EnvFile {
     }
   }
 
-  /// A new file `.NAME.RANDOM.tmp` in `folder`, made with `O_CREAT|O_EXCL|O_NOFOLLOW` and mode
-  /// 0600: it cannot be a file or link someone put there, and nobody else can read it, even
-  /// before the token is in.
-  private static func createTemporaryFile(in folder: String, for name: String, named shown: String)
-    throws(AccountsError) -> (Int32, String)
-  {
-    for _ in 0..<16 {
-      let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-      let path = folder + "/." + name + "." + suffix + ".tmp"
-      let descriptor = open(
-        path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
-      if descriptor >= 0 { return (descriptor, path) }
-      if errno != EEXIST {
-        throw .envFile(
-          path: shown,
-          reason: "\(systemError()) (the folder \(folder) must be writable: the file is replaced "
-            + "by renaming a new one over it)")
+  /// The one name the new content of `target` has between its naming and its rename:
+  /// `.NAME.authtui.tmp` beside it.
+  static func temporaryPath(for target: String) -> String {
+    let url = URL(fileURLWithPath: target)
+    return url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".authtui.tmp"
+  }
+
+  /// Writes all of `contents`, sets mode 0600 and syncs; the failure's text, or nil.
+  private static func write(_ contents: String, to descriptor: Int32) -> String? {
+    var bytes = Array(contents.utf8)[...]
+    while !bytes.isEmpty {
+      let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+      if written < 0 {
+        if errno == EINTR { continue }
+        return systemError()
+      }
+      bytes = bytes.dropFirst(written)
+    }
+    // The umask may have taken bits from 0600; the documented mode is exactly 0600.
+    if fchmod(descriptor, 0o600) != 0 || fsync(descriptor) != 0 { return systemError() }
+    return nil
+  }
+
+  /// Gives the unnamed file `descriptor` the name `path` (through `/proc/self/fd`, the way
+  /// open(2) documents for unprivileged processes); a leftover there is removed first.
+  private static func link(_ descriptor: Int32, to path: String, named shown: String) -> String? {
+    for attempt in 0..<2 {
+      if linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0 {
+        return nil
+      }
+      // Another export to the same file named its content there a moment ago.
+      guard errno == EEXIST, attempt == 0 else { break }
+      do {
+        try removeLeftover(path, named: shown)
+      } catch {
+        return "\(path) is in the way; move it away"
       }
     }
-    throw .envFile(path: shown, reason: "could not make a temporary file in \(folder)")
+    return systemError()
+  }
+
+  /// Removes what an export killed between naming its content and the rename left at `path`:
+  /// only a regular 0600 file of this user's, looked at without following a link; anything else
+  /// there is refused, untouched.
+  private static func removeLeftover(_ path: String, named shown: String) throws(AccountsError) {
+    var info = stat()
+    guard lstat(path, &info) == 0 else {
+      guard errno == ENOENT else { throw .envFile(path: shown, reason: systemError()) }
+      return
+    }
+    guard fileType(info) == S_IFREG, info.st_uid == geteuid(), info.st_mode & 0o7777 == 0o600
+    else {
+      throw .envFile(
+        path: shown,
+        reason: "\(path), where authtui puts the new content before renaming it over the file, "
+          + "holds something authtui did not leave there (\(typeName(fileType(info))), or not a "
+          + "0600 file of yours): move it away")
+    }
+    guard unlink(path) == 0 || errno == ENOENT else {
+      throw .envFile(path: shown, reason: systemError())
+    }
+  }
+
+  /// A new file at `path` in `folder`, made with `O_CREAT|O_EXCL|O_NOFOLLOW` and mode 0600: it
+  /// cannot be a file or link someone put there, and nobody else can read it, even before the
+  /// token is in.
+  private static func createTemporaryFile(_ path: String, in folder: String, named shown: String)
+    throws(AccountsError) -> Int32
+  {
+    let descriptor = open(
+      path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(0o600))
+    guard descriptor >= 0 else {
+      throw .envFile(path: shown, reason: unwritableFolder(folder))
+    }
+    return descriptor
+  }
+
+  private static func unwritableFolder(_ folder: String) -> String {
+    "\(systemError()) (the folder \(folder) must be writable: the file is replaced by renaming "
+      + "a new one over it)"
   }
 
   /// True when the destination is still the file (or the absence of one) `destination` saw.
@@ -228,6 +295,8 @@ extension EnvFile {
     case S_IFCHR: return "a character device"
     case S_IFBLK: return "a block device"
     case S_IFDIR: return "a folder"
+    case S_IFREG: return "a file"
+    case S_IFLNK: return "a symlink"
     default: return "something other than a file"
     }
   }

@@ -47,7 +47,8 @@ extension ExitCode {
     case .noSuchAccount, .ambiguousAccount, .noSuchProvider: self = .notFound
     case .providerUnusable, .envFile, .labelTaken, .damagedAccount, .revocationImpossible:
       self = .failure
-    case .signInNeeded: self = .signInNeeded
+    case .signInNeeded, .refreshNotStored(_, _, _, nil): self = .signInNeeded
+    case .refreshNotStored, .refreshWaiting, .signedOutNotRemoved: self = .failure
     case .refreshStalled: self = .providerError
     case .auth(let error): self = ExitCode(error)
     case .vault(let error): self = ExitCode(error)

@@ -15,7 +15,9 @@ enum LogoutCommand {
       The refresh token is revoked first, then the access token (RFC 7009), where the provider
       can. The account is deleted from the vault in every case; when revocation fails the exit
       status is 7 and the message says the tokens may still work at the provider until they
-      expire. A provider with an end_session_endpoint also gets its sign-out page opened (like
+      expire. Before anything is revoked the account is marked "sign-in needed" with its tokens
+      cleared, so a vault that then cannot delete it (a full disk) never hands out a revoked
+      token: logout exits 1 and names the `logout --local-only` that removes it later. A provider with an end_session_endpoint also gets its sign-out page opened (like
       login's page; printed on a terminal with --no-browser), so the browser session ends
       too. The browser is given a one-time address on 127.0.0.1 that leads to that page once
       (the page's URL carries your id_token, which other users could read in a program's

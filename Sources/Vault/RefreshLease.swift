@@ -35,4 +35,8 @@ public enum LeaseOutcome: Sendable, Equatable {
   case acquired(RefreshLease, AccountRecord)
   /// Another holder has the lease until `until`: wait, then read the account again.
   case heldByOther(holder: String, until: Date)
+  /// An earlier refresh's answer is kept aside (`Vault.keepAside`) and the vault still cannot
+  /// store it: the account with those tokens in place of the stored ones. No lease was taken,
+  /// and the stored refresh token must not be used: the provider has spent it.
+  case keptAside(AccountRecord)
 }

@@ -17,7 +17,8 @@ final class SQLiteConnection {
     self.path = path
     var opened: OpaquePointer?
     let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-    let status = sqlite3_open_v2(path, &opened, flags, nil)
+    // The default VFS, except in a debug build asked to inject faults (`VaultFaults`).
+    let status = sqlite3_open_v2(path, &opened, flags, VaultFaults.vfsName)
     guard status == SQLITE_OK, let opened else {
       let detail = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
       sqlite3_close_v2(opened)

@@ -19,9 +19,20 @@ extension Vault {
   /// messages: describe the process (`authtui token, pid 4242`), never the account. A lease taken
   /// over from a holder whose request was sent, or from a marker left by `releaseRefresh`,
   /// comes with `refreshTokenMayBeSpent` while the account's tokens are unchanged since.
+  ///
+  /// Tokens of an earlier refresh that were kept aside (`keepAside`) are stored first; while
+  /// they cannot be (the disk is still full), no lease is taken and they come back as
+  /// `keptAside`, so the refresh token they replaced is never spent again.
   public func beginRefresh(
     of id: AccountID, holder: String, duration: TimeInterval = 60, now: Date = Date()
   ) throws(VaultError) -> LeaseOutcome {
+    if let kept = try storeKeptAside(for: id) {
+      let stored = try account(id)
+      return .keptAside(
+        AccountRecord(
+          id: id, version: stored.version, providerID: stored.providerID, label: stored.label,
+          subject: stored.subject, identity: stored.identity, tokens: kept, needsSignIn: false))
+    }
     let table = try accountTable()
     let connection = table.connection
     let process = LeaseHolderProcess.current
@@ -71,7 +82,11 @@ extension Vault {
   /// Records, before the refresh request leaves, that it may reach the provider: if this holder
   /// never stores the answer, the next holder knows the refresh token may be spent. Throws
   /// `leaseLost` (and the request must not be sent) when the lease is no longer this one.
+  ///
+  /// First secures the room `keepAside` would need (`RefreshSideFile`): `noRoomForRefresh`
+  /// when the disk cannot give it, and then too the request must not be sent.
   public func markRefreshSent(_ lease: RefreshLease) throws(VaultError) {
+    try refreshSideFile.reserve()
     let changed = try openConnection().run(
       """
       UPDATE refresh_leases SET sent_account_version = ?

@@ -223,6 +223,9 @@ public actor Vault {
     self.sealer = sealer
     unlockedSalt = header.salt
     self.keyEncryptionKey = keyEncryptionKey
+    // Tokens of a refresh the vault could not store are stored now if there is room; if not,
+    // the next refresh of their account hands them out (`beginRefresh`).
+    _ = try? storeKeptAside(for: nil)
   }
 
   /// Forgets the keys; the connection stays open for `status` and a later `unlock`.

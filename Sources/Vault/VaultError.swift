@@ -48,6 +48,9 @@ public enum VaultError: Error, Equatable, Sendable {
   case unexpected(String)
   /// SQLite or the file system failed (disk full, I/O error, corruption); `detail` is its text.
   case storage(path: String, detail: String)
+  /// The side file `path` (`RefreshSideFile`) could not be given its room before a refresh, so
+  /// the refresh was not sent: its answer could not be kept safe. `detail` is the system's text.
+  case noRoomForRefresh(path: String, detail: String)
 }
 
 extension VaultError: CustomStringConvertible {
@@ -107,6 +110,11 @@ extension VaultError: CustomStringConvertible {
     case .storage(let path, let detail):
       return "the vault \(path) could not be read or written (\(detail)); check the disk"
         + " (free space, permissions) and try again"
+    case .noRoomForRefresh(let path, let detail):
+      return "there is no room on the disk to store a refreshed token safely (\(path) could not"
+        + " be given its \(RefreshSideFile.capacity / 1024) KiB: \(detail)), so nothing was sent"
+        + " to the provider and the tokens are as they were: free space on that disk, then run"
+        + " the command again"
     }
   }
 }

@@ -70,6 +70,8 @@ case "serve":
           say("acquired \(milliseconds(lease.expiresAt))")
         case .heldByOther(let holder, let until):
           say("held \(holder) \(milliseconds(until))")
+        case .keptAside(let record):
+          say("kept-aside \(record.version)")
         }
       case "complete":
         guard let lease = leases[Int64(words[1]) ?? 0] else { fail("no lease on \(words[1])") }

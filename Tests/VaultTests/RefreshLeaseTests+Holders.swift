@@ -32,7 +32,9 @@ extension RefreshLeaseTests {
   }
 
   @Test func aSentRequestWhoseAnswerWasNeverStoredIsKnownToTheNextHolders() async throws {
-    let (_, vault, account) = try await vaultWithOneAccount()
+    // The folder must outlast the test: a sent refresh creates the vault's side file in it.
+    let (fixture, vault, account) = try await vaultWithOneAccount()
+    defer { withExtendedLifetime(fixture) {} }
     let first = try await acquire(vault, account.id, at: start)
     #expect(!first.refreshTokenMayBeSpent)
     try await vault.markRefreshSent(first)
@@ -57,7 +59,9 @@ extension RefreshLeaseTests {
   }
 
   @Test func aRefreshGivenUpAfterItsRequestLeftWarnsTheNextHolder() async throws {
-    let (_, vault, account) = try await vaultWithOneAccount()
+    // The folder must outlast the test: a sent refresh creates the vault's side file in it.
+    let (fixture, vault, account) = try await vaultWithOneAccount()
+    defer { withExtendedLifetime(fixture) {} }
     let first = try await acquire(vault, account.id, at: start)
     try await vault.markRefreshSent(first)
     try await vault.releaseRefresh(first, refreshTokenMayBeSpent: true)
