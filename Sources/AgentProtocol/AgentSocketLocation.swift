@@ -103,9 +103,10 @@ package struct AgentSocketLocation: Sendable, Equatable {
   }
 
   /// Binds and listens on the socket (0600), replacing a stale one; returns the listening
-  /// descriptor (non-blocking, close-on-exec) and the socket file's inode, which `remove`
-  /// checks so that the agent never deletes a socket that is not its own.
-  package func listen() throws(AgentSocketProblem) -> (fd: Int32, inode: ino_t) {
+  /// descriptor (non-blocking, close-on-exec) and the identity of the socket file and its
+  /// folder, which `remove` checks so that the agent never deletes a socket that is not its
+  /// own, and `change(since:)` compares to see whether the path still names it.
+  package func listen() throws(AgentSocketProblem) -> (fd: Int32, identity: AgentSocketIdentity) {
     var attempt = 0
     while true {
       try removeStaleSocket()
@@ -123,25 +124,38 @@ package struct AgentSocketLocation: Sendable, Equatable {
     }
   }
 
-  private func finishListening(_ fd: Int32) throws(AgentSocketProblem) -> (fd: Int32, inode: ino_t)
-  {
+  private func finishListening(_ fd: Int32) throws(AgentSocketProblem) -> (
+    fd: Int32, identity: AgentSocketIdentity
+  ) {
     // The folder is 0700, so the moment between bind and chmod exposes nothing.
-    var info = stat()
-    guard chmod(path, 0o600) == 0, lstat(path, &info) == 0, UnixSocket.listen(fd) == 0 else {
+    guard chmod(path, 0o600) == 0, let socket = AgentSocketIdentity.FileID(at: path),
+      let folder = AgentSocketIdentity.FileID(at: directory), UnixSocket.listen(fd) == 0
+    else {
       let code = errno
       close(fd)
       unlink(path)
       throw .socket("listen", code)
     }
     _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-    return (fd, info.st_ino)
+    return (fd, AgentSocketIdentity(socket: socket, folder: folder))
   }
 
-  /// Deletes the socket file if it is still the one with `inode`.
-  package func remove(inode: ino_t) {
-    var info = stat()
-    if lstat(path, &info) == 0, info.st_ino == inode {
+  /// Deletes the socket file if it is still the one `identity` names.
+  package func remove(_ identity: AgentSocketIdentity) {
+    if AgentSocketIdentity.FileID(at: path) == identity.socket {
       unlink(path)
     }
+  }
+
+  /// How the path stopped naming the socket `identity` names (its folder or the socket
+  /// removed, or replaced by another file), or nil while it still does. Two `lstat` calls.
+  package func change(since identity: AgentSocketIdentity) -> AgentSocketIdentity.Change? {
+    guard let folder = AgentSocketIdentity.FileID(at: directory) else {
+      return .folderRemoved(directory)
+    }
+    guard folder == identity.folder else { return .folderReplaced(directory) }
+    guard let socket = AgentSocketIdentity.FileID(at: path) else { return .socketRemoved(path) }
+    guard socket == identity.socket else { return .socketReplaced(path) }
+    return nil
   }
 }
