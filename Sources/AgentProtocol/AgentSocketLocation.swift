@@ -65,13 +65,29 @@ package struct AgentSocketLocation: Sendable, Equatable {
     guard lstat(directory, &info) == 0 else {
       return .cannotCreate(directory, reason: String(cString: strerror(errno)))
     }
-    guard info.st_mode & S_IFMT == S_IFDIR else { return .notAFolder(directory) }
-    guard info.st_uid == geteuid() else {
-      return .folderNotOwned(directory, owner: info.st_uid)
+    let type = info.st_mode & S_IFMT
+    guard type == S_IFDIR else {
+      let kind =
+        [S_IFLNK: "a symbolic link", S_IFREG: "a file", S_IFSOCK: "a socket", S_IFIFO: "a FIFO"][
+          type] ?? "a device"
+      return .notAFolder(directory, kind: kind, owner: info.st_uid)
     }
     let mode = info.st_mode & 0o777
+    guard info.st_uid == geteuid() else {
+      return .folderNotOwned(directory, owner: info.st_uid, mode: mode)
+    }
     guard mode & 0o077 == 0 else { return .folderNotPrivate(directory, mode: mode) }
     return nil
+  }
+
+  /// Why something at the folder's path cannot hold the socket (`directoryProblem`); nil when
+  /// nothing is there (no agent ran there yet: `agent start` creates it) or all is well.
+  /// What `agent status`, `agent stop` and `status` report instead of "no agent runs", which
+  /// would send the user to an `agent start` that refuses the same folder.
+  package func existingDirectoryProblem() -> AgentSocketProblem? {
+    var info = stat()
+    if lstat(directory, &info) != 0 && (errno == ENOENT || errno == ENOTDIR) { return nil }
+    return directoryProblem()
   }
 
   /// True when something is at the socket path (a socket or not).

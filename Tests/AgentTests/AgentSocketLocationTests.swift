@@ -79,7 +79,8 @@ final class AgentSocketLocationTests: XCTestCase {
     XCTAssertEqual(mkdir(real, 0o700), 0)
     XCTAssertEqual(symlink(real, link), 0)
     let location = AgentSocketLocation(path: link + "/agent.sock")
-    XCTAssertEqual(location.directoryProblem(), .notAFolder(link))
+    XCTAssertEqual(
+      location.directoryProblem(), .notAFolder(link, kind: "a symbolic link", owner: geteuid()))
   }
 
   func testOverlongPathIsRefusedBeforeAnythingIsCreated() {

@@ -47,10 +47,12 @@ enum AgentStatusCommand {
 
   /// The answer of the agent of this user on `location` to `request`, and its process id, once
   /// it proved to be an authtui agent (its pid is the socket's peer, or it declined another
-  /// vault); exit 1 with a sentence when none runs there.
+  /// vault); exit 1 with a sentence when none runs there (`no_agent`), or when the socket's
+  /// folder is not this user's own (`agent_socket`, the message `agent start` gives).
   static func runningAgent(at location: AgentSocketLocation, asking request: AgentRequest)
     async throws(CommandFailure) -> (response: AgentResponse, pid: Int32)
   {
+    if let problem = location.existingDirectoryProblem() { throw problem.failure }
     guard
       let answer = await AgentClient.exchangeNamingPeer(
         request, at: location,
