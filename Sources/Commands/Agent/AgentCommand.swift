@@ -196,6 +196,10 @@ enum AgentCommand {
         refused: { who in
           console.err("authtui agent: refused a connection from \(who): not uid \(geteuid())")
         },
+        busy: AgentResponse.failure(
+          AgentFailure.answering(
+            .busy(vault: service.vaultPath, connections: AgentListener.maximumConnections))
+        ).line,
         handler: { await service.answer($0) })
       return (listener, socket.identity)
     } catch {

@@ -63,10 +63,15 @@ enum AgentStatusCommand {
         message: "no agent runs on \(location.path); start one with `authtui agent start`",
         code: "no_agent")
     }
+    // An agent whose queue of new connections is full cannot say who it is.
+    guard let pid = answer.pid else {
+      if case .failure(let failure) = answer.response { throw CommandFailure(failure) }
+      throw notAnAgent(location)
+    }
     switch answer.response {
-    case .pong(let pid, _) where pid == answer.pid: return answer
-    case .status(let status) where status.pid == answer.pid: return answer
-    case .failure(let failure) where failure.code != "bad_request": return answer
+    case .pong(let answered, _) where answered == pid: return (answer.response, pid)
+    case .status(let status) where status.pid == pid: return (answer.response, pid)
+    case .failure(let failure) where failure.code != "bad_request": return (answer.response, pid)
     default: throw notAnAgent(location)
     }
   }
