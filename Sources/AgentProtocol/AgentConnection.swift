@@ -145,7 +145,6 @@ package enum AgentConnection {
   }
 
   private static func readAnswer(on fd: Int32, timeout: TimeInterval) -> AgentResponse? {
-
     let deadline = Date().addingTimeInterval(timeout)
     var answer: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 16 * 1024)
