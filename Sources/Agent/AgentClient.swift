@@ -34,7 +34,7 @@ package enum AgentClient {
   /// `AgentConnection.exchangeNamingPeer` on a thread of its own.
   package static func exchangeNamingPeer(
     _ request: AgentRequest, at location: AgentSocketLocation, timeout: TimeInterval
-  ) async -> (response: AgentResponse, pid: pid_t)? {
+  ) async -> (response: AgentResponse, pid: pid_t?)? {
     guard location.exists else { return nil }
     return await onOwnThread {
       AgentConnection.exchangeNamingPeer(request, at: location, timeout: timeout)

@@ -20,7 +20,7 @@ package final class AgentListener: Sendable {
   /// How long a client may take to send its request.
   static let readTimeout: TimeInterval = 5
   /// Connections being read at once; more are closed at once.
-  static let maximumConnections = 128
+  package static let maximumConnections = 128
 
   /// What arrived on one connection.
   package enum Delivery: Sendable, Equatable {
@@ -36,13 +36,17 @@ package final class AgentListener: Sendable {
 
   /// Serves the listening socket `listenFD` (non-blocking), which the listener then owns.
   /// `refused` hears of every connection from another user (who it was: "uid 1001, pid 42",
-  /// or "an unknown user"); `handler` answers the rest (nil: close without an answer).
+  /// or "an unknown user"); `busy` is the answer line for a connection beyond
+  /// `maximumConnections` (the `agent_busy` failure); `handler` answers the rest (nil: close
+  /// without an answer).
   package init(
     listening listenFD: Int32,
     refused: @escaping @Sendable (_ who: String) -> Void,
+    busy: String,
     handler: @escaping @Sendable (Delivery) async -> String?
   ) throws(AgentSocketProblem) {
     let uid = geteuid()
+    let busyLine = Array((busy + "\n").utf8)
     do {
       server = try SocketRequestServer(
         listening: listenFD,
@@ -57,6 +61,13 @@ package final class AgentListener: Sendable {
             return false
           }
           return true
+        },
+        overloaded: { fd in
+          // Said at once, without reading the request: the caller tries again in a moment and
+          // then says the agent is busy, rather than unlocking the vault by itself (a
+          // passphrase it may not have, and a key derivation for each of a burst of callers).
+          _ = UnixSocket.sendAll(busyLine, to: fd, flags: Int32(MSG_DONTWAIT))
+          shutdown(fd, Int32(SHUT_WR))
         },
         frame: Self.frame, timedOut: { _ in .tooSlow },
         respond: { delivery, fd in

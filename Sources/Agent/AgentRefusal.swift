@@ -14,6 +14,9 @@ package enum AgentRefusal: Sendable {
   case answerTooLong(bytes: Int)
   /// The agent is stopping and takes no new request (`agent_stopping`).
   case stopping
+  /// The agent for `vault` is reading `connections` requests already, its limit, and closed
+  /// this one unread (`agent_busy`): the caller tries again shortly, then says so.
+  case busy(vault: String, connections: Int)
 
   /// The stable machine name (the answer's `code`); an account's failure is named by the
   /// command line, as for `authtui token`.
@@ -24,6 +27,7 @@ package enum AgentRefusal: Sendable {
     case .badRequest: return "bad_request"
     case .answerTooLong: return "answer_too_long"
     case .stopping: return "agent_stopping"
+    case .busy: return AgentConnection.busyCode
     }
   }
 
@@ -39,6 +43,8 @@ package enum AgentRefusal: Sendable {
       return "the answer (\(bytes) bytes) is longer than the \(AgentConnection.maximumAnswerBytes) "
         + "bytes a client reads; run the command with AUTHTUI_NO_AGENT=1"
     case .stopping: return "the agent is stopping; the command does without it"
+    case .busy(let vault, let connections):
+      return "the agent for \(vault) is busy (\(connections) connections); try again in a moment"
     }
   }
 }

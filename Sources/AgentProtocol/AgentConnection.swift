@@ -14,6 +14,13 @@ import Loopback
 /// by another user, one that does not answer in time or answers garbage, one that serves
 /// another vault. Only a real answer (a token, or a failure such as "sign-in needed") is
 /// returned.
+///
+/// An agent that is there but cannot take the connection now is not "no agent": one at its
+/// limit of connections answers `agent_busy` at once, and one whose queue of new connections
+/// is full makes `connect` fail with EAGAIN after `connectTimeout`. The caller tries again for
+/// `busyRetryWindow`, then gets that failure as the answer (exit 1, "try again in a moment"):
+/// unlocking the vault itself instead would ask for a passphrase a script does not have, and
+/// run a 128 MiB key derivation in each of a burst of callers.
 package enum AgentConnection {
   /// How long connecting may take, and a ping's answer.
   package static let connectTimeout: TimeInterval = 2
@@ -22,6 +29,10 @@ package enum AgentConnection {
   package static let tokenTimeout: TimeInterval = 60
   /// The longest answer read.
   package static let maximumAnswerBytes = 64 * 1024
+  /// How long a caller keeps trying an agent that answered `agent_busy`.
+  package static let busyRetryWindow: TimeInterval = 2
+  /// The `code` of the answer of an agent that cannot take the connection now.
+  package static let busyCode = "agent_busy"
 
   /// True unless `AUTHTUI_NO_AGENT` is set (to anything but `0`) among the environment
   /// variables `variable` reads.
@@ -58,9 +69,27 @@ package enum AgentConnection {
   package static func exchange(
     _ request: AgentRequest, at location: AgentSocketLocation, timeout: TimeInterval
   ) -> Exchange {
-    guard location.exists, location.directoryProblem() == nil,
-      case .connected(let fd) = UnixSocket.connect(to: location.path, timeout: connectTimeout)
-    else { return .noAgent }
+    let giveUp = Date().addingTimeInterval(busyRetryWindow)
+    while true {
+      let exchange = exchangeOnce(request, at: location, timeout: timeout)
+      guard case .answered(.failure(let failure)) = exchange, failure.code == busyCode,
+        Date() < giveUp
+      else { return exchange }
+      // 50 to 100 ms, at random: a burst of callers does not come back all at once.
+      usleep(UInt32.random(in: 50_000...100_000))
+    }
+  }
+
+  private static func exchangeOnce(
+    _ request: AgentRequest, at location: AgentSocketLocation, timeout: TimeInterval
+  ) -> Exchange {
+    guard location.exists, location.directoryProblem() == nil else { return .noAgent }
+    let fd: Int32
+    switch UnixSocket.connect(to: location.path, timeout: connectTimeout) {
+    case .connected(let connected): fd = connected
+    case .failed(EAGAIN): return .answered(.failure(queueFull(location)))
+    default: return .noAgent
+    }
     defer { close(fd) }
     // An agent of another user could hand out tokens of its own choosing.
     guard UnixSocket.peer(of: fd)?.uid == geteuid() else { return .noAgent }
@@ -71,24 +100,51 @@ package enum AgentConnection {
 
   /// The answer to `request` as it came, declined or not, and the process id of the agent
   /// that gave it (the socket's peer credentials): for `agent stop` and `agent status`, which
-  /// talk to whatever agent of this user listens there. Nil when none answers.
+  /// talk to whatever agent of this user listens there. Nil when none answers. An agent whose
+  /// queue of new connections is full gives no pid: the answer is then the `agent_busy`
+  /// failure with a nil `pid`.
   package static func exchangeNamingPeer(
     _ request: AgentRequest, at location: AgentSocketLocation, timeout: TimeInterval
-  ) -> (response: AgentResponse, pid: pid_t)? {
-    guard location.exists, location.directoryProblem() == nil,
-      case .connected(let fd) = UnixSocket.connect(to: location.path, timeout: connectTimeout)
-    else { return nil }
+  ) -> (response: AgentResponse, pid: pid_t?)? {
+    guard location.exists, location.directoryProblem() == nil else { return nil }
+    let fd: Int32
+    switch UnixSocket.connect(to: location.path, timeout: connectTimeout) {
+    case .connected(let connected): fd = connected
+    case .failed(EAGAIN): return (.failure(queueFull(location)), nil)
+    default: return nil
+    }
     defer { close(fd) }
     guard let peer = UnixSocket.peer(of: fd), peer.uid == geteuid() else { return nil }
     return answer(to: request, on: fd, timeout: timeout).map { ($0, peer.pid) }
   }
 
+  /// The failure for an agent whose queue of new connections stayed full for `connectTimeout`
+  /// (it is stopped, or swamped): the same `agent_busy` as its own answer at its limit.
+  static func queueFull(_ location: AgentSocketLocation) -> AgentFailure {
+    AgentFailure(
+      exitStatus: 1, code: busyCode,
+      message: "the agent on \(location.path) is busy (its queue of new connections is full); "
+        + "try again in a moment")
+  }
+
   private static func answer(to request: AgentRequest, on fd: Int32, timeout: TimeInterval)
     -> AgentResponse?
   {
-    guard UnixSocket.sendAll(Array((request.line + "\n").utf8), to: fd) else { return nil }
+    // Read even when sending failed: an agent at its limit answers `agent_busy` and closes
+    // without reading, and its line is still there to read.
+    let sent = UnixSocket.sendAll(Array((request.line + "\n").utf8), to: fd)
     shutdown(fd, Int32(SHUT_WR))
+    let answer = readAnswer(on: fd, timeout: sent ? timeout : connectTimeout)
+    guard sent || answer.map({ Self.isBusy($0) }) == true else { return nil }
+    return answer
+  }
 
+  private static func isBusy(_ answer: AgentResponse) -> Bool {
+    guard case .failure(let failure) = answer else { return false }
+    return failure.code == busyCode
+  }
+
+  private static func readAnswer(on fd: Int32, timeout: TimeInterval) -> AgentResponse? {
     let deadline = Date().addingTimeInterval(timeout)
     var answer: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 16 * 1024)

@@ -65,13 +65,29 @@ package struct AgentSocketLocation: Sendable, Equatable {
     guard lstat(directory, &info) == 0 else {
       return .cannotCreate(directory, reason: String(cString: strerror(errno)))
     }
-    guard info.st_mode & S_IFMT == S_IFDIR else { return .notAFolder(directory) }
-    guard info.st_uid == geteuid() else {
-      return .folderNotOwned(directory, owner: info.st_uid)
+    let type = info.st_mode & S_IFMT
+    guard type == S_IFDIR else {
+      let kind =
+        [S_IFLNK: "a symbolic link", S_IFREG: "a file", S_IFSOCK: "a socket", S_IFIFO: "a FIFO"][
+          type] ?? "a device"
+      return .notAFolder(directory, kind: kind, owner: info.st_uid)
     }
     let mode = info.st_mode & 0o777
+    guard info.st_uid == geteuid() else {
+      return .folderNotOwned(directory, owner: info.st_uid, mode: mode)
+    }
     guard mode & 0o077 == 0 else { return .folderNotPrivate(directory, mode: mode) }
     return nil
+  }
+
+  /// Why something at the folder's path cannot hold the socket (`directoryProblem`); nil when
+  /// nothing is there (no agent ran there yet: `agent start` creates it) or all is well.
+  /// What `agent status`, `agent stop` and `status` report instead of "no agent runs", which
+  /// would send the user to an `agent start` that refuses the same folder.
+  package func existingDirectoryProblem() -> AgentSocketProblem? {
+    var info = stat()
+    if lstat(directory, &info) != 0 && (errno == ENOENT || errno == ENOTDIR) { return nil }
+    return directoryProblem()
   }
 
   /// True when something is at the socket path (a socket or not).
@@ -103,9 +119,10 @@ package struct AgentSocketLocation: Sendable, Equatable {
   }
 
   /// Binds and listens on the socket (0600), replacing a stale one; returns the listening
-  /// descriptor (non-blocking, close-on-exec) and the socket file's inode, which `remove`
-  /// checks so that the agent never deletes a socket that is not its own.
-  package func listen() throws(AgentSocketProblem) -> (fd: Int32, inode: ino_t) {
+  /// descriptor (non-blocking, close-on-exec) and the identity of the socket file and its
+  /// folder, which `remove` checks so that the agent never deletes a socket that is not its
+  /// own, and `change(since:)` compares to see whether the path still names it.
+  package func listen() throws(AgentSocketProblem) -> (fd: Int32, identity: AgentSocketIdentity) {
     var attempt = 0
     while true {
       try removeStaleSocket()
@@ -123,25 +140,38 @@ package struct AgentSocketLocation: Sendable, Equatable {
     }
   }
 
-  private func finishListening(_ fd: Int32) throws(AgentSocketProblem) -> (fd: Int32, inode: ino_t)
-  {
+  private func finishListening(_ fd: Int32) throws(AgentSocketProblem) -> (
+    fd: Int32, identity: AgentSocketIdentity
+  ) {
     // The folder is 0700, so the moment between bind and chmod exposes nothing.
-    var info = stat()
-    guard chmod(path, 0o600) == 0, lstat(path, &info) == 0, UnixSocket.listen(fd) == 0 else {
+    guard chmod(path, 0o600) == 0, let socket = AgentSocketIdentity.FileID(at: path),
+      let folder = AgentSocketIdentity.FileID(at: directory), UnixSocket.listen(fd) == 0
+    else {
       let code = errno
       close(fd)
       unlink(path)
       throw .socket("listen", code)
     }
     _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-    return (fd, info.st_ino)
+    return (fd, AgentSocketIdentity(socket: socket, folder: folder))
   }
 
-  /// Deletes the socket file if it is still the one with `inode`.
-  package func remove(inode: ino_t) {
-    var info = stat()
-    if lstat(path, &info) == 0, info.st_ino == inode {
+  /// Deletes the socket file if it is still the one `identity` names.
+  package func remove(_ identity: AgentSocketIdentity) {
+    if AgentSocketIdentity.FileID(at: path) == identity.socket {
       unlink(path)
     }
+  }
+
+  /// How the path stopped naming the socket `identity` names (its folder or the socket
+  /// removed, or replaced by another file), or nil while it still does. Two `lstat` calls.
+  package func change(since identity: AgentSocketIdentity) -> AgentSocketIdentity.Change? {
+    guard let folder = AgentSocketIdentity.FileID(at: directory) else {
+      return .folderRemoved(directory)
+    }
+    guard folder == identity.folder else { return .folderReplaced(directory) }
+    guard let socket = AgentSocketIdentity.FileID(at: path) else { return .socketRemoved(path) }
+    guard socket == identity.socket else { return .socketReplaced(path) }
+    return nil
   }
 }

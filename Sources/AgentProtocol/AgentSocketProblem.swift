@@ -5,11 +5,16 @@ import Loopback
 #endif
 
 /// Why the agent cannot listen at its socket path; every message says what to do.
+///
+/// `agent start`, `agent`, `agent status`, `agent stop` and `status` give the same message for
+/// a folder that is not this user's own: which path, what is wrong with it, and the fix.
 package enum AgentSocketProblem: Error, Equatable, Sendable {
   case pathTooLong(String)
   case cannotCreate(String, reason: String)
-  case notAFolder(String)
-  case folderNotOwned(String, owner: uid_t)
+  /// Something else than a folder is at the folder's path: `kind` says what ("a symbolic
+  /// link"), `owner` whose it is.
+  case notAFolder(String, kind: String, owner: uid_t)
+  case folderNotOwned(String, owner: uid_t, mode: mode_t)
   case folderNotPrivate(String, mode: mode_t)
   case notASocket(String)
   case agentRunning(String, pid: pid_t?)
@@ -18,6 +23,8 @@ package enum AgentSocketProblem: Error, Equatable, Sendable {
   /// The one-line message.
   package var message: String {
     let elsewhere = "or set AUTHTUI_AGENT_SOCKET to a path in a folder only you can use"
+    let elsewhereOrRuntime =
+      elsewhere + " (or XDG_RUNTIME_DIR to your own runtime folder)"
     switch self {
     case .pathTooLong(let path):
       return "the agent's socket path \(path) is longer than the \(UnixSocket.maximumPathBytes) "
@@ -25,12 +32,15 @@ package enum AgentSocketProblem: Error, Equatable, Sendable {
     case .cannotCreate(let folder, let reason):
       return "cannot create the agent's folder \(folder): \(reason); create it with "
         + "`mkdir -m 700 '\(folder)'` \(elsewhere)"
-    case .notAFolder(let folder):
-      return "\(folder) is not a folder (a link or a file), so it cannot hold the agent's "
-        + "socket; remove it \(elsewhere)"
-    case .folderNotOwned(let folder, let owner):
-      return "the agent's folder \(folder) belongs to another user (uid \(owner), you are uid "
-        + "\(geteuid())), who could read its socket; remove it \(elsewhere)"
+    case .notAFolder(let folder, let kind, let owner):
+      return "the agent's folder \(folder) is \(kind) (owner uid \(owner)), not a folder, so "
+        + "no agent can listen there; \(Self.removal(folder, owner: owner)), "
+        + "\(elsewhereOrRuntime)"
+    case .folderNotOwned(let folder, let owner, let mode):
+      return "the agent's folder \(folder) belongs to another user (uid \(owner), mode "
+        + "0\(String(mode, radix: 8)); you are uid \(geteuid())), who could read or replace its "
+        + "socket, so no agent can listen there; \(Self.removal(folder, owner: owner)), "
+        + "\(elsewhereOrRuntime)"
     case .folderNotPrivate(let folder, let mode):
       return
         "the agent's folder \(folder) is open to other users (mode 0\(String(mode, radix: 8))); "
@@ -49,5 +59,11 @@ package enum AgentSocketProblem: Error, Equatable, Sendable {
     case .socket(let call, let code):
       return "the agent's socket failed (\(call): \(String(cString: strerror(code))))"
     }
+  }
+
+  /// How to remove `path`, which belongs to `owner`: only its owner or root can.
+  private static func removal(_ path: String, owner: uid_t) -> String {
+    let who = owner == geteuid() ? "" : " as its owner (uid \(owner)) or as root"
+    return "remove it\(who) (`rm -r '\(path)'`)"
   }
 }

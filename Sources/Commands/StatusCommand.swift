@@ -22,14 +22,16 @@ enum StatusCommand {
       command that fixes it. When `authtui agent` runs for this vault, it answers and no
       passphrase is needed; otherwise the vault is unlocked once, as `list` does it, and a
       passphrase that does not open it is reported, not asked again.
-      Exit 0 when nothing needs attention; 1 when something does, there is no vault yet, or
-      it cannot be unlocked or read.
+      Exit 0 when nothing needs attention; 1 when something does, there is no vault yet, it
+      cannot be unlocked or read, or the agent's socket folder is unusable (another user's,
+      open to others, not a folder: the message says what to do).
       --json prints {"vault": {"path", "state", "message", "fix"}, "agent": {"running",
-      "pid", "vault", "serves_this_vault"}, "accounts", "accounts_needing_attention":
-      [{"account", "problem", "message", "fix"}]}: vault.state is unlocked_by_agent,
-      unlocked, locked, no_vault or unreadable; problem is sign_in_needed, expired,
-      expiring_without_refresh, refresh_expiring, refresh_expired or damaged; accounts (the
-      number of readable ones), pid and the agent's vault are null when unknown.
+      "pid", "vault", "serves_this_vault", "problem"}, "accounts",
+      "accounts_needing_attention": [{"account", "problem", "message", "fix"}]}:
+      vault.state is unlocked_by_agent, unlocked, locked, no_vault or unreadable; problem is
+      sign_in_needed, expired, expiring_without_refresh, refresh_expiring, refresh_expired
+      or damaged; accounts (the number of readable ones), pid and the agent's vault are null
+      when unknown, the agent's problem null when there is none.
       """,
     arguments: [], requiredArguments: 0, options: [jsonFlag]
   ).running { await run(.init($0, json: jsonFlag), console: $1) }
@@ -84,13 +86,17 @@ enum StatusCommand {
     /// The command that fixes the vault's state, when there is one.
     var vaultFix: String?
     var agent: AgentFacts?
+    /// Why no agent can be used here though something is at its socket's place (a folder of
+    /// another user, an agent that does not answer as one), the sentence `agent status` gives.
+    var agentProblem: String?
     /// The number of readable accounts; nil when the vault was not read.
     var accounts: Int?
     var attention: [Attention] = []
 
     /// True when nothing needs attention (exit 0).
     var allFine: Bool {
-      attention.isEmpty && (vaultState == .unlockedByAgent || vaultState == .unlocked)
+      attention.isEmpty && agentProblem == nil
+        && (vaultState == .unlockedByAgent || vaultState == .unlocked)
     }
   }
 
@@ -104,7 +110,10 @@ enum StatusCommand {
   static func report(_ global: GlobalOptions, console: Console, now: Date) async -> Report {
     let location = VaultAccess.location(global)
     var report = Report(vaultPath: location.canonicalPath, vaultState: .locked)
-    report.agent = await agentFacts(vault: location.canonicalPath)
+    switch await agentFacts(vault: location.canonicalPath) {
+    case .success(let facts): report.agent = facts
+    case .failure(let failure): report.agentProblem = failure.message
+    }
 
     let listing: AgentListing
     if report.agent?.servesThisVault == true,
@@ -141,19 +150,25 @@ enum StatusCommand {
     return report
   }
 
-  /// The agent on this user's socket, if one answers as an authtui agent.
-  private static func agentFacts(vault: String) async -> AgentFacts? {
+  /// The agent on this user's socket, if one answers as an authtui agent; nil when none runs;
+  /// `agent status`'s failure when something there keeps one from being used.
+  private static func agentFacts(vault: String) async -> Result<AgentFacts?, CommandFailure> {
     let request = AgentRequest(operation: .status, vault: vault)
-    guard
-      let answer = try? await AgentStatusCommand.runningAgent(
+    let answer: (response: AgentResponse, pid: Int32)
+    do {
+      answer = try await AgentStatusCommand.runningAgent(
         at: AgentSocketLocation.resolve(), asking: request)
-    else { return nil }
+    } catch {
+      return error.code == "no_agent" ? .success(nil) : .failure(error)
+    }
     switch answer.response {
     case .status(let status):
-      return AgentFacts(
-        pid: status.pid, vault: status.vault, servesThisVault: status.vault == vault)
+      return .success(
+        AgentFacts(pid: status.pid, vault: status.vault, servesThisVault: status.vault == vault))
+    case .failure(let failure):
+      return .failure(CommandFailure(failure))
     default:
-      return nil
+      return .success(nil)
     }
   }
 
@@ -238,6 +253,8 @@ enum StatusCommand {
         "agent     running, pid \(agent.pid), "
           + (agent.servesThisVault ? "serving this vault" : "serving another vault, \(agent.vault)")
       )
+    } else if let problem = report.agentProblem {
+      lines.append("agent     cannot be used: \(problem)")
     } else {
       lines.append("agent     not running (`authtui agent start` unlocks the vault once for all)")
     }
@@ -284,6 +301,7 @@ enum StatusCommand {
           ("pid", report.agent.map { .int(Int($0.pid)) } ?? .null),
           ("vault", report.agent.map { .string($0.vault) } ?? .null),
           ("serves_this_vault", .bool(report.agent?.servesThisVault ?? false)),
+          ("problem", report.agentProblem.map(OrderedJSON.string) ?? .null),
         ])
       ),
       ("accounts", report.accounts.map { .int($0) } ?? .null),

@@ -19,6 +19,8 @@ enum TokenCommand {
       (no refresh token, or the provider refused it), 7 when the provider cannot be reached
       (the stored tokens are then left as they were). When `authtui agent` runs for this
       vault, it answers instead and no passphrase is needed; AUTHTUI_NO_AGENT=1 skips it.
+      Without it, calls at once take turns at the vault's key derivation (128 MiB each), as
+      many at a time as the cores and memory allow, and say so when they wait over 2 s.
       SIGINT, SIGTERM and SIGHUP during a refresh request wait until its answer is stored,
       then end the process; SIGKILL then may cost the account a new sign-in.
       --header prints `Authorization: Bearer TOKEN` instead, one line that curl reads

@@ -40,8 +40,15 @@ package enum VaultAccess {
     async throws(CommandFailure)
   {
     let passphrase = try await read(source, prompt: prompt)
+    let path = vault.location.fileURL.path
+    let waiting = UnlockWaiting { others, turns in
+      Console().err(
+        "authtui: waiting for \(others) other unlock\(others == 1 ? "" : "s") of the vault \(path) "
+          + "to finish (\(turns) at a time fit here); `authtui agent start` unlocks it once for "
+          + "all commands")
+    }
     do {
-      try await vault.unlock(with: passphrase)
+      try await vault.unlock(with: passphrase, waiting: waiting)
     } catch {
       throw failure(error, passphraseFrom: source.origin)
     }

@@ -37,8 +37,9 @@ public enum Scrypt {
       self.parallelism = parallelism
     }
 
-    /// Memory the derivation needs, in bytes: 128·r·N for V plus 128·r·p for B, with headroom.
-    var memoryBound: UInt64 {
+    /// Memory the derivation needs, in bytes: 128·r·N for V plus 128·r·p for B, with headroom
+    /// (about 129 MiB for `interactive`): its cap, and what an unlock must find free.
+    public var memoryBound: UInt64 {
       128 * UInt64(blockSize) * (cost + UInt64(parallelism) + 2) + 1 << 20
     }
   }

@@ -184,10 +184,13 @@ private final class RequestLoop<Request: Sendable>: @unchecked Sendable {
         return
       }
       if fds[0].revents != 0 { return }
-      if fds[1].revents != 0 { acceptPending() }
+      // Connections first: one its client closed is dropped before a new one is counted
+      // against `maxConnections` (a client that closes and reconnects at once is not
+      // turned away for a place it gave up).
       for entry in fds.dropFirst(2) where entry.revents != 0 {
         readFrom(entry.fd)
       }
+      if fds[1].revents != 0 { acceptPending() }
     }
   }
 

@@ -87,6 +87,19 @@ final class SQLiteConnection {
     return Int(sqlite3_changes(handle))
   }
 
+  /// True when the file could be opened for reading only (its mode or its folder's): nothing
+  /// can be written, not even bookkeeping.
+  var isReadOnly: Bool {
+    sqlite3_db_readonly(handle, "main") == 1
+  }
+
+  /// True when the file has a table named `name`.
+  func hasTable(_ name: String) throws(VaultError) -> Bool {
+    try query(
+      "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(name)]
+    ) { _ in true }.first ?? false
+  }
+
   /// An integer pragma such as `user_version`.
   func integerPragma(_ name: String) throws(VaultError) -> Int64 {
     try query("PRAGMA \(name)") { $0.int64(0) }.first ?? 0

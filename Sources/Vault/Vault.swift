@@ -12,8 +12,10 @@ import Isolation
 /// Lifecycle: `create` makes a new file and returns it unlocked; `open` returns an existing vault
 /// locked, `unlock` derives the key-encryption key from the passphrase and unwraps the data key,
 /// `lock` forgets the keys, `close` drops the connection. A wrong passphrase throws
-/// `VaultError.wrongPassphrase` and leaves the file byte-for-byte as it was; so does a file written
-/// by a newer schema (`VaultError.newerSchema`).
+/// `VaultError.wrongPassphrase` and leaves the file byte-for-byte as it was, but for the pages of
+/// the unlock turns (the turn its key derivation took is deleted again, leaving a zeroed husk in
+/// free space); a file written by a newer schema (`VaultError.newerSchema`) is not touched at
+/// all.
 ///
 /// On disk, only bookkeeping is plaintext: row ids, row versions, refresh leases, the KDF
 /// parameters and salt, and the schema version. Every identifying field and every token is a
@@ -190,20 +192,39 @@ public actor Vault {
   // MARK: Locking
 
   /// Derives the key-encryption key from `passphrase` (scrypt, with the stored parameters; about
-  /// half a second with the default ones) and unwraps the data key.
+  /// half a second and 128 MiB with the default ones) and unwraps the data key.
   ///
+  /// The derivation takes a turn first (`Vault+UnlockTurns.swift`): when other processes hold
+  /// every turn, this waits as `waiting` says, and throws `unlockTurnTimedOut` at its end.
   /// A header with parameters authtui never writes throws `damagedHeader` before any derivation;
-  /// a wrong passphrase throws `wrongPassphrase`; neither writes anything. After a successful unlock,
-  /// pending schema migrations run (one transaction) and the journal is set to WAL if it was not.
-  public func unlock(with passphrase: Passphrase) throws(VaultError) {
-    let connection = try openConnection()
+  /// a wrong passphrase throws `wrongPassphrase`, a derivation that could not have its memory
+  /// `keyDerivationFailed`; none of them changes anything (the turn is only bookkeeping, and
+  /// given back). After a successful unlock, pending schema migrations run (one transaction)
+  /// and the journal is set to WAL if it was not.
+  public func unlock(with passphrase: Passphrase, waiting: UnlockWaiting = .quiet)
+    async
+    throws(VaultError)
+  {
     // Read afresh: another process may have changed the passphrase since this vault was opened.
-    let header = try VaultHeader.read(from: connection)
-    guard let unwrapped = header.unwrapDataKey(with: passphrase, derivation: keyDerivation) else {
-      throw .wrongPassphrase(path: location.fileURL.path)
+    let parameters = try VaultHeader.read(from: try openConnection()).parameters
+    let turn = try await awaitUnlockTurn(for: parameters, waiting: waiting)
+    let header: VaultHeader
+    let unwrapped: (dataKey: SymmetricKey, keyEncryptionKey: SymmetricKey)?
+    do {
+      defer { turn.map(releaseUnlockTurn) }
+      // Again after the wait, which may have been long.
+      header = try VaultHeader.read(from: try openConnection())
+      do {
+        unwrapped = try header.unwrapDataKey(with: passphrase, derivation: keyDerivation)
+      } catch {
+        throw VaultError.keyDerivationFailed(
+          path: location.fileURL.path, memoryBytes: header.parameters.memoryBound,
+          detail: "\(error)")
+      }
     }
+    guard let unwrapped else { throw .wrongPassphrase(path: location.fileURL.path) }
     try finishUnlocking(
-      connection, header: header, dataKey: unwrapped.dataKey,
+      try openConnection(), header: header, dataKey: unwrapped.dataKey,
       keyEncryptionKey: unwrapped.keyEncryptionKey)
   }
 

@@ -22,6 +22,12 @@ public enum VaultError: Error, Equatable, Sendable {
   case damagedHeader(path: String, problem: String)
   /// The passphrase does not unwrap the data key. Nothing on disk was changed.
   case wrongPassphrase(path: String)
+  /// The key derivation (scrypt, `memoryBytes` of memory) failed before the passphrase could be
+  /// tried: its memory could not be had. `detail` is OpenSSL's reason. Nothing was changed.
+  case keyDerivationFailed(path: String, memoryBytes: UInt64, detail: String)
+  /// Other processes held every turn at the key derivation (`others` of them at the end) for
+  /// `waited` seconds: a burst of unlocks. Nothing was changed.
+  case unlockTurnTimedOut(path: String, waited: Int, others: Int)
   /// An empty passphrase was offered for a new vault or a passphrase change.
   case emptyPassphrase
   /// An operation that needs the data key ran before `unlock`, or after `lock`.
@@ -79,6 +85,16 @@ extension VaultError: CustomStringConvertible {
     case .wrongPassphrase(let path):
       return "the passphrase does not open the vault \(path); nothing was changed:"
         + " check the passphrase (or the AUTHTUI_PASSPHRASE* variable that supplied it) and try again"
+    case .keyDerivationFailed(let path, let memoryBytes, let detail):
+      return "the memory ran out for the key derivation that unlocks the vault \(path) (scrypt"
+        + " needs \(memoryBytes >> 20) MiB: \(detail)); nothing was changed: close other programs,"
+        + " or run `authtui agent start` so that the vault is unlocked once for all commands"
+    case .unlockTurnTimedOut(let path, let waited, let others):
+      let unlocking = others == 1 ? "1 other process was" : "\(others) other processes were"
+      return "gave up after \(waited) s waiting for a turn to unlock the vault \(path):"
+        + " \(unlocking) unlocking it, each with its own key derivation; nothing was changed:"
+        + " run `authtui agent start` so that the vault is unlocked once for all commands, or"
+        + " try again later"
     case .emptyPassphrase:
       return "the passphrase is empty; choose a passphrase of several words"
     case .locked(let path):

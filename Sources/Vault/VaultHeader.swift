@@ -55,12 +55,14 @@ struct VaultHeader {
   }
 
   /// The key-encryption key `passphrase` gives and the data key it unwraps, or nil when
-  /// `passphrase` is not the one it was wrapped with. Slow: runs `derivation` (scrypt).
+  /// `passphrase` is not the one it was wrapped with; throws what `derivation` threw. Slow:
+  /// runs `derivation` (scrypt).
   func unwrapDataKey(
     with passphrase: Passphrase, derivation: KeyDerivation = .scrypt
-  ) -> (dataKey: SymmetricKey, keyEncryptionKey: SymmetricKey)? {
-    guard let derived = try? derivation.derive(passphrase.bytes, salt, parameters),
-      let keyEncryptionKey = try? SymmetricKey(bytes: derived),
+  ) throws -> (dataKey: SymmetricKey, keyEncryptionKey: SymmetricKey)? {
+    // A derivation that fails (its memory could not be had) is not a wrong passphrase.
+    let derived = try derivation.derive(passphrase.bytes, salt, parameters)
+    guard let keyEncryptionKey = try? SymmetricKey(bytes: derived),
       let dataKey = unwrapDataKey(with: keyEncryptionKey)
     else { return nil }
     return (dataKey, keyEncryptionKey)

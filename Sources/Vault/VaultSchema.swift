@@ -109,6 +109,19 @@ package enum VaultSchema {
           table: AccountTable.name, column: AccountColumn.refreshValidity.rawValue,
           plaintext: CellCodec.encode(DateInterval?.none, CellCodec.encode))
       ]),
+    // Turns at the key derivation (scrypt: 128 MiB and a core for half a second each): a burst
+    // of commands unlocking at once takes turns instead of running out of memory
+    // (Vault+UnlockTurns.swift). Bookkeeping only: which process holds a turn, until when.
+    SchemaMigration(
+      version: 5,
+      sql: """
+        CREATE TABLE unlock_turns (
+          turn_token BLOB PRIMARY KEY,
+          holder_pid INTEGER NOT NULL,
+          holder_process TEXT NOT NULL,
+          expires_at_ms INTEGER NOT NULL
+        ) STRICT;
+        """),
   ]
 
   /// Tables with sealed columns, and those columns, as of schema `version`.

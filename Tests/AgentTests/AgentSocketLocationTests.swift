@@ -79,7 +79,8 @@ final class AgentSocketLocationTests: XCTestCase {
     XCTAssertEqual(mkdir(real, 0o700), 0)
     XCTAssertEqual(symlink(real, link), 0)
     let location = AgentSocketLocation(path: link + "/agent.sock")
-    XCTAssertEqual(location.directoryProblem(), .notAFolder(link))
+    XCTAssertEqual(
+      location.directoryProblem(), .notAFolder(link, kind: "a symbolic link", owner: geteuid()))
   }
 
   func testOverlongPathIsRefusedBeforeAnythingIsCreated() {
@@ -112,10 +113,37 @@ final class AgentSocketLocationTests: XCTestCase {
     XCTAssertEqual(lstat(location.path, &info), 0)
     XCTAssertEqual(info.st_mode & 0o777, 0o600)
     // (The file system may give the new socket the old one's inode number again.)
-    location.remove(inode: second.inode &+ 1)
+    let socket = second.identity.socket
+    location.remove(
+      AgentSocketIdentity(
+        socket: .init(device: socket.device, inode: socket.inode &+ 1),
+        folder: second.identity.folder))
     XCTAssertTrue(location.exists, "another inode must not remove the live socket")
-    location.remove(inode: second.inode)
+    location.remove(second.identity)
     XCTAssertFalse(location.exists)
+  }
+
+  func testChangeSaysWhenThePathNoLongerNamesTheBoundSocket() throws {
+    let inner = folder.appendingPathComponent("inner").path
+    let location = AgentSocketLocation(path: inner + "/agent.sock")
+    try location.prepareDirectory()
+    let bound = try location.listen()
+    defer { close(bound.fd) }
+    XCTAssertNil(location.change(since: bound.identity))
+
+    // Another file at the path: kept the inode of nothing the agent bound.
+    XCTAssertEqual(rename(location.path, inner + "/moved.sock"), 0)
+    XCTAssertTrue(FileManager.default.createFile(atPath: location.path, contents: Data()))
+    XCTAssertEqual(location.change(since: bound.identity), .socketReplaced(location.path))
+    location.remove(bound.identity)
+    XCTAssertTrue(location.exists, "a file put in the socket's place is not the agent's to remove")
+    XCTAssertEqual(unlink(location.path), 0)
+    XCTAssertEqual(location.change(since: bound.identity), .socketRemoved(location.path))
+
+    XCTAssertEqual(rename(inner, inner + "-gone"), 0)
+    XCTAssertEqual(location.change(since: bound.identity), .folderRemoved(inner))
+    XCTAssertEqual(mkdir(inner, 0o700), 0)
+    XCTAssertEqual(location.change(since: bound.identity), .folderReplaced(inner))
   }
 
   func testRunningAgentIsNotReplaced() throws {
@@ -123,7 +151,7 @@ final class AgentSocketLocationTests: XCTestCase {
     let running = try location.listen()
     defer {
       close(running.fd)
-      location.remove(inode: running.inode)
+      location.remove(running.identity)
     }
     XCTAssertThrowsError(try location.removeStaleSocket()) {
       XCTAssertEqual($0 as? AgentSocketProblem, .agentRunning(location.path, pid: getpid()))

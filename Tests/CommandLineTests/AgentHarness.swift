@@ -79,6 +79,42 @@ enum AgentWire {
   }
 }
 
+/// Connections to the agent that send nothing, each holding one of its places for connections
+/// being read (`AgentListener.maximumConnections`) until its read timeout (5 s) answers it.
+struct HeldConnections {
+  let fds: [Int32]
+
+  /// Makes `count` connections to the socket at `path`, one after another; `blocking: false`
+  /// stops at the first that would wait (the queue of new connections is full) instead.
+  static func make(to path: String, count: Int, blocking: Bool = true) async -> HeldConnections {
+    await withCheckedContinuation { continuation in
+      Thread {
+        var fds: [Int32] = []
+        for _ in 0..<count {
+          let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+          if !blocking { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+          guard withSocketAddress(path, { connect(fd, $0, $1) }) == 0 else {
+            Glibc.close(fd)
+            break
+          }
+          fds.append(fd)
+        }
+        continuation.resume(returning: HeldConnections(fds: fds))
+      }.start()
+    }
+  }
+
+  /// True while the agent has answered none of them: it still counts them all as being read.
+  var allUnanswered: Bool {
+    var entries = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+    return poll(&entries, nfds_t(entries.count), 0) == 0
+  }
+
+  func close() {
+    for fd in fds { Glibc.close(fd) }
+  }
+}
+
 /// Leaves a socket file nobody listens on at `path`, in a new 0700 folder: what an agent killed
 /// with SIGKILL leaves behind.
 func leaveStaleSocket(at path: String) throws {

@@ -186,6 +186,56 @@ import Testing
     await Self.cleanUp(pid.map(Int32.init), cli)
   }
 
+  /// Another user planted the folder the socket's path is derived from (XDG_RUNTIME_DIR's
+  /// `authtui` here, as `/tmp/authtui-UID` would be without it): every agent command and
+  /// `status` name it, its owner and mode, and the fix, never "no agent runs … start one".
+  /// Needs root, to give the folder away.
+  @Test(.enabled(if: geteuid() == 0))
+  func aSocketFolderNotOwnedIsNamedWithItsFixByEveryAgentCommandAndStatus() async throws {
+    let cli = try await CLIHarness.start()
+    let runtime = cli.folder.file("runtime")
+    #expect(mkdir(runtime, 0o700) == 0)
+    let planted = runtime + "/authtui"
+    #expect(mkdir(planted, 0o700) == 0)
+    #expect(chown(planted, 65534, 65534) == 0)
+    let environment: [String: String?] = ["AUTHTUI_AGENT_SOCKET": nil, "XDG_RUNTIME_DIR": runtime]
+    let elsewhere =
+      "or set AUTHTUI_AGENT_SOCKET to a path in a folder only you can use (or XDG_RUNTIME_DIR "
+      + "to your own runtime folder)"
+    let notOwned =
+      "the agent's folder \(planted) belongs to another user (uid 65534, mode 0700; you are "
+      + "uid 0), who could read or replace its socket, so no agent can listen there; remove it "
+      + "as its owner (uid 65534) or as root (`rm -r '\(planted)'`), \(elsewhere)"
+    for command in [["agent", "status"], ["agent", "stop"], ["agent", "start"], ["agent"]] {
+      let result = try await cli.run(command, environment)
+      #expect(result.status == 1, "\(command)")
+      #expect(result.stderr == "authtui: \(notOwned)\n", "\(command)")
+    }
+    let status = try await cli.run(["status"], environment)
+    #expect(status.status == 1)
+    #expect(status.stdout.contains("\nagent     cannot be used: \(notOwned)\n"), "\(status.stdout)")
+    #expect(!status.stdout.contains("not running"))
+    let json = try await cli.run(["status", "--json"], environment)
+    #expect(json.status == 1)
+    let report = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+    let agent = report?["agent"] as? [String: Any]
+    #expect(agent?["running"] as? Bool == false)
+    #expect(agent?["problem"] as? String == notOwned)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: planted).isEmpty)
+
+    // A link in the folder's place, even one to a folder of one's own.
+    #expect(rmdir(planted) == 0)
+    #expect(mkdir(runtime + "/mine", 0o700) == 0)
+    #expect(symlink(runtime + "/mine", planted) == 0)
+    let linked = try await cli.run(["agent", "status"], environment)
+    #expect(linked.status == 1)
+    #expect(
+      linked.stderr
+        == "authtui: the agent's folder \(planted) is a symbolic link (owner uid 0), not a "
+        + "folder, so no agent can listen there; remove it (`rm -r '\(planted)'`), \(elsewhere)\n")
+    await cli.stop()
+  }
+
   @Test func startRefusesAWrongPassphraseBeforeStartingAnything() async throws {
     let cli = try await CLIHarness.start()
     let refused = try await cli.run(["agent", "start"], Self.wrongPassphrase)

@@ -102,9 +102,11 @@ import Vault
     }
   }
 
+  /// Nothing but the pages of the unlock turns, whose one row was taken for the key
+  /// derivation and deleted after it.
   @Test func aWrongPassphraseExitsThreeSaysWhatToDoAndChangesNothing() async throws {
     try await makeVault()
-    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    let before = try await VaultFileEditor.bytesBesideTheUnlockTurns(path)
     let result = try await authtui(
       ["vault", "passwd"],
       ["AUTHTUI_PASSPHRASE": "not the passphrase", "AUTHTUI_NEW_PASSPHRASE": "new one"])
@@ -113,7 +115,8 @@ import Vault
       result.stderr == "authtui: the passphrase from AUTHTUI_PASSPHRASE does not open the vault"
         + " \(path) (nothing was changed); correct AUTHTUI_PASSPHRASE, or unset it to be asked on"
         + " the terminal\n")
-    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    #expect(try await VaultFileEditor.bytesBesideTheUnlockTurns(path) == before)
+    #expect(try await VaultFileEditor.sqlite(path, "SELECT count(*) FROM unlock_turns") == "0")
   }
 
   @Test func passwdReplacesThePassphraseFromTheNewPassphraseVariables() async throws {

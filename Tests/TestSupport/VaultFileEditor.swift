@@ -11,6 +11,24 @@ public enum VaultFileEditor {
     return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
   }
 
+  /// The bytes of the vault file at `path` with the pages of `unlock_turns` (and its index)
+  /// blanked out: an unlock's turn is bookkeeping written before the passphrase is tried and
+  /// deleted after it, and SQLite leaves the zeroed husk of a deleted row in its page's free
+  /// space. The caller checks that the table is empty.
+  public static func bytesBesideTheUnlockTurns(_ path: String) async throws -> Data {
+    let pages = try await sqlite(
+      path, "SELECT rootpage FROM sqlite_master WHERE tbl_name = 'unlock_turns'"
+    ).split(separator: "\n").compactMap { Int($0) }
+    var file = try Data(contentsOf: URL(fileURLWithPath: path))
+    guard file.count > 17 else { return file }
+    // The page size is the big-endian 16-bit number at offset 16 of the SQLite header.
+    let pageSize = Int(file[16]) << 8 | Int(file[17])
+    for page in pages where page * pageSize <= file.count {
+      file.replaceSubrange((page - 1) * pageSize..<page * pageSize, with: Data(count: pageSize))
+    }
+    return file
+  }
+
   /// Flips one bit in the middle of the sealed `column` cell of account row `id`: AES-GCM then
   /// refuses that cell, and every other cell still opens.
   public static func flipBit(inCell column: String, ofAccount id: Int64, vaultAt path: String)

@@ -70,6 +70,15 @@ struct VaultFixture {
     return files
   }
 
+  /// `snapshot` with the pages of `unlock_turns` blanked out in the vault file
+  /// (`VaultFileEditor.bytesBesideTheUnlockTurns`).
+  func snapshotBesideTheUnlockTurns() async throws -> [String: Data] {
+    var files = try snapshot()
+    files[location.fileURL.lastPathComponent] = try await VaultFileEditor.bytesBesideTheUnlockTurns(
+      path)
+    return files
+  }
+
   /// Runs SQL on the vault file with the `sqlite3` shell, as an attacker with the file would.
   @discardableResult
   func sqlite(_ sql: String) async throws -> String {

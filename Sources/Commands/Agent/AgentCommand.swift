@@ -35,9 +35,10 @@ enum AgentCommand {
       systemd --user service (see the README), or in the background with `authtui agent
       start` (below); stop it with Ctrl-C, SIGTERM or `authtui agent stop`, or let
       --idle-timeout stop it: only requests count as activity, not the background refreshes
-      (one under way is finished and stored before the agent stops). With "agent":
-      {"unlock_once": true} in config.json, the first command that unlocks the vault leaves
-      one running by itself (see the README).
+      (one under way is finished and stored before the agent stops). It also stops by
+      itself, saying why, when its socket's folder is removed or its socket replaced: no
+      command could reach it. With "agent": {"unlock_once": true} in config.json, the first
+      command that unlocks the vault leaves one running by itself (see the README).
       """,
     arguments: [], requiredArguments: 0,
     options: [idleTimeoutOption, handoverOption],
@@ -52,10 +53,15 @@ enum AgentCommand {
     name: "handover-fd", valueName: "FD",
     help: "the descriptor agent start hands the vault key over", hidden: true)
 
+  /// How often the agent looks whether its socket's path still names its socket.
+  static let socketCheckInterval: Duration = .seconds(1)
+
   /// Why the agent stopped.
   enum Stop: Sendable {
     case signal(Int32)
     case idle
+    /// Its socket's path no longer names its socket: no command can reach it any more.
+    case socketLost(AgentSocketIdentity.Change)
   }
 
   /// What the agent's loop hears of.
@@ -95,7 +101,7 @@ enum AgentCommand {
         continuation.yield(number == SIGHUP ? .reload(.signal) : .stop(.signal(number)))
         return .handled
       }
-      let (listener, inode) = try listen(at: location, for: service, console: console)
+      let (listener, identity) = try listen(at: location, for: service, console: console)
       let pid = ProcessInfo.processInfo.processIdentifier
       if let handover {
         AgentHandover.report(.pong(pid: pid, vault: service.vaultPath), on: handover)
@@ -119,6 +125,18 @@ enum AgentCommand {
           }
         }
       }
+      // An agent nobody can reach (its folder removed by a cleaner or at logout, or its socket
+      // replaced) would keep the vault's key for ever, unseen by `agent status` and `agent
+      // stop`, beside a second agent that `agent start` would then start.
+      let socketWatch = Task {
+        while !Task.isCancelled {
+          try? await Task.sleep(for: socketCheckInterval)
+          if !Task.isCancelled, let change = location.change(since: identity) {
+            continuation.yield(.stop(.socketLost(change)))
+            return
+          }
+        }
+      }
       var reason = Stop.idle
       events: for await event in events {
         switch event {
@@ -131,11 +149,12 @@ enum AgentCommand {
       }
       idleWatch.cancel()
       fileWatch.cancel()
+      socketWatch.cancel()
       refresher.cancel()
       // New callers find no agent and unlock the vault themselves; those being answered get
       // their answer before the vault closes.
       await listener.stop()
-      location.remove(inode: inode)
+      location.remove(identity)
       // The refresher's loop ends at once (it only reads the vault between its sleeps); the
       // refreshes it started are the service's to wait for.
       await refresher.value
@@ -147,6 +166,10 @@ enum AgentCommand {
       case .signal(let number):
         let name = [SIGINT: "SIGINT", SIGTERM: "SIGTERM"][number] ?? "signal"
         console.err("authtui agent: stopped (\(name))")
+      case .socketLost(let change):
+        console.err(
+          "authtui agent: stopped: \(change.sentence), so no command could reach it any more; "
+            + "it forgot the vault's key (`authtui agent start` starts a new one)")
       }
       return .ok
     } catch {
@@ -156,12 +179,12 @@ enum AgentCommand {
     }
   }
 
-  /// Binds the socket and starts answering on it; returns the listener and the socket file's
-  /// inode (to remove only our own socket at the end).
+  /// Binds the socket and starts answering on it; returns the listener and the identity of the
+  /// socket file (to remove only our own socket at the end, and to see it taken away).
   private static func listen(
     at location: AgentSocketLocation, for service: AgentService, console: Console
-  ) throws(CommandFailure) -> (AgentListener, ino_t) {
-    let socket: (fd: Int32, inode: ino_t)
+  ) throws(CommandFailure) -> (AgentListener, AgentSocketIdentity) {
+    let socket: (fd: Int32, identity: AgentSocketIdentity)
     do {
       socket = try location.listen()
     } catch {
@@ -173,10 +196,14 @@ enum AgentCommand {
         refused: { who in
           console.err("authtui agent: refused a connection from \(who): not uid \(geteuid())")
         },
+        busy: AgentResponse.failure(
+          AgentFailure.answering(
+            .busy(vault: service.vaultPath, connections: AgentListener.maximumConnections))
+        ).line,
         handler: { await service.answer($0) })
-      return (listener, socket.inode)
+      return (listener, socket.identity)
     } catch {
-      location.remove(inode: socket.inode)
+      location.remove(socket.identity)
       throw error.failure
     }
   }

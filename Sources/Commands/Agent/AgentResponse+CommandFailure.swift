@@ -11,7 +11,7 @@ extension AgentFailure {
     switch refusal {
     case .account(let error):
       return AgentFailure(AccountAccess.failure(error))
-    case .otherVault, .answerTooLong, .stopping:
+    case .otherVault, .answerTooLong, .stopping, .busy:
       return AgentFailure(
         CommandFailure(exitCode: .failure, message: refusal.message, code: refusal.code))
     case .badRequest:

@@ -47,10 +47,12 @@ enum AgentStatusCommand {
 
   /// The answer of the agent of this user on `location` to `request`, and its process id, once
   /// it proved to be an authtui agent (its pid is the socket's peer, or it declined another
-  /// vault); exit 1 with a sentence when none runs there.
+  /// vault); exit 1 with a sentence when none runs there (`no_agent`), or when the socket's
+  /// folder is not this user's own (`agent_socket`, the message `agent start` gives).
   static func runningAgent(at location: AgentSocketLocation, asking request: AgentRequest)
     async throws(CommandFailure) -> (response: AgentResponse, pid: Int32)
   {
+    if let problem = location.existingDirectoryProblem() { throw problem.failure }
     guard
       let answer = await AgentClient.exchangeNamingPeer(
         request, at: location,
@@ -61,10 +63,15 @@ enum AgentStatusCommand {
         message: "no agent runs on \(location.path); start one with `authtui agent start`",
         code: "no_agent")
     }
+    // An agent whose queue of new connections is full cannot say who it is.
+    guard let pid = answer.pid else {
+      if case .failure(let failure) = answer.response { throw CommandFailure(failure) }
+      throw notAnAgent(location)
+    }
     switch answer.response {
-    case .pong(let pid, _) where pid == answer.pid: return answer
-    case .status(let status) where status.pid == answer.pid: return answer
-    case .failure(let failure) where failure.code != "bad_request": return answer
+    case .pong(let answered, _) where answered == pid: return (answer.response, pid)
+    case .status(let status) where status.pid == pid: return (answer.response, pid)
+    case .failure(let failure) where failure.code != "bad_request": return (answer.response, pid)
     default: throw notAnAgent(location)
     }
   }
