@@ -151,7 +151,8 @@ import Testing
       identity
         == AccountIdentity(
           label: "alice", subject: "user-42", email: "alice@example.com", name: "Alice Example"))
-    #expect(await transport.requests.count == 2)  // discovery and JWKS, for the id_token only
+    // Discovery (its OpenID and RFC 8414 documents) and JWKS, for the id_token only.
+    #expect(await transport.requests.count == 3)
   }
 
   @Test func saysWhenTheIDTokenItShouldReadIsMissing() async throws {
