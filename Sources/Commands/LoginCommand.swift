@@ -95,10 +95,14 @@ enum LoginCommand {
       } catch {
         throw AccountAccess.failure(error)
       }
-      let record = try await signIn(
+      let signedIn = try await signIn(
         book: book, providerID: providerID, flow: options.flow, label: options.label,
         timeout: options.timeout, browser: browser, output: output)
+      let record = signedIn.record
       await output.signedIn(record)
+      if signedIn.labelIsSubject {
+        console.err(renameHint(record))
+      }
       for damaged in (try? await book.damagedAccounts(perhapsNamedLike: record)) ?? [] {
         console.err(
           "authtui: account \(damaged.id) is damaged and its name cannot be read, so authtui "
@@ -125,7 +129,7 @@ enum LoginCommand {
   static func signIn(
     book: AccountBook, providerID: ProviderID, flow requested: SignInFlow?, label: String?,
     timeout: TimeInterval?, browser: BrowserLauncher?, output: LoginOutput
-  ) async throws(CommandFailure) -> AccountRecord {
+  ) async throws(CommandFailure) -> SignedInAccount {
     let session: SignInSession
     do throws(AccountsError) {
       // The catalog's flows: discovery does not change them, and asking the provider now
@@ -167,6 +171,13 @@ enum LoginCommand {
     } catch {
       throw AccountAccess.failure(error)
     }
+  }
+
+  /// What `login` says after a sign-in whose label is only the provider's opaque identifier
+  /// for the account (its `sub`).
+  static func renameHint(_ record: AccountRecord) -> String {
+    "authtui: the provider names this account only by an opaque id, so its label is "
+      + "\(record.label); give it one you will recognise: `authtui rename \(record.name) LABEL`"
   }
 
   /// The provider's first flow, unless no browser can be opened here and the provider offers a

@@ -152,6 +152,6 @@ import Testing
       ).json)
     #expect(Set(userinfo.keys) == ["sub"])
     let subject = try #require(userinfo["sub"] as? String)
-    #expect(subject != "alice" && subject.allSatisfy(\.isNumber))
+    #expect(subject != "alice" && subject.allSatisfy { $0.isNumber })
   }
 }
