@@ -84,15 +84,17 @@ extension OIDCProvider {
   /// What the server at `issuer` publishes, for a provider that has no configuration yet
   /// (`authtui providers add`, the UI's "Other provider…" form): the same fetches and checks
   /// as a sign-in's discovery, each bounded by `requestTimeout` seconds, nothing kept.
+  /// `template` is the provider's per-token issuer (`id_token_issuer_fields`), whose shape a
+  /// published issuer may have.
   public static func discover(
-    issuer: String, transport: any Transport, clock: any WallClock = SystemClock(),
-    requestTimeout: TimeInterval = 30
+    issuer: String, template: IssuerTemplate? = nil, transport: any Transport,
+    clock: any WallClock = SystemClock(), requestTimeout: TimeInterval = 30
   ) async throws(AuthError) -> OIDCProviderMetadata {
     let configuration = ProviderConfiguration(id: .unnamed, issuer: issuer, clientID: "")
     let client = ProviderClient(
       configuration: configuration, transport: transport, clock: clock,
       requestTimeout: requestTimeout)
     return try await MetadataDiscovery.discover(
-      issuer: issuer, template: nil, overridden: [], client: client)
+      issuer: issuer, template: template, overridden: [], client: client)
   }
 }
