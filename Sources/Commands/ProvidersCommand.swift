@@ -84,7 +84,7 @@ enum ProvidersCommand {
     }
     let table = TextTable.render(header: ["ID", "NAME", "STATE", "NEXT STEP"], rows: rows)
     return table + "\n\n"
-      + "Your own provider: `authtui providers add ID --issuer URL`; every flow without "
-      + "registering anything: `authtui demo`."
+      + "Your own provider, from its issuer URL: `authtui providers add ID --issuer URL`.\n"
+      + "Every flow, with nothing to register: `authtui demo`."
   }
 }

@@ -56,8 +56,9 @@ enum ProvidersShowCommand {
     }
     facts.append(("client id", client))
     if file.clientSecret != nil { facts.append(("client secret", "set (not shown)")) }
-    facts.append(("scopes", (file.scopes ?? []).joined(separator: " ")))
-    if let port = file.redirectPort {
+    let scopes = file.scopes ?? []
+    facts.append(("scopes", scopes.isEmpty ? "none asked for" : scopes.joined(separator: " ")))
+    if let port = file.redirectPort, file.clientID != nil {
       facts.append(("redirect URI", "http://127.0.0.1:\(port)\(file.redirectPath ?? "/callback")"))
     }
     var lines = ["\(entry.id): \(entry.name)"] + aligned(facts)

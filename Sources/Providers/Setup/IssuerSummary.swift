@@ -18,8 +18,8 @@ public struct IssuerSummary: Sendable, Equatable {
   public let issuer: String
   /// The documents found: OpenID discovery, RFC 8414 metadata, or both.
   public let documents: [MetadataDocument.Kind]
-  /// True when the server is an OpenID provider (it publishes OpenID discovery): id_tokens,
-  /// the `openid` scope, the account's name from its claims.
+  /// True when the server is an OpenID provider (it publishes OpenID discovery, or lists the
+  /// `openid` scope): id_tokens, the `openid` scope, the account's name from its claims.
   public let isOpenID: Bool
   /// The sign-in flows authtui can use there, in the order it prefers them: the browser
   /// (`pkce`: an authorization and a token endpoint, the `code` response type and S256 when
@@ -47,7 +47,8 @@ public struct IssuerSummary: Sendable, Equatable {
   public init(_ metadata: OIDCProviderMetadata) {
     issuer = metadata.issuer
     documents = metadata.sources
-    isOpenID = metadata.sources.contains(.openIDConfiguration)
+    isOpenID =
+      metadata.sources.contains(.openIDConfiguration) || metadata.scopesSupported.contains("openid")
     var flows: [SignInFlow] = []
     let responseTypes = metadata.responseTypesSupported
     let methods = metadata.codeChallengeMethods
