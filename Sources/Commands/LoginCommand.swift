@@ -25,7 +25,8 @@ enum LoginCommand {
       lifetime); a provider that never answers (Simkl's way of saying no) ends as "no answer"
       with exit 6. The account is stored only after the tokens and the provider's account
       details arrived; its label is the provider's name for you unless --label says otherwise
-      (1 to 64 characters, no /, no leading #, no control character, no space at either end).
+      (1 to 64 characters, no /, no leading #, no control character, no space at either end);
+      when the provider names you only by an opaque id, login says how to rename the account.
       The browser is given a one-time address on 127.0.0.1 that leads to the provider's page
       once (the page's URL would show its state in `ps`); if it is opened twice, the sign-in
       starts again with fresh values and says so.

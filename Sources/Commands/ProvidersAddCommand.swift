@@ -257,6 +257,12 @@ enum ProvidersAddCommand {
           + "or fragment; give the server's issuer, for example https://id.example.com",
         code: error.code)
     }
+    if case .discoveryFailed(.issuerMismatch(_, let received?)) = error {
+      return CommandFailure(
+        exitCode: .providerError,
+        message: "the server at \(issuer) names its issuer \(received); give exactly that: "
+          + "--issuer \(received)", code: error.code)
+    }
     return CommandFailure(
       exitCode: .providerError,
       message: "\(issuer) could not be discovered: \(error.message)", code: error.code)

@@ -9,17 +9,16 @@ import Providers
 enum ProvidersCommand {
   static let spec = CommandSpec(
     name: "providers", usage: "providers [--json]",
-    summary: "List the providers you can sign in to; add, show or remove one (add, show, remove).",
+    summary: "List the providers you can sign in to, one line each (add, show, remove one).",
     details: """
-      One line per provider: its id and name, where it stands (ready, no client id, no
-      client secret, needs a fix) and the one next step: `authtui login ID`, or `authtui
-      providers show ID`, which says what it needs (where to register and what, or what to
-      fix in its file) and what its server offers. The built-in presets (github,
-      gitlab, google, hivesigner, microsoft, muhajir, simkl) are listed before you configure
-      them; a preset needs your own client_id, which `authtui providers show ID` says where
-      to get, and the interactive UI asks for when you choose it. Files that cannot be read
-      are reported on standard error with their line and the fix. `authtui demo` tries every
-      provider and flow against a built-in sandbox, with nothing to register.
+      One line per provider: its id and name, where it stands (ready, no client id, no client
+      secret, needs a fix) and the one next step: `authtui login ID`, or `authtui providers
+      show ID`, which says what it needs (where to register and what, or what to fix in its
+      file) and what its server offers. The built-in presets (github, gitlab, google,
+      hivesigner, microsoft, muhajir, simkl) are listed before you configure them: each needs
+      your own client_id, which the interactive UI asks for when you choose it. Files that
+      cannot be read are reported on standard error with their line and the fix. `authtui
+      demo` tries every provider and flow against a built-in sandbox, with nothing to register.
       """,
     arguments: [], requiredArguments: 0, options: [jsonFlag],
     actions: [ProvidersAddCommand.spec, ProvidersShowCommand.spec, ProvidersRemoveCommand.spec])

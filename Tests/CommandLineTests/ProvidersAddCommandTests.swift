@@ -233,6 +233,12 @@ import Testing
     ])
     #expect(missing.status == 7)
     #expect(missing.stderr.contains("has no discovery document at"))
+    let slash = try await cli.run(["providers", "add", "x", "--issuer", Self.url(cli, "/oidc/")])
+    #expect(slash.status == 7)
+    #expect(
+      slash.stderr
+        == "authtui: the server at \(Self.url(cli, "/oidc/")) names its issuer "
+        + "\(Self.url(cli, "/oidc")); give exactly that: --issuer \(Self.url(cli, "/oidc"))\n")
     let http = try await cli.run(["providers", "add", "x", "--issuer", "http://example.com"])
     #expect(http.status == 2)
     #expect(
