@@ -54,9 +54,26 @@ public struct SignInSession: Sendable {
     (attempt as? AuthorizationCodeSignIn)?.isOneTimeAddress(address) ?? false
   }
 
-  /// Waits for the attempt and stores the account; returns it.
-  public func finish() async throws(AccountsError) -> AccountRecord {
+  /// Waits for the attempt and stores the account; returns it, and whether its label is only
+  /// the provider's opaque identifier.
+  public func finish() async throws(AccountsError) -> SignedInAccount {
     try await book.complete(self)
+  }
+}
+
+/// An account a sign-in stored, and what its label is made of.
+public struct SignedInAccount: Sendable, Equatable {
+  /// The account as stored.
+  public let record: AccountRecord
+  /// True when no label was asked for and the provider named the account only by its opaque
+  /// identifier (`AccountIdentity.labelIsSubject`), so the label is something like `1029384`:
+  /// the UI asks for a better one, and `login` says how to rename the account.
+  public let labelIsSubject: Bool
+
+  /// A stored account and what its label is made of.
+  public init(record: AccountRecord, labelIsSubject: Bool = false) {
+    self.record = record
+    self.labelIsSubject = labelIsSubject
   }
 }
 
@@ -106,7 +123,7 @@ extension AccountBook {
   ///
   /// From the tokens' arrival (the code exchange runs in the critical section too) until the
   /// account is stored, the process does not end: the code is spent.
-  func complete(_ session: SignInSession) async throws(AccountsError) -> AccountRecord {
+  func complete(_ session: SignInSession) async throws(AccountsError) -> SignedInAccount {
     let provider = try openIDProvider(session.providerID)
     let client = try await client(for: session.providerID)
     let tokens: TokenResponse
@@ -116,7 +133,7 @@ extension AccountBook {
       await session.section.release()
       throw .auth(error)
     }
-    let stored = await criticalSection.run { () async -> Result<AccountRecord, AccountsError> in
+    let stored = await criticalSection.run { () async -> Result<SignedInAccount, AccountsError> in
       // Inside the store's section now: the exchange's hold may end.
       await session.section.release()
       do throws(AccountsError) {
@@ -134,10 +151,15 @@ extension AccountBook {
   }
 
   /// Validates the id_token of a sign-in's `tokens`, reads the identity, stores the account.
+  ///
+  /// A sign-in that asked for no label updates the account the label derived from the
+  /// provider's name leads to; when there is none, the account of the same provider and
+  /// subject, which its user renamed (`rename(named:to:)`), rather than adding a second one
+  /// beside it.
   private func store(
     _ tokens: TokenResponse, of session: SignInSession, provider: OIDCProvider,
     client: ProviderClient
-  ) async throws(AccountsError) -> AccountRecord {
+  ) async throws(AccountsError) -> SignedInAccount {
     let providerID = session.providerID
     let identity: AccountIdentity?
     do {
@@ -156,18 +178,31 @@ extension AccountBook {
     fields["provider_label"] = identity?.label
     fields["tenant"] = identity?.tenant
 
+    let labelIsSubject = session.requestedLabel == nil && identity?.labelIsSubject == true
     if let existing = try await readableAccount(providerID: providerID, label: label) {
       if let stored = existing.subject, let signedIn = identity?.subject, stored != signedIn {
         throw .labelTaken(account: existing.name)
       }
-      return try await vaulted { vault throws(VaultError) in
+      let updated = try await vaulted { vault throws(VaultError) in
         try await vault.updateTokens(of: existing.id, to: tokenSet)
       }
+      return SignedInAccount(record: updated, labelIsSubject: labelIsSubject)
+    }
+    if session.requestedLabel == nil, let subject = identity?.subject,
+      let renamed = try await listing().accounts.first(where: {
+        $0.providerID == providerID.rawValue && $0.subject == subject
+      })
+    {
+      let updated = try await vaulted { vault throws(VaultError) in
+        try await vault.updateTokens(of: renamed.id, to: tokenSet)
+      }
+      return SignedInAccount(record: updated)
     }
     let account = NewAccount(
       providerID: providerID.rawValue, label: label, subject: identity?.subject, identity: fields,
       tokens: tokenSet)
-    return try await vaulted { vault throws(VaultError) in try await vault.insert(account) }
+    let inserted = try await vaulted { vault throws(VaultError) in try await vault.insert(account) }
+    return SignedInAccount(record: inserted, labelIsSubject: labelIsSubject)
   }
 }
 

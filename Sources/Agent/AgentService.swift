@@ -147,7 +147,7 @@ package actor AgentService {
       } catch {
         return .failure(failure(.account(error)))
       }
-    case .list, .export, .logout, .makeDefault, .clearDefault:
+    case .list, .export, .logout, .makeDefault, .clearDefault, .rename:
       return await answerAboutAccounts(request.operation)
     }
   }

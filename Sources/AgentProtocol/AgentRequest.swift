@@ -13,6 +13,7 @@ import JSON
 /// {"op":"status","vault":"/abs/vault.db"}
 /// {"op":"default","account":"simkl/alice","vault":"/abs/vault.db"}
 /// {"op":"default","clear":"simkl","vault":"/abs/vault.db"}
+/// {"op":"rename","account":"simkl/1029384","label":"alice","vault":"/abs/vault.db"}
 /// ```
 /// `vault` is the canonical path of the vault the caller means: the agent answers only for its
 /// own. `started_at` (seconds since 1970) is when the caller's `token` started, so that a token
@@ -41,6 +42,9 @@ public struct AgentRequest: Sendable, Equatable {
     case makeDefault(account: String)
     /// Removes `provider`'s default mark, as `authtui default --clear PROVIDER` does (`clear`).
     case clearDefault(provider: String)
+    /// Gives `account` the label `label`, as `authtui rename ACCOUNT LABEL` does
+    /// (`AgentRename`). Not repeated by a caller that got no answer.
+    case rename(account: String, label: String)
   }
 
   public let operation: Operation
@@ -84,6 +88,11 @@ public struct AgentRequest: Sendable, Equatable {
       members = [("op", "default"), ("account", .string(account)), ("vault", .string(vault))]
     case .clearDefault(let provider):
       members = [("op", "default"), ("clear", .string(provider)), ("vault", .string(vault))]
+    case .rename(let account, let label):
+      members = [
+        ("op", "rename"), ("account", .string(account)), ("label", .string(label)),
+        ("vault", .string(vault)),
+      ]
     }
     return OrderedJSON.object(members).text
   }
@@ -143,10 +152,16 @@ extension AgentRequest {
       } else {
         self.init(operation: .makeDefault(account: try Self.account(in: members)), vault: vault)
       }
+    case "rename":
+      guard let label = members["label"]?.stringValue, !label.isEmpty else {
+        throw MalformedAgentRequest("\"label\" must be the account's new label")
+      }
+      self.init(
+        operation: .rename(account: try Self.account(in: members), label: label), vault: vault)
     default:
       throw MalformedAgentRequest(
-        "\"op\" must be \"token\", \"ping\", \"list\", \"export\", \"logout\", \"status\" or "
-          + "\"default\"")
+        "\"op\" must be \"token\", \"ping\", \"list\", \"export\", \"logout\", \"status\", "
+          + "\"default\" or \"rename\"")
     }
   }
 

@@ -12,6 +12,7 @@ import JSON
 /// {"ok":true,"signed_out":{"account":"simkl/alice","damaged":false,"revocation":"revoked",…}}
 /// {"ok":true,"pid":4242,"vault":"/abs/vault.db","since":1712345678.25,"idle_timeout":3600,"accounts":[…]}
 /// {"ok":true,"default":{"provider":"simkl","account":"simkl/alice","previous":null}}
+/// {"ok":true,"renamed":{"previous":"simkl/1029384","account":"simkl/alice"}}
 /// ```
 /// A failure carries the exit code, code and message `authtui token` gives for it. Some codes
 /// are about the request rather than the account, and make the caller unlock the vault itself
@@ -34,6 +35,8 @@ public enum AgentResponse: Sendable, Equatable {
   case status(AgentStatus)
   /// The answer to `default`: what changed.
   case defaultChanged(AgentDefaultChange)
+  /// The answer to `rename`: the account's name before and now.
+  case renamed(AgentRename)
 
   /// True when the agent did not serve the request at all: the caller then asks the vault
   /// itself rather than taking this as the result.
@@ -66,6 +69,8 @@ public enum AgentResponse: Sendable, Equatable {
       json = status.json
     case .defaultChanged(let change):
       json = ["ok": true, "default": change.json]
+    case .renamed(let rename):
+      json = ["ok": true, "renamed": rename.json]
     }
     return json.text
   }
@@ -99,6 +104,8 @@ public enum AgentResponse: Sendable, Equatable {
       self = .signedOut(signOut)
     } else if let change = members["default"]?.objectValue.flatMap(AgentDefaultChange.init(json:)) {
       self = .defaultChanged(change)
+    } else if let rename = members["renamed"]?.objectValue.flatMap(AgentRename.init(json:)) {
+      self = .renamed(rename)
     } else {
       return nil
     }

@@ -25,6 +25,7 @@ extension CommandCatalog {
       },
       StatusCommand.spec,
       DefaultCommand.spec.running { await DefaultCommand.run($0, console: $1) },
+      RenameCommand.spec.running { await RenameCommand.run($0, console: $1) },
       ExportCommand.spec.running { (invocation) throws(CommandFailure) in
         try ExportCommand.Options(invocation)
       } _: {

@@ -6,6 +6,8 @@ package struct Invocation: Sendable, Equatable {
   package let arguments: [String]
   /// Options with values, by name without dashes; a repeated option keeps its last value.
   let values: [String: String]
+  /// Every value of each option with values, in the order given (`--flow pkce --flow device`).
+  var everyValue: [String: [String]] = [:]
   /// Flags given, by name without dashes.
   let flags: Set<String>
   /// How many positional arguments came before `--`, when it was given: `exec` takes what
@@ -15,6 +17,9 @@ package struct Invocation: Sendable, Equatable {
   /// The value of `option`, if given: each command reads its options through the
   /// `OptionSpec`s its spec declares, into a typed value of its own.
   func value(_ option: OptionSpec) -> String? { values[option.name] }
+
+  /// Every value given for `option`, in order (an option a command takes more than once).
+  func values(_ option: OptionSpec) -> [String] { everyValue[option.name] ?? [] }
 
   /// True when the flag `option` was given.
   func flag(_ option: OptionSpec) -> Bool { flags.contains(option.name) }
@@ -53,6 +58,7 @@ package struct ArgumentParser: Sendable {
     var command: CommandSpec?
     var positionals: [String] = []
     var values: [String: String] = [:]
+    var everyValue: [String: [String]] = [:]
     var flags: Set<String> = []
     var index = 0
     var onlyPositionalsFromHere = false
@@ -115,8 +121,10 @@ package struct ArgumentParser: Sendable {
         flags.insert(name)
       } else if let inlineValue {
         values[name] = inlineValue
+        everyValue[name, default: []].append(inlineValue)
       } else if index < arguments.count {
         values[name] = arguments[index]
+        everyValue[name, default: []].append(arguments[index])
         index += 1
       } else {
         throw UsageError(
@@ -127,8 +135,8 @@ package struct ArgumentParser: Sendable {
 
     let spec = command ?? catalog.interactive
     let invocation = Invocation(
-      command: spec.name, arguments: positionals, values: values, flags: flags,
-      positionalsBeforeSeparator: positionalsBeforeSeparator)
+      command: spec.name, arguments: positionals, values: values, everyValue: everyValue,
+      flags: flags, positionalsBeforeSeparator: positionalsBeforeSeparator)
     if flags.contains("help") || flags.contains("version") { return invocation }
     let takesAny = spec.arguments.last?.hasSuffix("...") ?? false
     if positionals.count < spec.requiredArguments {

@@ -26,7 +26,8 @@ enum LoginCommand {
       lifetime); a provider that never answers (Simkl's way of saying no) ends as "no answer"
       with exit 6. The account is stored only after the tokens and the provider's account
       details arrived; its label is the provider's name for you unless --label says otherwise
-      (1 to 64 characters, no /, no leading #, no control character, no space at either end).
+      (1 to 64 characters, no /, no leading #, no control character, no space at either end);
+      when the provider names you only by an opaque id, login says how to rename the account.
       The browser is given a one-time address on 127.0.0.1 that leads to the provider's page
       once (the page's URL would show its state in `ps`); if it is opened twice, the sign-in
       starts again with fresh values and says so.
@@ -97,10 +98,14 @@ enum LoginCommand {
       } catch {
         throw AccountAccess.failure(error)
       }
-      let record = try await signIn(
+      let signedIn = try await signIn(
         book: book, providerID: providerID, flow: options.flow, label: options.label,
         timeout: options.timeout, browser: browser, output: output)
+      let record = signedIn.record
       await output.signedIn(record)
+      if signedIn.labelIsSubject {
+        console.err(renameHint(record))
+      }
       for damaged in (try? await book.damagedAccounts(perhapsNamedLike: record)) ?? [] {
         console.err(
           "authtui: account \(damaged.id) is damaged and its name cannot be read, so authtui "
@@ -127,7 +132,7 @@ enum LoginCommand {
   static func signIn(
     book: AccountBook, providerID: ProviderID, flow requested: SignInFlow?, label: String?,
     timeout: TimeInterval?, browser: BrowserLauncher?, output: LoginOutput
-  ) async throws(CommandFailure) -> AccountRecord {
+  ) async throws(CommandFailure) -> SignedInAccount {
     let session: SignInSession
     do throws(AccountsError) {
       // The catalog's flows: discovery does not change them, and asking the provider now
@@ -169,6 +174,13 @@ enum LoginCommand {
     } catch {
       throw AccountAccess.failure(error)
     }
+  }
+
+  /// What `login` says after a sign-in whose label is only the provider's opaque identifier
+  /// for the account (its `sub`).
+  static func renameHint(_ record: AccountRecord) -> String {
+    "authtui: the provider names this account only by an opaque id, so its label is "
+      + "\(record.label); give it one you will recognise: `authtui rename \(record.name) LABEL`"
   }
 
   /// The provider's first flow, unless no browser can be opened here and the provider offers a

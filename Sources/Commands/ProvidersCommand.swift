@@ -3,40 +3,36 @@ import Foundation
 import JSON
 import Providers
 
-/// `authtui providers [--json]`: every provider authtui knows, whether it is ready to use, and
-/// what to fix when it is not.
+/// `authtui providers [--json]`: every provider authtui knows, one line each with where it
+/// stands and the one next step; its actions add (`add`), describe (`show`) and remove
+/// (`remove`) one.
 enum ProvidersCommand {
   static let spec = CommandSpec(
     name: "providers", usage: "providers [--json]",
-    summary: "List the providers you can sign in to, and what each still needs.",
+    summary: "List the providers you can sign in to, one line each (add, show, remove one).",
     details: """
-      Built-in presets (simkl, hivesigner, muhajir) are listed even before you configure them;
-      a provider needs your own client_id, set in a file under the configuration folder's
-      providers/ (for example ~/.config/authtui/providers/simkl.json: {"client_id": "…"}).
-      Files that cannot be read are reported on standard error with their line and the fix.
-      The interactive UI (`authtui`) writes that file for you when you choose such a provider,
-      and `authtui demo` tries every provider and flow against a built-in sandbox first, with
-      nothing to register. Below the table, each provider's registration: where to register
-      an application, its type, the redirect URI to register (a fixed port, or any port) and
-      the scopes.
+      One line per provider: its id and name, where it stands (ready, no client id, no client
+      secret, needs a fix) and the one next step: `authtui login ID`, or `authtui providers
+      show ID`, which says what it needs (where to register and what, or what to fix in its
+      file) and what its server offers. The built-in presets (github, gitlab, google,
+      hivesigner, microsoft, muhajir, simkl) are listed before you configure them: each needs
+      your own client_id, which the interactive UI asks for when you choose it. Files that
+      cannot be read are reported on standard error with their line and the fix. `authtui
+      demo` tries every provider and flow against a built-in sandbox, with nothing to register.
       """,
-    arguments: [], requiredArguments: 0, options: [jsonFlag])
+    arguments: [], requiredArguments: 0, options: [jsonFlag],
+    actions: [ProvidersAddCommand.spec, ProvidersShowCommand.spec, ProvidersRemoveCommand.spec])
 
   static let jsonFlag = OptionSpec.flag(
     "json",
-    "print a JSON array (id, name, flows, client_id_configured, usable, source, problems, "
-      + "registration)")
+    "print a JSON array (id, name, flows, state, next_step, client_id_configured, usable, "
+      + "source, problems, registration)")
 
   /// What `providers` was asked.
   typealias Options = ListingOptions
 
   static func run(_ options: Options, console: Console) -> ExitCode {
-    let location = ConfigurationLocation.resolve(explicitPath: options.global.config)
-    let (settings, settingsProblems) = UserSettings.load(from: location)
-    let catalog = ProviderCatalog.load(from: location, defaultLoginTimeout: settings.loginTimeout)
-    for problem in settingsProblems + catalog.skippedFiles {
-      console.err("authtui: \(problem)")
-    }
+    let catalog = AccountAccess.catalog(options.global, console: console, reportProblems: true)
     if options.json {
       console.out(json(catalog))
     } else {
@@ -45,84 +41,49 @@ enum ProvidersCommand {
     return .ok
   }
 
-  struct Row {
-    let id: ProviderID
-    let name: String
-    let flows: [String]
-    let clientIDConfigured: Bool
-    let usable: Bool
-    let source: String
-    let problems: [String]
-    let registration: RegistrationGuide
-
-    /// The row's object, members sorted by name (as `--json` has always printed them).
-    var json: OrderedJSON {
-      [
-        "client_id_configured": .bool(clientIDConfigured),
-        "flows": .array(flows.map(OrderedJSON.string)), "id": .string(id.rawValue),
-        "name": .string(name),
-        "problems": .array(problems.map(OrderedJSON.string)),
-        "registration": [
-          "application_type": registration.applicationType.map(OrderedJSON.string) ?? .null,
-          "note": registration.note.map(OrderedJSON.string) ?? .null,
-          "post_logout_redirect_uri": registration.postLogoutRedirectURI.map(OrderedJSON.string)
-            ?? .null,
-          "redirect_any_port": .bool(registration.anyPort),
-          "redirect_uri": registration.redirectURI.map(OrderedJSON.string) ?? .null,
-          "scopes": .array(registration.scopes.map(OrderedJSON.string)),
-          "url": registration.registrationURL.map(OrderedJSON.string) ?? .null,
-        ],
-        "source": .string(source), "usable": .bool(usable),
-      ]
+  /// The one next step for a provider in `state`, as a command to run.
+  static func nextStep(_ entry: ProviderEntry) -> String {
+    switch entry.state {
+    case .ready: return "authtui login \(entry.id)"
+    case .noClientID, .noClientSecret, .needsFix: return "authtui providers show \(entry.id)"
     }
   }
 
-  static func rows(_ catalog: ProviderCatalog) -> [Row] {
-    catalog.entries.map { entry in
-      Row(
-        id: entry.id, name: entry.name, flows: entry.flows.map(\.rawValue),
-        clientIDConfigured: entry.hasClientID, usable: entry.configuration != nil,
-        source: entry.origin.label, problems: entry.problems.map(\.description),
-        registration: entry.registration)
-    }
+  static func row(_ entry: ProviderEntry) -> OrderedJSON {
+    let registration = entry.registration
+    return [
+      "client_id_configured": .bool(entry.hasClientID),
+      "flows": .array(entry.flows.map { .string($0.rawValue) }), "id": .string(entry.id.rawValue),
+      "name": .string(entry.name), "next_step": .string(nextStep(entry)),
+      "problems": .array(entry.problems.map { .string($0.description) }),
+      "registration": [
+        "application_type": registration.applicationType.map(OrderedJSON.string) ?? .null,
+        "note": registration.note.map(OrderedJSON.string) ?? .null,
+        "post_logout_redirect_uri": registration.postLogoutRedirectURI.map(OrderedJSON.string)
+          ?? .null,
+        "redirect_any_port": .bool(registration.anyPort),
+        "redirect_uri": registration.redirectURI.map(OrderedJSON.string) ?? .null,
+        "scopes": .array(registration.scopes.map(OrderedJSON.string)),
+        "url": registration.registrationURL.map(OrderedJSON.string) ?? .null,
+      ],
+      "source": .string(entry.origin.label), "state": .string(entry.state.rawValue),
+      "usable": .bool(entry.configuration != nil),
+    ]
   }
 
   static func json(_ catalog: ProviderCatalog) -> String {
-    OrderedJSON.array(rows(catalog).map(\.json)).text
+    OrderedJSON.array(catalog.entries.map(row)).text
   }
 
+  /// One line per provider, in the catalog's order (the one every list uses), then one line
+  /// of where to go next.
   static func table(_ catalog: ProviderCatalog) -> String {
-    let rows = rows(catalog)
-    let header = ["ID", "NAME", "FLOWS", "CLIENT ID", "SOURCE"]
-    let cells = rows.map { row in
-      [
-        row.id.rawValue, row.name, row.flows.joined(separator: ", "),
-        row.clientIDConfigured ? "set" : "missing", row.source,
-      ]
+    let rows = catalog.entries.map { entry in
+      [entry.id.rawValue, entry.name, entry.state.words, nextStep(entry)]
     }
-    var lines = [TextTable.render(header: header, rows: cells)]
-    lines += ["", "To register an application for a client id of your own:"]
-    let idWidth = rows.map(\.id.rawValue.count).max() ?? 0
-    for row in rows {
-      let id = row.id.rawValue
-      let guide = row.registration
-      let place = guide.registrationURL.map { "at " + $0 } ?? "ask the provider for a client id"
-      let indent = String(repeating: " ", count: 2 + idWidth + 2)
-      lines.append("  " + id + String(repeating: " ", count: idWidth - id.count) + "  " + place)
-      lines += guide.facts.map { indent + $0.label + ": " + $0.value }
-      if let note = guide.note { lines.append(indent + "note: " + note) }
-    }
-    let problems = rows.flatMap(\.problems)
-    if !problems.isEmpty {
-      lines += ["", "To fix:"] + problems.map { "  " + $0 }
-    }
-    if rows.contains(where: { !$0.clientIDConfigured }) {
-      lines += [
-        "",
-        "No client id yet? `authtui` asks for it when you choose the provider; "
-          + "`authtui demo` tries every flow first, with nothing to register.",
-      ]
-    }
-    return lines.joined(separator: "\n")
+    let table = TextTable.render(header: ["ID", "NAME", "STATE", "NEXT STEP"], rows: rows)
+    return table + "\n\n"
+      + "Your own provider, from its issuer URL: `authtui providers add ID --issuer URL`.\n"
+      + "Every flow, with nothing to register: `authtui demo`."
   }
 }

@@ -36,6 +36,14 @@ struct AccountsHarness {
     _ provider: ProviderID = "sandbox", as user: String = "alice", label: String? = nil,
     action: ScriptedBrowser.Action = .approve
   ) async throws -> AccountRecord {
+    try await signedIn(provider, as: user, label: label, action: action).record
+  }
+
+  /// `signIn`, with what the sign-in says of the label.
+  func signedIn(
+    _ provider: ProviderID = "sandbox", as user: String = "alice", label: String? = nil,
+    action: ScriptedBrowser.Action = .approve
+  ) async throws -> SignedInAccount {
     let session = try await book.beginSignIn(provider: provider, flow: .pkce, label: label)
     let url = try await authorizationURL(of: session)
     let person = ScriptedBrowser(script: ScriptedBrowser.Script(action: action, username: user))

@@ -5,7 +5,7 @@ import XCTest
 
 final class AgentRequestTests: XCTestCase {
   static let unknownOperation =
-    #""op" must be "token", "ping", "list", "export", "logout", "status" or "default""#
+    #""op" must be "token", "ping", "list", "export", "logout", "status", "default" or "rename""#
 
   func testTokenRequestReadsBackWhatItWrites() throws {
     let request = AgentRequest(
@@ -64,6 +64,10 @@ final class AgentRequestTests: XCTestCase {
         AgentRequest(operation: .clearDefault(provider: "simkl"), vault: "/v.db"),
         #"{"op":"default","clear":"simkl","vault":"/v.db"}"#
       ),
+      (
+        AgentRequest(operation: .rename(account: "simkl/1029", label: "bob"), vault: "/v.db"),
+        #"{"op":"rename","account":"simkl/1029","label":"bob","vault":"/v.db"}"#
+      ),
     ]
     for (request, line) in requests {
       XCTAssertEqual(request.line, line)
@@ -105,6 +109,18 @@ final class AgentRequestTests: XCTestCase {
       ),
       (#"{"op":"list","vault":"v.db"}"#, "\"vault\" must be the absolute path of the vault"),
       (#"{"op":"default","vault":"/v.db"}"#, "\"account\" must name an account (PROVIDER/LABEL)"),
+      (
+        #"{"op":"rename","account":"simkl/1","vault":"/v.db"}"#,
+        "\"label\" must be the account's new label"
+      ),
+      (
+        #"{"op":"rename","account":"simkl/1","label":"","vault":"/v.db"}"#,
+        "\"label\" must be the account's new label"
+      ),
+      (
+        #"{"op":"rename","label":"bob","vault":"/v.db"}"#,
+        "\"account\" must name an account (PROVIDER/LABEL)"
+      ),
       (
         #"{"op":"default","clear":"simkl","account":"simkl/bob","vault":"/v.db"}"#,
         "\"clear\" must name a provider, and comes without \"account\""
@@ -248,6 +264,10 @@ final class AgentResponseTests: XCTestCase {
         #"{"ok":true,"default":{"provider":"simkl","account":null,"previous":null}}"#
       ),
       (
+        .renamed(AgentRename(previous: "simkl/1029", account: "simkl/bob")),
+        #"{"ok":true,"renamed":{"previous":"simkl/1029","account":"simkl/bob"}}"#
+      ),
+      (
         .signedOut(signOut),
         #"{"ok":true,"signed_out":{"account":"sandbox/alice","damaged":false,"revocation":"failed","revocation_code":"provider_error","revocation_message":"HTTP 500","end_session_url":"https://id.example/logout?id_token_hint=x","access_settings_url":"https://id.example/apps"}}"#
       ),
@@ -291,6 +311,8 @@ final class AgentResponseTests: XCTestCase {
       #"{"ok":true,"listing":[]}"#,
       #"{"ok":true,"default":{"account":"a/b","previous":null}}"#,
       #"{"ok":true,"default":{"provider":"a","account":7,"previous":null}}"#,
+      #"{"ok":true,"renamed":{"previous":"a/b"}}"#,
+      #"{"ok":true,"renamed":{"previous":"a/b","account":""}}"#,
     ] {
       XCTAssertNil(AgentResponse(parsing: line), line)
     }

@@ -120,6 +120,67 @@ import Testing
     }
   }
 
+  @Test func anErrorWithoutThePromisedIssEndsAsTheProviderSaysWithANote() throws {
+    var configuration = TestProviders.oidc
+    configuration.requiresIssuerInAuthorizationResponse = true
+    let request = try request(configuration)
+    let denied = #expect(throws: AuthError.self) {
+      _ = try request.validate(
+        response(request, "error=access_denied&error_description=No+thanks&state=STATE"))
+    }
+    #expect(denied == .accessDenied(description: "No thanks", issuerMissing: true))
+    #expect(denied?.exitCode == 6)
+    #expect(
+      denied?.message
+        == "The sign-in was declined at the provider (No thanks); start a new sign-in and "
+        + "approve access to try again. (The provider's answer lacked the `iss` it promises "
+        + "(RFC 9207); no code was used.)")
+    #expect(
+      throws: AuthError.authorizationFailed(OAuthError(code: .invalidScope), issuerMissing: true)
+    ) {
+      _ = try request.validate(response(request, "error=invalid_scope&state=STATE"))
+    }
+    // A code never goes without the promised iss, error or not.
+    #expect(throws: AuthError.accessDenied(description: nil, issuerMissing: true)) {
+      _ = try request.validate(response(request, "code=abc&error=access_denied&state=STATE"))
+    }
+    #expect(throws: AuthError.issuerMismatch(expected: "https://provider.test", received: nil)) {
+      _ = try request.validate(response(request, "code=abc&state=STATE"))
+    }
+    // A wrong iss is still refused before the error is looked at.
+    #expect(
+      throws: AuthError.issuerMismatch(
+        expected: "https://provider.test", received: "https://evil.test")
+    ) {
+      _ = try request.validate(
+        response(request, "error=access_denied&state=STATE&iss=https://evil.test"))
+    }
+  }
+
+  @Test func asksForConsentWhenAnOpenIDProviderIsAskedForOfflineAccess() throws {
+    // OIDC Core §11: TestProviders.oidc asks for openid and offline_access.
+    let prompted = try request(TestProviders.oidc).parameters.filter { $0.name == "prompt" }
+    #expect(prompted.map(\.value) == ["consent"])
+    // The provider file's own prompt wins, once.
+    var chooser = TestProviders.oidc
+    chooser.extraAuthorizeParameters = ["prompt": "select_account"]
+    #expect(
+      try request(chooser).parameters.filter { $0.name == "prompt" }.map(\.value) == [
+        "select_account"
+      ])
+    var everywhere = TestProviders.oidc
+    everywhere.extraRequestParameters = ["prompt": "login"]
+    #expect(
+      try request(everywhere).parameters.filter { $0.name == "prompt" }.map(\.value) == ["login"])
+    // Without offline_access, or without openid (plain OAuth), nothing is added.
+    var online = TestProviders.oidc
+    online.scopes = ["openid", "profile"]
+    #expect(try request(online).parameters.allSatisfy { $0.name != "prompt" })
+    var oauth = TestProviders.oidc
+    oauth.scopes = ["offline_access"]
+    #expect(try request(oauth).parameters.allSatisfy { $0.name != "prompt" })
+  }
+
   @Test func reportsADenialWithTheProvidersDescription() throws {
     let request = try request(TestProviders.oidc)
     #expect(throws: AuthError.accessDenied(description: "The user said no")) {

@@ -98,11 +98,27 @@ import Testing
     }
   }
 
-  @Test func refusesAnEndpointThatIsNotAURL() async throws {
-    let document = TestJWT.discovery(["userinfo_endpoint": 42])
-    await #expect(throws: AuthError.discoveryFailed(.invalidEndpoint("userinfo_endpoint"))) {
+  @Test func refusesARequiredEndpointThatIsNotAURL() async throws {
+    let document = TestJWT.discovery(["token_endpoint": 42])
+    await #expect(throws: AuthError.discoveryFailed(.invalidEndpoint("token_endpoint"))) {
       try await configuration(issuerOnly, document: document)
     }
+  }
+
+  @Test func ignoresAnOptionalMemberThatIsMalformedOrInsecure() async throws {
+    let document = TestJWT.discovery([
+      "userinfo_endpoint": 42, "revocation_endpoint": "http://provider.test/revoke",
+      "grant_types_supported": "authorization_code", "require_pushed_authorization_requests": 1,
+    ])
+    let provider = TestJWT.provider(transport, configuration: issuerOnly)
+    await transport.enqueue(path, FakeTransport.json(document))
+    let configuration = try await provider.configuration()
+    #expect(configuration.userinfoEndpoint == nil)
+    #expect(configuration.revocationEndpoint == nil)
+    #expect(configuration.tokenEndpoint == TestProviders.url("/token"))
+    let metadata = try #require(try await provider.discoveredMetadata())
+    #expect(metadata.grantTypesSupported == nil)
+    #expect(!metadata.requirePushedAuthorizationRequests)
   }
 
   @Test func saysWhatToDoWhenThereIsNoDocument() async throws {
@@ -111,7 +127,8 @@ import Testing
     #expect(
       error?.message
         == "The provider has no discovery document at "
-        + "https://provider.test/.well-known/openid-configuration (HTTP 404); check `issuer` in "
+        + "https://provider.test/.well-known/openid-configuration (HTTP 404), nor metadata at "
+        + "https://provider.test/.well-known/oauth-authorization-server; check `issuer` in "
         + "the provider file, or set the endpoints there and `\"discovery\": false`.")
   }
 

@@ -55,6 +55,33 @@ import Testing
       ])
   }
 
+  @Test(arguments: [
+    (#"{"sub":"9f1c","preferred_username":"al","email":"a@x.test","name":"Al"}"#, "al", false),
+    (#"{"sub":"9f1c","email":"a@x.test","name":"Al"}"#, "a@x.test", false),
+    (#"{"sub":"9f1c","name":"Al Example"}"#, "Al Example", false),
+    (#"{"sub":"9f1c","name":" "}"#, "9f1c", true),
+  ])
+  func labelsAnOpenIDAccountByItsNameBeforeItsOpaqueSubject(
+    claims: String, label: String, onlySubject: Bool
+  ) async throws {
+    let document = try #require(JSONValue.object(from: Array(claims.utf8)))
+    let identity = try AccountIdentity(
+      document: document, settings: .openIDDefault(source: .idToken))
+    #expect(identity.label == label)
+    #expect(identity.subject == "9f1c")
+    #expect(identity.labelIsSubject == onlySubject)
+  }
+
+  @Test func aLabelPathThatIsTheSubjectStillCountsAsTheSubject() throws {
+    // Presets list `sub` last among their label paths (Microsoft's, Muhajir's).
+    let settings = IdentityConfiguration(
+      source: .idToken, labelPaths: ["preferred_username", "email", "name", "sub"],
+      subjectPaths: ["sub"])
+    let identity = try AccountIdentity(document: ["sub": .string("42")], settings: settings)
+    #expect(identity.label == "42")
+    #expect(identity.labelIsSubject)
+  }
+
   @Test func readsHivesignersUsernameFromTheExchangeAnswer() async throws {
     var configuration = TestProviders.hivesigner
     configuration.identity = IdentityConfiguration(
@@ -151,7 +178,8 @@ import Testing
       identity
         == AccountIdentity(
           label: "alice", subject: "user-42", email: "alice@example.com", name: "Alice Example"))
-    #expect(await transport.requests.count == 2)  // discovery and JWKS, for the id_token only
+    // Discovery (its OpenID and RFC 8414 documents) and JWKS, for the id_token only.
+    #expect(await transport.requests.count == 3)
   }
 
   @Test func saysWhenTheIDTokenItShouldReadIsMissing() async throws {

@@ -241,7 +241,8 @@ import Vault
     #expect(unknown?["code"] as? String == "bad_request")
     #expect(
       unknown?["message"] as? String
-        == #""op" must be "token", "ping", "list", "export", "logout", "status" or "default""#)
+        == #""op" must be "token", "ping", "list", "export", "logout", "status", "default" or "rename""#
+    )
     let garbage = await AgentWire.ask(socket, "hello")
     #expect(garbage?["message"] as? String == "the request is not a JSON object on one line")
     #expect(await agent.stop().status == 0)

@@ -76,6 +76,16 @@ import Testing
         == ["start", "status", "stop"])
     #expect(
       try await Self.offers(shell, "authtui login --flow d", script: script, cli) == ["device"])
+    // Once the provider is named, only the flows it offers.
+    #expect(
+      try await Self.offers(shell, "authtui login github --flow ", script: script, cli)
+        == ["device"])
+    #expect(
+      try await Self.offers(shell, "authtui login simkl --flow ", script: script, cli).sorted()
+        == ["pin", "pkce"])
+    #expect(
+      try await Self.offers(shell, "authtui --no-color login sandbox --flow p", script: script, cli)
+        == ["pkce"])
     // The account name comes from the vault (the harness sets AUTHTUI_PASSPHRASE).
     #expect(
       try await Self.offers(shell, "authtui token sand", script: script, cli)
@@ -101,6 +111,17 @@ import Testing
     #expect(await agent.stop().status == 0)
     let providers = try await cli.run(["completion", "--words", "providers"], noSecret)
     #expect(providers.stdout.split(separator: "\n").contains("sandbox"))
+    // The one order: completion names the providers as `authtui providers` lists them.
+    let listed = try await cli.run(["providers", "--json"], noSecret)
+    let rows = try #require(
+      try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+    #expect(
+      providers.stdout.split(separator: "\n").map(String.init)
+        == rows.compactMap { $0["id"] as? String })
+    let flows = try await cli.run(["completion", "--words", "flows:github"], noSecret)
+    #expect(flows.stdout == "device\n")
+    let unknown = try await cli.run(["completion", "--words", "flows:nothing"], noSecret)
+    #expect(unknown.status == 0 && unknown.stdout.isEmpty)
     let wrong = try await cli.run(["completion", "tcsh"])
     #expect(wrong.status == 2)
     #expect(wrong.stderr.contains("no completion script for 'tcsh'"))

@@ -7,9 +7,9 @@ extension AuthError: CustomStringConvertible {
     switch self {
     case .cancelled:
       return "The sign-in was cancelled; start it again when you are ready."
-    case .accessDenied(let description):
+    case .accessDenied(let description, let issuerMissing):
       return "The sign-in was declined at the provider\(Self.quoted(description)); start a new "
-        + "sign-in and approve access to try again."
+        + "sign-in and approve access to try again." + Self.missingIssuerNote(issuerMissing)
     case .noAnswer(let waited):
       return "No answer from the provider after \(Self.duration(waited)) (the sign-in may have "
         + "been declined); start a new sign-in to try again."
@@ -35,13 +35,15 @@ extension AuthError: CustomStringConvertible {
     case .malformedRedirect(let reason):
       return "That is not a redirect this sign-in can use (\(reason)); paste the whole address "
         + "shown by the browser after you approved."
-    case .authorizationFailed(let error):
+    case .authorizationFailed(let error, let issuerMissing):
+      let note = Self.missingIssuerNote(issuerMissing)
       if error.code == .serverError || error.code == .temporarilyUnavailable {
         return "The provider could not handle the sign-in just now\(Self.detail(error)); try "
-          + "again in a few minutes."
+          + "again in a few minutes." + note
       }
       return "The provider refused the sign-in request\(Self.detail(error)); check the client "
         + "id, scopes and redirect settings in the provider's configuration, then start again."
+        + note
     case .pkceVerificationFailed(let description):
       return "The provider refused the sign-in's PKCE proof\(Self.quoted(description)), so the "
         + "code cannot be used; start a new sign-in."
@@ -101,6 +103,7 @@ extension AuthError: CustomStringConvertible {
       return "The \(name) of \(provider) uses plain http; change it to https (only 127.0.0.1 "
         + "may use http)."
     case .discoveryFailed(let error): return error.message
+    case .registrationFailed(let error): return error.message
     case .idTokenRejected(let error): return error.message
     case .identityFailed(let error): return error.message
     }
@@ -126,6 +129,12 @@ extension AuthError: CustomStringConvertible {
       return "The provider refused the token request\(detail(error)); try again, and check the "
         + "provider's configuration if it keeps failing."
     }
+  }
+
+  /// The note on an error redirect that lacked the `iss` its provider promises (RFC 9207 §3).
+  private static func missingIssuerNote(_ issuerMissing: Bool) -> String {
+    guard issuerMissing else { return "" }
+    return " (The provider's answer lacked the `iss` it promises (RFC 9207); no code was used.)"
   }
 
   private static func detail(_ error: OAuthError) -> String {

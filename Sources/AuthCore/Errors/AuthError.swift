@@ -11,7 +11,9 @@ public enum AuthError: Error, Sendable, Equatable {
   /// The sign-in was cancelled by the user (or the calling task was cancelled).
   case cancelled
   /// The user or the provider declined (`access_denied`, RFC 6749 §4.1.2.1, RFC 8628 §3.5).
-  case accessDenied(description: String?)
+  /// `issuerMissing`: the redirect lacked the `iss` the provider promises (RFC 9207 §3); the
+  /// provider's answer still ends the sign-in, and no code is exchanged.
+  case accessDenied(description: String?, issuerMissing: Bool = false)
   /// The browser sign-in's countdown ran out with no redirect: the provider never answered,
   /// which is how Simkl reports a declined consent.
   case noAnswer(waited: TimeInterval)
@@ -38,8 +40,8 @@ public enum AuthError: Error, Sendable, Equatable {
   /// A pasted or received redirect could not be read (not a URL, no `code`, wrong path).
   case malformedRedirect(String)
   /// The authorization endpoint answered with an error other than `access_denied`
-  /// (RFC 6749 §4.1.2.1).
-  case authorizationFailed(OAuthError)
+  /// (RFC 6749 §4.1.2.1); `issuerMissing` as for `accessDenied`.
+  case authorizationFailed(OAuthError, issuerMissing: Bool = false)
 
   // MARK: The token endpoint
 
@@ -90,6 +92,9 @@ public enum AuthError: Error, Sendable, Equatable {
   /// An endpoint uses plain http off loopback; every provider endpoint must be https.
   case insecureEndpoint(String, provider: String)
 
+  /// A dynamic client registration (RFC 7591) or its deletion (RFC 7592) did not succeed.
+  case registrationFailed(ClientRegistrationError)
+
   // MARK: OpenID Connect and the account's identity
 
   /// The discovery document could not be used (OIDC Discovery §4).
@@ -115,7 +120,7 @@ extension AuthError {
     case .stateMismatch: return "state_mismatch"
     case .issuerMismatch: return "issuer_mismatch"
     case .malformedRedirect: return "malformed_redirect"
-    case .authorizationFailed(let error): return error.code.rawValue
+    case .authorizationFailed(let error, _): return error.code.rawValue
     case .pkceVerificationFailed: return "pkce_verification_failed"
     case .authorizationCodeUsed: return "code_already_used"
     case .authorizationCodeExpired: return "code_expired"
@@ -135,6 +140,7 @@ extension AuthError {
     case .endpointNotDiscovered: return "endpoint_not_discovered"
     case .insecureEndpoint: return "insecure_endpoint"
     case .discoveryFailed(let error): return error.code
+    case .registrationFailed(let error): return error.code
     case .idTokenRejected(let error): return error.code
     case .identityFailed(let error): return error.code
     }

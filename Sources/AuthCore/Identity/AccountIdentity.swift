@@ -17,6 +17,12 @@ public struct AccountIdentity: Sendable, Equatable {
   /// The tenant or directory the account signed in through (Microsoft's `tid`), when the
   /// settings name one.
   public var tenant: String?
+  /// True when the label is only the provider's stable identifier for the account (an opaque
+  /// `sub`): no label path held a value, or the one that did is a subject path listed after
+  /// other label paths, as a fallback (Microsoft's `["preferred_username", …, "sub"]`; a
+  /// provider whose first label path is its subject, Hivesigner's `username`, names people by
+  /// it). People do not recognise such a label, so a sign-in says how to choose another.
+  public var labelIsSubject: Bool
 
   /// The longest label kept; a longer value is cut.
   public static let maximumLabelLength = 64
@@ -24,8 +30,9 @@ public struct AccountIdentity: Sendable, Equatable {
   /// An identity from its parts.
   public init(
     label: String, subject: String? = nil, email: String? = nil, name: String? = nil,
-    tenant: String? = nil
+    tenant: String? = nil, labelIsSubject: Bool = false
   ) {
+    self.labelIsSubject = labelIsSubject
     self.label = label
     self.subject = subject
     self.email = email
@@ -37,16 +44,20 @@ public struct AccountIdentity: Sendable, Equatable {
   /// that holds a value, else the first subject path; throws when neither does.
   init(document: [String: JSONValue], settings: IdentityConfiguration) throws(IdentityError) {
     let subject = Self.first(settings.subjectPaths, in: document)
+    let named = settings.labelPaths.enumerated().lazy.compactMap { index, path in
+      Self.first([path], in: document).map { (index: index, path: path, value: $0) }
+    }.first
     guard
-      let label = (Self.first(settings.labelPaths, in: document) ?? subject)
-        .map({ String($0.prefix(Self.maximumLabelLength)) })
+      let label = (named?.value ?? subject).map({ String($0.prefix(Self.maximumLabelLength)) })
     else {
       throw .labelNotFound(paths: settings.labelPaths + settings.subjectPaths)
     }
     self.init(
       label: label, subject: subject, email: Self.first(settings.emailPaths, in: document),
       name: Self.first(settings.namePaths, in: document),
-      tenant: Self.first(settings.tenantPaths, in: document))
+      tenant: Self.first(settings.tenantPaths, in: document),
+      labelIsSubject: named.map { $0.index > 0 && settings.subjectPaths.contains($0.path) }
+        ?? true)
   }
 
   /// The first path whose value is a string or number with something printable in it, on one

@@ -8,7 +8,7 @@ import Foundation
 ///               "label": ["user.name"], "subject": ["account.id"] }
 /// "identity": { "source": "token_response", "label": ["username"] }
 /// "identity": { "source": "endpoint", "endpoint": "https://api.muhajirstudio.com/api/external/me",
-///               "label": ["preferred_username", "email", "sub"], "subject": ["sub"],
+///               "label": ["preferred_username", "email", "name", "sub"], "subject": ["sub"],
 ///               "forbidden_scope_hint": "openid" }
 /// "identity": { "source": "userinfo" }
 /// ```
@@ -94,10 +94,12 @@ public struct IdentityConfiguration: Sendable, Equatable {
   }
 
   /// The OpenID Connect standard claims (OIDC Core §5.1) read from `source`: label from
-  /// `preferred_username`, then `email`, then `sub`; subject `sub`; `email`; `name`.
+  /// `preferred_username`, then `email`, then `name`, and only then the opaque `sub` (the
+  /// subject, which `AccountIdentity.labelIsSubject` then says); subject `sub`; `email`;
+  /// `name`.
   public static func openIDDefault(source: Source) -> IdentityConfiguration {
     IdentityConfiguration(
-      source: source, labelPaths: ["preferred_username", "email", "sub"],
+      source: source, labelPaths: ["preferred_username", "email", "name"],
       subjectPaths: ["sub"], emailPaths: ["email"], namePaths: ["name"])
   }
 }

@@ -1,14 +1,15 @@
 import Foundation
 
-/// Why the provider's discovery document (`{issuer}/.well-known/openid-configuration`, OIDC
-/// Discovery §4) could not be used. Transport failures and server errors stay the general
+/// Why the provider's metadata (its discovery document `{issuer}/.well-known/openid-configuration`,
+/// OIDC Discovery §4, and its RFC 8414 metadata) could not be used. Transport failures and server errors stay the general
 /// `AuthError` cases; these are the document's own problems.
 public enum DiscoveryError: Error, Sendable, Equatable {
   /// The configured `issuer` is not an https URL (or http on 127.0.0.1) without query or
   /// fragment (OIDC Discovery §2).
   case invalidIssuer(String)
-  /// No document at the discovery URL (the HTTP status it answered with).
-  case documentNotFound(url: String, status: Int)
+  /// No document at the discovery URL (the HTTP status it answered with), nor RFC 8414
+  /// metadata at any of `alsoTried`.
+  case documentNotFound(url: String, status: Int, alsoTried: [String] = [])
   /// The document's `issuer` is not exactly the configured one (OIDC Discovery §4.3): a
   /// misconfiguration (often a trailing slash) or an impersonation.
   case issuerMismatch(expected: String, received: String?)
@@ -27,9 +28,11 @@ extension DiscoveryError: CustomStringConvertible {
     case .invalidIssuer(let issuer):
       return "The issuer \(issuer) is not an https URL without query or fragment; fix `issuer` "
         + "in the provider file."
-    case .documentNotFound(let url, let status):
-      return "The provider has no discovery document at \(url) (HTTP \(status)); check `issuer` "
-        + "in the provider file, or set the endpoints there and `\"discovery\": false`."
+    case .documentNotFound(let url, let status, let alsoTried):
+      let others =
+        alsoTried.isEmpty ? "" : ", nor metadata at " + alsoTried.joined(separator: " or ")
+      return "The provider has no discovery document at \(url) (HTTP \(status))\(others); check "
+        + "`issuer` in the provider file, or set the endpoints there and `\"discovery\": false`."
     case .issuerMismatch(let expected, let received):
       let named = received.map { "names the issuer \($0)" } ?? "names no issuer"
       return "The provider's discovery document \(named), not \(expected); set `issuer` in the "

@@ -71,7 +71,8 @@ public actor OIDCProvider {
 
   // MARK: Discovery
 
-  /// The provider's discovery document, fetched on first use and kept for the run; nil when the
+  /// The provider's metadata (its OpenID discovery document merged with its RFC 8414
+  /// metadata, `MetadataDiscovery`), fetched on first use and kept for the run; nil when the
   /// configuration does not use discovery.
   public func discoveredMetadata() async throws(AuthError) -> OIDCProviderMetadata? {
     guard let issuer = baseConfiguration.issuer, baseConfiguration.usesDiscovery else {
@@ -243,25 +244,9 @@ public actor OIDCProvider {
     issuer: String, template: IssuerTemplate?, overridden: Set<String>, client: ProviderClient
   ) async -> Result<OIDCProviderMetadata, AuthError> {
     do throws(AuthError) {
-      let url: URL
-      do {
-        url = try OIDCProviderMetadata.discoveryURL(issuer: issuer)
-      } catch {
-        throw .discoveryFailed(error)
-      }
-      let json: [String: JSONValue]
-      do {
-        json = try await client.fetchJSON(url)
-      } catch .unexpectedStatus(let status) where (400..<500).contains(status) {
-        throw .discoveryFailed(.documentNotFound(url: url.absoluteString, status: status))
-      }
-      do {
-        return .success(
-          try OIDCProviderMetadata(
-            json: json, expectedIssuer: issuer, overridden: overridden, issuerTemplate: template))
-      } catch {
-        throw .discoveryFailed(error)
-      }
+      return .success(
+        try await MetadataDiscovery.discover(
+          issuer: issuer, template: template, overridden: overridden, client: client))
     } catch {
       return .failure(error)
     }

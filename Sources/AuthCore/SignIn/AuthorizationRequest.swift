@@ -27,7 +27,9 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible {
   public let expectedIssuer: String?
   /// Whether a response without `iss` is refused (RFC 9207 §3).
   public let requiresIssuer: Bool
-  /// Every query parameter of `url`, in order: the standard ones, then the provider's extras.
+  /// Every query parameter of `url`, in order: the standard ones (`prompt=consent` among them
+  /// when `offline_access` is asked of an OpenID provider whose file sets no `prompt`, OIDC
+  /// Core §11), then the provider's extras.
   public let parameters: [FormEncoding.Pair]
 
   /// `code_challenge` (RFC 7636 §4.2).
@@ -71,6 +73,12 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible {
     let extras = configuration.extraRequestParameters.merging(
       configuration.extraAuthorizeParameters
     ) { _, authorizeOnly in authorizeOnly }
+    if Self.asksOfflineAccess(scopes), extras["prompt"] == nil {
+      // OIDC Core §11: a server may grant offline access only with `prompt=consent` (or other
+      // conditions of its own), and a strict one answers the request with an error page and
+      // no redirect otherwise; the provider file's own `prompt` wins.
+      standard.append(("prompt", "consent"))
+    }
     parameters = configuration.withExtraParameters(standard, extras: extras)
   }
 
@@ -84,23 +92,36 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible {
     guard let received = response.state,
       ConstantTime.equals(Array(received.utf8), Array(state.utf8))
     else { throw .stateMismatch }
+    var issuerMissing = false
     if let expectedIssuer {
       if let issuer = response.issuer {
         guard issuer == expectedIssuer else {
           throw .issuerMismatch(expected: expectedIssuer, received: issuer)
         }
       } else if requiresIssuer {
-        throw .issuerMismatch(expected: expectedIssuer, received: nil)
+        // A widely used server leaves `iss` out of the redirect that says the person
+        // declined: the error it names still ends the attempt (it carries no code to
+        // exchange), with a note; a code without the promised `iss` is refused below.
+        guard response.error != nil else {
+          throw .issuerMismatch(expected: expectedIssuer, received: nil)
+        }
+        issuerMissing = true
       }
     }
     if let error = response.error {
       throw error.code == .accessDenied
-        ? .accessDenied(description: error.errorDescription) : .authorizationFailed(error)
+        ? .accessDenied(description: error.errorDescription, issuerMissing: issuerMissing)
+        : .authorizationFailed(error, issuerMissing: issuerMissing)
     }
     guard let code = response.code, !code.isEmpty else {
       throw .malformedRedirect("it has neither a code nor an error")
     }
     return AuthorizationGrant(code: code, codeVerifier: pkce.verifier, redirectURI: redirectURI)
+  }
+
+  /// True for an OpenID request (`openid`) that asks for `offline_access` (OIDC Core §11).
+  static func asksOfflineAccess(_ scopes: [String]) -> Bool {
+    scopes.contains("openid") && scopes.contains("offline_access")
   }
 
   /// Endpoint, client, redirect URI and scopes; the verifier, state and nonce are left out.

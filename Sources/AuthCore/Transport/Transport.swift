@@ -13,12 +13,14 @@ public protocol Transport: Sendable {
 
 /// One HTTP request to a provider.
 public struct TransportRequest: Sendable, Equatable, CustomStringConvertible {
-  /// The two methods OAuth needs.
+  /// The methods OAuth needs.
   public enum Method: String, Sendable {
     /// `GET`, with parameters in the query.
     case get = "GET"
     /// `POST`, with a body.
     case post = "POST"
+    /// `DELETE`: a client registration removed (RFC 7592 §2.3).
+    case delete = "DELETE"
   }
 
   /// The method.

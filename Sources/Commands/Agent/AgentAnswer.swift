@@ -1,7 +1,7 @@
 import Agent
 import Foundation
 
-/// How `list`, `export`, `logout` and `default` ask a running agent for their vault first (as
+/// How `list`, `export`, `logout`, `default` and `rename` ask a running agent for their vault first (as
 /// `token` does): its answer, or its failure with the exit status and message the command would have
 /// given on its own; nil when no agent answers for this vault (or `AUTHTUI_NO_AGENT` is set),
 /// and the command unlocks the vault itself.
@@ -54,6 +54,12 @@ extension AgentResponse {
   var defaultChange: AgentDefaultChange? {
     guard case .defaultChanged(let change) = self else { return nil }
     return change
+  }
+
+  /// The names before and after, when this answers `rename`.
+  var renamed: AgentRename? {
+    guard case .renamed(let rename) = self else { return nil }
+    return rename
   }
 
   /// What the sign-out did, when this answers `logout`.

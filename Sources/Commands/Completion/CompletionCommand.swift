@@ -1,5 +1,6 @@
 import Accounts
 import Agent
+import AuthCore
 import Foundation
 import Providers
 import System
@@ -61,6 +62,16 @@ enum CompletionCommand {
       let catalog = AccountAccess.catalog(global, console: console, reportProblems: false)
       console.out(catalog.entries.map(\.id.description).joined(separator: "\n"))
       return .ok
+    case let flows where flows.hasPrefix("flows:"):
+      // The flows of the provider `login PROVIDER --flow` names; nothing for an unknown one.
+      let text = String(flows.dropFirst("flows:".count))
+      guard let id = try? ProviderID(text) else { return .ok }
+      let catalog = AccountAccess.catalog(
+        global, console: console, reportProblems: false, providers: .only([id]))
+      if let entry = catalog.entry(id) {
+        console.out(entry.flows.map(\.rawValue).joined(separator: "\n"))
+      }
+      return .ok
     case "accounts":
       if let answer = await AgentAnswer.ask(
         .list, global, timeout: AgentAnswer.accountsTimeout, \.listing),
@@ -79,7 +90,7 @@ enum CompletionCommand {
     default:
       console.err(
         UsageError(
-          message: "--words takes accounts or providers, not '\(kind)'",
+          message: "--words takes accounts, providers or flows:PROVIDER, not '\(kind)'",
           hint: "it is for the completion scripts"
         ).line)
       return .usage

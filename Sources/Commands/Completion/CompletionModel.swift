@@ -8,6 +8,9 @@ struct CompletionModel: Sendable, Equatable {
     case accounts
     /// Provider ids, the same way (`completion --words providers`).
     case providers
+    /// The flows the provider named by the command's first argument offers
+    /// (`completion --words flows:PROVIDER`), these choices before it is typed.
+    case providerFlows([String])
     /// Command names.
     case commands
     /// One of these words.
@@ -60,8 +63,16 @@ struct CompletionModel: Sendable, Equatable {
   }
 
   private static func command(_ spec: CommandSpec, words: [String]) -> Command {
-    Command(
-      words: words, options: options(spec.options),
+    var options = options(spec.options)
+    if spec.arguments.first == "PROVIDER" {
+      // `login PROVIDER --flow`: the flows that provider offers.
+      options = options.map { option in
+        guard option.name == "flow", case .choices(let all)? = option.value else { return option }
+        return Option(name: option.name, value: .providerFlows(all))
+      }
+    }
+    return Command(
+      words: words, options: options,
       arguments: spec.arguments.map { argument(named: $0, usage: spec.usage) })
   }
 

@@ -61,6 +61,7 @@ enum CompletionScript {
       "complete -c authtui -f",
       "complete -c authtui -n __fish_use_subcommand -a " + quoted(model.commandNames),
     ]
+    lines += fishProviderFlows(model)
     for option in model.globalOptions {
       lines.append("complete -c authtui " + fishOption(option))
     }
@@ -108,7 +109,7 @@ enum CompletionScript {
       "_authtui_expand() {",
       "  [ -n \"$ZSH_VERSION\" ] && emulate -L sh",
       "  _authtui_current=$1; shift",
-      "  _authtui_scope= _authtui_option= _authtui_count=0",
+      "  _authtui_scope= _authtui_option= _authtui_count=0 _authtui_first=",
       "  for _authtui_word in \"$@\"; do",
       "    if [ -n \"$_authtui_option\" ]; then _authtui_option=; continue; fi",
       "    case $_authtui_word in",
@@ -119,9 +120,12 @@ enum CompletionScript {
       "    if [ -z \"$_authtui_scope\" ]; then _authtui_scope=$_authtui_word",
       "    elif [ \"$_authtui_count\" -eq 0 ] && _authtui_is_action \"$_authtui_scope $_authtui_word\"; then",
       "      _authtui_scope=\"$_authtui_scope $_authtui_word\"",
-      "    else _authtui_count=$((_authtui_count + 1)); fi",
+      "    else [ \"$_authtui_count\" -eq 0 ] && _authtui_first=$_authtui_word",
+      "      _authtui_count=$((_authtui_count + 1)); fi",
       "  done",
-      "  if [ -n \"$_authtui_option\" ]; then _authtui_value \"$_authtui_scope\" \"$_authtui_option\"; return; fi",
+      "  if [ -n \"$_authtui_option\" ]; then",
+      "    _authtui_value \"$_authtui_scope\" \"$_authtui_option\" \"$_authtui_first\"; return",
+      "  fi",
       "  case $_authtui_current in -*) _authtui_options \"$_authtui_scope\"; return ;; esac",
       "  if [ -z \"$_authtui_scope\" ]; then printf '%s\\n' "
         + model.commandNames.joined(separator: " ") + "; return; fi",
@@ -220,6 +224,10 @@ enum CompletionScript {
     switch words {
     case .accounts: return "authtui completion --words accounts 2>/dev/null"
     case .providers: return "authtui completion --words providers 2>/dev/null"
+    case .providerFlows(let all):
+      // $3: the command's first argument, the provider, when it was typed.
+      return "if [ -n \"$3\" ]; then authtui completion --words \"flows:$3\" 2>/dev/null; "
+        + "else printf '%s\\n' " + all.joined(separator: " ") + "; fi"
     case .commands: return "printf '%s\\n' " + model.commandNames.joined(separator: " ")
     case .choices(let choices): return "printf '%s\\n' " + choices.joined(separator: " ")
     case .files: return "echo files"
@@ -237,9 +245,40 @@ enum CompletionScript {
     case .files?: text += " -r -F"
     case .folders?: text += " -x -a '(__fish_complete_directories)'"
     case .choices(let words)?: text += " -x -a " + quoted(words)
+    case .providerFlows?: text += " -x -a '(__authtui_provider_flows)'"
     case .some: text += " -x"
     }
     return text
+  }
+
+  /// `__authtui_provider_flows`: the flows of the provider the command line names (the first
+  /// word after the command word that is no option and no option's value), or every flow
+  /// before one is typed.
+  private static func fishProviderFlows(_ model: CompletionModel) -> [String] {
+    let valued = (model.globalOptions + model.commands.flatMap(\.options)).filter {
+      $0.value != nil
+    }.map { "--" + $0.name }
+    let names = Array(Set(valued)).sorted().joined(separator: " ")
+    let all =
+      model.commands.flatMap(\.options).compactMap { option -> [String]? in
+        if case .providerFlows(let all)? = option.value { return all }
+        return nil
+      }.first ?? []
+    return [
+      "function __authtui_provider_flows",
+      "    set -l skip 0",
+      "    set -l command",
+      "    for word in (commandline -opc)[2..-1]",
+      "        if test $skip -eq 1; set skip 0; continue; end",
+      "        if contains -- $word \(names); set skip 1; continue; end",
+      "        if string match -q -- '-*' $word; continue; end",
+      "        if test -z \"$command\"; set command $word; continue; end",
+      "        authtui completion --words flows:$word 2>/dev/null",
+      "        return",
+      "    end",
+      "    printf '%s\\n' \(all.joined(separator: " "))",
+      "end",
+    ]
   }
 
   private static func fishWords(_ words: CompletionModel.Words, _ model: CompletionModel)
@@ -249,7 +288,7 @@ enum CompletionScript {
     case .accounts: return "'(authtui completion --words accounts 2>/dev/null)'"
     case .providers: return "'(authtui completion --words providers 2>/dev/null)'"
     case .commands: return quoted(model.commandNames)
-    case .choices(let choices): return quoted(choices)
+    case .choices(let choices), .providerFlows(let choices): return quoted(choices)
     case .files, .folders, .none: return nil
     }
   }

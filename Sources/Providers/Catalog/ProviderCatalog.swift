@@ -9,7 +9,8 @@ import Spelling
 /// `skippedFiles`, and a provider that loads but cannot be used (no `client_id`, a flow without
 /// its endpoints) stays listed with its `problems`, so `authtui providers` can say what to fix.
 public struct ProviderCatalog: Sendable {
-  /// The providers, sorted by id.
+  /// The providers, sorted by id: the one order every list of providers uses (`authtui
+  /// providers`, the UI's provider list, the shell completion of provider names).
   public let entries: [ProviderEntry]
   /// Files that could not be read at all, each problem with its file and line.
   public let skippedFiles: [ProviderProblem]
@@ -241,9 +242,11 @@ public struct ProviderCatalog: Sendable {
       ? makeConfiguration(
         file, flows: flows, defaultLoginTimeout: defaultLoginTimeout,
         issuerTemplate: issuerTemplate.flatMap(IssuerTemplate.init)) : nil
-    return ProviderEntry(
+    var entry = ProviderEntry(
       id: id, name: file.name ?? id.rawValue, origin: origin, flows: flows, file: file,
       configuration: configuration, problems: problems, editFile: editFile)
+    entry.issuerTemplate = issuerTemplate.flatMap(IssuerTemplate.init)
+    return entry
   }
 
   static func missingClientIDMessage(_ file: ProviderFile, editFile: String) -> String {

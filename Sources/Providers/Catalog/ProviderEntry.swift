@@ -20,6 +20,9 @@ public struct ProviderEntry: Sendable {
   /// The file a user writes to change this provider, as shown (`~/.config/authtui/providers/ID.json`):
   /// the user file it came from, or the one that would override its preset.
   public let editFile: String
+  /// The issuer of id_tokens when it differs per token (`id_token_issuer_fields`), which
+  /// discovery also accepts as the published issuer; nil for one issuer.
+  public var issuerTemplate: IssuerTemplate? = nil
 
   /// True when a `client_id` is set.
   public var hasClientID: Bool { file.clientID != nil }
@@ -48,6 +51,41 @@ public struct ProviderEntry: Sendable {
       case .fileOverPreset(let path, let preset): return "\(path) (over preset \(preset))"
       }
     }
+  }
+}
+
+/// Where a provider stands, as every list of providers says it (`authtui providers`, the UI).
+public enum ProviderState: String, Sendable, Equatable {
+  /// It can be signed in to.
+  case ready
+  /// It lacks only a client id (a file or the UI's setup form gives one).
+  case noClientID = "no_client_id"
+  /// It lacks only the installed application's client secret (Google's).
+  case noClientSecret = "no_client_secret"
+  /// Something in its file must be fixed first.
+  case needsFix = "needs_fix"
+
+  /// The words lists use (`no client id`).
+  public var words: String {
+    switch self {
+    case .ready: return "ready"
+    case .noClientID: return "no client id"
+    case .noClientSecret: return "no client secret"
+    case .needsFix: return "needs a fix"
+    }
+  }
+}
+
+extension ProviderEntry {
+  /// Where the provider stands.
+  public var state: ProviderState {
+    if configuration != nil { return .ready }
+    // Only a missing client id or secret: what the setup asks for.
+    let missing = problems.allSatisfy {
+      $0.field == "client_id" || ($0.field == "client_secret" && file.clientSecret == nil)
+    }
+    guard missing else { return .needsFix }
+    return hasClientID ? .noClientSecret : .noClientID
   }
 }
 

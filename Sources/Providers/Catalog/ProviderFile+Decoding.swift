@@ -45,6 +45,7 @@ extension FieldReader {
     "access_settings_url", "refresh_requires_client_secret", "post_logout_uses_redirect_uri",
     "application_type", "client_secret", "client_secret_required", "fields",
     "id_token_issuer_fields", "error_aliases", "refresh_token_lifetime", "scope_separator",
+    "registration_client_uri", "registration_access_token",
   ]
 
   static let identityFields = [
@@ -128,6 +129,10 @@ extension FieldReader {
     // Up to ten years, in seconds.
     file.refreshTokenLifetime = integer("refresh_token_lifetime", in: 0...315_360_000)
     file.scopeSeparator = readScopeSeparator()
+    file.registrationClientURI = endpoint("registration_client_uri")
+    file.registrationAccessToken = string("registration_access_token").flatMap {
+      $0.isEmpty ? nil : RegistrationAccessToken($0)
+    }
     return file
   }
 

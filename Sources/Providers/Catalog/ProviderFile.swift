@@ -76,6 +76,13 @@ public struct ProviderFile: Sendable, Equatable {
   /// What the provider's token answers put between granted scopes instead of RFC 6749's space
   /// (`scope_separator`; `","` for GitHub).
   public var scopeSeparator: String?
+  /// Where the dynamic registration of `client_id` is managed (`registration_client_uri`,
+  /// RFC 7592 §3), written by `authtui providers add`: `providers remove` deletes the
+  /// registration there.
+  public var registrationClientURI: URL?
+  /// The bearer token for that management (`registration_access_token`, RFC 7592 §3): a
+  /// secret, kept only in this 0600 file and never printed.
+  public var registrationAccessToken: RegistrationAccessToken?
 
   public init() {}
 
@@ -128,6 +135,8 @@ public struct ProviderFile: Sendable, Equatable {
     merged.applicationType = applicationType ?? base.applicationType
     merged.refreshTokenLifetime = refreshTokenLifetime ?? base.refreshTokenLifetime
     merged.scopeSeparator = scopeSeparator ?? base.scopeSeparator
+    merged.registrationClientURI = registrationClientURI ?? base.registrationClientURI
+    merged.registrationAccessToken = registrationAccessToken ?? base.registrationAccessToken
     return merged
   }
 

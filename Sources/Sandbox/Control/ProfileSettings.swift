@@ -14,6 +14,18 @@ public struct ProfileSettings: Sendable, Equatable {
     case alternate
   }
 
+  /// How a registration endpoint (RFC 7591 §3) answers (`registration`).
+  public enum Registration: String, Sendable, Equatable, CaseIterable {
+    /// Any public native client registers (`open`).
+    case open
+    /// Every registration is refused with `401`: the server wants an initial access token
+    /// (RFC 7591 §3), which no client has here (`closed`).
+    case closed
+    /// A registration without the server's own member `vendor_tenant` is refused with
+    /// `400 invalid_client_metadata` (RFC 7591 §3.2.2) (`vendor_field`).
+    case vendorField = "vendor_field"
+  }
+
   /// Lifetime of new access tokens, in seconds (`expires_in`).
   public var accessTokenLifetime: Int
   /// Lifetime of new refresh tokens, in seconds (Muhajir and OIDC).
@@ -41,6 +53,21 @@ public struct ProfileSettings: Sendable, Equatable {
   /// too (`accepts(redirectURI:)`), what `post_logout_uses_redirect_uri` relies on. `[]`
   /// registers none.
   public var postLogoutRedirectURIs: [String]? = nil
+  /// How the `dynamic` profile's registration endpoint answers (`registration`).
+  public var registration = Registration.open
+  /// False makes the `dynamic` profile's OpenID discovery document a 404, so its metadata is
+  /// only at the RFC 8414 path (`openid_discovery`).
+  public var publishesOpenIDDiscovery = true
+  /// OpenID Connect Core §11 to the letter: an authorization request for `offline_access`
+  /// without `prompt=consent` gets an error page and no redirect (`strict_offline_access`).
+  public var strictOfflineAccess = false
+  /// Error redirects leave out the RFC 9207 `iss` the profile promises (and still sends with
+  /// codes), as a widely used server does when the person declines
+  /// (`error_redirect_omits_iss`).
+  public var errorRedirectOmitsIssuer = false
+  /// The id_token and userinfo name the account only by an opaque `sub` (a number), with no
+  /// `preferred_username`, `email` or `name` (`subject_only_claims`).
+  public var subjectOnlyClaims = false
 
   /// The profile's settings on start and after `reset`.
   public static func defaults(for profile: SandboxProfile) -> ProfileSettings {
@@ -84,6 +111,11 @@ public struct ProfileSettings: Sendable, Equatable {
         accessTokenLifetime: 0, refreshTokenLifetime: 0, authorizationCodeLifetime: 600,
         deviceCodeLifetime: 900, deviceInterval: 5, registeredRedirectURIs: nil,
         idTokenSigning: nil)
+    case .dynamic:
+      return ProfileSettings(
+        accessTokenLifetime: 3600, refreshTokenLifetime: 30 * 86_400,
+        authorizationCodeLifetime: 600, deviceCodeLifetime: 600, deviceInterval: 5,
+        registeredRedirectURIs: nil, idTokenSigning: nil)
     case .microsoft:
       // About an hour of access, 90 days of refresh, 15 minutes for a device code (docs/providers.md).
       return ProfileSettings(
@@ -119,6 +151,11 @@ public struct ProfileSettings: Sendable, Equatable {
         "post_logout_redirect_uris",
         postLogoutRedirectURIs.map { .array($0.map(OrderedJSON.string)) } ?? .null
       ),
+      ("registration", .string(registration.rawValue)),
+      ("openid_discovery", .bool(publishesOpenIDDiscovery)),
+      ("strict_offline_access", .bool(strictOfflineAccess)),
+      ("error_redirect_omits_iss", .bool(errorRedirectOmitsIssuer)),
+      ("subject_only_claims", .bool(subjectOnlyClaims)),
     ])
   }
 }

@@ -41,6 +41,12 @@ public enum SandboxCounter: String, Sendable, CaseIterable, Codable {
   case identityRefusals = "identity_refusals"
   /// Sign-outs confirmed on the end-session page.
   case endSessions = "end_sessions"
+  /// Clients registered (RFC 7591).
+  case registrations
+  /// Registrations refused (RFC 7591 §3.2.2, or no initial access token).
+  case refusedRegistrations = "refused_registrations"
+  /// Registrations deleted (RFC 7592 §2.3).
+  case registrationDeletions = "registration_deletions"
   /// Injected faults that fired.
   case faults
 }

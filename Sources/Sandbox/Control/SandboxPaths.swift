@@ -69,6 +69,35 @@ public enum SandboxPaths {
     public static let endSession = "/oidc/end_session"
   }
 
+  /// The OpenID provider that registers clients itself (RFC 7591, RFC 7592).
+  public enum Dynamic {
+    /// The issuer (`iss`).
+    public static let issuer = "/dynamic"
+    /// OpenID Connect Discovery 1.0 §4: without the revocation, registration and device
+    /// endpoints, which only the RFC 8414 document lists.
+    public static let discovery = "/dynamic/.well-known/openid-configuration"
+    /// RFC 8414 §3.1: the well-known path inserted between the host and the issuer's path.
+    public static let authorizationServerMetadata =
+      "/.well-known/oauth-authorization-server/dynamic"
+    /// `jwks_uri`.
+    public static let jwks = "/dynamic/jwks"
+    /// `authorization_endpoint`.
+    public static let authorize = "/dynamic/authorize"
+    /// `token_endpoint`.
+    public static let token = "/dynamic/token"
+    /// `device_authorization_endpoint` (RFC 8628 §3.1), in the RFC 8414 document only.
+    public static let deviceAuthorization = "/dynamic/device_authorization"
+    /// `verification_uri` (RFC 8628 §3.3).
+    public static let device = "/dynamic/device"
+    /// `revocation_endpoint` (RFC 7009), in the RFC 8414 document only.
+    public static let revoke = "/dynamic/revoke"
+    /// `userinfo_endpoint`.
+    public static let userinfo = "/dynamic/userinfo"
+    /// `registration_endpoint` (RFC 7591 §3), in the RFC 8414 document only; each
+    /// registration is managed at `register/{client_id}` (RFC 7592).
+    public static let register = "/dynamic/register"
+  }
+
   /// GitLab on GitLab.com (`/gitlab`), with the device grant of GitLab 17.1 and later.
   public static let gitLab = GitLab(prefix: "/gitlab")
   /// A self-managed GitLab instance older than 17.1 (`/gitlab-self-managed`): the same

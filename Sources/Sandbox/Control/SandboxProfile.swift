@@ -23,16 +23,26 @@ public enum SandboxProfile: String, Sendable, CaseIterable, Codable {
   public static let googleClientSecret = "GOCSPX-sandbox-desktop-secret"
   /// The Microsoft identity platform, under `/microsoft/{tenant}/…` (`login.microsoftonline.com`).
   case microsoft
+  /// An OpenID provider that lets clients register themselves (RFC 7591, RFC 7592), under
+  /// `/dynamic/`, with part of its metadata only in RFC 8414's document at
+  /// `/.well-known/oauth-authorization-server/dynamic`: what `authtui providers add` meets.
+  case dynamic
 
   /// The client id every profile accepts without registration.
   public static let defaultClientID = "sandbox-client"
 
-  /// The profile serving `path`, if any.
+  /// The profile serving `path`, if any: under one of its prefixes, or its RFC 8414 metadata
+  /// in the path-insertion form (`/.well-known/oauth-authorization-server/dynamic`).
   static func serving(_ path: String) -> SandboxProfile? {
     for profile in allCases where profile.prefixes.contains(where: { path.hasPrefix($0 + "/") }) {
       return profile
     }
-    return nil
+    return allCases.first { $0.insertedMetadataPaths.contains(path) }
+  }
+
+  /// The paths of RFC 8414 §3.1's path-insertion form the profile serves.
+  var insertedMetadataPaths: [String] {
+    self == .dynamic ? [SandboxPaths.Dynamic.authorizationServerMetadata] : []
   }
 
   /// The path prefixes of the profile (two for Simkl's two hosts).
@@ -47,6 +57,7 @@ public enum SandboxProfile: String, Sendable, CaseIterable, Codable {
     case .gitlabSelfManaged: return [SandboxPaths.gitLabSelfManaged.prefix]
     case .google: return ["/google"]
     case .microsoft: return ["/microsoft"]
+    case .dynamic: return [SandboxPaths.Dynamic.issuer]
     }
   }
 
@@ -62,6 +73,7 @@ public enum SandboxProfile: String, Sendable, CaseIterable, Codable {
     case .gitlabSelfManaged: return "GitLab (self-managed)"
     case .google: return "Google"
     case .microsoft: return "Microsoft"
+    case .dynamic: return "Sandbox Dynamic Provider"
     }
   }
 

@@ -56,7 +56,7 @@ public enum SandboxProviderFiles {
           "jwks_uri": url(SandboxPaths.Muhajir.jwks), "redirect_port": port,
           "identity": [
             "source": "endpoint", "endpoint": url(SandboxPaths.Muhajir.me),
-            "label": ["preferred_username", "email", "sub"], "subject": ["sub"],
+            "label": ["preferred_username", "email", "name", "sub"], "subject": ["sub"],
             "email": ["email"], "name": ["name"], "forbidden_scope_hint": "openid",
           ],
         ]

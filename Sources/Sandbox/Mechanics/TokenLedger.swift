@@ -132,6 +132,13 @@ struct TokenLedger: Sendable {
     return .revoked
   }
 
+  /// Revokes every token issued to `clientID` (its registration was deleted, RFC 7592 §2.3).
+  mutating func revokeClient(_ clientID: String) {
+    for (_, entry) in entries where entry.grant.clientID == clientID {
+      revokeFamily(entry.grant.family)
+    }
+  }
+
   /// Makes every refresh token unusable (the `/_sandbox/invalidate` hook); returns how many
   /// were still usable.
   mutating func invalidateRefreshTokens(now: Date) -> Int {

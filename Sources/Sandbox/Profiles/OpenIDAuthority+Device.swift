@@ -23,6 +23,7 @@ extension OpenIDAuthority {
         "Unknown or missing client_id; the sandbox clients are "
           + configuration.profile.clientIDs.joined(separator: " and ") + ".", status: 401)
     }
+    if let refusal = refusal(ofGrant: Self.deviceGrantType, to: clientID) { return refusal }
     let scopes = (body["scope"] ?? "openid").split(separator: " ").map(String.init)
     let supported = configuration.supportedScopes.map(\.name)
     if let unknown = scopes.first(where: { !supported.contains($0) }) {

@@ -11,7 +11,20 @@ extension OpenIDAuthority {
     switch request.path {
     case let path where routes.discovery.contains(path):
       guard method == "GET" else { return Answers.methodNotAllowed(["GET"]) }
-      return discovery(context)
+      guard context.settings.publishesOpenIDDiscovery else { return Answers.notFound(path) }
+      return discovery(context, authorizationServer: false)
+    case let path where routes.authorizationServerMetadata.contains(path):
+      guard method == "GET" else { return Answers.methodNotAllowed(["GET"]) }
+      return discovery(context, authorizationServer: true)
+    case routes.registration:
+      guard method == "POST" else { return Answers.methodNotAllowed(["POST"]) }
+      return register(request, context: &context)
+    case let path
+    where routes.registration.map { path.hasPrefix($0 + "/") } == true:
+      guard method == "GET" || method == "DELETE" else {
+        return Answers.methodNotAllowed(["GET", "DELETE"])
+      }
+      return manageRegistration(request, context: &context)
     case routes.jwks:
       guard method == "GET" else { return Answers.methodNotAllowed(["GET"]) }
       return jwksResponse()
@@ -50,15 +63,16 @@ extension OpenIDAuthority {
     }
   }
 
-  /// OpenID Connect Discovery 1.0 §3 metadata, with RFC 8414 names for the OAuth parts.
-  func discovery(_ context: ProviderContext) -> HTTPResponse {
+  /// OpenID Connect Discovery 1.0 §3 metadata, with RFC 8414 names for the OAuth parts; the
+  /// RFC 8414 document (`authorizationServer`) adds the members only it publishes.
+  func discovery(_ context: ProviderContext, authorizationServer: Bool) -> HTTPResponse {
     let routes = configuration.routes
     func url(_ path: String?) -> OrderedJSON? { path.map { .string(context.absolute($0)) } }
     let grantTypes: [OrderedJSON] =
       ["authorization_code", "refresh_token"]
       + (configuration.offersDeviceGrant ? [.string(Self.deviceGrantType)] : [])
     let published = configuration.tenancy.map { context.absolute($0.publishedIssuerPath) }
-    let document = OrderedJSON.object(dropping: [
+    let members: [(String, OrderedJSON?)] = [
       ("issuer", .string(published ?? issuer(context))),
       ("authorization_endpoint", url(routes.authorize)),
       ("token_endpoint", url(routes.token)),
@@ -91,8 +105,10 @@ extension OpenIDAuthority {
       ("claims_parameter_supported", false),
       ("request_parameter_supported", false),
       ("request_uri_parameter_supported", false),
-    ])
-    return Answers.json(document)
+      ("registration_endpoint", url(routes.registration)),
+    ]
+    let left = authorizationServer ? [] : configuration.onlyInAuthorizationServerMetadata
+    return Answers.json(.object(dropping: members.filter { !left.contains($0.0) }))
   }
 
   /// The claims the discovery document lists.

@@ -16,6 +16,9 @@ extension OpenIDAuthority {
     case .success(let fields, let id): (body, clientID) = (fields, id)
     case .failure(let refusal): return refusal
     }
+    if let grantType = body["grant_type"], let refusal = refusal(ofGrant: grantType, to: clientID) {
+      return refusal
+    }
     do {
       switch body["grant_type"] {
       case "authorization_code":

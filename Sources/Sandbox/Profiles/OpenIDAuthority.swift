@@ -54,6 +54,9 @@ struct OpenIDAuthority: Sendable {
     /// GitLab's userinfo has `preferred_username` besides `nickname` (older GitLab releases
     /// documented `nickname` alone).
     var releasesPreferredUsername = true
+    /// Members only the RFC 8414 document publishes, left out of the OpenID discovery document
+    /// (the `dynamic` profile's revocation, registration and device endpoints).
+    var onlyInAuthorizationServerMetadata: Set<String> = []
 
     /// The device grant (RFC 8628) is offered when it has an endpoint.
     var offersDeviceGrant: Bool { routes.deviceAuthorization != nil }
@@ -106,6 +109,11 @@ struct OpenIDAuthority: Sendable {
     var revocation: String? = nil
     /// Published in discovery; the profile serves it.
     var endSession: String? = nil
+    /// RFC 8414 metadata when it differs from the OpenID document (`discovery` may list the
+    /// RFC 8414 name too when it does not).
+    var authorizationServerMetadata: [String] = []
+    /// `registration_endpoint` (RFC 7591); `registration/{client_id}` manages one (RFC 7592).
+    var registration: String? = nil
   }
 
   struct AuthorizationRequest: Sendable {
@@ -137,6 +145,8 @@ struct OpenIDAuthority: Sendable {
   var issuedIDTokens: [String: (clientID: String, username: String)] = [:]
   /// Hashes of refresh tokens a refresh replaced (`replacesRefreshTokens`).
   var replacedRefreshTokens: Set<String> = []
+  /// Clients registered through the registration endpoint (RFC 7591), by client id.
+  var registeredClients: [String: RegisteredClient] = [:]
   private var alternation = 0
 
   init(_ configuration: Configuration, signingKeys: [SigningKey] = []) {
@@ -151,7 +161,24 @@ struct OpenIDAuthority: Sendable {
   }
 
   func isKnown(clientID: String?) -> Bool {
-    clientID.map { configuration.profile.clientIDs.contains($0) } ?? false
+    guard let clientID else { return false }
+    return configuration.profile.clientIDs.contains(clientID) || registeredClients[clientID] != nil
+  }
+
+  /// True when `uri` may receive `clientID`'s authorization responses: a registered client's
+  /// own `redirect_uris`, byte for byte; the profile's settings for its built-in clients.
+  func accepts(redirectURI uri: String, of clientID: String, settings: ProfileSettings) -> Bool {
+    if let registered = registeredClients[clientID] { return registered.redirectURIs.contains(uri) }
+    return settings.accepts(redirectURI: uri)
+  }
+
+  /// Nil when `clientID` may use `grantType`, else the refusal: a registered client only the
+  /// grants it registered (RFC 7591 §2 `grant_types`).
+  func refusal(ofGrant grantType: String, to clientID: String) -> HTTPResponse? {
+    guard let registered = registeredClients[clientID], !registered.grantTypes.contains(grantType)
+    else { return nil }
+    return Answers.oauthError(
+      "unauthorized_client", "The client did not register the grant type \(grantType).")
   }
 
   // MARK: Authorization endpoint
@@ -170,7 +197,7 @@ struct OpenIDAuthority: Sendable {
         status: 400)
     }
     guard let redirectURI = fields["redirect_uri"],
-      context.settings.accepts(redirectURI: redirectURI)
+      accepts(redirectURI: redirectURI, of: clientID, settings: context.settings)
     else {
       return Pages.message(
         provider: profileName, title: "Redirect URI not registered",
@@ -213,6 +240,18 @@ struct OpenIDAuthority: Sendable {
     }
     if fields["prompt"]?.split(separator: " ").contains("none") == true {
       return refuse("login_required", "Nobody is signed in; the consent page must be shown.")
+    }
+    if context.settings.strictOfflineAccess, scopes.contains("offline_access"),
+      fields["prompt"]?.split(separator: " ").contains("consent") != true
+    {
+      // OIDC Core §11 read strictly, as some servers do: an error page, and no redirect.
+      return Pages.message(
+        provider: profileName, title: "Consent required",
+        text: "offline_access is granted only with prompt=consent (OpenID Connect Core §11).",
+        status: 400)
+    }
+    if refusal(ofGrant: "authorization_code", to: clientID) != nil {
+      return refuse("unauthorized_client", "The client did not register authorization_code.")
     }
     let authorization = AuthorizationRequest(
       clientID: clientID, redirectURI: redirectURI, scopes: scopes.isEmpty ? ["openid"] : scopes,
@@ -279,7 +318,9 @@ struct OpenIDAuthority: Sendable {
   ) -> String {
     var parameters: [FormEncoding.Pair] = [("error", error), ("error_description", description)]
     if let state { parameters.append(("state", state)) }
-    if configuration.returnsIssuer { parameters.append(("iss", issuer(context))) }
+    if configuration.returnsIssuer && !context.settings.errorRedirectOmitsIssuer {
+      parameters.append(("iss", issuer(context)))
+    }
     return RedirectURI.appending(parameters, to: redirectURI)
   }
 
@@ -337,7 +378,7 @@ struct OpenIDAuthority: Sendable {
       tenantClaims = [("tid", .string(tenant)), ("ver", "2.0")]
     }
     var claims: [(String, OrderedJSON)] = [
-      ("iss", .string(issuer)), ("sub", .string(subject(grant.username))),
+      ("iss", .string(issuer)), ("sub", .string(subject(grant.username, context.settings))),
       ("aud", .string(grant.clientID)), ("exp", .int(now + 3600)), ("iat", .int(now)),
       ("auth_time", .int(now)),
     ]
@@ -364,10 +405,11 @@ struct OpenIDAuthority: Sendable {
     }
   }
 
-  /// The account's `sub`: the user name, or for GitLab and Google a number derived from it
-  /// (GitLab's user id, Google's account id), so a client that labels accounts with `sub`
-  /// shows a number.
-  func subject(_ username: String) -> String {
+  /// The account's `sub`: the user name, or for GitLab and Google (and under
+  /// `subject_only_claims`) a number derived from it (GitLab's user id, Google's account id),
+  /// so a client that labels accounts with `sub` shows a number.
+  func subject(_ username: String, _ settings: ProfileSettings) -> String {
+    if settings.subjectOnlyClaims { return UserName.numericID(username) }
     switch configuration.claims {
     case .standard: return username
     case .gitlab, .google: return UserName.numericID(username)
@@ -378,6 +420,7 @@ struct OpenIDAuthority: Sendable {
   private func idTokenClaims(for grant: TokenGrant, context: ProviderContext)
     -> [(String, OrderedJSON)]
   {
+    if context.settings.subjectOnlyClaims { return [] }
     switch configuration.claims {
     case .standard, .google:
       return profileClaims(for: grant, context: context)
@@ -400,6 +443,7 @@ struct OpenIDAuthority: Sendable {
   /// The claims the granted scopes release (OIDC Core §5.4), as the identity endpoint gives
   /// them.
   func profileClaims(for grant: TokenGrant, context: ProviderContext) -> [(String, OrderedJSON)] {
+    if context.settings.subjectOnlyClaims { return [] }
     switch configuration.claims {
     case .standard:
       return standardProfileClaims(for: grant)
@@ -466,7 +510,7 @@ struct OpenIDAuthority: Sendable {
     context.count(.identityRequests)
     return Answers.json(
       .object(
-        [("sub", .string(subject(grant.username)))]
+        [("sub", .string(subject(grant.username, context.settings)))]
           + profileClaims(for: grant, context: context)))
   }
 }

@@ -11,7 +11,7 @@ import Loopback
 /// | `POST /_sandbox/fault` | `{"path":"/oidc/token","kind":"status500\|delay\|garbage\|drop\|drop_after\|answer","count":1,"delay_ms":1500}` (an `answer` with `"status":400,"body":"{…}"`) | `{"faults":[…]}` (the faults waiting) |
 /// | `GET /_sandbox/fault`, `DELETE /_sandbox/fault` | | the faults waiting (`DELETE` clears them first) |
 /// | `POST /_sandbox/clock` | `{"offset_seconds":900}` sets, `{"advance_seconds":60}` adds | `{"offset_seconds":…,"now":UNIX}` |
-/// | `POST /_sandbox/settings` | `{"profile":"oidc","access_token_lifetime":2,"refresh_token_lifetime":…,"authorization_code_lifetime":…,"device_code_lifetime":…,"device_interval":…,"redirect_uris":[…] or null,"id_token_signing":"RS256\|ES256\|alternate" or null,"refresh_needs_client_secret":false}` (any subset) | the profile's settings |
+/// | `POST /_sandbox/settings` | `{"profile":"oidc","access_token_lifetime":2,"refresh_token_lifetime":…,"authorization_code_lifetime":…,"device_code_lifetime":…,"device_interval":…,"redirect_uris":[…] or null,"id_token_signing":"RS256\|ES256\|alternate" or null,"refresh_needs_client_secret":false,"registration":"open\|closed\|vendor_field","openid_discovery":true,"strict_offline_access":false,"error_redirect_omits_iss":false,"subject_only_claims":false}` (any subset) | the profile's settings |
 /// | `GET /_sandbox/settings` | | every profile's settings |
 /// | `POST /_sandbox/invalidate` | `{"profile":"oidc"}` (all profiles without it) | `{"invalidated":N}` |
 /// | `POST /_sandbox/rotate-keys` | `{"profile":"oidc"}` (`oidc` and `muhajir` without it) | `{"kids":{"oidc":[…]}}` |
@@ -159,10 +159,17 @@ extension SandboxEngine {
       ("device_code_lifetime", \.deviceCodeLifetime),
       ("device_interval", \.deviceInterval),
     ]
+    let flags: [(String, WritableKeyPath<ProfileSettings, Bool>)] = [
+      ("refresh_needs_client_secret", \.refreshNeedsClientSecret),
+      ("openid_discovery", \.publishesOpenIDDiscovery),
+      ("strict_offline_access", \.strictOfflineAccess),
+      ("error_redirect_omits_iss", \.errorRedirectOmitsIssuer),
+      ("subject_only_claims", \.subjectOnlyClaims),
+    ]
     let known = Set(
-      integers.map(\.0) + [
-        "profile", "redirect_uris", "id_token_signing", "refresh_needs_client_secret",
-        "post_logout_redirect_uris",
+      integers.map(\.0) + flags.map(\.0) + [
+        "profile", "redirect_uris", "id_token_signing", "post_logout_redirect_uris",
+        "registration",
       ])
     if let unknown = body.keys.sorted().first(where: { !known.contains($0) }) {
       return Self.hookError(
@@ -200,11 +207,21 @@ extension SandboxEngine {
         return Self.hookError("id_token_signing takes \"RS256\", \"ES256\", \"alternate\" or null.")
       }
     }
-    if let needsSecret = body["refresh_needs_client_secret"] {
-      guard case .bool(let value) = needsSecret else {
-        return Self.hookError("refresh_needs_client_secret takes true or false.")
+    for (key, path) in flags {
+      guard let flag = body[key] else { continue }
+      guard case .bool(let value) = flag else {
+        return Self.hookError("\(key) takes true or false.")
       }
-      updated.refreshNeedsClientSecret = value
+      updated[keyPath: path] = value
+    }
+    if let registration = body["registration"] {
+      guard let text = registration.stringValue,
+        let choice = ProfileSettings.Registration(rawValue: text)
+      else {
+        let choices = ProfileSettings.Registration.allCases.map { "\"\($0.rawValue)\"" }
+        return Self.hookError("registration takes \(choices.joined(separator: ", ")).")
+      }
+      updated.registration = choice
     }
     settings[profile] = updated
     return Answers.json(updated.json)

@@ -25,6 +25,7 @@ actor SandboxEngine {
   var gitlabSelfManaged: GitLabProfile
   var google: GoogleProfile
   var microsoft: MicrosoftProfile
+  var dynamic: DynamicProfile
 
   init(configuration: SandboxConfiguration) {
     self.configuration = configuration
@@ -33,6 +34,7 @@ actor SandboxEngine {
     self.oidc = OIDCProfile(signingKeys: configuration.signingKeys)
     (gitlab, gitlabSelfManaged, google) = Self.newerProfiles(configuration)
     self.microsoft = MicrosoftProfile(signingKeys: configuration.signingKeys)
+    self.dynamic = DynamicProfile(signingKeys: configuration.signingKeys)
   }
 
   func attach(baseURL: String) {
@@ -71,6 +73,7 @@ actor SandboxEngine {
     case .gitlabSelfManaged: response = gitlabSelfManaged.respond(to: request, context: &context)
     case .google: response = google.respond(to: request, context: &context)
     case .microsoft: response = microsoft.respond(to: request, context: &context)
+    case .dynamic: response = dynamic.respond(to: request, context: &context)
     }
     stats.record(.requests, profile: profile)
     for event in context.events {
@@ -94,6 +97,7 @@ actor SandboxEngine {
     if profile == nil || profile == .microsoft {
       count += microsoft.invalidateRefreshTokens(now: now)
     }
+    if profile == nil || profile == .dynamic { count += dynamic.invalidateRefreshTokens(now: now) }
     return count
   }
 
@@ -108,6 +112,7 @@ actor SandboxEngine {
     }
     if profile == nil || profile == .google { kids[.google] = try google.rotateKeys() }
     if profile == nil || profile == .microsoft { kids[.microsoft] = try microsoft.rotateKeys() }
+    if profile == nil || profile == .dynamic { kids[.dynamic] = try dynamic.rotateKeys() }
     return kids
   }
 
@@ -124,6 +129,7 @@ actor SandboxEngine {
     github = GitHubProfile()
     (gitlab, gitlabSelfManaged, google) = Self.newerProfiles(configuration)
     microsoft = MicrosoftProfile(signingKeys: configuration.signingKeys)
+    dynamic = DynamicProfile(signingKeys: configuration.signingKeys)
   }
 
   /// The GitLab instances and Google, fresh.
@@ -152,6 +158,7 @@ actor SandboxEngine {
       ("Google", SandboxPaths.Google.discovery),
       ("GitHub", SandboxPaths.GitHub.device),
       ("Microsoft", SandboxPaths.Microsoft.discovery("common")),
+      ("Dynamic registration (RFC 7591)", SandboxPaths.Dynamic.authorizationServerMetadata),
     ]
     for (name, path) in entries {
       body += "<li>\(name): <a href=\"\(path)\">\(path)</a></li>\n"

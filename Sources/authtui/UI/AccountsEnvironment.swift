@@ -319,7 +319,7 @@ actor AccountsEnvironment: AppEnvironment {
     let stored: AccountRecord
     do {
       stored = try await withTaskCancellationHandler {
-        try await session.finish()
+        try await session.finish().record
       } onCancel: {
         session.cancel()
       }

@@ -9,6 +9,9 @@ extension FuzzTargets {
   ) { bytes in
     guard let request = try? AgentRequest(parsing: String(fuzzInput: bytes)) else { return }
     require(request.vault.hasPrefix("/"), "accepted a relative vault path")
+    if case .rename(let account, let label) = request.operation {
+      require(!account.isEmpty && !label.isEmpty, "accepted a rename without account or label")
+    }
     let again = try? AgentRequest(parsing: request.line)
     require(again == request, "parse(line) differs for \(request.line)")
   }
@@ -20,6 +23,9 @@ extension FuzzTargets {
     name: "agent-response", summary: "AgentResponse: lines authtui token reads from the agent"
   ) { bytes in
     guard let response = AgentResponse(parsing: String(fuzzInput: bytes)) else { return }
+    if case .renamed(let rename) = response {
+      require(!rename.previous.isEmpty && !rename.account.isEmpty, "accepted an empty name")
+    }
     require(AgentResponse(parsing: response.line) == response, "parse(line) differs")
   }
 }

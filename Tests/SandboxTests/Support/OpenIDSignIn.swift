@@ -12,6 +12,8 @@ struct OpenIDSignIn {
   let tokenPath: String
   var clientID = "sandbox-client"
   var scope = "openid profile email offline_access"
+  /// Parameters added to the authorization request (`prompt`).
+  var extraQuery: [(String, String)] = []
   let pkce = PKCEPair.generate()
   let state = "st-" + UUID().uuidString
   let nonce = "n-" + UUID().uuidString
@@ -28,6 +30,14 @@ struct OpenIDSignIn {
       tokenPath: SandboxPaths.Muhajir.token)
   }
 
+  static func dynamic(_ harness: SandboxHarness, clientID: String) -> OpenIDSignIn {
+    var signIn = OpenIDSignIn(
+      harness: harness, authorizePath: SandboxPaths.Dynamic.authorize,
+      tokenPath: SandboxPaths.Dynamic.token)
+    signIn.clientID = clientID
+    return signIn
+  }
+
   static func microsoft(_ harness: SandboxHarness, tenant: String = "common") -> OpenIDSignIn {
     OpenIDSignIn(
       harness: harness, authorizePath: SandboxPaths.Microsoft.authorize(tenant),
@@ -39,7 +49,7 @@ struct OpenIDSignIn {
       ("client_id", clientID), ("redirect_uri", harness.callback.redirectURI),
       ("response_type", "code"), ("scope", scope), ("state", state), ("nonce", nonce),
       ("code_challenge", pkce.challenge), ("code_challenge_method", "S256"),
-    ]
+    ] + extraQuery
   }
 
   var authorizationURL: String { harness.url(authorizePath, authorizationQuery) }

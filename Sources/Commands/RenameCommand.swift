@@ -1,0 +1,66 @@
+import Accounts
+import Agent
+
+/// `authtui rename ACCOUNT LABEL`: gives an account another label, checked by the rules every
+/// label follows.
+enum RenameCommand {
+  static let spec = CommandSpec(
+    name: "rename", usage: "rename ACCOUNT LABEL",
+    summary: "Give ACCOUNT another label (PROVIDER/LABEL becomes PROVIDER/NEW-LABEL).",
+    details: """
+      The label follows the rules of `login --label`: 1 to 64 characters, no /, no leading #,
+      no control character, no space at either end; a label another account of the provider
+      has is refused. The account keeps its tokens, its default mark and the provider's
+      account details; a later `authtui login PROVIDER` without --label signs in to it again
+      under its new name. When `authtui agent` runs for this vault, it makes the change and no
+      passphrase is needed.
+      """,
+    arguments: ["ACCOUNT", "LABEL"], requiredArguments: 2, options: [])
+
+  static func run(_ invocation: Invocation, console: Console) async -> ExitCode {
+    let target = invocation.arguments[0]
+    let label = invocation.arguments[1]
+    do throws(CommandFailure) {
+      let change = try await rename(target, to: label, invocation.global, console: console)
+      if change.previous == change.account {
+        console.out("\(change.account) has that label already; nothing changed.")
+      } else {
+        console.out("\(change.previous) is now \(change.account).")
+      }
+      return .ok
+    } catch {
+      console.err(error.line)
+      return error.exitCode
+    }
+  }
+
+  /// The rename: by the agent when one serves this vault (no passphrase is asked), else over
+  /// the vault unlocked here. A request the agent got but did not answer is not made again
+  /// here: it may have been done, and the old name would then be gone.
+  private static func rename(
+    _ target: String, to label: String, _ global: GlobalOptions, console: Console
+  ) async throws(CommandFailure) -> AgentRename {
+    // The label's rules are checked before anything is asked: a usage error costs no unlock.
+    if let problem = AccountLabel.problem(with: label) {
+      throw AccountAccess.failure(.invalidLabel(label, problem: problem))
+    }
+    let unanswered = CommandFailure(
+      exitCode: .failure,
+      message: "the agent got the rename of \(target) but gave no answer, so it may be done or "
+        + "not; see `authtui list`",
+      code: "agent_no_answer")
+    if let answer = await AgentAnswer.ask(
+      .rename(account: target, label: label), global, timeout: AgentAnswer.accountsTimeout,
+      unanswered: unanswered, \.renamed)
+    {
+      return try answer.get()
+    }
+    let book = try await AccountAccess.book(global, console: console, providers: .account(target))
+    do {
+      let change = try await book.rename(named: target, to: label)
+      return AgentRename(previous: change.previous, account: change.account)
+    } catch {
+      throw AccountAccess.failure(error)
+    }
+  }
+}

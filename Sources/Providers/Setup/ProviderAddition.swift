@@ -1,0 +1,224 @@
+import AuthCore
+import Foundation
+import JSON
+
+/// A provider of one's own, from its issuer URL: what `authtui providers add` (and the UI's
+/// "Other provider…" form) writes into `providers/ID.json`, planned from the server's
+/// discovered metadata before anything is written.
+///
+/// The steps, each of which the caller runs (the network is the caller's): discover the
+/// issuer (`OIDCProvider.discover`), plan (`init`), register when `needsRegistration`
+/// (`ClientRegistrar.register` with `registrationRequest(redirectPort:)`, then `adopt`), and
+/// `save`. The file names the issuer, so every sign-in discovers the endpoints afresh.
+public struct ProviderAddition: Sendable {
+  /// The provider's id (`providers/ID.json`).
+  public let id: ProviderID
+  /// The issuer, as given.
+  public let issuer: String
+  /// The name to show, when one was given.
+  public let name: String?
+  /// What the server offers.
+  public let summary: IssuerSummary
+  /// The client id given, or the one registration issued.
+  public private(set) var clientID: String?
+  /// The client secret given (`--client-secret-file`), or one a registration issued for
+  /// `client_secret_post`; written to the 0600 file only.
+  public private(set) var clientSecret: ClientSecret?
+  /// The flows the file lists.
+  public private(set) var flows: [SignInFlow]
+  /// The scopes the file lists.
+  public let scopes: [String]
+  /// The loopback port a registration fixed in its redirect URI (`redirect_port`).
+  public private(set) var redirectPort: UInt16?
+  /// Where the registration is managed, and its token (RFC 7592), when the server gave them.
+  public private(set) var management: (uri: URL, token: RegistrationAccessToken)?
+  /// True once a registration was adopted.
+  public private(set) var registered = false
+
+  /// The scopes authtui asks an OpenID provider for, less those the server says it lacks.
+  public static let openIDScopes = ["openid", "profile", "email", "offline_access"]
+
+  /// Plans the provider `id` at `issuer` from its `metadata`: `flows` are the ones asked for
+  /// (every one the server offers when empty), each of which the server must offer; the scopes
+  /// are the OpenID ones the server lists (none for a plain OAuth server); `clientSecret` is
+  /// taken only with a `clientID`.
+  public init(
+    id: ProviderID, issuer: String, metadata: OIDCProviderMetadata, name: String? = nil,
+    clientID: String? = nil, clientSecret: ClientSecret? = nil, flows asked: [SignInFlow] = []
+  ) throws(ProviderAdditionError) {
+    let summary = IssuerSummary(metadata)
+    for flow in asked where !summary.flows.contains(flow) {
+      throw .flowNotOffered(flow, issuer: issuer, offered: summary.flows)
+    }
+    let flows = asked.isEmpty ? summary.flows : summary.flows.filter(asked.contains)
+    guard !flows.isEmpty else { throw .noUsableFlow(issuer: issuer) }
+    var scopes: [String] = []
+    if summary.isOpenID {
+      let listed = Set(summary.scopesSupported)
+      scopes = Self.openIDScopes.filter { $0 == "openid" || listed.isEmpty || listed.contains($0) }
+      if summary.refresh == false { scopes.removeAll { $0 == "offline_access" } }
+    }
+    self.id = id
+    self.issuer = issuer
+    self.name = name
+    self.summary = summary
+    self.clientID = clientID
+    self.clientSecret = clientID == nil ? nil : clientSecret
+    self.flows = flows
+    self.scopes = scopes
+  }
+
+  /// True when there is no client id yet and the server lets applications register.
+  public var needsRegistration: Bool { clientID == nil && summary.registration }
+
+  /// authtui's registration (RFC 7591 §3.1): a native public client for the planned flows and
+  /// scopes; for the browser flow, the loopback redirect URI on `redirectPort` (RFC 8252
+  /// §7.3 allows any port, but many servers match the registered one exactly, so the port is
+  /// fixed at registration and kept in the file).
+  public func registrationRequest(redirectPort: UInt16?) -> ClientRegistrationRequest {
+    .authtui(
+      flows: flows, redirectURI: redirectPort.map { Self.redirectURI(port: $0) }, scopes: scopes)
+  }
+
+  /// `http://127.0.0.1:PORT/callback`.
+  public static func redirectURI(port: UInt16) -> String { "http://127.0.0.1:\(port)/callback" }
+
+  /// Takes the server's answer to `registrationRequest(redirectPort:)`: its client id, the
+  /// redirect port when the browser flow was registered, the management address and token,
+  /// and the flows whose grant it registered. A secret is kept only when the server registered
+  /// `client_secret_post` (the one client authentication authtui can do); one it issued for a
+  /// public client is of no use and is not written. A server that registered a confidential
+  /// method, no redirect URI asked for, or none of the grants is refused.
+  public mutating func adopt(_ response: ClientRegistrationResponse, redirectPort: UInt16?)
+    throws(ClientRegistrationError)
+  {
+    switch response.tokenEndpointAuthMethod ?? "none" {
+    case "none": clientSecret = nil
+    case "client_secret_post" where response.clientSecret != nil:
+      clientSecret = response.clientSecret
+    case let method: throw .unusableAuthMethod(method)
+    }
+    let browser = flows.contains(.pkce)
+    if browser, let redirectPort {
+      let uri = Self.redirectURI(port: redirectPort)
+      if let registered = response.redirectURIs, !registered.contains(uri) {
+        throw .redirectURINotRegistered(uri)
+      }
+    }
+    if let grants = response.grantTypes {
+      let kept = flows.filter { flow in
+        switch flow {
+        case .pkce: return grants.contains("authorization_code")
+        case .device: return grants.contains(ClientRegistrationRequest.deviceCodeGrantType)
+        case .pin: return false
+        }
+      }
+      guard !kept.isEmpty else {
+        throw .malformedResponse("it registered none of the grant types asked for")
+      }
+      flows = kept
+    }
+    clientID = response.clientID
+    self.redirectPort = flows.contains(.pkce) ? redirectPort : nil
+    if let uri = response.registrationClientURI, let token = response.registrationAccessToken {
+      management = (uri, token)
+    }
+    registered = true
+  }
+
+  /// What to ask the server's administrator for when authtui cannot register itself: a
+  /// public client with the redirect URI on any loopback port and the grants of the flows.
+  public var guide: RegistrationGuide {
+    RegistrationGuide(
+      applicationType: Self.applicationType,
+      redirectURI: flows.contains(.pkce) ? "http://127.0.0.1/callback" : nil,
+      anyPort: flows.contains(.pkce), scopes: scopes, note: note)
+  }
+
+  /// The kind of client to ask for, as `application_type` in the file.
+  static let applicationType = "public (native) client, no client secret"
+
+  /// The grant types the flows use, for the note.
+  private var grantTypes: [String] {
+    var grants: [String] = []
+    if flows.contains(.pkce) { grants.append("authorization_code") }
+    if flows.contains(.device) { grants.append(ClientRegistrationRequest.deviceCodeGrantType) }
+    return grants + ["refresh_token"]
+  }
+
+  /// `registration_note` for a file without a client id.
+  private var note: String {
+    var parts = ["ask the administrator of \(issuer) for a public client (no secret)"]
+    if flows.contains(.pkce) {
+      parts.append("with the redirect URI http://127.0.0.1/callback on any port")
+    }
+    parts.append("and the grant types " + grantTypes.joined(separator: ", "))
+    return parts.joined(separator: " ")
+  }
+
+  /// The file's members, in the order written: name, issuer, client, flows, scopes, redirect
+  /// port, then the registration's management and, without a client id, what to register.
+  public var members: [(String, OrderedJSON)] {
+    var members: [(String, OrderedJSON)] = []
+    if let name { members.append(("name", .string(name))) }
+    members.append(("issuer", .string(issuer)))
+    if let clientID { members.append(("client_id", .string(clientID))) }
+    if let clientSecret {
+      members += [("client_secret", .string(clientSecret.value)), ("client_secret_required", true)]
+    }
+    members.append(("flows", .array(flows.map { .string($0.rawValue) })))
+    members.append(("scopes", .array(scopes.map(OrderedJSON.string))))
+    if let redirectPort { members.append(("redirect_port", .int(Int(redirectPort)))) }
+    if let management {
+      members += [
+        ("registration_client_uri", .string(management.uri.absoluteString)),
+        ("registration_access_token", .string(management.token.value)),
+      ]
+    }
+    if clientID == nil {
+      members += [
+        ("application_type", .string(Self.applicationType)), ("registration_note", .string(note)),
+      ]
+    }
+    return members
+  }
+}
+
+/// Why `authtui providers add` (or the UI's form) cannot add the provider; `description` says
+/// what to do.
+public enum ProviderAdditionError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The id is a built-in preset's: a file of that name would change the preset.
+  case presetID(ProviderID)
+  /// `providers/ID.json` exists, and replacing it was not asked for.
+  case exists(ProviderID, path: String)
+  /// A flow asked for is not one the server offers.
+  case flowNotOffered(SignInFlow, issuer: String, offered: [SignInFlow])
+  /// The server offers no flow authtui can use.
+  case noUsableFlow(issuer: String)
+  /// The file cannot be written.
+  case file(path: String, reason: String)
+
+  public var description: String {
+    switch self {
+    case .presetID(let id):
+      return "\(id) is a built-in preset; give your provider another id, such as \(id)-2 "
+        + "(or set \"client_id\" in providers/\(id).json to use the preset)"
+    case .exists(let id, let path):
+      return "\(path) exists already; add the provider under another id, or replace the file "
+        + "with `authtui providers add \(id) … --replace`"
+    case .flowNotOffered(let flow, let issuer, let offered):
+      let others =
+        offered.isEmpty
+        ? "none authtui can use"
+        : offered.map(\.rawValue).joined(separator: " and ")
+      return "\(issuer) does not offer the \(flow.rawValue) flow (it offers \(others)); leave "
+        + "--flow out to take every flow it offers"
+    case .noUsableFlow(let issuer):
+      return "\(issuer) offers neither a browser sign-in with PKCE nor a device code that authtui "
+        + "can use (its metadata lists no usable authorization_endpoint, token_endpoint or "
+        + "device_authorization_endpoint); check the issuer URL"
+    case .file(let path, let reason):
+      return "\(path): \(reason)"
+    }
+  }
+}

@@ -1,0 +1,405 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `authtui providers add`, `show` and `remove` with the built binary against
+/// `authtui-sandbox`: an issuer URL is enough.
+@Suite struct ProvidersAddCommandTests {
+  /// The sandbox URL of `path`.
+  static func url(_ cli: CLIHarness, _ path: String) -> String {
+    "http://127.0.0.1:\(cli.workspace.port)\(path)"
+  }
+
+  /// The provider file `id` of the harness, parsed.
+  static func file(_ cli: CLIHarness, _ id: String) throws -> [String: Any] {
+    let data = try Data(contentsOf: URL(fileURLWithPath: path(cli, id)))
+    return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+  }
+
+  static func path(_ cli: CLIHarness, _ id: String) -> String {
+    cli.workspace.configPath + "/providers/\(id).json"
+  }
+
+  /// The file `id` as messages name it: HOME is the workspace folder.
+  static func shown(_ id: String) -> String { "~/config/providers/\(id).json" }
+
+  static func mode(_ path: String) -> mode_t {
+    var status = stat()
+    guard lstat(path, &status) == 0 else { return 0 }
+    return status.st_mode & 0o777
+  }
+
+  /// Every file under `folder` but `except`, as text.
+  static func otherFiles(in folder: String, except: Set<String>) -> [String: String] {
+    var texts: [String: String] = [:]
+    let enumerator = FileManager.default.enumerator(atPath: folder)
+    while let name = enumerator?.nextObject() as? String {
+      let path = folder + "/" + name
+      guard !except.contains(path),
+        let data = FileManager.default.contents(atPath: path)
+      else { continue }
+      texts[path] = String(decoding: data, as: UTF8.self)
+    }
+    return texts
+  }
+
+  static let dynamicSummary = """
+      found:           OpenID Connect discovery, RFC 8414 metadata
+      sign-in:         browser (pkce), code on another device (device)
+      refresh:         yes
+      revocation:      yes (RFC 7009)
+      sign-out page:   no
+      registration:    offered (RFC 7591)
+      pushed requests: no
+      DPoP:            no
+    """
+
+  @Test func registersItselfThenSignsInRefreshesAndRevokesThroughRFC8414Metadata() async throws {
+    let cli = try await CLIHarness.start()
+    let issuer = Self.url(cli, "/dynamic")
+    let added = try await cli.run(["providers", "add", "dyn", "--issuer", issuer])
+    #expect(added.status == 0, "\(added.stderr)")
+    #expect(added.stderr == "")
+    let file = try Self.file(cli, "dyn")
+    let clientID = try #require(file["client_id"] as? String)
+    let port = try #require(file["redirect_port"] as? Int)
+    #expect(
+      added.stdout == """
+        Discovered \(issuer):
+        \(Self.dynamicSummary)
+        Registered authtui as the client \(clientID) with the redirect URI http://127.0.0.1:\(port)/callback.
+        Wrote \(Self.shown("dyn")). Sign in with `authtui login dyn`.
+
+        """)
+    #expect(Self.mode(Self.path(cli, "dyn")) == 0o600)
+    #expect(file["issuer"] as? String == issuer)
+    #expect(file["flows"] as? [String] == ["pkce", "device"])
+    #expect(file["scopes"] as? [String] == ["openid", "profile", "email", "offline_access"])
+    #expect(
+      file["registration_client_uri"] as? String
+        == Self.url(cli, "/dynamic/register/\(clientID)"))
+    #expect(file["registration_access_token"] is String)
+    #expect(await cli.stat("registrations") == 1)
+
+    // A sign-in with the registered client, its redirect URI held to the registered port.
+    await cli.hook("settings", #"{"profile": "dynamic", "access_token_lifetime": 30}"#)
+    let login = try await cli.login("dyn")
+    #expect(login.stdout.hasPrefix("Signed in as dyn/alice. "))
+    #expect(login.stderr.contains("redirect_uri=http%3A%2F%2F127.0.0.1%3A\(port)%2Fcallback"))
+    let token = try await cli.run(["token", "dyn/alice"])
+    #expect(token.status == 0, "\(token.stderr)")
+    #expect(await cli.stat("refreshes") == 1)
+    // The revocation endpoint is only in the RFC 8414 document.
+    let logout = try await cli.run(["logout", "dyn/alice"])
+    #expect(logout.status == 0, "\(logout.stderr)")
+    #expect(
+      logout.stdout
+        == "Signed out of dyn/alice: the provider revoked its tokens, and it was removed here.\n")
+    #expect(await cli.stat("revocations") == 2)
+    await cli.stop()
+  }
+
+  @Test func theSecretsAreOnlyInTheProviderFile() async throws {
+    let cli = try await CLIHarness.start()
+    let secretFile = try cli.folder.write("not-a-secret-to-print-7f3a\n", to: "secret.txt")
+    var outputs: [String] = []
+    for arguments in [
+      ["providers", "add", "dyn", "--issuer", Self.url(cli, "/dynamic")],
+      ["providers", "add", "dyn-json", "--issuer", Self.url(cli, "/dynamic"), "--json"],
+      [
+        "providers", "add", "manual", "--issuer", Self.url(cli, "/oidc"), "--client-id", "abc",
+        "--client-secret-file", secretFile,
+      ],
+      ["providers"], ["providers", "--json"], ["providers", "show", "dyn"],
+      ["providers", "show", "manual"],
+    ] {
+      let result = try await cli.run(arguments)
+      #expect(result.status == 0, "\(arguments): \(result.stderr)")
+      outputs += [result.stdout, result.stderr]
+    }
+    let token = try #require(try Self.file(cli, "dyn")["registration_access_token"] as? String)
+    let jsonToken = try #require(
+      try Self.file(cli, "dyn-json")["registration_access_token"] as? String)
+    let manual = try Self.file(cli, "manual")
+    #expect(manual["client_secret"] as? String == "not-a-secret-to-print-7f3a")
+    #expect(manual["client_secret_required"] as? Bool == true)
+    #expect(Self.mode(Self.path(cli, "manual")) == 0o600)
+    let secrets = [token, jsonToken, "not-a-secret-to-print-7f3a"]
+    for output in outputs {
+      #expect(!secrets.contains { output.contains($0) }, "\(output)")
+    }
+    let written = Set(["dyn", "dyn-json", "manual"].map { Self.path(cli, $0) } + [secretFile])
+    for (path, text) in Self.otherFiles(in: cli.folder.path, except: written) {
+      #expect(!secrets.contains { text.contains($0) }, "\(path)")
+    }
+    await cli.stop()
+  }
+
+  @Test func addsAProviderWithAClientIDAndPrintsJSON() async throws {
+    let cli = try await CLIHarness.start()
+    let issuer = Self.url(cli, "/oidc")
+    let added = try await cli.run([
+      "providers", "add", "work", "--issuer", issuer, "--client-id", "sandbox-client", "--name",
+      "Work SSO", "--flow", "pkce", "--json",
+    ])
+    #expect(added.status == 0, "\(added.stderr)")
+    #expect(
+      added.stdout
+        == #"{"id":"work","file":"\#(Self.shown("work"))","issuer":"\#(issuer)","#
+        + #""client_id":"sandbox-client","registered":false,"redirect_uri":null,"#
+        + #""flows":["pkce"],"scopes":["openid","profile","email","offline_access"],"#
+        + #""offers":{"documents":["openid-configuration","oauth-authorization-server"],"#
+        + #""flows":["pkce","device"],"refresh":true,"revocation":true,"end_session":true,"#
+        + #""registration":false,"pushed_authorization_requests":"no","#
+        + #""dpop_signing_alg_values":[]}}"# + "\n")
+    let file = try Self.file(cli, "work")
+    #expect(file["name"] as? String == "Work SSO")
+    #expect(file["registration_access_token"] == nil)
+    #expect(await cli.stat("registrations") == 0)
+    let login = try await cli.login("work")
+    #expect(login.stdout.hasPrefix("Signed in as work/alice. "))
+    await cli.stop()
+  }
+
+  @Test func withoutRegistrationItSaysWhatToAskFor() async throws {
+    let cli = try await CLIHarness.start()
+    let issuer = Self.url(cli, "/oidc")
+    let added = try await cli.run(["providers", "add", "plain", "--issuer", issuer])
+    #expect(added.status == 0, "\(added.stderr)")
+    #expect(
+      added.stdout.hasSuffix(
+        """
+          registration:    no
+          pushed requests: no
+          DPoP:            no
+        Wrote \(Self.shown("plain")) without a client id: \(issuer) lets no application register itself.
+        Ask its administrator for a client id:
+          application type: public (native) client, no client secret
+          redirect URI: http://127.0.0.1/callback (any port)
+          scopes: openid profile email offline_access
+          note: ask the administrator of \(issuer) for a public client (no secret) with the redirect URI http://127.0.0.1/callback on any port and the grant types authorization_code, urn:ietf:params:oauth:grant-type:device_code, refresh_token
+        Then: `authtui providers add plain --issuer \(issuer) --client-id ID --replace`, or add "client_id" to the file.
+
+        """), "\(added.stdout)")
+    let listed = try await cli.run(["providers"])
+    let line = try #require(listed.stdout.split(separator: "\n").first { $0.hasPrefix("plain ") })
+    #expect(
+      line.components(separatedBy: "  ").map { $0.trimmingCharacters(in: .whitespaces) }
+        .filter { !$0.isEmpty } == [
+          "plain", "plain", "no client id", "authtui providers show plain",
+        ])
+    await cli.stop()
+  }
+
+  @Test func aRefusedRegistrationExits7AndWritesNothing() async throws {
+    let cli = try await CLIHarness.start()
+    let issuer = Self.url(cli, "/dynamic")
+    await cli.hook("settings", #"{"profile": "dynamic", "registration": "closed"}"#)
+    let closed = try await cli.run(["providers", "add", "dyn", "--issuer", issuer])
+    #expect(closed.status == 7)
+    #expect(
+      closed.stderr
+        == "authtui: The server's registration endpoint wants an initial access token (HTTP "
+        + "401), which authtui does not have; register a public (native) client with the "
+        + "server's administrator and give authtui its client id. Then: `authtui providers add "
+        + "dyn --issuer \(issuer) --client-id ID`.\n")
+    #expect(!FileManager.default.fileExists(atPath: Self.path(cli, "dyn")))
+    await cli.hook("settings", #"{"profile": "dynamic", "registration": "vendor_field"}"#)
+    let vendor = try await cli.run(["providers", "add", "dyn", "--issuer", issuer])
+    #expect(vendor.status == 7)
+    #expect(
+      vendor.stderr.hasPrefix(
+        "authtui: The server refused authtui's registration (invalid_client_metadata: "
+          + "vendor_tenant is required by this server's policy.): it wants client details "
+          + "authtui does not send; "))
+    #expect(!FileManager.default.fileExists(atPath: Self.path(cli, "dyn")))
+    await cli.stop()
+  }
+
+  @Test func anUnreachableOrUnusableIssuerExits7AndBadUsageExits2() async throws {
+    let cli = try await CLIHarness.start()
+    let nowhere = try await cli.run(["providers", "add", "x", "--issuer", "http://127.0.0.1:1/x"])
+    #expect(nowhere.status == 7)
+    #expect(
+      nowhere.stderr
+        == "authtui: http://127.0.0.1:1/x could not be discovered: Could not connect to "
+        + "127.0.0.1; check your network connection (and any proxy) and try again.\n")
+    let missing = try await cli.run([
+      "providers", "add", "x", "--issuer", Self.url(cli, "/simkl-api"),
+    ])
+    #expect(missing.status == 7)
+    #expect(missing.stderr.contains("has no discovery document at"))
+    let slash = try await cli.run(["providers", "add", "x", "--issuer", Self.url(cli, "/oidc/")])
+    #expect(slash.status == 7)
+    #expect(
+      slash.stderr
+        == "authtui: the server at \(Self.url(cli, "/oidc/")) names its issuer "
+        + "\(Self.url(cli, "/oidc")); give exactly that: --issuer \(Self.url(cli, "/oidc"))\n")
+    let http = try await cli.run(["providers", "add", "x", "--issuer", "http://example.com"])
+    #expect(http.status == 2)
+    #expect(
+      http.stderr
+        == "authtui: --issuer http://example.com is not an https URL (http only on 127.0.0.1) "
+        + "without query or fragment; give the server's issuer, for example "
+        + "https://id.example.com\n")
+    let noIssuer = try await cli.run(["providers", "add", "x"])
+    #expect(noIssuer.status == 2)
+    let badID = try await cli.run(["providers", "add", "Work", "--issuer", "https://x.test"])
+    #expect(badID.status == 2)
+    #expect(badID.stderr.contains("is not a valid provider id"))
+    let flow = try await cli.run([
+      "providers", "add", "x", "--issuer", Self.url(cli, "/google"), "--flow", "device",
+    ])
+    #expect(flow.status == 2)
+    #expect(
+      flow.stderr
+        == "authtui: \(Self.url(cli, "/google")) does not offer the device flow (it offers "
+        + "pkce); leave --flow out to take every flow it offers\n")
+    #expect(await cli.stat("registrations") == 0)
+    await cli.stop()
+  }
+
+  @Test func anExistingIDExits4UnlessReplaced() async throws {
+    let cli = try await CLIHarness.start()
+    let issuer = Self.url(cli, "/oidc")
+    let add = ["providers", "add", "work", "--issuer", issuer, "--client-id", "sandbox-client"]
+    #expect(try await cli.run(add).status == 0)
+    let again = try await cli.run(add)
+    #expect(again.status == 4)
+    #expect(
+      again.stderr
+        == "authtui: \(Self.shown("work")) exists already; add the provider under another "
+        + "id, or replace the file with `authtui providers add work … --replace`\n")
+    // The workspace's sandbox.json: an existing file, refused before any request.
+    let requests = await cli.stat("requests")
+    #expect(try await cli.run(["providers", "add", "sandbox", "--issuer", issuer]).status == 4)
+    #expect(await cli.stat("requests") == requests)
+    let preset = try await cli.run(["providers", "add", "gitlab", "--issuer", issuer])
+    #expect(preset.status == 4)
+    #expect(
+      preset.stderr
+        == "authtui: gitlab is a built-in preset; give your provider another id, such as "
+        + "gitlab-2 (or set \"client_id\" in providers/gitlab.json to use the preset)\n")
+    let replaced = try await cli.run(add + ["--name", "Replaced", "--replace"])
+    #expect(replaced.status == 0, "\(replaced.stderr)")
+    #expect(try Self.file(cli, "work")["name"] as? String == "Replaced")
+    await cli.stop()
+  }
+
+  @Test func makesTheConfigurationFolderPrivateWhenItIsMissing() async throws {
+    let cli = try await CLIHarness.start()
+    let config = cli.folder.file("fresh/authtui")
+    let added = try await cli.run(
+      ["providers", "add", "work", "--issuer", Self.url(cli, "/oidc"), "--client-id", "c"],
+      ["AUTHTUI_CONFIG_DIR": config])
+    #expect(added.status == 0, "\(added.stderr)")
+    #expect(Self.mode(config + "/providers") == 0o700)
+    #expect(Self.mode(config + "/providers/work.json") == 0o600)
+    await cli.stop()
+  }
+
+  @Test func removeDeletesTheFileAndItsRegistrationUnlessAccountsRemain() async throws {
+    let cli = try await CLIHarness.start()
+    #expect(
+      try await cli.run(["providers", "add", "dyn", "--issuer", Self.url(cli, "/dynamic")])
+        .status == 0)
+    try await cli.login("dyn")
+    let refused = try await cli.run(["providers", "remove", "dyn"])
+    #expect(refused.status == 1)
+    #expect(
+      refused.stderr
+        == "authtui: the vault holds an account of dyn (dyn/alice); sign it out first "
+        + "(`authtui logout dyn/alice`), or remove the provider anyway with --force\n")
+    #expect(FileManager.default.fileExists(atPath: Self.path(cli, "dyn")))
+    // Through a running agent, with no passphrase that opens the vault.
+    let agent = try await AgentProcess.start(cli)
+    let wrong: [String: String?] = ["AUTHTUI_PASSPHRASE": "not the passphrase"]
+    #expect(try await cli.run(["providers", "remove", "dyn"], wrong).stderr == refused.stderr)
+    #expect(await agent.stop().status == 0)
+    let forced = try await cli.run(["providers", "remove", "dyn", "--force"])
+    #expect(forced.status == 0, "\(forced.stderr)")
+    #expect(
+      forced.stdout
+        == "Removed \(Self.shown("dyn")); its registration at the server was deleted too.\n")
+    #expect(!FileManager.default.fileExists(atPath: Self.path(cli, "dyn")))
+    #expect(await cli.stat("registration_deletions") == 1)
+    let gone = try await cli.run(["providers", "remove", "dyn"])
+    #expect(gone.status == 4)
+    let preset = try await cli.run(["providers", "remove", "hivesigner", "--force"])
+    #expect(preset.status == 0)
+    #expect(preset.stdout == "Removed \(Self.shown("hivesigner")).\n")
+    await cli.stop()
+  }
+
+  @Test func showsOneProviderInFull() async throws {
+    let cli = try await CLIHarness.start()
+    let issuer = Self.url(cli, "/dynamic")
+    #expect(try await cli.run(["providers", "add", "dyn", "--issuer", issuer]).status == 0)
+    let file = try Self.file(cli, "dyn")
+    let clientID = try #require(file["client_id"] as? String)
+    let port = try #require(file["redirect_port"] as? Int)
+    let shown = try await cli.run(["providers", "show", "dyn"])
+    #expect(shown.status == 0, "\(shown.stderr)")
+    #expect(
+      shown.stdout == """
+        dyn: dyn
+          state:        ready
+          file:         \(Self.shown("dyn"))
+          flows:        pkce, device
+          issuer:       \(issuer)
+          client id:    \(clientID) (registered by authtui; `authtui providers remove dyn` deletes it)
+          scopes:       openid profile email offline_access
+          redirect URI: http://127.0.0.1:\(port)/callback
+
+        Discovered \(issuer):
+        \(Self.dynamicSummary)
+
+        """)
+    let typo = try await cli.run(["providers", "show", "dym"])
+    #expect(typo.status == 4)
+    #expect(typo.stderr == "authtui: no provider dym; did you mean `dyn`?\n")
+    await cli.stop()
+  }
+
+  @Test func theStrictConsentModeSignsInWithOfflineAccess() async throws {
+    let cli = try await CLIHarness.start()
+    await cli.hook("settings", #"{"profile": "oidc", "strict_offline_access": true}"#)
+    // Without prompt=consent the server shows an error page and never redirects: the
+    // sign-in would wait out its timeout.
+    let login = try await cli.login("sandbox", as: "alice", ["--timeout", "20"])
+    #expect(login.stdout.hasPrefix("Signed in as sandbox/alice. "))
+    #expect(login.stderr.contains("&prompt=consent"))
+    await cli.stop()
+  }
+
+  @Test func aDenialWithoutThePromisedIssIsADeclinedSignIn() async throws {
+    let cli = try await CLIHarness.start()
+    await cli.hook("settings", #"{"profile": "oidc", "error_redirect_omits_iss": true}"#)
+    let denied = try await cli.run(
+      ["login", "sandbox"], ["AUTHTUI_TEST_BROWSER_ACTION": "deny"])
+    #expect(denied.status == 6, "\(denied.stderr)")
+    #expect(
+      denied.stderr.hasSuffix(
+        "authtui: The sign-in was declined at the provider (The user declined.); start a new "
+          + "sign-in and approve access to try again. (The provider's answer lacked the `iss` "
+          + "it promises (RFC 9207); no code was used.)\n"), "\(denied.stderr)")
+    #expect(await cli.stat("exchanges") == 0)
+    await cli.stop()
+  }
+
+  @Test func aServerWithMetadataOnlyAtTheRFC8414PathIsAddedAndSignedInTo() async throws {
+    let cli = try await CLIHarness.start()
+    await cli.hook("settings", #"{"profile": "dynamic", "openid_discovery": false}"#)
+    let issuer = Self.url(cli, "/dynamic")
+    let added = try await cli.run(["providers", "add", "dyn", "--issuer", issuer])
+    #expect(added.status == 0, "\(added.stderr)")
+    #expect(added.stdout.contains("\n  found:           RFC 8414 metadata\n"), "\(added.stdout)")
+    let login = try await cli.login("dyn")
+    #expect(login.stdout.hasPrefix("Signed in as dyn/alice. "))
+    await cli.stop()
+  }
+}
