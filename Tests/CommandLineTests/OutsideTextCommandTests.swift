@@ -38,10 +38,10 @@ import Testing
     #expect(row.contains(Self.shown), "\(row)")
     // The columns after the name still line up with the header's.
     let header = table.stdout.split(separator: "\n").first ?? ""
-    let flows = try #require(header.range(of: "FLOWS"))
+    let state = try #require(header.range(of: "STATE"))
     #expect(
-      row.dropFirst(header.distance(from: header.startIndex, to: flows.lowerBound))
-        .hasPrefix("pkce "), "\(header)\n\(row)")
+      row.dropFirst(header.distance(from: header.startIndex, to: state.lowerBound))
+        .hasPrefix("ready "), "\(header)\n\(row)")
 
     let json = try await cli.run(["providers", "--json"])
     #expect(json.status == 0)
