@@ -141,7 +141,7 @@ import Testing
     let failure = ProviderSetupError.file(
       path: "~/.config/authtui/providers/simkl.json",
       reason: "it is a symbolic link; authtui writes only a regular file there: replace it with "
-        + "one, or add \"client_id\" to the file yourself")
+        + "one (or remove it), then try again")
     driver.finish(id, .providerSaved(.failure(failure)))
     #expect(driver.state.context == .providerSetup)
     #expect(driver.text.contains("✗ ~/.config/authtui/providers/simkl.json: it is a symbolic link"))

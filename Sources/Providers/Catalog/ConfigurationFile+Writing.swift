@@ -38,8 +38,8 @@ extension ConfigurationFile {
       // Replacing it would take it from its owner.
       throw .file(
         path: shown,
-        reason: "it belongs to uid \(status.st_uid), not to you; add \"client_id\" to it "
-          + "yourself, or remove it")
+        reason: "it belongs to uid \(status.st_uid), not to you; edit it as its owner, or "
+          + "remove it")
     case S_IFLNK: kind = "a symbolic link"
     case S_IFIFO: kind = "a FIFO (named pipe)"
     case S_IFCHR, S_IFBLK: kind = "a device"
@@ -49,8 +49,8 @@ extension ConfigurationFile {
     }
     throw .file(
       path: shown,
-      reason: "it is \(kind); authtui writes only a regular file there: replace it with one, "
-        + "or add \"client_id\" to the file yourself")
+      reason: "it is \(kind); authtui writes only a regular file there: replace it with one "
+        + "(or remove it), then try again")
   }
 
   /// Writes `text` to a new 0600 file beside `path` (`O_CREAT|O_EXCL|O_NOFOLLOW`), syncs it,
