@@ -207,4 +207,21 @@ import Testing
         + "(http://127.0.0.1:9/dyn/.well-known/openid-configuration answered HTTP 404); check "
         + "the issuer URL: the server's documentation names it")
   }
+
+  @Test func suggestsAnIDFromTheIssuersHost() {
+    func suggested(_ issuer: String, avoiding taken: Set<ProviderID> = []) -> String {
+      ProviderAddition.suggestedID(forIssuer: issuer, avoiding: taken).rawValue
+    }
+    #expect(suggested("https://id.example.com") == "example")
+    #expect(suggested("https://login.corp-sso.example.org/realms/Work") == "corp-sso")
+    #expect(suggested("https://keycloak.example.org/realms/work") == "keycloak")
+    #expect(suggested("https://Auth.Example.COM/") == "example")
+    #expect(suggested("http://127.0.0.1:41234/dynamic") == "dynamic")
+    #expect(suggested("http://127.0.0.1:41234") == "local")
+    #expect(suggested("http://localhost:8080/realms/My_Realm") == "my-realm")
+    #expect(suggested("not a url") == "provider")
+    // A preset's id, or one in use, gets a number.
+    #expect(suggested("https://accounts.google.com") == "google-2")
+    #expect(suggested("https://id.example.com", avoiding: ["example", "example-2"]) == "example-3")
+  }
 }
