@@ -111,6 +111,12 @@ import Testing
       try await tmux.waitUntil("Corp SSO gone", timeout: .seconds(2)) { screen in
         !screen.contains { $0.contains("Corp SSO") }
       }
+      // One that cannot be read is named on the status line, with why.
+      try Data("{\"name\": ".utf8).write(to: URL(fileURLWithPath: providers + "/broken.json"))
+      try await tmux.waitUntil("the unreadable file named") { screen in
+        screen.contains { $0.contains("left out a provider file that cannot be read") }
+          && screen.contains { $0.contains("broken.json") }
+      }
       try await tmux.sendKeys("Escape")
       try await tmux.sendKeys("q")
       try await tmux.waitFor("authtui-exit=0")

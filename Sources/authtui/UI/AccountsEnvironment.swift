@@ -293,7 +293,8 @@ actor AccountsEnvironment: AppEnvironment {
   }
 
   /// Reads the settings and the catalog again (the stamps first) and puts the book over it, so
-  /// sign-ins, refreshes and sign-outs from now on use the providers as the files say.
+  /// sign-ins, refreshes and sign-outs from now on use the providers as the files say. A file
+  /// that newly cannot be read is named on the status line (with the next look at the vault).
   private func readCatalog() async {
     let configuration = setup.configuration
     let (stamps, settings, fresh) = await onOwnThread(named: "provider-reload") {
@@ -303,6 +304,14 @@ actor AccountsEnvironment: AppEnvironment {
         stamps, settings,
         ProviderCatalog.load(from: configuration, defaultLoginTimeout: settings.loginTimeout)
       )
+    }
+    // A file that no longer reads drops its provider from the list: say which, and why.
+    let broken = fresh.skippedFiles.filter { !(catalog?.skippedFiles.contains($0) ?? false) }
+    if !broken.isEmpty {
+      report(
+        .warning,
+        "left out a provider file that cannot be read: "
+          + broken.map(\.description).joined(separator: "; "))
     }
     catalogStamps = stamps
     self.settings = settings
