@@ -137,7 +137,8 @@ let package = Package(
     .testTarget(
       name: "AppTests",
       dependencies: [
-        "Accounts", "App", "AuthCore", "Isolation", "Providers", "Spelling", "Terminal", "Theme",
+        "Accounts", "App", "AuthCore", "Isolation", "JSON", "Providers", "Spelling", "Terminal",
+        "Theme",
         "TestSupport",
         "Vault",
       ],

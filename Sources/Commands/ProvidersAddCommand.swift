@@ -135,7 +135,13 @@ enum ProvidersAddCommand {
 
   static func run(_ options: Options, console: Console) async -> ExitCode {
     do throws(CommandFailure) {
-      try refuseExisting(options)
+      do {
+        // Before any request: a registration that could not be saved would be left behind.
+        try ProviderAddition.checkAvailable(
+          options.id, in: AccountAccess.configuration(options.global), replacing: options.replace)
+      } catch {
+        throw failure(error)
+      }
       let transport = URLSessionTransport()
       let metadata: OIDCProviderMetadata
       do {
@@ -154,7 +160,14 @@ enum ProvidersAddCommand {
       }
       if !options.json { console.out(summary(addition.summary)) }
       if addition.needsRegistration, let endpoint = metadata.registrationEndpoint {
-        try await register(&addition, at: endpoint, transport: transport)
+        do {
+          try await addition.register(
+            at: endpoint, transport: transport, requestTimeout: requestTimeout)
+        } catch .registration(let error) {
+          throw registrationFailure(error, addition)
+        } catch {
+          throw failure(error)
+        }
       }
       let file: URL
       do {
@@ -179,58 +192,6 @@ enum ProvidersAddCommand {
       }
       console.err(error.line)
       return error.exitCode
-    }
-  }
-
-  /// Refuses a preset's id, or an existing file without --replace, before any request.
-  private static func refuseExisting(_ options: Options) throws(CommandFailure) {
-    let location = AccountAccess.configuration(options.global)
-    let path = location.providersDirectory.appendingPathComponent("\(options.id).json").path
-    if ProviderCatalog.presets[options.id.rawValue]?.id == options.id {
-      throw failure(.presetID(options.id))
-    }
-    if !options.replace,
-      FileManager.default.fileExists(atPath: path)
-        || (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
-    {
-      throw failure(
-        .exists(
-          options.id, path: ConfigurationLocation.display(URL(fileURLWithPath: path))))
-    }
-  }
-
-  /// Registers authtui (RFC 7591) and takes the answer; a registration the answer makes
-  /// unusable is deleted again where the server allows it (RFC 7592).
-  private static func register(
-    _ addition: inout ProviderAddition, at endpoint: URL, transport: any Transport
-  ) async throws(CommandFailure) {
-    let port: UInt16?
-    if addition.flows.contains(.pkce) {
-      guard let free = FixedRedirectPort.choose() else {
-        throw CommandFailure(
-          exitCode: .failure,
-          message: "no loopback port could be opened for the redirect URI to register; "
-            + "close some programs (or raise the open-file limit) and try again")
-      }
-      port = free
-    } else {
-      port = nil
-    }
-    let registrar = ClientRegistrar(transport: transport, requestTimeout: requestTimeout)
-    let response: ClientRegistrationResponse
-    do {
-      response = try await registrar.register(
-        addition.registrationRequest(redirectPort: port), at: endpoint)
-    } catch {
-      throw registrationFailure(error, addition)
-    }
-    do {
-      try addition.adopt(response, redirectPort: port)
-    } catch {
-      if let uri = response.registrationClientURI, let token = response.registrationAccessToken {
-        try? await registrar.delete(at: uri, accessToken: token)
-      }
-      throw registrationFailure(.registrationFailed(error), addition)
     }
   }
 
@@ -274,7 +235,9 @@ enum ProvidersAddCommand {
     case .presetID, .exists: exitCode = .notFound
     case .flowNotOffered: exitCode = .usage
     case .noUsableFlow: exitCode = .providerError
-    case .file: exitCode = .failure
+    case .file, .noRedirectPort: exitCode = .failure
+    case .discovery(let error, let issuer): return discoveryFailure(error, issuer: issuer)
+    case .registration(let error): return AccountAccess.failure(.auth(error))
     }
     return CommandFailure(exitCode: exitCode, message: error.description)
   }

@@ -10,7 +10,8 @@ import Testing
   /// From the list to a browser sign-in to Work SSO (the last provider).
   static let browserSignInToWork: [LoopHarness.Step] = [
     .init("› dave", [.character("a")]),
-    .init("Choose a provider", [.end, .enter]),
+    // Work SSO is the last provider, above "Other provider…".
+    .init("Choose a provider", [.end, .up, .enter]),
     .init("How do you want", [.enter]),
   ]
 

@@ -140,7 +140,7 @@ import Testing
 
   @Test(arguments: sizes) func flowChoice(size: Size) {
     var driver = Driver(size: size)
-    driver.press(.character("a"), .end, .enter)
+    driver.press(.character("a"), .end, .up, .enter)
     Snapshot.check(driver.frame, Self.name("sign-in-flow", size))
   }
 

@@ -33,7 +33,7 @@ import Testing
     }
     #expect(fresh != id)
     // The old attempt's answer, arriving late, is dropped.
-    driver.finish(id, .account(.success(Fixtures.alice)))
+    driver.finish(id, .signedIn(.success(SignedInSummary(Fixtures.alice))))
     #expect(driver.state.context == .signIn)
     #expect(driver.state.accounts.map(\.name) == AppState.sorted(Fixtures.accounts).map(\.name))
   }
@@ -74,7 +74,7 @@ import Testing
     case .providerChoice:
       driver.press(.character("a"))
     case .flowChoice:
-      driver.press(.character("a"), .end, .enter)
+      driver.press(.character("a"), .end, .up, .enter)
     case .starting, .waitingForBrowser, .pasteField, .waitingForApproval, .finishing:
       attempt = driver.startSignIn("work", step == .waitingForApproval ? .device : .pkce)
       guard let attempt else { return }
@@ -104,7 +104,7 @@ import Testing
     #expect(afterCancel == (attempt.map { [Effect.cancelSignIn($0)] } ?? []))
     #expect(driver.state.context == .list)
     if let attempt {
-      driver.finish(attempt, .account(.success(Fixtures.alice)))
+      driver.finish(attempt, .signedIn(.success(SignedInSummary(Fixtures.alice))))
       #expect(driver.state.accounts == AppState.sorted(Fixtures.accounts))
       #expect(driver.text.contains("sign-in cancelled; nothing was stored"))
     }
@@ -124,7 +124,7 @@ import Testing
     let id = try #require(started)
     driver.send(.signInProgress(id, driver.codeSnapshot(code: "A7K2Q", complete: false)))
     let erin = AccountSummary(name: Fixtures.name("simkl", "erin"), providerName: "Simkl")
-    driver.finish(id, .account(.success(erin)))
+    driver.finish(id, .signedIn(.success(SignedInSummary(erin))))
     #expect(driver.state.context == .list)
     #expect(driver.state.selection == erin.name)
     #expect(driver.state.filter.isEmpty)
@@ -232,7 +232,8 @@ import Testing
     let started = driver.startSignIn("work", .device)
     let id = try #require(started)
     driver.send(.signInProgress(id, driver.codeSnapshot()))
-    driver.finish(id, .account(.failure(.auth(.accessDenied(description: "the user declined")))))
+    driver.finish(
+      id, .signedIn(.failure(.auth(.accessDenied(description: "the user declined")))))
     #expect(driver.text.contains("✗ The sign-in was declined at the provider"))
     #expect(driver.state.topPanelIsRetryable)
   }
@@ -392,8 +393,9 @@ extension AppState {
     driver.type("second")
     driver.press(.enter)
     #expect(driver.text.contains("approves as second"))
-    // Work SSO is the last provider; its flow choice, then the browser flow.
-    driver.press(.end, .enter, .enter)
+    // Work SSO is the last provider, above "Other provider…"; its flow choice, then the
+    // browser flow.
+    driver.press(.end, .up, .enter, .enter)
     let started = try #require(
       driver.effects.last { if case .startSignIn = $0 { true } else { false } })
     guard case .startSignIn(let id, "work", .pkce, "second") = started else {

@@ -161,4 +161,67 @@ import Testing
       try linked.save(in: location, replacing: true)
     }
   }
+
+  @Test func refusesAPresetOrAFileThereBeforeAnyRequest() throws {
+    let folder = try TemporaryDirectory()
+    let location = ConfigurationLocation(directory: URL(fileURLWithPath: folder.file("config")))
+    try ProviderAddition.checkAvailable("work", in: location, replacing: false)
+    #expect(throws: ProviderAdditionError.presetID("simkl")) {
+      try ProviderAddition.checkAvailable("simkl", in: location, replacing: true)
+    }
+    _ = try Self.addition(Self.metadata()).save(in: location, replacing: false)
+    #expect(
+      throws: ProviderAdditionError.exists("work", path: folder.file("config/providers/work.json"))
+    ) {
+      try ProviderAddition.checkAvailable("work", in: location, replacing: false)
+    }
+    try ProviderAddition.checkAvailable("work", in: location, replacing: true)
+    // A dangling link counts as there: the writer would refuse it.
+    try FileManager.default.createSymbolicLink(
+      atPath: folder.file("config/providers/gone.json"), withDestinationPath: "/nonexistent")
+    #expect(throws: ProviderAdditionError.self) {
+      try ProviderAddition.checkAvailable("gone", in: location, replacing: false)
+    }
+  }
+
+  @Test func saysWhyDiscoveryFailedWithTheFix() {
+    let issuer = "http://127.0.0.1:9/dyn"
+    #expect(
+      ProviderAdditionError.discovery(.discoveryFailed(.invalidIssuer(issuer)), issuer: issuer)
+        .description
+        == "http://127.0.0.1:9/dyn is not an https URL (http only on 127.0.0.1) without query or "
+        + "fragment; give the server's issuer, for example https://id.example.com")
+    #expect(
+      ProviderAdditionError.discovery(
+        .discoveryFailed(.issuerMismatch(expected: issuer, received: issuer + "/")), issuer: issuer
+      ).description
+        == "the server at http://127.0.0.1:9/dyn names its issuer http://127.0.0.1:9/dyn/; give "
+        + "exactly that")
+    #expect(
+      ProviderAdditionError.discovery(
+        .discoveryFailed(
+          .documentNotFound(url: issuer + "/.well-known/openid-configuration", status: 404)),
+        issuer: issuer
+      ).description
+        == "http://127.0.0.1:9/dyn publishes neither OpenID discovery nor RFC 8414 metadata "
+        + "(http://127.0.0.1:9/dyn/.well-known/openid-configuration answered HTTP 404); check "
+        + "the issuer URL: the server's documentation names it")
+  }
+
+  @Test func suggestsAnIDFromTheIssuersHost() {
+    func suggested(_ issuer: String, avoiding taken: Set<ProviderID> = []) -> String {
+      ProviderAddition.suggestedID(forIssuer: issuer, avoiding: taken).rawValue
+    }
+    #expect(suggested("https://id.example.com") == "example")
+    #expect(suggested("https://login.corp-sso.example.org/realms/Work") == "corp-sso")
+    #expect(suggested("https://keycloak.example.org/realms/work") == "keycloak")
+    #expect(suggested("https://Auth.Example.COM/") == "example")
+    #expect(suggested("http://127.0.0.1:41234/dynamic") == "dynamic")
+    #expect(suggested("http://127.0.0.1:41234") == "local")
+    #expect(suggested("http://localhost:8080/realms/My_Realm") == "my-realm")
+    #expect(suggested("not a url") == "provider")
+    // A preset's id, or one in use, gets a number.
+    #expect(suggested("https://accounts.google.com") == "google-2")
+    #expect(suggested("https://id.example.com", avoiding: ["example", "example-2"]) == "example-3")
+  }
 }

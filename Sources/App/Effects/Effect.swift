@@ -27,8 +27,22 @@ public enum Effect: Sendable, Equatable {
   case saveProviderSetup(
     RequestID, provider: ProviderID, clientID: String, redirectPort: UInt16?,
     clientSecret: ClientSecret?)
+  /// Look whether a provider file (or `config.json`) was added, changed or removed by any
+  /// process or editor since the catalog was read (cheap: a listing and a `stat` per file):
+  /// `.providers` with the catalog read again when one was, `.done(nil)` when not.
+  case watchProviders(RequestID)
+  /// Discover the server at `issuer` (its OpenID discovery and RFC 8414 metadata, as
+  /// `providers add` does): `.issuerDiscovered`.
+  case discoverIssuer(RequestID, issuer: String)
+  /// Add the provider `provider` at `issuer` as `providers add` does: register authtui there
+  /// when no `clientID` is given and the server allows it (RFC 7591), write
+  /// `providers/ID.json`, read the catalog again: `.providerAdded`.
+  case addProvider(RequestID, provider: ProviderID, issuer: String, clientID: String?)
+  /// Give the account the label `label` (`AccountBook.rename`): `.accounts`, the list
+  /// afterwards.
+  case rename(RequestID, AccountName, label: String)
   /// Start a sign-in attempt; its progress comes back as `.signInProgress` under the same id,
-  /// and its end as `.account`. The account is stored only when the attempt succeeds.
+  /// and its end as `.signedIn`. The account is stored only when the attempt succeeds.
   case startSignIn(RequestID, provider: ProviderID, method: SignInFlow, label: String?)
   /// End a running attempt; it stores nothing (the runner cancels its task).
   case cancelSignIn(RequestID)
@@ -77,7 +91,8 @@ extension Effect {
       .submitRedirect(let id, _), .openBrowser(let id, _, _, _), .copyText(let id, _, _),
       .copyToken(let id, _), .refresh(let id, _), .refreshAhead(let id, _), .watchVault(let id),
       .signOut(let id, _), .removeDamaged(let id, _), .saveProviderSetup(let id, _, _, _, _),
-      .exportEnvFile(let id, _, _, _), .setDefault(let id, _, _):
+      .exportEnvFile(let id, _, _, _), .setDefault(let id, _, _), .watchProviders(let id),
+      .discoverIssuer(let id, _), .addProvider(let id, _, _, _), .rename(let id, _, _):
       return id
     }
   }

@@ -12,16 +12,27 @@ public enum Outcome: Sendable {
   /// The vault was unlocked or created (nil), or the sentence that says why not: the command
   /// line's, which names where a rejected passphrase came from (`.unlock`, `.createVault`).
   case unlocked(problem: String?)
-  /// The account list, or why it could not be read (`.loadAccounts`).
+  /// The account list, or why it could not be read (`.loadAccounts`, and `.setDefault` and
+  /// `.rename` after their change).
   case accounts(Result<AccountList, AccountsError>)
-  /// The provider catalog (`.loadProviders`).
+  /// The provider catalog (`.loadProviders`, and `.watchProviders` when a file changed).
   case providers([ProviderSummary])
   /// The catalog read again after a provider's setup was saved, or why it was not saved
   /// (`.saveProviderSetup`).
   case providerSaved(Result<[ProviderSummary], ProviderSetupError>)
-  /// The account as stored afterwards, or why there is none (`.startSignIn`, `.refresh`).
+  /// The account as stored afterwards, or why there is none (`.refresh`, `.refreshAhead`).
   case account(Result<AccountSummary, AccountsError>)
-  /// The work was done (nil), or why not (`.submitRedirect`).
+  /// The account a sign-in stored, and whether its label is only an opaque identifier, or why
+  /// there is none (`.startSignIn`).
+  case signedIn(Result<SignedInSummary, AccountsError>)
+  /// What the server at an issuer offers, or why it could not be discovered or used
+  /// (`.discoverIssuer`).
+  case issuerDiscovered(Result<IssuerSummary, ProviderAdditionError>)
+  /// The provider added (its file written, the catalog read again), or why not
+  /// (`.addProvider`).
+  case providerAdded(Result<ProviderAdded, ProviderAdditionError>)
+  /// The work was done (nil), or why not (`.submitRedirect`); nothing changed
+  /// (`.watchVault`, `.watchProviders`).
   case done(AccountsError?)
   /// What the provider did on sign-out (the account is gone), or why the account could not be
   /// removed (`.signOut`).

@@ -20,7 +20,7 @@ public enum ActionTable {
 
   private static let everywhere = Set(KeyContext.allCases)
   private static let browsing: Set<KeyContext> = everywhere.subtracting([
-    .unlock, .filter, .pasteRedirect, .labelField, .providerSetup,
+    .unlock, .filter, .pasteRedirect, .labelField, .providerSetup, .otherProvider, .rename,
   ])
   private static let account: Set<KeyContext> = [.list, .details]
   private static let choosing: Set<KeyContext> = [
@@ -79,6 +79,10 @@ public enum ActionTable {
       help: "mark or unmark it as the account PROVIDER alone names (`authtui default`)",
       hint: "default", contexts: account),
     Row(
+      command: .rename, defaultKeys: [key("l")],
+      help: "rename the account: give it another label (PROVIDER/LABEL)", hint: "rename",
+      contexts: account),
+    Row(
       command: .showDamaged, defaultKeys: [key("D")],
       help: "show the accounts the vault cannot read, to remove them", hint: "damaged",
       contexts: [.list]),
@@ -117,9 +121,8 @@ public enum ActionTable {
     Row(
       command: .confirm, defaultKeys: [.enter], help: "choose, confirm or submit", hint: "ok",
       contexts: [
-        .unlock, .notices, .filter, .providerChoice, .providerSetup, .flowChoice, .pasteRedirect,
-        .labelField,
-        .signOut, .export,
+        .unlock, .notices, .filter, .providerChoice, .providerSetup, .otherProvider, .flowChoice,
+        .pasteRedirect, .labelField, .rename, .signOut, .export,
       ]),
     Row(
       command: .yes, defaultKeys: [key("y")], help: "yes, sign out or remove", hint: nil,
@@ -129,10 +132,10 @@ public enum ActionTable {
       contexts: [.signOut, .damaged]),
     Row(
       command: .nextField, defaultKeys: [.tab], help: "next field", hint: "next field",
-      contexts: [.unlock, .providerSetup, .export]),
+      contexts: [.unlock, .providerSetup, .otherProvider, .export]),
     Row(
       command: .previousField, defaultKeys: [.backtab], help: "previous field", hint: nil,
-      contexts: [.unlock, .providerSetup, .export]),
+      contexts: [.unlock, .providerSetup, .otherProvider, .export]),
     Row(
       command: .toggle, defaultKeys: [.character(" "), .left, .right],
       help: "switch between env file and clipboard", hint: nil, contexts: [.export]),

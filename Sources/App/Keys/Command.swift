@@ -30,6 +30,7 @@ public enum Command: String, Sendable, Hashable, CaseIterable {
   case showDamaged = "damaged"
   case remove
   case editLabel = "label"
+  case rename
   case retry
   case nextField = "next-field"
   case previousField = "previous-field"

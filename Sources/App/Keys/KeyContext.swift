@@ -15,6 +15,8 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
   case providerChoice = "provider-choice"
   /// Sign-in: a provider without a client id, set up in a form.
   case providerSetup = "provider-setup"
+  /// Sign-in: a provider of one's own from its issuer URL ("Other provider…").
+  case otherProvider = "other-provider"
   /// Sign-in, second step: choose a flow.
   case flowChoice = "flow-choice"
   /// Sign-in, the flow screen: URL or code, countdown.
@@ -23,6 +25,8 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
   case pasteRedirect = "paste-redirect"
   /// Typing the label a sign-in stores its account under.
   case labelField = "label-field"
+  /// Typing an account's new label (the rename dialog, or the prompt after a sign-in).
+  case rename
   /// The sign-out confirmation and its result.
   case signOut = "sign-out"
   /// The export dialog.
@@ -42,10 +46,12 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
     case .details: return "Account details"
     case .providerChoice: return "Sign-in: choose a provider"
     case .providerSetup: return "Sign-in: set up a provider"
+    case .otherProvider: return "Sign-in: other provider"
     case .flowChoice: return "Sign-in: choose how"
     case .signIn: return "Sign-in in progress"
     case .pasteRedirect: return "Paste the redirect address"
     case .labelField: return "Sign-in: type the label"
+    case .rename: return "Rename an account"
     case .signOut: return "Sign out"
     case .export: return "Export"
     case .damaged: return "Damaged accounts"
@@ -57,7 +63,8 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
   /// Esc, arrows, Tab, Ctrl-…) reach the key map there.
   public var takesText: Bool {
     switch self {
-    case .unlock, .filter, .pasteRedirect, .labelField, .providerSetup: return true
+    case .unlock, .filter, .pasteRedirect, .labelField, .providerSetup, .otherProvider, .rename:
+      return true
     default: return false
     }
   }

@@ -17,7 +17,7 @@ extension AppState {
       if let account = selectedAccount { panels.append(.details(account.name)) }
     case .add:
       return beginSignIn(now: now)
-    case .refresh, .copy, .export, .signOut, .signInAgain, .makeDefault:
+    case .refresh, .copy, .export, .signOut, .signInAgain, .makeDefault, .rename:
       guard let account = selectedAccount else {
         let addKey = keys.keys(for: .add, in: .list).first?.displayName ?? "a"
         message = StatusMessage(.info, "no account selected; press \(addKey) to add one", now: now)
@@ -52,7 +52,7 @@ extension AppState {
     switch command {
     case .back:
       panels.removeLast()
-    case .refresh, .copy, .export, .signOut, .signInAgain, .makeDefault:
+    case .refresh, .copy, .export, .signOut, .signInAgain, .makeDefault, .rename:
       guard let account = account(name) else { return [] }
       return accountCommand(command, account, now: now)
     default:
@@ -69,6 +69,8 @@ extension AppState {
     switch command {
     case .signInAgain:
       return signInAgain(account, now: now)
+    case .rename:
+      panels.append(.rename(RenameForm(account: name)))
     case .makeDefault:
       let doing = account.isDefault ? "removing the default mark of" : "making default"
       let id = startBusy("\(doing) \(name)", account: name, writesVault: true)

@@ -97,19 +97,29 @@ extension AppState {
       // The user left the form while it was saved: the sign-in is theirs to start.
       guard let formIndex, formIndex == panels.count - 1 else { return [] }
       panels.removeLast()
-      updateSignIn { $0.step = .chooseProvider(selected: index) }
-      guard provider.isUsable, let method = provider.methods.first else {
-        let problem = provider.problems.first ?? "it offers no sign-in flow"
-        message = StatusMessage(
-          .error, "saved \(file), but \(provider.name) cannot be used yet: \(problem)", now: now)
-        return []
-      }
-      if provider.methods.count == 1 {
-        return startAttempt(provider: provider, method: method, now: now)
-      }
-      updateSignIn { $0.step = .chooseMethod(provider: provider, selected: 0) }
+      return continueSignIn(provider, at: index, file: file, now: now)
+    }
+  }
+
+  /// Goes on with the sign-in on the provider choice after `provider` (row `index`) was
+  /// saved to `file`: straight to its flow screen when it has one flow, to the flow choice when
+  /// it has more, to its setup form when it still lacks a client id.
+  mutating func continueSignIn(
+    _ provider: ProviderSummary, at index: Int, file: String, now: Date
+  ) -> [Effect] {
+    updateSignIn { $0.step = .chooseProvider(selected: index) }
+    guard provider.isUsable, let method = provider.methods.first else {
+      if let setup = provider.setup { return openProviderSetup(provider, setup: setup) }
+      let problem = provider.problems.first ?? "it offers no sign-in flow"
+      message = StatusMessage(
+        .error, "saved \(file), but \(provider.name) cannot be used yet: \(problem)", now: now)
       return []
     }
+    if provider.methods.count == 1 {
+      return startAttempt(provider: provider, method: method, now: now)
+    }
+    updateSignIn { $0.step = .chooseMethod(provider: provider, selected: 0) }
+    return []
   }
 
   /// Changes the setup form on top, if the top panel is one.

@@ -35,11 +35,19 @@ extension AppState {
         message = StatusMessage(.error, failure.message, now: now)
       }
     case (.loadProviders, .providers(let list)):
-      providers = list
+      useProviders(list)
     case (.saveProviderSetup(let id, let provider, _, _, _), .providerSaved(let result)):
       return providerSetupSaved(id, provider: provider, result, now: now)
-    case (.startSignIn(let id, _, _, _), .account(let result)):
+    case (.startSignIn(let id, _, _, _), .signedIn(let result)):
       return signInFinished(id, result, now: now)
+    case (.rename(let id, let name, let label), .accounts(let result)):
+      renamed(id, name, to: label, result, now: now)
+    case (.watchProviders, _):
+      providersWatched(outcome)
+    case (.discoverIssuer(let id, let issuer), .issuerDiscovered(let result)):
+      issuerDiscovered(id, issuer: issuer, result)
+    case (.addProvider(let id, _, _, _), .providerAdded(let result)):
+      return providerAdded(id, result, now: now)
     case (.submitRedirect, .done(let failure)):
       if let failure { message = StatusMessage(.error, failure.message, now: now) }
     case (.refresh(_, let name), .account(let result)):

@@ -3,15 +3,9 @@ import AuthCore
 import Foundation
 
 extension AppState {
-  /// Opens the sign-in screens at the provider choice.
+  /// Opens the sign-in screens at the provider choice, whose last row ("Other provider…")
+  /// adds a provider from its issuer URL.
   mutating func beginSignIn(now: Date) -> [Effect] {
-    guard !providers.isEmpty else {
-      message = StatusMessage(
-        .error,
-        "no providers are configured: add one in \(configuration.configDirectory)/providers/",
-        now: now)
-      return []
-    }
     let first = providers.firstIndex(where: \.isUsable) ?? 0
     panels.append(.signIn(SignInState(step: .chooseProvider(selected: first))))
     return []
@@ -82,7 +76,8 @@ extension AppState {
   }
 
   private mutating func chooseProvider(_ command: Command, selected: Int, now: Date) -> [Effect] {
-    let last = providers.count - 1
+    // The row after the providers is "Other provider…".
+    let last = providers.count
     var next = selected
     switch command {
     case .moveUp: next -= 1
@@ -95,6 +90,7 @@ extension AppState {
       panels.removeLast()
       return []
     case .confirm:
+      if selected == providers.count { return openOtherProvider() }
       guard providers.indices.contains(selected) else { return [] }
       let provider = providers[selected]
       guard provider.isUsable, let method = provider.methods.first else {
@@ -256,20 +252,25 @@ extension AppState {
 
   /// The end of an attempt. Results for an attempt that was cancelled, timed out or replaced
   /// by a retry are dropped.
+  ///
+  /// A new account whose label is only the provider's opaque identifier for the user (and no
+  /// label was typed) is named first: the label prompt takes the sign-in's place, and the
+  /// account joins the list once named. It is stored already (the spent code's tokens are
+  /// never held back for a person to type), so quitting at the prompt keeps it.
   mutating func signInFinished(
-    _ id: RequestID, _ result: Result<AccountSummary, AccountsError>, now: Date
+    _ id: RequestID, _ result: Result<SignedInSummary, AccountsError>, now: Date
   ) -> [Effect] {
     guard let attempt = attempt(id), attempt.isRunning else { return [] }
     switch result {
-    case .success(let account):
+    case .success(let signedIn):
+      let account = signedIn.account
+      let isNew = self.account(account.name) == nil
       closeSignIn()
-      upsert(account)
-      if !visibleAccounts.contains(where: { $0.name == account.name }) {
-        filter.clear()
-        accountsChanged()
+      if signedIn.labelIsSubject && isNew {
+        panels.append(.rename(RenameForm(naming: account)))
+        return []
       }
-      selection = account.name
-      keepSelectionVisible()
+      joinList(account, now: now)
       message = StatusMessage(.success, "signed in: \(account.name)", now: now)
     case .failure(let failure):
       if failure == .auth(.cancelled) {

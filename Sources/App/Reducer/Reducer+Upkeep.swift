@@ -2,11 +2,16 @@ import Accounts
 import Foundation
 
 /// The background work that keeps the list true and its tokens fresh while the UI runs: a
-/// look at the vault twice a second (other processes sign in, out and refresh), and each
-/// refreshable account's refresh ahead of its expiry.
+/// look at the vault twice a second (other processes sign in, out and refresh), a look at the
+/// provider files twice a second too (other processes and editors add, change and remove them), and
+/// each refreshable account's refresh ahead of its expiry.
 extension AppState {
   /// How often the vault is looked at: a change by another process shows within a second.
   static let vaultWatchInterval: TimeInterval = 0.5
+  /// How often the provider files are looked at (a listing and a `stat` per file): a file
+  /// saved by any process or editor shows in the provider list well within two seconds, the
+  /// look and the catalog read again included, on a busy machine too.
+  static let providerWatchInterval: TimeInterval = 0.5
 
   /// The background work due at `now`.
   mutating func upkeep(now: Date) -> [Effect] {
@@ -19,6 +24,14 @@ extension AppState {
       vaultWatch = id
       vaultWatchedAt = now
       effects.append(.watchVault(id))
+    }
+    if providerWatch == nil,
+      providersWatchedAt.map({ now.timeIntervalSince($0) >= Self.providerWatchInterval }) ?? true
+    {
+      let id = newRequest()
+      providerWatch = id
+      providersWatchedAt = now
+      effects.append(.watchProviders(id))
     }
     for account in accounts {
       guard let due = refreshDue(account), due <= now, !isBusy(account.name) else { continue }
@@ -62,6 +75,31 @@ extension AppState {
       break
     }
     return []
+  }
+
+  /// What the look at the provider files found: the catalog read again when a file was added,
+  /// changed or removed. The provider choice keeps its selection on the same provider.
+  mutating func providersWatched(_ outcome: Outcome) {
+    providerWatch = nil
+    guard case .providers(let list) = outcome else { return }
+    useProviders(list)
+  }
+
+  /// Takes `list` as the catalog, keeping the provider choice on the provider it was on (or
+  /// on the row where it was, when that provider is gone).
+  mutating func useProviders(_ list: [ProviderSummary]) {
+    for index in panels.indices {
+      guard case .signIn(var signIn) = panels[index],
+        case .chooseProvider(let selected) = signIn.step
+      else { continue }
+      let chosen = providers.indices.contains(selected) ? providers[selected].id : nil
+      let kept =
+        chosen.flatMap { id in list.firstIndex { $0.id == id } }
+        ?? (selected >= providers.count ? list.count : min(selected, list.count))
+      signIn.step = .chooseProvider(selected: kept)
+      panels[index] = .signIn(signIn)
+    }
+    providers = list
   }
 
   /// Shows `list` as the vault now holds it, keeping the selection on the same account (or

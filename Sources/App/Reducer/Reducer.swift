@@ -154,6 +154,26 @@ extension AppState {
         }
         form.problem = nil
       }
+    case .otherProvider:
+      updateOtherProvider { form in
+        guard form.pending == nil else { return }
+        switch form.focus {
+        case .issuer:
+          change(&form.issuer)
+          // What was found was for the issuer as it was: another one is discovered afresh.
+          form.discovery = nil
+          form.providerID.clear()
+        case .clientID: change(&form.clientID)
+        case .providerID: change(&form.providerID)
+        }
+        form.problem = nil
+      }
+    case .rename:
+      updateRename { form in
+        guard form.pending == nil else { return }
+        change(&form.label)
+        form.problem = nil
+      }
     case .export:
       updateExport { form in
         switch form.focus {
@@ -194,6 +214,8 @@ extension AppState {
     case .providerChoice, .flowChoice, .signIn, .pasteRedirect, .labelField:
       return performSignIn(command, now: now)
     case .providerSetup: return performProviderSetup(command, now: now)
+    case .otherProvider: return performOtherProvider(command, now: now)
+    case .rename: return performRename(command, now: now)
     case .signOut: return performSignOut(command, now: now)
     case .export: return performExport(command, now: now)
     case .help, .notices: return performScroll(command)

@@ -19,13 +19,17 @@ public struct AppConfiguration: Sendable, Equatable {
   /// demo with no browser here): the sign-in screens then let the user choose what it
   /// answers. Nil otherwise.
   public var demoApprover: String?
+  /// The issuer the "Other provider…" form starts with: the demo's sandbox server that lets
+  /// authtui register itself (nil otherwise).
+  public var issuerSuggestion: String?
 
   /// The configuration of a run.
   public init(
     vaultPath: String, configDirectory: String, timeZone: TimeZone = .current,
     browserAvailable: Bool = false, clipboardClearAfter: TimeInterval = 45,
-    demoNotice: String? = nil, demoApprover: String? = nil
+    demoNotice: String? = nil, demoApprover: String? = nil, issuerSuggestion: String? = nil
   ) {
+    self.issuerSuggestion = issuerSuggestion
     self.vaultPath = vaultPath
     self.configDirectory = configDirectory
     self.timeZone = timeZone

@@ -59,6 +59,10 @@ public struct AppState: Sendable {
   /// other processes write.
   var vaultWatch: RequestID?
   var vaultWatchedAt: Date?
+  /// The look at the provider files in flight, and when the last one started: the provider
+  /// list follows what other processes and editors write.
+  var providerWatch: RequestID?
+  var providersWatchedAt: Date?
   /// The terminal's size, as the loop last reported it.
   public var size = Size(rows: 24, columns: 80)
   /// Set when the user asked to quit; the loop ends once `shouldExit` is true.
@@ -95,6 +99,8 @@ public struct AppState: Sendable {
     case .signOut: return .signOut
     case .export: return .export
     case .providerSetup: return .providerSetup
+    case .otherProvider: return .otherProvider
+    case .rename: return .rename
     case .help: return .help
     case .notices: return .notices
     case .damaged: return .damaged

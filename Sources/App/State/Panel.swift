@@ -9,6 +9,10 @@ public enum Panel: Sendable, Equatable {
   case signIn(SignInState)
   /// The setup form of a provider without a client id, over the sign-in's provider choice.
   case providerSetup(ProviderSetupForm)
+  /// The "Other provider…" form (a provider from its issuer URL), over the provider choice.
+  case otherProvider(IssuerForm)
+  /// The rename dialog, or the label prompt after a sign-in (`RenameForm.signedIn`).
+  case rename(RenameForm)
   /// The sign-out dialog.
   case signOut(SignOutState)
   /// The export dialog.

@@ -87,6 +87,10 @@ public enum AppView {
         DialogViews.drawExport(form, state: state, body: body, in: &buffer)
       case .providerSetup(let form):
         ProviderSetupView.draw(form, state: state, body: body, now: now, in: &buffer)
+      case .otherProvider(let form):
+        OtherProviderView.draw(form, state: state, body: body, now: now, in: &buffer)
+      case .rename(let form):
+        RenameView.draw(form, state: state, body: body, now: now, in: &buffer)
       case .help(let context, let scroll):
         HelpView.draw(state, first: context, scroll: scroll, body: body, in: &buffer)
       case .notices(let scroll):

@@ -28,7 +28,7 @@ enum Hints {
         : [
           (.details, "details"), (.add, "add"), (.refresh, "refresh"), (.copy, "copy"),
           (.export, "export"), (.signOut, "sign out"), (.signInAgain, "sign in again"),
-          (.filter, "filter"), (.help, "help"), (.quit, "quit"),
+          (.rename, "rename"), (.filter, "filter"), (.help, "help"), (.quit, "quit"),
         ]
       if state.selectedAccount?.needsSignIn == true {
         // Nothing else works on it: signing in again is what the row needs.
@@ -44,7 +44,7 @@ enum Hints {
     case .details:
       wanted = [
         (.refresh, "refresh"), (.copy, "copy"), (.export, "export"), (.signOut, "sign out"),
-        (.signInAgain, "sign in again"), (.back, "back"), (.help, "help"),
+        (.signInAgain, "sign in again"), (.rename, "rename"), (.back, "back"), (.help, "help"),
       ]
       if case .details(let name) = state.topPanel, state.account(name)?.needsSignIn == true {
         wanted.removeAll { $0.0 == .signInAgain || $0.0 == .refresh || $0.0 == .copy }
@@ -61,6 +61,14 @@ enum Hints {
       wanted = [(.confirm, "save and sign in"), (.nextField, "next field"), (.back, "back")]
       if case .providerSetup(let form) = state.topPanel, form.redirectPort == nil {
         wanted.remove(at: 1)
+      }
+    case .otherProvider:
+      wanted = otherProviderHints(state)
+    case .rename:
+      wanted = [(.confirm, "rename"), (.back, "cancel")]
+      if case .rename(let form) = state.topPanel {
+        if form.signedIn != nil { wanted = [(.confirm, "use this label"), (.back, "keep it")] }
+        if form.pending != nil { wanted = [(.back, "close")] }
       }
     case .signIn:
       wanted = signInHints(state)
@@ -106,6 +114,18 @@ enum Hints {
     }
     hints.append((.back, "cancel"))
     return hints
+  }
+
+  private static func otherProviderHints(_ state: AppState) -> [(Command, String)] {
+    guard case .otherProvider(let form) = state.topPanel else { return [] }
+    switch form.pending {
+    case .discovering?: return [(.back, "stop")]
+    case .adding?: return [(.back, "close")]
+    case nil: break
+    }
+    let confirm =
+      form.discovery == nil ? "discover" : form.registers ? "register and save" : "save"
+    return [(.confirm, confirm), (.nextField, "next field"), (.back, "back")]
   }
 
   private static func damagedHints(_ state: AppState) -> [(Command, String)] {

@@ -95,6 +95,9 @@ enum SignInView {
     buffer.cursor = Point(row: row, column: end)
   }
 
+  /// The provider list's last row, which adds a provider from its issuer URL.
+  static let otherProvider = "Other provider…"
+
   private static func drawProviders(
     _ state: AppState, selected: Int, area: Rect, in buffer: inout ScreenBuffer
   ) {
@@ -104,7 +107,8 @@ enum SignInView {
     let width = buffer.size.columns
     // A third of the width, or as wide as the longest name when the flows (or the problem)
     // keep 24 columns beside it.
-    let longest = state.providers.map { DisplayWidth.of($0.name) }.max() ?? 0
+    let longest =
+      (state.providers.map(\.name) + [otherProvider]).map { DisplayWidth.of($0) }.max() ?? 0
     let nameWidth = max(
       min(20, max(10, area.size.columns / 3)), min(longest, area.size.columns - 2 - 24))
     // The whole problem of the selected provider, leaving a few rows of the list.
@@ -112,19 +116,32 @@ enum SignInView {
       state, selected: selected, width: area.size.columns,
       limit: max(1, page.remaining - 1 - min(3, state.providers.count)))
     let listRows = max(1, page.remaining - problemRows.count - 1)
-    let top = max(0, min(selected - listRows + 1, state.providers.count - listRows))
-    for index in top..<min(state.providers.count, top + listRows) {
-      let provider = state.providers[index]
+    // The providers, then "Other provider…".
+    let rowCount = state.providers.count + 1
+    let top = max(0, min(selected - listRows + 1, rowCount - listRows))
+    for index in top..<min(rowCount, top + listRows) {
       let isSelected = index == selected
       let row = page.row
       let role: Role = isSelected ? .listSelected : .list
       buffer.fill(Rect(row: row, column: 0, rows: 1, columns: width), role: role)
       if isSelected { buffer.write("›", at: Point(row: row, column: 1), role: role) }
+      let column = area.left + 2 + nameWidth
+      guard state.providers.indices.contains(index) else {
+        buffer.write(
+          otherProvider, at: Point(row: row, column: area.left + 1), role: role,
+          maxWidth: nameWidth, truncation: .ellipsis)
+        buffer.write(
+          "any server, from its issuer URL", at: Point(row: row, column: column),
+          role: isSelected ? role : .listSecondary, maxWidth: area.right - column,
+          truncation: .ellipsis)
+        page.skip()
+        continue
+      }
+      let provider = state.providers[index]
       buffer.write(
         provider.name, at: Point(row: row, column: area.left + 1),
         role: provider.isUsable ? role : (isSelected ? role : .listSecondary), maxWidth: nameWidth,
         truncation: .ellipsis)
-      let column = area.left + 2 + nameWidth
       if provider.isUsable {
         buffer.write(
           provider.methods.map(\.title).joined(separator: ", "),
@@ -144,7 +161,7 @@ enum SignInView {
       page.skip()
       // A provider to set up is no fault: what to register reads as guidance.
       let role: Role =
-        state.providers.indices.contains(selected) && state.providers[selected].setup != nil
+        !state.providers.indices.contains(selected) || state.providers[selected].setup != nil
         ? .details : .statusWarning
       for line in problemRows { page.line([(line, role)], in: &buffer) }
     }
@@ -155,6 +172,15 @@ enum SignInView {
   private static func selectedProblemRows(
     _ state: AppState, selected: Int, width: Int, limit: Int
   ) -> [String] {
+    if selected == state.providers.count {
+      var text =
+        "Any OpenID Connect or OAuth 2 server: authtui discovers it from its issuer URL, "
+        + "registers itself there where the server allows it, and saves providers/ID.json."
+      if let suggestion = state.configuration.issuerSuggestion {
+        text += "\nIn the demo, try \(suggestion): nothing to register."
+      }
+      return TextWrap.lines(text, width: width, limit: limit)
+    }
     guard state.providers.indices.contains(selected), !state.providers[selected].isUsable
     else { return [] }
     let provider = state.providers[selected]

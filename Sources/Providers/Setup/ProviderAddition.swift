@@ -197,6 +197,12 @@ public enum ProviderAdditionError: Error, Sendable, Equatable, CustomStringConve
   case noUsableFlow(issuer: String)
   /// The file cannot be written.
   case file(path: String, reason: String)
+  /// The issuer's metadata could not be had or used (`OIDCProvider.discover`'s error).
+  case discovery(AuthError, issuer: String)
+  /// No loopback port could be opened for the redirect URI to register.
+  case noRedirectPort
+  /// The server did not register authtui, or registered it in a way it cannot use.
+  case registration(AuthError)
 
   public var description: String {
     switch self {
@@ -219,6 +225,21 @@ public enum ProviderAdditionError: Error, Sendable, Equatable, CustomStringConve
         + "device_authorization_endpoint); check the issuer URL"
     case .file(let path, let reason):
       return "\(path): \(reason)"
+    case .discovery(.discoveryFailed(.invalidIssuer), let issuer):
+      return "\(issuer) is not an https URL (http only on 127.0.0.1) without query or fragment; "
+        + "give the server's issuer, for example https://id.example.com"
+    case .discovery(.discoveryFailed(.issuerMismatch(_, let received?)), let issuer):
+      return "the server at \(issuer) names its issuer \(received); give exactly that"
+    case .discovery(.discoveryFailed(.documentNotFound(let url, let status, _)), let issuer):
+      return "\(issuer) publishes neither OpenID discovery nor RFC 8414 metadata (\(url) "
+        + "answered HTTP \(status)); check the issuer URL: the server's documentation names it"
+    case .discovery(let error, let issuer):
+      return "\(issuer) could not be discovered: \(error.message)"
+    case .noRedirectPort:
+      return "no loopback port could be opened for the redirect URI to register; close some "
+        + "programs (or raise the open-file limit) and try again"
+    case .registration(let error):
+      return error.message
     }
   }
 }

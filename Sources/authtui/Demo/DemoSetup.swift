@@ -20,6 +20,9 @@ struct DemoSetup: Sendable {
   let folder: URL
   /// The loopback port Simkl's and Muhajir's registrations fix, registered with the sandbox.
   let redirectPort: UInt16
+  /// The sandbox's port, chosen before the UI starts so that the "Other provider…" form can
+  /// offer the sandbox's server that lets authtui register itself.
+  let sandboxPort: UInt16
   /// The sandbox, once started.
   let sandbox = DemoSandbox()
   /// Cheap key derivation: the throwaway vault protects nothing, and the demo opens at once.
@@ -34,13 +37,19 @@ struct DemoSetup: Sendable {
       throw DemoError("cannot create a temporary folder: \(String(cString: strerror(errno)))")
     }
     let folder = URL(fileURLWithPath: String(cString: created))
-    guard let port = ListenAddress.freeLoopbackPort() else {
-      throw DemoError("cannot find a free loopback port for the redirect")
+    guard let port = ListenAddress.freeLoopbackPort(),
+      let sandboxPort = ListenAddress.freeLoopbackPort(), sandboxPort != port
+    else {
+      throw DemoError("cannot find free loopback ports for the sandbox and the redirect")
     }
     return DemoSetup(
-      folder: folder, redirectPort: port,
+      folder: folder, redirectPort: port, sandboxPort: sandboxPort,
       scrypt: try Scrypt.Parameters(cost: 1 << 10, blockSize: 8, parallelism: 1))
   }
+
+  /// The sandbox's server that lets authtui register itself (its `dynamic` profile): the
+  /// issuer the "Other provider…" form starts with.
+  var dynamicIssuer: String { "http://127.0.0.1:\(sandboxPort)" + SandboxPaths.Dynamic.issuer }
 
   /// The throwaway vault.
   var vault: VaultLocation { VaultLocation(path: folder.appendingPathComponent("vault.db").path) }
@@ -55,6 +64,7 @@ struct DemoSetup: Sendable {
   var vaultSetup: VaultSetup {
     let configuration = self.configuration
     let port = redirectPort
+    let sandboxPort = self.sandboxPort
     let holder = sandbox
     return VaultSetup(
       location: vault, configuration: configuration, passphrase: nil, newVaultParameters: scrypt,
@@ -62,6 +72,7 @@ struct DemoSetup: Sendable {
         let sandbox: SandboxServer
         do {
           sandbox = try await SandboxServer.start(
+            address: ListenAddress(port: sandboxPort),
             configuration: SandboxConfiguration(
               simklRedirectURIs: ["http://127.0.0.1:\(port)/callback"]))
         } catch {

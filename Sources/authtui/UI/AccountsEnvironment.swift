@@ -19,6 +19,14 @@ actor AccountsEnvironment: AppEnvironment {
   private let clearAfter: TimeInterval
   private var settings = UserSettings()
   private var catalog: ProviderCatalog?
+  /// The stamps of the provider files the catalog was read from: a file added, changed or
+  /// removed since moves them.
+  private var catalogStamps: ProviderFileStamps?
+  /// The last issuer the "Other provider…" form discovered, and what it publishes: the
+  /// provider it adds is planned from what the person saw.
+  private var discovered: (issuer: String, metadata: OIDCProviderMetadata)?
+  /// The network for discovery and registration, as `providers add` has it.
+  private let transport = URLSessionTransport()
   private var vault: Vault?
   private var book: AccountBook?
   /// The vault's change stamp when the list was last read: another process wrote when it
@@ -66,8 +74,21 @@ actor AccountsEnvironment: AppEnvironment {
       return .providerSaved(
         await saveSetup(
           provider, clientID: clientID, redirectPort: redirectPort, clientSecret: secret))
+    case .watchProviders:
+      return await watchProviders()
+    case .discoverIssuer(_, let issuer):
+      return .issuerDiscovered(await discover(issuer))
+    case .addProvider(_, let provider, let issuer, let clientID):
+      return .providerAdded(await addProvider(provider, issuer: issuer, clientID: clientID))
+    case .rename(_, let account, let label):
+      return .accounts(
+        await AccountsError.result(
+          of: try await withBook { book throws(AccountsError) in
+            _ = try await book.rename(named: account.description, to: label)
+            return try await accounts()
+          }))
     case .startSignIn(let id, let provider, let method, let label):
-      return .account(
+      return .signedIn(
         await AccountsError.result(
           of: try await signIn(
             id, provider: provider, method: method, label: label, progress: progress)))
@@ -124,6 +145,8 @@ actor AccountsEnvironment: AppEnvironment {
     }
     let (settings, _) = UserSettings.load(from: setup.configuration)
     self.settings = settings
+    // The stamps first: a file saved while the catalog is read is read again at the next look.
+    catalogStamps = ProviderFileStamps(of: setup.configuration)
     catalog = ProviderCatalog.load(
       from: setup.configuration, defaultLoginTimeout: settings.loginTimeout)
     let opened: Vault
@@ -256,6 +279,120 @@ actor AccountsEnvironment: AppEnvironment {
     (catalog?.entries ?? []).map(ProviderSummary.init)
   }
 
+  /// The catalog read again when a provider file (or `config.json`) was added, changed or
+  /// removed since the last reading, by any process or editor; `.done(nil)` when none was.
+  /// The stamps (a listing and a `stat` per file) and the reading run on a thread of their own.
+  private func watchProviders() async -> Outcome {
+    let configuration = setup.configuration
+    let stamps = await onOwnThread(named: "provider-stamps") {
+      ProviderFileStamps(of: configuration)
+    }
+    guard stamps != catalogStamps else { return .done(nil) }
+    await readCatalog()
+    return .providers(providers())
+  }
+
+  /// Reads the settings and the catalog again (the stamps first) and puts the book over it, so
+  /// sign-ins, refreshes and sign-outs from now on use the providers as the files say. A file
+  /// that newly cannot be read is named on the status line (with the next look at the vault).
+  private func readCatalog() async {
+    let configuration = setup.configuration
+    let (stamps, settings, fresh) = await onOwnThread(named: "provider-reload") {
+      let stamps = ProviderFileStamps(of: configuration)
+      let (settings, _) = UserSettings.load(from: configuration)
+      return (
+        stamps, settings,
+        ProviderCatalog.load(from: configuration, defaultLoginTimeout: settings.loginTimeout)
+      )
+    }
+    // A file that no longer reads drops its provider from the list: say which, and why.
+    let broken = fresh.skippedFiles.filter { !(catalog?.skippedFiles.contains($0) ?? false) }
+    if !broken.isEmpty {
+      report(
+        .warning,
+        "left out a provider file that cannot be read: "
+          + broken.map(\.description).joined(separator: "; "))
+    }
+    catalogStamps = stamps
+    self.settings = settings
+    catalog = fresh
+    if let vault, book != nil { book = AccountAccess.book(over: vault, catalog: fresh) }
+  }
+
+  /// How long each request of a discovery or registration may take, as for `providers add`.
+  private static let requestTimeout: TimeInterval = 30
+
+  /// What the server at `issuer` offers, as `providers add` prints it; kept for the addition
+  /// that follows.
+  private func discover(_ issuer: String) async -> Result<IssuerSummary, ProviderAdditionError> {
+    let metadata: OIDCProviderMetadata
+    do {
+      metadata = try await OIDCProvider.discover(
+        issuer: issuer, transport: transport, requestTimeout: Self.requestTimeout)
+    } catch {
+      return .failure(.discovery(error, issuer: issuer))
+    }
+    let summary = IssuerSummary(metadata)
+    guard !summary.flows.isEmpty else { return .failure(.noUsableFlow(issuer: issuer)) }
+    discovered = (issuer, metadata)
+    return .success(summary)
+  }
+
+  /// Adds the provider as `providers add` does (the same planning, registration and file
+  /// writing): refused before any request when its id is taken, planned from the metadata the
+  /// form showed, registered when no client id is given and the server allows it, saved, and
+  /// the catalog read again. A registration whose file then cannot be written is deleted
+  /// again where the server allows it (RFC 7592).
+  private func addProvider(_ id: ProviderID, issuer: String, clientID: String?) async -> Result<
+    ProviderAdded, ProviderAdditionError
+  > {
+    let configuration = setup.configuration
+    var addition: ProviderAddition
+    let metadata: OIDCProviderMetadata
+    do throws(ProviderAdditionError) {
+      try ProviderAddition.checkAvailable(id, in: configuration, replacing: false)
+      if let discovered, discovered.issuer == issuer {
+        metadata = discovered.metadata
+      } else {
+        _ = try await discover(issuer).get()
+        guard let discovered else { throw .noUsableFlow(issuer: issuer) }
+        metadata = discovered.metadata
+      }
+      addition = try ProviderAddition(
+        id: id, issuer: issuer, metadata: metadata, clientID: clientID)
+      if addition.needsRegistration, let endpoint = metadata.registrationEndpoint {
+        try await addition.register(
+          at: endpoint, transport: transport, requestTimeout: Self.requestTimeout)
+      }
+    } catch {
+      return .failure(error)
+    }
+    let planned = addition
+    let saved = await onOwnThread(named: "provider-addition") {
+      () -> Result<URL, ProviderAdditionError> in
+      do throws(ProviderAdditionError) {
+        return .success(try planned.save(in: configuration, replacing: false))
+      } catch {
+        return .failure(error)
+      }
+    }
+    let file: URL
+    switch saved {
+    case .success(let url): file = url
+    case .failure(let error):
+      if let management = planned.management {
+        let registrar = ClientRegistrar(transport: transport, requestTimeout: Self.requestTimeout)
+        try? await registrar.delete(at: management.uri, accessToken: management.token)
+      }
+      return .failure(error)
+    }
+    await readCatalog()
+    return .success(
+      ProviderAdded(
+        id: id, file: ConfigurationLocation.display(file),
+        registeredClientID: planned.registered ? planned.clientID : nil, providers: providers()))
+  }
+
   /// Writes the provider's setup into its file, then reads the catalog again and puts the
   /// book over it, so the sign-in that follows uses the new client id. The write (with its
   /// fsyncs) and the reading run on a thread of their own, off the cooperative pool.
@@ -263,26 +400,18 @@ actor AccountsEnvironment: AppEnvironment {
     _ provider: ProviderID, clientID: String, redirectPort: UInt16?, clientSecret: ClientSecret?
   ) async -> Result<[ProviderSummary], ProviderSetupError> {
     let configuration = setup.configuration
-    let loginTimeout = settings.loginTimeout
-    let saved = await onOwnThread(named: "provider-setup") {
-      () -> Result<ProviderCatalog, ProviderSetupError> in
+    let saved = await onOwnThread(named: "provider-setup") { () -> ProviderSetupError? in
       do throws(ProviderSetupError) {
         try ProviderFile.saveSetup(
           provider, clientID: clientID, redirectPort: redirectPort, clientSecret: clientSecret,
           in: configuration)
+        return nil
       } catch {
-        return .failure(error)
+        return error
       }
-      return .success(
-        ProviderCatalog.load(from: configuration, defaultLoginTimeout: loginTimeout))
     }
-    let reloaded: ProviderCatalog
-    switch saved {
-    case .success(let catalog): reloaded = catalog
-    case .failure(let error): return .failure(error)
-    }
-    catalog = reloaded
-    if let vault, book != nil { book = AccountAccess.book(over: vault, catalog: reloaded) }
+    if let saved { return .failure(saved) }
+    await readCatalog()
     return .success(providers())
   }
 
@@ -306,7 +435,7 @@ actor AccountsEnvironment: AppEnvironment {
   private func signIn(
     _ attempt: RequestID, provider: ProviderID, method: SignInFlow, label: String?,
     progress: @escaping @Sendable (SignInProgress) -> Void
-  ) async throws(AccountsError) -> AccountSummary {
+  ) async throws(AccountsError) -> SignedInSummary {
     let session = try await withBook { book throws(AccountsError) in
       try await book.beginSignIn(provider: provider, flow: method, label: label)
     }
@@ -316,10 +445,10 @@ actor AccountsEnvironment: AppEnvironment {
       for await change in session.progress { progress(change) }
     }
     defer { reader.cancel() }
-    let stored: AccountRecord
+    let stored: SignedInAccount
     do {
       stored = try await withTaskCancellationHandler {
-        try await session.finish().record
+        try await session.finish()
       } onCancel: {
         session.cancel()
       }
@@ -329,7 +458,7 @@ actor AccountsEnvironment: AppEnvironment {
       // `finish` throws only AccountsError; the cancellation handler forgets the type.
       throw .auth(.cancelled)
     }
-    return try summary(stored)
+    return SignedInSummary(try summary(stored.record), labelIsSubject: stored.labelIsSubject)
   }
 
   private func submitRedirect(_ url: SecretText, to attempt: RequestID) async throws(AccountsError)

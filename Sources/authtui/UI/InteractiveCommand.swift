@@ -122,7 +122,8 @@ enum InteractiveCommand {
         configDirectory: ConfigurationLocation.display(configuration.directory),
         browserAvailable: launcher != nil || useApprover, clipboardClearAfter: clearAfter,
         demoNotice: demo == nil ? nil : DemoSetup.notice,
-        demoApprover: useApprover ? approver.username : nil),
+        demoApprover: useApprover ? approver.username : nil,
+        issuerSuggestion: demo?.dynamicIssuer),
       keys: keys, notices: notices)
     let loop = AppLoop(
       screen: screen, theme: theme, state: state, environment: world, mailbox: mailbox)

@@ -71,9 +71,9 @@ actor FakeEnvironment: AppEnvironment {
       }
       return .providerSaved(.success(providers))
     case .startSignIn(let id, let provider, _, _):
-      return .account(
-        await AccountsError.result(of: try await signIn(id, provider: provider, progress: progress))
-      )
+      return .signedIn(
+        await AccountsError.result(
+          of: SignedInSummary(try await signIn(id, provider: provider, progress: progress))))
     case .submitRedirect(let id, let url):
       return .done(submitRedirect(url, to: id))
     case .refresh(_, let account):
@@ -86,8 +86,21 @@ actor FakeEnvironment: AppEnvironment {
       summary.obtainedAt = Date()
       summary.expiresAt = Date().addingTimeInterval(3600)
       return .account(.success(summary))
-    case .watchVault, .removeDamaged:
+    case .watchVault, .removeDamaged, .watchProviders:
       return .done(nil)
+    case .discoverIssuer(_, let issuer):
+      return .issuerDiscovered(.failure(.noUsableFlow(issuer: issuer)))
+    case .addProvider(_, let provider, let issuer, _):
+      return .providerAdded(
+        .failure(.discovery(.discoveryFailed(.invalidIssuer(issuer)), issuer: provider.rawValue)))
+    case .rename(_, let account, let label):
+      accounts = accounts.map { summary in
+        guard summary.name == account else { return summary }
+        var renamed = summary
+        renamed.name = AccountName(provider: account.provider, label: label)
+        return renamed
+      }
+      return .accounts(.success(AccountList(accounts: accounts)))
     case .signOut(_, let account):
       accounts.removeAll { $0.name == account }
       return .signedOut(.success(SignOutReport(revocation: .revoked)))

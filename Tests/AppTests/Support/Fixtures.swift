@@ -200,7 +200,7 @@ struct Driver {
     guard answersUpkeep else { return effects }
     return effects.filter { effect in
       switch effect {
-      case .watchVault:
+      case .watchVault, .watchProviders:
         send(.finished(effect, .done(nil)))
       case .refreshAhead(_, let name):
         guard var account = state.account(name) else { return true }
