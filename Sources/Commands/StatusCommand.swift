@@ -166,7 +166,7 @@ enum StatusCommand {
       return .success(
         AgentFacts(pid: status.pid, vault: status.vault, servesThisVault: status.vault == vault))
     case .failure(let failure):
-      return .failure(CommandFailure(failure))
+      return .failure(failure)
     default:
       return .success(nil)
     }

@@ -111,7 +111,7 @@ enum TokenCommand {
       timeout: AgentConnection.connectTimeout + AgentConnection.tokenTimeout)
     {
     case .token(let token)?: return .success(token)
-    case .failure(let failure)?: return .failure(CommandFailure(failure))
+    case .failure(let failure)?: return .failure(failure)
     default: return nil
     }
   }

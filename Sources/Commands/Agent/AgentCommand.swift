@@ -91,7 +91,7 @@ enum AgentCommand {
         }
       let service = AgentService(
         book: book, vaultPath: book.vault.location.canonicalPath,
-        idleTimeout: idleTimeout > 0 ? idleTimeout : nil, failure: AgentFailure.answering)
+        idleTimeout: idleTimeout > 0 ? idleTimeout : nil, failure: CommandFailure.answering)
       let reload = AgentProviderReload(
         options: invocation.global, catalog: book.catalog, stamps: stamps)
       let (events, continuation) = AsyncStream<Event>.makeStream()
@@ -174,7 +174,7 @@ enum AgentCommand {
       return .ok
     } catch {
       console.err(error.line)
-      if let handover { AgentHandover.report(.failure(AgentFailure(error)), on: handover) }
+      if let handover { AgentHandover.report(.failure(error), on: handover) }
       return error.exitCode
     }
   }
@@ -197,7 +197,7 @@ enum AgentCommand {
           console.err("authtui agent: refused a connection from \(who): not uid \(geteuid())")
         },
         busy: AgentResponse.failure(
-          AgentFailure.answering(
+          CommandFailure.answering(
             .busy(vault: service.vaultPath, connections: AgentListener.maximumConnections))
         ).line,
         handler: { await service.answer($0) })

@@ -77,7 +77,7 @@ package enum AgentLauncher {
     case .listening(let pid, _):
       return Started(pid: pid, socket: location.path, log: location.logPath)
     case .failed(let answer):
-      throw CommandFailure(answer)
+      throw answer
     case .ended:
       let termination = await reaped.value
       throw failure(

@@ -31,7 +31,7 @@ enum AgentStatusCommand {
       let answer = try await runningAgent(
         at: location, asking: AgentRequest(operation: .status, vault: vault))
       guard case .status(let status) = answer.response else {
-        if case .failure(let failure) = answer.response { throw CommandFailure(failure) }
+        if case .failure(let failure) = answer.response { throw failure }
         throw notAnAgent(location)
       }
       console.out(
@@ -65,7 +65,7 @@ enum AgentStatusCommand {
     }
     // An agent whose queue of new connections is full cannot say who it is.
     guard let pid = answer.pid else {
-      if case .failure(let failure) = answer.response { throw CommandFailure(failure) }
+      if case .failure(let failure) = answer.response { throw failure }
       throw notAnAgent(location)
     }
     switch answer.response {
