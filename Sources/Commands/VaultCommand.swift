@@ -5,27 +5,48 @@ import Vault
 
 /// `authtui vault init | status | passwd`: create the vault, show its non-secret facts, change its
 /// passphrase.
-enum VaultCommand {
-  static func run(
-    _ invocation: Invocation, console: Console,
-    environment: [String: String] = ProcessInfo.processInfo.environment
-  ) async -> ExitCode {
-    let location = VaultAccess.location(invocation.global, environment: environment)
+struct VaultCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration<Self>(
+    "vault", summary: "Create the encrypted vault, show its facts, or change its passphrase.",
+    details: """
+      init     create the vault (0600, in a 0700 folder); the passphrase is asked twice
+      status   the path, schema, key derivation, account count and whether the file
+               permissions are safe; needs no passphrase and shows no secret
+      passwd   change the passphrase (only the wrapped data key is rewritten)
+
+      The passphrase comes from AUTHTUI_PASSPHRASE, AUTHTUI_PASSPHRASE_FILE (its first
+      line) or AUTHTUI_PASSPHRASE_COMMAND (the first line it prints), else the terminal.
+      For passwd, the new one comes from AUTHTUI_NEW_PASSPHRASE, …_FILE or …_COMMAND,
+      else the terminal. Exit code 3 when the passphrase is wrong.
+      """,
+    arguments: [
+      .required(
+        "ACTION", \.action,
+        .choice(Action.allCases) { text, context in
+          "unknown vault action '\(text)' (usage: authtui \(context.usage))"
+        })
+    ])
+
+  /// What `vault` does.
+  enum Action: String, CaseIterable, Sendable {
+    case `init`, status, passwd
+  }
+
+  var global = GlobalOptions()
+  /// The action asked for.
+  var action = Action.status
+
+  func run(console: Console) async -> ExitCode {
+    let environment = ProcessInfo.processInfo.environment
+    let location = VaultAccess.location(global, environment: environment)
     do {
-      switch invocation.arguments.first {
-      case "init":
-        try await initialise(location, environment: environment, console: console)
-      case "status":
-        return try await status(location, console: console)
-      case "passwd":
-        try await changePassphrase(location, environment: environment, console: console)
-      default:
-        let action = invocation.arguments.first ?? ""
-        let error = UsageError(
-          message: "unknown vault action '\(action)'",
-          hint: "usage: authtui vault init|status|passwd")
-        console.err(error.line)
-        return .usage
+      switch action {
+      case .`init`:
+        try await Self.initialise(location, environment: environment, console: console)
+      case .status:
+        return try await Self.status(location, console: console)
+      case .passwd:
+        try await Self.changePassphrase(location, environment: environment, console: console)
       }
       return .ok
     } catch {

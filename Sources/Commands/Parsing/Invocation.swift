@@ -5,6 +5,7 @@ package struct Invocation: Sendable, Equatable {
   /// Positional arguments, in order.
   package let arguments: [String]
   /// Options with values, by name without dashes; a repeated option keeps its last value.
+  /// Each command reads them through its declarations (`Option`), into its typed value.
   let values: [String: String]
   /// Every value of each option with values, in the order given (`--flow pkce --flow device`).
   var everyValue: [String: [String]] = [:]
@@ -13,16 +14,6 @@ package struct Invocation: Sendable, Equatable {
   /// How many positional arguments came before `--`, when it was given: `exec` takes what
   /// follows it as the command to run.
   var positionalsBeforeSeparator: Int? = nil
-
-  /// The value of `option`, if given: each command reads its options through the
-  /// `OptionSpec`s its spec declares, into a typed value of its own.
-  func value(_ option: OptionSpec) -> String? { values[option.name] }
-
-  /// Every value given for `option`, in order (an option a command takes more than once).
-  func values(_ option: OptionSpec) -> [String] { everyValue[option.name] ?? [] }
-
-  /// True when the flag `option` was given.
-  func flag(_ option: OptionSpec) -> Bool { flags.contains(option.name) }
 
   /// The global options given.
   package var global: GlobalOptions { GlobalOptions(self) }
@@ -107,7 +98,7 @@ package struct ArgumentParser: Sendable {
       }
       // Before the command word only the global options are known.
       let spec = command ?? catalog.interactive
-      let known = spec.options + GlobalOptions.all
+      let known = spec.options + GlobalOptions.specs
       guard let option = known.first(where: { $0.name == name }) else {
         let scope = command.map { " for '\($0.name)'" } ?? ""
         throw UsageError(
@@ -138,13 +129,14 @@ package struct ArgumentParser: Sendable {
       command: spec.name, arguments: positionals, values: values, everyValue: everyValue,
       flags: flags, positionalsBeforeSeparator: positionalsBeforeSeparator)
     if flags.contains("help") || flags.contains("version") { return invocation }
-    let takesAny = spec.arguments.last?.hasSuffix("...") ?? false
-    if positionals.count < spec.requiredArguments {
+    // `completion --words accounts` is a request of its own, which needs no SHELL.
+    let standsAlone = spec.options.contains { $0.standsAlone && values[$0.name] != nil }
+    if positionals.count < spec.requiredArguments && !standsAlone {
       throw UsageError(
-        message: "'\(spec.name)' needs \(spec.arguments[positionals.count])",
+        message: "'\(spec.name)' needs \(spec.arguments[positionals.count].name)",
         hint: "usage: authtui \(spec.usage)")
     }
-    if !takesAny && positionals.count > spec.arguments.count {
+    if !spec.takesCommandAfterSeparator && positionals.count > spec.arguments.count {
       throw UsageError(
         message: "unexpected argument '\(positionals[spec.arguments.count])'",
         hint: "usage: authtui \(spec.usage)")
