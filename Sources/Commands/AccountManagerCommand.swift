@@ -2,7 +2,7 @@
 /// manager, which the composition root runs on the main thread.
 struct AccountManagerCommand: ParsableCommand {
   static let configuration = CommandConfiguration<Self>(
-    "", summary: "Open the interactive account manager.")
+    name: "", summary: "Open the interactive account manager.")
 
   var global = GlobalOptions()
 }

@@ -102,7 +102,8 @@ package struct CommandCatalog: Sendable {
   /// The text of `authtui help COMMAND` (and `help COMMAND ACTION`): a command with actions
   /// lists each with its usage, summary and options.
   func help(for command: CommandSpec) -> String {
-    let usages = [command.usage] + command.actions.map(\.usage)
+    // A command only whose actions run is used through them.
+    let usages = (command.needsAction ? [] : [command.usage]) + command.actions.map(\.usage)
     var lines = ["Usage: authtui \(usages[0])"] + usages.dropFirst().map { "       authtui \($0)" }
     lines += ["", command.summary]
     if !command.details.isEmpty {

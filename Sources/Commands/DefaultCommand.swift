@@ -5,7 +5,7 @@ import Agent
 /// `PROVIDER` names when the provider has several.
 struct DefaultCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration<Self>(
-    "default",
+    name: "default",
     summary: "Make ACCOUNT the one its provider's name alone stands for.",
     details: """
       A bare PROVIDER (`authtui token work`) names the provider's only account; when it has

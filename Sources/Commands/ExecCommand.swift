@@ -9,7 +9,7 @@ import System
 /// never written to a file or put in an argument list another user's `ps` would show.
 struct ExecCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration<Self>(
-    "exec", summary: "Run COMMAND with ACCOUNT's access token in its environment.",
+    name: "exec", summary: "Run COMMAND with ACCOUNT's access token in its environment.",
     details: """
       COMMAND (found on PATH) runs with the token in AUTHTUI_TOKEN (or --var NAME) and its
       expiry in AUTHTUI_TOKEN_EXPIRES_AT (seconds since 1970, empty when the token does not

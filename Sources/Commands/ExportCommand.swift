@@ -7,7 +7,7 @@ import System
 /// `authtui export ACCOUNT --clipboard [--clear-after SECONDS]`.
 struct ExportCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration<Self>(
-    "export",
+    name: "export",
     summary: "Put ACCOUNT's access token in an env file or on the clipboard.",
     details: """
       --env-file writes NAME='token' and NAME_EXPIRES_AT='seconds since 1970' (empty when the

@@ -13,7 +13,7 @@ import System
 /// names for the URL.
 struct GitCredentialCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration<Self>(
-    "git-credential",
+    name: "git-credential",
     summary: "Answer git's credential requests with the token of the URL's account.",
     details: """
       Set it up once per URL (the ! makes git run it as a shell command, with get, store or

@@ -1,7 +1,7 @@
 /// `authtui help [COMMAND [ACTION]] [--man]`, `authtui --help` and `authtui COMMAND --help`.
 package struct HelpCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration<Self>(
-    "help", summary: "Show the command list, or the help of one command.",
+    name: "help", summary: "Show the command list, or the help of one command.",
     details: "`authtui help --man | man -l -` reads all of it as a manual page.",
     arguments: [.optional("COMMAND", \.command, .command), .optional("ACTION", \.action, .text)],
     options: [.flag("man", \.man, help: "print the manual page (roff) of every command")])

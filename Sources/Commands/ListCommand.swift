@@ -9,7 +9,7 @@ import Vault
 /// `authtui list [--json]`: every account with its status and expiry, never a token.
 struct ListCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration<Self>(
-    "list",
+    name: "list",
     summary: "List your accounts with their status and expiry (never a token).",
     details: """
       Status is valid, expiring (less than 5 minutes left), expired, or sign-in needed.

@@ -13,7 +13,7 @@ import Vault
 /// [--timeout SECONDS] [--json]`: signs in and stores the account.
 struct LoginCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration<Self>(
-    "login", summary: "Sign in to PROVIDER and keep the account in the vault.",
+    name: "login", summary: "Sign in to PROVIDER and keep the account in the vault.",
     details: """
       The browser flow (pkce) opens the provider's page with $BROWSER, or xdg-open when there
       is a display; otherwise, and with --no-browser, it prints the address, the `ssh -L`

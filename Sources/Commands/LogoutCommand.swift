@@ -9,7 +9,7 @@ import System
 /// the account here.
 struct LogoutCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration<Self>(
-    "logout",
+    name: "logout",
     summary: "Sign ACCOUNT out: revoke its tokens at the provider, then delete it here.",
     details: """
       The refresh token is revoked first, then the access token (RFC 7009), where the provider

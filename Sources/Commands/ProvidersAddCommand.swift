@@ -8,7 +8,7 @@ import Providers
 /// issuer URL, registered with the server when it allows it (RFC 7591).
 struct ProvidersAddCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration<Self>(
-    "add",
+    name: "add",
     summary: "Add your own provider from its issuer URL, registering authtui when it allows it.",
     details: """
       Reads the server's OpenID Connect discovery document and its RFC 8414 metadata (both

@@ -8,7 +8,7 @@ import Providers
 /// (`remove`) one.
 struct ProvidersCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration<Self>(
-    "providers",
+    name: "providers",
     summary: "List the providers you can sign in to, one line each (add, show, remove one).",
     details: """
       One line per provider: its id and name, where it stands (ready, no client id, no client

@@ -10,7 +10,7 @@ import Vault
 /// provider remain, unless `--force`.
 struct ProvidersRemoveCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration<Self>(
-    "remove",
+    name: "remove",
     summary: "Remove your provider file ID.json (and the registration authtui made for it).",
     details: """
       Refused while the vault holds accounts of the provider (sign them out first), unless

@@ -7,7 +7,7 @@ import Spelling
 /// where to register and what, what to fix, its endpoints, and what its server publishes.
 struct ProvidersShowCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration<Self>(
-    "show",
+    name: "show",
     summary: "Show one provider: its state, file, registration, endpoints and what it offers.",
     details: """
       For a provider without a client id: where to register an application and what to

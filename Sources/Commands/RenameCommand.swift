@@ -5,7 +5,7 @@ import Agent
 /// label follows.
 struct RenameCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration<Self>(
-    "rename",
+    name: "rename",
     summary: "Give ACCOUNT another label (PROVIDER/LABEL becomes PROVIDER/NEW-LABEL).",
     details: """
       The label follows the rules of `login --label`: 1 to 64 characters, no /, no leading #,

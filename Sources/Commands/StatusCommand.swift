@@ -9,7 +9,7 @@ import Vault
 /// that needs attention, each with the command that fixes it; exit 1 when anything does.
 struct StatusCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration<Self>(
-    "status",
+    name: "status",
     summary: "Show the vault, the agent, and every account that needs attention, with its fix.",
     details: """
       An account needs attention when it needs a new sign-in, has expired or expires soon

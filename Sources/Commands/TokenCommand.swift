@@ -8,7 +8,8 @@ import Spelling
 /// the whole header line (`authtui token simkl/alice --header | curl -H @- …`).
 struct TokenCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration<Self>(
-    "token", summary: "Print a valid access token for ACCOUNT, refreshing it first when needed.",
+    name: "token",
+    summary: "Print a valid access token for ACCOUNT, refreshing it first when needed.",
     details: """
       ACCOUNT is PROVIDER/LABEL (simkl/alice), or PROVIDER alone when it has one account.
       The token is refreshed first when fewer than --min-valid seconds remain (default 60),

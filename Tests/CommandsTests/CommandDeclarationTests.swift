@@ -12,7 +12,7 @@ final class CommandDeclarationTests: XCTestCase {
     }
 
     static let configuration = CommandConfiguration<Self>(
-      "sample", summary: "A sample.",
+      name: "sample", summary: "A sample.",
       arguments: [
         .required("NAME", \.name, .text), .optional("FIRST", \.first, .text),
         .optional("SECOND", \.second, .text), .commandAfterSeparator(\.command),
@@ -135,6 +135,29 @@ final class CommandDeclarationTests: XCTestCase {
       XCTAssertEqual(Set(names).count, names.count, command.name)
       XCTAssertTrue(global.isDisjoint(with: names), command.name)
     }
+  }
+
+  /// `vault` runs only through its actions, declared as `agent`'s are: it needs one, and each
+  /// has its own usage and help.
+  func testACommandOnlyWhoseActionsRunNeedsOne() throws {
+    let parser = ArgumentParser(catalog: .standard)
+    XCTAssertThrowsError(try parser.parse(["vault"])) {
+      XCTAssertEqual(
+        ($0 as? UsageError)?.line,
+        "authtui: 'vault' needs ACTION (usage: authtui vault init|status|passwd)")
+    }
+    XCTAssertEqual(try parser.parse(["vault", "status"]).command, "vault status")
+    XCTAssertNotNil(CommandCatalog.standard.command(named: "vault passwd")?.run)
+    let vault = try XCTUnwrap(CommandCatalog.standard.command(named: "vault"))
+    XCTAssertTrue(
+      CommandCatalog.standard.help(for: vault).hasPrefix(
+        """
+        Usage: authtui vault init
+               authtui vault status
+               authtui vault passwd
+
+        Create the encrypted vault
+        """))
   }
 
   /// `completion --words` is a request of its own: it needs no SHELL, and SHELL is not read.

@@ -12,7 +12,7 @@ import System
 /// scrypt unlock (about half a second).
 struct AgentCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration<Self>(
-    "agent",
+    name: "agent",
     summary:
       "Unlock the vault once and answer `authtui token` from memory (start, stop, status).",
     details: """

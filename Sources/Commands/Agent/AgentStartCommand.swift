@@ -5,7 +5,7 @@ import Foundation
 /// it listens.
 struct AgentStartCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration<Self>(
-    "start",
+    name: "start",
     summary: "Start the agent in the background; prints `pid=PID socket=PATH` once it listens.",
     details: """
       Asks for the passphrase as every command does (the terminal, or AUTHTUI_PASSPHRASE,

@@ -7,7 +7,7 @@ import JSON
 /// account next.
 struct AgentStatusCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration<Self>(
-    "status",
+    name: "status",
     summary: "Show the running agent: PID, vault, since, idle timeout, accounts, next refresh.",
     details: """
       Asks the agent on the socket (AUTHTUI_AGENT_SOCKET, else the default); needs no

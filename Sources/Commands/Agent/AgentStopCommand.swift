@@ -13,7 +13,7 @@ struct AgentStopCommand: AsyncParsableCommand {
   static let stopTimeout: TimeInterval = 40
 
   static let configuration = CommandConfiguration<Self>(
-    "stop",
+    name: "stop",
     summary: "Stop the running agent (it finishes the requests it is answering first).",
     details: """
       Asks the agent on the socket (AUTHTUI_AGENT_SOCKET, else the default) who it is, checks

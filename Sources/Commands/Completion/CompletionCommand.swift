@@ -10,7 +10,7 @@ import System
 /// names, which never asks for a passphrase.
 struct CompletionCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration<Self>(
-    "completion",
+    name: "completion",
     summary: "Print the shell completion script for bash, zsh or fish.",
     details: """
       The script completes commands, their actions and options, option values (--flow pkce),

@@ -8,40 +8,30 @@ struct CommandConfiguration<Root: ParsableCommand>: Sendable {
   /// One line for the command list.
   let summary: String
   /// What `help COMMAND` prints after the usage line.
-  let details: String
+  var details = ""
   /// The positional arguments, in order: the required ones, then the optional ones, then the
   /// command to run after `--`.
-  let arguments: [Argument<Root>]
+  var arguments: [Argument<Root>] = []
   /// The options it takes besides the global ones, in the order help lists them.
-  let options: [Option<Root>]
+  var options: [Option<Root>] = []
   /// Its actions (`agent start`, `agent stop`…), each a command of its own; the command without
   /// an action word runs this one.
-  let actions: [any ParsableCommand.Type]
+  var actions: [any ParsableCommand.Type] = []
   /// The usage line where the declarations cannot say it: forms that exclude each other
   /// (`default ACCOUNT | --clear PROVIDER`). `CommandDeclarationTests` checks that it names
   /// every argument and option.
-  let customUsage: String?
-
-  /// A command called `name`.
-  init(
-    _ name: String, summary: String, details: String = "", arguments: [Argument<Root>] = [],
-    options: [Option<Root>] = [], actions: [any ParsableCommand.Type] = [],
-    usage: String? = nil
-  ) {
-    self.name = name
-    self.summary = summary
-    self.details = details
-    self.arguments = arguments
-    self.options = options
-    self.actions = actions
-    self.customUsage = usage
-  }
+  var usage: String?
 
   /// The usage line of the command called `fullName` (`agent start`), without `authtui`:
   /// the required arguments, the optional ones nested (`[COMMAND [ACTION]]`), the options
-  /// (`[--json]`, `--issuer URL`, `[--flow pkce|device]…`), then `-- COMMAND [ARGS...]`.
-  func usage(named fullName: String) -> String {
-    if let customUsage { return customUsage }
+  /// (`[--json]`, `--issuer URL`, `[--flow pkce|device]…`), then `-- COMMAND [ARGS...]`; for a
+  /// command only whose actions run, its action words (`vault init|status|passwd`).
+  func usageLine(named fullName: String) -> String {
+    if let usage { return usage }
+    if Root.runner == nil && !actions.isEmpty {
+      // Only its actions run (`vault init|status|passwd`).
+      return fullName + " " + actions.map { $0.word }.joined(separator: "|")
+    }
     let positional = arguments.map(\.spec).filter { !$0.followsSeparator }
     var words = fullName.isEmpty ? [] : [fullName]
     words += positional.filter(\.isRequired).map { $0.shownAs ?? $0.name }
@@ -58,7 +48,8 @@ struct CommandConfiguration<Root: ParsableCommand>: Sendable {
 
   /// Reads `invocation` into `command`: flags, arguments, then options with values.
   func read(_ invocation: Invocation, into command: inout Root) throws(CommandFailure) {
-    let context = CommandContext(name: invocation.command, usage: usage(named: invocation.command))
+    let context = CommandContext(
+      name: invocation.command, usage: usageLine(named: invocation.command))
     for option in options where option.spec.valueName == nil {
       try option.read(&command, invocation, context)
     }

@@ -29,6 +29,9 @@ package struct CommandSpec: Sendable {
     arguments.filter { $0.isRequired && !$0.followsSeparator }.count
   }
 
+  /// True when only its actions run (`vault`): an action word must follow it.
+  var needsAction: Bool { run == nil && !actions.isEmpty }
+
   /// True when it takes every word after `--` as a command to run (`exec`).
   var takesCommandAfterSeparator: Bool { arguments.contains(where: \.followsSeparator) }
 }

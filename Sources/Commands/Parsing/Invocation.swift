@@ -129,6 +129,9 @@ package struct ArgumentParser: Sendable {
       command: spec.name, arguments: positionals, values: values, everyValue: everyValue,
       flags: flags, positionalsBeforeSeparator: positionalsBeforeSeparator)
     if flags.contains("help") || flags.contains("version") { return invocation }
+    if spec.needsAction {
+      throw UsageError(message: "'\(spec.name)' needs ACTION", hint: "usage: authtui \(spec.usage)")
+    }
     // `completion --words accounts` is a request of its own, which needs no SHELL.
     let standsAlone = spec.options.contains { $0.standsAlone && values[$0.name] != nil }
     if positionals.count < spec.requiredArguments && !standsAlone {

@@ -64,13 +64,16 @@ extension ParsableCommand {
     try validate()
   }
 
+  /// The command's word (`start` for `agent start`).
+  static var word: String { configuration.name }
+
   /// The command as the catalog, the parser, help, the manual page and completion see it; an
   /// action is named with the words of the command it belongs to (`agent start`).
   static func spec(under parent: String? = nil) -> CommandSpec {
     let configuration = Self.configuration
     let name = parent.map { "\($0) \(configuration.name)" } ?? configuration.name
     return CommandSpec(
-      name: name, usage: configuration.usage(named: name), summary: configuration.summary,
+      name: name, usage: configuration.usageLine(named: name), summary: configuration.summary,
       details: configuration.details, arguments: configuration.arguments.map(\.spec),
       options: configuration.options.map(\.spec),
       actions: configuration.actions.map { $0.spec(under: name) }, run: runner)
