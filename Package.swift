@@ -85,8 +85,8 @@ let package = Package(
     .target(
       name: "Commands",
       dependencies: [
-        "Accounts", "Agent", "App", "AuthCore", "Crypto", "Isolation", "JSON", "Providers",
-        "QRCode", "Spelling", "System", "Vault",
+        "Accounts", "Agent", "AgentProtocol", "App", "AuthCore", "Crypto", "Isolation", "JSON",
+        "Providers", "QRCode", "Spelling", "System", "Vault",
       ]),
 
     // Composition roots. `authtui` is a small statically linked front: it answers `token` from

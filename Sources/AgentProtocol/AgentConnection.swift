@@ -120,8 +120,8 @@ package enum AgentConnection {
 
   /// The failure for an agent whose queue of new connections stayed full for `connectTimeout`
   /// (it is stopped, or swamped): the same `agent_busy` as its own answer at its limit.
-  static func queueFull(_ location: AgentSocketLocation) -> AgentFailure {
-    AgentFailure(
+  static func queueFull(_ location: AgentSocketLocation) -> CommandFailure {
+    CommandFailure(
       exitStatus: 1, code: busyCode,
       message: "the agent on \(location.path) is busy (its queue of new connections is full); "
         + "try again in a moment")

@@ -24,7 +24,7 @@ public enum AgentResponse: Sendable, Equatable {
   /// The answer to a ping: who answers, for which vault.
   case pong(pid: Int32, vault: String)
   /// The request failed, or was declined.
-  case failure(AgentFailure)
+  case failure(CommandFailure)
   /// The answer to `list`: every account, without its tokens.
   case listing(AgentListing)
   /// The answer to `export`: the token and what the caller writes with it.
@@ -86,7 +86,7 @@ public enum AgentResponse: Sendable, Equatable {
         (1...125).contains(status), let code = members["code"]?.stringValue,
         let message = members["message"]?.stringValue
       else { return nil }
-      self = .failure(AgentFailure(exitStatus: status, code: code, message: message))
+      self = .failure(CommandFailure(exitStatus: status, code: code, message: message))
     } else if let token = members["token"]?.stringValue {
       self = .token(token)
     } else if members["since"] != nil {
@@ -109,23 +109,5 @@ public enum AgentResponse: Sendable, Equatable {
     } else {
       return nil
     }
-  }
-}
-
-/// A failure as the wire carries it: what `authtui token` would exit with and print. The
-/// command side turns it into its own `CommandFailure` (an unknown status becomes 1).
-public struct AgentFailure: Sendable, Equatable {
-  /// The exit status (`exit`).
-  public let exitStatus: Int32
-  /// The stable machine name (`code`): `sign_in_needed`, `other_vault`, `bad_request`…
-  public let code: String
-  /// The sentence for standard error (`message`), without the `authtui: ` prefix.
-  public let message: String
-
-  /// A failure exiting `exitStatus`, named `code`, saying `message`.
-  public init(exitStatus: Int32, code: String, message: String) {
-    self.exitStatus = exitStatus
-    self.code = code
-    self.message = message
   }
 }

@@ -99,33 +99,4 @@ package enum AccountAccess {
     if case .vault(let vaultError) = error { return VaultAccess.failure(vaultError) }
     return CommandFailure(exitCode: ExitCode(error), message: error.message, code: error.code)
   }
-
-  /// The whole number of seconds given with `option`, `value` when it is absent, or a usage
-  /// error naming the option.
-  static func seconds(_ invocation: Invocation, _ option: OptionSpec, default value: Int)
-    throws(CommandFailure) -> Int
-  {
-    guard let text = invocation.value(option) else { return value }
-    guard let number = Int(text), number >= 0, number <= 31_536_000 else {
-      let name = option.name
-      throw CommandFailure(
-        exitCode: .usage,
-        message:
-          "--\(name) takes a whole number of seconds, not \"\(text)\" (for example --\(name) \(value))"
-      )
-    }
-    return number
-  }
-
-  /// The environment variable name given with `option` (`--var`), nil when it is absent, or a
-  /// usage error when it is no name a shell can set.
-  static func variableName(_ invocation: Invocation, _ option: OptionSpec)
-    throws(CommandFailure) -> String?
-  {
-    guard let name = invocation.value(option) else { return nil }
-    guard EnvFile.isValidVariableName(name) else {
-      throw CommandFailure(exitCode: .usage, message: EnvFile.notAVariableName(name))
-    }
-    return name
-  }
 }

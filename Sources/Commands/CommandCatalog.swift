@@ -7,6 +7,13 @@ package struct CommandCatalog: Sendable {
   /// The named commands, in the order `--help` lists them.
   package let commands: [CommandSpec]
 
+  /// The catalog of `commands`, in the order `--help` lists them, with `interactive` run when
+  /// no command is given: one way to register a command, its type.
+  init(interactive: any ParsableCommand.Type, commands: [any ParsableCommand.Type]) {
+    self.interactive = interactive.spec()
+    self.commands = commands.map { $0.spec() }
+  }
+
   /// The command called `name`, if there is one: a command's word (`agent`), or the words of
   /// one of its actions (`agent start`).
   package func command(named name: String) -> CommandSpec? {
@@ -58,7 +65,7 @@ package struct CommandCatalog: Sendable {
     if let best = SpellingSuggestion.closest(to: name, among: names) {
       return "did you mean --\(best)?"
     }
-    if let command, command.usage.contains(" -- ") {
+    if let command, command.takesCommandAfterSeparator {
       // `exec ACCOUNT curl -H …`: the option is the command's, which goes after `--`.
       return "the command to run and its options go after `--`: authtui \(command.usage)"
     }
@@ -81,7 +88,7 @@ package struct CommandCatalog: Sendable {
       lines.append("  " + padded(command.name, to: width + 2) + command.summary)
     }
     lines += ["", "Options for every command:"]
-    lines += Self.optionLines(GlobalOptions.all)
+    lines += Self.optionLines(GlobalOptions.specs)
     lines += [
       "  --help                     show help (also `authtui help COMMAND`)",
       "  --version                  print the version",
@@ -95,7 +102,8 @@ package struct CommandCatalog: Sendable {
   /// The text of `authtui help COMMAND` (and `help COMMAND ACTION`): a command with actions
   /// lists each with its usage, summary and options.
   func help(for command: CommandSpec) -> String {
-    let usages = [command.usage] + command.actions.map(\.usage)
+    // A command only whose actions run is used through them.
+    let usages = (command.needsAction ? [] : [command.usage]) + command.actions.map(\.usage)
     var lines = ["Usage: authtui \(usages[0])"] + usages.dropFirst().map { "       authtui \($0)" }
     lines += ["", command.summary]
     if !command.details.isEmpty {

@@ -3,9 +3,9 @@ import Agent
 
 /// `authtui default ACCOUNT` and `authtui default --clear PROVIDER`: which account a bare
 /// `PROVIDER` names when the provider has several.
-enum DefaultCommand {
-  static let spec = CommandSpec(
-    name: "default", usage: "default ACCOUNT | --clear PROVIDER",
+struct DefaultCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration<Self>(
+    name: "default",
     summary: "Make ACCOUNT the one its provider's name alone stands for.",
     details: """
       A bare PROVIDER (`authtui token work`) names the provider's only account; when it has
@@ -14,15 +14,22 @@ enum DefaultCommand {
       see it; signing the account out removes it. --clear PROVIDER removes the mark. When
       `authtui agent` runs for this vault, it makes the change and no passphrase is needed.
       """,
-    arguments: ["ACCOUNT"], requiredArguments: 1, options: [clearFlag])
+    arguments: [.required("ACCOUNT", \.target, .account)],
+    options: [
+      .flag("clear", \.clear, help: "remove PROVIDER's default mark instead of setting one")
+    ],
+    // The two forms: with --clear, the argument is a provider.
+    usage: "default ACCOUNT | --clear PROVIDER")
 
-  static let clearFlag = OptionSpec.flag(
-    "clear", "remove PROVIDER's default mark instead of setting one")
+  var global = GlobalOptions()
+  /// The account to mark, or with `--clear` the provider whose mark goes.
+  var target = ""
+  /// `--clear`.
+  var clear = false
 
-  static func run(_ invocation: Invocation, console: Console) async -> ExitCode {
-    let target = invocation.arguments[0]
+  func run(console: Console) async -> ExitCode {
     do throws(CommandFailure) {
-      if invocation.flag(clearFlag) {
+      if clear {
         guard !target.contains("/") else {
           throw CommandFailure(
             exitCode: .usage,
@@ -30,8 +37,8 @@ enum DefaultCommand {
               + "`authtui default --clear \(target.prefix { $0 != "/" })`",
             code: "usage")
         }
-        let change = try await change(
-          .clearDefault(provider: target), invocation.global, console: console, providers: .all
+        let change = try await Self.change(
+          .clearDefault(provider: target), global, console: console, providers: .all
         ) { book throws(AccountsError) in try await book.defaultChange(clearing: target) }
         if let previous = change.previous {
           console.out("\(target) has no default account now (it was \(previous)).")
@@ -40,8 +47,8 @@ enum DefaultCommand {
         }
         return .ok
       }
-      let change = try await change(
-        .makeDefault(account: target), invocation.global, console: console,
+      let change = try await Self.change(
+        .makeDefault(account: target), global, console: console,
         providers: .account(target)
       ) { book throws(AccountsError) in try await book.defaultChange(making: target) }
       let account = change.account ?? target

@@ -7,10 +7,9 @@ import System
 /// `authtui exec ACCOUNT [--var NAME] [--min-valid SECONDS] -- COMMAND [ARGS…]`: runs COMMAND
 /// with ACCOUNT's access token in its environment (aws-vault's `exec`), so that the token is
 /// never written to a file or put in an argument list another user's `ps` would show.
-enum ExecCommand {
-  static let spec = CommandSpec(
-    name: "exec", usage: "exec ACCOUNT [--var NAME] [--min-valid SECONDS] -- COMMAND [ARGS...]",
-    summary: "Run COMMAND with ACCOUNT's access token in its environment.",
+struct ExecCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration<Self>(
+    name: "exec", summary: "Run COMMAND with ACCOUNT's access token in its environment.",
     details: """
       COMMAND (found on PATH) runs with the token in AUTHTUI_TOKEN (or --var NAME) and its
       expiry in AUTHTUI_TOKEN_EXPIRES_AT (seconds since 1970, empty when the token does not
@@ -24,69 +23,41 @@ enum ExecCommand {
       status is COMMAND's (128 + the signal's number when a signal ended it); 127 when
       COMMAND is not found, 126 when it cannot be run.
       """,
-    arguments: ["ACCOUNT", "COMMAND", "ARGS..."], requiredArguments: 1,
-    options: [varOption, TokenCommand.minValidOption])
+    // Everything after `--` is COMMAND's, options included: only ACCOUNT comes before it.
+    arguments: [.required("ACCOUNT", \.account, .account), .commandAfterSeparator(\.command)],
+    options: [
+      .value(
+        "var", \.variable, .variableName, "NAME", help: "the variable that holds the token",
+        showsDefault: true),
+      .minimumValidity(\.minimumValidity),
+    ])
 
-  static let varOption = OptionSpec.value(
-    "var", "NAME", "the variable that holds the token (default AUTHTUI_TOKEN)")
+  var global = GlobalOptions()
+  /// The account's name as given.
+  var account = ""
+  /// The variable the token goes in.
+  var variable = "AUTHTUI_TOKEN"
+  /// `--min-valid`, in seconds.
+  var minimumValidity = 60
+  /// COMMAND and its arguments.
+  var command: [String] = []
 
-  /// The variable the token goes in when `--var` is not given.
-  static let defaultVariable = "AUTHTUI_TOKEN"
-
-  /// What `exec` was asked.
-  struct Options: Sendable, Equatable {
-    var global: GlobalOptions
-    /// The account's name as given.
-    var account: String
-    /// The variable the token goes in.
-    var variable: String
-    /// `--min-valid`, in seconds.
-    var minimumValidity: Int
-    /// COMMAND and its arguments.
-    var command: [String]
-
-    init(_ invocation: Invocation) throws(CommandFailure) {
-      // Everything after `--` is COMMAND's, options included: only ACCOUNT comes before it.
-      let problem: String? =
-        switch invocation.positionalsBeforeSeparator {
-        case nil: "'exec' needs `--` and the command to run after ACCOUNT"
-        case 0: "'exec' needs ACCOUNT before `--`"
-        case 1 where invocation.arguments.count == 1: "'exec' needs the command to run after `--`"
-        case 1: nil
-        default: "'exec' takes only ACCOUNT before `--`"
-        }
-      if let problem {
-        throw CommandFailure(
-          exitCode: .usage, message: "\(problem) (usage: authtui \(ExecCommand.spec.usage))")
-      }
-      global = invocation.global
-      account = invocation.arguments[0]
-      command = Array(invocation.arguments.dropFirst())
-      variable =
-        try AccountAccess.variableName(invocation, ExecCommand.varOption)
-        ?? ExecCommand.defaultVariable
-      minimumValidity = try AccountAccess.seconds(
-        invocation, TokenCommand.minValidOption, default: 60)
-    }
-  }
-
-  /// Runs COMMAND and ends this process with the status `run` gives: COMMAND's, which no
+  /// Runs COMMAND and ends this process with the status `status` gives: COMMAND's, which no
   /// `ExitCode` names.
-  static func runThenExit(_ options: Options, console: Console) async -> Never {
-    exit(await run(options, console: console))
+  func run(console: Console) async -> ExitCode {
+    exit(await status(console: console))
   }
 
   /// Runs COMMAND and gives the exit status authtui ends with: COMMAND's, or one of authtui's
   /// own (`ExitCode`) when COMMAND never started.
-  static func run(
-    _ options: Options, console: Console,
-    environment: [String: String] = ProcessInfo.processInfo.environment
+  func status(
+    console: Console, environment: [String: String] = ProcessInfo.processInfo.environment
   ) async -> Int32 {
     // First: what the caller handed down (`3<file`), before the agent's socket or
     // URLSession's socket pairs exist; COMMAND gets those descriptors and no other.
     let handedDown = InheritedDescriptors.current()
     let startedAt = Date()
-    let name = options.command[0]
+    let name = command[0]
     let program: String
     switch ForegroundCommand.locate(name, environment: environment) {
     case .found(let path):
@@ -100,7 +71,7 @@ enum ExecCommand {
     }
     let exportable: AgentExport
     do throws(CommandFailure) {
-      exportable = try await token(options, startedAt: startedAt, console: console)
+      exportable = try await token(startedAt: startedAt, console: console)
     } catch {
       console.err(error.line)
       return error.exitCode.rawValue
@@ -111,11 +82,11 @@ enum ExecCommand {
       return failure.exitCode.rawValue
     }
     var childEnvironment = PassphraseSource.withoutPassphrases(environment)
-    childEnvironment[options.variable] = exportable.token
-    childEnvironment[options.variable + "_EXPIRES_AT"] = EnvFile.expiryValue(exportable.expiresAt)
+    childEnvironment[variable] = exportable.token
+    childEnvironment[variable + "_EXPIRES_AT"] = EnvFile.expiryValue(exportable.expiresAt)
     do throws(SpawnError) {
       let termination = try await ForegroundCommand.run(
-        program, name: name, arguments: Array(options.command.dropFirst()),
+        program, name: name, arguments: Array(command.dropFirst()),
         environment: childEnvironment, passing: handedDown)
       switch termination {
       case .exited(let status): return status
@@ -129,22 +100,21 @@ enum ExecCommand {
 
   /// The token and its expiry: from the agent for this vault when one runs, else from the
   /// vault unlocked here; refreshed first when fewer than `--min-valid` seconds remain.
-  private static func token(_ options: Options, startedAt: Date, console: Console)
-    async throws(CommandFailure) -> AgentExport
+  private func token(startedAt: Date, console: Console) async throws(CommandFailure)
+    -> AgentExport
   {
     let operation = AgentRequest.Operation.export(
-      account: options.account, startedAt: startedAt, minimumValidity: options.minimumValidity)
+      account: account, startedAt: startedAt, minimumValidity: minimumValidity)
     if let answer = await AgentAnswer.ask(
-      operation, options.global, timeout: AgentAnswer.accountsTimeout, \.export)
+      operation, global, timeout: AgentAnswer.accountsTimeout, \.export)
     {
       return try answer.get()
     }
     let book = try await AccountAccess.book(
-      options.global, console: console, providers: .account(options.account))
+      global, console: console, providers: .account(account))
     do {
       return try await book.export(
-        named: options.account, startedAt: startedAt,
-        minimumValidity: TimeInterval(options.minimumValidity))
+        named: account, startedAt: startedAt, minimumValidity: TimeInterval(minimumValidity))
     } catch {
       throw AccountAccess.failure(error)
     }

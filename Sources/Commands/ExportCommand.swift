@@ -5,10 +5,9 @@ import System
 
 /// `authtui export ACCOUNT --env-file PATH [--var NAME]` and
 /// `authtui export ACCOUNT --clipboard [--clear-after SECONDS]`.
-enum ExportCommand {
-  static let spec = CommandSpec(
+struct ExportCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration<Self>(
     name: "export",
-    usage: "export ACCOUNT (--env-file PATH [--var NAME] | --clipboard [--clear-after SECONDS])",
     summary: "Put ACCOUNT's access token in an env file or on the clipboard.",
     details: """
       --env-file writes NAME='token' and NAME_EXPIRES_AT='seconds since 1970' (empty when the
@@ -24,51 +23,47 @@ enum ExportCommand {
       When `authtui agent` runs for this vault, it hands over the token and no passphrase is
       needed (this command still writes the file or the clipboard); AUTHTUI_NO_AGENT=1 skips it.
       """,
-    arguments: ["ACCOUNT"], requiredArguments: 1,
-    options: [envFileOption, varOption, clipboardFlag, clearAfterOption])
+    arguments: [.required("ACCOUNT", \.account, .account)],
+    options: [
+      .value("env-file", \.envFile, .file, "PATH", help: "the env file to write"),
+      .value(
+        "var", \.variable, .variableName, "NAME",
+        help: "the variable name (default PROVIDER_TOKEN)"),
+      .flag("clipboard", \.clipboard, help: "copy to the clipboard instead"),
+      .value(
+        "clear-after", \.clearAfter, .seconds(), "SECONDS",
+        help: "clear the clipboard after this long", showsDefault: true),
+    ],
+    // The two destinations, each with its own option.
+    usage: "export ACCOUNT (--env-file PATH [--var NAME] | --clipboard [--clear-after SECONDS])")
 
-  static let envFileOption = OptionSpec.value("env-file", "PATH", "the env file to write")
-  static let varOption = OptionSpec.value(
-    "var", "NAME", "the variable name (default PROVIDER_TOKEN)")
-  static let clipboardFlag = OptionSpec.flag("clipboard", "copy to the clipboard instead")
-  static let clearAfterOption = OptionSpec.value(
-    "clear-after", "SECONDS", "clear the clipboard after this long (default 45)")
+  var global = GlobalOptions()
+  /// The account's name as given.
+  var account = ""
+  /// `--env-file`: the file to write, or nil for the clipboard.
+  var envFile: String?
+  /// `--var`, else the provider's variable (`SIMKL_TOKEN`).
+  var variable: String?
+  /// `--clipboard`.
+  var clipboard = false
+  /// `--clear-after`, in seconds (0 keeps the token on the clipboard).
+  var clearAfter = 45
 
-  /// What `export` was asked: exactly one destination.
-  struct Options: Sendable, Equatable {
-    var global: GlobalOptions
-    /// The account's name as given.
-    var account: String
-    /// `--env-file PATH`; nil for the clipboard.
-    var envFile: String?
-    /// `--var NAME` (only with `--env-file`).
-    var variable: String?
-    /// `--clear-after`, in seconds (the clipboard).
-    var clearAfter: Int
-
-    init(_ invocation: Invocation) throws(CommandFailure) {
-      global = invocation.global
-      account = invocation.arguments[0]
-      envFile = invocation.value(ExportCommand.envFileOption)
-      guard (envFile != nil) != invocation.flag(ExportCommand.clipboardFlag) else {
-        throw CommandFailure(
-          exitCode: .usage,
-          message: "say where the token goes: --env-file PATH or --clipboard (one of them)")
-      }
-      if envFile == nil && invocation.value(ExportCommand.varOption) != nil {
-        throw CommandFailure(exitCode: .usage, message: "--var goes with --env-file")
-      }
-      variable = try AccountAccess.variableName(invocation, ExportCommand.varOption)
-      clearAfter = try AccountAccess.seconds(
-        invocation, ExportCommand.clearAfterOption, default: 45)
+  mutating func validate() throws(CommandFailure) {
+    guard (envFile != nil) != clipboard else {
+      throw CommandFailure(
+        exitCode: .usage,
+        message: "say where the token goes: --env-file PATH or --clipboard (one of them)")
+    }
+    if envFile == nil && variable != nil {
+      throw CommandFailure(exitCode: .usage, message: "--var goes with --env-file")
     }
   }
 
-  static func run(_ options: Options, console: Console) async -> ExitCode {
+  func run(console: Console) async -> ExitCode {
     let startedAt = Date()
     do throws(CommandFailure) {
-      let clearAfter = options.clearAfter
-      if let envFile = options.envFile {
+      if let envFile {
         // Refused before the vault is unlocked: a FIFO, a device or a folder costs nothing.
         do throws(AccountsError) {
           try EnvFile.checkDestination(envFile)
@@ -78,23 +73,23 @@ enum ExportCommand {
       }
       let exportable: AgentExport
       if let answer = await AgentAnswer.ask(
-        .export(account: options.account, startedAt: startedAt), options.global,
+        .export(account: account, startedAt: startedAt), global,
         timeout: AgentAnswer.accountsTimeout, \.export)
       {
         exportable = try answer.get()
       } else {
         let book = try await AccountAccess.book(
-          options.global, console: console, providers: .account(options.account))
+          global, console: console, providers: .account(account))
         do {
-          exportable = try await book.export(named: options.account, startedAt: startedAt)
+          exportable = try await book.export(named: account, startedAt: startedAt)
         } catch {
           throw AccountAccess.failure(error)
         }
       }
       let token = exportable.token
       do throws(AccountsError) {
-        if let envFile = options.envFile {
-          let variable = options.variable ?? exportable.variable
+        if let envFile {
+          let variable = variable ?? exportable.variable
           try EnvFile.write(
             variable: variable, value: token, expiresAt: exportable.expiresAt, to: envFile)
           console.out("Wrote \(variable) and \(variable)_EXPIRES_AT to \(envFile) (mode 0600).")

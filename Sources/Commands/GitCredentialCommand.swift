@@ -11,9 +11,9 @@ import System
 /// `authtui git-credential get|store|erase`: git's credential helper protocol
 /// (git-credential(1)), answering with the token of the account `config.json`'s `git` object
 /// names for the URL.
-enum GitCredentialCommand {
-  static let spec = CommandSpec(
-    name: "git-credential", usage: "git-credential get|store|erase",
+struct GitCredentialCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration<Self>(
+    name: "git-credential",
     summary: "Answer git's credential requests with the token of the URL's account.",
     details: """
       Set it up once per URL (the ! makes git run it as a shell command, with get, store or
@@ -42,20 +42,29 @@ enum GitCredentialCommand {
       store and erase read their input and do nothing: the vault is the store, and a 401 seen
       by git must not delete an account (`authtui logout` does that).
       """,
-    arguments: ["ACTION"], requiredArguments: 1, options: [])
+    arguments: [
+      .required(
+        "ACTION", \.action,
+        .choice(Action.allCases) { text, _ in
+          "unknown git-credential action '\(text)' (git runs it with get, store or erase; see "
+            + "`authtui help git-credential`)"
+        })
+    ])
 
-  static func run(_ invocation: Invocation, console: Console) async -> ExitCode {
-    let action = invocation.arguments.first ?? ""
+  /// What git asks of a credential helper.
+  enum Action: String, CaseIterable, Sendable {
+    case get, store, erase
+  }
+
+  var global = GlobalOptions()
+  /// What git asks.
+  var action = Action.get
+
+  func run(console: Console) async -> ExitCode {
     do throws(CommandFailure) {
-      guard ["get", "store", "erase"].contains(action) else {
-        throw CommandFailure(
-          exitCode: .usage,
-          message: "unknown git-credential action '\(action)' (git runs it with get, store or "
-            + "erase; see `authtui help git-credential`)")
-      }
-      let request = try await readRequest()
-      guard action == "get" else { return .ok }
-      guard let answer = try await answer(request, options: invocation.global, console: console)
+      let request = try await Self.readRequest()
+      guard action == .get else { return .ok }
+      guard let answer = try await Self.answer(request, options: global, console: console)
       else { return .ok }
       console.outExactly(answer)
       return .ok
@@ -113,8 +122,8 @@ enum GitCredentialCommand {
     for route: GitCredentialRoute, options global: GlobalOptions, console: Console
   ) async throws(CommandFailure) -> String {
     let startedAt = Date()
-    let options = TokenCommand.Options(global: global, account: route.account, minimumValidity: 60)
-    if let answer = await TokenCommand.askAgent(options, startedAt: startedAt) {
+    let command = TokenCommand(global: global, account: route.account, minimumValidity: 60)
+    if let answer = await command.askAgent(startedAt: startedAt) {
       return try answer.get()
     }
     if case .terminal = PassphraseSource.current().origin {
@@ -156,14 +165,5 @@ enum GitCredentialCommand {
       bytes += chunk[..<count]
     }
     return bytes
-  }
-}
-
-extension TokenCommand.Options {
-  /// What `token ACCOUNT --min-valid SECONDS` would have been asked.
-  init(global: GlobalOptions, account: String, minimumValidity: Int) {
-    self.global = global
-    self.account = account
-    self.minimumValidity = minimumValidity
   }
 }

@@ -7,9 +7,9 @@ import JSON
 import Vault
 
 /// `authtui list [--json]`: every account with its status and expiry, never a token.
-enum ListCommand {
-  static let spec = CommandSpec(
-    name: "list", usage: "list [--json]",
+struct ListCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration<Self>(
+    name: "list",
     summary: "List your accounts with their status and expiry (never a token).",
     details: """
       Status is valid, expiring (less than 5 minutes left), expired, or sign-in needed.
@@ -23,12 +23,11 @@ enum ListCommand {
       When `authtui agent` runs for this vault, it answers instead and no passphrase is
       needed; AUTHTUI_NO_AGENT=1 skips it.
       """,
-    arguments: [], requiredArguments: 0, options: [jsonFlag])
+    options: [.flag("json", \.json, help: "print a JSON array instead of a table")])
 
-  static let jsonFlag = OptionSpec.flag("json", "print a JSON array instead of a table")
-
-  /// What `list` was asked.
-  typealias Options = ListingOptions
+  var global = GlobalOptions()
+  /// `--json`: a JSON array instead of a table.
+  var json = false
 
   /// One account as `list --json` prints it.
   struct Row {
@@ -59,15 +58,15 @@ enum ListCommand {
     }
   }
 
-  static func run(_ options: Options, console: Console) async -> ExitCode {
+  func run(console: Console) async -> ExitCode {
     do throws(CommandFailure) {
       let listing: AgentListing
       if let answer = await AgentAnswer.ask(
-        .list, options.global, timeout: AgentAnswer.accountsTimeout, \.listing)
+        .list, global, timeout: AgentAnswer.accountsTimeout, \.listing)
       {
         listing = try answer.get()
       } else {
-        let book = try await AccountAccess.book(options.global, console: console)
+        let book = try await AccountAccess.book(global, console: console)
         do {
           listing = AgentListing(try await book.listing())
         } catch {
@@ -79,8 +78,8 @@ enum ListCommand {
           "authtui: account \(damaged.reference) is damaged (\(damaged.damage)) and cannot be read; "
             + "remove it with `authtui logout '\(damaged.idText)' --local-only`")
       }
-      let rows = rows(listing.accounts, now: Date())
-      console.out(options.json ? json(rows) : table(rows))
+      let rows = Self.rows(listing.accounts, now: Date())
+      console.out(json ? Self.json(rows) : Self.table(rows))
       return .ok
     } catch {
       console.err(error.line)

@@ -11,12 +11,9 @@ import Vault
 
 /// `authtui login PROVIDER [--flow pkce|device|pin] [--label NAME] [--no-browser]
 /// [--timeout SECONDS] [--json]`: signs in and stores the account.
-enum LoginCommand {
-  static let spec = CommandSpec(
-    name: "login",
-    usage:
-      "login PROVIDER [--flow pkce|device|pin] [--label NAME] [--no-browser] [--timeout SECONDS] [--json]",
-    summary: "Sign in to PROVIDER and keep the account in the vault.",
+struct LoginCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration<Self>(
+    name: "login", summary: "Sign in to PROVIDER and keep the account in the vault.",
     details: """
       The browser flow (pkce) opens the provider's page with $BROWSER, or xdg-open when there
       is a display; otherwise, and with --no-browser, it prints the address, the `ssh -L`
@@ -33,78 +30,75 @@ enum LoginCommand {
       starts again with fresh values and says so.
       --json writes one event per line: authorize, user_code, restarted, signed_in, error.
       """,
-    arguments: ["PROVIDER"], requiredArguments: 1,
-    options: [flowOption, labelOption, noBrowserFlag, timeoutOption, jsonFlag])
+    arguments: [.required("PROVIDER", \.provider, .provider)],
+    options: [
+      .value(
+        "flow", \.flow, .flow(among: SignInFlow.allCases),
+        help: "how to sign in (default: the provider's first flow)",
+        completion: .providerFlows(SignInFlow.allCases.map(\.rawValue))),
+      .value(
+        "label", \.label, .text, "NAME",
+        help: "the account's name, no / or leading # (default: the provider's name for you)"),
+      .flag("no-browser", \.noBrowser, help: "print the address instead of opening a browser"),
+      .value(
+        "timeout", \.timeout, .seconds(example: 300), "SECONDS",
+        help:
+          "how long the browser flow waits, at least \(minimumTimeout) (default: the provider's)"
+      ),
+      .flag("json", \.json, help: "write events as JSON lines on standard output"),
+    ])
 
-  static let flowOption = OptionSpec.value(
-    "flow", "pkce|device|pin", "how to sign in (default: the provider's first flow)")
-  static let labelOption = OptionSpec.value(
-    "label", "NAME", "the account's name, no / or leading # (default: the provider's name for you)")
-  static let noBrowserFlag = OptionSpec.flag(
-    "no-browser", "print the address instead of opening a browser")
-  static let timeoutOption = OptionSpec.value(
-    "timeout", "SECONDS",
-    "how long the browser flow waits, at least \(minimumTimeout) (default: the provider's)")
   /// The shortest `--timeout`: less leaves no time to sign in at the provider's page.
   static let minimumTimeout = 10
-  static let jsonFlag = OptionSpec.flag("json", "write events as JSON lines on standard output")
 
-  /// What `login` was asked.
-  struct Options: Sendable, Equatable {
-    var global: GlobalOptions
-    /// The provider's id as typed; checked against the catalog (`AccountBook.providerID(named:)`).
-    var provider: String
-    /// `--flow`; nil for the provider's choice.
-    var flow: SignInFlow?
-    /// `--label`.
-    var label: String?
-    /// `--no-browser`.
-    var noBrowser: Bool
-    /// `--timeout`, at least `minimumTimeout` seconds; nil for the provider's.
-    var timeout: TimeInterval?
+  var global = GlobalOptions()
+  /// The provider's id as typed; checked against the catalog (`AccountBook.providerID(named:)`).
+  var provider = ""
+  /// `--flow`; nil for the provider's choice.
+  var flow: SignInFlow?
+  /// `--label`.
+  var label: String?
+  /// `--no-browser`.
+  var noBrowser = false
+  /// `--timeout`, at least `minimumTimeout` seconds; nil for the provider's.
+  var timeout: Int?
+  /// `--json`: events as JSON lines, a usage error included.
+  var json = false
 
-    init(_ invocation: Invocation) throws(CommandFailure) {
-      global = invocation.global
-      provider = invocation.arguments[0]
-      flow = try LoginCommand.parseFlow(invocation.value(LoginCommand.flowOption))
-      timeout = try invocation.value(LoginCommand.timeoutOption).map { _ throws(CommandFailure) in
-        TimeInterval(
-          try AccountAccess.seconds(invocation, LoginCommand.timeoutOption, default: 300))
-      }
-      if let timeout, timeout < TimeInterval(LoginCommand.minimumTimeout) {
-        throw CommandFailure(
-          exitCode: .usage,
-          message: "--timeout must be at least \(LoginCommand.minimumTimeout) seconds, not "
-            + "\(Int(clamping: timeout)) (for example --timeout 300, or leave it out for the "
-            + "provider's)")
-      }
-      label = invocation.value(LoginCommand.labelOption)
-      noBrowser = invocation.flag(LoginCommand.noBrowserFlag)
+  mutating func validate() throws(CommandFailure) {
+    if let timeout, timeout < Self.minimumTimeout {
+      throw CommandFailure(
+        exitCode: .usage,
+        message: "--timeout must be at least \(Self.minimumTimeout) seconds, not \(timeout) "
+          + "(for example --timeout 300, or leave it out for the provider's)")
     }
   }
 
-  static func run(_ invocation: Invocation, console: Console) async -> ExitCode {
-    // Read first: a usage error is an `error` event too under --json.
-    let output = LoginOutput(console: console, json: invocation.flag(jsonFlag))
+  /// Under `--json` a usage error is an `error` event too.
+  func refuse(_ failure: CommandFailure, console: Console) async -> ExitCode {
+    await LoginOutput(console: console, json: json).failed(failure)
+    return failure.exitCode
+  }
+
+  func run(console: Console) async -> ExitCode {
+    let output = LoginOutput(console: console, json: json)
     do throws(CommandFailure) {
-      let options = try Options(invocation)
-      let browser = options.noBrowser ? nil : BrowserLauncher.available()
+      let browser = noBrowser ? nil : BrowserLauncher.available()
       let book = try await AccountAccess.book(
-        options.global, console: console, reportProblems: true,
-        providers: .provider(options.provider))
+        global, console: console, reportProblems: true, providers: .provider(provider))
       let providerID: ProviderID
       do throws(AccountsError) {
-        providerID = try book.providerID(named: options.provider)
+        providerID = try book.providerID(named: provider)
       } catch {
         throw AccountAccess.failure(error)
       }
-      let signedIn = try await signIn(
-        book: book, providerID: providerID, flow: options.flow, label: options.label,
-        timeout: options.timeout, browser: browser, output: output)
+      let signedIn = try await Self.signIn(
+        book: book, providerID: providerID, flow: flow, label: label,
+        timeout: timeout.map(TimeInterval.init), browser: browser, output: output)
       let record = signedIn.record
       await output.signedIn(record)
       if signedIn.labelIsSubject {
-        console.err(renameHint(record))
+        console.err(Self.renameHint(record))
       }
       for damaged in (try? await book.damagedAccounts(perhapsNamedLike: record)) ?? [] {
         console.err(
@@ -117,15 +111,6 @@ enum LoginCommand {
       await output.failed(error)
       return error.exitCode
     }
-  }
-
-  static func parseFlow(_ text: String?) throws(CommandFailure) -> SignInFlow? {
-    guard let text else { return nil }
-    guard let flow = SignInFlow(rawValue: text) else {
-      throw CommandFailure(
-        exitCode: .usage, message: "--flow is pkce, device or pin, not \"\(text)\"")
-    }
-    return flow
   }
 
   /// Runs the sign-in with its countdown, browser, paste path and Ctrl-C.

@@ -7,9 +7,9 @@ import System
 
 /// `authtui logout ACCOUNT [--local-only] [--no-browser]`: revoke at the provider, then forget
 /// the account here.
-enum LogoutCommand {
-  static let spec = CommandSpec(
-    name: "logout", usage: "logout ACCOUNT [--local-only] [--no-browser]",
+struct LogoutCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration<Self>(
+    name: "logout",
     summary: "Sign ACCOUNT out: revoke its tokens at the provider, then delete it here.",
     details: """
       The refresh token is revoked first, then the access token (RFC 7009), where the provider
@@ -33,35 +33,26 @@ enum LogoutCommand {
       and deletion happen there) and no passphrase is needed; the sign-out page still opens
       from here. AUTHTUI_NO_AGENT=1 skips it.
       """,
-    arguments: ["ACCOUNT"], requiredArguments: 1,
-    options: [localOnlyFlag, noBrowserFlag])
+    arguments: [.required("ACCOUNT", \.account, .account)],
+    options: [
+      .flag(
+        "local-only", \.localOnly, help: "delete the account here without telling the provider"),
+      .flag(
+        "no-browser", \.noBrowser,
+        help: "print a one-time sign-out address instead of opening it"),
+    ])
 
-  static let localOnlyFlag = OptionSpec.flag(
-    "local-only", "delete the account here without telling the provider")
-  static let noBrowserFlag = OptionSpec.flag(
-    "no-browser", "print a one-time sign-out address instead of opening it")
+  var global = GlobalOptions()
+  /// The account's name as given (`#ID` for a damaged one).
+  var account = ""
+  /// `--local-only`.
+  var localOnly = false
+  /// `--no-browser`.
+  var noBrowser = false
 
-  /// What `logout` was asked.
-  struct Options: Sendable, Equatable {
-    var global: GlobalOptions
-    /// The account's name as given.
-    var account: String
-    /// `--local-only`.
-    var localOnly: Bool
-    /// `--no-browser`.
-    var noBrowser: Bool
-
-    init(_ invocation: Invocation) {
-      global = invocation.global
-      account = invocation.arguments[0]
-      localOnly = invocation.flag(LogoutCommand.localOnlyFlag)
-      noBrowser = invocation.flag(LogoutCommand.noBrowserFlag)
-    }
-  }
-
-  static func run(_ options: Options, console: Console) async -> ExitCode {
+  func run(console: Console) async -> ExitCode {
     do throws(CommandFailure) {
-      let outcome = try await signOut(options, console: console)
+      let outcome = try await signOut(console: console)
       let name = outcome.account
       let place = SignOutState.accessSettingsPlace(outcome.accessSettingsURL)
       if outcome.damaged {
@@ -71,7 +62,7 @@ enum LogoutCommand {
         return .ok
       }
       if let url = outcome.endSessionURL {
-        let browser = options.noBrowser ? nil : BrowserLauncher.available()
+        let browser = noBrowser ? nil : BrowserLauncher.available()
         await SignOutPage.show(url, account: name, browser: browser, console: console)
       }
       switch outcome.revocation {
@@ -112,25 +103,23 @@ enum LogoutCommand {
   /// Signs the account out through the agent for this vault when one runs, else over the
   /// vault unlocked here. A request the agent got but did not answer is not made again: the
   /// agent may have revoked and deleted the account already.
-  static func signOut(_ options: Options, console: Console) async throws(CommandFailure)
-    -> AgentSignOut
-  {
+  func signOut(console: Console) async throws(CommandFailure) -> AgentSignOut {
     let unanswered = CommandFailure(
       exitCode: .failure,
-      message: "the agent got the sign-out of \(options.account) but gave no answer, so it may "
+      message: "the agent got the sign-out of \(account) but gave no answer, so it may "
         + "be done or not; see `authtui list`, and run `authtui logout` again if it is still "
         + "there",
       code: "agent_no_answer")
     if let answer = await AgentAnswer.ask(
-      .logout(account: options.account, localOnly: options.localOnly), options.global,
+      .logout(account: account, localOnly: localOnly), global,
       timeout: AgentAnswer.signOutTimeout, unanswered: unanswered, \.signedOut)
     {
       return try answer.get()
     }
     let book = try await AccountAccess.book(
-      options.global, console: console, providers: .account(options.account))
+      global, console: console, providers: .account(account))
     do {
-      return try await book.signOut(named: options.account, localOnly: options.localOnly)
+      return try await book.signOut(named: account, localOnly: localOnly)
     } catch {
       throw AccountAccess.failure(error)
     }

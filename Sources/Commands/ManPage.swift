@@ -41,7 +41,7 @@ enum ManPage {
       for action in command.actions { page += entry(action) }
     }
     page += [".SH OPTIONS", "These are accepted by every command."]
-    page += options(GlobalOptions.all)
+    page += options(GlobalOptions.specs)
     page += [
       ".TP", #".B \-\-help"#, "Show help (also " + code("authtui help COMMAND") + ").",
       ".TP", #".B \-\-version"#, "Print the version.",

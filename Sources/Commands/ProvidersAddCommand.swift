@@ -6,12 +6,9 @@ import Providers
 /// `authtui providers add ID --issuer URL [--client-id ID] [--client-secret-file PATH]
 /// [--name NAME] [--flow pkce|device]… [--replace] [--json]`: a provider of one's own from its
 /// issuer URL, registered with the server when it allows it (RFC 7591).
-enum ProvidersAddCommand {
-  static let spec = CommandSpec(
-    name: "providers add",
-    usage:
-      "providers add ID --issuer URL [--client-id ID] [--client-secret-file PATH] [--name NAME] "
-      + "[--flow pkce|device]… [--replace] [--json]",
+struct ProvidersAddCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration<Self>(
+    name: "add",
     summary: "Add your own provider from its issuer URL, registering authtui when it allows it.",
     details: """
       Reads the server's OpenID Connect discovery document and its RFC 8414 metadata (both
@@ -29,162 +26,109 @@ enum ProvidersAddCommand {
       built-in preset, 7 when the server cannot be reached, its metadata is unusable or it
       refuses the registration.
       """,
-    arguments: ["ID"], requiredArguments: 1,
+    arguments: [.required("ID", \.id, .providerID)],
     options: [
-      issuerOption, clientIDOption, secretFileOption, nameOption, flowOption, replaceFlag,
-      jsonFlag,
-    ]
-  ).running { (invocation) throws(CommandFailure) in
-    try Options(invocation)
-  } _: {
-    await run($0, console: $1)
-  }
+      .value(
+        "issuer", \.issuer, .text, "URL", help: "the server's issuer (https, or http on 127.0.0.1)",
+        required: "the server's issuer (for example --issuer https://id.example.com/realms/work)"),
+      .value(
+        "client-id", \.clientID, .clientID, "ID",
+        help: "a client id you have already (no registration then)"),
+      .value(
+        "client-secret-file", \.clientSecret, .secretFile, "PATH",
+        help: "a file whose first line is the client secret"),
+      .value("name", \.name, .nonEmptyText, "NAME", help: "the name to show"),
+      .repeated(
+        "flow", \.flows, .flow(among: [.pkce, .device]),
+        help: "keep only this flow (repeat for both; default: all offered)"),
+      .flag("replace", \.replace, help: "overwrite providers/ID.json"),
+      .flag(
+        "json", \.json,
+        help: "print one JSON object (id, file, issuer, client_id, registered, flows, offers)"),
+    ])
 
-  static let issuerOption = OptionSpec.value(
-    "issuer", "URL", "the server's issuer (https, or http on 127.0.0.1)")
-  static let clientIDOption = OptionSpec.value(
-    "client-id", "ID", "a client id you have already (no registration then)")
-  static let secretFileOption = OptionSpec.value(
-    "client-secret-file", "PATH", "a file whose first line is the client secret")
-  static let nameOption = OptionSpec.value("name", "NAME", "the name to show")
-  static let flowOption = OptionSpec.value(
-    "flow", "pkce|device", "keep only this flow (repeat for both; default: all offered)")
-  static let replaceFlag = OptionSpec.flag("replace", "overwrite providers/ID.json")
-  static let jsonFlag = OptionSpec.flag(
-    "json", "print one JSON object (id, file, issuer, client_id, registered, flows, offers)")
+  var global = GlobalOptions()
+  /// The new provider's id; nil only until the command line is read (ID is required).
+  var id: ProviderID?
+  /// `--issuer`.
+  var issuer = ""
+  /// `--client-id`: registration is skipped.
+  var clientID: String?
+  /// The secret `--client-secret-file` holds.
+  var clientSecret: ClientSecret?
+  /// `--name`.
+  var name: String?
+  /// `--flow`: the flows kept; none for every flow offered.
+  var flows: [SignInFlow] = []
+  /// `--replace`.
+  var replace = false
+  /// `--json`.
+  var json = false
 
-  /// What `providers add` was asked.
-  struct Options: Sendable {
-    var global: GlobalOptions
-    var id: ProviderID
-    var issuer: String
-    var clientID: String?
-    var clientSecret: ClientSecret?
-    var name: String?
-    var flows: [SignInFlow]
-    var replace: Bool
-    var json: Bool
-
-    init(_ invocation: Invocation) throws(CommandFailure) {
-      global = invocation.global
-      let text = invocation.arguments[0]
-      do {
-        id = try ProviderID(text)
-      } catch {
-        throw CommandFailure(exitCode: .usage, message: error.description)
-      }
-      guard let issuer = invocation.value(issuerOption), !issuer.isEmpty else {
-        throw CommandFailure(
-          exitCode: .usage,
-          message: "'providers add' needs --issuer URL, the server's issuer (for example "
-            + "--issuer https://id.example.com/realms/work)")
-      }
-      self.issuer = issuer
-      do {
-        clientID = try invocation.value(clientIDOption).map { text throws(ProviderSetupError) in
-          try ProviderSetup.checkedClientID(text)
-        }
-      } catch {
-        throw CommandFailure(exitCode: .usage, message: "--client-id: \(error.description)")
-      }
-      clientSecret = try invocation.value(secretFileOption).map { path throws(CommandFailure) in
-        try Self.secret(fromFile: path)
-      }
-      if clientSecret != nil && clientID == nil {
-        throw CommandFailure(
-          exitCode: .usage,
-          message: "--client-secret-file goes with --client-id: a secret is issued with a "
-            + "client id (authtui registers itself as a public client, with no secret)")
-      }
-      name = invocation.value(nameOption).flatMap { $0.isEmpty ? nil : $0 }
-      var flows: [SignInFlow] = []
-      for word in invocation.values(flowOption).flatMap({ $0.split(separator: ",") }) {
-        guard let flow = SignInFlow(rawValue: String(word)), flow != .pin else {
-          throw CommandFailure(
-            exitCode: .usage, message: "--flow is pkce or device, not \"\(word)\"")
-        }
-        if !flows.contains(flow) { flows.append(flow) }
-      }
-      self.flows = flows
-      replace = invocation.flag(replaceFlag)
-      json = invocation.flag(jsonFlag)
-    }
-
-    /// The first line of the file at `path`, checked as a client secret.
-    static func secret(fromFile path: String) throws(CommandFailure) -> ClientSecret {
-      let text: String
-      do {
-        text = try ConfigurationFile.read(path: path)
-      } catch {
-        throw CommandFailure(exitCode: .usage, message: "--client-secret-file \(path) \(error)")
-      }
-      let line = String(text.prefix { $0 != "\n" && $0 != "\r\n" })
-      do {
-        return try ProviderSetup.checkedClientSecret(line)
-      } catch {
-        throw CommandFailure(
-          exitCode: .usage,
-          message: "--client-secret-file \(path): its first line must be the client secret; "
-            + error.description)
-      }
+  mutating func validate() throws(CommandFailure) {
+    if clientSecret != nil && clientID == nil {
+      throw CommandFailure(
+        exitCode: .usage,
+        message: "--client-secret-file goes with --client-id: a secret is issued with a "
+          + "client id (authtui registers itself as a public client, with no secret)")
     }
   }
 
   /// How long each request to the server may take.
   static let requestTimeout: TimeInterval = 30
 
-  static func run(_ options: Options, console: Console) async -> ExitCode {
+  func run(console: Console) async -> ExitCode {
+    guard let id else { return .usage }  // read from the required ID before this runs
     do throws(CommandFailure) {
       do {
         // Before any request: a registration that could not be saved would be left behind.
         try ProviderAddition.checkAvailable(
-          options.id, in: AccountAccess.configuration(options.global), replacing: options.replace)
+          id, in: AccountAccess.configuration(global), replacing: replace)
       } catch {
-        throw failure(error)
+        throw Self.failure(error)
       }
       let transport = URLSessionTransport()
       let metadata: OIDCProviderMetadata
       do {
         metadata = try await OIDCProvider.discover(
-          issuer: options.issuer, transport: transport, requestTimeout: requestTimeout)
+          issuer: issuer, transport: transport, requestTimeout: Self.requestTimeout)
       } catch {
-        throw discoveryFailure(error, issuer: options.issuer)
+        throw Self.discoveryFailure(error, issuer: issuer)
       }
       var addition: ProviderAddition
       do {
         addition = try ProviderAddition(
-          id: options.id, issuer: options.issuer, metadata: metadata, name: options.name,
-          clientID: options.clientID, clientSecret: options.clientSecret, flows: options.flows)
+          id: id, issuer: issuer, metadata: metadata, name: name, clientID: clientID,
+          clientSecret: clientSecret, flows: flows)
       } catch {
-        throw failure(error)
+        throw Self.failure(error)
       }
-      if !options.json { console.out(summary(addition.summary)) }
+      if !json { console.out(Self.summary(addition.summary)) }
       if addition.needsRegistration, let endpoint = metadata.registrationEndpoint {
         do {
           try await addition.register(
-            at: endpoint, transport: transport, requestTimeout: requestTimeout)
+            at: endpoint, transport: transport, requestTimeout: Self.requestTimeout)
         } catch .registration(let error) {
-          throw registrationFailure(error, addition)
+          throw Self.registrationFailure(error, addition)
         } catch {
-          throw failure(error)
+          throw Self.failure(error)
         }
       }
       let file: URL
       do {
-        file = try addition.save(
-          in: AccountAccess.configuration(options.global), replacing: options.replace)
+        file = try addition.save(in: AccountAccess.configuration(global), replacing: replace)
       } catch {
-        throw failure(error)
+        throw Self.failure(error)
       }
       let shown = ConfigurationLocation.display(file)
-      if options.json {
-        console.out(json(addition, file: shown))
+      if json {
+        console.out(Self.json(addition, file: shown))
       } else {
-        console.out(outcome(addition, file: shown))
+        console.out(Self.outcome(addition, file: shown))
       }
       return .ok
     } catch {
-      if options.json {
+      if json {
         console.out(
           OrderedJSON.object([
             ("error", .string(error.code)), ("message", .string(error.message)),

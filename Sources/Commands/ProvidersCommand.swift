@@ -6,9 +6,9 @@ import Providers
 /// `authtui providers [--json]`: every provider authtui knows, one line each with where it
 /// stands and the one next step; its actions add (`add`), describe (`show`) and remove
 /// (`remove`) one.
-enum ProvidersCommand {
-  static let spec = CommandSpec(
-    name: "providers", usage: "providers [--json]",
+struct ProvidersCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration<Self>(
+    name: "providers",
     summary: "List the providers you can sign in to, one line each (add, show, remove one).",
     details: """
       One line per provider: its id and name, where it stands (ready, no client id, no client
@@ -20,23 +20,26 @@ enum ProvidersCommand {
       cannot be read are reported on standard error with their line and the fix. `authtui
       demo` tries every provider and flow against a built-in sandbox, with nothing to register.
       """,
-    arguments: [], requiredArguments: 0, options: [jsonFlag],
-    actions: [ProvidersAddCommand.spec, ProvidersShowCommand.spec, ProvidersRemoveCommand.spec])
+    options: [
+      .flag(
+        "json", \.json,
+        help:
+          "print a JSON array (id, name, flows, state, next_step, client_id_configured, usable, "
+          + "source, problems, registration)")
+    ],
+    actions: [ProvidersAddCommand.self, ProvidersShowCommand.self, ProvidersRemoveCommand.self])
 
-  static let jsonFlag = OptionSpec.flag(
-    "json",
-    "print a JSON array (id, name, flows, state, next_step, client_id_configured, usable, "
-      + "source, problems, registration)")
+  var global = GlobalOptions()
+  /// `--json`: a JSON array instead of a table.
+  var json = false
 
   /// What `providers` was asked.
-  typealias Options = ListingOptions
-
-  static func run(_ options: Options, console: Console) -> ExitCode {
-    let catalog = AccountAccess.catalog(options.global, console: console, reportProblems: true)
-    if options.json {
-      console.out(json(catalog))
+  func run(console: Console) async -> ExitCode {
+    let catalog = AccountAccess.catalog(global, console: console, reportProblems: true)
+    if json {
+      console.out(Self.json(catalog))
     } else {
-      console.out(table(catalog))
+      console.out(Self.table(catalog))
     }
     return .ok
   }

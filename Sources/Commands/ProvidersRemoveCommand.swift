@@ -8,9 +8,9 @@ import Vault
 /// `authtui providers remove ID [--force]`: deletes the user's `providers/ID.json`, and the
 /// registration authtui made with the server (RFC 7592); refused while accounts of the
 /// provider remain, unless `--force`.
-enum ProvidersRemoveCommand {
-  static let spec = CommandSpec(
-    name: "providers remove", usage: "providers remove ID [--force]",
+struct ProvidersRemoveCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration<Self>(
+    name: "remove",
     summary: "Remove your provider file ID.json (and the registration authtui made for it).",
     details: """
       Refused while the vault holds accounts of the provider (sign them out first), unless
@@ -21,36 +21,35 @@ enum ProvidersRemoveCommand {
       the file is removed all the same and the message says what is left at the server. A
       built-in preset has no file to remove unless one of yours overrides it.
       """,
-    arguments: ["ID"], requiredArguments: 1, options: [forceFlag]
-  ).running { await run($0, console: $1) }
+    arguments: [.required("ID", \.id, .providerID)],
+    options: [
+      .flag("force", \.force, help: "remove it even while the vault holds accounts of it")
+    ])
 
-  static let forceFlag = OptionSpec.flag(
-    "force", "remove it even while the vault holds accounts of it")
+  var global = GlobalOptions()
+  /// The provider whose file goes; nil only until the command line is read (ID is required).
+  var id: ProviderID?
+  /// `--force`: even while the vault holds accounts of it.
+  var force = false
 
-  static func run(_ invocation: Invocation, console: Console) async -> ExitCode {
-    let text = invocation.arguments[0]
+  func run(console: Console) async -> ExitCode {
+    guard let id else { return .usage }  // read from the required ID before this runs
     do throws(CommandFailure) {
-      let id: ProviderID
-      do {
-        id = try ProviderID(text)
-      } catch {
-        throw CommandFailure(exitCode: .usage, message: error.description)
-      }
-      let location = AccountAccess.configuration(invocation.global)
+      let location = AccountAccess.configuration(global)
       let catalog = AccountAccess.catalog(
-        invocation.global, console: console, reportProblems: false, providers: .only([id]))
+        global, console: console, reportProblems: false, providers: .only([id]))
       let path = location.providersDirectory.appendingPathComponent("\(id).json").path
       guard
         FileManager.default.fileExists(atPath: path)
           || (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil
       else {
-        throw failure(
+        throw Self.failure(
           .noFile(
             id, path: ConfigurationLocation.display(URL(fileURLWithPath: path)),
             isPreset: ProviderCatalog.presets[id.rawValue]?.id == id))
       }
-      if !invocation.flag(forceFlag) {
-        let accounts = try await accounts(of: id, invocation.global, console: console)
+      if !force {
+        let accounts = try await Self.accounts(of: id, global, console: console)
         guard accounts.isEmpty else {
           let shown = accounts.prefix(5).joined(separator: ", ")
           let more = accounts.count > 5 ? " and \(accounts.count - 5) more" : ""
@@ -79,7 +78,7 @@ enum ProvidersRemoveCommand {
       do {
         removed = try ProviderRemoval.removeFile(of: id, in: location)
       } catch {
-        throw failure(error)
+        throw Self.failure(error)
       }
       if let warning { console.err(warning) }
       let registration =

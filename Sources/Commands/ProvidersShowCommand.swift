@@ -5,9 +5,9 @@ import Spelling
 
 /// `authtui providers show ID`: one provider in full: where it stands, its file, its client,
 /// where to register and what, what to fix, its endpoints, and what its server publishes.
-enum ProvidersShowCommand {
-  static let spec = CommandSpec(
-    name: "providers show", usage: "providers show ID",
+struct ProvidersShowCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration<Self>(
+    name: "show",
     summary: "Show one provider: its state, file, registration, endpoints and what it offers.",
     details: """
       For a provider without a client id: where to register an application and what to
@@ -15,21 +15,23 @@ enum ProvidersShowCommand {
       issuer: what its OpenID discovery document and RFC 8414 metadata offer, fetched now
       (a failure is said and changes nothing). Secrets are never shown.
       """,
-    arguments: ["ID"], requiredArguments: 1, options: []
-  ).running { await run($0, console: $1) }
+    arguments: [.required("ID", \.text, .text)])
 
-  static func run(_ invocation: Invocation, console: Console) async -> ExitCode {
-    let text = invocation.arguments[0]
-    let catalog = AccountAccess.catalog(invocation.global, console: console, reportProblems: true)
+  var global = GlobalOptions()
+  /// The provider's id as typed: one that is no id is no such provider (exit 4).
+  var text = ""
+
+  func run(console: Console) async -> ExitCode {
+    let catalog = AccountAccess.catalog(global, console: console, reportProblems: true)
     guard let id = try? ProviderID(text), let entry = catalog.entry(id) else {
       let suggestions = SpellingSuggestion.close(
         to: text, among: catalog.knownIDs.map(\.rawValue))
       console.err(AccountAccess.failure(.noSuchProvider(text, suggestions: suggestions)).line)
       return .notFound
     }
-    console.out(describe(entry))
+    console.out(Self.describe(entry))
     if let issuer = entry.file.issuer, entry.file.usesDiscovery != false {
-      console.out(await discovered(issuer, template: entry.issuerTemplate))
+      console.out(await Self.discovered(issuer, template: entry.issuerTemplate))
     }
     return .ok
   }

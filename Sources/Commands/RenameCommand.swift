@@ -3,9 +3,9 @@ import Agent
 
 /// `authtui rename ACCOUNT LABEL`: gives an account another label, checked by the rules every
 /// label follows.
-enum RenameCommand {
-  static let spec = CommandSpec(
-    name: "rename", usage: "rename ACCOUNT LABEL",
+struct RenameCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration<Self>(
+    name: "rename",
     summary: "Give ACCOUNT another label (PROVIDER/LABEL becomes PROVIDER/NEW-LABEL).",
     details: """
       The label follows the rules of `login --label`: 1 to 64 characters, no /, no leading #,
@@ -15,13 +15,17 @@ enum RenameCommand {
       under its new name. When `authtui agent` runs for this vault, it makes the change and no
       passphrase is needed.
       """,
-    arguments: ["ACCOUNT", "LABEL"], requiredArguments: 2, options: [])
+    arguments: [.required("ACCOUNT", \.target, .account), .required("LABEL", \.label, .text)])
 
-  static func run(_ invocation: Invocation, console: Console) async -> ExitCode {
-    let target = invocation.arguments[0]
-    let label = invocation.arguments[1]
+  var global = GlobalOptions()
+  /// The account as given.
+  var target = ""
+  /// Its new label, checked as `login --label` checks one.
+  var label = ""
+
+  func run(console: Console) async -> ExitCode {
     do throws(CommandFailure) {
-      let change = try await rename(target, to: label, invocation.global, console: console)
+      let change = try await Self.rename(target, to: label, global, console: console)
       if change.previous == change.account {
         console.out("\(change.account) has that label already; nothing changed.")
       } else {

@@ -7,11 +7,9 @@ import Vault
 
 /// `authtui status [--json]` (as `gh auth status`): the vault, the agent, and every account
 /// that needs attention, each with the command that fixes it; exit 1 when anything does.
-enum StatusCommand {
-  static let jsonFlag = OptionSpec.flag("json", "print a JSON object instead of text")
-
-  static let spec = CommandSpec(
-    name: "status", usage: "status [--json]",
+struct StatusCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration<Self>(
+    name: "status",
     summary: "Show the vault, the agent, and every account that needs attention, with its fix.",
     details: """
       An account needs attention when it needs a new sign-in, has expired or expires soon
@@ -33,8 +31,11 @@ enum StatusCommand {
       or damaged; accounts (the number of readable ones), pid and the agent's vault are null
       when unknown, the agent's problem null when there is none.
       """,
-    arguments: [], requiredArguments: 0, options: [jsonFlag]
-  ).running { await run(.init($0, json: jsonFlag), console: $1) }
+    options: [.flag("json", \.json, help: "print a JSON object instead of text")])
+
+  var global = GlobalOptions()
+  /// `--json`: a JSON object instead of text.
+  var json = false
 
   /// The running agent, as its `status` answer tells it.
   struct AgentFacts: Equatable {
@@ -100,9 +101,9 @@ enum StatusCommand {
     }
   }
 
-  static func run(_ options: ListingOptions, console: Console) async -> ExitCode {
-    let report = await report(options.global, console: console, now: Date())
-    console.out(options.json ? json(report).text : text(report))
+  func run(console: Console) async -> ExitCode {
+    let report = await Self.report(global, console: console, now: Date())
+    console.out(json ? Self.json(report).text : Self.text(report))
     return report.allFine ? .ok : .failure
   }
 
@@ -166,7 +167,7 @@ enum StatusCommand {
       return .success(
         AgentFacts(pid: status.pid, vault: status.vault, servesThisVault: status.vault == vault))
     case .failure(let failure):
-      return .failure(CommandFailure(failure))
+      return .failure(failure)
     default:
       return .success(nil)
     }

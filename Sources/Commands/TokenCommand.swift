@@ -6,9 +6,9 @@ import Spelling
 /// `authtui token ACCOUNT [--min-valid SECONDS] [--header]`: a valid access token on standard
 /// output, for scripts (`curl -H "Authorization: Bearer $(authtui token simkl/alice)" …`), or
 /// the whole header line (`authtui token simkl/alice --header | curl -H @- …`).
-enum TokenCommand {
-  static let spec = CommandSpec(
-    name: "token", usage: "token ACCOUNT [--min-valid SECONDS] [--header]",
+struct TokenCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration<Self>(
+    name: "token",
     summary: "Print a valid access token for ACCOUNT, refreshing it first when needed.",
     details: """
       ACCOUNT is PROVIDER/LABEL (simkl/alice), or PROVIDER alone when it has one account.
@@ -26,50 +26,37 @@ enum TokenCommand {
       --header prints `Authorization: Bearer TOKEN` instead, one line that curl reads
       from standard input: authtui token simkl/alice --header | curl -H @- URL
       """,
-    arguments: ["ACCOUNT"], requiredArguments: 1, options: [minValidOption, headerFlag])
+    arguments: [.required("ACCOUNT", \.account, .account)],
+    options: [
+      .minimumValidity(\.minimumValidity),
+      .flag("header", \.header, help: "print `Authorization: Bearer TOKEN` (for `curl -H @-`)"),
+    ])
 
-  static let minValidOption = OptionSpec.value(
-    "min-valid", "SECONDS", "refresh when fewer seconds than this remain (default 60)")
-  static let headerFlag = OptionSpec.flag(
-    "header", "print `Authorization: Bearer TOKEN` (for `curl -H @-`)")
+  var global = GlobalOptions()
+  /// The account's name as given.
+  var account = ""
+  /// `--min-valid`, in seconds.
+  var minimumValidity = 60
+  /// `--header`: the whole `Authorization` header line.
+  var header = false
 
-  /// What `token` was asked.
-  struct Options: Sendable, Equatable {
-    var global: GlobalOptions
-    /// The account's name as given.
-    var account: String
-    /// `--min-valid`, in seconds.
-    var minimumValidity: Int
-    /// `--header`: the whole `Authorization` header line.
-    var header = false
-
-    init(_ invocation: Invocation) throws(CommandFailure) {
-      global = invocation.global
-      account = invocation.arguments[0]
-      header = invocation.flag(TokenCommand.headerFlag)
-      minimumValidity = try AccountAccess.seconds(
-        invocation, TokenCommand.minValidOption, default: 60)
-    }
-  }
-
-  static func run(_ options: Options, console: Console) async -> ExitCode {
+  func run(console: Console) async -> ExitCode {
     let startedAt = Date()
     do throws(CommandFailure) {
-      if let answer = await askAgent(options, startedAt: startedAt) {
-        console.outExactly(try output(try answer.get(), options))
+      if let answer = await askAgent(startedAt: startedAt) {
+        console.outExactly(try output(try answer.get()))
         return .ok
       }
       let book = try await AccountAccess.book(
-        options.global, console: console, providers: .account(options.account))
+        global, console: console, providers: .account(account))
       let token: String
       do {
         token = try await book.accessToken(
-          named: options.account, minimumValidity: TimeInterval(options.minimumValidity),
-          startedAt: startedAt)
+          named: account, minimumValidity: TimeInterval(minimumValidity), startedAt: startedAt)
       } catch {
         throw AccountAccess.failure(error)
       }
-      console.outExactly(try output(token, options))
+      console.outExactly(try output(token))
       return .ok
     } catch {
       console.err(error.line)
@@ -81,9 +68,9 @@ enum TokenCommand {
   /// a token with a line break in it would end early (and a second header would follow).
   /// A token is printed exactly or not at all: one holding a control or direction character
   /// (stored by a version that took it from the provider's answer) is refused.
-  static func output(_ token: String, _ options: Options) throws(CommandFailure) -> String {
-    guard TerminalText.isClean(token) else { throw unprintable(options.account) }
-    return options.header ? "Authorization: Bearer \(token)" : token
+  func output(_ token: String) throws(CommandFailure) -> String {
+    guard TerminalText.isClean(token) else { throw Self.unprintable(account) }
+    return header ? "Authorization: Bearer \(token)" : token
   }
 
   /// A stored token holds a character no token may hold (RFC 6749 §A.12: visible ASCII and
@@ -97,22 +84,27 @@ enum TokenCommand {
 
   /// The token from a running agent for this vault, or its failure; nil when there is no agent
   /// to ask (or `AUTHTUI_NO_AGENT` is set), and the vault must be unlocked here.
-  static func askAgent(_ options: Options, startedAt: Date) async
-    -> Result<String, CommandFailure>?
-  {
+  func askAgent(startedAt: Date) async -> Result<String, CommandFailure>? {
     guard AgentClient.enabled() else { return nil }
     let request = AgentRequest(
-      operation: .token(
-        account: options.account, minimumValidity: options.minimumValidity,
-        startedAt: startedAt),
-      vault: VaultAccess.location(options.global).canonicalPath)
+      operation: .token(account: account, minimumValidity: minimumValidity, startedAt: startedAt),
+      vault: VaultAccess.location(global).canonicalPath)
     switch await AgentClient.ask(
       request, at: .resolve(),
       timeout: AgentConnection.connectTimeout + AgentConnection.tokenTimeout)
     {
     case .token(let token)?: return .success(token)
-    case .failure(let failure)?: return .failure(CommandFailure(failure))
+    case .failure(let failure)?: return .failure(failure)
     default: return nil
     }
+  }
+}
+
+extension Option {
+  /// `--min-valid SECONDS`, as `token` and `exec` take it.
+  static func minimumValidity(_ path: WritableKeyPath<Root, Int> & Sendable) -> Option {
+    .value(
+      "min-valid", path, .seconds(), "SECONDS",
+      help: "refresh when fewer seconds than this remain", showsDefault: true)
   }
 }

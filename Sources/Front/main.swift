@@ -30,11 +30,10 @@ if let shortcut = TokenShortcut(arguments: Array(arguments.dropFirst())),
     FrontOutput.write(token + "\n", to: 1)
     exit(0)
   case .failure(let failure)?:
-    // What the full program prints for the same answer (its `CommandFailure.line`, cleaned
-    // as its `Console` cleans it: the message may quote a provider).
-    let line = "authtui: \(failure.message)"
+    // What the full program prints for the same answer, cleaned as its `Console` cleans it:
+    // the message may quote a provider.
     FrontOutput.write(
-      TerminalText.cleaned(line, keeping: TerminalText.lineBreaksAndTabs) + "\n", to: 2)
+      TerminalText.cleaned(failure.line, keeping: TerminalText.lineBreaksAndTabs) + "\n", to: 2)
     exit(failure.exitStatus)
   default:
     // No agent, an answer that is not a token's, or a token holding a control character:

@@ -55,6 +55,20 @@ import Testing
     }
   }
 
+  /// `login --json` reports a refused command line as an `error` event too, as it reports any
+  /// other failure, so that a script reading the events sees why it ended.
+  @Test func loginJSONReportsARefusedCommandLineAsAnErrorEvent() async throws {
+    let result = try await ChildProcess.run(
+      Products.authtui, ["login", "x", "--timeout", "9", "--json"])
+    let message =
+      "--timeout must be at least 10 seconds, not 9 (for example --timeout 300, or leave it out "
+      + "for the provider's)"
+    #expect(result.status == 2)
+    #expect(
+      result.stdout == #"{"event":"error","error":"usage","message":""# + message + "\"}\n")
+    #expect(result.stderr == "authtui: \(message)\n")
+  }
+
   @Test func refusesAGlobalOptionWithoutItsValue() async throws {
     let result = try await ChildProcess.run(Products.authtui, ["--vault"])
     #expect(result.status == 2)

@@ -171,7 +171,7 @@ import Vault
     #expect(result.status == 2)
     #expect(
       result.stderr
-        == "authtui: unknown vault action 'open' (usage: authtui vault init|status|passwd)\n")
+        == "authtui: unknown action 'open' for 'vault' (`authtui help vault` lists its actions)\n")
   }
 
   @Test func withoutATerminalOrAVariableThePassphraseIsMissingAndTheExitIsThree() async throws {

@@ -76,6 +76,6 @@ final class ExitCodeTests: XCTestCase {
       AgentFailure.answering(.account(.auth(.refreshTokenRejected(description: nil)))).exitStatus,
       5)
     XCTAssertEqual(
-      CommandFailure(AgentFailure(exitStatus: 99, code: "odd", message: "m")).exitCode, .failure)
+      AgentFailure(exitStatus: 99, code: "odd", message: "m").exitCode, .failure)
   }
 }

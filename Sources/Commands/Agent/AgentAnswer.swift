@@ -26,7 +26,7 @@ enum AgentAnswer {
     case .noAgent:
       return nil
     case .answered(.failure(let failure)):
-      return .failure(CommandFailure(failure))
+      return .failure(failure)
     case .answered(let response):
       // An answer of another kind is no answer to this request.
       if let answer = value(response) { return .success(answer) }

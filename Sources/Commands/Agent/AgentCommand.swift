@@ -10,9 +10,9 @@ import System
 /// `authtui agent [--idle-timeout SECONDS]`: unlocks the vault once and answers `authtui token`
 /// (and `list`, `export`, `logout`) over a private Unix socket, so that each call skips the
 /// scrypt unlock (about half a second).
-enum AgentCommand {
-  static let spec = CommandSpec(
-    name: "agent", usage: "agent [--idle-timeout SECONDS]",
+struct AgentCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration<Self>(
+    name: "agent",
     summary:
       "Unlock the vault once and answer `authtui token` from memory (start, stop, status).",
     details: """
@@ -40,18 +40,25 @@ enum AgentCommand {
       command could reach it. With "agent": {"unlock_once": true} in config.json, the first
       command that unlocks the vault leaves one running by itself (see the README).
       """,
-    arguments: [], requiredArguments: 0,
-    options: [idleTimeoutOption, handoverOption],
-    actions: [AgentStartCommand.spec, AgentStopCommand.spec, AgentStatusCommand.spec])
+    options: [
+      // First: a refusal of the rest is reported on it too.
+      .value(
+        handoverOption, \.handover, .descriptor, "FD",
+        help: "the descriptor agent start hands the vault key over", hidden: true),
+      .idleTimeout(\.idleTimeout),
+    ],
+    actions: [AgentStartCommand.self, AgentStopCommand.self, AgentStatusCommand.self])
 
-  static let idleTimeoutOption = OptionSpec.value(
-    "idle-timeout", "SECONDS", "stop after this long without a request (default, or 0: never)")
+  /// Between `agent start` and the agent it starts: the option naming the inherited socket the
+  /// vault's key comes in on and the agent's readiness goes out on (`AgentHandover`). Not for
+  /// people.
+  static let handoverOption = "handover-fd"
 
-  /// Between `agent start` and the agent it starts: the inherited socket the vault's key comes
-  /// in on and the agent's readiness goes out on (`AgentHandover`). Not for people.
-  static let handoverOption = OptionSpec(
-    name: "handover-fd", valueName: "FD",
-    help: "the descriptor agent start hands the vault key over", hidden: true)
+  var global = GlobalOptions()
+  /// `--idle-timeout`: stop after this many seconds without a request; 0 never.
+  var idleTimeout = 0
+  /// `--handover-fd`: started by `agent start`, which hands the vault's key over on it.
+  var handover: Int32?
 
   /// How often the agent looks whether its socket's path still names its socket.
   static let socketCheckInterval: Duration = .seconds(1)
@@ -71,29 +78,31 @@ enum AgentCommand {
     case reload(AgentProviderReload.Trigger)
   }
 
-  static func run(_ invocation: Invocation, console: Console) async -> ExitCode {
-    let handover = invocation.value(handoverOption).flatMap { Int32($0) }
+  /// The refusal on standard error, and to `agent start` when it started this agent.
+  func refuse(_ failure: CommandFailure, console: Console) async -> ExitCode {
+    console.err(failure.line)
+    if let handover { AgentHandover.report(.failure(failure), on: handover) }
+    return failure.exitCode
+  }
+
+  func run(console: Console) async -> ExitCode {
     do throws(CommandFailure) {
-      // Absent (or 0): never. The default given is only the example of a usage error.
-      let idleTimeout =
-        invocation.value(idleTimeoutOption) == nil
-        ? 0 : try AccountAccess.seconds(invocation, idleTimeoutOption, default: 3600)
       let location = AgentSocketLocation.resolve()
       // Refuse a bad folder or a running agent before asking for the passphrase.
       try location.claim()
       // Before the files are read: one saved meanwhile is read again at the first look.
-      let stamps = await AgentProviderReload.stamps(invocation.global)
+      let stamps = await AgentProviderReload.stamps(global)
       let book =
         if let handover {
-          try await AgentLauncher.book(handedOverOn: handover, invocation.global, console: console)
+          try await AgentLauncher.book(handedOverOn: handover, global, console: console)
         } else {
-          try await AccountAccess.book(invocation.global, console: console, leavingAgent: false)
+          try await AccountAccess.book(global, console: console, leavingAgent: false)
         }
       let service = AgentService(
         book: book, vaultPath: book.vault.location.canonicalPath,
-        idleTimeout: idleTimeout > 0 ? idleTimeout : nil, failure: AgentFailure.answering)
+        idleTimeout: idleTimeout > 0 ? idleTimeout : nil, failure: CommandFailure.answering)
       let reload = AgentProviderReload(
-        options: invocation.global, catalog: book.catalog, stamps: stamps)
+        options: global, catalog: book.catalog, stamps: stamps)
       let (events, continuation) = AsyncStream<Event>.makeStream()
       // SIGINT and SIGTERM stop it cleanly (the socket removed, requests and refreshes under
       // way finished); SIGHUP reads the provider files again.
@@ -101,7 +110,7 @@ enum AgentCommand {
         continuation.yield(number == SIGHUP ? .reload(.signal) : .stop(.signal(number)))
         return .handled
       }
-      let (listener, identity) = try listen(at: location, for: service, console: console)
+      let (listener, identity) = try Self.listen(at: location, for: service, console: console)
       let pid = ProcessInfo.processInfo.processIdentifier
       if let handover {
         AgentHandover.report(.pong(pid: pid, vault: service.vaultPath), on: handover)
@@ -112,7 +121,8 @@ enum AgentCommand {
           + "\(service.vaultPath); stop it with Ctrl-C or `kill \(pid)`")
       let idleWatch = Task {
         guard idleTimeout > 0 else { return }
-        await watchIdleness(of: service, timeout: TimeInterval(idleTimeout), then: continuation)
+        await Self.watchIdleness(
+          of: service, timeout: TimeInterval(idleTimeout), then: continuation)
       }
       let refresher = Task {
         await service.refresher.run(for: service) { console.err($0) }
@@ -130,7 +140,7 @@ enum AgentCommand {
       // stop`, beside a second agent that `agent start` would then start.
       let socketWatch = Task {
         while !Task.isCancelled {
-          try? await Task.sleep(for: socketCheckInterval)
+          try? await Task.sleep(for: Self.socketCheckInterval)
           if !Task.isCancelled, let change = location.change(since: identity) {
             continuation.yield(.stop(.socketLost(change)))
             return
@@ -174,7 +184,7 @@ enum AgentCommand {
       return .ok
     } catch {
       console.err(error.line)
-      if let handover { AgentHandover.report(.failure(AgentFailure(error)), on: handover) }
+      if let handover { AgentHandover.report(.failure(error), on: handover) }
       return error.exitCode
     }
   }
@@ -197,7 +207,7 @@ enum AgentCommand {
           console.err("authtui agent: refused a connection from \(who): not uid \(geteuid())")
         },
         busy: AgentResponse.failure(
-          AgentFailure.answering(
+          CommandFailure.answering(
             .busy(vault: service.vaultPath, connections: AgentListener.maximumConnections))
         ).line,
         handler: { await service.answer($0) })
@@ -224,4 +234,18 @@ enum AgentCommand {
       try? await Task.sleep(for: .seconds(min(left, 60)))
     }
   }
+}
+
+extension Option {
+  /// `--idle-timeout SECONDS`, as `agent` and `agent start` take it (absent or 0: never).
+  static func idleTimeout(_ path: WritableKeyPath<Root, Int> & Sendable) -> Option {
+    .value(
+      "idle-timeout", path, .seconds(example: 3600), "SECONDS",
+      help: "stop after this long without a request (default, or 0: never)")
+  }
+}
+
+extension ValueType where Value == Int32? {
+  /// An inherited file descriptor's number; anything else is none.
+  static var descriptor: ValueType { ValueType { text, _ in Int32(text) } }
 }

@@ -60,7 +60,7 @@ package enum AgentLauncher {
         arguments: [
           "agent", "--vault", vault.location.canonicalPath, "--config",
           configuration.directory.path, "--idle-timeout", String(idleTimeout),
-          "--\(AgentCommand.handoverOption.name)", "3",
+          "--\(AgentCommand.handoverOption)", "3",
         ],
         environment: childEnvironment, standardInput: .null, standardOutput: .descriptor(log),
         standardError: .descriptor(log), extra: [3: channel.agent], detached: true)
@@ -77,7 +77,7 @@ package enum AgentLauncher {
     case .listening(let pid, _):
       return Started(pid: pid, socket: location.path, log: location.logPath)
     case .failed(let answer):
-      throw CommandFailure(answer)
+      throw answer
     case .ended:
       let termination = await reaped.value
       throw failure(
@@ -99,7 +99,7 @@ package enum AgentLauncher {
     _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
     guard let key = await AgentHandover.receiveKey(from: fd, timeout: readinessTimeout) else {
       throw failure(
-        "no vault key arrived on descriptor \(fd): --\(AgentCommand.handoverOption.name) is for "
+        "no vault key arrived on descriptor \(fd): --\(AgentCommand.handoverOption) is for "
           + "`authtui agent start`; run the agent with that, or without the option")
     }
     let vault = try await VaultAccess.open(VaultAccess.location(options))

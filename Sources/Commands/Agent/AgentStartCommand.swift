@@ -3,9 +3,9 @@ import Foundation
 
 /// `authtui agent start [--idle-timeout SECONDS]`: the agent in the background, returning once
 /// it listens.
-enum AgentStartCommand {
-  static let spec = CommandSpec(
-    name: "agent start", usage: "agent start [--idle-timeout SECONDS]",
+struct AgentStartCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration<Self>(
+    name: "start",
     summary: "Start the agent in the background; prints `pid=PID socket=PATH` once it listens.",
     details: """
       Asks for the passphrase as every command does (the terminal, or AUTHTUI_PASSPHRASE,
@@ -19,22 +19,22 @@ enum AgentStartCommand {
       the running agent's PID when one already runs on that socket. Without --idle-timeout
       (or with 0) it runs until `authtui agent stop`.
       """,
-    arguments: [], requiredArguments: 0,
-    options: [AgentCommand.idleTimeoutOption]
-  ).running { await run($0, console: $1) }
+    options: [.idleTimeout(\.idleTimeout)])
 
-  static func run(_ invocation: Invocation, console: Console) async -> ExitCode {
+  var global = GlobalOptions()
+  /// `--idle-timeout`: the agent stops after this many seconds without a request; 0 never.
+  var idleTimeout = 0
+
+  func run(console: Console) async -> ExitCode {
     do throws(CommandFailure) {
-      let idleTimeout = try AccountAccess.seconds(
-        invocation, AgentCommand.idleTimeoutOption, default: 0)
       let location = AgentSocketLocation.resolve()
       // Refuse a bad folder or a running agent before asking for the passphrase.
       try location.claim()
-      let vault = try await VaultAccess.unlocked(invocation.global)
+      let vault = try await VaultAccess.unlocked(global)
       let started: AgentLauncher.Started
       do {
         started = try await AgentLauncher.launch(
-          vault, configuration: AccountAccess.configuration(invocation.global),
+          vault, configuration: AccountAccess.configuration(global),
           idleTimeout: idleTimeout, location: location)
       } catch {
         await vault.close()

@@ -5,11 +5,9 @@ import JSON
 
 /// `authtui agent status [--json]`: what the running agent serves, and when it refreshes each
 /// account next.
-enum AgentStatusCommand {
-  static let jsonFlag = OptionSpec.flag("json", "print a JSON object instead of text")
-
-  static let spec = CommandSpec(
-    name: "agent status", usage: "agent status [--json]",
+struct AgentStatusCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration<Self>(
+    name: "status",
     summary: "Show the running agent: PID, vault, since, idle timeout, accounts, next refresh.",
     details: """
       Asks the agent on the socket (AUTHTUI_AGENT_SOCKET, else the default); needs no
@@ -21,23 +19,26 @@ enum AgentStatusCommand {
       "accounts": [{"account", "status", "expires_at", "refreshable", "next_refresh"}]},
       times in ISO 8601 (UTC) or null, idle_timeout in seconds or null for none.
       """,
-    arguments: [], requiredArguments: 0, options: [jsonFlag]
-  ).running { await run(.init($0, json: jsonFlag), console: $1) }
+    options: [.flag("json", \.json, help: "print a JSON object instead of text")])
 
-  static func run(_ options: ListingOptions, console: Console) async -> ExitCode {
+  var global = GlobalOptions()
+  /// `--json`: a JSON object instead of text.
+  var json = false
+
+  func run(console: Console) async -> ExitCode {
     do throws(CommandFailure) {
       let location = AgentSocketLocation.resolve()
-      let vault = VaultAccess.location(options.global).canonicalPath
-      let answer = try await runningAgent(
+      let vault = VaultAccess.location(global).canonicalPath
+      let answer = try await Self.runningAgent(
         at: location, asking: AgentRequest(operation: .status, vault: vault))
       guard case .status(let status) = answer.response else {
-        if case .failure(let failure) = answer.response { throw CommandFailure(failure) }
-        throw notAnAgent(location)
+        if case .failure(let failure) = answer.response { throw failure }
+        throw Self.notAnAgent(location)
       }
       console.out(
-        options.json
-          ? json(status, socket: location.path, now: Date()).text
-          : text(status, socket: location.path, callersVault: vault, now: Date()))
+        json
+          ? Self.json(status, socket: location.path, now: Date()).text
+          : Self.text(status, socket: location.path, callersVault: vault, now: Date()))
       return .ok
     } catch {
       console.err(error.line)
@@ -65,7 +66,7 @@ enum AgentStatusCommand {
     }
     // An agent whose queue of new connections is full cannot say who it is.
     guard let pid = answer.pid else {
-      if case .failure(let failure) = answer.response { throw CommandFailure(failure) }
+      if case .failure(let failure) = answer.response { throw failure }
       throw notAnAgent(location)
     }
     switch answer.response {

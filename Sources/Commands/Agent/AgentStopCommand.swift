@@ -8,26 +8,26 @@ import Spelling
 
 /// `authtui agent stop`: stops the agent on this user's socket, as SIGTERM does, and returns
 /// once its socket is gone.
-enum AgentStopCommand {
+struct AgentStopCommand: AsyncParsableCommand {
   /// How long the agent may take to stop: a refresh it is finishing has the provider's 30 s.
   static let stopTimeout: TimeInterval = 40
 
-  static let spec = CommandSpec(
-    name: "agent stop", usage: "agent stop",
+  static let configuration = CommandConfiguration<Self>(
+    name: "stop",
     summary: "Stop the running agent (it finishes the requests it is answering first).",
     details: """
       Asks the agent on the socket (AUTHTUI_AGENT_SOCKET, else the default) who it is, checks
       that it is an agent of yours (the socket's peer credentials), sends its process SIGTERM
       and waits until it has removed its socket (up to 40 s: a refresh it is storing finishes
       first). `authtui token` then unlocks the vault itself again. Exit 1 when no agent runs.
-      """,
-    arguments: [], requiredArguments: 0, options: []
-  ).running { await run($0, console: $1) }
+      """)
 
-  static func run(_ invocation: Invocation, console: Console) async -> ExitCode {
+  var global = GlobalOptions()
+
+  func run(console: Console) async -> ExitCode {
     do throws(CommandFailure) {
       let location = AgentSocketLocation.resolve()
-      let vault = VaultAccess.location(invocation.global).canonicalPath
+      let vault = VaultAccess.location(global).canonicalPath
       let pid = try await AgentStatusCommand.runningAgent(
         at: location, asking: AgentRequest(operation: .ping, vault: vault)
       ).pid
@@ -36,13 +36,13 @@ enum AgentStopCommand {
           exitCode: .failure,
           message: "cannot stop the agent (PID \(pid)): \(String(cString: strerror(errno)))")
       }
-      let deadline = Date().addingTimeInterval(stopTimeout)
+      let deadline = Date().addingTimeInterval(Self.stopTimeout)
       while location.exists {
         guard Date() < deadline else {
           throw CommandFailure(
             exitCode: .failure,
             message:
-              "the agent (PID \(pid)) did not stop within \(Int(clamping: stopTimeout)) s; it may "
+              "the agent (PID \(pid)) did not stop within \(Int(clamping: Self.stopTimeout)) s; it may "
               + "be storing a refresh; `kill -KILL \(pid)` ends it at once (a refresh cut short "
               + "can cost that account a new sign-in)")
         }

@@ -8,12 +8,9 @@ import System
 /// `authtui completion bash|zsh|fish`: the shell's completion script, generated from the
 /// command table; and `completion --words accounts|providers`, what the scripts ask for the
 /// names, which never asks for a passphrase.
-enum CompletionCommand {
-  /// The shells there is a script for.
-  static let shells = ["bash", "zsh", "fish"]
-
-  static let spec = CommandSpec(
-    name: "completion", usage: "completion bash|zsh|fish",
+struct CompletionCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration<Self>(
+    name: "completion",
     summary: "Print the shell completion script for bash, zsh or fish.",
     details: """
       The script completes commands, their actions and options, option values (--flow pkce),
@@ -25,46 +22,64 @@ enum CompletionCommand {
         authtui completion fish > ~/.config/fish/completions/authtui.fish
       `make install` puts all three where the shells look under PREFIX.
       """,
-    arguments: ["SHELL"], requiredArguments: 0, options: [wordsOption])
+    arguments: [
+      .required(
+        "SHELL", \.shell,
+        .choice(Shell.allCases) { text, context in
+          "no completion script for '\(text)' (usage: authtui \(context.usage))"
+        })
+    ],
+    options: [
+      .value(
+        "words", \.question, .question, "accounts|providers", help: "names for the scripts",
+        hidden: true, standsAlone: true)
+    ])
 
-  /// The scripts' question (not in help): the account or provider names, one per line.
-  static let wordsOption: OptionSpec = {
-    var option = OptionSpec.value("words", "accounts|providers", "names for the scripts")
-    option.hidden = true
-    return option
-  }()
+  /// The shells there is a script for.
+  enum Shell: String, CaseIterable, Sendable {
+    case bash, zsh, fish
+  }
 
-  static func run(_ invocation: Invocation, console: Console) async -> ExitCode {
-    if let words = invocation.value(wordsOption) {
-      return await names(words, invocation.global, console: console)
+  /// What the scripts ask while completing (`--words`): the names they offer.
+  enum Question: Sendable, Equatable {
+    /// The account names.
+    case accounts
+    /// The provider ids.
+    case providers
+    /// The flows of the provider named so (`flows:github`).
+    case flows(provider: String)
+  }
+
+  var global = GlobalOptions()
+  /// The shell whose script is printed; read unless --words asks instead.
+  var shell = Shell.bash
+  /// `--words`: the scripts' question, answered instead of a script.
+  var question: Question?
+
+  func run(console: Console) async -> ExitCode {
+    if let question {
+      return await Self.names(question, global, console: console)
     }
     let model = CompletionModel(.standard)
-    switch invocation.arguments.first {
-    case "bash"?: console.out(CompletionScript.bash(model))
-    case "zsh"?: console.out(CompletionScript.zsh(model))
-    case "fish"?: console.out(CompletionScript.fish(model))
-    case let other:
-      let error = UsageError(
-        message: other.map { "no completion script for '\($0)'" } ?? "'completion' needs SHELL",
-        hint: "usage: authtui \(spec.usage)")
-      console.err(error.line)
-      return .usage
+    switch shell {
+    case .bash: console.out(CompletionScript.bash(model))
+    case .zsh: console.out(CompletionScript.zsh(model))
+    case .fish: console.out(CompletionScript.fish(model))
     }
     return .ok
   }
 
-  /// The names `kind` asks for, or nothing (exit 0) when they cannot be had without asking.
-  private static func names(_ kind: String, _ global: GlobalOptions, console: Console) async
+  /// The names `question` asks for, or nothing (exit 0) when they cannot be had without asking.
+  private static func names(_ question: Question, _ global: GlobalOptions, console: Console) async
     -> ExitCode
   {
-    switch kind {
-    case "providers":
+    switch question {
+    case .providers:
       let catalog = AccountAccess.catalog(global, console: console, reportProblems: false)
       console.out(catalog.entries.map(\.id.description).joined(separator: "\n"))
       return .ok
-    case let flows where flows.hasPrefix("flows:"):
+    case .flows(let text):
       // The flows of the provider `login PROVIDER --flow` names; nothing for an unknown one.
-      let text = String(flows.dropFirst("flows:".count))
       guard let id = try? ProviderID(text) else { return .ok }
       let catalog = AccountAccess.catalog(
         global, console: console, reportProblems: false, providers: .only([id]))
@@ -72,7 +87,7 @@ enum CompletionCommand {
         console.out(entry.flows.map(\.rawValue).joined(separator: "\n"))
       }
       return .ok
-    case "accounts":
+    case .accounts:
       if let answer = await AgentAnswer.ask(
         .list, global, timeout: AgentAnswer.accountsTimeout, \.listing),
         case .success(let listing) = answer
@@ -87,13 +102,25 @@ enum CompletionCommand {
       else { return .ok }
       console.out(listing.accounts.map(\.name).sorted().joined(separator: "\n"))
       return .ok
-    default:
-      console.err(
-        UsageError(
-          message: "--words takes accounts, providers or flows:PROVIDER, not '\(kind)'",
-          hint: "it is for the completion scripts"
-        ).line)
-      return .usage
+    }
+  }
+}
+
+extension ValueType where Value == CompletionCommand.Question {
+  /// `accounts`, `providers` or `flows:PROVIDER`.
+  static var question: ValueType {
+    ValueType { text, _ throws(CommandFailure) in
+      switch text {
+      case "accounts": return .accounts
+      case "providers": return .providers
+      case let flows where flows.hasPrefix("flows:"):
+        return .flows(provider: String(flows.dropFirst("flows:".count)))
+      default:
+        throw CommandFailure(
+          exitCode: .usage,
+          message: "--words takes accounts, providers or flows:PROVIDER, not '\(text)' "
+            + "(it is for the completion scripts)")
+      }
     }
   }
 }

@@ -51,7 +51,7 @@ struct CompletionModel: Sendable, Equatable {
       }
     }
     self.commands = commands
-    globalOptions = Self.options(GlobalOptions.all) + [Option(name: "help", value: nil)]
+    globalOptions = Self.options(GlobalOptions.specs) + [Option(name: "help", value: nil)]
   }
 
   /// The top-level words: every command.
@@ -63,49 +63,13 @@ struct CompletionModel: Sendable, Equatable {
   }
 
   private static func command(_ spec: CommandSpec, words: [String]) -> Command {
-    var options = options(spec.options)
-    if spec.arguments.first == "PROVIDER" {
-      // `login PROVIDER --flow`: the flows that provider offers.
-      options = options.map { option in
-        guard option.name == "flow", case .choices(let all)? = option.value else { return option }
-        return Option(name: option.name, value: .providerFlows(all))
-      }
-    }
-    return Command(
-      words: words, options: options,
-      arguments: spec.arguments.map { argument(named: $0, usage: spec.usage) })
+    Command(
+      words: words, options: options(spec.options), arguments: spec.arguments.map(\.completion))
   }
 
   private static func options(_ specs: [OptionSpec]) -> [Option] {
-    specs.filter { !$0.hidden }.map { Option(name: $0.name, value: $0.valueName.map(value)) }
-  }
-
-  /// What the value called `placeholder` is: a list written `a|b|c`, a path, or free text.
-  private static func value(_ placeholder: String) -> Words {
-    if placeholder.contains("|") {
-      return .choices(placeholder.split(separator: "|").map(String.init))
-    }
-    switch placeholder {
-    case "PATH", "FILE": return .files
-    case "DIR": return .folders
-    default: return .none
-    }
-  }
-
-  /// What the argument `name` of a command used as `usage` is.
-  private static func argument(named name: String, usage: String) -> Words {
-    switch name {
-    case "ACCOUNT": return .accounts
-    case "PROVIDER": return .providers
-    case "COMMAND": return .commands
-    case "SHELL": return .choices(CompletionCommand.shells)
-    default:
-      // `vault init|status|passwd`: the usage spells the choices.
-      let words = usage.split(separator: " ")
-      if words.count > 1, words[1].contains("|") {
-        return .choices(words[1].split(separator: "|").map(String.init))
-      }
-      return .none
+    specs.filter { !$0.hidden }.map {
+      Option(name: $0.name, value: $0.valueName == nil ? nil : $0.completion)
     }
   }
 }

@@ -1,32 +1,16 @@
 import Agent
 
-extension AgentFailure {
-  /// The request failed with `failure`, as `authtui token` would have.
-  init(_ failure: CommandFailure) {
-    self.init(exitStatus: failure.exitCode.rawValue, code: failure.code, message: failure.message)
-  }
-
+extension CommandFailure {
   /// What the agent answers for `refusal`: the exit status `authtui token` would have.
-  @Sendable static func answering(_ refusal: AgentRefusal) -> AgentFailure {
+  @Sendable static func answering(_ refusal: AgentRefusal) -> CommandFailure {
     switch refusal {
     case .account(let error):
-      return AgentFailure(AccountAccess.failure(error))
+      return AccountAccess.failure(error)
     case .otherVault, .answerTooLong, .stopping, .busy:
-      return AgentFailure(
-        CommandFailure(exitCode: .failure, message: refusal.message, code: refusal.code))
+      return CommandFailure(exitCode: .failure, message: refusal.message, code: refusal.code)
     case .badRequest:
-      return AgentFailure(
-        CommandFailure(exitCode: .usage, message: refusal.message, code: refusal.code))
+      return CommandFailure(exitCode: .usage, message: refusal.message, code: refusal.code)
     }
-  }
-}
-
-extension CommandFailure {
-  /// The failure an agent answered with; a status authtui does not define becomes 1.
-  init(_ failure: AgentFailure) {
-    self.init(
-      exitCode: ExitCode(rawValue: failure.exitStatus) ?? .failure, message: failure.message,
-      code: failure.code)
   }
 }
 

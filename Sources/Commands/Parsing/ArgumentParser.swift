@@ -1,50 +1,3 @@
-/// A parsed command line: which command, its arguments, and the options given.
-package struct Invocation: Sendable, Equatable {
-  /// The command's name (empty for the interactive UI).
-  package let command: String
-  /// Positional arguments, in order.
-  package let arguments: [String]
-  /// Options with values, by name without dashes; a repeated option keeps its last value.
-  let values: [String: String]
-  /// Every value of each option with values, in the order given (`--flow pkce --flow device`).
-  var everyValue: [String: [String]] = [:]
-  /// Flags given, by name without dashes.
-  let flags: Set<String>
-  /// How many positional arguments came before `--`, when it was given: `exec` takes what
-  /// follows it as the command to run.
-  var positionalsBeforeSeparator: Int? = nil
-
-  /// The value of `option`, if given: each command reads its options through the
-  /// `OptionSpec`s its spec declares, into a typed value of its own.
-  func value(_ option: OptionSpec) -> String? { values[option.name] }
-
-  /// Every value given for `option`, in order (an option a command takes more than once).
-  func values(_ option: OptionSpec) -> [String] { everyValue[option.name] ?? [] }
-
-  /// True when the flag `option` was given.
-  func flag(_ option: OptionSpec) -> Bool { flags.contains(option.name) }
-
-  /// The global options given.
-  package var global: GlobalOptions { GlobalOptions(self) }
-
-  /// True when `--help` was given.
-  package var wantsHelp: Bool { flags.contains("help") }
-
-  /// True when `--version` was given (before any command).
-  package var wantsVersion: Bool { flags.contains("version") }
-}
-
-/// A command line that cannot be run; `message` names the problem, `hint` the way out.
-package struct UsageError: Error, Equatable, Sendable {
-  /// The problem.
-  let message: String
-  /// The way out.
-  let hint: String
-
-  /// The one line printed to standard error.
-  package var line: String { "authtui: \(message) (\(hint))" }
-}
-
 /// Turns `argv` into an `Invocation` against the catalog, or a `UsageError`.
 package struct ArgumentParser: Sendable {
   /// The commands it knows.
@@ -107,7 +60,7 @@ package struct ArgumentParser: Sendable {
       }
       // Before the command word only the global options are known.
       let spec = command ?? catalog.interactive
-      let known = spec.options + GlobalOptions.all
+      let known = spec.options + GlobalOptions.specs
       guard let option = known.first(where: { $0.name == name }) else {
         let scope = command.map { " for '\($0.name)'" } ?? ""
         throw UsageError(
@@ -138,13 +91,17 @@ package struct ArgumentParser: Sendable {
       command: spec.name, arguments: positionals, values: values, everyValue: everyValue,
       flags: flags, positionalsBeforeSeparator: positionalsBeforeSeparator)
     if flags.contains("help") || flags.contains("version") { return invocation }
-    let takesAny = spec.arguments.last?.hasSuffix("...") ?? false
-    if positionals.count < spec.requiredArguments {
+    if spec.needsAction {
+      throw UsageError(message: "'\(spec.name)' needs ACTION", hint: "usage: authtui \(spec.usage)")
+    }
+    // `completion --words accounts` is a request of its own, which needs no SHELL.
+    let standsAlone = spec.options.contains { $0.standsAlone && values[$0.name] != nil }
+    if positionals.count < spec.requiredArguments && !standsAlone {
       throw UsageError(
-        message: "'\(spec.name)' needs \(spec.arguments[positionals.count])",
+        message: "'\(spec.name)' needs \(spec.arguments[positionals.count].name)",
         hint: "usage: authtui \(spec.usage)")
     }
-    if !takesAny && positionals.count > spec.arguments.count {
+    if !spec.takesCommandAfterSeparator && positionals.count > spec.arguments.count {
       throw UsageError(
         message: "unexpected argument '\(positionals[spec.arguments.count])'",
         hint: "usage: authtui \(spec.usage)")

@@ -1,0 +1,113 @@
+import Accounts
+import AuthCore
+import Providers
+
+/// The kinds of values the commands read.
+extension ValueType where Value == String {
+  /// Any text.
+  static var text: ValueType { ValueType { text, _ in text } }
+
+  /// A file's path (a shell completes file names).
+  static var file: ValueType { ValueType(completion: .files) { text, _ in text } }
+
+  /// A folder's path (a shell completes folder names).
+  static var folder: ValueType { ValueType(completion: .folders) { text, _ in text } }
+
+  /// An account's name (`PROVIDER/LABEL`, `PROVIDER` or `#ID`), checked by the account book
+  /// when it is used; a shell completes the vault's account names.
+  static var account: ValueType { ValueType(completion: .accounts) { text, _ in text } }
+
+  /// A provider as typed, checked against the catalog when it is used (`login PROVIDER`); a
+  /// shell completes the provider ids.
+  static var provider: ValueType { ValueType(completion: .providers) { text, _ in text } }
+
+  /// One of authtui's commands (`help COMMAND`); a shell completes the command words.
+  static var command: ValueType { ValueType(completion: .commands) { text, _ in text } }
+
+  /// The name of an environment variable (`--var`): a name a shell can set.
+  static var variableName: ValueType {
+    ValueType { text, _ throws(CommandFailure) in
+      guard EnvFile.isValidVariableName(text) else {
+        throw CommandFailure(exitCode: .usage, message: EnvFile.notAVariableName(text))
+      }
+      return text
+    }
+  }
+
+  /// A client id the provider gave (`--client-id`): what the provider-setup form accepts.
+  static var clientID: ValueType {
+    ValueType { text, context throws(CommandFailure) in
+      do throws(ProviderSetupError) {
+        return try ProviderSetup.checkedClientID(text)
+      } catch {
+        throw CommandFailure(exitCode: .usage, message: "\(context.name): \(error.description)")
+      }
+    }
+  }
+}
+
+extension ValueType where Value == String? {
+  /// Text where an empty value means none (`--name ""`).
+  static var nonEmptyText: ValueType { ValueType { text, _ in text.isEmpty ? nil : text } }
+}
+
+extension ValueType where Value == Int {
+  /// A whole number of seconds, 0 to a year (a longer wait is no wait a person means); the
+  /// refusal's example is `example`, else the declared default.
+  static func seconds(example: Int? = nil) -> ValueType {
+    ValueType { text, context throws(CommandFailure) in
+      guard let number = Int(text), number >= 0, number <= 31_536_000 else {
+        let example = (example.map(String.init) ?? context.example).map {
+          " (for example \(context.name) \($0))"
+        }
+        throw CommandFailure(
+          exitCode: .usage,
+          message: "\(context.name) takes a whole number of seconds, not \"\(text)\""
+            + (example ?? ""))
+      }
+      return number
+    }
+  }
+}
+
+extension ValueType where Value == ProviderID {
+  /// A provider id as a provider file would have it (`work-sso`).
+  static var providerID: ValueType {
+    ValueType { text, _ throws(CommandFailure) in
+      do throws(ProviderIDError) {
+        return try ProviderID(text)
+      } catch {
+        throw CommandFailure(exitCode: .usage, message: error.description)
+      }
+    }
+  }
+}
+
+extension ValueType where Value == SignInFlow {
+  /// One of `flows`.
+  static func flow(among flows: [SignInFlow]) -> ValueType { .choice(flows) }
+}
+
+extension ValueType where Value == ClientSecret {
+  /// The client secret on the first line of the file at the path given
+  /// (`--client-secret-file`): secrets stay out of argv.
+  static var secretFile: ValueType {
+    ValueType(completion: .files) { path, context throws(CommandFailure) in
+      let text: String
+      do {
+        text = try ConfigurationFile.read(path: path)
+      } catch {
+        throw CommandFailure(exitCode: .usage, message: "\(context.name) \(path) \(error)")
+      }
+      let line = String(text.prefix { $0 != "\n" && $0 != "\r\n" })
+      do throws(ProviderSetupError) {
+        return try ProviderSetup.checkedClientSecret(line)
+      } catch {
+        throw CommandFailure(
+          exitCode: .usage,
+          message: "\(context.name) \(path): its first line must be the client secret; "
+            + error.description)
+      }
+    }
+  }
+}

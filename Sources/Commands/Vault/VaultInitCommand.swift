@@ -1,0 +1,45 @@
+import Crypto
+import Foundation
+import System
+import Vault
+
+/// `authtui vault init`: creates the vault, asking for its passphrase twice.
+struct VaultInitCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration<Self>(
+    name: "init",
+    summary: "Create the vault (0600, in a 0700 folder); the passphrase is asked twice.")
+
+  var global = GlobalOptions()
+
+  func run(console: Console) async -> ExitCode {
+    let environment = ProcessInfo.processInfo.environment
+    let location = VaultAccess.location(global, environment: environment)
+    do throws(CommandFailure) {
+      // Refuse before asking for a passphrase that would be thrown away.
+      if FileManager.default.fileExists(atPath: location.fileURL.path) {
+        throw VaultAccess.failure(.alreadyExists(path: location.fileURL.path))
+      }
+      let passphrase = try await VaultAccess.read(
+        .current(environment: environment), prompt: "New vault passphrase: ",
+        confirmation: "Repeat the passphrase: ")
+      let vault: Vault
+      do {
+        vault = try await Vault.create(
+          at: location, passphrase: passphrase, parameters: .interactive)
+      } catch {
+        throw VaultAccess.failure(error)
+      }
+      await vault.close()
+      console.out(
+        """
+        Created the vault \(location.fileURL.path)
+        (scrypt \(VaultCommand.describe(Scrypt.Parameters.interactive)), AES-256-GCM).
+        Keep the passphrase safe: without it the tokens in this vault cannot be recovered.
+        """)
+      return .ok
+    } catch {
+      console.err(error.line)
+      return error.exitCode
+    }
+  }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import System
+import Vault
+
+/// `authtui vault passwd`: changes the vault's passphrase (only the wrapped data key is
+/// rewritten).
+struct VaultPasswdCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration<Self>(
+    name: "passwd", summary: "Change the passphrase (only the wrapped data key is rewritten).",
+    details: """
+      The current passphrase comes as for every command; the new one from
+      AUTHTUI_NEW_PASSPHRASE, …_FILE or …_COMMAND, else the terminal.
+      """)
+
+  var global = GlobalOptions()
+
+  func run(console: Console) async -> ExitCode {
+    let environment = ProcessInfo.processInfo.environment
+    let location = VaultAccess.location(global, environment: environment)
+    do throws(CommandFailure) {
+      let vault = try await VaultAccess.open(location)
+      try await VaultAccess.unlock(
+        vault, with: .current(environment: environment), prompt: "Current vault passphrase: ")
+      let replacement = PassphraseSource.replacement(environment: environment)
+      let passphrase = try await VaultAccess.read(
+        replacement, prompt: "New vault passphrase: ", confirmation: "Repeat the new passphrase: ")
+      do {
+        try await vault.changePassphrase(to: passphrase, parameters: .interactive)
+      } catch {
+        throw VaultAccess.failure(error)
+      }
+      await vault.close()
+      var lines = ["Changed the passphrase of \(location.fileURL.path)."]
+      if PassphraseSource.current(environment: environment).origin != .terminal {
+        lines.append("Update AUTHTUI_PASSPHRASE (or its _FILE or _COMMAND) where you set it.")
+      }
+      console.out(lines.joined(separator: "\n"))
+      return .ok
+    } catch {
+      console.err(error.line)
+      return error.exitCode
+    }
+  }
+}
