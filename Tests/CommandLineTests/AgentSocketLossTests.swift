@@ -41,9 +41,12 @@ import Testing
     let socket = cli.workspace.agentSocketPath
     let agent = try await AgentProcess.start(cli)
     #expect(agent.firstLine != nil)
-    #expect(unlink(socket) == 0)
+    // Replaced in one step (a rename over it), as an editor or installer does: an unlink
+    // and a create would leave a moment with nothing there, which the agent may see first.
     let planted = Data("not the agent's\n".utf8)
-    #expect(FileManager.default.createFile(atPath: socket, contents: planted))
+    let beside = socket + ".planted"
+    #expect(FileManager.default.createFile(atPath: beside, contents: planted))
+    #expect(rename(beside, socket) == 0)
 
     let stopped = await agent.finish(timeout: 60)
     #expect(stopped.status == 0, "\(stopped.output)")
