@@ -36,8 +36,9 @@ extension OpenIDAuthority {
       return .refused(
         withDPoPNonce(
           Answers.oauthError(
-            "invalid_dpop_proof", "This server takes token requests only with a DPoP proof "
-              + "(RFC 9449)."), context: context))
+            "invalid_dpop_proof",
+            "This server takes token requests only with a DPoP proof (RFC 9449)."),
+          context: context))
     case .refused(let reason):
       context.count(.refusedDPoPProofs)
       return .refused(
@@ -107,9 +108,10 @@ extension OpenIDAuthority {
       }
       guard tokens.boundKey(of: bearer) == nil else {
         context.count(.identityRefusals)
-        return dpopRefusal(
-          "invalid_token", "The access token is DPoP-bound: send it as Authorization: DPoP with "
-            + "a proof (RFC 9449 §7.1).", context: context)
+        let description =
+          "The access token is DPoP-bound: send it as Authorization: DPoP with a proof "
+          + "(RFC 9449 §7.1)."
+        return dpopRefusal("invalid_token", description, context: context)
       }
       token = bearer
     }

@@ -308,7 +308,8 @@ struct OpenIDAuthority: Sendable {
     }
     if refusal(ofGrant: "authorization_code", to: clientID) != nil {
       return .refused(
-        error: "unauthorized_client", description: "The client did not register authorization_code.")
+        error: "unauthorized_client",
+        description: "The client did not register authorization_code.")
     }
     return .accepted(
       AuthorizationRequest(
