@@ -76,7 +76,9 @@ public struct OIDCProviderMetadata: Sendable, Equatable {
     ]
   }
 
-  /// Endpoint members read but not (yet) configuration fields.
+  /// Endpoint members read beside `endpointMembers`: the registration endpoint, which no
+  /// configuration field holds, and the PAR endpoint, which `applying(_:)` takes on its own
+  /// (a provider file does not set it; its `par` decides whether it is used).
   public static let otherEndpointMembers = [
     "registration_endpoint", "pushed_authorization_request_endpoint",
   ]
