@@ -53,6 +53,12 @@ enum DER {
     sequence(sequence(ecPublicKey, prime256v1), bitString([0x04] + x + y))
   }
 
+  /// ECPrivateKey (RFC 5915 §3) on P-256 with the private scalar only: OpenSSL computes the
+  /// public point from it when it reads the key (`d2i_ECPrivateKey`).
+  static func p256PrivateKey(scalar: [UInt8]) -> [UInt8] {
+    sequence(element(tag: 0x02, [0x01]), element(tag: 0x04, scalar), element(tag: 0xA0, prime256v1))
+  }
+
   /// ECDSA-Sig-Value (RFC 3279 §2.2.3) from the raw `r ‖ s` that JWS carries (RFC 7518 §3.4).
   static func ecdsaSignature(raw: [UInt8]) -> [UInt8] {
     let half = raw.count / 2

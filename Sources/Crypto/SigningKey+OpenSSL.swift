@@ -9,15 +9,7 @@ extension SigningKey {
     }
     guard let generated else { throw openSSLFailure("key generation") }
     let key = OpenSSLKey(owning: generated)
-
-    let length = i2d_PrivateKey(key.pointer, nil)
-    guard length > 0 else { throw openSSLFailure("private key encoding") }
-    var der = [UInt8](repeating: 0, count: Int(length))
-    let written = der.withUnsafeMutableBufferPointer { buffer -> Int32 in
-      var cursor = buffer.baseAddress
-      return i2d_PrivateKey(key.pointer, &cursor)
-    }
-    guard written == length else { throw openSSLFailure("private key encoding") }
+    let der = try key.privateKeyDER()
 
     let parameters: JWKPublicParameters
     switch algorithm {
@@ -79,6 +71,20 @@ extension SigningKey {
 }
 
 extension OpenSSLKey {
+  /// The private key in its type-specific DER form (`i2d_PrivateKey`), which
+  /// `OpenSSLKey.privateKey(der:)` reads back.
+  func privateKeyDER() throws -> [UInt8] {
+    let length = i2d_PrivateKey(pointer, nil)
+    guard length > 0 else { throw openSSLFailure("private key encoding") }
+    var der = [UInt8](repeating: 0, count: Int(length))
+    let written = der.withUnsafeMutableBufferPointer { buffer -> Int32 in
+      var cursor = buffer.baseAddress
+      return i2d_PrivateKey(pointer, &cursor)
+    }
+    guard written == length else { throw openSSLFailure("private key encoding") }
+    return der
+  }
+
   /// Reads one BIGNUM parameter (`n`, `e`, `qx`, `qy`) as big-endian bytes, left-padded to `width`.
   func bigNumberParameter(_ name: String, width: Int?) throws -> [UInt8] {
     var number: OpaquePointer? = nil
@@ -92,5 +98,26 @@ extension OpenSSLKey {
       throw openSSLFailure("encoding key parameter \(name)")
     }
     return bytes
+  }
+}
+
+extension SigningKey {
+  /// An ES256 key from its private scalar; OpenSSL derives the public point.
+  static func p256(scalar: [UInt8]) throws -> SigningKey {
+    let key = try OpenSSLKey.privateKey(der: DER.p256PrivateKey(scalar: scalar))
+    let parameters = JWKPublicParameters.p256(
+      x: try key.bigNumberParameter(OSSL_PKEY_PARAM_EC_PUB_X, width: 32),
+      y: try key.bigNumberParameter(OSSL_PKEY_PARAM_EC_PUB_Y, width: 32))
+    return SigningKey(
+      algorithm: .es256, privateKeyDER: try key.privateKeyDER(), publicParameters: parameters)
+  }
+
+  /// An ES256 key's private scalar `d`, 32 bytes big-endian.
+  func privateScalar() throws -> [UInt8] {
+    guard algorithm == .es256 else {
+      throw CryptoError.invalidParameter("only a P-256 key has a 32-byte private scalar")
+    }
+    return try OpenSSLKey.privateKey(der: privateKeyDER).bigNumberParameter(
+      OSSL_PKEY_PARAM_PRIV_KEY, width: 32)
   }
 }

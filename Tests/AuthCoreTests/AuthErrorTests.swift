@@ -28,6 +28,15 @@ import Testing
     .endpointNotDiscovered(
       "device_authorization_endpoint", provider: "GitLab", issuer: "https://gitlab.example.com"),
     .endpointNotDiscovered("revocation_endpoint", provider: "X", issuer: "https://x.example"),
+    .pushedAuthorizationUnavailable("Work SSO", requiredByServer: false),
+    .pushedAuthorizationUnavailable("Work SSO", requiredByServer: true),
+    .pushedAuthorizationRequiredByServer("Work SSO"),
+    .pushedAuthorizationRejected(OAuthError(code: .invalidRequest, errorDescription: "No.")),
+    .pushedAuthorizationRejected(OAuthError(code: .invalidScope)),
+    .dpopUnsupported("Work SSO", offered: []), .dpopUnsupported("Work SSO", offered: ["RS256"]),
+    .dpopKeyMissing("Work SSO"), .dpopProofFailed("the agent stopped"), .unexpectedDPoPToken,
+    .tokenRequestRejected(OAuthError(code: .useDPoPNonce)),
+    .tokenRequestRejected(OAuthError(code: .invalidDPoPProof)),
   ]
 
   @Test(arguments: everyCase)
@@ -68,6 +77,17 @@ import Testing
         + "https://gitlab.example.com lists no device_authorization_endpoint (the server may be "
         + "too old for it); sign in with the browser instead (`--flow pkce`), or add "
         + "device_authorization_endpoint to the provider file if the server has one.")
+  }
+
+  @Test func aRefusedPushNamesTheProvidersErrorCleaned() {
+    let error = AuthError.pushedAuthorizationRejected(
+      OAuthError(code: .invalidScope, errorDescription: "Unknown scope `x`\u{202E}gpj.exe"))
+    #expect(
+      error.message
+        == "The provider refused the sign-in request it was sent first (invalid_scope: Unknown "
+        + "scope `x`\\u{202E}gpj.exe); check the client id, scopes and redirect settings in the "
+        + "provider's configuration, then start again.")
+    #expect(error.code == "invalid_scope")
   }
 
   @Test func namesTheCommandThatFindsThePortsHolder() {

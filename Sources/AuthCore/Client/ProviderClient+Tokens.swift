@@ -17,10 +17,10 @@ extension ProviderClient {
         ("redirect_uri", grant.redirectURI), ("client_id", configuration.clientID),
         ("code_verifier", grant.codeVerifier),
       ] + configuration.clientSecretParameter, encoding: configuration.tokenRequestEncoding)
-    let response = try await sendUninterruptibly(request)
+    let response = try await sendProven(request, uninterruptibly: true)
     switch try Self.read(response) {
     case .json(let json):
-      return try await tokenResponse(json)
+      return try await tokenResponse(json, proofSent: dpopKey != nil)
     case .error(let error):
       throw Self.codeExchangeError(error)
     }
@@ -104,7 +104,7 @@ extension ProviderClient {
       parameters: [
         ("token", token), ("token_type_hint", hint), ("client_id", configuration.clientID),
       ], encoding: .form)
-    let response = try await send(request)
+    let response = try await sendProven(request)
     // RFC 7009 §2.2: 200 with any (usually empty) body means revoked, also for unknown tokens.
     if (200..<300).contains(response.status) { return }
     if case .error(let error) = try Self.read(response) {
@@ -118,10 +118,10 @@ extension ProviderClient {
   func tokens(
     from request: TransportRequest, rejection: (OAuthError) -> AuthError
   ) async throws(AuthError) -> TokenResponse {
-    let response = try await send(request)
+    let response = try await sendProven(request)
     switch try Self.read(response) {
     case .json(let json):
-      return try await tokenResponse(json)
+      return try await tokenResponse(json, proofSent: dpopKey != nil)
     case .error(let error):
       throw rejection(error)
     }
@@ -133,7 +133,17 @@ extension ProviderClient {
   /// instead of failing at its first refresh. A refresh token the answer gives no lifetime for
   /// gets the provider file's `refresh_token_lifetime`, if any. A `scope` written with the
   /// provider's own `scope_separator` is read as the space-separated list RFC 6749 defines.
-  func tokenResponse(_ json: [String: JSONValue]) async throws(AuthError) -> TokenResponse {
+  ///
+  /// Its `token_type` is kept as it is. A `DPoP` token answering a request that carried no
+  /// proof (`proofSent` false) is refused: nobody could use it. A `Bearer` token answering one
+  /// that did is accepted as a Bearer token: RFC 9449 §5 lets a server issue tokens that are
+  /// not bound, and says so by that `token_type`.
+  func tokenResponse(_ json: [String: JSONValue], proofSent: Bool) async throws(AuthError)
+    -> TokenResponse
+  {
+    if !proofSent, json["token_type"]?.stringValue?.lowercased() == "dpop" {
+      throw .unexpectedDPoPToken
+    }
     var members = json
     if configuration.refreshRequiresClientSecret {
       members["refresh_token"] = nil

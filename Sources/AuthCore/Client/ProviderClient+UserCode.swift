@@ -33,10 +33,10 @@ extension ProviderClient {
         ("grant_type", "urn:ietf:params:oauth:grant-type:device_code"),
         ("device_code", authorization.deviceCode ?? ""), ("client_id", configuration.clientID),
       ] + configuration.clientSecretParameter, encoding: configuration.tokenRequestEncoding)
-    let response = try await send(request)
+    let response = try await sendProven(request)
     switch try Self.read(response) {
     case .json(let json):
-      return .tokens(try await tokenResponse(json))
+      return .tokens(try await tokenResponse(json, proofSent: dpopKey != nil))
     case .error(let error) where error.code == .slowDown:
       let members = JSONValue.object(from: response.body)
       return .slowDown(interval: members?["interval"]?.strictNumberValue)
@@ -68,7 +68,7 @@ extension ProviderClient {
     case .json(let json):
       if json["device_code"] != nil { throw .pinCodeReplaced }
       if json["access_token"] != nil {
-        return .tokens(try await tokenResponse(json))
+        return .tokens(try await tokenResponse(json, proofSent: false))
       }
       let message = json["message"]?.stringValue?.lowercased() ?? ""
       return message.contains("slow down") ? .slowDown(interval: nil) : .pending

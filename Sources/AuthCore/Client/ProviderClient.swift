@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import JSON
 import Loopback
@@ -20,18 +21,44 @@ public struct ProviderClient: Sendable {
   /// Runs the code exchange, so that the process does not end while the provider's answer to
   /// a code it spends is on its way. (Refreshes are guarded whole by their caller.)
   public let criticalSection: any CriticalSection
+  /// The key that signs DPoP proofs (RFC 9449) for the account this client acts for, when its
+  /// tokens are (or are to be) bound to one: every request to the token endpoint (code
+  /// exchange, device poll, refresh) and to the revocation endpoint then carries a fresh proof,
+  /// and a DPoP-bound access token is sent with one. Nil: no proofs. A sign-in keeps it only
+  /// when the provider uses DPoP (`ProviderConfiguration.dpopAlgorithm()`).
+  public let dpopKey: (any DPoPSigner)?
+  /// The latest DPoP nonce of each server this client's provider talked to (RFC 9449 §8):
+  /// every answer's `DPoP-Nonce` is kept here for the next proof to that server.
+  public let dpopNonces: DPoPNonces
+  /// Where each proof's `jti` comes from.
+  let random: StoredRandomSource
 
-  /// A client for `configuration` over `transport`, timed by `clock`.
+  /// A client for `configuration` over `transport`, timed by `clock`; with `dpopKey`, its
+  /// token requests carry DPoP proofs.
   public init(
     configuration: ProviderConfiguration, transport: any Transport,
     clock: any WallClock = SystemClock(), requestTimeout: TimeInterval = 30,
-    criticalSection: any CriticalSection = UnguardedSection()
+    criticalSection: any CriticalSection = UnguardedSection(),
+    dpopKey: (any DPoPSigner)? = nil, dpopNonces: DPoPNonces = DPoPNonces(),
+    random: some RandomSource = SystemRandomSource()
   ) {
     self.configuration = configuration
     self.transport = transport
     self.clock = clock
     self.requestTimeout = requestTimeout
     self.criticalSection = criticalSection
+    self.dpopKey = dpopKey
+    self.dpopNonces = dpopNonces
+    self.random = StoredRandomSource(base: random)
+  }
+
+  /// This client with `key` signing its DPoP proofs (nil: none), sharing everything else: for
+  /// an account whose tokens are bound to `key`, or a sign-in that is to bind them to it.
+  public func signingProofs(with key: (any DPoPSigner)?) -> ProviderClient {
+    ProviderClient(
+      configuration: configuration, transport: transport, clock: clock,
+      requestTimeout: requestTimeout, criticalSection: criticalSection, dpopKey: key,
+      dpopNonces: dpopNonces, random: random)
   }
 
   // MARK: Building requests
@@ -101,13 +128,20 @@ public struct ProviderClient: Sendable {
   /// Sends `request`, turning transport failures into `AuthError` (a cancelled request is a
   /// cancelled sign-in).
   func send(_ request: TransportRequest) async throws(AuthError) -> TransportResponse {
+    let response: TransportResponse
     do {
-      return try await transport.send(request)
+      response = try await transport.send(request)
     } catch .cancelled {
       throw .cancelled
     } catch {
       throw .transport(error)
     }
+    // RFC 9449 §8.2: a server may give a fresh nonce in any answer; the next proof to it
+    // carries the latest.
+    if let nonce = DPoPNonce.parse(response.headers["dpop-nonce"]) {
+      await dpopNonces.remember(nonce, for: request.url)
+    }
+    return response
   }
 
   /// Sends `request` inside the critical section: its answer carries tokens issued once only

@@ -115,6 +115,25 @@ public struct ProviderConfiguration: Sendable, Equatable {
   /// What the provider's token answers put between granted scopes instead of RFC 6749's space
   /// (`scope_separator`): GitHub answers `"scope": "repo,gist"`. Nil for a space.
   public var scopeSeparator: String?
+  /// Whether authorization requests are pushed to the server first (`par`, RFC 9126): `auto`
+  /// (the default) when the server publishes a `pushed_authorization_request_endpoint`,
+  /// `required` (a sign-in fails before any browser opens without one), `off` (never; refused
+  /// when the server says it takes only pushed requests).
+  public var pushedAuthorization = ProtocolMode.auto
+  /// Whether token requests carry DPoP proofs (`dpop`, RFC 9449): `auto` (the default) when
+  /// the server lists an algorithm authtui signs with (ES256) in
+  /// `dpop_signing_alg_values_supported`, `required` (a sign-in fails before it starts when it
+  /// lists none), `off` (never).
+  public var dpop = ProtocolMode.auto
+  /// Where authorization requests are pushed (`pushed_authorization_request_endpoint`,
+  /// RFC 9126 §5); filled from the server's metadata.
+  public var pushedAuthorizationRequestEndpoint: URL?
+  /// True when the server takes authorization requests only through its PAR endpoint
+  /// (`require_pushed_authorization_requests`, RFC 9126 §5); from the server's metadata.
+  public var requiresPushedAuthorizationRequests = false
+  /// The JWS algorithms the server takes in DPoP proofs (`dpop_signing_alg_values_supported`,
+  /// RFC 9449 §5.1); from the server's metadata, empty when it does not say.
+  public var dpopSigningAlgorithms: [String] = []
 
   /// A configuration with the defaults of DESIGN.md for everything not given.
   public init(

@@ -102,6 +102,40 @@ extension AuthError: CustomStringConvertible {
     case .insecureEndpoint(let name, let provider):
       return "The \(name) of \(provider) uses plain http; change it to https (only 127.0.0.1 "
         + "may use http)."
+    case .pushedAuthorizationUnavailable(let provider, let requiredByServer):
+      if requiredByServer {
+        return "\(provider) takes only pushed authorization requests, but its server publishes "
+          + "no pushed_authorization_request_endpoint; check the provider's issuer, or ask its "
+          + "administrator to publish the endpoint."
+      }
+      return "\(provider) is set to push its authorization requests (`\"par\": \"required\"`), "
+        + "but its server publishes no pushed_authorization_request_endpoint (RFC 9126); set "
+        + "`\"par\": \"auto\"` in the provider file, or check its issuer."
+    case .pushedAuthorizationRequiredByServer(let provider):
+      return "\(provider) takes only pushed authorization requests (RFC 9126), and the provider "
+        + "file says `\"par\": \"off\"`; remove that line (or set `\"auto\"`) and sign in again."
+    case .pushedAuthorizationRejected(let error):
+      let detail =
+        " (\(error.code.rawValue)\(error.errorDescription.map { ": \(TerminalText.cleaned($0))" } ?? ""))"
+      return "The provider refused the sign-in request it was sent first\(detail); check the "
+        + "client id, scopes and redirect settings in the provider's configuration, then start "
+        + "again."
+    case .dpopUnsupported(let provider, let offered):
+      let listed =
+        offered.isEmpty
+        ? "lists no DPoP algorithm"
+        : "lists only \(offered.map { TerminalText.cleaned($0) }.joined(separator: ", "))"
+      return "\(provider) is set to require DPoP (`\"dpop\": \"required\"`), but its server "
+        + "\(listed) in dpop_signing_alg_values_supported, and authtui signs ES256; set "
+        + "`\"dpop\": \"auto\"` in the provider file, or check its issuer."
+    case .dpopKeyMissing(let provider):
+      return "\(provider) needs DPoP-bound tokens, but this sign-in has no key to bind them to; "
+        + "set `\"dpop\": \"auto\"` in the provider file, or use an authtui that keeps DPoP keys."
+    case .dpopProofFailed(let reason):
+      return "Could not sign the DPoP proof for this request (\(reason)); try again."
+    case .unexpectedDPoPToken:
+      return "The provider answered with a DPoP-bound token although no DPoP proof was sent, so "
+        + "the token cannot be used; check the provider's `dpop` setting and sign in again."
     case .discoveryFailed(let error): return error.message
     case .registrationFailed(let error): return error.message
     case .idTokenRejected(let error): return error.message
@@ -122,6 +156,12 @@ extension AuthError: CustomStringConvertible {
     case .invalidScope:
       return "The provider refused the requested scopes\(detail(error)); fix `scopes` in the "
         + "provider's configuration."
+    case .useDPoPNonce:
+      return "The provider kept asking for a new DPoP nonce\(detail(error)); try again in a "
+        + "moment."
+    case .invalidDPoPProof:
+      return "The provider refused the DPoP proof\(detail(error)); check this computer's clock "
+        + "(`timedatectl`) and try again."
     case .unsupportedGrantType:
       return "The provider does not support this kind of sign-in\(detail(error)); choose "
         + "another flow with --flow."

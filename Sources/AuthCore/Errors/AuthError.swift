@@ -92,6 +92,29 @@ public enum AuthError: Error, Sendable, Equatable {
   /// An endpoint uses plain http off loopback; every provider endpoint must be https.
   case insecureEndpoint(String, provider: String)
 
+  /// The provider file says `"par": "required"` but the server publishes no
+  /// `pushed_authorization_request_endpoint` (RFC 9126 §5); or the server says it takes only
+  /// pushed requests (`requiredByServer`) and publishes none.
+  case pushedAuthorizationUnavailable(String, requiredByServer: Bool)
+  /// The server takes only pushed authorization requests
+  /// (`require_pushed_authorization_requests`, RFC 9126 §5) and the provider file says
+  /// `"par": "off"`.
+  case pushedAuthorizationRequiredByServer(String)
+  /// The PAR endpoint refused the authorization request (RFC 9126 §2.3).
+  case pushedAuthorizationRejected(OAuthError)
+  /// The provider file says `"dpop": "required"` and the server lists no DPoP algorithm
+  /// authtui signs with (`dpop_signing_alg_values_supported`, RFC 9449 §5.1; authtui signs
+  /// ES256).
+  case dpopUnsupported(String, offered: [String])
+  /// DPoP is required for this provider, but the sign-in was given no key to sign proofs with.
+  case dpopKeyMissing(String)
+  /// A DPoP proof could not be signed (RFC 9449 §4); the text says why, never with key
+  /// material.
+  case dpopProofFailed(String)
+  /// The token endpoint answered a request that carried no DPoP proof with a DPoP-bound
+  /// token (`token_type` `DPoP`, RFC 9449 §5), which nobody could use.
+  case unexpectedDPoPToken
+
   /// A dynamic client registration (RFC 7591) or its deletion (RFC 7592) did not succeed.
   case registrationFailed(ClientRegistrationError)
 
@@ -139,6 +162,13 @@ extension AuthError {
     case .missingEndpoint: return "missing_endpoint"
     case .endpointNotDiscovered: return "endpoint_not_discovered"
     case .insecureEndpoint: return "insecure_endpoint"
+    case .pushedAuthorizationUnavailable: return "par_unavailable"
+    case .pushedAuthorizationRequiredByServer: return "par_required"
+    case .pushedAuthorizationRejected(let error): return error.code.rawValue
+    case .dpopUnsupported: return "dpop_unsupported"
+    case .dpopKeyMissing: return "dpop_key_missing"
+    case .dpopProofFailed: return "dpop_proof_failed"
+    case .unexpectedDPoPToken: return "unexpected_dpop_token"
     case .discoveryFailed(let error): return error.code
     case .registrationFailed(let error): return error.code
     case .idTokenRejected(let error): return error.code

@@ -74,6 +74,10 @@ public struct OAuthErrorCode: RawRepresentable, Hashable, Sendable, CustomString
   /// `invalid_token` (RFC 6750 §3.1); Google's revocation endpoint answers it for a token that
   /// is already expired or revoked.
   public static let invalidToken = OAuthErrorCode(rawValue: "invalid_token")
+  /// `use_dpop_nonce` (RFC 9449 §8): send the proof again with the server's `DPoP-Nonce`.
+  public static let useDPoPNonce = OAuthErrorCode(rawValue: "use_dpop_nonce")
+  /// `invalid_dpop_proof` (RFC 9449 §5, §7.1): the DPoP proof was refused.
+  public static let invalidDPoPProof = OAuthErrorCode(rawValue: "invalid_dpop_proof")
   /// Simkl's `secret_error`: PKCE verification failed, and the code is used up.
   public static let secretError = OAuthErrorCode(rawValue: "secret_error")
 }

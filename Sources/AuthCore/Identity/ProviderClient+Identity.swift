@@ -20,12 +20,14 @@ extension ProviderClient {
     switch settings.source {
     case .endpoint(let url):
       document = try await accountDocument(
-        url, accessToken: tokens.accessToken, scopeHint: settings.forbiddenScopeHint)
+        url, accessToken: tokens.accessToken, dpopBound: tokens.isDPoPBound,
+        scopeHint: settings.forbiddenScopeHint)
     case .tokenResponse:
       document = tokens.additionalParameters
     case .userinfo:
       document = try await userinfo(
-        accessToken: tokens.accessToken, expectedSubject: idToken?.subject)
+        accessToken: tokens.accessToken, dpopBound: tokens.isDPoPBound,
+        expectedSubject: idToken?.subject)
     case .idToken:
       guard let idToken else { throw .identityFailed(.noIDToken) }
       document = idToken.claims
@@ -38,13 +40,16 @@ extension ProviderClient {
   }
 
   /// The claims of the userinfo endpoint (OIDC Core §5.3): `GET userinfo_endpoint` with the
-  /// access token as a Bearer token. `sub` must be present and, when `expectedSubject` (the
-  /// id_token's `sub`) is given, equal to it (§5.3.2); otherwise the answer is refused.
-  public func userinfo(accessToken: String, expectedSubject: String?) async throws(AuthError)
-    -> [String: JSONValue]
+  /// access token as a Bearer token, or, when it is DPoP-bound (`dpopBound`), as a DPoP token
+  /// with a proof of the client's key (RFC 9449 §7). `sub` must be present and, when
+  /// `expectedSubject` (the id_token's `sub`) is given, equal to it (§5.3.2); otherwise the
+  /// answer is refused.
+  public func userinfo(accessToken: String, dpopBound: Bool = false, expectedSubject: String?)
+    async throws(AuthError) -> [String: JSONValue]
   {
     let endpoint = try configuration.endpoint(\.userinfoEndpoint, named: "userinfo_endpoint")
-    let claims = try await accountDocument(endpoint, accessToken: accessToken, scopeHint: nil)
+    let claims = try await accountDocument(
+      endpoint, accessToken: accessToken, dpopBound: dpopBound, scopeHint: nil)
     guard let subject = claims["sub"]?.stringValue, !subject.isEmpty else {
       throw .identityFailed(.userinfoWithoutSubject)
     }
@@ -55,16 +60,25 @@ extension ProviderClient {
   }
 
   /// `GET`s a Bearer-protected JSON object describing the account, with the provider's
-  /// per-request parameters. 401 or `invalid_token`: the token is unusable; 403 or
-  /// `insufficient_scope`: a scope is missing, named by the `WWW-Authenticate` header's `scope`
-  /// (RFC 6750 §3) when present, else by `scopeHint`.
-  func accountDocument(_ url: URL, accessToken: String, scopeHint: String?)
+  /// per-request parameters; a DPoP-bound token (`dpopBound`) goes as `Authorization: DPoP`
+  /// with a proof (RFC 9449 §7.1), which needs the client's key. 401 or `invalid_token`: the
+  /// token is unusable; 403 or `insufficient_scope`: a scope is missing, named by the
+  /// `WWW-Authenticate` header's `scope` (RFC 6750 §3) when present, else by `scopeHint`.
+  func accountDocument(_ url: URL, accessToken: String, dpopBound: Bool, scopeHint: String?)
     async throws(AuthError) -> [String: JSONValue]
   {
     guard ProviderConfiguration.isAllowedEndpoint(url) else {
       throw .insecureEndpoint("identity endpoint", provider: configuration.name)
     }
-    let response = try await send(getRequest(url, bearerToken: accessToken))
+    let response: TransportResponse
+    if dpopBound {
+      guard dpopKey != nil else { throw .dpopKeyMissing(configuration.name) }
+      var request = getRequest(url)
+      request.headers.append(Header("Authorization", "DPoP \(accessToken)"))
+      response = try await sendProven(request, accessToken: accessToken)
+    } else {
+      response = try await send(getRequest(url, bearerToken: accessToken))
+    }
     let challenge = response.headers["www-authenticate"].map(BearerChallenge.init)
     let missingScope = IdentityError.insufficientScope(
       scopeHint: challenge?.scope ?? scopeHint)

@@ -36,6 +36,10 @@ public actor OIDCProvider {
   /// The clock skew allowed on `exp`, `iat` and `nbf`.
   public nonisolated let allowedClockSkew: TimeInterval
 
+  /// The latest DPoP nonce of each of the provider's servers (RFC 9449 §8), shared by every
+  /// client `client()` makes.
+  public nonisolated let dpopNonces = DPoPNonces()
+
   private let transport: any Transport
   private let clock: any WallClock
   private let requestTimeout: TimeInterval
@@ -105,12 +109,13 @@ public actor OIDCProvider {
     return baseConfiguration.applying(metadata)
   }
 
-  /// A client for `configuration()`, sharing this provider's transport, clock, timeout and
-  /// critical section.
+  /// A client for `configuration()`, sharing this provider's transport, clock, timeout,
+  /// critical section and DPoP nonces; without a DPoP key (`ProviderClient.signingProofs(with:)`
+  /// gives it the account's).
   public func client() async throws(AuthError) -> ProviderClient {
     ProviderClient(
       configuration: try await configuration(), transport: transport, clock: clock,
-      requestTimeout: requestTimeout, criticalSection: criticalSection)
+      requestTimeout: requestTimeout, criticalSection: criticalSection, dpopNonces: dpopNonces)
   }
 
   // MARK: id_tokens

@@ -76,7 +76,9 @@ public struct OIDCProviderMetadata: Sendable, Equatable {
     ]
   }
 
-  /// Endpoint members read but not (yet) configuration fields.
+  /// Endpoint members read beside `endpointMembers`: the registration endpoint, which no
+  /// configuration field holds, and the PAR endpoint, which `applying(_:)` takes on its own
+  /// (a provider file does not set it; its `par` decides whether it is used).
   public static let otherEndpointMembers = [
     "registration_endpoint", "pushed_authorization_request_endpoint",
   ]
@@ -302,7 +304,9 @@ public struct MetadataDocument: Sendable, Equatable {
 extension ProviderConfiguration {
   /// This configuration with the endpoints it does not set taken from `metadata`: explicit
   /// fields always win (DESIGN.md "Configuration"). An `iss` in authorization responses
-  /// becomes required when the provider says it sends one (RFC 9207 §3).
+  /// becomes required when the provider says it sends one (RFC 9207 §3). Its PAR endpoint,
+  /// whether it takes only pushed requests and its DPoP algorithms are taken too: the
+  /// provider file's `par` and `dpop` decide what they are used for.
   public func applying(_ metadata: OIDCProviderMetadata) -> ProviderConfiguration {
     var merged = self
     for member in OIDCProviderMetadata.endpointMembers where merged[keyPath: member.keyPath] == nil
@@ -311,6 +315,13 @@ extension ProviderConfiguration {
     }
     merged.requiresIssuerInAuthorizationResponse =
       requiresIssuerInAuthorizationResponse || metadata.issuerParameterSupported
+    merged.pushedAuthorizationRequestEndpoint =
+      pushedAuthorizationRequestEndpoint ?? metadata.pushedAuthorizationRequestEndpoint
+    merged.requiresPushedAuthorizationRequests =
+      requiresPushedAuthorizationRequests || metadata.requirePushedAuthorizationRequests
+    if dpopSigningAlgorithms.isEmpty {
+      merged.dpopSigningAlgorithms = metadata.dpopSigningAlgorithms
+    }
     return merged
   }
 

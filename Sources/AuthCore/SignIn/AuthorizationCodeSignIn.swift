@@ -29,6 +29,19 @@ import Loopback
 ///   (`Notice.restarted`), and the old ones are dead (a code being exchanged for them is
 ///   discarded, whatever the provider says).
 /// Other paths get 404.
+///
+/// Pushed authorization requests (RFC 9126): when the provider uses them
+/// (`ProviderConfiguration.pushedAuthorizationTarget()`), `start` pushes each request before
+/// the browser is given anything, and the browser's URL carries only the reference the server
+/// gave (`AuthorizationRequest.url`); a restart pushes its fresh request anew. The reference
+/// lives `expires_in` seconds (often a minute), less than the countdown: `browserAddress()`
+/// pushes the same request again once it has expired (or is about to), so opening the browser
+/// again from authtui always works; the countdown is left as it is, since the person may still
+/// be on the consent page of a request the server accepted in time. A page opened from an
+/// older address after that shows the server's error; opening the browser again mends it.
+///
+/// DPoP (RFC 9449): the client's key signs a proof for the code exchange when the provider
+/// uses DPoP (`ProviderConfiguration.dpopAlgorithm()`); otherwise the key is not used.
 public actor AuthorizationCodeSignIn: LedgeredAttempt {
   public nonisolated let flow = SignInFlow.pkce
   public nonisolated let progress: AsyncStream<SignInProgress>
@@ -57,9 +70,19 @@ public actor AuthorizationCodeSignIn: LedgeredAttempt {
   private var lastExchangeFailure: AuthError?
   private var deadlinePassed = false
   private var ending = false
+  /// Where requests are pushed (RFC 9126), or nil when they go through the browser whole.
+  private let pushTarget: URL?
+  /// True while a request is being pushed: its browser URL is not known yet.
+  private var pushing = false
+  private var pushWaiters: [CheckedContinuation<Void, Never>] = []
+  /// How long before its reference expires a pushed request is pushed again when the browser
+  /// is opened.
+  static let pushMargin: TimeInterval = 2
 
   /// Starts an attempt for `client`'s provider, with secrets from `random`. Throws when the
-  /// provider does not offer the flow, lacks an endpoint, or the redirect port is taken.
+  /// provider does not offer the flow, lacks an endpoint, the redirect port is taken, or its
+  /// pushed authorization request or DPoP settings cannot be met (checked before the listener
+  /// starts); and when the push is refused.
   public static func start(
     client: ProviderClient, random: some RandomSource = SystemRandomSource()
   ) async throws(AuthError) -> AuthorizationCodeSignIn {
@@ -67,12 +90,17 @@ public actor AuthorizationCodeSignIn: LedgeredAttempt {
     try configuration.require(.pkce)
     _ = try configuration.endpoint(\.authorizationEndpoint, named: "authorization_endpoint")
     _ = try configuration.endpoint(\.tokenEndpoint, named: "token_endpoint")
+    let pushTarget = try configuration.pushedAuthorizationTarget()
+    let client = try client.resolvingDPoPForSignIn()
     let listener = try RedirectListener(
       port: configuration.redirectPort, path: configuration.redirectPath)
-    let request: AuthorizationRequest
+    var request: AuthorizationRequest
     do {
       request = try AuthorizationRequest(
         configuration: configuration, redirectURI: listener.redirectURI, random: random)
+      if let pushTarget {
+        request = try await client.push(request, to: pushTarget)
+      }
     } catch {
       await listener.stop()
       throw error
@@ -80,18 +108,19 @@ public actor AuthorizationCodeSignIn: LedgeredAttempt {
     let address = await listener.oneTimeAddress(for: request.url, group: 0, random: random)
     let deadline = await client.clock.now().addingTimeInterval(configuration.loginTimeout)
     let attempt = AuthorizationCodeSignIn(
-      client: client, request: request, address: address, listener: listener,
-      random: StoredRandomSource(base: random), deadline: deadline)
+      client: client, request: request, pushTarget: pushTarget, address: address,
+      listener: listener, random: StoredRandomSource(base: random), deadline: deadline)
     await attempt.begin()
     return attempt
   }
 
   private init(
-    client: ProviderClient, request: AuthorizationRequest, address: URL,
+    client: ProviderClient, request: AuthorizationRequest, pushTarget: URL?, address: URL,
     listener: RedirectListener, random: StoredRandomSource, deadline: Date
   ) {
     self.client = client
     self.request = request
+    self.pushTarget = pushTarget
     self.listener = listener
     self.random = random
     self.deadline = deadline
@@ -135,8 +164,15 @@ public actor AuthorizationCodeSignIn: LedgeredAttempt {
 
   /// The one-time address to give a browser now. The first call after the attempt starts (or
   /// restarts) returns `progress.browserURL`; each later call makes a fresh address for the same
-  /// request, so opening the page again is not taken for someone else's fetch.
+  /// request, so opening the page again is not taken for someone else's fetch. A pushed request
+  /// whose reference has expired (or will within `pushMargin`) is pushed again first, and the
+  /// address leads to the new reference; a push that fails leaves the old one, with
+  /// `Notice.pushFailed`.
   public func browserAddress() async -> URL {
+    while pushing && !ending {
+      await withCheckedContinuation { pushWaiters.append($0) }
+    }
+    await pushAgainIfExpired()
     if !addressHandedOut, let published = ledger.progress.browserURL {
       addressHandedOut = true
       return published
@@ -145,6 +181,42 @@ public actor AuthorizationCodeSignIn: LedgeredAttempt {
     let address = await listener.oneTimeAddress(for: request.url, group: group, random: random)
     // A restart while the address was made: that one is born dead, give the new request's.
     return group == generation ? address : await browserAddress()
+  }
+
+  /// Pushes the request in force again when its reference has expired or is about to, and
+  /// publishes the new URL and address (`addressHandedOut` false, so the caller gets it).
+  private func pushAgainIfExpired() async {
+    guard let pushTarget, !ending, let expiresAt = request.requestURIExpiresAt else { return }
+    guard await client.clock.now().addingTimeInterval(Self.pushMargin) >= expiresAt else {
+      return
+    }
+    let group = generation
+    pushing = true
+    defer { pushDone() }
+    let renewed: AuthorizationRequest
+    do {
+      renewed = try await client.push(request, to: pushTarget)
+    } catch {
+      ledger.update { $0.notice = .pushFailed(error) }
+      return
+    }
+    guard group == generation, !ending else { return }
+    request = renewed
+    let address = await listener.oneTimeAddress(for: renewed.url, group: group, random: random)
+    guard group == generation else { return }
+    addressHandedOut = false
+    ledger.update {
+      $0.authorizationURL = renewed.url
+      $0.browserURL = address
+    }
+  }
+
+  /// A push is over: whoever waits for the browser URL goes on.
+  private func pushDone() {
+    pushing = false
+    let waiters = pushWaiters
+    pushWaiters.removeAll()
+    waiters.forEach { $0.resume() }
   }
 
   /// True when `address` is one of this attempt's one-time addresses (of any generation).
@@ -271,12 +343,26 @@ public actor AuthorizationCodeSignIn: LedgeredAttempt {
     addressHandedOut = false
     let current = generation
     await listener.retire(group: group)
+    var target = fresh
+    if let pushTarget {
+      // The fresh request is pushed anew: the old reference stands for the old `state`.
+      pushing = true
+      defer { pushDone() }
+      do {
+        target = try await client.push(fresh, to: pushTarget)
+      } catch {
+        if current == generation { await finish(.failure(error)) }
+        return
+      }
+      guard current == generation else { return }
+      request = target
+    }
     let address = await listener.oneTimeAddress(
-      for: fresh.url, group: current, random: random)
+      for: target.url, group: current, random: random)
     guard current == generation else { return }
     let exchanging = self.exchanging
     ledger.update {
-      $0.authorizationURL = fresh.url
+      $0.authorizationURL = target.url
       $0.browserURL = address
       $0.restarts += 1
       $0.notice = .restarted
@@ -310,6 +396,7 @@ public actor AuthorizationCodeSignIn: LedgeredAttempt {
     ending = true
     countdown?.cancel()
     wakeExchangeWaiters()
+    pushDone()
     await listener.stop()
     ledger.finish(outcome)
   }

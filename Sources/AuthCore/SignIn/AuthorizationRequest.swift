@@ -27,18 +27,61 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible {
   public let expectedIssuer: String?
   /// Whether a response without `iss` is refused (RFC 9207 §3).
   public let requiresIssuer: Bool
-  /// Every query parameter of `url`, in order: the standard ones (`prompt=consent` among them
+  /// Every parameter of the request, in order: the standard ones (`prompt=consent` among them
   /// when `offline_access` is asked of an OpenID provider whose file sets no `prompt`, OIDC
-  /// Core §11), then the provider's extras.
+  /// Core §11), then the provider's extras. Sent in `url`'s query, or pushed (RFC 9126).
   public let parameters: [FormEncoding.Pair]
+  /// What a push sends (RFC 9126 §2.1): `parameters` without the per-request extras
+  /// (`extra_request_params`), which the push carries where the provider file says.
+  let pushedParameters: [FormEncoding.Pair]
+  /// The per-request extras every URL to the provider carries (`extra_request_params`), but
+  /// none named like a parameter that must not be in a pushed request's URL.
+  private let frontChannelExtras: [String: String]
+  /// The reference a PAR endpoint gave for this request (`request_uri`, RFC 9126 §2.2); nil
+  /// while it is not pushed.
+  public private(set) var requestURI: String?
+  /// Until when `requestURI` may be used (`expires_in` after the push answered, §2.2).
+  public private(set) var requestURIExpiresAt: Date?
 
   /// `code_challenge` (RFC 7636 §4.2).
   public var codeChallenge: String { pkce.challenge }
   /// `code_challenge_method`, always `S256` (RFC 7636 §4.3).
   public var codeChallengeMethod: String { pkce.method }
 
-  /// The URL to open in the browser.
-  public var url: URL { authorizationEndpoint.appendingQuery(parameters) }
+  /// The URL to open in the browser: the authorization endpoint with every parameter, or,
+  /// once pushed, with `client_id` and `request_uri` (RFC 9126 §4), plus `response_type`,
+  /// `scope` and `redirect_uri` for an OpenID provider (OpenID Connect Core §6.2 expects the
+  /// first two beside a request reference, and some servers refuse a request without all
+  /// three), and the per-request extras; never `state`, `code_challenge` or `nonce`.
+  public var url: URL {
+    guard let requestURI else { return authorizationEndpoint.appendingQuery(parameters) }
+    var reference: [FormEncoding.Pair] = [("client_id", clientID)]
+    if scopes.contains("openid") {
+      reference =
+        [("response_type", "code")] + reference + [
+          ("redirect_uri", redirectURI), ("scope", scopes.joined(separator: " ")),
+        ]
+    }
+    reference.append(("request_uri", requestURI))
+    let taken = Set(reference.map(\.name))
+    let extras = frontChannelExtras.filter { !taken.contains($0.key) }
+    return authorizationEndpoint.appendingQuery(
+      reference + extras.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) })
+  }
+
+  /// Names that never go in a pushed request's URL, even as a provider file's extra.
+  static let pushedOnlyNames: Set<String> = [
+    "state", "nonce", "code_challenge", "code_challenge_method", "request", "request_uri",
+  ]
+
+  /// This request with the reference a PAR endpoint gave for it, usable until `expires_in`
+  /// after `now`.
+  func pushed(_ answer: PushedAuthorizationResponse, at now: Date) -> AuthorizationRequest {
+    var pushed = self
+    pushed.requestURI = answer.requestURI
+    pushed.requestURIExpiresAt = now.addingTimeInterval(answer.expiresIn)
+    return pushed
+  }
 
   /// A request for `configuration`, redirecting to `redirectURI`, with fresh secrets from
   /// `random`.
@@ -80,6 +123,11 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible {
       standard.append(("prompt", "consent"))
     }
     parameters = configuration.withExtraParameters(standard, extras: extras)
+    pushedParameters = configuration.withExtraParameters(
+      standard, extras: configuration.extraAuthorizeParameters)
+    frontChannelExtras = configuration.extraRequestParameters.filter {
+      !Self.pushedOnlyNames.contains($0.key)
+    }
   }
 
   /// Checks a redirect against this request and, when it is good, hands out the one grant
@@ -124,10 +172,12 @@ public struct AuthorizationRequest: Sendable, CustomStringConvertible {
     scopes.contains("openid") && scopes.contains("offline_access")
   }
 
-  /// Endpoint, client, redirect URI and scopes; the verifier, state and nonce are left out.
+  /// Endpoint, client, redirect URI and scopes, and whether it was pushed; the verifier,
+  /// state, nonce and request reference are left out.
   public var description: String {
     "AuthorizationRequest(\(authorizationEndpoint.absoluteString), client_id: \(clientID), "
-      + "redirect_uri: \(redirectURI), scope: \(scopes.joined(separator: " ")))"
+      + "redirect_uri: \(redirectURI), scope: \(scopes.joined(separator: " "))"
+      + (requestURI == nil ? ")" : ", pushed)")
   }
 }
 

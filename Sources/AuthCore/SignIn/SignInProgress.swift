@@ -31,6 +31,10 @@ public struct SignInProgress: Sendable, Equatable {
     /// authorization URL: the attempt started again with a fresh `state`, PKCE pair, nonce and
     /// address (`authorizationURL` and `browserURL` are the new ones); open the browser again.
     case restarted
+    /// A pushed request's reference expired and pushing it again failed (RFC 9126): the
+    /// browser's page may show the provider's error; the wait goes on, and opening the browser
+    /// again tries once more.
+    case pushFailed(AuthError)
 
     /// One sentence for the user.
     public var message: String {
@@ -43,6 +47,9 @@ public struct SignInProgress: Sendable, Equatable {
       case .restarted:
         return "The sign-in link was opened twice, possibly by another program; started again "
           + "with a fresh link."
+      case .pushFailed(let error):
+        return "The sign-in request expired at the provider and could not be sent again "
+          + "(\(error.message)); still waiting, and opening the browser again tries once more."
       }
     }
   }
@@ -53,9 +60,10 @@ public struct SignInProgress: Sendable, Equatable {
   public internal(set) var phase: Phase
   /// When the wait ends: the login timeout (browser) or `expires_in` (device, PIN).
   public internal(set) var deadline: Date?
-  /// Browser flow: the authorization URL (it carries `state`, `code_challenge` and `nonce`).
-  /// Fine on a screen or for copying; a browser is given `browserURL` instead, since other
-  /// users can read a program's argv.
+  /// Browser flow: the authorization URL (it carries `state`, `code_challenge` and `nonce`,
+  /// or only a reference to them when the request was pushed, RFC 9126). Fine on a screen or
+  /// for copying; a browser is given `browserURL` instead, since other users can read a
+  /// program's argv.
   public internal(set) var authorizationURL: URL?
   /// Browser flow: the one-time loopback address that redirects to `authorizationURL` once
   /// (`http://127.0.0.1:PORT/sign-in/RANDOM`): what to hand to a browser command.

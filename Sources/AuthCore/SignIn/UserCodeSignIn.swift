@@ -25,9 +25,12 @@ public actor UserCodeSignIn: LedgeredAttempt {
 
   /// Starts a device authorization grant (RFC 8628 §3.1): `POST device_authorization_endpoint`
   /// with `client_id` and `scope`, then polls the token endpoint.
+  /// Its polls carry DPoP proofs when the provider uses DPoP
+  /// (`ProviderConfiguration.dpopAlgorithm()`, checked before anything is sent).
   public static func startDevice(client: ProviderClient) async throws(AuthError) -> UserCodeSignIn {
     try client.configuration.require(.device)
     _ = try client.configuration.endpoint(\.tokenEndpoint, named: "token_endpoint")
+    let client = try client.resolvingDPoPForSignIn()
     let authorization = try await client.requestDeviceAuthorization()
     guard authorization.deviceCode?.isEmpty == false else {
       throw .malformedResponse("the answer has no device_code")
@@ -39,6 +42,8 @@ public actor UserCodeSignIn: LedgeredAttempt {
   /// `GET pin_endpoint/{user_code}`.
   public static func startPIN(client: ProviderClient) async throws(AuthError) -> UserCodeSignIn {
     try client.configuration.require(.pin)
+    // A PIN poll is a `GET` of the provider's own, which carries no proof.
+    let client = client.signingProofs(with: nil)
     let authorization = try await client.requestPIN()
     return await begin(.pin, client: client, authorization: authorization)
   }

@@ -9,7 +9,9 @@ import Spelling
 public struct TokenResponse: Sendable, Equatable, CustomStringConvertible {
   /// The access token (`access_token`, RFC 6749 §5.1).
   public let accessToken: String
-  /// The token type (`token_type`, RFC 6749 §7.1); `bearer` in practice, absent at Hivesigner.
+  /// The token type (`token_type`, RFC 6749 §7.1), as the provider wrote it: `Bearer` in
+  /// practice, `DPoP` for a token bound to the client's key (RFC 9449 §5), absent at
+  /// Hivesigner.
   public let tokenType: String?
   /// Seconds the access token lives from `receivedAt` (`expires_in`, RFC 6749 §5.1), at most
   /// ten years (`maximumLifetime`); nil when the answer does not say, or says nothing that is
@@ -127,6 +129,11 @@ public struct TokenResponse: Sendable, Equatable, CustomStringConvertible {
   public var refreshTokenExpiresAt: Date? {
     (refreshTokenExpiresIn ?? refreshTokenLifetime).map { receivedAt.addingTimeInterval($0) }
   }
+
+  /// True when the access token is bound to the client's DPoP key (`token_type` `DPoP`,
+  /// RFC 9449 §5, compared without regard to case): it is sent as `Authorization: DPoP` with
+  /// a proof of that key, and is of no use without one.
+  public var isDPoPBound: Bool { tokenType?.lowercased() == "dpop" }
 
   /// The granted scopes (`scope` split on spaces).
   public var scopes: [String] {

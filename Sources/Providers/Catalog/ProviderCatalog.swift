@@ -299,6 +299,8 @@ public struct ProviderCatalog: Sendable {
     }
     configuration.postLogoutUsesRedirectURI = file.postLogoutUsesRedirectURI ?? false
     configuration.scopeSeparator = file.scopeSeparator
+    configuration.pushedAuthorization = file.pushedAuthorization ?? .auto
+    configuration.dpop = file.dpop ?? .auto
     return configuration
   }
 }

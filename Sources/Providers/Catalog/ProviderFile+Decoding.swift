@@ -45,7 +45,7 @@ extension FieldReader {
     "access_settings_url", "refresh_requires_client_secret", "post_logout_uses_redirect_uri",
     "application_type", "client_secret", "client_secret_required", "fields",
     "id_token_issuer_fields", "error_aliases", "refresh_token_lifetime", "scope_separator",
-    "registration_client_uri", "registration_access_token",
+    "registration_client_uri", "registration_access_token", "par", "dpop",
   ]
 
   static let identityFields = [
@@ -133,6 +133,8 @@ extension FieldReader {
     file.registrationAccessToken = string("registration_access_token").flatMap {
       $0.isEmpty ? nil : RegistrationAccessToken($0)
     }
+    file.pushedAuthorization = choice("par", from: ProtocolMode.allCases)
+    file.dpop = choice("dpop", from: ProtocolMode.allCases)
     return file
   }
 

@@ -83,6 +83,12 @@ public struct ProviderFile: Sendable, Equatable {
   /// The bearer token for that management (`registration_access_token`, RFC 7592 §3): a
   /// secret, kept only in this 0600 file and never printed.
   public var registrationAccessToken: RegistrationAccessToken?
+  /// Whether authorization requests are pushed first (`par`, RFC 9126): `auto` (the default),
+  /// `required` or `off`.
+  public var pushedAuthorization: ProtocolMode?
+  /// Whether token requests carry DPoP proofs (`dpop`, RFC 9449): `auto` (the default),
+  /// `required` or `off`.
+  public var dpop: ProtocolMode?
 
   public init() {}
 
@@ -137,6 +143,8 @@ public struct ProviderFile: Sendable, Equatable {
     merged.scopeSeparator = scopeSeparator ?? base.scopeSeparator
     merged.registrationClientURI = registrationClientURI ?? base.registrationClientURI
     merged.registrationAccessToken = registrationAccessToken ?? base.registrationAccessToken
+    merged.pushedAuthorization = pushedAuthorization ?? base.pushedAuthorization
+    merged.dpop = dpop ?? base.dpop
     return merged
   }
 

@@ -26,6 +26,19 @@ public struct ProfileSettings: Sendable, Equatable {
     case vendorField = "vendor_field"
   }
 
+  /// How an OpenID profile (`oidc`, `dynamic`) offers a protocol extension: pushed
+  /// authorization requests (`par`, RFC 9126) or DPoP (`dpop`, RFC 9449).
+  public enum Extension: String, Sendable, Equatable, CaseIterable {
+    /// Neither published nor served (the default): a PAR endpoint answers 404, a `DPoP`
+    /// header is ignored as a server without DPoP ignores it.
+    case off
+    /// Published in the metadata and served; clients may do without it.
+    case offered
+    /// Published and served, and demanded: an authorization request not pushed first is
+    /// refused (`require_pushed_authorization_requests`), a token request without a proof too.
+    case required
+  }
+
   /// Lifetime of new access tokens, in seconds (`expires_in`).
   public var accessTokenLifetime: Int
   /// Lifetime of new refresh tokens, in seconds (Muhajir and OIDC).
@@ -68,6 +81,21 @@ public struct ProfileSettings: Sendable, Equatable {
   /// The id_token and userinfo name the account only by an opaque `sub` (a number), with no
   /// `preferred_username`, `email` or `name` (`subject_only_claims`).
   public var subjectOnlyClaims = false
+  /// Pushed authorization requests (RFC 9126) at the `oidc` and `dynamic` profiles' `par`
+  /// endpoint (`par`).
+  public var pushedAuthorization = Extension.off
+  /// How long a pushed request's `request_uri` may be used, in seconds (`par_lifetime`,
+  /// RFC 9126 §2.2's `expires_in`).
+  public var pushedRequestLifetime = 60
+  /// DPoP (RFC 9449) at the `oidc` and `dynamic` profiles (`dpop`): tokens bound to the key of
+  /// the proof that asked for them.
+  public var dpop = Extension.off
+  /// The algorithms published in `dpop_signing_alg_values_supported` and taken in proofs
+  /// (`dpop_signing_algs`); the sandbox verifies ES256 only.
+  public var dpopSigningAlgorithms = ["ES256"]
+  /// Every proof must carry the server's current nonce (`dpop_nonce`, RFC 9449 §8, §9): one
+  /// without it is answered `use_dpop_nonce` with the nonce in `DPoP-Nonce`.
+  public var dpopNonceRequired = false
 
   /// The profile's settings on start and after `reset`.
   public static func defaults(for profile: SandboxProfile) -> ProfileSettings {
@@ -156,6 +184,11 @@ public struct ProfileSettings: Sendable, Equatable {
       ("strict_offline_access", .bool(strictOfflineAccess)),
       ("error_redirect_omits_iss", .bool(errorRedirectOmitsIssuer)),
       ("subject_only_claims", .bool(subjectOnlyClaims)),
+      ("par", .string(pushedAuthorization.rawValue)),
+      ("par_lifetime", .int(pushedRequestLifetime)),
+      ("dpop", .string(dpop.rawValue)),
+      ("dpop_signing_algs", .array(dpopSigningAlgorithms.map(OrderedJSON.string))),
+      ("dpop_nonce", .bool(dpopNonceRequired)),
     ])
   }
 }

@@ -47,6 +47,17 @@ public enum SandboxCounter: String, Sendable, CaseIterable, Codable {
   case refusedRegistrations = "refused_registrations"
   /// Registrations deleted (RFC 7592 §2.3).
   case registrationDeletions = "registration_deletions"
+  /// Authorization requests a PAR endpoint took (RFC 9126 §2.2).
+  case pushedRequests = "pushed_requests"
+  /// Authorization requests a PAR endpoint refused (RFC 9126 §2.3).
+  case refusedPushedRequests = "refused_pushed_requests"
+  /// DPoP proofs accepted (RFC 9449 §4.3), at the token, revocation and userinfo endpoints.
+  case dpopProofs = "dpop_proofs"
+  /// DPoP proofs refused: a bad signature, `typ`, `alg`, `htm`, `htu` or `ath`, an `iat` out of
+  /// its window, a `jti` seen before, another key than the token's, or none where one is due.
+  case refusedDPoPProofs = "refused_dpop_proofs"
+  /// Proofs answered `use_dpop_nonce` (RFC 9449 §8, §9).
+  case dpopNonceChallenges = "dpop_nonce_challenges"
   /// Injected faults that fired.
   case faults
 }

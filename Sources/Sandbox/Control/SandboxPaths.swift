@@ -67,6 +67,8 @@ public enum SandboxPaths {
     public static let userinfo = "/oidc/userinfo"
     /// `end_session_endpoint` (OpenID Connect RP-Initiated Logout 1.0).
     public static let endSession = "/oidc/end_session"
+    /// `pushed_authorization_request_endpoint` (RFC 9126), when the settings turn PAR on.
+    public static let pushedAuthorization = "/oidc/par"
   }
 
   /// The OpenID provider that registers clients itself (RFC 7591, RFC 7592).
@@ -96,6 +98,8 @@ public enum SandboxPaths {
     /// `registration_endpoint` (RFC 7591 §3), in the RFC 8414 document only; each
     /// registration is managed at `register/{client_id}` (RFC 7592).
     public static let register = "/dynamic/register"
+    /// `pushed_authorization_request_endpoint` (RFC 9126), when the settings turn PAR on.
+    public static let pushedAuthorization = "/dynamic/par"
   }
 
   /// GitLab on GitLab.com (`/gitlab`), with the device grant of GitLab 17.1 and later.

@@ -106,6 +106,15 @@ enum Answers {
     return allowBare && parts.count == 1 ? header : nil
   }
 
+  /// The token in `Authorization: DPoP TOKEN` (RFC 9449 §7.1; the scheme compared
+  /// case-insensitively).
+  static func dpopToken(of request: HTTPRequest) -> String? {
+    guard let header = request.header("Authorization")?.trimmingSpaces() else { return nil }
+    let parts = header.split(separator: " ", maxSplits: 1)
+    guard parts.count == 2, parts[0].lowercased() == "dpop" else { return nil }
+    return String(parts[1]).trimmingSpaces()
+  }
+
   /// 404 with a short JSON body (API hosts).
   static func notFound(_ path: String) -> HTTPResponse {
     json(

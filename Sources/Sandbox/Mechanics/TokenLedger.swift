@@ -29,6 +29,9 @@ struct TokenLedger: Sendable {
     let grant: TokenGrant
     let expiresAt: Date?
     var status: Status
+    /// The RFC 7638 thumbprint of the DPoP key the token is bound to (`cnf.jkt`, RFC 9449 §6),
+    /// kept here instead of in the token, which stays opaque.
+    var jkt: String? = nil
   }
 
   /// The outcome of presenting a refresh token.
@@ -51,23 +54,31 @@ struct TokenLedger: Sendable {
 
   /// A new access token for `grant`.
   mutating func issueAccessToken(
-    for grant: TokenGrant, lifetime: Int, now: Date, hex: Bool = false
+    for grant: TokenGrant, lifetime: Int, now: Date, hex: Bool = false, jkt: String? = nil
   ) -> String {
     let token = hex ? RandomToken.hex() : RandomToken.opaque()
     entries[token] = Entry(
       kind: .access, grant: grant, expiresAt: now.addingTimeInterval(TimeInterval(lifetime)),
-      status: .active)
+      status: .active, jkt: jkt)
     return token
   }
 
-  /// A new refresh token for `grant`.
-  mutating func issueRefreshToken(for grant: TokenGrant, lifetime: Int, now: Date) -> String {
+  /// A new refresh token for `grant`, bound to the DPoP key `jkt` when given.
+  mutating func issueRefreshToken(
+    for grant: TokenGrant, lifetime: Int, now: Date, jkt: String? = nil
+  ) -> String {
     let token = RandomToken.opaque()
     entries[token] = Entry(
       kind: .refresh, grant: grant,
       expiresAt: lifetime > 0 ? now.addingTimeInterval(TimeInterval(lifetime)) : nil,
-      status: .active)
+      status: .active, jkt: jkt)
     return token
+  }
+
+  /// The thumbprint of the DPoP key `token` is bound to; nil for a Bearer token or an unknown
+  /// one.
+  func boundKey(of token: String) -> String? {
+    entries[token]?.jkt
   }
 
   /// The grant behind `token` when it is an unexpired, unrevoked access token.

@@ -27,7 +27,7 @@ struct DynamicProfile: AuthorityProfile {
         deviceAuthorization: Paths.deviceAuthorization, device: Paths.device,
         revocation: Paths.revoke,
         authorizationServerMetadata: [Paths.authorizationServerMetadata],
-        registration: Paths.register),
+        registration: Paths.register, pushedAuthorization: Paths.pushedAuthorization),
       supportedScopes: [
         ("openid", "confirm who you are"),
         ("profile", "see your user name"),

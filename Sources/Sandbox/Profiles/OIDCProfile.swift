@@ -33,7 +33,8 @@ struct OIDCProfile: ProviderProfile {
           discovery: [Paths.discovery, Paths.authorizationServerMetadata], jwks: Paths.jwks,
           authorize: Paths.authorize, token: Paths.token, identity: Paths.userinfo,
           deviceAuthorization: Paths.deviceAuthorization, device: Paths.device,
-          revocation: Paths.revoke, endSession: Paths.endSession),
+          revocation: Paths.revoke, endSession: Paths.endSession,
+          pushedAuthorization: Paths.pushedAuthorization),
         supportedScopes: [
           ("openid", "confirm who you are"),
           ("profile", "see your user name"),

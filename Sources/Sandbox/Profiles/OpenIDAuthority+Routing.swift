@@ -58,6 +58,10 @@ extension OpenIDAuthority {
     case routes.revocation:
       guard method == "POST" else { return Answers.methodNotAllowed(["POST"]) }
       return revoke(request, context: &context)
+    case let path
+    where path == routes.pushedAuthorization && context.settings.pushedAuthorization != .off:
+      guard method == "POST" else { return Answers.methodNotAllowed(["POST"]) }
+      return pushAuthorization(request, context: &context)
     default:
       return nil
     }
@@ -67,6 +71,7 @@ extension OpenIDAuthority {
   /// RFC 8414 document (`authorizationServer`) adds the members only it publishes.
   func discovery(_ context: ProviderContext, authorizationServer: Bool) -> HTTPResponse {
     let routes = configuration.routes
+    let settings = context.settings
     func url(_ path: String?) -> OrderedJSON? { path.map { .string(context.absolute($0)) } }
     let grantTypes: [OrderedJSON] =
       ["authorization_code", "refresh_token"]
@@ -106,6 +111,19 @@ extension OpenIDAuthority {
       ("request_parameter_supported", false),
       ("request_uri_parameter_supported", false),
       ("registration_endpoint", url(routes.registration)),
+      (
+        "pushed_authorization_request_endpoint",
+        settings.pushedAuthorization == .off ? nil : url(routes.pushedAuthorization)
+      ),
+      (
+        "require_pushed_authorization_requests",
+        settings.pushedAuthorization == .required && routes.pushedAuthorization != nil
+          ? true : nil
+      ),
+      (
+        "dpop_signing_alg_values_supported",
+        settings.dpop == .off ? nil : .array(settings.dpopSigningAlgorithms.map(OrderedJSON.string))
+      ),
     ]
     let left = authorizationServer ? [] : configuration.onlyInAuthorizationServerMetadata
     return Answers.json(.object(dropping: members.filter { !left.contains($0.0) }))

@@ -19,24 +19,37 @@ extension OpenIDAuthority {
     if let grantType = body["grant_type"], let refusal = refusal(ofGrant: grantType, to: clientID) {
       return refusal
     }
+    // RFC 9449 §5: the proof is checked before the grant, which a refused proof leaves unspent.
+    let jkt: String?
+    switch tokenRequestProof(request, context: &context) {
+    case .proven(let proven): jkt = proven
+    case .refused(let refusal): return refusal
+    }
     do {
+      let answer: HTTPResponse
       switch body["grant_type"] {
       case "authorization_code":
-        return try exchangeCode(body, clientID: clientID, context: &context)
+        answer = try exchangeCode(body, clientID: clientID, jkt: jkt, context: &context)
       case "refresh_token":
-        return refresh(body, clientID: clientID, context: &context)
+        answer = refresh(body, clientID: clientID, jkt: jkt, context: &context)
       case Self.deviceGrantType? where configuration.offersDeviceGrant:
-        return try pollDevice(body, clientID: clientID, context: &context)
-      case nil:
-        return Answers.oauthError("invalid_request", "grant_type is missing.")
-      case let other?:
-        return Answers.oauthError(
-          "unsupported_grant_type", "The grant type \(other) is not offered here.")
+        answer = try pollDevice(body, clientID: clientID, jkt: jkt, context: &context)
+      default:
+        return unknownGrant(body["grant_type"])
       }
+      return withDPoPNonce(answer, context: context)
     } catch {
       return Answers.oauthError(
         "server_error", "The sandbox could not sign the id_token.", status: 500)
     }
+  }
+
+  private func unknownGrant(_ grantType: String?) -> HTTPResponse {
+    guard let grantType else {
+      return Answers.oauthError("invalid_request", "grant_type is missing.")
+    }
+    return Answers.oauthError(
+      "unsupported_grant_type", "The grant type \(grantType) is not offered here.")
   }
 
   private enum Authentication {
@@ -44,14 +57,14 @@ extension OpenIDAuthority {
     case failure(HTTPResponse)
   }
 
-  private enum ClientRequest {
+  enum ClientRequest {
     case success(RequestFields, clientID: String)
     case failure(HTTPResponse)
   }
 
   /// A form-encoded request from a known public client (RFC 6749 §3.2, RFC 7009 §2.1), each
   /// parameter at most once (§3.1).
-  private func clientRequest(_ request: HTTPRequest) -> ClientRequest {
+  func clientRequest(_ request: HTTPRequest) -> ClientRequest {
     let body = RequestFields.body(of: request)
     guard body.encoding == .form else {
       return .failure(
@@ -123,7 +136,7 @@ extension OpenIDAuthority {
   // MARK: Grants
 
   private mutating func exchangeCode(
-    _ body: RequestFields, clientID: String, context: inout ProviderContext
+    _ body: RequestFields, clientID: String, jkt: String?, context: inout ProviderContext
   ) throws -> HTTPResponse {
     func refuse(_ description: String) -> HTTPResponse {
       context.count(.failedExchanges)
@@ -163,17 +176,24 @@ extension OpenIDAuthority {
       clientID: clientID, username: issued.username, scopes: issued.request.scopes)
     redeemedCodes[code] = grant.family
     let response = try tokenResponse(
-      for: grant, nonce: issued.request.nonce, offline: issued.request.offline, context: &context)
+      for: grant, nonce: issued.request.nonce, offline: issued.request.offline, jkt: jkt,
+      context: &context)
     context.count(.exchanges)
     return response
   }
 
   private mutating func refresh(
-    _ body: RequestFields, clientID: String, context: inout ProviderContext
+    _ body: RequestFields, clientID: String, jkt: String?, context: inout ProviderContext
   ) -> HTTPResponse {
     guard let presented = body.nonEmpty("refresh_token") else {
       context.count(.failedRefreshes)
       return Answers.oauthError("invalid_request", "refresh_token is missing.")
+    }
+    // RFC 9449 §5: a bound refresh token is refreshed with a proof of its own key only, and
+    // is left unspent by one of another key.
+    if let refusal = keyMismatch(of: presented, proven: jkt, context: &context) {
+      context.count(.failedRefreshes)
+      return refusal
     }
     let outcome = tokens.redeemRefreshToken(
       presented, clientID: clientID, now: context.now,
@@ -215,9 +235,9 @@ extension OpenIDAuthority {
       let narrowedGrant = TokenGrant(
         clientID: grant.clientID, username: grant.username, scopes: scopes, family: grant.family)
       let accessToken = tokens.issueAccessToken(
-        for: narrowedGrant, lifetime: settings.accessTokenLifetime, now: context.now)
+        for: narrowedGrant, lifetime: settings.accessTokenLifetime, now: context.now, jkt: jkt)
       var members: [(String, OrderedJSON)] = [
-        ("access_token", .string(accessToken)), ("token_type", "Bearer"),
+        ("access_token", .string(accessToken)), ("token_type", jkt == nil ? "Bearer" : "DPoP"),
         ("expires_in", .int(settings.accessTokenLifetime)),
         ("scope", .string(scopes.joined(separator: " "))),
       ]
@@ -225,7 +245,7 @@ extension OpenIDAuthority {
         if configuration.replacesRefreshTokens { replacedRefreshTokens.insert(presentedHash) }
         // The new refresh token keeps the full grant, whatever this access token narrowed.
         let next = tokens.issueRefreshToken(
-          for: grant, lifetime: settings.refreshTokenLifetime, now: context.now)
+          for: grant, lifetime: settings.refreshTokenLifetime, now: context.now, jkt: jkt)
         members.append(("refresh_token", .string(next)))
       }
       context.count(.refreshes)
@@ -234,7 +254,7 @@ extension OpenIDAuthority {
   }
 
   private mutating func pollDevice(
-    _ body: RequestFields, clientID: String, context: inout ProviderContext
+    _ body: RequestFields, clientID: String, jkt: String?, context: inout ProviderContext
   ) throws -> HTTPResponse {
     guard let deviceCode = body.nonEmpty("device_code") else {
       return Answers.oauthError("invalid_request", "device_code is missing.")
@@ -277,7 +297,7 @@ extension OpenIDAuthority {
         : refuse("invalid_grant", "The device code is unknown.")
     case .approved(let grant, let username):
       let tokenGrant = TokenGrant(clientID: clientID, username: username, scopes: grant.scopes)
-      let response = try tokenResponse(for: tokenGrant, nonce: nil, context: &context)
+      let response = try tokenResponse(for: tokenGrant, nonce: nil, jkt: jkt, context: &context)
       context.count(.deviceTokens)
       return response
     }
@@ -305,12 +325,23 @@ extension OpenIDAuthority {
     guard let token = body.nonEmpty("token") else {
       return Answers.oauthError("invalid_request", "token is missing.")
     }
+    // A DPoP-bound token is revoked only with a proof of its key, so that a copy of it alone
+    // cannot end the grant either.
+    let jkt: String?
+    switch tokenRequestProof(request, context: &context) {
+    case .proven(let proven): jkt = proven
+    case .refused(let refusal): return refusal
+    }
+    if let refusal = keyMismatch(of: token, proven: jkt, context: &context) {
+      return refusal
+    }
     switch tokens.revoke(token, clientID: clientID) {
     case .otherClient:
       return Answers.oauthError("invalid_request", "The token was issued to another client.")
     case .revoked, .unknown:
       context.count(.revocations)
-      return HTTPResponse(status: 200, headers: [("Cache-Control", "no-store")])
+      return withDPoPNonce(
+        HTTPResponse(status: 200, headers: [("Cache-Control", "no-store")]), context: context)
     }
   }
 

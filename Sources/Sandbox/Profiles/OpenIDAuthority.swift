@@ -114,6 +114,9 @@ struct OpenIDAuthority: Sendable {
     var authorizationServerMetadata: [String] = []
     /// `registration_endpoint` (RFC 7591); `registration/{client_id}` manages one (RFC 7592).
     var registration: String? = nil
+    /// `pushed_authorization_request_endpoint` (RFC 9126), served and published when the
+    /// settings' `par` is not `off`.
+    var pushedAuthorization: String? = nil
   }
 
   struct AuthorizationRequest: Sendable {
@@ -134,7 +137,11 @@ struct OpenIDAuthority: Sendable {
   }
 
   let configuration: Configuration
-  private var pending = PendingAuthorizations<AuthorizationRequest>()
+  var pending = PendingAuthorizations<AuthorizationRequest>()
+  /// Requests pushed to the PAR endpoint (RFC 9126), waiting for the browser.
+  var pushedRequests = PushedRequests<AuthorizationRequest>()
+  /// Proofs seen (their `jti`) and the nonce DPoP proofs must carry (RFC 9449).
+  var dpopLedger = DPoPLedger()
   var codes: [String: IssuedCode] = [:]
   /// Exchanged codes and the token family each gave, for replay detection (RFC 6749 §4.1.2).
   var redeemedCodes: [String: String] = [:]
@@ -196,73 +203,123 @@ struct OpenIDAuthority: Sendable {
           + "clients are \(configuration.profile.clientIDs.joined(separator: " and ")).",
         status: 400)
     }
+    if fields.names.contains("request_uri"), context.settings.pushedAuthorization != .off {
+      return authorizePushed(fields, clientID: clientID, context: &context)
+    }
+    let authorization: AuthorizationRequest
+    switch checkAuthorization(fields, clientID: clientID, pushed: false, context: context) {
+    case .page(let title, let text):
+      return Pages.message(provider: profileName, title: title, text: text, status: 400)
+    case .refused(let error, let description):
+      return .redirect(
+        to: errorRedirect(
+          fields["redirect_uri"] ?? "", error: error, description: description,
+          state: fields["state"], context: context))
+    case .accepted(let accepted):
+      authorization = accepted
+    }
+    if context.settings.pushedAuthorization == .required {
+      let endpoint = configuration.routes.pushedAuthorization.map(context.absolute) ?? "?"
+      return .redirect(
+        to: errorRedirect(
+          authorization.redirectURI, error: "invalid_request",
+          description: "This server takes only pushed authorization requests (RFC 9126): push "
+            + "the request to \(endpoint) first.", state: authorization.state, context: context))
+    }
+    let id = pending.add(authorization, now: context.now)
+    return Pages.consent(consentPage(for: authorization, id: id))
+  }
+
+  /// What `checkAuthorization` made of an authorization request's parameters.
+  enum AuthorizationCheck {
+    /// A request to show the consent page for.
+    case accepted(AuthorizationRequest)
+    /// Refused with an OAuth error (RFC 6749 §4.1.2.1): redirected to the request's checked
+    /// redirect URI at the authorization endpoint, answered as JSON at the PAR endpoint.
+    case refused(error: String, description: String)
+    /// Refused where no redirect may go (an unregistered redirect URI, OIDC Core §11 read
+    /// strictly): an error page at the authorization endpoint, `invalid_request` at PAR.
+    case page(title: String, text: String)
+  }
+
+  /// Checks the parameters of an authorization request from the known client `clientID`:
+  /// sent through the browser, or pushed (`pushed`, RFC 9126 §2.1, where `request_uri` may
+  /// not be given).
+  func checkAuthorization(
+    _ fields: RequestFields, clientID: String, pushed: Bool, context: ProviderContext
+  ) -> AuthorizationCheck {
     guard let redirectURI = fields["redirect_uri"],
       accepts(redirectURI: redirectURI, of: clientID, settings: context.settings)
     else {
-      return Pages.message(
-        provider: profileName, title: "Redirect URI not registered",
+      return .page(
+        title: "Redirect URI not registered",
         text: "redirect_uri must be http://127.0.0.1:PORT/callback (any port; 127.0.0.1, "
-          + "not localhost).", status: 400)
-    }
-    let state = fields["state"]
-    func refuse(_ error: String, _ description: String) -> HTTPResponse {
-      .redirect(
-        to: errorRedirect(
-          redirectURI, error: error, description: description, state: state, context: context))
+          + "not localhost).")
     }
     if let name = fields.repeated.first {
-      return refuse("invalid_request", "\(name) is given more than once (RFC 6749 §3.1).")
+      return .refused(
+        error: "invalid_request", description: "\(name) is given more than once (RFC 6749 §3.1).")
     }
     guard fields["response_type"] == "code" else {
-      return refuse("unsupported_response_type", "Only response_type=code is offered.")
+      return .refused(
+        error: "unsupported_response_type", description: "Only response_type=code is offered.")
     }
     if fields.names.contains("request") {
-      return refuse("request_not_supported", "Request objects are not supported.")
+      return .refused(
+        error: "request_not_supported", description: "Request objects are not supported.")
     }
     if fields.names.contains("request_uri") {
-      return refuse("request_uri_not_supported", "request_uri is not supported.")
+      return pushed
+        ? .refused(
+          error: "invalid_request",
+          description: "A pushed request may not carry request_uri (RFC 9126 §2.1).")
+        : .refused(error: "request_uri_not_supported", description: "request_uri is not supported.")
     }
     let scopes = (fields["scope"] ?? "openid").split(separator: " ").map(String.init)
     let supported = configuration.supportedScopes.map(\.name)
     if let unknown = scopes.first(where: { !supported.contains($0) }) {
-      return refuse(
-        "invalid_scope", "Unknown scope `\(unknown)`; offered: \(supported.joined(separator: " "))."
-      )
+      return .refused(
+        error: "invalid_scope",
+        description: "Unknown scope `\(unknown)`; offered: \(supported.joined(separator: " ")).")
     }
     guard let challengeValue = fields["code_challenge"] else {
-      return refuse("invalid_request", "PKCE is required: send code_challenge with S256.")
+      return .refused(
+        error: "invalid_request", description: "PKCE is required: send code_challenge with S256.")
     }
     guard fields["code_challenge_method"] == "S256" else {
-      return refuse("invalid_request", "code_challenge_method must be S256.")
+      return .refused(error: "invalid_request", description: "code_challenge_method must be S256.")
     }
     guard CodeChallenge.isWellFormedS256(challengeValue) else {
-      return refuse("invalid_request", "code_challenge must be 43 base64url characters.")
+      return .refused(
+        error: "invalid_request", description: "code_challenge must be 43 base64url characters.")
     }
     if fields["prompt"]?.split(separator: " ").contains("none") == true {
-      return refuse("login_required", "Nobody is signed in; the consent page must be shown.")
+      return .refused(
+        error: "login_required",
+        description: "Nobody is signed in; the consent page must be shown.")
     }
     if context.settings.strictOfflineAccess, scopes.contains("offline_access"),
       fields["prompt"]?.split(separator: " ").contains("consent") != true
     {
       // OIDC Core §11 read strictly, as some servers do: an error page, and no redirect.
-      return Pages.message(
-        provider: profileName, title: "Consent required",
-        text: "offline_access is granted only with prompt=consent (OpenID Connect Core §11).",
-        status: 400)
+      return .page(
+        title: "Consent required",
+        text: "offline_access is granted only with prompt=consent (OpenID Connect Core §11).")
     }
     if refusal(ofGrant: "authorization_code", to: clientID) != nil {
-      return refuse("unauthorized_client", "The client did not register authorization_code.")
+      return .refused(
+        error: "unauthorized_client",
+        description: "The client did not register authorization_code.")
     }
-    let authorization = AuthorizationRequest(
-      clientID: clientID, redirectURI: redirectURI, scopes: scopes.isEmpty ? ["openid"] : scopes,
-      state: state, nonce: fields["nonce"],
-      challenge: CodeChallenge(value: challengeValue, method: .s256),
-      offline: fields["access_type"] == "offline")
-    let id = pending.add(authorization, now: context.now)
-    return Pages.consent(consentPage(for: authorization, id: id))
+    return .accepted(
+      AuthorizationRequest(
+        clientID: clientID, redirectURI: redirectURI,
+        scopes: scopes.isEmpty ? ["openid"] : scopes, state: fields["state"],
+        nonce: fields["nonce"], challenge: CodeChallenge(value: challengeValue, method: .s256),
+        offline: fields["access_type"] == "offline"))
   }
 
-  private func consentPage(for request: AuthorizationRequest, id: String, error: String? = nil)
+  func consentPage(for request: AuthorizationRequest, id: String, error: String? = nil)
     -> Pages.Consent
   {
     Pages.Consent(
@@ -312,7 +369,7 @@ struct OpenIDAuthority: Sendable {
     return .redirect(to: RedirectURI.appending(parameters, to: waiting.redirectURI))
   }
 
-  private func errorRedirect(
+  func errorRedirect(
     _ redirectURI: String, error: String, description: String, state: String?,
     context: ProviderContext
   ) -> String {
@@ -328,20 +385,23 @@ struct OpenIDAuthority: Sendable {
 
   /// The token response for a new grant (RFC 6749 §5.1, OIDC Core §3.1.3.3): an access token,
   /// a refresh token with `offline_access`, an id_token with `openid`.
+  /// With `jkt`, the thumbprint of the key of the request's DPoP proof, both tokens are bound
+  /// to that key and the answer says `token_type` `DPoP` (RFC 9449 §5).
   mutating func tokenResponse(
-    for grant: TokenGrant, nonce: String?, offline: Bool = false, context: inout ProviderContext
+    for grant: TokenGrant, nonce: String?, offline: Bool = false, jkt: String? = nil,
+    context: inout ProviderContext
   ) throws -> HTTPResponse {
     let settings = context.settings
     let accessToken = tokens.issueAccessToken(
-      for: grant, lifetime: settings.accessTokenLifetime, now: context.now)
+      for: grant, lifetime: settings.accessTokenLifetime, now: context.now, jkt: jkt)
     var members: [(String, OrderedJSON)] = [
-      ("access_token", .string(accessToken)), ("token_type", "Bearer"),
+      ("access_token", .string(accessToken)), ("token_type", jkt == nil ? "Bearer" : "DPoP"),
       ("expires_in", .int(settings.accessTokenLifetime)),
       ("scope", .string(grant.scopes.joined(separator: " "))),
     ]
     if issuesRefreshToken(for: grant, offline: offline) {
       let refreshToken = tokens.issueRefreshToken(
-        for: grant, lifetime: settings.refreshTokenLifetime, now: context.now)
+        for: grant, lifetime: settings.refreshTokenLifetime, now: context.now, jkt: jkt)
       members.append(("refresh_token", .string(refreshToken)))
     }
     if grant.scopes.contains("openid") {
@@ -487,30 +547,5 @@ struct OpenIDAuthority: Sendable {
       claims += [("email", .string(UserName.email(grant.username))), ("email_verified", true)]
     }
     return claims
-  }
-
-  // MARK: Identity
-
-  /// The bearer-protected account endpoint: 401 for an unusable token, 403 when the token
-  /// lacks `openid`, else the claims.
-  mutating func identity(_ request: HTTPRequest, context: inout ProviderContext) -> HTTPResponse {
-    let realm = configuration.profile.rawValue
-    guard let token = Answers.bearerToken(of: request) else {
-      context.count(.identityRefusals)
-      return Answers.bearerRefusal(.missing, realm: realm)
-    }
-    guard let grant = tokens.activeAccessToken(token, now: context.now) else {
-      context.count(.identityRefusals)
-      return Answers.bearerRefusal(.invalid, realm: realm)
-    }
-    guard grant.scopes.contains("openid") else {
-      context.count(.identityRefusals)
-      return Answers.bearerRefusal(.insufficientScope("openid"), realm: realm)
-    }
-    context.count(.identityRequests)
-    return Answers.json(
-      .object(
-        [("sub", .string(subject(grant.username, context.settings)))]
-          + profileClaims(for: grant, context: context)))
   }
 }

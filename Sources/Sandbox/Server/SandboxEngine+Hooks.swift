@@ -11,7 +11,7 @@ import Loopback
 /// | `POST /_sandbox/fault` | `{"path":"/oidc/token","kind":"status500\|delay\|garbage\|drop\|drop_after\|answer","count":1,"delay_ms":1500}` (an `answer` with `"status":400,"body":"{…}"`) | `{"faults":[…]}` (the faults waiting) |
 /// | `GET /_sandbox/fault`, `DELETE /_sandbox/fault` | | the faults waiting (`DELETE` clears them first) |
 /// | `POST /_sandbox/clock` | `{"offset_seconds":900}` sets, `{"advance_seconds":60}` adds | `{"offset_seconds":…,"now":UNIX}` |
-/// | `POST /_sandbox/settings` | `{"profile":"oidc","access_token_lifetime":2,"refresh_token_lifetime":…,"authorization_code_lifetime":…,"device_code_lifetime":…,"device_interval":…,"redirect_uris":[…] or null,"id_token_signing":"RS256\|ES256\|alternate" or null,"refresh_needs_client_secret":false,"registration":"open\|closed\|vendor_field","openid_discovery":true,"strict_offline_access":false,"error_redirect_omits_iss":false,"subject_only_claims":false}` (any subset) | the profile's settings |
+/// | `POST /_sandbox/settings` | `{"profile":"oidc","access_token_lifetime":2,"refresh_token_lifetime":…,"authorization_code_lifetime":…,"device_code_lifetime":…,"device_interval":…,"redirect_uris":[…] or null,"id_token_signing":"RS256\|ES256\|alternate" or null,"refresh_needs_client_secret":false,"registration":"open\|closed\|vendor_field","openid_discovery":true,"strict_offline_access":false,"error_redirect_omits_iss":false,"subject_only_claims":false,"par":"off\|offered\|required","par_lifetime":60,"dpop":"off\|offered\|required","dpop_signing_algs":["ES256"],"dpop_nonce":false}` (any subset; `par…` and `dpop…` for `oidc` and `dynamic`) | the profile's settings |
 /// | `GET /_sandbox/settings` | | every profile's settings |
 /// | `POST /_sandbox/invalidate` | `{"profile":"oidc"}` (all profiles without it) | `{"invalidated":N}` |
 /// | `POST /_sandbox/rotate-keys` | `{"profile":"oidc"}` (`oidc` and `muhajir` without it) | `{"kids":{"oidc":[…]}}` |
@@ -158,6 +158,7 @@ extension SandboxEngine {
       ("authorization_code_lifetime", \.authorizationCodeLifetime),
       ("device_code_lifetime", \.deviceCodeLifetime),
       ("device_interval", \.deviceInterval),
+      ("par_lifetime", \.pushedRequestLifetime),
     ]
     let flags: [(String, WritableKeyPath<ProfileSettings, Bool>)] = [
       ("refresh_needs_client_secret", \.refreshNeedsClientSecret),
@@ -165,11 +166,15 @@ extension SandboxEngine {
       ("strict_offline_access", \.strictOfflineAccess),
       ("error_redirect_omits_iss", \.errorRedirectOmitsIssuer),
       ("subject_only_claims", \.subjectOnlyClaims),
+      ("dpop_nonce", \.dpopNonceRequired),
+    ]
+    let extensions: [(String, WritableKeyPath<ProfileSettings, ProfileSettings.Extension>)] = [
+      ("par", \.pushedAuthorization), ("dpop", \.dpop),
     ]
     let known = Set(
-      integers.map(\.0) + flags.map(\.0) + [
+      integers.map(\.0) + flags.map(\.0) + extensions.map(\.0) + [
         "profile", "redirect_uris", "id_token_signing", "post_logout_redirect_uris",
-        "registration",
+        "registration", "dpop_signing_algs",
       ])
     if let unknown = body.keys.sorted().first(where: { !known.contains($0) }) {
       return Self.hookError(
@@ -214,6 +219,28 @@ extension SandboxEngine {
       }
       updated[keyPath: path] = value
     }
+    let extensionSettings = ["par", "par_lifetime", "dpop", "dpop_signing_algs", "dpop_nonce"]
+    if let name = extensionSettings.first(where: { body[$0] != nil }),
+      !Self.profilesWithExtensions.contains(profile)
+    {
+      let names = Self.profilesWithExtensions.map(\.rawValue).joined(separator: " and ")
+      return Self.hookError("\(name) is a setting of the \(names) profiles.")
+    }
+    for (key, path) in extensions {
+      guard let value = body[key] else { continue }
+      guard let text = value.stringValue, let choice = ProfileSettings.Extension(rawValue: text)
+      else {
+        let choices = ProfileSettings.Extension.allCases.map { "\"\($0.rawValue)\"" }
+        return Self.hookError("\(key) takes \(choices.joined(separator: ", ")).")
+      }
+      updated[keyPath: path] = choice
+    }
+    if let algorithms = body["dpop_signing_algs"] {
+      guard let list = algorithms.stringArrayValue else {
+        return Self.hookError("dpop_signing_algs takes a list of JWS algorithm names.")
+      }
+      updated.dpopSigningAlgorithms = list
+    }
     if let registration = body["registration"] {
       guard let text = registration.stringValue,
         let choice = ProfileSettings.Registration(rawValue: text)
@@ -228,6 +255,9 @@ extension SandboxEngine {
   }
 
   // MARK: Helpers
+
+  /// The profiles with a PAR endpoint and DPoP (`par`, `dpop` and their settings).
+  static let profilesWithExtensions: [SandboxProfile] = [.oidc, .dynamic]
 
   static let profileHelp =
     "Name a profile: {\"profile\":\""

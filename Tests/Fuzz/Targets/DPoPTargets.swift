@@ -1,0 +1,60 @@
+import AuthCore
+import Foundation
+import JSON
+
+extension FuzzTargets {
+  /// A `DPoP-Nonce` header (RFC 9449 §8.1), as every answer of a provider may carry one.
+  ///
+  /// An accepted nonce is 1 to `DPoPNonce.maximumLength` characters of the RFC's NQCHAR
+  /// (visible ASCII but `"` and `\`), so it goes into a proof's JSON and a log line as it is,
+  /// and reading it again gives it back.
+  static let dpopNonce = FuzzTarget(
+    name: "dpop-nonce", summary: "DPoPNonce: DPoP-Nonce headers"
+  ) { bytes in
+    guard let nonce = DPoPNonce.parse(String(fuzzInput: bytes)) else { return }
+    require(!nonce.isEmpty, "an empty nonce accepted")
+    require(nonce.utf8.count <= DPoPNonce.maximumLength, "an overlong nonce accepted")
+    require(
+      nonce.utf8.allSatisfy { (0x21...0x7E).contains($0) && $0 != 0x22 && $0 != 0x5C },
+      "a nonce with a character outside NQCHAR accepted")
+    require(DPoPNonce.parse(nonce) == nonce, "reading an accepted nonce again changes it")
+  }
+
+  /// A `WWW-Authenticate` header's `DPoP` challenge (RFC 9449 §7.1, RFC 9110 §11.6.1), as a
+  /// resource server refuses a proof or asks for a nonce.
+  ///
+  /// What is kept from it is cleaned: no control character reaches a message.
+  static let dpopChallenge = FuzzTarget(
+    name: "dpop-challenge", summary: "DPoPChallenge: WWW-Authenticate headers"
+  ) { bytes in
+    let text = String(fuzzInput: bytes)
+    guard let challenge = DPoPChallenge(header: text) else { return }
+    require(text.utf8.count <= DPoPChallenge.maximumLength, "an overlong header read")
+    for value in [challenge.error, challenge.errorDescription].compactMap({ $0 }) {
+      require(
+        !value.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F },
+        "a control character kept in \(value.debugDescription)")
+    }
+    require(challenge.algorithms.allSatisfy { !$0.isEmpty }, "an empty algorithm name")
+  }
+
+  /// A PAR endpoint's answer (RFC 9126 §2.2), read from its body as the client reads it.
+  ///
+  /// An accepted answer has a `request_uri` of visible ASCII that fits in a URL, and a lifetime
+  /// between one second and an hour.
+  static let pushedAuthorization = FuzzTarget(
+    name: "pushed-authorization", summary: "PushedAuthorizationResponse: PAR answers"
+  ) { bytes in
+    guard let json = JSONValue.object(from: Data(bytes)),
+      let answer = try? PushedAuthorizationResponse(json: json)
+    else { return }
+    require(!answer.requestURI.isEmpty, "accepted without a request_uri")
+    require(
+      answer.requestURI.utf8.count <= PushedAuthorizationResponse.maximumRequestURILength,
+      "an overlong request_uri accepted")
+    require(
+      answer.requestURI.unicodeScalars.allSatisfy { (0x21...0x7E).contains($0.value) },
+      "a request_uri with a space or control character accepted")
+    require(answer.expiresIn >= 1 && answer.expiresIn <= 3600, "expires_in \(answer.expiresIn)")
+  }
+}
