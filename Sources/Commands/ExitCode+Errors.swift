@@ -12,7 +12,10 @@ extension ExitCode {
     case .cancelled, .accessDenied, .noAnswer, .userCodeExpired: self = .cancelled
     case .refreshTokenRejected: self = .signInNeeded
     case .flowNotOffered, .endpointNotDiscovered: self = .usage
-    case .missingEndpoint, .insecureEndpoint: self = .failure
+    // What the provider file asks for and the server does not offer: fixed in the file.
+    case .missingEndpoint, .insecureEndpoint, .pushedAuthorizationUnavailable,
+      .pushedAuthorizationRequiredByServer, .dpopUnsupported, .dpopKeyMissing:
+      self = .failure
     case .discoveryFailed(let error): self = ExitCode(error)
     case .idTokenRejected(let error): self = ExitCode(error)
     case .identityFailed(let error): self = ExitCode(error)
