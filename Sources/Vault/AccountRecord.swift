@@ -2,22 +2,33 @@
 ///
 /// The fields live in one shared, immutable box, so that a copy of a record (a listing of
 /// thousands brought up to date keeps most of them) costs one reference count, not one for
-/// each of its strings and tokens.
+/// each of its strings and tokens. The fields that hold references are read in place
+/// (`_read`), so `record.tokens.expiresAt` does not copy the whole token set out of the box.
 public struct AccountRecord: Sendable, Equatable, Identifiable {
   /// The row id.
   public var id: AccountID { storage.fields.id }
   /// Bumped by every write to the account; two reads with the same version saw the same data.
   public var version: Int64 { storage.fields.version }
   /// The provider's id in the catalog (`simkl`).
-  public var providerID: String { storage.fields.providerID }
+  public var providerID: String {
+    _read { yield storage.fields.providerID }
+  }
   /// The user's name for the account, unique per provider (`alice`).
-  public var label: String { storage.fields.label }
+  public var label: String {
+    _read { yield storage.fields.label }
+  }
   /// The provider's stable user id (OIDC `sub`), when known.
-  public var subject: String? { storage.fields.subject }
+  public var subject: String? {
+    _read { yield storage.fields.subject }
+  }
   /// Free-form identity fields from the provider (`username`, `email`, …).
-  public var identity: [String: String] { storage.fields.identity }
+  public var identity: [String: String] {
+    _read { yield storage.fields.identity }
+  }
   /// The current tokens; all nil when `needsSignIn`.
-  public var tokens: TokenSet { storage.fields.tokens }
+  public var tokens: TokenSet {
+    _read { yield storage.fields.tokens }
+  }
   /// True after the provider refused the refresh token (`invalid_grant`) or a sign-out left the
   /// account in place: only a new sign-in brings tokens back.
   public var needsSignIn: Bool { storage.fields.needsSignIn }
@@ -67,7 +78,7 @@ public struct AccountRecord: Sendable, Equatable, Identifiable {
 extension AccountRecord: CustomReflectable {
   /// The fields, as a record printed or dumped showed them before they moved into the box.
   public var customMirror: Mirror {
-    Mirror(self, children: Mirror(reflecting: storage.fields).children)
+    Mirror(self, children: Mirror(reflecting: storage.fields).children, displayStyle: .struct)
   }
 }
 
