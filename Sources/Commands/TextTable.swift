@@ -11,7 +11,7 @@ enum TextTable {
   /// Each cell is measured once, and printable ASCII (what account names and dates are) by
   /// its length: `list` prints a row per account, and a vault may hold thousands.
   static func render(header: [String], rows: [[String]]) -> String {
-    let lines = [header] + rows.map { $0.map { TerminalText.cleaned($0) } }
+    let lines = [header] + rows.map { $0.map(cleaned) }
     let cellWidths = lines.map { $0.map(width(of:)) }
     let widths = header.indices.map { column in cellWidths.map { $0[column] }.max() ?? 0 }
     var text = ""
@@ -29,11 +29,18 @@ enum TextTable {
     return text
   }
 
-  /// Terminal columns of a cell.
+  /// `TerminalText.cleaned(value)`, which printable ASCII is already.
+  private static func cleaned(_ value: String) -> String {
+    isPrintableASCII(value) ? value : TerminalText.cleaned(value)
+  }
+
+  /// Terminal columns of a cell: one a character for printable ASCII.
   private static func width(of value: String) -> Int {
-    let printableASCII = UInt8(ascii: " ")...UInt8(ascii: "~")
-    if value.utf8.allSatisfy(printableASCII.contains) { return value.utf8.count }
-    return DisplayWidth.of(value)
+    isPrintableASCII(value) ? value.utf8.count : DisplayWidth.of(value)
+  }
+
+  private static func isPrintableASCII(_ value: String) -> Bool {
+    value.utf8.allSatisfy { (UInt8(ascii: " ")...UInt8(ascii: "~")).contains($0) }
   }
 
   /// `line` without the whitespace (`CharacterSet.whitespaces`) at either end.

@@ -18,13 +18,13 @@ import Testing
       let date = Date(timeIntervalSince1970: seconds)
       #expect(InternetTime.text(date) == formatter.string(from: date), "\(seconds)")
     }
+    // Moments within a millisecond of a whole second, where rounding matters.
     var generator = SystemRandomNumberGenerator()
-    for _ in 0..<20_000 {
+    let differing = (0..<20_000).map { _ in
       let whole = Double(Int.random(in: 0...4_000_000_000, using: &generator))
-      let date = Date(
+      return Date(
         timeIntervalSince1970: whole + Double.random(in: -0.001...0.001, using: &generator))
-      #expect(
-        InternetTime.text(date) == formatter.string(from: date), "\(date.timeIntervalSince1970)")
-    }
+    }.filter { InternetTime.text($0) != formatter.string(from: $0) }
+    #expect(differing.isEmpty, "\(differing.prefix(5).map(\.timeIntervalSince1970))")
   }
 }
