@@ -17,10 +17,12 @@ enum TextTable {
     var text = ""
     for (number, values) in lines.enumerated() {
       var line = ""
-      for column in 0..<min(values.count, widths.count) {
+      let columns = min(values.count, widths.count)
+      for column in 0..<columns {
         if column > 0 { line += "  " }
         line += values[column]
-        let padding = widths[column] - cellWidths[number][column]
+        // The last column's padding would be trimmed anyway.
+        let padding = column == columns - 1 ? 0 : widths[column] - cellWidths[number][column]
         if padding > 0 { line += String(repeating: " ", count: padding) }
       }
       if number > 0 { text += "\n" }
