@@ -119,6 +119,14 @@ public enum AESGCM {
     public func open(combined: [UInt8], authenticating associatedData: [UInt8] = []) throws
       -> [UInt8]
     {
+      try open(combined: combined[...], authenticating: associatedData)
+    }
+
+    /// `open(combined:authenticating:)` of bytes within a larger array (a row's cells, kept
+    /// one after another).
+    public func open(combined: ArraySlice<UInt8>, authenticating associatedData: [UInt8] = [])
+      throws -> [UInt8]
+    {
       guard combined.count >= nonceByteCount + tagByteCount else {
         throw CryptoError.invalidParameter(
           "a sealed box is at least 28 bytes, not \(combined.count)")

@@ -53,7 +53,7 @@ public enum HMACSHA256 {
   /// HMAC-SHA256 under one key, for many messages: the one-shot `authenticationCode(for:key:)`
   /// looks HMAC and SHA-256 up in OpenSSL's provider tables and hashes the key's pads for
   /// every call, which costs several times the hashing of a short message; this does both
-  /// once and copies the keyed state for each message.
+  /// once, and starts each message from the keyed state.
   ///
   /// Not `Sendable`: it owns OpenSSL state, so one owner (an actor, or a value only that actor
   /// holds) uses it. Dropping the last reference frees that state and wipes the key in it.
@@ -97,18 +97,17 @@ public enum HMACSHA256 {
     /// The 32-byte authentication code of `message`, equal to
     /// `HMACSHA256.authenticationCode(for: message, key: key)`.
     public func authenticationCode(for message: [UInt8]) -> [UInt8] {
-      // A copy of the keyed state; the keyed one stays ready for the next message.
-      let context = EVP_MAC_CTX_dup(keyed)
-      defer { EVP_MAC_CTX_free(context) }
       var code = [UInt8](repeating: 0, count: SHA256.byteCount)
       var length = 0
+      // Initialised again without a key, HMAC starts over from the key set at `init`.
       let status = message.withUnsafeBufferPointer { bytes in
-        EVP_MAC_update(context, bytes.baseAddress, bytes.count) == 1
-          && EVP_MAC_final(context, &code, &length, code.count) == 1
+        EVP_MAC_init(keyed, nil, 0, nil) == 1
+          && EVP_MAC_update(keyed, bytes.baseAddress, bytes.count) == 1
+          && EVP_MAC_final(keyed, &code, &length, code.count) == 1
       }
       // As the one-shot: with the built-in HMAC and SHA-256 over memory, only memory
       // exhaustion fails here, where continuing would be wrong anyway.
-      precondition(context != nil && status && length == 32, "HMAC-SHA256 failed inside OpenSSL")
+      precondition(status && length == 32, "HMAC-SHA256 failed inside OpenSSL")
       return code
     }
   }

@@ -57,12 +57,15 @@ struct StoredAccountRow {
   let id: AccountID
   let version: Int64
   let nameIndex: [UInt8]
-  /// The sealed cells by `AccountColumn.ordinal`; empty for a column the schema lacks.
-  let cells: [[UInt8]]
+  /// Every sealed cell, one after another (one array for the row, not one for each cell).
+  let sealed: [UInt8]
+  /// Where each cell is in `sealed`, by `AccountColumn.ordinal`: its start, then its end.
+  /// Empty for a column the schema lacks, and for a NULL.
+  let bounds: [Int]
 
   /// The sealed cell of `column`.
-  func cell(_ column: AccountColumn) -> [UInt8] {
-    cells[column.ordinal]
+  func cell(_ column: AccountColumn) -> ArraySlice<UInt8> {
+    sealed[bounds[2 * column.ordinal]..<bounds[2 * column.ordinal + 1]]
   }
 }
 
@@ -140,14 +143,18 @@ struct AccountTable {
   }
 
   private func storedRow(_ statement: SQLiteStatement) -> StoredAccountRow {
-    var cells = [[UInt8]](repeating: [], count: AccountColumn.allCases.count)
+    var sealed: [UInt8] = []
+    sealed.reserveCapacity(columns.indices.reduce(0) { $0 + statement.byteCount(Int32($1 + 3)) })
+    var bounds = [Int](repeating: 0, count: 2 * AccountColumn.allCases.count)
     for (offset, column) in columns.enumerated() {
       // A NULL where a sealed cell belongs reads as an empty cell, which fails authentication.
-      cells[column.ordinal] = statement.blob(Int32(offset + 3)) ?? []
+      bounds[2 * column.ordinal] = sealed.count
+      statement.appendBlob(Int32(offset + 3), to: &sealed)
+      bounds[2 * column.ordinal + 1] = sealed.count
     }
     return StoredAccountRow(
       id: AccountID(statement.int64(0)), version: statement.int64(1),
-      nameIndex: statement.blob(2) ?? [], cells: cells)
+      nameIndex: statement.blob(2) ?? [], sealed: sealed, bounds: bounds)
   }
 
   // MARK: Decoding

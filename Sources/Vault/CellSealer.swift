@@ -21,6 +21,7 @@ struct CellSealer {
   /// The same for `accounts`, by `AccountColumn.ordinal`: what a listing opens, a dozen cells
   /// a row, without hashing the table's and the column's names for each.
   private let accountPrefixes: [[UInt8]]
+  private let scratch = Scratch()
 
   /// Where a cell lives.
   struct Address {
@@ -71,11 +72,15 @@ struct CellSealer {
     try? cipher.open(combined: sealed, authenticating: associatedData(address))
   }
 
-  /// `open(_:at:)` of the cell of `column` in row `rowID` of `accounts`.
-  func openAccountCell(_ sealed: [UInt8], rowID: Int64, column: AccountColumn) -> [UInt8]? {
-    try? cipher.open(
-      combined: sealed,
-      authenticating: associatedData(prefix: accountPrefixes[column.ordinal], rowID: rowID))
+  /// `open(_:at:)` of the cell of `column` in row `rowID` of `accounts`; its associated data
+  /// is written into the same scratch array each time.
+  func openAccountCell(_ sealed: ArraySlice<UInt8>, rowID: Int64, column: AccountColumn)
+    -> [UInt8]?
+  {
+    scratch.bytes.removeAll(keepingCapacity: true)
+    scratch.bytes += accountPrefixes[column.ordinal]
+    append(rowID: rowID, to: &scratch.bytes)
+    return try? cipher.open(combined: sealed, authenticating: scratch.bytes)
   }
 
   /// A sealer for the same vault under another schema version (for migrations).
@@ -96,9 +101,19 @@ struct CellSealer {
     var data: [UInt8] = []
     data.reserveCapacity(prefix.count + 12)
     data += prefix
+    append(rowID: rowID, to: &data)
+    return data
+  }
+
+  /// The associated data's fields after the prefix: the row id and the schema version.
+  private func append(rowID: Int64, to data: inout [UInt8]) {
     withUnsafeBytes(of: UInt64(bitPattern: rowID).bigEndian) { data += $0 }
     withUnsafeBytes(of: UInt32(clamping: schemaVersion).bigEndian) { data += $0 }
-    return data
+  }
+
+  /// Bytes reused from one cell to the next (inside the `Vault` actor, like the cipher).
+  private final class Scratch {
+    var bytes: [UInt8] = []
   }
 
   /// The associated data's fields before the row id: a label, then the vault id, the table and
