@@ -40,7 +40,7 @@ extension Vault {
     var changed: [AccountRecord] = []
     var damaged: [DamagedAccount] = []
     for id in toRead {
-      // Gone since the versions were read: not within one snapshot, but said all the same.
+      // The snapshot that gave its version has the row; skipped all the same if not.
       guard let row = try table.row(id) else { continue }
       switch table.stored(row) {
       case .readable(let account): changed.append(account)
@@ -55,9 +55,14 @@ extension Vault {
       previous.accounts[$0]
     }
     changed.sort(by: Self.listingOrder)
-    // Each into its place: the kept ones are in order already.
-    for account in changed {
-      accounts.insert(account, at: Self.place(of: account, in: accounts))
+    if changed.count <= 64 {
+      // Each into its place: the kept ones are in order already.
+      for account in changed {
+        accounts.insert(account, at: Self.place(of: account, in: accounts))
+      }
+    } else {
+      accounts += changed
+      accounts.sort(by: Self.listingOrder)
     }
     let defaults = try table.defaults { id in
       if let account = changed.first(where: { $0.id == id }) { return account.providerID }

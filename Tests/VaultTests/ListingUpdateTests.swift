@@ -72,6 +72,18 @@ import Vault
     await vault.close()
   }
 
+  @Test func manyAccountsAddedElsewhereAreAllInTheirPlaces() async throws {
+    try await elsewhere { other in
+      _ = try await other.insert(
+        contentsOf: (6...75).map { VaultFixture.account($0, provider: $0 % 2 == 0 ? "a" : "z") })
+    }
+    let update = try await update()
+    #expect(update.changed.count == 70)
+    #expect(update.listing.accounts.count == 75)
+    #expect(update.rowsRead == 70)
+    await vault.close()
+  }
+
   @Test func anAccountRemovedElsewhereIsGoneWithoutAnyRowRead() async throws {
     try await elsewhere { other in try await other.delete(records[1].id) }
     let update = try await update()
