@@ -2,14 +2,25 @@
 # puts them, alternate timing of two commands, /proc memory figures, and the rows of the table
 # that `make bench` (scripts/bench) prints. Needs bash, coreutils and awk only.
 
-# install_binaries FOLDER: authtui and authtui-core of the release build, installed under
+# build_products PRODUCT...: the release build of each, unless AUTHTUI_BENCH_BUILD names the
+# folder of another build's binaries to measure instead (an older commit's, for a before and
+# after); sets $bin to the folder the binaries are in.
+build_products() {
+  if [ -n "${AUTHTUI_BENCH_BUILD:-}" ]; then
+    bin=$AUTHTUI_BENCH_BUILD
+    return 0
+  fi
+  local product
+  for product in "$@"; do swift build -c release --product "$product" >/dev/null; done
+  bin=$(swift build -c release --show-bin-path)
+}
+
+# install_binaries FOLDER: authtui and authtui-core of $bin (build_products), installed under
 # FOLDER/prefix (bin/authtui, libexec/authtui/authtui-core); sets $authtui and $core. Timed
 # there, not in .build: a file the linker has just written is held in the page cache in small
 # pieces, and a process started from it takes about a fifth longer until the file is read
 # again from disk (see Benchmarks/token).
 install_binaries() {
-  local bin
-  bin=$(swift build -c release --show-bin-path)
   install -d "$1/prefix/bin" "$1/prefix/libexec/authtui"
   install -m 755 "$bin/authtui-core" "$1/prefix/libexec/authtui/authtui-core"
   install -m 755 "$bin/authtui" "$1/prefix/bin/authtui"
