@@ -15,6 +15,7 @@ enum TextTable {
     let cellWidths = lines.map { $0.map(width(of:)) }
     let widths = header.indices.map { column in cellWidths.map { $0[column] }.max() ?? 0 }
     var text = ""
+    text.reserveCapacity(lines.count * (widths.reduce(0, +) + 2 * widths.count))
     for (number, values) in lines.enumerated() {
       var line = ""
       let columns = min(values.count, widths.count)
@@ -45,10 +46,13 @@ enum TextTable {
     value.utf8.allSatisfy { (UInt8(ascii: " ")...UInt8(ascii: "~")).contains($0) }
   }
 
+  /// Made once: the getter builds a new set each time.
+  private static let whitespace = CharacterSet.whitespaces
+
   /// `line` without the whitespace (`CharacterSet.whitespaces`) at either end.
   private static func trimmed(_ line: String) -> String {
     let scalars = line.unicodeScalars
-    let isSpace = { (scalar: Unicode.Scalar) in CharacterSet.whitespaces.contains(scalar) }
+    let isSpace = { (scalar: Unicode.Scalar) in whitespace.contains(scalar) }
     guard let first = scalars.first, let last = scalars.last, isSpace(first) || isSpace(last)
     else { return line }
     guard let start = scalars.firstIndex(where: { !isSpace($0) }),

@@ -83,6 +83,20 @@ public enum AESGCM {
       self.key = key
     }
 
+    private func sealingContext() throws -> GCMCipherContext {
+      if let sealing { return sealing }
+      let made = try GCMCipherContext(key: key.bytes, encrypting: true)
+      sealing = made
+      return made
+    }
+
+    private func openingContext() throws -> GCMCipherContext {
+      if let opening { return opening }
+      let made = try GCMCipherContext(key: key.bytes, encrypting: false)
+      opening = made
+      return made
+    }
+
     /// Encrypts and authenticates `plaintext`, also authenticating `associatedData`, as
     /// `AESGCM.seal` does.
     public func seal(
@@ -92,8 +106,7 @@ public enum AESGCM {
       guard nonce.count == nonceByteCount else {
         throw CryptoError.invalidParameter("an AES-GCM nonce is 12 bytes, not \(nonce.count)")
       }
-      let context = try sealing ?? GCMCipherContext(key: key.bytes, encrypting: true)
-      sealing = context
+      let context = try sealingContext()
       let (ciphertext, tag) = try plaintext.withUnsafeBytes { plaintext in
         try nonce.withUnsafeBytes { nonce in
           try associatedData.withUnsafeBytes { associatedData in
@@ -131,8 +144,7 @@ public enum AESGCM {
         throw CryptoError.invalidParameter(
           "a sealed box is at least 28 bytes, not \(combined.count)")
       }
-      let context = try opening ?? GCMCipherContext(key: key.bytes, encrypting: false)
-      opening = context
+      let context = try openingContext()
       return try combined.withUnsafeBytes { sealed in
         let tagStart = sealed.count - tagByteCount
         return try associatedData.withUnsafeBytes { associatedData in

@@ -126,6 +126,7 @@ enum CellCodec {
   static func decodeFields(_ bytes: [UInt8]) -> [String: String]? {
     guard let list = decodeList(bytes), list.count % 2 == 0 else { return nil }
     var fields: [String: String] = [:]
+    fields.reserveCapacity(list.count / 2)
     for index in stride(from: 0, to: list.count, by: 2) {
       guard fields.updateValue(list[index + 1], forKey: list[index]) == nil else { return nil }
     }

@@ -46,13 +46,14 @@ struct VaultKeys {
   /// point), so someone comparing two copies of the file can tell that a name was kept. Labels are
   /// NFC-normalised first so canonically equal labels cannot coexist.
   func nameIndex(providerID: String, label: String) -> [UInt8] {
-    var message: [UInt8] = []
     // ASCII is its own NFC: the common label skips Foundation's normalisation.
     let normalised =
       label.utf8.allSatisfy { $0 < 0x80 } ? label : label.precomposedStringWithCanonicalMapping
-    for part in [providerID, normalised] {
-      let bytes = Array(part.utf8)
-      message += CellCodec.bigEndian(UInt32(bytes.count)) + bytes
+    var message: [UInt8] = []
+    message.reserveCapacity(8 + providerID.utf8.count + normalised.utf8.count)
+    for part in [providerID.utf8, normalised.utf8] {
+      withUnsafeBytes(of: UInt32(part.count).bigEndian) { message += $0 }
+      message += part
     }
     return index.authenticationCode(for: message)
   }
