@@ -1,5 +1,6 @@
 # The two commands of the README's quick start, plus the checks CI runs.
 #   make demo   build authtui and run it on the built-in sandbox provider
+#   make bench  every benchmark under Benchmarks/ and one table of their figures
 #   make test   every check: packages, import rules, formatter, build, the whole test suite,
 #               then a short run of every fuzz target (fuzz-smoke)
 #   make fuzz   every fuzz target for FUZZ_SECONDS each (FUZZ_TARGETS=… picks some)
@@ -44,8 +45,10 @@ lint:
 build: deps
 	$(SWIFT) build
 
+# Every benchmark under Benchmarks/, then one table of their figures, baselines and ratios
+# (scripts/bench; a few minutes).
 bench: deps
-	@for bench in Benchmarks/*; do [ -f "$$bench" ] && [ -x "$$bench" ] && "$$bench"; done; true
+	@scripts/bench
 
 clean:
 	rm -rf .build

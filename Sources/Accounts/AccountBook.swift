@@ -61,18 +61,50 @@ public actor AccountBook {
   /// is damaged too (see `AccountRecord.accountName`), so every listed account has a name.
   public func listing() async throws(AccountsError) -> AccountListing {
     let stored = try await vaulted { vault throws(VaultError) in try await vault.listAccounts() }
+    return Self.named(stored, checking: stored.accounts).listing
+  }
+
+  /// `listing()` brought up to date from `previous`, a listing this book gave: only the rows
+  /// written since are read and decrypted (`Vault.listAccounts(updating:)`), which is what a
+  /// reload after another process wrote the vault needs.
+  public func listing(updating previous: AccountListing) async throws(AccountsError)
+    -> AccountListingUpdate
+  {
+    let stored = try await vaulted { vault throws(VaultError) in
+      try await vault.listAccounts(updating: previous)
+    }
+    // Only the records read afresh can be new to the check.
+    let (listing, malformed) = Self.named(stored.listing, checking: stored.changed)
+    guard !malformed.isEmpty else { return stored }
+    let wasListed = Set(previous.accounts.map(\.id))
+    return AccountListingUpdate(
+      listing: listing, changed: stored.changed.filter { !malformed.contains($0.id) },
+      removed: (stored.removed + malformed.filter(wasListed.contains)).sorted(),
+      rowsRead: stored.rowsRead)
+  }
+
+  /// `stored` with those of `candidates` whose provider id is no id moved to the damaged
+  /// accounts, and their ids.
+  private static func named(_ stored: AccountListing, checking candidates: [AccountRecord])
+    -> (listing: AccountListing, malformed: Set<AccountID>)
+  {
     var damaged = stored.damaged
-    let accounts = stored.accounts.filter { record in
-      guard (try? record.accountName) == nil else { return true }
+    var malformed: Set<AccountID> = []
+    for record in candidates where (try? record.accountName) == nil {
+      malformed.insert(record.id)
       damaged.append(
         DamagedAccount(
           id: record.id, damage: AccountRecord.malformedProviderID,
           providerID: record.providerID, label: record.label))
-      return false
     }
-    return AccountListing(
-      accounts: accounts, damaged: damaged.sorted { $0.id < $1.id },
-      defaults: stored.defaults.filter { id in accounts.contains { $0.id == id } })
+    guard !malformed.isEmpty else { return (stored, []) }
+    let accounts = stored.accounts.filter { !malformed.contains($0.id) }
+    return (
+      AccountListing(
+        accounts: accounts, damaged: damaged.sorted { $0.id < $1.id },
+        defaults: stored.defaults.subtracting(malformed)),
+      malformed
+    )
   }
 
   /// The account with row id `id`, as stored now.

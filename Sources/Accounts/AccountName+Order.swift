@@ -54,6 +54,11 @@ struct NaturalOrderKey: Comparable, Sendable {
   let parts: [Part]
 
   init(_ text: String) {
+    parts = Self.asciiParts(text) ?? Self.characterParts(text)
+  }
+
+  /// The parts of any text, character by character.
+  static func characterParts(_ text: String) -> [Part] {
     var parts: [Part] = []
     var run = ""
     var inNumber = false
@@ -76,7 +81,35 @@ struct NaturalOrderKey: Comparable, Sendable {
       run.append(character)
     }
     flush()
-    self.parts = parts
+    return parts
+  }
+
+  /// The parts of ASCII text (most names), split by bytes: the same parts as the characters
+  /// give, where a byte is a character, a digit is 0-9, and lowercasing is A-Z to a-z. Nil for
+  /// any other text.
+  static func asciiParts(_ text: String) -> [Part]? {
+    let bytes = Array(text.utf8)
+    guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+    let isDigit = { (byte: UInt8) in (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+    var parts: [Part] = []
+    var start = 0
+    while start < bytes.count {
+      let inNumber = isDigit(bytes[start])
+      var end = start + 1
+      while end < bytes.count, isDigit(bytes[end]) == inNumber { end += 1 }
+      let run = bytes[start..<end]
+      if inNumber {
+        let digits = run.drop { $0 == UInt8(ascii: "0") }
+        parts.append(.number(length: digits.count, digits: String(decoding: digits, as: UTF8.self)))
+      } else {
+        let lowered = run.map {
+          (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0
+        }
+        parts.append(.text(String(decoding: lowered, as: UTF8.self)))
+      }
+      start = end
+    }
+    return parts
   }
 
   static func < (left: NaturalOrderKey, right: NaturalOrderKey) -> Bool {

@@ -8,9 +8,9 @@ import Vault
 /// already fresh and never waits on the network while the provider is reachable.
 ///
 /// It keeps one plan per account (when its next refresh is due, and how many background
-/// refreshes failed in a row), reads the accounts again when another process writes the vault
-/// (`externalChangeStamp`: a `login`, a `logout`, a refresh by a `token` run without the agent),
-/// and refreshes through `AccountBook.refreshAhead`, which reads the account afresh and takes
+/// refreshes failed in a row), reads the accounts that changed when another process writes the
+/// vault (`externalChangeStamp`: a `login`, a `logout`, a refresh by a `token` run without the
+/// agent; `AccountBook.listing(updating:)` reads only the rows written since), and refreshes through `AccountBook.refreshAhead`, which reads the account afresh and takes
 /// the vault's lease: however many agents and UIs keep the vault fresh, one refresh is made per
 /// expiry. Every refresh is counted by the service (`beginBackgroundRefresh`), so that `drain`
 /// waits for it and none starts once the agent is stopping.
@@ -37,6 +37,10 @@ package actor AgentRefresher {
   private var plans: [AccountID: Plan] = [:]
   private var refreshing: Set<AccountID> = []
   private var seenStamp: Int64?
+  /// The accounts as last read: the next look reads only the rows written since.
+  private var listing: AccountListing?
+  /// Rows read and decrypted by the looks at the vault so far (the tests' window on it).
+  package private(set) var rowsRead = 0
 
   /// A refresher on `clock`'s time.
   package init(clock: any WallClock = SystemClock()) {
@@ -79,27 +83,49 @@ package actor AgentRefresher {
     }
   }
 
-  /// Lists the accounts again when another process wrote the vault since the last look (and
-  /// the first time), and plans each one.
+  /// Reads the accounts when another process wrote the vault since the last look (all of them
+  /// the first time, then those written since), and plans each one it read.
   private func lookAtVault(of service: AgentService) async {
     let vault = service.vault
     guard let stamp = try? await vault.externalChangeStamp(), stamp != seenStamp else { return }
     let book = await service.book
-    guard let listing = try? await book.listing() else { return }
+    let changed: [AccountRecord]
+    if let listing {
+      guard let update = try? await book.listing(updating: listing) else { return }
+      self.listing = update.listing
+      changed = update.changed
+      rowsRead += update.rowsRead
+      for id in update.removed { plans[id] = nil }
+    } else {
+      guard let listing = try? await book.listing() else { return }
+      self.listing = listing
+      changed = listing.accounts
+      rowsRead += listing.accounts.count + listing.damaged.count
+      plans = [:]
+    }
     seenStamp = stamp
     let now = await clock.now()
-    var next: [AccountID: Plan] = [:]
-    for record in listing.accounts {
-      guard let due = Self.scheduled(record) else { continue }
+    for record in changed {
+      guard let due = Self.scheduled(record) else {
+        plans[record.id] = nil
+        continue
+      }
       if let known = plans[record.id], known.obtainedAt == record.tokens.obtainedAt {
         // The same tokens: a failure's back-off stands.
-        next[record.id] = known
-      } else {
-        next[record.id] = Plan(
-          account: record.name, due: max(due, now), obtainedAt: record.tokens.obtainedAt)
+        continue
       }
+      plans[record.id] = Plan(
+        account: record.name, due: max(due, now), obtainedAt: record.tokens.obtainedAt)
     }
-    plans = next
+  }
+
+  /// Forgets what the last look read of account `id`, so that the next one reads it again and
+  /// plans it afresh, as it plans an account it has not seen.
+  private func forget(_ id: AccountID) {
+    guard let listing, listing.accounts.contains(where: { $0.id == id }) else { return }
+    self.listing = AccountListing(
+      accounts: listing.accounts.filter { $0.id != id }, damaged: listing.damaged,
+      defaults: listing.defaults)
   }
 
   /// When `record`'s tokens are due for a background refresh; nil when they never are (no
@@ -131,8 +157,10 @@ package actor AgentRefresher {
     case .failure(.vault(.accountNotFound)), .failure(.auth(.cancelled)):
       // Signed out meanwhile, or the process is on its way out: nothing to plan.
       plans[id] = nil
+      forget(id)
     case .failure(let failure) where failure.requiresSignIn:
       plans[id] = nil
+      forget(id)
       report("authtui agent: \(failure.message)")
     case .failure(let failure):
       guard var plan = plans[id] else { return }

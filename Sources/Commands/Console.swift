@@ -17,7 +17,7 @@ package struct Console: Sendable {
 
   /// Writes `text`, cleaned, and a newline to standard output.
   package func out(_ text: String) {
-    write(TerminalText.cleaned(text, keeping: TerminalText.lineBreaksAndTabs) + "\n", to: 1)
+    write(Self.cleaned(text) + "\n", to: 1)
   }
 
   /// Writes `text` exactly and a newline to standard output: a secret for a program (a token,
@@ -30,7 +30,18 @@ package struct Console: Sendable {
 
   /// Writes `text`, cleaned, and a newline to standard error.
   package func err(_ text: String) {
-    write(TerminalText.cleaned(text, keeping: TerminalText.lineBreaksAndTabs) + "\n", to: 2)
+    write(Self.cleaned(text) + "\n", to: 2)
+  }
+
+  /// `TerminalText.cleaned(text, keeping: TerminalText.lineBreaksAndTabs)`, which text of
+  /// printable ASCII, line breaks and tabs already is: a listing of thousands of accounts is
+  /// checked byte by byte instead of scalar by scalar.
+  private static func cleaned(_ text: String) -> String {
+    let plain = text.utf8.allSatisfy { byte in
+      (UInt8(ascii: " ")...UInt8(ascii: "~")).contains(byte) || byte == UInt8(ascii: "\n")
+        || byte == UInt8(ascii: "\t")
+    }
+    return plain ? text : TerminalText.cleaned(text, keeping: TerminalText.lineBreaksAndTabs)
   }
 
   /// Writes `text` as it is to standard error: lines that carry authtui's own control

@@ -88,24 +88,19 @@ struct ListCommand: AsyncParsableCommand {
   }
 
   static func rows(_ accounts: [AgentListing.Account], now: Date) -> [Row] {
-    let formatter = ISO8601DateFormatter()
-    // The UI's order (AccountName's): natural, so user2 comes before user10.
-    let ordered = accounts.map { account in
-      (
-        key: AccountName.OrderKey(provider: account.provider, label: account.label),
-        account: account
-      )
-    }
-    .sorted { $0.key < $1.key }.map(\.account)
-    return ordered.map { account in
+    // The UI's order (AccountName's): natural, so user2 comes before user10. The keys are
+    // sorted by position, so that the accounts themselves are not copied about.
+    let keys = accounts.map { AccountName.OrderKey(provider: $0.provider, label: $0.label) }
+    return keys.indices.sorted { keys[$0] < keys[$1] }.map { position in
+      let account = accounts[position]
       let status = AccountStatus.classify(
         hasAccessToken: account.usable, expiresAt: account.expiresAt, now: now)
       return Row(
         account: account.name, provider: account.provider, label: account.label,
-        status: status.rawValue, expiresAt: account.expiresAt.map(formatter.string(from:)),
+        status: status.rawValue, expiresAt: account.expiresAt.map(InternetTime.text),
         scopes: account.scopes, refreshable: account.refreshable, isDefault: account.isDefault,
         refreshExpiresAt: account.refreshable
-          ? account.refreshValidity.map { formatter.string(from: $0.end) } : nil,
+          ? account.refreshValidity.map { InternetTime.text($0.end) } : nil,
         refreshEnded: account.refreshable
           && (account.refreshValidity.map { $0.end <= now } ?? false),
         tenant: account.tenant)

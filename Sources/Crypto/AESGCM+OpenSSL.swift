@@ -1,60 +1,80 @@
 internal import COpenSSL
 
-/// Owns one `EVP_CIPHER_CTX` for a single AES-256-GCM operation and frees it in `deinit`.
+/// Owns one `EVP_CIPHER_CTX` keyed for AES-256-GCM in one direction, and frees it in `deinit`
+/// (which also wipes the key schedule).
+///
+/// The key is set once, at `init`; each operation then gives OpenSSL only the nonce, so the AES
+/// key schedule and GHASH's key are computed once per context, not once per cell. Not
+/// thread-safe: every operation changes the context, so one owner uses it at a time.
 final class GCMCipherContext {
   private let context: OpaquePointer
+  private let encrypting: Bool
 
-  private init() throws {
+  /// A context keyed with `key` (32 bytes) for sealing (`encrypting`) or for opening.
+  init(key: [UInt8], encrypting: Bool) throws {
     guard let context = EVP_CIPHER_CTX_new() else {
       throw openSSLFailure("EVP_CIPHER_CTX_new")
     }
     self.context = context
-  }
-
-  /// A context keyed for one operation, with the associated data already fed in.
-  private convenience init(
-    encrypting: Bool, key: [UInt8], nonce: [UInt8], associatedData: [UInt8]
-  ) throws {
-    try self.init()
-    try initialise(encrypting: encrypting, key: key, nonce: nonce)
-    try addAssociatedData(associatedData)
+    self.encrypting = encrypting
+    let initialiseCipher = encrypting ? EVP_EncryptInit_ex : EVP_DecryptInit_ex
+    guard initialiseCipher(context, EVP_aes_256_gcm(), nil, nil, nil) == 1 else {
+      throw openSSLFailure("AES-GCM init")
+    }
+    guard
+      EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_IVLEN, Int32(AESGCM.nonceByteCount), nil) == 1
+    else { throw openSSLFailure("AES-GCM nonce length") }
+    // The key alone: OpenSSL keeps it (and its schedule) when a later init passes only a nonce.
+    guard initialiseCipher(context, nil, nil, key, nil) == 1 else {
+      throw openSSLFailure("AES-GCM key")
+    }
   }
 
   deinit {
     EVP_CIPHER_CTX_free(context)
   }
 
-  static func seal(
-    _ plaintext: [UInt8], key: [UInt8], nonce: [UInt8], associatedData: [UInt8]
+  /// Encrypts `plaintext` under `nonce`, authenticating `associatedData` too.
+  func seal(
+    _ plaintext: UnsafeRawBufferPointer, nonce: UnsafeRawBufferPointer,
+    associatedData: UnsafeRawBufferPointer
   ) throws -> (ciphertext: [UInt8], tag: [UInt8]) {
-    let cipher = try GCMCipherContext(
-      encrypting: true, key: key, nonce: nonce, associatedData: associatedData)
-    let ciphertext = try cipher.update(plaintext, encrypting: true)
-    var finalBytes = [UInt8](repeating: 0, count: 16)
+    precondition(encrypting, "a context keyed for opening cannot seal")
+    try start(nonce: nonce, associatedData: associatedData)
+    let ciphertext = try update(plaintext)
     var finalLength: Int32 = 0
-    guard EVP_EncryptFinal_ex(cipher.context, &finalBytes, &finalLength) == 1 else {
-      throw openSSLFailure("AES-GCM encrypt final")
+    let finished = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { final in
+      EVP_EncryptFinal_ex(context, final.baseAddress, &finalLength)
     }
+    guard finished == 1 else { throw openSSLFailure("AES-GCM encrypt final") }
     var tag = [UInt8](repeating: 0, count: AESGCM.tagByteCount)
-    guard EVP_CIPHER_CTX_ctrl(cipher.context, EVP_CTRL_GCM_GET_TAG, Int32(tag.count), &tag) == 1
+    guard EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_GET_TAG, Int32(tag.count), &tag) == 1
     else { throw openSSLFailure("AES-GCM get tag") }
     return (ciphertext, tag)
   }
 
-  static func open(
-    _ ciphertext: [UInt8], tag: [UInt8], key: [UInt8], nonce: [UInt8], associatedData: [UInt8]
+  /// Decrypts `ciphertext` sealed under `nonce` and checks `tag` over it and `associatedData`;
+  /// throws `authenticationFailed` (and keeps no plaintext) when the tag does not match.
+  func open(
+    _ ciphertext: UnsafeRawBufferPointer, tag: UnsafeRawBufferPointer,
+    nonce: UnsafeRawBufferPointer, associatedData: UnsafeRawBufferPointer
   ) throws -> [UInt8] {
-    let cipher = try GCMCipherContext(
-      encrypting: false, key: key, nonce: nonce, associatedData: associatedData)
-    var plaintext = try cipher.update(ciphertext, encrypting: false)
-    var expectedTag = tag
-    guard
-      EVP_CIPHER_CTX_ctrl(
-        cipher.context, EVP_CTRL_GCM_SET_TAG, Int32(expectedTag.count), &expectedTag) == 1
-    else { throw openSSLFailure("AES-GCM set tag") }
-    var finalBytes = [UInt8](repeating: 0, count: 16)
-    var finalLength: Int32 = 0
-    guard EVP_DecryptFinal_ex(cipher.context, &finalBytes, &finalLength) == 1 else {
+    precondition(!encrypting, "a context keyed for sealing cannot open")
+    precondition(tag.count == AESGCM.tagByteCount, "an AES-GCM tag is 16 bytes")
+    try start(nonce: nonce, associatedData: associatedData)
+    var plaintext = try update(ciphertext)
+    let (tagSet, finished) = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) {
+      buffer -> (Int32, Int32) in
+      // The control call takes a mutable pointer: give it a copy of the tag.
+      UnsafeMutableRawBufferPointer(buffer).copyMemory(from: tag)
+      let tagSet = EVP_CIPHER_CTX_ctrl(
+        context, EVP_CTRL_GCM_SET_TAG, Int32(tag.count), buffer.baseAddress)
+      guard tagSet == 1 else { return (tagSet, 0) }
+      var finalLength: Int32 = 0
+      return (tagSet, EVP_DecryptFinal_ex(context, buffer.baseAddress, &finalLength))
+    }
+    guard tagSet == 1 else { throw openSSLFailure("AES-GCM set tag") }
+    guard finished == 1 else {
       // A tag mismatch is the expected failure here; drop OpenSSL's queue entry for it.
       ERR_clear_error()
       plaintext.withUnsafeMutableBytes { buffer in
@@ -65,41 +85,42 @@ final class GCMCipherContext {
     return plaintext
   }
 
-  private func initialise(encrypting: Bool, key: [UInt8], nonce: [UInt8]) throws {
+  /// Gives the keyed context a fresh nonce (which restarts GCM's counter and hash) and feeds
+  /// it the associated data.
+  private func start(nonce: UnsafeRawBufferPointer, associatedData: UnsafeRawBufferPointer)
+    throws
+  {
     let initialiseCipher = encrypting ? EVP_EncryptInit_ex : EVP_DecryptInit_ex
-    guard initialiseCipher(context, EVP_aes_256_gcm(), nil, nil, nil) == 1 else {
-      throw openSSLFailure("AES-GCM init")
-    }
-    guard EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_IVLEN, Int32(nonce.count), nil) == 1 else {
-      throw openSSLFailure("AES-GCM nonce length")
-    }
-    guard initialiseCipher(context, nil, nil, key, nonce) == 1 else {
-      throw openSSLFailure("AES-GCM key")
-    }
+    let nonceBytes = nonce.baseAddress?.assumingMemoryBound(to: UInt8.self)
+    guard nonce.count == AESGCM.nonceByteCount,
+      initialiseCipher(context, nil, nil, nil, nonceBytes) == 1
+    else { throw openSSLFailure("AES-GCM nonce") }
+    guard let associatedBytes = associatedData.baseAddress, !associatedData.isEmpty else { return }
+    var ignored: Int32 = 0
+    guard
+      EVP_CipherUpdate(
+        context, nil, &ignored, associatedBytes.assumingMemoryBound(to: UInt8.self),
+        Int32(associatedData.count)) == 1
+    else { throw openSSLFailure("AES-GCM associated data") }
   }
 
   /// Runs `input` through the cipher; GCM is a stream mode, so the output is as long as the
   /// input, and OpenSSL holds nothing back for the final call.
-  private func update(_ input: [UInt8], encrypting: Bool) throws -> [UInt8] {
-    var output = [UInt8](repeating: 0, count: input.count)
-    guard !input.isEmpty else { return output }
+  private func update(_ input: UnsafeRawBufferPointer) throws -> [UInt8] {
+    guard let inputBytes = input.baseAddress, !input.isEmpty else { return [] }
     let updateCipher = encrypting ? EVP_EncryptUpdate : EVP_DecryptUpdate
-    var written: Int32 = 0
-    let status = input.withUnsafeBufferPointer { input in
-      updateCipher(context, &output, &written, input.baseAddress, Int32(input.count))
+    var status: Int32 = 0
+    let output = [UInt8](unsafeUninitializedCapacity: input.count) { buffer, count in
+      var written: Int32 = 0
+      status = updateCipher(
+        context, buffer.baseAddress, &written, inputBytes.assumingMemoryBound(to: UInt8.self),
+        Int32(input.count))
+      // Zeroed on failure, so no uninitialised byte is ever read.
+      count = status == 1 ? Int(written) : 0
     }
-    guard status == 1 else {
+    guard status == 1, output.count == input.count else {
       throw openSSLFailure(encrypting ? "AES-GCM encrypt" : "AES-GCM decrypt")
     }
     return output
-  }
-
-  private func addAssociatedData(_ associatedData: [UInt8]) throws {
-    guard !associatedData.isEmpty else { return }
-    var ignored: Int32 = 0
-    let status = associatedData.withUnsafeBufferPointer { input in
-      EVP_CipherUpdate(context, nil, &ignored, input.baseAddress, Int32(input.count))
-    }
-    guard status == 1 else { throw openSSLFailure("AES-GCM associated data") }
   }
 }

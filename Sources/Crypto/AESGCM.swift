@@ -52,13 +52,7 @@ public enum AESGCM {
     _ plaintext: [UInt8], using key: SymmetricKey, nonce: [UInt8]? = nil,
     authenticating associatedData: [UInt8] = []
   ) throws -> SealedBox {
-    let nonce = nonce ?? SecureRandom.bytes(count: nonceByteCount)
-    guard nonce.count == nonceByteCount else {
-      throw CryptoError.invalidParameter("an AES-GCM nonce is 12 bytes, not \(nonce.count)")
-    }
-    let (ciphertext, tag) = try GCMCipherContext.seal(
-      plaintext, key: key.bytes, nonce: nonce, associatedData: associatedData)
-    return try SealedBox(nonce: nonce, ciphertext: ciphertext, tag: tag)
+    try Cipher(key: key).seal(plaintext, nonce: nonce, authenticating: associatedData)
   }
 
   /// Decrypts `box` and checks its tag over the ciphertext and `associatedData`.
@@ -68,8 +62,99 @@ public enum AESGCM {
   public static func open(
     _ box: SealedBox, using key: SymmetricKey, authenticating associatedData: [UInt8] = []
   ) throws -> [UInt8] {
-    try GCMCipherContext.open(
-      box.ciphertext, tag: box.tag, key: key.bytes, nonce: box.nonce,
-      associatedData: associatedData)
+    try Cipher(key: key).open(box, authenticating: associatedData)
+  }
+
+  /// AES-256-GCM under one key, for sealing or opening many small values: the key is set up
+  /// once (AES's key schedule and GHASH's key), where `AESGCM.seal` and `AESGCM.open` set it up
+  /// for every call. The construction is the same: every seal draws a fresh random nonce unless
+  /// one is given, and every open checks the whole tag.
+  ///
+  /// Not `Sendable`: each operation changes the OpenSSL state inside, so one owner (an actor, or
+  /// a value only that actor holds) uses it at a time. Dropping the last reference frees that
+  /// state and wipes the key schedule.
+  public final class Cipher {
+    private let key: SymmetricKey
+    private var sealing: GCMCipherContext?
+    private var opening: GCMCipherContext?
+
+    /// A cipher under `key`; the OpenSSL state for each direction is made on its first use.
+    public init(key: SymmetricKey) {
+      self.key = key
+    }
+
+    private func sealingContext() throws -> GCMCipherContext {
+      if let sealing { return sealing }
+      let made = try GCMCipherContext(key: key.bytes, encrypting: true)
+      sealing = made
+      return made
+    }
+
+    private func openingContext() throws -> GCMCipherContext {
+      if let opening { return opening }
+      let made = try GCMCipherContext(key: key.bytes, encrypting: false)
+      opening = made
+      return made
+    }
+
+    /// Encrypts and authenticates `plaintext`, also authenticating `associatedData`, as
+    /// `AESGCM.seal` does.
+    public func seal(
+      _ plaintext: [UInt8], nonce: [UInt8]? = nil, authenticating associatedData: [UInt8] = []
+    ) throws -> SealedBox {
+      let nonce = nonce ?? SecureRandom.bytes(count: nonceByteCount)
+      guard nonce.count == nonceByteCount else {
+        throw CryptoError.invalidParameter("an AES-GCM nonce is 12 bytes, not \(nonce.count)")
+      }
+      let context = try sealingContext()
+      let (ciphertext, tag) = try plaintext.withUnsafeBytes { plaintext in
+        try nonce.withUnsafeBytes { nonce in
+          try associatedData.withUnsafeBytes { associatedData in
+            try context.seal(plaintext, nonce: nonce, associatedData: associatedData)
+          }
+        }
+      }
+      return try SealedBox(nonce: nonce, ciphertext: ciphertext, tag: tag)
+    }
+
+    /// Decrypts `box` and checks its tag, as `AESGCM.open` does.
+    public func open(_ box: SealedBox, authenticating associatedData: [UInt8] = []) throws
+      -> [UInt8]
+    {
+      try open(combined: box.combined, authenticating: associatedData)
+    }
+
+    /// Decrypts the `nonce ‖ ciphertext ‖ tag` layout that `SealedBox.combined` writes and
+    /// checks its tag, without taking it apart into a `SealedBox` first.
+    ///
+    /// Throws `CryptoError.invalidParameter` when `combined` is shorter than a nonce and a tag,
+    /// and `CryptoError.authenticationFailed` when anything was altered or the key is wrong.
+    public func open(combined: [UInt8], authenticating associatedData: [UInt8] = []) throws
+      -> [UInt8]
+    {
+      try open(combined: combined[...], authenticating: associatedData)
+    }
+
+    /// `open(combined:authenticating:)` of bytes within a larger array (a row's cells, kept
+    /// one after another).
+    public func open(combined: ArraySlice<UInt8>, authenticating associatedData: [UInt8] = [])
+      throws -> [UInt8]
+    {
+      guard combined.count >= nonceByteCount + tagByteCount else {
+        throw CryptoError.invalidParameter(
+          "a sealed box is at least 28 bytes, not \(combined.count)")
+      }
+      let context = try openingContext()
+      return try combined.withUnsafeBytes { sealed in
+        let tagStart = sealed.count - tagByteCount
+        return try associatedData.withUnsafeBytes { associatedData in
+          try context.open(
+            UnsafeRawBufferPointer(rebasing: sealed[nonceByteCount..<tagStart]),
+            tag: UnsafeRawBufferPointer(rebasing: sealed[tagStart...]),
+            nonce: UnsafeRawBufferPointer(rebasing: sealed[..<nonceByteCount]),
+            associatedData: associatedData)
+        }
+      }
+    }
   }
 }

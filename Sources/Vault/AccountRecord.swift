@@ -1,22 +1,39 @@
 /// One account as the vault holds it, decrypted.
+///
+/// The fields live in one shared, immutable box, so that a copy of a record (a listing of
+/// thousands brought up to date keeps most of them) costs one reference count, not one for
+/// each of its strings and tokens. The fields that hold references are read in place
+/// (`_read`), so `record.tokens.expiresAt` does not copy the whole token set out of the box.
 public struct AccountRecord: Sendable, Equatable, Identifiable {
   /// The row id.
-  public let id: AccountID
+  public var id: AccountID { storage.fields.id }
   /// Bumped by every write to the account; two reads with the same version saw the same data.
-  public let version: Int64
+  public var version: Int64 { storage.fields.version }
   /// The provider's id in the catalog (`simkl`).
-  public let providerID: String
+  public var providerID: String {
+    _read { yield storage.fields.providerID }
+  }
   /// The user's name for the account, unique per provider (`alice`).
-  public let label: String
+  public var label: String {
+    _read { yield storage.fields.label }
+  }
   /// The provider's stable user id (OIDC `sub`), when known.
-  public let subject: String?
+  public var subject: String? {
+    _read { yield storage.fields.subject }
+  }
   /// Free-form identity fields from the provider (`username`, `email`, …).
-  public let identity: [String: String]
+  public var identity: [String: String] {
+    _read { yield storage.fields.identity }
+  }
   /// The current tokens; all nil when `needsSignIn`.
-  public let tokens: TokenSet
+  public var tokens: TokenSet {
+    _read { yield storage.fields.tokens }
+  }
   /// True after the provider refused the refresh token (`invalid_grant`) or a sign-out left the
   /// account in place: only a new sign-in brings tokens back.
-  public let needsSignIn: Bool
+  public var needsSignIn: Bool { storage.fields.needsSignIn }
+
+  private let storage: Storage
 
   /// `PROVIDER/LABEL`, the name the command line uses.
   public var name: String { providerID + "/" + label }
@@ -26,14 +43,42 @@ public struct AccountRecord: Sendable, Equatable, Identifiable {
     id: AccountID, version: Int64, providerID: String, label: String, subject: String?,
     identity: [String: String], tokens: TokenSet, needsSignIn: Bool
   ) {
-    self.id = id
-    self.version = version
-    self.providerID = providerID
-    self.label = label
-    self.subject = subject
-    self.identity = identity
-    self.tokens = tokens
-    self.needsSignIn = needsSignIn
+    storage = Storage(
+      Fields(
+        id: id, version: version, providerID: providerID, label: label, subject: subject,
+        identity: identity, tokens: tokens, needsSignIn: needsSignIn))
+  }
+
+  public static func == (lhs: AccountRecord, rhs: AccountRecord) -> Bool {
+    lhs.storage === rhs.storage || lhs.storage.fields == rhs.storage.fields
+  }
+
+  /// Every field.
+  private struct Fields: Equatable, Sendable {
+    let id: AccountID
+    let version: Int64
+    let providerID: String
+    let label: String
+    let subject: String?
+    let identity: [String: String]
+    let tokens: TokenSet
+    let needsSignIn: Bool
+  }
+
+  /// The box, immutable.
+  private final class Storage: Sendable {
+    let fields: Fields
+
+    init(_ fields: Fields) {
+      self.fields = fields
+    }
+  }
+}
+
+extension AccountRecord: CustomReflectable {
+  /// The fields, as a record printed or dumped showed them before they moved into the box.
+  public var customMirror: Mirror {
+    Mirror(self, children: Mirror(reflecting: storage.fields).children, displayStyle: .struct)
   }
 }
 

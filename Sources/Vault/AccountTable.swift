@@ -30,6 +30,26 @@ enum AccountColumn: String, CaseIterable {
   static func present(atSchema version: Int) -> [AccountColumn] {
     allCases.filter { $0.addedInSchema <= version }
   }
+
+  /// The column's place in `allCases`, where a row's cells are kept: a switch, since hashing
+  /// the raw value for every cell of a long listing costs more than opening the cell.
+  var ordinal: Int {
+    switch self {
+    case .providerID: return 0
+    case .label: return 1
+    case .subject: return 2
+    case .identity: return 3
+    case .signInNeeded: return 4
+    case .accessToken: return 5
+    case .refreshToken: return 6
+    case .idToken: return 7
+    case .tokenType: return 8
+    case .scopes: return 9
+    case .expiresAt: return 10
+    case .obtainedAt: return 11
+    case .refreshValidity: return 12
+    }
+  }
 }
 
 /// One row of `accounts` as stored: plaintext bookkeeping and still-sealed cells.
@@ -37,7 +57,16 @@ struct StoredAccountRow {
   let id: AccountID
   let version: Int64
   let nameIndex: [UInt8]
-  let cells: [AccountColumn: [UInt8]]
+  /// Every sealed cell, one after another (one array for the row, not one for each cell).
+  let sealed: [UInt8]
+  /// Where each cell is in `sealed`, by `AccountColumn.ordinal`: its start, then its end.
+  /// Empty for a column the schema lacks, and for a NULL.
+  let bounds: [Int]
+
+  /// The sealed cell of `column`.
+  func cell(_ column: AccountColumn) -> ArraySlice<UInt8> {
+    sealed[bounds[2 * column.ordinal]..<bounds[2 * column.ordinal + 1]]
+  }
 }
 
 /// The identifying half of an account, as its name cells hold it: provider, label, the subject
@@ -59,12 +88,17 @@ struct AccountTable {
   let connection: SQLiteConnection
   let keys: VaultKeys
   let sealer: CellSealer
-
   /// The sealed columns of this vault's schema.
-  private var columns: [AccountColumn] { AccountColumn.present(atSchema: sealer.schemaVersion) }
+  private let columns: [AccountColumn]
+  private let selection: String
 
-  private var selection: String {
-    "SELECT id, version, name_index, " + columns.map(\.rawValue).joined(separator: ", ")
+  init(connection: SQLiteConnection, keys: VaultKeys, sealer: CellSealer) {
+    self.connection = connection
+    self.keys = keys
+    self.sealer = sealer
+    columns = AccountColumn.present(atSchema: sealer.schemaVersion)
+    selection =
+      "SELECT id, version, name_index, " + columns.map(\.rawValue).joined(separator: ", ")
       + " FROM accounts"
   }
 
@@ -72,6 +106,21 @@ struct AccountTable {
 
   func allRows() throws(VaultError) -> [StoredAccountRow] {
     try connection.query(selection, row: storedRow)
+  }
+
+  /// Every row's id and version. Schema 6's index of versions holds both, so SQLite reads
+  /// them from there, not from the rows with all their sealed cells.
+  func rowVersions() throws(VaultError) -> [(id: AccountID, version: Int64)] {
+    try connection.query("SELECT id, version FROM accounts") { row in
+      (AccountID(row.int64(0)), row.int64(1))
+    }
+  }
+
+  /// What `body` makes of each row, handed the rows one at a time as they are read: their
+  /// sealed cells are most of the file, and are never all held at once. `body` must not use
+  /// the connection.
+  func mapRows<T>(_ body: (StoredAccountRow) -> T) throws(VaultError) -> [T] {
+    try connection.query(selection) { statement in body(storedRow(statement)) }
   }
 
   func row(_ id: AccountID) throws(VaultError) -> StoredAccountRow? {
@@ -94,14 +143,18 @@ struct AccountTable {
   }
 
   private func storedRow(_ statement: SQLiteStatement) -> StoredAccountRow {
-    var cells: [AccountColumn: [UInt8]] = [:]
+    var sealed: [UInt8] = []
+    sealed.reserveCapacity(columns.indices.reduce(0) { $0 + statement.byteCount(Int32($1 + 3)) })
+    var bounds = [Int](repeating: 0, count: 2 * AccountColumn.allCases.count)
     for (offset, column) in columns.enumerated() {
       // A NULL where a sealed cell belongs reads as an empty cell, which fails authentication.
-      cells[column] = statement.blob(Int32(offset + 3)) ?? []
+      bounds[2 * column.ordinal] = sealed.count
+      statement.appendBlob(Int32(offset + 3), to: &sealed)
+      bounds[2 * column.ordinal + 1] = sealed.count
     }
     return StoredAccountRow(
       id: AccountID(statement.int64(0)), version: statement.int64(1),
-      nameIndex: statement.blob(2) ?? [], cells: cells)
+      nameIndex: statement.blob(2) ?? [], sealed: sealed, bounds: bounds)
   }
 
   // MARK: Decoding
@@ -158,7 +211,7 @@ struct AccountTable {
       scopes: try value(row, .scopes, CellCodec.decodeList),
       expiresAt: try value(row, .expiresAt, CellCodec.decodeOptionalDate),
       obtainedAt: try value(row, .obtainedAt, CellCodec.decodeDate),
-      refreshValidity: columns.contains(.refreshValidity)
+      refreshValidity: sealer.schemaVersion >= AccountColumn.refreshValidity.addedInSchema
         ? try value(row, .refreshValidity, CellCodec.decodeOptionalInterval) : nil)
     return (tokens, try value(row, .signInNeeded, CellCodec.decodeBool))
   }
@@ -166,9 +219,10 @@ struct AccountTable {
   private func value<T>(
     _ row: StoredAccountRow, _ column: AccountColumn, _ decode: ([UInt8]) -> T?
   ) throws(AccountDamage) -> T {
-    let address = CellSealer.Address(
-      table: Self.name, rowID: row.id.rawValue, column: column.rawValue)
-    guard let plaintext = sealer.open(row.cells[column] ?? [], at: address) else {
+    guard
+      let plaintext = sealer.openAccountCell(
+        row.cell(column), rowID: row.id.rawValue, column: column)
+    else {
       throw .cellRejected(column: column.rawValue)
     }
     guard let decoded = decode(plaintext) else { throw .cellMalformed(column: column.rawValue) }

@@ -10,7 +10,18 @@ enum CellCodec {
   }
 
   static func decodeText(_ bytes: [UInt8]) -> String? {
-    String(bytes: bytes, encoding: .utf8)
+    decodeText(bytes[...])
+  }
+
+  /// Strict UTF-8 through the standard library, which costs a fraction of Foundation's
+  /// `String(bytes:encoding:)` (and ASCII, what most cells hold, needs no validation). That
+  /// one drops a leading byte order mark, and so does this, so that every stored value reads
+  /// back as it always has.
+  static func decodeText(_ bytes: ArraySlice<UInt8>) -> String? {
+    let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+    let text = bytes.starts(with: byteOrderMark) ? bytes.dropFirst(byteOrderMark.count) : bytes
+    if text.allSatisfy({ $0 < 0x80 }) { return String(decoding: text, as: UTF8.self) }
+    return String(validating: text, as: UTF8.self)
   }
 
   static func decodeOptionalText(_ bytes: [UInt8]) -> String?? {
@@ -32,6 +43,10 @@ enum CellCodec {
   }
 
   static func decodeDate(_ bytes: [UInt8]) -> Date? {
+    decodeDate(bytes[...])
+  }
+
+  static func decodeDate(_ bytes: ArraySlice<UInt8>) -> Date? {
     guard bytes.count == 8 else { return nil }
     let bits = bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
     return Date(timeIntervalSinceReferenceDate: Double(bitPattern: bits))
@@ -46,11 +61,16 @@ enum CellCodec {
     encode(interval.start) + encode(interval.end)
   }
 
-  static func decodeInterval(_ bytes: [UInt8]) -> DateInterval? {
-    guard bytes.count == 16, let start = decodeDate(Array(bytes[0..<8])),
-      let end = decodeDate(Array(bytes[8..<16])), start <= end
+  static func decodeInterval(_ bytes: ArraySlice<UInt8>) -> DateInterval? {
+    let start = bytes.startIndex
+    guard bytes.count == 16, let startDate = decodeDate(bytes[start..<start + 8]),
+      let end = decodeDate(bytes[start + 8..<start + 16]), startDate <= end
     else { return nil }
-    return DateInterval(start: start, end: end)
+    return DateInterval(start: startDate, end: end)
+  }
+
+  static func decodeInterval(_ bytes: [UInt8]) -> DateInterval? {
+    decodeInterval(bytes[...])
   }
 
   static func decodeOptionalInterval(_ bytes: [UInt8]) -> DateInterval?? {
@@ -64,10 +84,10 @@ enum CellCodec {
   }
 
   /// The optional value `encode(_:_:)` wrote: `.some(nil)` for absent, nil when malformed.
-  static func decodeOptional<T>(_ bytes: [UInt8], _ decode: ([UInt8]) -> T?) -> T?? {
+  static func decodeOptional<T>(_ bytes: [UInt8], _ decode: (ArraySlice<UInt8>) -> T?) -> T?? {
     switch bytes.first {
     case 0 where bytes.count == 1: return .some(nil)
-    case 1: return decode(Array(bytes.dropFirst())).map { .some($0) }
+    case 1: return decode(bytes.dropFirst()).map { .some($0) }
     default: return nil
     }
   }
@@ -90,7 +110,7 @@ enum CellCodec {
       let count = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
       offset += 4
       guard count <= bytes.count - offset,
-        let item = String(bytes: bytes[offset..<offset + count], encoding: .utf8)
+        let item = decodeText(bytes[offset..<offset + count])
       else { return nil }
       list.append(item)
       offset += count
@@ -106,6 +126,7 @@ enum CellCodec {
   static func decodeFields(_ bytes: [UInt8]) -> [String: String]? {
     guard let list = decodeList(bytes), list.count % 2 == 0 else { return nil }
     var fields: [String: String] = [:]
+    fields.reserveCapacity(list.count / 2)
     for index in stride(from: 0, to: list.count, by: 2) {
       guard fields.updateValue(list[index + 1], forKey: list[index]) == nil else { return nil }
     }

@@ -66,6 +66,19 @@ final class SQLiteStatement {
     return String(cString: pointer)
   }
 
+  /// Appends column `index` of the current row to `bytes` (nothing for NULL or empty), without
+  /// an array of its own.
+  func appendBlob(_ index: Int32, to bytes: inout [UInt8]) {
+    let count = Int(sqlite3_column_bytes(handle, index))
+    guard count > 0, let pointer = sqlite3_column_blob(handle, index) else { return }
+    bytes.append(contentsOf: UnsafeRawBufferPointer(start: pointer, count: count))
+  }
+
+  /// The size in bytes of column `index` of the current row (0 for NULL).
+  func byteCount(_ index: Int32) -> Int {
+    Int(sqlite3_column_bytes(handle, index))
+  }
+
   /// Column `index` of the current row as bytes, or nil when it is NULL.
   func blob(_ index: Int32) -> [UInt8]? {
     if sqlite3_column_type(handle, index) == SQLITE_NULL { return nil }

@@ -11,17 +11,21 @@ extension Vault {
     var damaged: [DamagedAccount] = []
     // Each statement outside an explicit transaction reads one consistent snapshot; a default
     // mark read after the rows is trusted only for a row that was read.
-    for row in try table.allRows() {
-      do {
-        accounts.append(try table.decode(row))
-      } catch {
-        damaged.append(table.damaged(row, error))
+    for stored in try table.mapRows(table.stored) {
+      switch stored {
+      case .readable(let account): accounts.append(account)
+      case .damaged(let account): damaged.append(account)
       }
     }
-    accounts.sort { ($0.providerID, $0.label) < ($1.providerID, $1.label) }
+    accounts.sort(by: Self.listingOrder)
     return AccountListing(
       accounts: accounts, damaged: damaged.sorted { $0.id < $1.id },
       defaults: try table.defaults(among: accounts))
+  }
+
+  /// The order of `listAccounts()`: by provider id, then label.
+  static func listingOrder(_ left: AccountRecord, _ right: AccountRecord) -> Bool {
+    (left.providerID, left.label) < (right.providerID, right.label)
   }
 
   /// The account with this id; `accountNotFound` or `accountDamaged` otherwise.

@@ -45,14 +45,27 @@ extension Vault {
 extension AccountTable {
   /// The ids of `accounts` that are their provider's default.
   func defaults(among accounts: [AccountRecord]) throws(VaultError) -> Set<AccountID> {
+    var byID: [AccountID: String]?
+    return try defaults { id in
+      if byID == nil {
+        byID = Dictionary(
+          accounts.map { ($0.id, $0.providerID) }, uniquingKeysWith: { first, _ in first })
+      }
+      return byID?[id]
+    }
+  }
+
+  /// The ids of the accounts that are their provider's default, `providerID` giving the
+  /// provider id of a readable account (nil for any other id); asked only about marked ids.
+  func defaults(providerID: (AccountID) -> String?) throws(VaultError) -> Set<AccountID> {
     let marks = try connection.query("SELECT provider_index, account_id FROM provider_defaults") {
       (index: $0.blob(0) ?? [], id: AccountID($0.int64(1)))
     }
-    guard !marks.isEmpty else { return [] }
-    let byID = Dictionary(accounts.map { ($0.id, $0.providerID) }, uniquingKeysWith: { a, _ in a })
-    return Set(
-      marks.filter { mark in
-        byID[mark.id].map { keys.providerIndex(providerID: $0) == mark.index } ?? false
-      }.map(\.id))
+    var marked: Set<AccountID> = []
+    for mark in marks {
+      guard let provider = providerID(mark.id) else { continue }
+      if keys.providerIndex(providerID: provider) == mark.index { marked.insert(mark.id) }
+    }
+    return marked
   }
 }

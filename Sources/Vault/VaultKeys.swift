@@ -12,8 +12,9 @@ struct VaultKeys {
   let dataKey: SymmetricKey
   /// AES-256-GCM key for every sealed cell.
   let cellKey: SymmetricKey
-  /// HMAC-SHA256 key for the blind name index.
-  let indexKey: [UInt8]
+  /// HMAC-SHA256 for the blind name index, under its own key, keyed once for every row a
+  /// listing reads.
+  private let index: HMACSHA256.Key
 
   init(dataKey: SymmetricKey) throws(VaultError) {
     self.dataKey = dataKey
@@ -25,8 +26,13 @@ struct VaultKeys {
       // HMAC-SHA256 always yields 32 bytes, which is exactly a key.
       throw .unexpected("derived cell key has the wrong length")
     }
-    indexKey = HMACSHA256.authenticationCode(
+    let indexKey = HMACSHA256.authenticationCode(
       for: Array("authtui vault name index key v1".utf8), key: dataKey.bytes)
+    do {
+      index = try HMACSHA256.Key(indexKey)
+    } catch {
+      throw .unexpected("cannot key HMAC-SHA256 for the name index: \(error)")
+    }
   }
 
   /// The blind index of an account name: HMAC-SHA256 under the index key of the provider id and
@@ -40,12 +46,16 @@ struct VaultKeys {
   /// point), so someone comparing two copies of the file can tell that a name was kept. Labels are
   /// NFC-normalised first so canonically equal labels cannot coexist.
   func nameIndex(providerID: String, label: String) -> [UInt8] {
+    // ASCII is its own NFC: the common label skips Foundation's normalisation.
+    let normalised =
+      label.utf8.allSatisfy { $0 < 0x80 } ? label : label.precomposedStringWithCanonicalMapping
     var message: [UInt8] = []
-    for part in [providerID, label.precomposedStringWithCanonicalMapping] {
-      let bytes = Array(part.utf8)
-      message += CellCodec.bigEndian(UInt32(bytes.count)) + bytes
+    message.reserveCapacity(8 + providerID.utf8.count + normalised.utf8.count)
+    for part in [providerID.utf8, normalised.utf8] {
+      withUnsafeBytes(of: UInt32(part.count).bigEndian) { message += $0 }
+      message += part
     }
-    return HMACSHA256.authenticationCode(for: message, key: indexKey)
+    return index.authenticationCode(for: message)
   }
 
   /// The blind index of a provider id, for `provider_defaults`: HMAC-SHA256 under the index key
@@ -54,7 +64,6 @@ struct VaultKeys {
   /// index is ever an account's name index.
   func providerIndex(providerID: String) -> [UInt8] {
     let bytes = Array(providerID.utf8)
-    return HMACSHA256.authenticationCode(
-      for: CellCodec.bigEndian(UInt32(bytes.count)) + bytes, key: indexKey)
+    return index.authenticationCode(for: CellCodec.bigEndian(UInt32(bytes.count)) + bytes)
   }
 }

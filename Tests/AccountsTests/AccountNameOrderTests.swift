@@ -1,7 +1,8 @@
-import Accounts
 import AuthCore
 import TestSupport
 import Testing
+
+@testable import Accounts
 
 /// The one order of account names, shared by the UI and `authtui list`.
 @Suite struct AccountNameOrderTests {
@@ -48,5 +49,20 @@ import Testing
         #expect(!(left < right && right < left))
       }
     }
+  }
+}
+
+/// ASCII names are split by bytes (`NaturalOrderKey.asciiParts`, for speed), into exactly the
+/// parts the character-by-character split gives.
+@Suite struct NaturalOrderKeyTests {
+  @Test func asciiIsSplitAsCharactersSplitIt() {
+    let texts = [
+      "", "0", "00", "007", "user-10", "User01x", "A0b", "Z9z", "a-b_C.d", "x\r\ny", "tab\t9",
+      "100000000000000000000", "ALL CAPS 42", "~!@#$%^&*()", "0a0", "9", "\u{7F}1",
+    ]
+    for text in texts {
+      #expect(NaturalOrderKey.asciiParts(text) == NaturalOrderKey.characterParts(text), "\(text)")
+    }
+    #expect(NaturalOrderKey.asciiParts("日本2") == nil)
   }
 }

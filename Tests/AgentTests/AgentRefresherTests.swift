@@ -78,6 +78,43 @@ import Vault
     await service.vault.close()
   }
 
+  @Test func readsOnlyTheAccountsAnotherProcessWrote() async throws {
+    let folder = try TemporaryDirectory()
+    let (service, records) = try await Self.service(
+      in: folder, [Self.account("alice"), Self.account("bob"), Self.account("carol")])
+    let running = Task { await service.refresher.run(for: service) { _ in } }
+    try await waitUntil("the refresher planned the three") {
+      await service.nextRefreshes().count == 3
+    }
+    #expect(await service.refresher.rowsRead == 3)
+
+    // Another process signs bob in again, with a token of two hours.
+    let other = try await Vault.open(at: VaultLocation(path: folder.file("vault.db")))
+    try await other.unlock(with: Self.passphrase)
+    let renewed = try await other.updateTokens(
+      of: records[1].id,
+      to: TokenSet(
+        accessToken: "access-bob-2", refreshToken: "refresh-bob-2",
+        expiresAt: Date().addingTimeInterval(7200), obtainedAt: Date()))
+    await other.close()
+    let bobsDue = try #require(Self.due(renewed))
+    try await waitUntil("the refresher followed the other process") {
+      await service.nextRefreshes()[records[1].id] == bobsDue
+    }
+    #expect(
+      await service.nextRefreshes() == [
+        records[0].id: try #require(Self.due(records[0])), records[1].id: bobsDue,
+        records[2].id: try #require(Self.due(records[2])),
+      ])
+    // Bob's row alone was read again.
+    #expect(await service.refresher.rowsRead == 4)
+
+    running.cancel()
+    await running.value
+    await service.drain()
+    await service.vault.close()
+  }
+
   @Test func backsOffAfterAFailedRefreshAndSaysSo() async throws {
     let folder = try TemporaryDirectory()
     // Obtained two hours ago, expired one hour ago: due at once. The book knows no provider

@@ -91,6 +91,52 @@ import Testing
       ciphertext: hex(Self.vector16.ciphertext), tag: hex(Self.vector16.tag), key: key)
   }
 
+  /// One cipher for many cells (`AESGCM.Cipher`, what the vault's cells use): each vector
+  /// seals and opens as with the one-shot functions, and a refused box leaves the cipher as
+  /// good as new.
+  @Test(arguments: vectors)
+  func oneCipherSealsAndOpensTheVectorAgainAndAgain(vector: Vector) throws {
+    let cipher = AESGCM.Cipher(key: try SymmetricKey(bytes: hex(vector.key)))
+    for _ in 0..<3 {
+      let box = try cipher.seal(
+        hex(vector.plaintext), nonce: hex(vector.nonce),
+        authenticating: hex(vector.associatedData))
+      #expect(hexString(box.ciphertext) == vector.ciphertext)
+      #expect(hexString(box.tag) == vector.tag)
+      #expect(
+        hexString(try cipher.open(box, authenticating: hex(vector.associatedData)))
+          == vector.plaintext)
+      var altered = box.combined
+      altered[altered.count - 1] ^= 0x01
+      #expect(throws: CryptoError.authenticationFailed) {
+        try cipher.open(combined: altered, authenticating: hex(vector.associatedData))
+      }
+      #expect(
+        hexString(
+          try cipher.open(combined: box.combined, authenticating: hex(vector.associatedData)))
+          == vector.plaintext)
+      #expect(try AESGCM.SealedBox(combined: box.combined) == box)
+    }
+  }
+
+  @Test func oneCipherDrawsAFreshNonceForEachSealAndRefusesAShortBox() throws {
+    let key = try SymmetricKey.random()
+    let cipher = AESGCM.Cipher(key: key)
+    let boxes = try (0..<4).map { _ in try cipher.seal(bytes("same"), authenticating: [1]) }
+    #expect(Set(boxes.map(\.nonce)).count == 4)
+    for box in boxes {
+      #expect(try AESGCM.open(box, using: key, authenticating: [1]) == bytes("same"))
+      #expect(try cipher.open(combined: box.combined, authenticating: [1]) == bytes("same"))
+      #expect(throws: CryptoError.authenticationFailed) {
+        try cipher.open(combined: box.combined, authenticating: [2])
+      }
+    }
+    #expect(throws: CryptoError.invalidParameter("a sealed box is at least 28 bytes, not 27")) {
+      try cipher.open(combined: [UInt8](repeating: 0, count: 27))
+    }
+    #expect(throws: CryptoError.self) { try cipher.seal([1], nonce: [0, 1, 2]) }
+  }
+
   @Test func sealsWithAFreshRandomNonceEachTime() throws {
     let key = try SymmetricKey.random()
     let first = try AESGCM.seal(bytes("same"), using: key)

@@ -44,6 +44,35 @@ import Testing
     #expect(hexString(code) == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
   }
 
+  /// One key for many messages (`HMACSHA256.Key`, what the vault's name index uses): the
+  /// RFC 4231 codes, one message after another under the same key, and the same codes as the
+  /// one-shot for keys empty, short and longer than the block.
+  @Test func aKeyUsedForManyMessagesGivesTheOneShotsCodes() throws {
+    let jefe = try HMACSHA256.Key(bytes("Jefe"))
+    for _ in 0..<3 {
+      #expect(
+        hexString(jefe.authenticationCode(for: bytes("what do ya want for nothing?")))
+          == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+      #expect(
+        jefe.authenticationCode(for: bytes("Hi There"))
+          == HMACSHA256.authenticationCode(for: bytes("Hi There"), key: bytes("Jefe")))
+    }
+    let long = [UInt8](repeating: 0xAA, count: 131)
+    #expect(
+      hexString(
+        try HMACSHA256.Key(long).authenticationCode(
+          for: bytes("Test Using Larger Than Block-Size Key - Hash Key First")))
+        == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
+    for key in [[], [0x0B], [UInt8](repeating: 0x0B, count: 20), long] {
+      let keyed = try HMACSHA256.Key(key)
+      for message in [[], bytes("a"), [UInt8](repeating: 7, count: 200)] {
+        #expect(
+          keyed.authenticationCode(for: message)
+            == HMACSHA256.authenticationCode(for: message, key: key))
+      }
+    }
+  }
+
   @Test func rejectsAnAuthenticationCodeWithOneBitFlipped() {
     let key = bytes("Jefe")
     let message = bytes("what do ya want for nothing?")

@@ -57,9 +57,15 @@ import Testing
         screen.contains { $0.hasPrefix(" › work") && $0.contains("in 1h 29m") }
       }
 
-      try await Self.authtui(["logout", "sandbox/home"], in: fixture)
-      try await tmux.waitUntil("sandbox/home gone") { screen in
-        !screen.contains { $0.contains("home") } && screen.contains { $0.contains("› work") }
+      // A rename by another process: the list reads that account again, and moves it.
+      try await Self.authtui(["rename", "sandbox/home", "house"], in: fixture)
+      try await tmux.waitUntil("sandbox/home renamed") { screen in
+        !screen.contains { $0.contains("home") } && screen.contains { $0.contains("house") }
+      }
+
+      try await Self.authtui(["logout", "sandbox/house"], in: fixture)
+      try await tmux.waitUntil("sandbox/house gone") { screen in
+        !screen.contains { $0.contains("house") } && screen.contains { $0.contains("› work") }
       }
       try await Self.authtui(["logout", "sandbox/work"], in: fixture)
       try await tmux.waitFor("No accounts yet.")

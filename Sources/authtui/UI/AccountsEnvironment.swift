@@ -32,6 +32,9 @@ actor AccountsEnvironment: AppEnvironment {
   /// The vault's change stamp when the list was last read: another process wrote when it
   /// moves.
   private var seenStamp: Int64?
+  /// The accounts as last read: a reload after another process wrote reads only the rows
+  /// written since.
+  private var listing: AccountListing?
   /// What came of background work, oldest first, until a look at the vault hands it on.
   private var backgroundNews: [(StatusMessage.Kind, String)] = []
   private var sessions: [RequestID: SignInSession] = [:]
@@ -207,6 +210,7 @@ actor AccountsEnvironment: AppEnvironment {
     book = AccountAccess.book(
       over: vault, catalog: catalog ?? ProviderCatalog.load(from: setup.configuration))
     seenStamp = try? await vault.externalChangeStamp()
+    listing = nil
     // Under `unlock_once`, leave an agent running, as the command line does; in the
     // background, so the list shows at once. Why none could be started reaches the status
     // line with the next look at the vault.
@@ -253,7 +257,7 @@ actor AccountsEnvironment: AppEnvironment {
     } catch {
       return .accounts(.failure(.vault(error)))
     }
-    return .accounts(await AccountsError.result(of: try await accounts()))
+    return .accounts(await AccountsError.result(of: try await accounts(onlyChanges: true)))
   }
 
   /// `body` with the unlocked book.
@@ -266,8 +270,14 @@ actor AccountsEnvironment: AppEnvironment {
 
   // MARK: Accounts and providers
 
-  private func accounts() async throws(AccountsError) -> AccountList {
-    let listing = try await withBook { book throws(AccountsError) in try await book.listing() }
+  /// Every account; with `onlyChanges`, only the rows written since the last read are read.
+  private func accounts(onlyChanges: Bool = false) async throws(AccountsError) -> AccountList {
+    let previous = onlyChanges ? self.listing : nil
+    let listing = try await withBook { book throws(AccountsError) in
+      guard let previous else { return try await book.listing() }
+      return try await book.listing(updating: previous).listing
+    }
+    self.listing = listing
     return AccountList(
       accounts: try listing.accounts.map { record throws(AccountsError) in
         try summary(record, isDefault: listing.defaults.contains(record.id))
