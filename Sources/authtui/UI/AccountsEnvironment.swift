@@ -243,11 +243,12 @@ actor AccountsEnvironment: AppEnvironment {
   /// What another process changed in the vault since the last look, or nil.
   private func vaultChange() async -> Outcome? {
     guard let vault, book != nil else { return nil }
+    let stamp: Int64
     do {
-      let stamp = try await vault.externalChangeStamp()
+      stamp = try await vault.externalChangeStamp()
       guard stamp != seenStamp else { return nil }
-      seenStamp = stamp
       if try await vault.passphraseChangedElsewhere() {
+        seenStamp = stamp
         await vault.lock()
         book = nil
         return .vault(
@@ -257,7 +258,12 @@ actor AccountsEnvironment: AppEnvironment {
     } catch {
       return .accounts(.failure(.vault(error)))
     }
-    return .accounts(await AccountsError.result(of: try await accounts(onlyChanges: true)))
+    // The change counts as seen only once it was read: a reading that failed (the vault busy
+    // for a moment) is tried again at the next look, or the list would stay behind until
+    // another process happened to write again.
+    let result = await AccountsError.result(of: try await accounts(onlyChanges: true))
+    if case .success = result { seenStamp = stamp }
+    return .accounts(result)
   }
 
   /// `body` with the unlocked book.
