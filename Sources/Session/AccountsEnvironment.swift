@@ -1,8 +1,6 @@
 import Accounts
 import App
 import AuthCore
-import Commands
-import Crypto
 import Foundation
 import Isolation
 import Providers
@@ -11,8 +9,9 @@ import Vault
 
 /// The UI's world: the vault and the providers through `AccountBook`, the browser and the
 /// clipboard. The UI calls it from tasks, never from its own thread.
-actor AccountsEnvironment: AppEnvironment {
+public actor AccountsEnvironment: AppEnvironment {
   private let setup: VaultSetup
+  private let access: CommandLineAccess
   private let terminal: TerminalClipboard
   private let environment: [String: String]
   private let openPage: @Sendable (String, String?, DemoAnswer?) -> BrowserReport
@@ -50,14 +49,17 @@ actor AccountsEnvironment: AppEnvironment {
   /// through a one-time address, never in a browser's argv.
   private var endSessionPages: [AccountName: URL] = [:]
 
-  /// `terminal` is the UI's way to the terminal's clipboard; `clearAfter` the seconds a
-  /// copied token stays there.
-  init(
-    setup: VaultSetup, terminal: TerminalClipboard, environment: [String: String],
-    clearAfter: TimeInterval,
+  /// `access` is how the command line unlocks the vault and leaves an agent; `terminal` the
+  /// UI's way to the terminal's clipboard; `clearAfter` the seconds a copied token stays
+  /// there; `openPage` opens an address (with the user code it asks for, and the demo's
+  /// answer) in the browser.
+  public init(
+    setup: VaultSetup, access: CommandLineAccess, terminal: TerminalClipboard,
+    environment: [String: String], clearAfter: TimeInterval,
     openPage: @escaping @Sendable (String, String?, DemoAnswer?) -> BrowserReport
   ) {
     self.setup = setup
+    self.access = access
     self.terminal = terminal
     self.environment = environment
     self.clearAfter = clearAfter
@@ -67,7 +69,7 @@ actor AccountsEnvironment: AppEnvironment {
   // MARK: The effects
 
   /// Each effect's call and the answer it gives, one line each.
-  func perform(
+  public func perform(
     _ effect: Effect, progress: @escaping @Sendable (SignInProgress) -> Void
   ) async -> Response? {
     switch effect {
@@ -160,9 +162,9 @@ actor AccountsEnvironment: AppEnvironment {
   // MARK: The vault
 
   private func start() async -> VaultAvailability {
-    let supplied: SecretText?
+    let known: SecretText?
     do {
-      supplied = try await setup.prepare()
+      known = try await setup.prepare()
     } catch {
       return .unusable(error.message)
     }
@@ -172,32 +174,35 @@ actor AccountsEnvironment: AppEnvironment {
     catalogStamps = ProviderFileStamps(of: setup.configuration)
     catalog = ProviderCatalog.load(
       from: setup.configuration, defaultLoginTimeout: settings.loginTimeout)
-    let opened: Vault
+    var opened: Vault?
     do {
       opened = try await Vault.open(at: setup.location)
     } catch .noVault {
-      if let supplied {
-        return await createVault(supplied).map(VaultAvailability.unusable) ?? .unlocked
-      }
-      return .missing
+      opened = nil
     } catch {
       return .unusable(error.description)
     }
     vault = opened
-    if let supplied {
-      return await unlock(supplied).map { .locked(problem: $0) } ?? .unlocked
-    }
-    guard let source = setup.passphrase, source.origin != .terminal else {
+    let source = setup.passphrase
+    switch UnlockPolicy.firstStep(
+      vaultExists: opened != nil, known: known,
+      sourceOutsideTerminal: source.map { $0.origin != .terminal } ?? false)
+    {
+    case .create(let passphrase):
+      return await createVault(passphrase).map(VaultAvailability.unusable) ?? .unlocked
+    case .askToCreate:
+      return .missing
+    case .unlock(let passphrase):
+      return await unlock(passphrase).map { .locked(problem: $0) } ?? .unlocked
+    case .unlockFromSource:
+      guard let opened, let source else { return .locked(problem: nil) }
+      // The unlock screen shows the command line's sentence, which names the variable.
+      if let problem = await access.unlock(opened, source) { return .locked(problem: problem) }
+      await ready(opened)
+      return .unlocked
+    case .ask:
       return .locked(problem: nil)
     }
-    do throws(CommandFailure) {
-      try await VaultAccess.unlock(opened, with: source, prompt: "")
-    } catch {
-      // The unlock screen shows the command line's sentence, which names the variable.
-      return .locked(problem: error.message)
-    }
-    await ready(opened)
-    return .unlocked
   }
 
   /// Unlocks the vault; nil, or the command line's sentence for why not.
@@ -206,7 +211,7 @@ actor AccountsEnvironment: AppEnvironment {
     do {
       try await vault.unlock(with: Passphrase(passphrase.revealed))
     } catch {
-      return VaultAccess.failure(error).message
+      return access.problem(error)
     }
     await ready(vault)
     return nil
@@ -227,8 +232,7 @@ actor AccountsEnvironment: AppEnvironment {
 
   private func ready(_ vault: Vault) async {
     self.vault = vault
-    book = AccountAccess.book(
-      over: vault, catalog: catalog ?? ProviderCatalog.load(from: setup.configuration))
+    book = access.book(vault, catalog ?? ProviderCatalog.load(from: setup.configuration))
     seenStamp = try? await vault.externalChangeStamp()
     listing = nil
     // Under `unlock_once`, leave an agent running, as the command line does; in the
@@ -236,10 +240,9 @@ actor AccountsEnvironment: AppEnvironment {
     // line with the next look at the vault.
     let configuration = setup.configuration
     let environment = self.environment
+    let leave = access.leaveAgentRunning
     Task.detached { [weak self] in
-      if let problem = await AgentLauncher.leaveRunningIfAsked(
-        vault, configuration: configuration, environment: environment)
-      {
+      if let problem = await leave(vault, configuration, environment) {
         await self?.report(.warning, problem)
       }
     }
@@ -368,7 +371,7 @@ actor AccountsEnvironment: AppEnvironment {
     catalogStamps = stamps
     self.settings = settings
     catalog = fresh
-    if let vault, book != nil { book = AccountAccess.book(over: vault, catalog: fresh) }
+    if let vault, book != nil { book = access.book(vault, fresh) }
   }
 
   /// How long each request of a discovery or registration may take, as for `providers add`.
@@ -451,18 +454,12 @@ actor AccountsEnvironment: AppEnvironment {
   private func saveSetup(
     _ provider: ProviderID, clientID: String, redirectPort: UInt16?, clientSecret: ClientSecret?
   ) async -> Result<[ProviderSummary], ProviderSetupError> {
-    let configuration = setup.configuration
-    let saved = await onOwnThread(named: "provider-setup") { () -> ProviderSetupError? in
-      do throws(ProviderSetupError) {
-        try ProviderFile.saveSetup(
-          provider, clientID: clientID, redirectPort: redirectPort, clientSecret: clientSecret,
-          in: configuration)
-        return nil
-      } catch {
-        return error
-      }
+    if let saved = await ProviderSetupSave.save(
+      provider, clientID: clientID, redirectPort: redirectPort, clientSecret: clientSecret,
+      in: setup.configuration)
+    {
+      return .failure(saved)
     }
-    if let saved { return .failure(saved) }
     await readCatalog()
     return .success(providers())
   }
@@ -565,19 +562,8 @@ actor AccountsEnvironment: AppEnvironment {
     async throws(AccountsError) -> ExportReport
   {
     let (token, record) = try await validToken(account)
-    let expanded = EnvFile.expandingHome(path)
-    let expiresAt = record.tokens.expiresAt
-    // The folder, the write and its fsyncs block: a thread of their own, off the pool.
-    try await onOwnThread(named: "env-file") { () throws(AccountsError) in
-      do throws(EnvFile.FolderError) {
-        try EnvFile.createFolder(of: expanded)
-      } catch {
-        throw .envFile(
-          path: path,
-          reason: "its folder cannot be created (\(error.reason)); choose another file")
-      }
-      try EnvFile.write(variable: variable, value: token, expiresAt: expiresAt, to: expanded)
-    }
+    try await EnvFileExport.write(
+      token: token, expiresAt: record.tokens.expiresAt, variable: variable, path: path)
     return ExportReport(
       account: account, path: path, variable: variable, expiresAt: record.tokens.expiresAt)
   }
@@ -643,7 +629,7 @@ actor AccountsEnvironment: AppEnvironment {
     }
     let openPage = self.openPage
     let name = account.description
-    return await SignOutPage.open(
+    return await SignOutPageOffer.open(
       url, account: name,
       returned: { [weak self] returned in
         await self?.report(
