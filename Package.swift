@@ -75,6 +75,14 @@ let package = Package(
         "Accounts", "Terminal", "Theme", "AuthCore", "Providers", "QRCode", "Spelling", "Vault",
       ]),
 
+    // The UI's environment: the vault's start-up and unlock policy, the effects done against
+    // the account book, the provider files and the browser; the executable only builds it.
+    .target(
+      name: "Session",
+      dependencies: [
+        "Accounts", "App", "AuthCore", "Crypto", "Isolation", "Providers", "System", "Vault",
+      ]),
+
     // Build tool: compiles data files (Themes/*.theme, provider presets) into their modules.
     .executableTarget(name: "DataFileEmbedder"),
     .plugin(
@@ -107,8 +115,9 @@ let package = Package(
     .executableTarget(
       name: "authtui-core",
       dependencies: [
-        "Accounts", "App", "AuthCore", "Commands", "Crypto", "Hardening", "Isolation", "Providers",
-        "Sandbox", "System", "Terminal", "TerminalCurses", "Theme", "Vault",
+        "Accounts", "AgentProtocol", "App", "AuthCore", "Commands", "Crypto", "Hardening",
+        "Isolation", "Providers", "Sandbox", "Session", "System", "Terminal", "TerminalCurses",
+        "Theme", "Vault",
       ],
       path: "Sources/authtui"),
     .executableTarget(name: "authtui-sandbox", dependencies: ["Sandbox"]),
@@ -180,6 +189,9 @@ let package = Package(
         "Sandbox", "TestSupport", "Vault",
       ]),
     .testTarget(name: "SystemTests", dependencies: ["System"]),
+    .testTarget(
+      name: "SessionTests",
+      dependencies: ["Accounts", "App", "AuthCore", "Providers", "Session", "TestSupport"]),
     .testTarget(
       name: "AgentTests",
       dependencies: [

@@ -45,10 +45,10 @@ let theme = (try? ThemeCatalog().theme(named: "default")) ?? Theme(name: "plain"
   var state = AppState(configuration: configuration)
   _ = state.apply(.resized(size), now: now)
   var accountsRequest = RequestID(0)
-  for effect in state.apply(.finished(.start, .vault(.unlocked)), now: now) {
+  for effect in state.apply(.response(.vaultOpened(.unlocked)), now: now) {
     if case .loadAccounts(let id) = effect { accountsRequest = id }
     if case .loadProviders(let id) = effect {
-      _ = state.apply(.finished(effect, .providers(providers)), now: now)
+      _ = state.apply(.response(.providersLoaded(id, providers)), now: now)
     }
   }
   return (state, accountsRequest)
@@ -82,7 +82,7 @@ struct Figures {
 @MainActor func firstFrame(on screen: any Screen) {
   var (state, request) = unlockedState()
   _ = state.apply(
-    .finished(.loadAccounts(request), .accounts(.success(AccountList(accounts: accounts)))),
+    .response(.accountsLoaded(request, .success(AccountList(accounts: accounts)))),
     now: now)
   screen.invalidate()
   screen.render(AppView.render(state, size: screen.size, now: now), styles: theme.style(for:))
@@ -91,7 +91,7 @@ struct Figures {
 var listState: AppState = {
   var (state, request) = unlockedState()
   _ = state.apply(
-    .finished(.loadAccounts(request), .accounts(.success(AccountList(accounts: accounts)))),
+    .response(.accountsLoaded(request, .success(AccountList(accounts: accounts)))),
     now: now)
   return state
 }()

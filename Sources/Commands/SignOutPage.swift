@@ -14,7 +14,8 @@ package enum SignOutPage {
   /// How long a printed address waits for the person to open it.
   static let printedWait: TimeInterval = 120
   /// How long, once the page was opened, the landing waits for the provider to send the
-  /// browser back (the person may first have to confirm the sign-out there).
+  /// browser back (the person may first have to confirm the sign-out there). The UI's page:
+  /// Session's `SignOutPageOffer`.
   static let returnWait: TimeInterval = 120
 
   /// `logout`: opens the address with `browser`, or prints it when there is none (or
@@ -77,27 +78,6 @@ package enum SignOutPage {
     } else {
       console.err("The sign-out address was not opened; it no longer works.")
     }
-  }
-
-  /// The UI: opens the address with `open` and keeps the listener in the background until it
-  /// is fetched and the provider has returned the browser to the landing, or the waits end.
-  /// Where authtui serves a landing, `returned` hears whether the provider sent the browser
-  /// back to it once the page was opened. Returns what `open` reported.
-  package static func open<Report: Sendable>(
-    _ url: URL, account: String? = nil,
-    returned: @escaping @Sendable (Bool) async -> Void = { _ in },
-    with open: @Sendable (String) -> Report
-  ) async -> Report? {
-    guard let link = try? await OneTimeRedirect(to: url, account: account) else { return nil }
-    let report = open(link.address.absoluteString)
-    Task {
-      guard await link.waitUntilFetched(deadline: Date().addingTimeInterval(browserWait)) else {
-        return
-      }
-      let back = await link.waitForReturn(deadline: Date().addingTimeInterval(returnWait))
-      if link.landingURI != nil { await returned(back) }
-    }
-    return report
   }
 
   /// After the page was opened: waits for the provider to return the browser to authtui's

@@ -31,7 +31,12 @@ if invocation.wantsHelp {
 // The interactive UI runs here, on the main thread and before any `await` below: curses needs
 // that thread to see resizes at once.
 if invocation.command.isEmpty || invocation.command == "demo" {
-  let status = InteractiveCommand.run(invocation, console: console)
+  let global = invocation.global
+  let status = InteractiveCommand.run(
+    InteractiveOptions(
+      isDemo: invocation.command == "demo", vault: global.vault, config: global.config,
+      theme: global.theme, noColor: global.noColor),
+    access: .commandLine, complain: console.err)
   TerminationSignals.shared.exitIfRequested()
   exit(status.rawValue)
 }

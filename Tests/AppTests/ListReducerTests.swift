@@ -291,6 +291,27 @@ import Vault
     #expect(signingIn.state.shouldExit)
   }
 
+  @Test func aTerminationEndsTheUIThroughTheReducer() {
+    var driver = Driver()
+    #expect(!driver.state.shouldExit)
+    #expect(driver.send(.terminate).isEmpty)
+    #expect(driver.state.shouldExit)
+  }
+
+  @Test func aRefreshAskedTwiceRunsOnceWhateverItsSpinnerSays() throws {
+    var driver = Driver()
+    driver.select("bob")
+    guard case .refresh = driver.press(.character("r")).first else {
+      Issue.record("no refresh was asked for")
+      return
+    }
+    let index = try #require(driver.state.busy.firstIndex { $0.kind == .refresh })
+    // The spinner's words are for the eye: the work in flight is known by its kind.
+    driver.state.busy[index].label = "working on work/bob"
+    #expect(driver.press(.character("r")).isEmpty)
+    #expect(driver.text.contains("work/bob is being refreshed already"))
+  }
+
   @Test func messagesGoAwayByThemselves() {
     var driver = Driver()
     driver.select("alice")

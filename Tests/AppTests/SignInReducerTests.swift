@@ -137,7 +137,7 @@ import Testing
     let started = driver.startSignIn("work", .pkce)
     let id = try #require(started)
     let opened = driver.send(.signInProgress(id, driver.browserSnapshot()))
-    guard case .openBrowser(_, Fixtures.authorizationURL, nil, nil) = opened.first else {
+    guard case .openSignInPage(_, id, nil) = opened.first else {
       Issue.record("the browser was not opened: \(opened)")
       return
     }
@@ -147,16 +147,15 @@ import Testing
     #expect(again.count == 1)
   }
 
-  @Test func theBrowserIsGivenTheOneTimeAddressAndOpensAgainWhenTheSignInRestarts() throws {
+  @Test func theBrowserIsGivenTheAttemptsPageAndOpensAgainWhenTheSignInRestarts() throws {
     var driver = Driver()
     let started = driver.startSignIn("work", .pkce)
     let id = try #require(started)
     var snapshot = driver.browserSnapshot()
     snapshot.browserURL = URL(string: "http://127.0.0.1:39211/sign-in/first")
     let opened = driver.send(.signInProgress(id, snapshot))
-    guard case .openBrowser(_, "http://127.0.0.1:39211/sign-in/first", nil, nil) = opened.first
-    else {
-      Issue.record("the browser was not given the one-time address: \(opened)")
+    guard case .openSignInPage(_, id, nil) = opened.first else {
+      Issue.record("the browser was not given the attempt's page: \(opened)")
       return
     }
     // The screen still shows the authorization URL, for copying elsewhere.
@@ -166,8 +165,7 @@ import Testing
     snapshot.restarts = 1
     snapshot.notice = .restarted
     let reopened = driver.send(.signInProgress(id, snapshot))
-    guard case .openBrowser(_, "http://127.0.0.1:39211/sign-in/second", nil, nil) = reopened.first
-    else {
+    guard case .openSignInPage(_, id, nil) = reopened.first else {
       Issue.record("the browser was not opened again: \(reopened)")
       return
     }
@@ -180,7 +178,7 @@ import Testing
     let started = driver.startSignIn("work", .pkce)
     let id = try #require(started)
     guard
-      case .openBrowser(let request, _, _, _) = driver.send(
+      case .openSignInPage(let request, _, _) = driver.send(
         .signInProgress(id, driver.browserSnapshot())
       ).first
     else { return }
@@ -210,12 +208,15 @@ import Testing
     driver.press(.paste("http://127.0.0.1:39211/callback?code=abc&state=xyz"))
     #expect(driver.state.context == .pasteRedirect)
     let submitted = driver.press(.enter)
-    #expect(
-      submitted == [
-        .submitRedirect(id, SecretText("http://127.0.0.1:39211/callback?code=abc&state=xyz"))
-      ])
+    guard submitted.count == 1,
+      case .submitRedirect(let request, id, let url) = submitted.first,
+      url == SecretText("http://127.0.0.1:39211/callback?code=abc&state=xyz")
+    else {
+      Issue.record("the redirect did not go to the attempt: \(submitted)")
+      return
+    }
     #expect(!"\(submitted)".contains("code=abc"))
-    driver.finish(id, .done(.auth(.malformedRedirect("it has no code or error parameter"))))
+    driver.finish(request, .done(.auth(.malformedRedirect("it has no code or error parameter"))))
     #expect(driver.text.contains("That is not a redirect this sign-in can use"))
   }
 
@@ -361,7 +362,7 @@ extension AppState {
     var approving = Self.demo()
     approving.press(.character("a"))
     #expect(approving.text.contains("Demo: its approver approves as demo-user (m to change)"))
-    guard case .openBrowser(_, _, _, .approve(as: nil))? = try Self.opened(&approving) else {
+    guard case .openSignInPage(_, _, .approve(as: nil))? = try Self.opened(&approving) else {
       Issue.record("the page was not approved as the approver's name")
       return
     }
@@ -370,14 +371,14 @@ extension AppState {
     var denying = Self.demo()
     denying.press(.character("a"), .character("m"))
     #expect(denying.text.contains("Demo: its approver declines"))
-    guard case .openBrowser(_, _, _, .deny)? = try Self.opened(&denying) else {
+    guard case .openSignInPage(_, _, .deny)? = try Self.opened(&denying) else {
       Issue.record("the page was not declined")
       return
     }
     var ignoring = Self.demo()
     ignoring.press(.character("a"), .character("m"), .character("m"))
     #expect(ignoring.text.contains("ignores the page (a silent denial)"))
-    guard case .openBrowser(_, _, _, .ignore)? = try Self.opened(&ignoring) else {
+    guard case .openSignInPage(_, _, .ignore)? = try Self.opened(&ignoring) else {
       Issue.record("the page was not ignored")
       return
     }
@@ -403,7 +404,7 @@ extension AppState {
       return
     }
     let opened = driver.send(.signInProgress(id, driver.browserSnapshot()))
-    guard case .openBrowser(_, _, _, .approve(as: "second"))? = opened.first else {
+    guard case .openSignInPage(_, _, .approve(as: "second"))? = opened.first else {
       Issue.record("the approver was not told the name: \(opened)")
       return
     }
@@ -414,7 +415,7 @@ extension AppState {
     driver.press(.character("a"), .character("m"))
     #expect(!driver.text.contains("Demo:"))
     driver.press(.escape)
-    guard case .openBrowser(_, _, _, nil)? = try Self.opened(&driver) else {
+    guard case .openSignInPage(_, _, nil)? = try Self.opened(&driver) else {
       Issue.record("a page outside the demo carried an answer")
       return
     }

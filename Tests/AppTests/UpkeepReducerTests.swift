@@ -184,14 +184,12 @@ import Testing
     #expect(driver.advance(600).isEmpty)
   }
 
-  @Test func aProblemInTheBackgroundReachesTheStatusLineWithTheNextLook() throws {
+  @Test func aProblemInTheBackgroundReachesTheStatusLineAndTheNewsIsFollowedOn() throws {
     var driver = Self.driver(Fixtures.accounts)
-    let look = try #require(
-      driver.advance(0.1).first { if case .watchVault = $0 { true } else { false } })
     let problem =
       "could not leave an agent running (\"unlock_once\" in config.json): the socket folder is "
       + "a file"
-    driver.send(.finished(look, .backgroundNews(.warning, problem)))
+    #expect(driver.send(.response(.news(.warning, problem))) == [.followNews])
     #expect(driver.state.message?.kind == .warning)
     #expect(driver.text.contains("could not leave an agent running"))
     // The list stays as it was, and the vault is watched on.
@@ -201,20 +199,16 @@ import Testing
 
   @Test func backgroundNewsNeverHidesAGraverMessageStillShowing() throws {
     var driver = Self.driver(Fixtures.accounts)
-    var look = try #require(
-      driver.advance(0.1).first { if case .watchVault = $0 { true } else { false } })
-    driver.send(.finished(look, .backgroundNews(.warning, "the agent could not be left running")))
-    look = try #require(
-      driver.advance(0.5).first { if case .watchVault = $0 { true } else { false } })
-    driver.send(.finished(look, .backgroundNews(.info, "the provider did not send it back")))
+    driver.send(.response(.news(.warning, "the agent could not be left running")))
+    driver.advance(0.5)
+    driver.send(.response(.news(.info, "the provider did not send it back")))
     #expect(driver.state.message?.text == "the agent could not be left running")
     // News stays until a key, however long that takes; then lesser news shows.
-    look = try #require(
-      driver.advance(600).first { if case .watchVault = $0 { true } else { false } })
+    driver.advance(600)
     #expect(driver.state.message?.text == "the agent could not be left running")
     driver.press(.character("j"))
     #expect(driver.state.message == nil)
-    driver.send(.finished(look, .backgroundNews(.info, "the provider did not send it back")))
+    driver.send(.response(.news(.info, "the provider did not send it back")))
     #expect(driver.state.message?.text == "the provider did not send it back")
   }
 }

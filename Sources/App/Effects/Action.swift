@@ -14,6 +14,8 @@ public enum Action: Sendable {
   case tick
   /// A sign-in attempt moved on, while its `.startSignIn` effect runs.
   case signInProgress(RequestID, SignInProgress)
-  /// An effect ended: the effect as the reducer asked for it, and what came of it.
-  case finished(Effect, Outcome)
+  /// An effect ended: its answer.
+  case response(Response)
+  /// The process was asked to terminate (and no refresh is being stored): the UI ends now.
+  case terminate
 }

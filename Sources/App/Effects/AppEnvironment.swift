@@ -3,11 +3,10 @@ import AuthCore
 
 /// The world as the UI reaches it: the vault, the providers, the browser and the clipboard.
 ///
-/// It answers by effect: `perform` does the work `effect` asks for and returns its outcome
-/// (the one each `Effect` case names); the runner hands both back to the reducer. A new
-/// operation is an effect, the reducer's cases for it, and its line in the real environment's
-/// `perform` (and in a test's, which answers from memory); no method and no result action per
-/// operation.
+/// It answers by effect: `perform` does the work `effect` asks for and returns its answer,
+/// the `Response` case each `Effect` case names; the runner hands it back to the reducer. A
+/// new operation is an effect, its response, the reducer's cases for both, and its line in
+/// each environment's `perform` (the real one, and a test's, which answers from memory).
 ///
 /// The UI never calls this on its own thread: `EffectRunner` calls it from tasks and sends the
 /// results back to the loop as actions, so the screen keeps answering keys while a refresh, a
@@ -17,11 +16,12 @@ import AuthCore
 /// Nothing here hands the UI a token: copying and exporting happen inside the environment,
 /// which reports only what it did.
 public protocol AppEnvironment: Sendable {
-  /// Does the work of `effect` and returns what came of it; `progress` takes a sign-in's
-  /// reports on the way. Nil for the effects that are not the environment's (`.cancelSignIn`,
-  /// `.redraw`). Cancelling the calling task ends a sign-in attempt with nothing stored.
+  /// Does the work of `effect` and returns its answer; `progress` takes a sign-in's reports on
+  /// the way. Nil for the effects that are not the environment's (`.cancelSignIn`, `.redraw`),
+  /// and for `.followNews` when the task is cancelled. Cancelling the calling task ends a
+  /// sign-in attempt with nothing stored.
   func perform(_ effect: Effect, progress: @escaping @Sendable (SignInProgress) -> Void) async
-    -> Outcome?
+    -> Response?
 }
 
 extension AccountsError {

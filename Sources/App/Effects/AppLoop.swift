@@ -14,7 +14,8 @@ public final class AppLoop {
     case action(Action)
     /// Text for the terminal's clipboard (OSC 52), which only the screen's thread may write.
     case copyToClipboard(SecretText)
-    /// End the loop now (the process was asked to terminate, and no refresh is being stored).
+    /// End the loop now (the process was asked to terminate, and no refresh is being stored):
+    /// the reducer takes it as `.terminate`.
     case stop
   }
 
@@ -61,7 +62,7 @@ public final class AppLoop {
         switch message {
         case .action(let action): dispatch(action)
         case .copyToClipboard(let text): screen.copyToClipboard(text.revealed)
-        case .stop: state.shouldExit = true
+        case .stop: dispatch(.terminate)
         }
       }
       dispatch(.tick)

@@ -5,31 +5,36 @@ import Vault
 
 /// Work the reducer asks for: everything that touches the vault, the network, the browser or
 /// the clipboard. Plain data, so reducer tests compare it; `AppEnvironment.perform` does it and
-/// answers with the `Outcome` each case names, and `EffectRunner` runs it in a task, off the
-/// UI thread, and hands back `.finished(effect, outcome)`. `redraw` stays with the loop,
+/// answers with the `Response` case each effect names, and `EffectRunner` runs it in a task,
+/// off the UI thread, and hands the answer back as `.response`. `redraw` stays with the loop,
 /// `cancelSignIn` with the runner.
 ///
-/// A new operation is a case here (with the outcome it ends with), the reducer's cases that
-/// ask for it and take its outcome, and its line in the real environment's `perform`.
+/// An effect names what it is about by typed handle (a request id, a sign-in attempt's id, an
+/// `AccountName`), never by text to be matched back. A new operation is a case here, its
+/// `Response` case, and one line in each environment's `perform` (docs/recipe-ui-operation.md).
 public enum Effect: Sendable, Equatable {
-  /// Find out how the vault stands (a passphrase variable may unlock it): `.vault`.
+  /// Find out how the vault stands (a passphrase variable may unlock it): `.vaultOpened`.
   case start
+  /// Wait for the next piece of background news (an agent that could not be left running, a
+  /// provider file that no longer reads, a sign-out page the provider answered): `.news`. The
+  /// reducer asks again after each.
+  case followNews
   /// Unlock the vault: `.unlocked`.
   case unlock(RequestID, SecretText)
   /// Create the vault with this passphrase: `.unlocked`.
   case createVault(RequestID, SecretText)
-  /// Read the account list: `.accounts`.
+  /// Read the account list: `.accountsLoaded`.
   case loadAccounts(RequestID)
-  /// Read the provider catalog: `.providers`.
+  /// Read the provider catalog: `.providersLoaded`.
   case loadProviders(RequestID)
   /// Write a provider's client id (and redirect port) into `providers/ID.json`, keeping the
-  /// file's other fields, then read the catalog again: `.providerSaved`.
+  /// file's other fields, then read the catalog again: `.providerSetupSaved`.
   case saveProviderSetup(
     RequestID, provider: ProviderID, clientID: String, redirectPort: UInt16?,
     clientSecret: ClientSecret?)
   /// Look whether a provider file (or `config.json`) was added, changed or removed by any
   /// process or editor since the catalog was read (cheap: a listing and a `stat` per file):
-  /// `.providers` with the catalog read again when one was, `.done(nil)` when not.
+  /// `.providersWatched`.
   case watchProviders(RequestID)
   /// Discover the server at `issuer` (its OpenID discovery and RFC 8414 metadata, as
   /// `providers add` does): `.issuerDiscovered`.
@@ -38,41 +43,43 @@ public enum Effect: Sendable, Equatable {
   /// when no `clientID` is given and the server allows it (RFC 7591), write
   /// `providers/ID.json`, read the catalog again: `.providerAdded`.
   case addProvider(RequestID, provider: ProviderID, issuer: String, clientID: String?)
-  /// Give the account the label `label` (`AccountBook.rename`): `.accounts`, the list
-  /// afterwards.
+  /// Give the account the label `label` (`AccountBook.rename`): `.renamed`.
   case rename(RequestID, AccountName, label: String)
   /// Start a sign-in attempt; its progress comes back as `.signInProgress` under the same id,
   /// and its end as `.signedIn`. The account is stored only when the attempt succeeds.
   case startSignIn(RequestID, provider: ProviderID, method: SignInFlow, label: String?)
   /// End a running attempt; it stores nothing (the runner cancels its task).
   case cancelSignIn(RequestID)
-  /// Hand a pasted redirect URL to a running browser attempt: `.done`.
-  case submitRedirect(RequestID, SecretText)
-  /// Open a page in the browser; `userCode` is the code the page asks for, if any, and `demo`
-  /// what the demo's approver answers there (nil outside the demo): `.browser`.
-  case openBrowser(RequestID, url: String, userCode: String?, demo: DemoAnswer?)
-  /// Copy text that is not secret (a URL, a user code) to the clipboard: `.copied`.
+  /// Hand a pasted redirect URL to the running browser attempt `attempt`: `.redirectSubmitted`.
+  case submitRedirect(RequestID, attempt: RequestID, SecretText)
+  /// Open the page of the running attempt `attempt` in the browser (a browser sign-in's
+  /// one-time address, fresh each time after the first; a device or PIN sign-in's verification
+  /// page with its code); `demo` is what the demo's approver answers there (nil outside the
+  /// demo): `.pageOpened`.
+  case openSignInPage(RequestID, attempt: RequestID, demo: DemoAnswer?)
+  /// Open the provider's sign-out page for the account signed out just before (through a
+  /// one-time address: the page carries its id_token): `.pageOpened`.
+  case openSignOutPage(RequestID, AccountName)
+  /// Copy text that is not secret (a sign-in's URL, a user code) to the clipboard: `.copied`.
   case copyText(RequestID, String, what: String)
   /// Copy the account's access token (refreshed first when needed) to the clipboard:
   /// `.copied`.
   case copyToken(RequestID, AccountName)
-  /// Refresh the account's access token now: `.account`.
+  /// Refresh the account's access token now: `.refreshed`.
   case refresh(RequestID, AccountName)
   /// Refresh the account's access token if it is due (`RefreshSchedule`: a quarter of its
   /// lifetime left, at most five minutes), in the background and through the lease that every
-  /// process shares: `.account`, the account as it stands afterwards.
+  /// process shares: `.refreshedAhead`, the account as it stands afterwards.
   case refreshAhead(RequestID, AccountName)
-  /// Look whether another process changed the vault (cheap: one pragma): `.accounts` with the
-  /// list when it did, `.done(nil)` when not, `.vault(.locked)` when another process changed
-  /// its passphrase.
+  /// Look whether another process changed the vault (cheap: one pragma): `.vaultWatched`.
   case watchVault(RequestID)
   /// Delete an account the vault cannot read, as `logout '#ID' --local-only` does (its tokens
-  /// cannot be read, so nothing is revoked): `.done`.
+  /// cannot be read, so nothing is revoked): `.damagedRemoved`.
   case removeDamaged(RequestID, DamagedAccount)
   /// Revoke (where possible) and delete the account: `.signedOut`.
   case signOut(RequestID, AccountName)
   /// Make the account its provider's default (the one a bare PROVIDER names), or, with
-  /// `isDefault` false, leave the provider without one: `.accounts`, the list afterwards.
+  /// `isDefault` false, leave the provider without one: `.defaultSet`.
   case setDefault(RequestID, AccountName, isDefault: Bool)
   /// Write the account's access token to an env file: `.exported`.
   case exportEnvFile(RequestID, AccountName, path: String, variable: String)
@@ -81,22 +88,6 @@ public enum Effect: Sendable, Equatable {
 }
 
 extension Effect {
-  /// The request this effect answers under (nil for the ones that have none: `.start`,
-  /// `.redraw`).
-  public var request: RequestID? {
-    switch self {
-    case .start, .redraw: return nil
-    case .unlock(let id, _), .createVault(let id, _), .loadAccounts(let id),
-      .loadProviders(let id), .startSignIn(let id, _, _, _), .cancelSignIn(let id),
-      .submitRedirect(let id, _), .openBrowser(let id, _, _, _), .copyText(let id, _, _),
-      .copyToken(let id, _), .refresh(let id, _), .refreshAhead(let id, _), .watchVault(let id),
-      .signOut(let id, _), .removeDamaged(let id, _), .saveProviderSetup(let id, _, _, _, _),
-      .exportEnvFile(let id, _, _, _), .setDefault(let id, _, _), .watchProviders(let id),
-      .discoverIssuer(let id, _), .addProvider(let id, _, _, _), .rename(let id, _, _):
-      return id
-    }
-  }
-
   /// The sign-in attempt whose task this effect starts (so it can be cancelled), or ends.
   var attempt: (id: RequestID, starts: Bool)? {
     switch self {

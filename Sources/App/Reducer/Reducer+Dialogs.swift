@@ -64,8 +64,8 @@ extension AppState {
       updateSignOut { $0.step = .working(id) }
       return [.signOut(id, dialog.account)]
     case (.done(.success(let report)), .openBrowser):
-      guard let page = report.endSessionURL else { return [] }
-      return [.openBrowser(newRequest(), url: page.absoluteString, userCode: nil, demo: nil)]
+      guard report.endSessionURL != nil else { return [] }
+      return [.openSignOutPage(newRequest(), dialog.account)]
     case (_, .back), (_, .no), (.done, .confirm):
       // Leaving while the work runs lets it finish in the background; the list shows it.
       panels.removeLast()

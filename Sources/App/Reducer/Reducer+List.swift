@@ -84,12 +84,11 @@ extension AppState {
           .warning, "\(why): sign in again with \(keyName(.add, in: .list))", now: now)
         return []
       }
-      if busy.contains(where: { $0.account == name && $0.label.hasPrefix("refreshing") }) {
+      if busy.contains(where: { $0.account == name && $0.kind == .refresh }) {
         message = StatusMessage(.info, "\(name) is being refreshed already", now: now)
         return []
       }
-      let id = startBusy("refreshing \(name)", account: name, writesVault: true)
-      return [.refresh(id, name)]
+      return [.refresh(startRefresh(name), name)]
     case .copy:
       if account.needsSignIn || !account.hasAccessToken {
         message = StatusMessage(
@@ -162,12 +161,9 @@ extension AppState {
       keeping: line, visibleIn: listHeight, from: scrollTop, lineCount: lineCount)
   }
 
-  /// Replaces (or adds) an account, keeping the list sorted. The default mark stays as the
-  /// list had it: a summary of one account (after a refresh or sign-in) does not carry it, and
-  /// only a whole list (`setDefault`, a change in another process) moves it.
+  /// Replaces (or adds) an account, keeping the list sorted; the summary is the account as the
+  /// environment read it, default mark included.
   mutating func upsert(_ account: AccountSummary) {
-    var account = account
-    account.isDefault = accounts.first { $0.name == account.name }?.isDefault ?? false
     var updated = accounts.filter { $0.name != account.name }
     updated.append(account)
     accounts = Self.sorted(updated)

@@ -3,12 +3,12 @@ import Foundation
 import Spelling
 
 extension AppState {
-  /// What came of an effect. The work it was waiting for is over, whatever the outcome; an
-  /// outcome that does not answer its effect changes nothing else.
-  mutating func finished(_ effect: Effect, _ outcome: Outcome, now: Date) -> [Effect] {
-    if let id = effect.request { endBusy(id) }
-    switch (effect, outcome) {
-    case (.start, .vault(let access)):
+  /// What came of an effect. The work it was waiting for is over, whatever the answer; an
+  /// answer for a form or an attempt that moved on changes nothing else.
+  mutating func respond(_ response: Response, now: Date) -> [Effect] {
+    if let id = response.request { endBusy(id) }
+    switch response {
+    case .vaultOpened(let access):
       switch access {
       case .unlocked:
         return becomeReady()
@@ -19,48 +19,51 @@ extension AppState {
       case .unusable(let problem):
         phase = .unusable(problem)
       }
-    case (.unlock(let id, _), .unlocked(let problem)),
-      (.createVault(let id, _), .unlocked(let problem)):
+    case .unlocked(let id, let problem):
       guard case .locked(let form) = phase, form.pending == id else { return [] }
       if let problem {
         phase = .locked(UnlockForm(creating: form.creating, problem: problem))
         return []
       }
       return becomeReady()
-    case (.loadAccounts, .accounts(let result)):
+    case .accountsLoaded(_, let result):
       switch result {
       case .success(let list):
         follow(list)
       case .failure(let failure):
         message = StatusMessage(.error, failure.message, now: now)
       }
-    case (.loadProviders, .providers(let list)):
+    case .providersLoaded(_, let list):
       useProviders(list)
-    case (.saveProviderSetup(let id, let provider, _, _, _), .providerSaved(let result)):
+    case .providerSetupSaved(let id, let provider, let result):
       return providerSetupSaved(id, provider: provider, result, now: now)
-    case (.startSignIn(let id, _, _, _), .signedIn(let result)):
+    case .signedIn(let id, let result):
       return signInFinished(id, result, now: now)
-    case (.rename(let id, let name, let label), .accounts(let result)):
+    case .renamed(let id, let name, let label, let result):
       renamed(id, name, to: label, result, now: now)
-    case (.watchProviders, _):
-      providersWatched(outcome)
-    case (.discoverIssuer(let id, let issuer), .issuerDiscovered(let result)):
+    case .providersWatched(_, let list):
+      providerWatch = nil
+      if let list { useProviders(list) }
+    case .issuerDiscovered(let id, let issuer, let result):
       issuerDiscovered(id, issuer: issuer, result)
-    case (.addProvider(let id, _, _, _), .providerAdded(let result)):
+    case .providerAdded(let id, let result):
       return providerAdded(id, result, now: now)
-    case (.submitRedirect, .done(let failure)):
+    case .redirectSubmitted(_, let failure):
       if let failure { message = StatusMessage(.error, failure.message, now: now) }
-    case (.refresh(_, let name), .account(let result)):
+    case .refreshed(_, let name, let result):
       refreshFinished(name, result, now: now)
-    case (.refreshAhead(_, let name), .account(let result)):
+    case .refreshedAhead(_, let name, let result):
       refreshedAhead(name, result, now: now)
-    case (.removeDamaged(_, let damaged), .done(let failure)):
+    case .damagedRemoved(_, let damaged, let failure):
       removedDamaged(damaged, failure, now: now)
-    case (.watchVault, _):
-      return vaultWatched(outcome, now: now)
-    case (.signOut(let id, let name), .signedOut(let result)):
+    case .vaultWatched(_, let change):
+      vaultWatched(change)
+    case .news(let kind, let text):
+      heard(kind, text, now: now)
+      return [.followNews]
+    case .signedOut(let id, let name, let result):
       signOutFinished(id, name, result, now: now)
-    case (.setDefault(_, let name, let isDefault), .accounts(let result)):
+    case .defaultSet(_, let name, let isDefault, let result):
       switch result {
       case .success(let list):
         follow(list)
@@ -74,7 +77,7 @@ extension AppState {
       case .failure(let failure):
         message = StatusMessage(.error, failure.message, now: now)
       }
-    case (.exportEnvFile, .exported(let result)):
+    case .exported(_, let result):
       switch result {
       case .success(let report):
         message = StatusMessage(
@@ -82,7 +85,7 @@ extension AppState {
       case .failure(let failure):
         message = StatusMessage(.error, failure.message, now: now)
       }
-    case (.copyText, .copied(let result)), (.copyToken, .copied(let result)):
+    case .copied(_, let result):
       switch result {
       case .success(let report):
         var text = "copied \(report.what)"
@@ -93,7 +96,7 @@ extension AppState {
       case .failure(let failure):
         message = StatusMessage(.error, failure.message, now: now)
       }
-    case (.openBrowser, .browser(let report)):
+    case .pageOpened(_, let report):
       switch report {
       case .opened(let command):
         // Only while the screen that opened it is up: a late answer must not cover newer news.
@@ -110,8 +113,6 @@ extension AppState {
         }
         message = StatusMessage(.warning, reason, now: now)
       }
-    default:
-      break
     }
     return []
   }

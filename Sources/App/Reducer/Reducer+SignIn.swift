@@ -169,15 +169,12 @@ extension AppState {
       guard !attempt.isRunning else { return [] }
       return startAttempt(provider: attempt.provider, method: attempt.method, now: now)
     case .openBrowser:
-      guard attempt.isRunning, let page = progress?.pageToOpen else { return [] }
+      guard attempt.isRunning, progress?.pageToOpen != nil else { return [] }
       updateAttempt(attempt.id) { state in
         state.browserOpened = true
         return []
       }
-      return [
-        .openBrowser(
-          newRequest(), url: page, userCode: progress?.userCode, demo: attempt.demoAnswer)
-      ]
+      return [.openSignInPage(newRequest(), attempt: attempt.id, demo: attempt.demoAnswer)]
     case .copyURL:
       guard let page = progress?.pageToCopy else { return [] }
       let what = attempt.method == .pkce ? "the sign-in URL" : "the verification URL"
@@ -218,7 +215,7 @@ extension AppState {
       }
       guard !text.isEmpty else { return [] }
       message = StatusMessage(.info, "checking the pasted address…", now: now)
-      return [.submitRedirect(attempt.id, SecretText(text))]
+      return [.submitRedirect(newRequest(), attempt: attempt.id, SecretText(text))]
     default:
       return []
     }
@@ -242,12 +239,8 @@ extension AppState {
       if shouldOpen { state.browserOpened = true }
       return []
     }
-    if let request, let page = progress.pageToOpen {
-      return [
-        .openBrowser(request, url: page, userCode: progress.userCode, demo: attempt.demoAnswer)
-      ]
-    }
-    return []
+    guard let request else { return [] }
+    return [.openSignInPage(request, attempt: id, demo: attempt.demoAnswer)]
   }
 
   /// The end of an attempt. Results for an attempt that was cancelled, timed out or replaced

@@ -35,7 +35,7 @@ extension AppState {
     }
     for account in accounts {
       guard let due = refreshDue(account), due <= now, !isBusy(account.name) else { continue }
-      let id = startBusy("refreshing \(account.name)", account: account.name, writesVault: true)
+      let id = startRefresh(account.name)
       refreshesAhead[account.name, default: RefreshAhead()].running = id
       effects.append(.refreshAhead(id, account.name))
     }
@@ -55,34 +55,25 @@ extension AppState {
   }
 
   /// What the look at the vault found.
-  mutating func vaultWatched(_ outcome: Outcome, now: Date) -> [Effect] {
+  mutating func vaultWatched(_ change: VaultChange) {
     vaultWatch = nil
-    switch outcome {
+    switch change {
+    case .unchanged, .accounts(.failure):
+      break
     case .accounts(.success(let list)):
       follow(list)
-    case .vault(.locked(let problem)):
+    case .passphraseChanged(let problem):
       // Another process changed the passphrase: the keys in hand are the old one's.
       phase = .locked(UnlockForm(creating: false, problem: problem))
       accountsLoaded = false
-    case .backgroundNews(let kind, let text):
-      // Never over a graver message still showing (a failed refresh under a late "the
-      // provider did not send the browser back").
-      if let shown = message, shown.expiresAt > now, shown.kind.severity > kind.severity {
-        break
-      }
-      message = .untilKey(kind, text, now: now)
-    default:
-      break
     }
-    return []
   }
 
-  /// What the look at the provider files found: the catalog read again when a file was added,
-  /// changed or removed. The provider choice keeps its selection on the same provider.
-  mutating func providersWatched(_ outcome: Outcome) {
-    providerWatch = nil
-    guard case .providers(let list) = outcome else { return }
-    useProviders(list)
+  /// Background news for the status line; never over a graver message still showing (a
+  /// failed refresh under a late "the provider did not send the browser back").
+  mutating func heard(_ kind: StatusMessage.Kind, _ text: String, now: Date) {
+    if let shown = message, shown.expiresAt > now, shown.kind.severity > kind.severity { return }
+    message = .untilKey(kind, text, now: now)
   }
 
   /// Takes `list` as the catalog, keeping the provider choice on the provider it was on (or

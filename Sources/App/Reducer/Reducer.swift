@@ -8,8 +8,8 @@ import Terminal
 /// Pure: time comes in as `now`, and everything that touches the world leaves as an `Effect`
 /// whose result comes back later as another `Action`.
 public enum Reducer {
-  /// The effects to run when the UI starts.
-  public static let initialEffects: [Effect] = [.start]
+  /// The effects to run when the UI starts: how the vault stands, and the wait for news.
+  public static let initialEffects: [Effect] = [.start, .followNews]
 
   /// Applies `action` at `now`.
   public static func reduce(_ state: AppState, _ action: Action, now: Date) -> (AppState, [Effect])
@@ -36,8 +36,11 @@ extension AppState {
     case .tick: effects = tick(now: now) + upkeep(now: now)
     case .signInProgress(let id, let progress):
       effects = signInProgressed(id, progress, now: now)
-    case .finished(let effect, let outcome):
-      effects = finished(effect, outcome, now: now)
+    case .response(let response):
+      effects = respond(response, now: now)
+    case .terminate:
+      shouldExit = true
+      effects = []
     }
     if let asked = quitRequestedAt,
       !busy.contains(where: \.writesVault) || now.timeIntervalSince(asked) >= 3
@@ -380,11 +383,18 @@ extension AppState {
 
   /// Registers background work for the spinner.
   mutating func startBusy(
-    _ label: String, account: AccountName? = nil, writesVault: Bool
+    _ label: String, account: AccountName? = nil, writesVault: Bool,
+    kind: BusyTask.Kind = .other
   ) -> RequestID {
     let id = newRequest()
-    busy.append(BusyTask(id: id, label: label, account: account, writesVault: writesVault))
+    busy.append(
+      BusyTask(id: id, label: label, account: account, writesVault: writesVault, kind: kind))
     return id
+  }
+
+  /// Starts a refresh of `name` (asked for, or ahead of its expiry).
+  mutating func startRefresh(_ name: AccountName) -> RequestID {
+    startBusy("refreshing \(name)", account: name, writesVault: true, kind: .refresh)
   }
 
   /// Forgets finished background work.

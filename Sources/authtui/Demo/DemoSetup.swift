@@ -1,9 +1,9 @@
 import App
-import Commands
 import Crypto
 import Foundation
 import Providers
 import Sandbox
+import Session
 import Vault
 
 #if canImport(Glibc)
@@ -68,7 +68,7 @@ struct DemoSetup: Sendable {
     let holder = sandbox
     return VaultSetup(
       location: vault, configuration: configuration, passphrase: nil, newVaultParameters: scrypt,
-      prepare: { () async throws(CommandFailure) -> SecretText? in
+      prepare: { () async throws(SetupFailure) -> SecretText? in
         let sandbox: SandboxServer
         do {
           sandbox = try await SandboxServer.start(
@@ -76,16 +76,14 @@ struct DemoSetup: Sendable {
             configuration: SandboxConfiguration(
               simklRedirectURIs: ["http://127.0.0.1:\(port)/callback"]))
         } catch {
-          throw CommandFailure(
-            exitCode: .failure, message: "the demo's sandbox provider could not start: \(error)")
+          throw SetupFailure("the demo's sandbox provider could not start: \(error)")
         }
         do {
           try SandboxProviderFiles.write(
             to: configuration.providersDirectory, baseURL: sandbox.baseURL, redirectPort: port,
             loginTimeout: 180)
         } catch {
-          throw CommandFailure(
-            exitCode: .failure, message: "the demo could not write its provider files: \(error)")
+          throw SetupFailure("the demo could not write its provider files: \(error)")
         }
         await holder.keep(sandbox)
         return SecretText(DemoSetup.passphrase)

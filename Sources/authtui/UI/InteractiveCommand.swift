@@ -1,12 +1,22 @@
+import AgentProtocol
 import App
-import Commands
 import Foundation
 import Providers
+import Session
 import System
 import Terminal
 import TerminalCurses
 import Theme
 import Vault
+
+/// What the command line says about the UI: the global options, and whether it is the demo.
+struct InteractiveOptions {
+  var isDemo: Bool
+  var vault: String?
+  var config: String?
+  var theme: String?
+  var noColor: Bool
+}
 
 /// `authtui` with no command (the account manager) and `authtui demo` (the same on the demo's
 /// sandbox and throwaway vault).
@@ -15,12 +25,14 @@ import Vault
 /// screen needs that thread for prompt resizes); background work reaches the loop through its
 /// mailbox.
 enum InteractiveCommand {
+  /// Runs the UI; `access` is how the command line opens the vault and leaves an agent,
+  /// `complain` writes a line to standard error.
   static func run(
-    _ invocation: Invocation, console: Console,
+    _ options: InteractiveOptions, access: CommandLineAccess,
+    complain: (String) -> Void,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> ExitCode {
-    let isDemo = invocation.command == "demo"
-    let options = invocation.global
+    let isDemo = options.isDemo
     let userConfiguration = ConfigurationLocation.resolve(
       explicitPath: options.config, environment: environment)
     // The demo's throwaway configuration folder holds no themes: it has the built-in ones.
@@ -31,12 +43,12 @@ enum InteractiveCommand {
       do {
         _ = try themes.theme(named: requested)
       } catch {
-        console.err("authtui: \(error)")
+        complain("authtui: \(error)")
         return .usage
       }
     }
     if let problem = TerminfoProbe.problem(term: environment["TERM"]) {
-      console.err("authtui: \(problem)")
+      complain("authtui: \(problem)")
       return .failure
     }
     let demo: DemoSetup?
@@ -47,7 +59,7 @@ enum InteractiveCommand {
         demo = made
         setup = made.vaultSetup
       } catch {
-        console.err("authtui: the demo could not start: \(error)")
+        complain("authtui: the demo could not start: \(error)")
         return .failure
       }
     } else {
@@ -56,8 +68,7 @@ enum InteractiveCommand {
         location: VaultLocation.resolve(
           explicitPath: options.vault, environment: environment),
         configuration: userConfiguration, passphrase: .current(environment: environment),
-        newVaultParameters: .interactive,
-        prepare: { () async throws(CommandFailure) -> SecretText? in nil })
+        newVaultParameters: .interactive)
     }
     defer { demo?.cleanUp() }
 
@@ -94,7 +105,7 @@ enum InteractiveCommand {
       configuration.handlesTerminationSignals = false
       screen = try CursesScreen(configuration: configuration)
     } catch {
-      console.err("authtui: \(error)")
+      complain("authtui: \(error)")
       return .failure
     }
     let mailbox: Mailbox<AppLoop.Message>
@@ -102,7 +113,7 @@ enum InteractiveCommand {
       mailbox = try Mailbox(waking: screen.waker)
     } catch {
       screen.shutdown()
-      console.err("authtui: \(error)")
+      complain("authtui: \(error)")
       return .failure
     }
     let launcher = BrowserLauncher.available(environment: environment)
@@ -110,11 +121,11 @@ enum InteractiveCommand {
     let useApprover = demo != nil && launcher == nil
     let clearAfter = settings.clipboardClearAfter ?? 45
     let world = AccountsEnvironment(
-      setup: setup, terminal: TerminalClipboard(mailbox: mailbox), environment: environment,
-      clearAfter: clearAfter,
+      setup: setup, access: access, terminal: TerminalClipboard(mailbox: mailbox),
+      environment: environment, clearAfter: clearAfter,
       openPage: { url, userCode, answer in
         if useApprover { return approver.answer(url, userCode: userCode, with: answer) }
-        return Self.open(url, with: launcher)
+        return BrowserReport.opening(url, with: launcher)
       })
     let state = AppState(
       configuration: AppConfiguration(
@@ -133,10 +144,10 @@ enum InteractiveCommand {
     let final = loop.run()
     screen.shutdown()
     TerminationSignals.shared.waitForCriticalSections(timeout: 60) {
-      console.err("authtui: storing a token refresh before exiting…")
+      complain("authtui: storing a token refresh before exiting…")
     }
     if case .unusable(let problem) = final.phase {
-      console.err("authtui: \(problem)")
+      complain("authtui: \(problem)")
       return .failure
     }
     return .ok
@@ -149,17 +160,5 @@ enum InteractiveCommand {
     return ThemeCatalog(
       userThemesDirectory: configuration.themesDirectory.path,
       readFile: { path throws(ConfigurationFileError) in try ConfigurationFile.read(path: path) })
-  }
-
-  /// Opens `url` with the user's browser, or says why it cannot.
-  static func open(_ url: String, with launcher: BrowserLauncher?) -> BrowserReport {
-    guard let launcher else {
-      return .unavailable(
-        "no browser here (no BROWSER and no display): open the address on a machine with one")
-    }
-    guard let address = URL(string: url), launcher.open(address) else {
-      return .unavailable("\(launcher.name) could not be started; open the address yourself")
-    }
-    return .opened(command: launcher.name)
   }
 }

@@ -46,19 +46,22 @@ actor FakeEnvironment: AppEnvironment {
   /// Answers each effect from memory; the sign-in and the refresh are the steered ones below.
   func perform(
     _ effect: Effect, progress: @escaping @Sendable (SignInProgress) -> Void
-  ) async -> Outcome? {
+  ) async -> Response? {
     switch effect {
     case .start:
-      return .vault(access)
-    case .unlock(_, let passphrase):
-      return .unlocked(problem: passphrase.revealed == "right" ? nil : "wrong passphrase")
-    case .createVault:
-      return .unlocked(problem: nil)
-    case .loadAccounts:
-      return .accounts(.success(AccountList(accounts: accounts)))
-    case .loadProviders:
-      return .providers(providers)
-    case .saveProviderSetup(_, let provider, let clientID, _, _):
+      return .vaultOpened(access)
+    case .followNews:
+      // Nothing happens in the background here: no news ever comes.
+      return nil
+    case .unlock(let id, let passphrase):
+      return .unlocked(id, problem: passphrase.revealed == "right" ? nil : "wrong passphrase")
+    case .createVault(let id, _):
+      return .unlocked(id, problem: nil)
+    case .loadAccounts(let id):
+      return .accountsLoaded(id, .success(AccountList(accounts: accounts)))
+    case .loadProviders(let id):
+      return .providersLoaded(id, providers)
+    case .saveProviderSetup(let id, let provider, let clientID, _, _):
       // The provider is usable from now on, as the reloaded catalog would say.
       savedClientIDs[provider] = clientID
       providers = providers.map { summary in
@@ -69,42 +72,49 @@ actor FakeEnvironment: AppEnvironment {
         ready.setup = nil
         return ready
       }
-      return .providerSaved(.success(providers))
+      return .providerSetupSaved(id, provider, .success(providers))
     case .startSignIn(let id, let provider, _, _):
       return .signedIn(
+        id,
         await AccountsError.result(
           of: SignedInSummary(try await signIn(id, provider: provider, progress: progress))))
-    case .submitRedirect(let id, let url):
-      return .done(submitRedirect(url, to: id))
-    case .refresh(_, let account):
-      return .account(await refresh(account))
-    case .refreshAhead(_, let account):
+    case .submitRedirect(let id, let attempt, let url):
+      return .redirectSubmitted(id, submitRedirect(url, to: attempt))
+    case .refresh(let id, let account):
+      return .refreshed(id, account, await refresh(account))
+    case .refreshAhead(let id, let account):
       // Background refreshes answer at once, with a fresh hour; `refreshes` counts the user's.
       guard var summary = accounts.first(where: { $0.name == account }) else {
-        return .account(.failure(.noSuchAccount(account.description, suggestions: [])))
+        return .refreshedAhead(
+          id, account, .failure(.noSuchAccount(account.description, suggestions: [])))
       }
       summary.obtainedAt = Date()
       summary.expiresAt = Date().addingTimeInterval(3600)
-      return .account(.success(summary))
-    case .watchVault, .removeDamaged, .watchProviders:
-      return .done(nil)
-    case .discoverIssuer(_, let issuer):
-      return .issuerDiscovered(.failure(.noUsableFlow(issuer: issuer)))
-    case .addProvider(_, let provider, let issuer, _):
+      return .refreshedAhead(id, account, .success(summary))
+    case .watchVault(let id):
+      return .vaultWatched(id, .unchanged)
+    case .watchProviders(let id):
+      return .providersWatched(id, nil)
+    case .removeDamaged(let id, let damaged):
+      return .damagedRemoved(id, damaged, nil)
+    case .discoverIssuer(let id, let issuer):
+      return .issuerDiscovered(id, issuer: issuer, .failure(.noUsableFlow(issuer: issuer)))
+    case .addProvider(let id, let provider, let issuer, _):
       return .providerAdded(
+        id,
         .failure(.discovery(.discoveryFailed(.invalidIssuer(issuer)), issuer: provider.rawValue)))
-    case .rename(_, let account, let label):
+    case .rename(let id, let account, let label):
       accounts = accounts.map { summary in
         guard summary.name == account else { return summary }
         var renamed = summary
         renamed.name = AccountName(provider: account.provider, label: label)
         return renamed
       }
-      return .accounts(.success(AccountList(accounts: accounts)))
-    case .signOut(_, let account):
+      return .renamed(id, account, label: label, .success(AccountList(accounts: accounts)))
+    case .signOut(let id, let account):
       accounts.removeAll { $0.name == account }
-      return .signedOut(.success(SignOutReport(revocation: .revoked)))
-    case .setDefault(_, let account, let isDefault):
+      return .signedOut(id, account, .success(SignOutReport(revocation: .revoked)))
+    case .setDefault(let id, let account, let isDefault):
       // One default per provider, as the vault keeps it.
       accounts = accounts.map { summary in
         var marked = summary
@@ -113,17 +123,19 @@ actor FakeEnvironment: AppEnvironment {
         }
         return marked
       }
-      return .accounts(.success(AccountList(accounts: accounts)))
-    case .exportEnvFile(_, let account, let path, let variable):
-      return .exported(.success(ExportReport(account: account, path: path, variable: variable)))
-    case .copyToken(_, let account):
+      return .defaultSet(
+        id, account, isDefault: isDefault, .success(AccountList(accounts: accounts)))
+    case .exportEnvFile(let id, let account, let path, let variable):
+      return .exported(
+        id, .success(ExportReport(account: account, path: path, variable: variable)))
+    case .copyToken(let id, let account):
       clipboard?.copy(SecretText("token-of-\(account.label)"))
-      return .copied(.success(CopyReport(what: "the token of \(account)", clearsAfter: 45)))
-    case .copyText(_, let text, let what):
+      return .copied(id, .success(CopyReport(what: "the token of \(account)", clearsAfter: 45)))
+    case .copyText(let id, let text, let what):
       clipboard?.copy(SecretText(text))
-      return .copied(.success(CopyReport(what: what)))
-    case .openBrowser:
-      return .browser(.opened(command: "fake-browser"))
+      return .copied(id, .success(CopyReport(what: what)))
+    case .openSignInPage(let id, _, _), .openSignOutPage(let id, _):
+      return .pageOpened(id, .opened(command: "fake-browser"))
     case .cancelSignIn, .redraw:
       return nil
     }

@@ -152,7 +152,7 @@ struct Driver {
 
   /// Hands the reducer `outcome` as the result of the last effect asked for under `id`.
   @discardableResult
-  mutating func finish(_ id: RequestID, _ outcome: Outcome) -> [Effect] {
+  mutating func finish(_ id: RequestID, _ outcome: Answer) -> [Effect] {
     // A cancel is the runner's, never answered: the outcome answers the work it cancelled.
     let answered = effects.last { effect in
       if case .cancelSignIn = effect { return false }

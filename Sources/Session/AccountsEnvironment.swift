@@ -1,8 +1,6 @@
 import Accounts
 import App
 import AuthCore
-import Commands
-import Crypto
 import Foundation
 import Isolation
 import Providers
@@ -11,8 +9,9 @@ import Vault
 
 /// The UI's world: the vault and the providers through `AccountBook`, the browser and the
 /// clipboard. The UI calls it from tasks, never from its own thread.
-actor AccountsEnvironment: AppEnvironment {
+public actor AccountsEnvironment: AppEnvironment {
   private let setup: VaultSetup
+  private let access: CommandLineAccess
   private let terminal: TerminalClipboard
   private let environment: [String: String]
   private let openPage: @Sendable (String, String?, DemoAnswer?) -> BrowserReport
@@ -35,21 +34,32 @@ actor AccountsEnvironment: AppEnvironment {
   /// The accounts as last read: a reload after another process wrote reads only the rows
   /// written since.
   private var listing: AccountListing?
-  /// What came of background work, oldest first, until a look at the vault hands it on.
-  private var backgroundNews: [(StatusMessage.Kind, String)] = []
+  /// The row of each account the UI was told about, and the default ones among them: an
+  /// account the UI names is found without parsing its name or reading the vault twice.
+  private var rows: [AccountName: AccountID] = [:]
+  private var defaults: Set<AccountID> = []
+  /// What came of background work, oldest first, until `.followNews` hands it on.
+  private var backgroundNews: [(kind: StatusMessage.Kind, text: String)] = []
+  /// The `.followNews` waiting for news, if any.
+  private var newsWaiter: CheckedContinuation<(kind: StatusMessage.Kind, text: String)?, Never>?
+  /// The running sign-ins by attempt, and the latest progress each reported.
   private var sessions: [RequestID: SignInSession] = [:]
-  /// End-session URLs handed to the UI (they carry an id_token): opened only through a
-  /// one-time address, never in a browser's argv.
-  private var endSessionPages: [String: (url: URL, account: String)] = [:]
+  private var latestProgress: [RequestID: SignInProgress] = [:]
+  /// The end-session page of each account signed out (it carries an id_token): opened only
+  /// through a one-time address, never in a browser's argv.
+  private var endSessionPages: [AccountName: URL] = [:]
 
-  /// `terminal` is the UI's way to the terminal's clipboard; `clearAfter` the seconds a
-  /// copied token stays there.
-  init(
-    setup: VaultSetup, terminal: TerminalClipboard, environment: [String: String],
-    clearAfter: TimeInterval,
+  /// `access` is how the command line unlocks the vault and leaves an agent; `terminal` the
+  /// UI's way to the terminal's clipboard; `clearAfter` the seconds a copied token stays
+  /// there; `openPage` opens an address (with the user code it asks for, and the demo's
+  /// answer) in the browser.
+  public init(
+    setup: VaultSetup, access: CommandLineAccess, terminal: TerminalClipboard,
+    environment: [String: String], clearAfter: TimeInterval,
     openPage: @escaping @Sendable (String, String?, DemoAnswer?) -> BrowserReport
   ) {
     self.setup = setup
+    self.access = access
     self.terminal = terminal
     self.environment = environment
     self.clearAfter = clearAfter
@@ -58,33 +68,37 @@ actor AccountsEnvironment: AppEnvironment {
 
   // MARK: The effects
 
-  /// Each effect's call and the outcome it gives, one line each.
-  func perform(
+  /// Each effect's call and the answer it gives, one line each.
+  public func perform(
     _ effect: Effect, progress: @escaping @Sendable (SignInProgress) -> Void
-  ) async -> Outcome? {
+  ) async -> Response? {
     switch effect {
     case .start:
-      return .vault(await start())
-    case .unlock(_, let passphrase):
-      return .unlocked(problem: await unlock(passphrase))
-    case .createVault(_, let passphrase):
-      return .unlocked(problem: await createVault(passphrase))
-    case .loadAccounts:
-      return .accounts(await AccountsError.result(of: try await accounts()))
-    case .loadProviders:
-      return .providers(providers())
-    case .saveProviderSetup(_, let provider, let clientID, let redirectPort, let secret):
-      return .providerSaved(
+      return .vaultOpened(await start())
+    case .followNews:
+      return await nextNews().map { .news($0.kind, $0.text) }
+    case .unlock(let id, let passphrase):
+      return .unlocked(id, problem: await unlock(passphrase))
+    case .createVault(let id, let passphrase):
+      return .unlocked(id, problem: await createVault(passphrase))
+    case .loadAccounts(let id):
+      return .accountsLoaded(id, await AccountsError.result(of: try await accounts()))
+    case .loadProviders(let id):
+      return .providersLoaded(id, providers())
+    case .saveProviderSetup(let id, let provider, let clientID, let redirectPort, let secret):
+      return .providerSetupSaved(
+        id, provider,
         await saveSetup(
           provider, clientID: clientID, redirectPort: redirectPort, clientSecret: secret))
-    case .watchProviders:
-      return await watchProviders()
-    case .discoverIssuer(_, let issuer):
-      return .issuerDiscovered(await discover(issuer))
-    case .addProvider(_, let provider, let issuer, let clientID):
-      return .providerAdded(await addProvider(provider, issuer: issuer, clientID: clientID))
-    case .rename(_, let account, let label):
-      return .accounts(
+    case .watchProviders(let id):
+      return .providersWatched(id, await watchProviders())
+    case .discoverIssuer(let id, let issuer):
+      return .issuerDiscovered(id, issuer: issuer, await discover(issuer))
+    case .addProvider(let id, let provider, let issuer, let clientID):
+      return .providerAdded(id, await addProvider(provider, issuer: issuer, clientID: clientID))
+    case .rename(let id, let account, let label):
+      return .renamed(
+        id, account, label: label,
         await AccountsError.result(
           of: try await withBook { book throws(AccountsError) in
             _ = try await book.rename(named: account.description, to: label)
@@ -92,37 +106,45 @@ actor AccountsEnvironment: AppEnvironment {
           }))
     case .startSignIn(let id, let provider, let method, let label):
       return .signedIn(
+        id,
         await AccountsError.result(
           of: try await signIn(
             id, provider: provider, method: method, label: label, progress: progress)))
-    case .submitRedirect(let id, let url):
-      return .done(await AccountsError.thrown(by: try await submitRedirect(url, to: id)))
-    case .openBrowser(_, let url, let userCode, let demo):
-      return .browser(await openBrowser(url, userCode: userCode, demo: demo))
-    case .copyText(_, let text, let what):
-      return .copied(.success(copyText(text, what: what)))
-    case .copyToken(_, let account):
-      return .copied(await AccountsError.result(of: try await copyToken(account)))
-    case .refresh(_, let account):
-      return .account(await AccountsError.result(of: try await refresh(account)))
-    case .refreshAhead(_, let account):
-      return .account(await AccountsError.result(of: try await refreshAhead(account)))
-    case .watchVault:
-      return await watchVault()
-    case .removeDamaged(_, let damaged):
-      return .done(
+    case .submitRedirect(let id, let attempt, let url):
+      return .redirectSubmitted(
+        id, await AccountsError.thrown(by: try await submitRedirect(url, to: attempt)))
+    case .openSignInPage(let id, let attempt, let demo):
+      return .pageOpened(id, await openSignInPage(attempt, demo: demo))
+    case .openSignOutPage(let id, let account):
+      return .pageOpened(id, await openSignOutPage(account))
+    case .copyText(let id, let text, let what):
+      return .copied(id, .success(copyText(text, what: what)))
+    case .copyToken(let id, let account):
+      return .copied(id, await AccountsError.result(of: try await copyToken(account)))
+    case .refresh(let id, let account):
+      return .refreshed(id, account, await AccountsError.result(of: try await refresh(account)))
+    case .refreshAhead(let id, let account):
+      return .refreshedAhead(
+        id, account, await AccountsError.result(of: try await refreshAhead(account)))
+    case .watchVault(let id):
+      return .vaultWatched(id, await vaultChange())
+    case .removeDamaged(let id, let damaged):
+      return .damagedRemoved(
+        id, damaged,
         await AccountsError.thrown(
           by: try await withBook { book throws(AccountsError) in
             _ = try await book.signOut(.damaged(damaged), localOnly: true)
           }))
-    case .signOut(_, let account):
-      return .signedOut(await AccountsError.result(of: try await signOut(account)))
-    case .exportEnvFile(_, let account, let path, let variable):
+    case .signOut(let id, let account):
+      return .signedOut(id, account, await AccountsError.result(of: try await signOut(account)))
+    case .exportEnvFile(let id, let account, let path, let variable):
       return .exported(
+        id,
         await AccountsError.result(
           of: try await exportEnvFile(account, path: path, variable: variable)))
-    case .setDefault(_, let account, let isDefault):
-      return .accounts(
+    case .setDefault(let id, let account, let isDefault):
+      return .defaultSet(
+        id, account, isDefault: isDefault,
         await AccountsError.result(
           of: try await withBook { book throws(AccountsError) in
             if isDefault {
@@ -140,9 +162,9 @@ actor AccountsEnvironment: AppEnvironment {
   // MARK: The vault
 
   private func start() async -> VaultAvailability {
-    let supplied: SecretText?
+    let known: SecretText?
     do {
-      supplied = try await setup.prepare()
+      known = try await setup.prepare()
     } catch {
       return .unusable(error.message)
     }
@@ -152,32 +174,35 @@ actor AccountsEnvironment: AppEnvironment {
     catalogStamps = ProviderFileStamps(of: setup.configuration)
     catalog = ProviderCatalog.load(
       from: setup.configuration, defaultLoginTimeout: settings.loginTimeout)
-    let opened: Vault
+    var opened: Vault?
     do {
       opened = try await Vault.open(at: setup.location)
     } catch .noVault {
-      if let supplied {
-        return await createVault(supplied).map(VaultAvailability.unusable) ?? .unlocked
-      }
-      return .missing
+      opened = nil
     } catch {
       return .unusable(error.description)
     }
     vault = opened
-    if let supplied {
-      return await unlock(supplied).map { .locked(problem: $0) } ?? .unlocked
-    }
-    guard let source = setup.passphrase, source.origin != .terminal else {
+    let source = setup.passphrase
+    switch UnlockPolicy.firstStep(
+      vaultExists: opened != nil, known: known,
+      sourceOutsideTerminal: source.map { $0.origin != .terminal } ?? false)
+    {
+    case .create(let passphrase):
+      return await createVault(passphrase).map(VaultAvailability.unusable) ?? .unlocked
+    case .askToCreate:
+      return .missing
+    case .unlock(let passphrase):
+      return await unlock(passphrase).map { .locked(problem: $0) } ?? .unlocked
+    case .unlockFromSource:
+      guard let opened, let source else { return .locked(problem: nil) }
+      // The unlock screen shows the command line's sentence, which names the variable.
+      if let problem = await access.unlock(opened, source) { return .locked(problem: problem) }
+      await ready(opened)
+      return .unlocked
+    case .ask:
       return .locked(problem: nil)
     }
-    do throws(CommandFailure) {
-      try await VaultAccess.unlock(opened, with: source, prompt: "")
-    } catch {
-      // The unlock screen shows the command line's sentence, which names the variable.
-      return .locked(problem: error.message)
-    }
-    await ready(opened)
-    return .unlocked
   }
 
   /// Unlocks the vault; nil, or the command line's sentence for why not.
@@ -186,7 +211,7 @@ actor AccountsEnvironment: AppEnvironment {
     do {
       try await vault.unlock(with: Passphrase(passphrase.revealed))
     } catch {
-      return VaultAccess.failure(error).message
+      return access.problem(error)
     }
     await ready(vault)
     return nil
@@ -207,8 +232,7 @@ actor AccountsEnvironment: AppEnvironment {
 
   private func ready(_ vault: Vault) async {
     self.vault = vault
-    book = AccountAccess.book(
-      over: vault, catalog: catalog ?? ProviderCatalog.load(from: setup.configuration))
+    book = access.book(vault, catalog ?? ProviderCatalog.load(from: setup.configuration))
     seenStamp = try? await vault.externalChangeStamp()
     listing = nil
     // Under `unlock_once`, leave an agent running, as the command line does; in the
@@ -216,44 +240,59 @@ actor AccountsEnvironment: AppEnvironment {
     // line with the next look at the vault.
     let configuration = setup.configuration
     let environment = self.environment
+    let leave = access.leaveAgentRunning
     Task.detached { [weak self] in
-      if let problem = await AgentLauncher.leaveRunningIfAsked(
-        vault, configuration: configuration, environment: environment)
-      {
+      if let problem = await leave(vault, configuration, environment) {
         await self?.report(.warning, problem)
       }
     }
   }
 
-  /// Keeps `text` for the next look at the vault to hand to the status line.
+  /// Hands `text` to the `.followNews` waiting, or keeps it for the next one.
   private func report(_ kind: StatusMessage.Kind, _ text: String) {
-    backgroundNews.append((kind, text))
+    if let waiter = newsWaiter {
+      newsWaiter = nil
+      waiter.resume(returning: (kind, text))
+    } else {
+      backgroundNews.append((kind, text))
+    }
+  }
+
+  /// The oldest news, waiting for some when there is none; nil once the task is cancelled.
+  private func nextNews() async -> (kind: StatusMessage.Kind, text: String)? {
+    if !backgroundNews.isEmpty { return backgroundNews.removeFirst() }
+    return await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        if Task.isCancelled {
+          continuation.resume(returning: nil)
+        } else {
+          newsWaiter = continuation
+        }
+      }
+    } onCancel: {
+      Task { await self.stopWaitingForNews() }
+    }
+  }
+
+  private func stopWaitingForNews() {
+    newsWaiter?.resume(returning: nil)
+    newsWaiter = nil
   }
 
   /// What another process changed in the vault since the last look (this process's own
-  /// writes leave the stamp as it is; their results reach the UI as outcomes already); when
-  /// nothing changed, the oldest background news.
-  private func watchVault() async -> Outcome {
-    if let change = await vaultChange() { return change }
-    guard !backgroundNews.isEmpty else { return .done(nil) }
-    let (kind, text) = backgroundNews.removeFirst()
-    return .backgroundNews(kind, text)
-  }
-
-  /// What another process changed in the vault since the last look, or nil.
-  private func vaultChange() async -> Outcome? {
-    guard let vault, book != nil else { return nil }
+  /// writes leave the stamp as it is; their results reach the UI as answers already).
+  private func vaultChange() async -> VaultChange {
+    guard let vault, book != nil else { return .unchanged }
     let stamp: Int64
     do {
       stamp = try await vault.externalChangeStamp()
-      guard stamp != seenStamp else { return nil }
+      guard stamp != seenStamp else { return .unchanged }
       if try await vault.passphraseChangedElsewhere() {
         seenStamp = stamp
         await vault.lock()
         book = nil
-        return .vault(
-          .locked(
-            problem: "another authtui process changed the vault's passphrase; type the new one"))
+        return .passphraseChanged(
+          problem: "another authtui process changed the vault's passphrase; type the new one")
       }
     } catch {
       return .accounts(.failure(.vault(error)))
@@ -284,10 +323,10 @@ actor AccountsEnvironment: AppEnvironment {
       return try await book.listing(updating: previous).listing
     }
     self.listing = listing
+    rows = [:]
+    defaults = listing.defaults
     return AccountList(
-      accounts: try listing.accounts.map { record throws(AccountsError) in
-        try summary(record, isDefault: listing.defaults.contains(record.id))
-      },
+      accounts: try listing.accounts.map { record throws(AccountsError) in try summary(record) },
       damaged: listing.damaged)
   }
 
@@ -296,16 +335,16 @@ actor AccountsEnvironment: AppEnvironment {
   }
 
   /// The catalog read again when a provider file (or `config.json`) was added, changed or
-  /// removed since the last reading, by any process or editor; `.done(nil)` when none was.
-  /// The stamps (a listing and a `stat` per file) and the reading run on a thread of their own.
-  private func watchProviders() async -> Outcome {
+  /// removed since the last reading, by any process or editor; nil when none was. The stamps
+  /// (a listing and a `stat` per file) and the reading run on a thread of their own.
+  private func watchProviders() async -> [ProviderSummary]? {
     let configuration = setup.configuration
     let stamps = await onOwnThread(named: "provider-stamps") {
       ProviderFileStamps(of: configuration)
     }
-    guard stamps != catalogStamps else { return .done(nil) }
+    guard stamps != catalogStamps else { return nil }
     await readCatalog()
-    return .providers(providers())
+    return providers()
   }
 
   /// Reads the settings and the catalog again (the stamps first) and puts the book over it, so
@@ -332,7 +371,7 @@ actor AccountsEnvironment: AppEnvironment {
     catalogStamps = stamps
     self.settings = settings
     catalog = fresh
-    if let vault, book != nil { book = AccountAccess.book(over: vault, catalog: fresh) }
+    if let vault, book != nil { book = access.book(vault, fresh) }
   }
 
   /// How long each request of a discovery or registration may take, as for `providers add`.
@@ -415,35 +454,29 @@ actor AccountsEnvironment: AppEnvironment {
   private func saveSetup(
     _ provider: ProviderID, clientID: String, redirectPort: UInt16?, clientSecret: ClientSecret?
   ) async -> Result<[ProviderSummary], ProviderSetupError> {
-    let configuration = setup.configuration
-    let saved = await onOwnThread(named: "provider-setup") { () -> ProviderSetupError? in
-      do throws(ProviderSetupError) {
-        try ProviderFile.saveSetup(
-          provider, clientID: clientID, redirectPort: redirectPort, clientSecret: clientSecret,
-          in: configuration)
-        return nil
-      } catch {
-        return error
-      }
+    if let saved = await ProviderSetupSave.save(
+      provider, clientID: clientID, redirectPort: redirectPort, clientSecret: clientSecret,
+      in: setup.configuration)
+    {
+      return .failure(saved)
     }
-    if let saved { return .failure(saved) }
     await readCatalog()
     return .success(providers())
   }
 
-  private func summary(_ record: AccountRecord, isDefault: Bool = false) throws(AccountsError)
-    -> AccountSummary
-  {
-    let provider = try record.accountName.provider
+  /// What the UI shows of `record`, its default mark included; the UI may name it from now on.
+  private func summary(_ record: AccountRecord) throws(AccountsError) -> AccountSummary {
+    let name = try record.accountName
+    rows[name] = record.id
     return try AccountSummary(
-      record, providerName: catalog?.entry(provider)?.name ?? provider.rawValue,
-      isDefault: isDefault)
+      record, providerName: catalog?.entry(name.provider)?.name ?? name.provider.rawValue,
+      isDefault: defaults.contains(record.id))
   }
 
-  private func record(_ name: AccountName) async throws(AccountsError) -> AccountRecord {
-    try await withBook { book throws(AccountsError) in
-      try await book.account(named: name.description)
-    }
+  /// The row of the account the UI names: one it was told about.
+  private func row(_ name: AccountName) throws(AccountsError) -> AccountID {
+    guard let id = rows[name] else { throw .noSuchAccount(name.description, suggestions: []) }
+    return id
   }
 
   // MARK: Sign-in
@@ -456,9 +489,15 @@ actor AccountsEnvironment: AppEnvironment {
       try await book.beginSignIn(provider: provider, flow: method, label: label)
     }
     sessions[attempt] = session
-    defer { sessions[attempt] = nil }
+    defer {
+      sessions[attempt] = nil
+      latestProgress[attempt] = nil
+    }
     let reader = Task {
-      for await change in session.progress { progress(change) }
+      for await change in session.progress {
+        latestProgress[attempt] = change
+        progress(change)
+      }
     }
     defer { reader.cancel() }
     let stored: SignedInAccount
@@ -491,20 +530,20 @@ actor AccountsEnvironment: AppEnvironment {
   // MARK: Tokens
 
   private func refresh(_ account: AccountName) async throws(AccountsError) -> AccountSummary {
-    let record = try await record(account)
+    let id = try row(account)
     return try summary(
       try await withBook { book throws(AccountsError) in
-        try await book.refresh(record.id, startedAt: Date())
+        try await book.refresh(id, startedAt: Date())
       })
   }
 
   private func refreshAhead(_ account: AccountName) async throws(AccountsError)
     -> AccountSummary
   {
-    let record = try await record(account)
+    let id = try row(account)
     return try summary(
       try await withBook { book throws(AccountsError) in
-        try await book.refreshAhead(record.id, startedAt: Date())
+        try await book.refreshAhead(id, startedAt: Date())
       })
   }
 
@@ -513,9 +552,9 @@ actor AccountsEnvironment: AppEnvironment {
   private func validToken(_ account: AccountName) async throws(AccountsError) -> (
     String, AccountRecord
   ) {
-    let record = try await record(account)
+    let id = try row(account)
     return try await withBook { book throws(AccountsError) in
-      try await book.validTokens(for: record.id, minimumValidity: 60, startedAt: Date())
+      try await book.validTokens(for: id, minimumValidity: 60, startedAt: Date())
     }
   }
 
@@ -523,19 +562,8 @@ actor AccountsEnvironment: AppEnvironment {
     async throws(AccountsError) -> ExportReport
   {
     let (token, record) = try await validToken(account)
-    let expanded = EnvFile.expandingHome(path)
-    let expiresAt = record.tokens.expiresAt
-    // The folder, the write and its fsyncs block: a thread of their own, off the pool.
-    try await onOwnThread(named: "env-file") { () throws(AccountsError) in
-      do throws(EnvFile.FolderError) {
-        try EnvFile.createFolder(of: expanded)
-      } catch {
-        throw .envFile(
-          path: path,
-          reason: "its folder cannot be created (\(error.reason)); choose another file")
-      }
-      try EnvFile.write(variable: variable, value: token, expiresAt: expiresAt, to: expanded)
-    }
+    try await EnvFileExport.write(
+      token: token, expiresAt: record.tokens.expiresAt, variable: variable, path: path)
     return ExportReport(
       account: account, path: path, variable: variable, expiresAt: record.tokens.expiresAt)
   }
@@ -567,44 +595,51 @@ actor AccountsEnvironment: AppEnvironment {
   // MARK: Sign-out and the browser
 
   private func signOut(_ account: AccountName) async throws(AccountsError) -> SignOutReport {
-    let record = try await self.record(account)
+    let id = try row(account)
     let report = try await withBook { book throws(AccountsError) in
-      try await book.signOut(record, localOnly: false)
+      try await book.signOut(try await book.account(id), localOnly: false)
     }
-    if let url = report.endSessionURL {
-      endSessionPages[url.absoluteString] = (url, account.description)
-    }
+    rows[account] = nil
+    endSessionPages[account] = report.endSessionURL
     return report
   }
 
-  /// Opens `url`; a page whose URL carries secrets goes through a one-time address. A sign-in's
-  /// one-time address is exchanged for a fresh one when it was handed out before, so opening the
-  /// page again is not taken for another program's fetch. `demo` is what the demo's approver
-  /// answers, when it plays the browser.
-  private func openBrowser(_ url: String, userCode: String?, demo: DemoAnswer?) async
-    -> BrowserReport
-  {
+  /// Opens the page of the running sign-in `attempt`: a browser sign-in's one-time address
+  /// (fresh after the first, so opening the page again is not taken for another program's
+  /// fetch), or a device or PIN sign-in's verification page. `demo` is what the demo's
+  /// approver answers, when it plays the browser.
+  private func openSignInPage(_ attempt: RequestID, demo: DemoAnswer?) async -> BrowserReport {
+    guard let session = sessions[attempt], let progress = latestProgress[attempt] else {
+      return .unavailable("this sign-in has ended; start it again")
+    }
+    if let address = await session.browserAddress() {
+      return openPage(address.absoluteString, progress.userCode, demo)
+    }
+    guard let page = progress.pageToOpen else {
+      return .unavailable("this sign-in has no page to open")
+    }
+    return openPage(page, progress.userCode, demo)
+  }
+
+  /// Opens the provider's sign-out page for `account` through a one-time address, and says
+  /// on the status line whether the provider sent the browser back.
+  private func openSignOutPage(_ account: AccountName) async -> BrowserReport {
+    guard let url = endSessionPages[account] else {
+      return .unavailable("\(account) has no sign-out page to open")
+    }
     let openPage = self.openPage
-    if let target = endSessionPages[url] {
-      return await SignOutPage.open(
-        target.url, account: target.account,
-        returned: { [weak self] returned in
-          await self?.report(
-            returned ? .success : .info,
-            returned
-              ? "the provider signed the browser out of \(target.account) and sent it back to "
-                + "authtui"
-              : "the provider did not send the browser back; if its sign-out page is still "
-                + "open, finish signing out there")
-        }
-      ) { openPage($0, userCode, demo) }
-        ?? .unavailable("the sign-out page could not be offered on 127.0.0.1; try again")
-    }
-    for session in sessions.values where session.isOneTimeAddress(url) {
-      if let address = await session.browserAddress() {
-        return openPage(address.absoluteString, userCode, demo)
+    let name = account.description
+    return await SignOutPageOffer.open(
+      url, account: name,
+      returned: { [weak self] returned in
+        await self?.report(
+          returned ? .success : .info,
+          returned
+            ? "the provider signed the browser out of \(name) and sent it back to authtui"
+            : "the provider did not send the browser back; if its sign-out page is still "
+              + "open, finish signing out there")
       }
-    }
-    return openPage(url, userCode, demo)
+    ) { openPage($0, nil, nil) }
+      ?? .unavailable("the sign-out page could not be offered on 127.0.0.1; try again")
   }
 }

@@ -1,0 +1,23 @@
+import AgentProtocol
+import Commands
+import Session
+
+extension CommandLineAccess {
+  /// The command line's own ways: `VaultAccess`'s unlock and sentences, `AgentLauncher`'s
+  /// agent for `unlock_once`, `AccountAccess`'s book.
+  static let commandLine = CommandLineAccess(
+    unlock: { vault, source in
+      do throws(CommandFailure) {
+        try await VaultAccess.unlock(vault, with: source, prompt: "")
+        return nil
+      } catch {
+        return error.message
+      }
+    },
+    problem: { VaultAccess.failure($0).message },
+    leaveAgentRunning: { vault, configuration, environment in
+      await AgentLauncher.leaveRunningIfAsked(
+        vault, configuration: configuration, environment: environment)
+    },
+    book: { AccountAccess.book(over: $0, catalog: $1) })
+}
