@@ -141,6 +141,17 @@ import Vault
     #expect(viaAgent.stdout != alone.stdout)
     let agentAnswer = await Self.userinfo(viaAgent.stdout, in: cli)
     #expect(RawHTTPClient.status(of: agentAnswer) == 200, "\(agentAnswer)")
+    // The front answers it from the agent alone, as quickly as a plain `token`: a copy of it
+    // without the full program beside it.
+    let front = try await FrontCommandTests.loneFront(in: cli)
+    let fromFront = try await cli.run(
+      ["token", "sandbox/alice", "--header", "--for", "GET", url],
+      ["AUTHTUI_PASSPHRASE": "not the passphrase"], executable: front)
+    #expect(fromFront.status == 0, "\(fromFront.stderr)")
+    #expect(fromFront.stderr.isEmpty)
+    let frontAnswer = await Self.userinfo(fromFront.stdout, in: cli)
+    #expect(RawHTTPClient.status(of: frontAnswer) == 200, "\(frontAnswer)")
+    outputs.append(fromFront)
 
     // --header alone cannot serve a bound token: it names --for.
     let bare = try await cli.run(["token", "sandbox/alice", "--header"], Self.bypass)
