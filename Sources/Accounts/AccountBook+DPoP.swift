@@ -56,11 +56,16 @@ extension AccountBook {
 
   /// A DPoP proof (RFC 9449 §4, §7) for a request of `method` to `url` carrying `record`'s
   /// DPoP-bound `accessToken`: `htm`, `htu`, `iat`, a fresh `jti`, `ath`, and the latest nonce
-  /// that server gave this book, if any. Signed here, with the key from the vault.
+  /// that server gave this book, if any. Signed here, with the key from the vault; nothing is
+  /// sent (not even the provider's discovery: a proof needs none of its endpoints).
   public func resourceProof(
     for record: AccountRecord, accessToken: String, method: String, url: URL
   ) async throws(AccountsError) -> String {
-    let client = try await client(signingFor: record)
+    let provider = try openIDProvider(try providerID(named: record.providerID))
+    let client = ProviderClient(
+      configuration: provider.baseConfiguration, transport: transport, clock: clock,
+      requestTimeout: requestTimeout, dpopKey: try await dpopKey(of: record),
+      dpopNonces: dpopNonces, random: ForwardedRandomSource(random))
     do {
       return try await client.resourceProof(method: method, url: url, accessToken: accessToken)
     } catch {

@@ -33,11 +33,14 @@ public struct AgentExport: Sendable, Equatable {
   public var isDPoPBound: Bool { tokenType == "DPoP" }
 
   var json: OrderedJSON {
-    .object([
+    var members: [(String, OrderedJSON)] = [
       ("account", .string(account)), ("token", .string(token)),
       ("expires_at", expiresAt.map { .double($0.timeIntervalSince1970) } ?? .null),
-      ("variable", .string(variable)), ("token_type", .string(tokenType)),
-    ])
+      ("variable", .string(variable)),
+    ]
+    // Left out for a Bearer token: the answer of the release before, which it means.
+    if tokenType != "Bearer" { members.append(("token_type", .string(tokenType))) }
+    return .object(members)
   }
 
   init?(json members: [String: JSONValue]) {

@@ -302,6 +302,21 @@ final class AgentResponseTests: XCTestCase {
         #"{"ok":true,"export":{"account":"simkl/alice","token":"tok-en","expires_at":1712349278.0,"variable":"SIMKL_TOKEN"}}"#
       ),
       (
+        .export(
+          AgentExport(
+            account: "work/alice", token: "tok-en", expiresAt: nil, variable: "WORK_TOKEN",
+            tokenType: "DPoP")),
+        #"{"ok":true,"export":{"account":"work/alice","token":"tok-en","expires_at":null,"variable":"WORK_TOKEN","token_type":"DPoP"}}"#
+      ),
+      (
+        .proof(AgentProof(account: "work/alice", token: "tok-en", proof: "a.b.c")),
+        #"{"ok":true,"proof":{"account":"work/alice","token":"tok-en","token_type":"DPoP","proof":"a.b.c"}}"#
+      ),
+      (
+        .proof(AgentProof(account: "simkl/alice", token: "tok-en", proof: nil)),
+        #"{"ok":true,"proof":{"account":"simkl/alice","token":"tok-en","token_type":"Bearer","proof":null}}"#
+      ),
+      (
         .defaultChanged(
           AgentDefaultChange(provider: "simkl", account: "simkl/bob", previous: "simkl/alice")),
         #"{"ok":true,"default":{"provider":"simkl","account":"simkl/bob","previous":"simkl/alice"}}"#

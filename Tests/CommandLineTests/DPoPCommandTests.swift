@@ -77,6 +77,20 @@ import Vault
     await cli.stop()
   }
 
+  @Test func processesAskingAtOnceShareOneRefreshProvenWithTheAccountsKey() async throws {
+    let cli = try await Self.start(nonce: true)
+    try await cli.signInWithATokenRunningLow()
+    let key = try await Self.key(of: "sandbox/alice", in: cli)
+    let outputs = try await cli.runAtOnce(4, ["token", "sandbox/alice"]) { _ in Self.bypass }
+    // One refresh for all (the vault's lease), with a proof of the same key: the sandbox
+    // refuses a refresh token proven with any other.
+    await cli.expectOneSharedRefresh(outputs)
+    #expect(await cli.stat("refused_dpop_proofs") == 0)
+    #expect(try await Self.key(of: "sandbox/alice", in: cli).thumbprint == key.thumbprint)
+    #expect(try await Self.tokenType(of: "sandbox/alice", in: cli) == "DPoP")
+    await cli.stop()
+  }
+
   @Test func aDeviceSignInBindsTheTokensToo() async throws {
     let cli = try await Self.start(nonce: true)
     let result = try await cli.run(
