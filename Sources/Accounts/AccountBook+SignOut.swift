@@ -65,7 +65,11 @@ extension AccountBook {
     if !localOnly {
       if let id = try? ProviderID(account.providerID), catalog.entry(id)?.configuration != nil {
         do {
-          let client = try await client(for: id)
+          // Loaded before the tokens are cleared, which deletes the key with them: revoking a
+          // DPoP-bound token takes a proof of its key (RFC 9449 §5). A key that cannot be read
+          // leaves the revocation to fail at the provider, reported; the delete still happens.
+          let key = (try? await dpopKey(of: account)) ?? nil
+          let client = try await client(for: id).signingProofs(with: key)
           if account.tokens.accessToken != nil {
             _ = try await vaulted { vault throws(VaultError) in
               try await vault.markSignInNeeded(account.id)

@@ -186,7 +186,9 @@ extension AccountBook {
     do {
       providerID = try self.providerID(named: record.providerID)
       provider = try openIDProvider(providerID)
-      client = try await self.client(for: providerID)
+      // The account's DPoP key, if its tokens are bound to one: the refresh token works only
+      // with a proof of the key it was issued for (RFC 9449 §5), the same at every refresh.
+      client = try await self.client(signingFor: record)
     } catch {
       try? await vault.releaseRefresh(lease)
       throw error

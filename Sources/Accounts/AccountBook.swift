@@ -33,6 +33,9 @@ public actor AccountBook {
   /// Runs a refresh, from its request to its stored answer, so that the process does not end
   /// in between (the composition root's signal handling).
   public nonisolated let criticalSection: any CriticalSection
+  /// The latest DPoP nonce each server gave (RFC 9449 §8), shared by every request of this
+  /// book, whichever account or provider it is for: the next proof to that server carries it.
+  public nonisolated let dpopNonces = DPoPNonces()
 
   private var openIDProviders: [ProviderID: OIDCProvider] = [:]
 
@@ -224,12 +227,13 @@ public actor AccountBook {
     }
     let provider = OIDCProvider(
       configuration: configuration, transport: transport, clock: clock,
-      requestTimeout: requestTimeout, criticalSection: criticalSection)
+      requestTimeout: requestTimeout, criticalSection: criticalSection, dpopNonces: dpopNonces)
     openIDProviders[id] = provider
     return provider
   }
 
-  /// A client for the provider of `id`, with discovered endpoints filled in.
+  /// A client for the provider of `id`, with discovered endpoints filled in; it signs no DPoP
+  /// proofs (`client(for:signingFor:)` gives one that signs with an account's key).
   public func client(for id: ProviderID) async throws(AccountsError) -> ProviderClient {
     let provider = try openIDProvider(id)
     do {

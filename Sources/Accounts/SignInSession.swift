@@ -20,6 +20,9 @@ public struct SignInSession: Sendable {
   let book: AccountBook
   /// Held from the code exchange until the account is stored.
   let section: SignInSection
+  /// The key the sign-in binds the tokens to (RFC 9449), stored with the account; nil when
+  /// the provider does not use DPoP.
+  let dpopKey: P256SigningKey?
 
   /// The flow.
   public var flow: SignInFlow { attempt.flow }
@@ -105,9 +108,13 @@ extension AccountBook {
     let section = SignInSection(base: criticalSection, limit: requestTimeout * 2 + 60)
     var configuration = client.configuration
     configuration.loginTimeout = loginTimeout ?? configuration.loginTimeout
+    // A fresh key for each sign-in that uses DPoP: the code exchange (or device poll) proves
+    // it, and the account keeps it for every later refresh.
+    let dpopKey = try Self.signInKey(for: client)
     client = ProviderClient(
       configuration: configuration, transport: client.transport, clock: client.clock,
-      requestTimeout: client.requestTimeout, criticalSection: section)
+      requestTimeout: client.requestTimeout, criticalSection: section, dpopKey: dpopKey,
+      dpopNonces: client.dpopNonces)
     let attempt: any SignInAttempt
     do {
       attempt = try await client.startSignIn(chosen, random: ForwardedRandomSource(random))
@@ -116,7 +123,7 @@ extension AccountBook {
     }
     return SignInSession(
       providerID: providerID, attempt: attempt, requestedLabel: label, book: self,
-      section: section)
+      section: section, dpopKey: dpopKey)
   }
 
   /// Finishes `session`: tokens, id_token, identity, then the vault.
@@ -125,7 +132,8 @@ extension AccountBook {
   /// account is stored, the process does not end: the code is spent.
   func complete(_ session: SignInSession) async throws(AccountsError) -> SignedInAccount {
     let provider = try openIDProvider(session.providerID)
-    let client = try await client(for: session.providerID)
+    // The identity step sends a DPoP-bound token with a proof of the sign-in's key.
+    let client = try await client(for: session.providerID).signingProofs(with: session.dpopKey)
     let tokens: TokenResponse
     do {
       tokens = try await session.attempt.tokens()
@@ -150,7 +158,9 @@ extension AccountBook {
     return try stored.get()
   }
 
-  /// Validates the id_token of a sign-in's `tokens`, reads the identity, stores the account.
+  /// Validates the id_token of a sign-in's `tokens`, reads the identity, stores the account
+  /// with the sign-in's DPoP key, if it made one (kept even when the server issued a Bearer
+  /// access token: RFC 9449 §5 binds a public client's refresh token to the key all the same).
   ///
   /// A sign-in that asked for no label updates the account the label derived from the
   /// provider's name leads to; when there is none, the account of the same provider and
@@ -184,7 +194,7 @@ extension AccountBook {
         throw .labelTaken(account: existing.name)
       }
       let updated = try await vaulted { vault throws(VaultError) in
-        try await vault.updateTokens(of: existing.id, to: tokenSet)
+        try await vault.updateTokens(of: existing.id, to: tokenSet, dpopKey: session.dpopKey)
       }
       return SignedInAccount(record: updated, labelIsSubject: labelIsSubject)
     }
@@ -194,14 +204,16 @@ extension AccountBook {
       })
     {
       let updated = try await vaulted { vault throws(VaultError) in
-        try await vault.updateTokens(of: renamed.id, to: tokenSet)
+        try await vault.updateTokens(of: renamed.id, to: tokenSet, dpopKey: session.dpopKey)
       }
       return SignedInAccount(record: updated)
     }
     let account = NewAccount(
       providerID: providerID.rawValue, label: label, subject: identity?.subject, identity: fields,
       tokens: tokenSet)
-    let inserted = try await vaulted { vault throws(VaultError) in try await vault.insert(account) }
+    let inserted = try await vaulted { vault throws(VaultError) in
+      try await vault.insert(account, dpopKey: session.dpopKey)
+    }
     return SignedInAccount(record: inserted, labelIsSubject: labelIsSubject)
   }
 }

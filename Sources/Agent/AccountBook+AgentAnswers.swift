@@ -72,7 +72,8 @@ extension AccountBook {
     let provider = try providerID(named: account.providerID)
     return AgentExport(
       account: account.name, token: token, expiresAt: stored.tokens.expiresAt,
-      variable: EnvFile.defaultVariableName(provider: provider, label: nil))
+      variable: EnvFile.defaultVariableName(provider: provider, label: nil),
+      tokenType: stored.tokens.isDPoPBound ? "DPoP" : "Bearer")
   }
 
   /// Signs out the account `text` names, as `authtui logout` does: a readable account is

@@ -147,6 +147,17 @@ package actor AgentService {
       } catch {
         return .failure(failure(.account(error)))
       }
+    case .proof(let name, let minimumValidity, let startedAt, let method, let url):
+      do {
+        return .proof(
+          try await book.proof(
+            named: name, method: method, url: url, startedAt: startedAt ?? Date(),
+            minimumValidity: TimeInterval(minimumValidity)))
+      } catch .auth(.cancelled) {
+        return nil
+      } catch {
+        return .failure(failure(.account(error)))
+      }
     case .list, .export, .logout, .makeDefault, .clearDefault, .rename:
       return await answerAboutAccounts(request.operation)
     }

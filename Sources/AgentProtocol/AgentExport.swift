@@ -12,21 +12,35 @@ public struct AgentExport: Sendable, Equatable {
   public let expiresAt: Date?
   /// The env file's variable when `--var` is not given (`variable`: `SIMKL_TOKEN`).
   public let variable: String
+  /// The token's scheme (`token_type`): `DPoP` for a DPoP-bound token (RFC 9449), which works
+  /// only with proofs of a key the vault keeps, else `Bearer` (also when an agent of the
+  /// release before leaves it out).
+  public let tokenType: String
 
-  /// `account`'s `token`, expiring at `expiresAt`, written as `variable` by default.
-  public init(account: String, token: String, expiresAt: Date?, variable: String) {
+  /// `account`'s `token`, expiring at `expiresAt`, written as `variable` by default, of
+  /// `tokenType`.
+  public init(
+    account: String, token: String, expiresAt: Date?, variable: String, tokenType: String = "Bearer"
+  ) {
     self.account = account
     self.token = token
     self.expiresAt = expiresAt
     self.variable = variable
+    self.tokenType = tokenType
   }
 
+  /// True when the token is DPoP-bound: a copy of it is useless without proofs.
+  public var isDPoPBound: Bool { tokenType == "DPoP" }
+
   var json: OrderedJSON {
-    .object([
+    var members: [(String, OrderedJSON)] = [
       ("account", .string(account)), ("token", .string(token)),
       ("expires_at", expiresAt.map { .double($0.timeIntervalSince1970) } ?? .null),
       ("variable", .string(variable)),
-    ])
+    ]
+    // Left out for a Bearer token: the answer of the release before, which it means.
+    if tokenType != "Bearer" { members.append(("token_type", .string(tokenType))) }
+    return .object(members)
   }
 
   init?(json members: [String: JSONValue]) {
@@ -34,6 +48,14 @@ public struct AgentExport: Sendable, Equatable {
       let expiresAt = AgentOptionalMember.date(members["expires_at"]),
       let variable = members["variable"]?.stringValue
     else { return nil }
-    self.init(account: account, token: token, expiresAt: expiresAt, variable: variable)
+    let tokenType: String
+    switch members["token_type"] {
+    case nil: tokenType = "Bearer"
+    case .string(let type)? where type == "Bearer" || type == "DPoP": tokenType = type
+    default: return nil
+    }
+    self.init(
+      account: account, token: token, expiresAt: expiresAt, variable: variable,
+      tokenType: tokenType)
   }
 }

@@ -14,6 +14,7 @@ import JSON
 /// {"op":"default","account":"simkl/alice","vault":"/abs/vault.db"}
 /// {"op":"default","clear":"simkl","vault":"/abs/vault.db"}
 /// {"op":"rename","account":"simkl/1029384","label":"alice","vault":"/abs/vault.db"}
+/// {"op":"proof","account":"sandbox/alice","min_valid":60,"method":"GET","url":"https://api.example.com/me","vault":"/abs/vault.db","started_at":1712345678.25}
 /// ```
 /// `vault` is the canonical path of the vault the caller means: the agent answers only for its
 /// own. `started_at` (seconds since 1970) is when the caller's `token` started, so that a token
@@ -45,6 +46,10 @@ public struct AgentRequest: Sendable, Equatable {
     /// Gives `account` the label `label`, as `authtui rename ACCOUNT LABEL` does
     /// (`AgentRename`). Not repeated by a caller that got no answer.
     case rename(account: String, label: String)
+    /// A valid access token for `account` (`min_valid`, `started_at`) with, when it is
+    /// DPoP-bound, a proof for a `method` request to `url` signed by the agent, which keeps
+    /// the key (`AgentProof`): `authtui token ACCOUNT --header --for METHOD URL`.
+    case proof(account: String, minimumValidity: Int, startedAt: Date?, method: String, url: URL)
   }
 
   public let operation: Operation
@@ -93,6 +98,13 @@ public struct AgentRequest: Sendable, Equatable {
         ("op", "rename"), ("account", .string(account)), ("label", .string(label)),
         ("vault", .string(vault)),
       ]
+    case .proof(let account, let minimumValidity, let startedAt, let method, let url):
+      members = [
+        ("op", "proof"), ("account", .string(account)), ("min_valid", .int(minimumValidity)),
+        ("method", .string(method)), ("url", .string(url.absoluteString)),
+        ("vault", .string(vault)),
+      ]
+      if let startedAt { members.append(("started_at", .double(startedAt.timeIntervalSince1970))) }
     }
     return OrderedJSON.object(members).text
   }
@@ -158,10 +170,23 @@ extension AgentRequest {
       }
       self.init(
         operation: .rename(account: try Self.account(in: members), label: label), vault: vault)
+    case "proof":
+      guard let method = members["method"]?.stringValue.flatMap(ProofTarget.method) else {
+        throw MalformedAgentRequest("\"method\" must be an HTTP method (GET, POST…)")
+      }
+      guard let url = members["url"]?.stringValue.flatMap(ProofTarget.url) else {
+        throw MalformedAgentRequest("\"url\" must be an absolute https or http URL")
+      }
+      self.init(
+        operation: .proof(
+          account: try Self.account(in: members),
+          minimumValidity: try Self.minimumValidity(in: members),
+          startedAt: try Self.startedAt(in: members), method: method, url: url),
+        vault: vault)
     default:
       throw MalformedAgentRequest(
         "\"op\" must be \"token\", \"ping\", \"list\", \"export\", \"logout\", \"status\", "
-          + "\"default\" or \"rename\"")
+          + "\"default\", \"rename\" or \"proof\"")
     }
   }
 

@@ -13,6 +13,7 @@ import JSON
 /// {"ok":true,"pid":4242,"vault":"/abs/vault.db","since":1712345678.25,"idle_timeout":3600,"accounts":[…]}
 /// {"ok":true,"default":{"provider":"simkl","account":"simkl/alice","previous":null}}
 /// {"ok":true,"renamed":{"previous":"simkl/1029384","account":"simkl/alice"}}
+/// {"ok":true,"proof":{"account":"sandbox/alice","token":"…","token_type":"DPoP","proof":"…"}}
 /// ```
 /// A failure carries the exit code, code and message `authtui token` gives for it. Some codes
 /// are about the request rather than the account, and make the caller unlock the vault itself
@@ -37,6 +38,8 @@ public enum AgentResponse: Sendable, Equatable {
   case defaultChanged(AgentDefaultChange)
   /// The answer to `rename`: the account's name before and now.
   case renamed(AgentRename)
+  /// The answer to `proof`: the token, its scheme, and a DPoP-bound token's proof.
+  case proof(AgentProof)
 
   /// True when the agent did not serve the request at all: the caller then asks the vault
   /// itself rather than taking this as the result.
@@ -71,6 +74,8 @@ public enum AgentResponse: Sendable, Equatable {
       json = ["ok": true, "default": change.json]
     case .renamed(let rename):
       json = ["ok": true, "renamed": rename.json]
+    case .proof(let proof):
+      json = ["ok": true, "proof": proof.json]
     }
     return json.text
   }
@@ -106,6 +111,8 @@ public enum AgentResponse: Sendable, Equatable {
       self = .defaultChanged(change)
     } else if let rename = members["renamed"]?.objectValue.flatMap(AgentRename.init(json:)) {
       self = .renamed(rename)
+    } else if let proof = members["proof"]?.objectValue.flatMap(AgentProof.init(json:)) {
+      self = .proof(proof)
     } else {
       return nil
     }

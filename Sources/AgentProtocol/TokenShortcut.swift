@@ -3,7 +3,9 @@ import Locations
 
 /// The one command line the front of `authtui` answers itself: `token ACCOUNT`, with
 /// `--min-valid SECONDS` and `--vault PATH` (each as `--name VALUE` or `--name=VALUE`, at most
-/// once, after the command word).
+/// once, after the command word), and `--header --for METHOD URL` together (each at most
+/// once, `--for` followed by its two words): the headers for one request, a DPoP proof the
+/// agent signs among them.
 ///
 /// Anything else, including every malformed or unusual form of these (a repeated option, `--`,
 /// a value that is not a plain number, options before `token`), is not recognised: the full
@@ -15,14 +17,39 @@ package struct TokenShortcut: Sendable, Equatable {
   package let minimumValidity: Int
   /// `--vault`, when given.
   package let vault: String?
+  /// `--header --for METHOD URL`, when given: the request the headers are for.
+  package let target: Target?
+
+  /// The request of `--for METHOD URL`, checked as the full program checks it.
+  package struct Target: Sendable, Equatable {
+    /// The method, in capitals.
+    package let method: String
+    /// The URL, absolute, `https` or `http`.
+    package let url: URL
+  }
 
   /// Recognises `arguments` (argv without the program's name), or nil.
   package init?(arguments: [String]) {
     guard arguments.first == "token" else { return nil }
     var account: String?
     var values: [String: String] = [:]
+    var header = false
+    var target: Target?
     var rest = arguments.dropFirst()[...]
     while let argument = rest.popFirst() {
+      if argument == "--header" {
+        guard !header else { return nil }
+        header = true
+        continue
+      }
+      if argument == "--for" {
+        // Exactly as the full program reads it: the next two words, whatever they are.
+        guard target == nil, let methodWord = rest.popFirst(), let urlWord = rest.popFirst(),
+          let method = ProofTarget.method(methodWord), let url = ProofTarget.url(urlWord)
+        else { return nil }
+        target = Target(method: method, url: url)
+        continue
+      }
       guard argument.hasPrefix("--") else {
         // One account, and never an argument the full program would read as something else.
         guard account == nil, !argument.isEmpty, !argument.hasPrefix("-") else { return nil }
@@ -44,7 +71,8 @@ package struct TokenShortcut: Sendable, Equatable {
       }
       values[name] = value
     }
-    guard let account else { return nil }
+    // `--header` alone, and `--for` without it, are the full program's to answer.
+    guard let account, header == (target != nil) else { return nil }
     var minimumValidity = 60
     if let text = values["min-valid"] {
       // Digits only: the full program explains everything else.
@@ -56,14 +84,23 @@ package struct TokenShortcut: Sendable, Equatable {
     self.account = account
     self.minimumValidity = minimumValidity
     self.vault = values["vault"]
+    self.target = target
   }
 
   /// The agent request for this command line, started at `startedAt`, in the environment
   /// whose variables `variable` reads.
   package func request(variable: (String) -> String?, startedAt: Date) -> AgentRequest {
     let location = VaultLocation.resolve(explicitPath: vault, variable: variable)
+    guard let target else {
+      return AgentRequest(
+        operation: .token(
+          account: account, minimumValidity: minimumValidity, startedAt: startedAt),
+        vault: location.canonicalPath)
+    }
     return AgentRequest(
-      operation: .token(account: account, minimumValidity: minimumValidity, startedAt: startedAt),
+      operation: .proof(
+        account: account, minimumValidity: minimumValidity, startedAt: startedAt,
+        method: target.method, url: target.url),
       vault: location.canonicalPath)
   }
 }

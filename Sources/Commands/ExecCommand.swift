@@ -13,7 +13,9 @@ struct ExecCommand: AsyncParsableCommand {
     details: """
       COMMAND (found on PATH) runs with the token in AUTHTUI_TOKEN (or --var NAME) and its
       expiry in AUTHTUI_TOKEN_EXPIRES_AT (seconds since 1970, empty when the token does not
-      expire), e.g.
+      expire), and its scheme in AUTHTUI_TOKEN_TYPE (Bearer, or DPoP for a DPoP-bound token,
+      which needs a proof for each request: `authtui token ACCOUNT --header --for METHOD URL`),
+      e.g.
         authtui exec simkl/alice -- sh -c 'curl -H "Authorization: Bearer $AUTHTUI_TOKEN" URL'
       The token is obtained as `token` obtains it: refreshed first when fewer than --min-valid
       seconds remain (default 60), from a running `authtui agent` when there is one (no
@@ -84,6 +86,7 @@ struct ExecCommand: AsyncParsableCommand {
     var childEnvironment = PassphraseSource.withoutPassphrases(environment)
     childEnvironment[variable] = exportable.token
     childEnvironment[variable + "_EXPIRES_AT"] = EnvFile.expiryValue(exportable.expiresAt)
+    childEnvironment["AUTHTUI_TOKEN_TYPE"] = exportable.tokenType
     do throws(SpawnError) {
       let termination = try await ForegroundCommand.run(
         program, name: name, arguments: Array(command.dropFirst()),
@@ -103,20 +106,7 @@ struct ExecCommand: AsyncParsableCommand {
   private func token(startedAt: Date, console: Console) async throws(CommandFailure)
     -> AgentExport
   {
-    let operation = AgentRequest.Operation.export(
-      account: account, startedAt: startedAt, minimumValidity: minimumValidity)
-    if let answer = await AgentAnswer.ask(
-      operation, global, timeout: AgentAnswer.accountsTimeout, \.export)
-    {
-      return try answer.get()
-    }
-    let book = try await AccountAccess.book(
-      global, console: console, providers: .account(account))
-    do {
-      return try await book.export(
-        named: account, startedAt: startedAt, minimumValidity: TimeInterval(minimumValidity))
-    } catch {
-      throw AccountAccess.failure(error)
-    }
+    try await ExportCommand.exportable(
+      account, global, startedAt: startedAt, minimumValidity: minimumValidity, console: console)
   }
 }

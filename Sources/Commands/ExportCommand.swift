@@ -19,7 +19,9 @@ struct ExportCommand: AsyncParsableCommand {
       `set -s set-clipboard on`) and with wl-copy or xclip when there is a display; after
       --clear-after seconds (default 45; 0 keeps it) the clipboard is cleared if it still holds
       the token (over plain SSH the terminal cannot be asked, so it is cleared regardless).
-      The token is refreshed first when less than a minute of it remains.
+      The token is refreshed first when less than a minute of it remains. A DPoP-bound token
+      is refused (exit 1): without a fresh proof of the key authtui keeps it works for nobody;
+      use `authtui token ACCOUNT --header --for METHOD URL` for each request instead.
       When `authtui agent` runs for this vault, it hands over the token and no passphrase is
       needed (this command still writes the file or the clipboard); AUTHTUI_NO_AGENT=1 skips it.
       """,
@@ -71,20 +73,11 @@ struct ExportCommand: AsyncParsableCommand {
           throw AccountAccess.failure(error)
         }
       }
-      let exportable: AgentExport
-      if let answer = await AgentAnswer.ask(
-        .export(account: account, startedAt: startedAt), global,
-        timeout: AgentAnswer.accountsTimeout, \.export)
-      {
-        exportable = try answer.get()
-      } else {
-        let book = try await AccountAccess.book(
-          global, console: console, providers: .account(account))
-        do {
-          exportable = try await book.export(named: account, startedAt: startedAt)
-        } catch {
-          throw AccountAccess.failure(error)
-        }
+      let exportable = try await Self.exportable(
+        account, global, startedAt: startedAt, console: console)
+      // A DPoP-bound token in a file or on the clipboard is useless without proofs.
+      guard !exportable.isDPoPBound else {
+        throw TokenCommand.boundToken(exportable.account, refusing: "export")
       }
       let token = exportable.token
       do throws(AccountsError) {
@@ -115,6 +108,30 @@ struct ExportCommand: AsyncParsableCommand {
     } catch {
       console.err(error.line)
       return error.exitCode
+    }
+  }
+
+  /// `account`'s token with its expiry and scheme (`AgentExport`), valid for `minimumValidity`
+  /// seconds at least: from the agent for this vault when one runs, else from the vault
+  /// unlocked here. What `export`, `exec` and `token --header` start from.
+  static func exportable(
+    _ account: String, _ global: GlobalOptions, startedAt: Date, minimumValidity: Int = 60,
+    console: Console
+  ) async throws(CommandFailure) -> AgentExport {
+    let operation = AgentRequest.Operation.export(
+      account: account, startedAt: startedAt, minimumValidity: minimumValidity)
+    if let answer = await AgentAnswer.ask(
+      operation, global, timeout: AgentAnswer.accountsTimeout, \.export)
+    {
+      return try answer.get()
+    }
+    let book = try await AccountAccess.book(
+      global, console: console, providers: .account(account))
+    do {
+      return try await book.export(
+        named: account, startedAt: startedAt, minimumValidity: TimeInterval(minimumValidity))
+    } catch {
+      throw AccountAccess.failure(error)
     }
   }
 }

@@ -1,3 +1,5 @@
+import Accounts
+import Agent
 import Foundation
 import Isolation
 import Providers
@@ -117,14 +119,16 @@ struct GitCredentialCommand: AsyncParsableCommand {
   }
 
   /// A token of `route`'s account valid for 60 more seconds: from the agent, else from the
-  /// vault unlocked without the terminal.
+  /// vault unlocked without the terminal. A DPoP-bound token is refused: git sends no proofs.
   private static func token(
     for route: GitCredentialRoute, options global: GlobalOptions, console: Console
   ) async throws(CommandFailure) -> String {
     let startedAt = Date()
-    let command = TokenCommand(global: global, account: route.account, minimumValidity: 60)
-    if let answer = await command.askAgent(startedAt: startedAt) {
-      return try answer.get()
+    if let answer = await AgentAnswer.ask(
+      .export(account: route.account, startedAt: startedAt), global,
+      timeout: AgentAnswer.accountsTimeout, \.export)
+    {
+      return try Self.usable(try answer.get())
     }
     if case .terminal = PassphraseSource.current().origin {
       throw CommandFailure(
@@ -135,12 +139,23 @@ struct GitCredentialCommand: AsyncParsableCommand {
     }
     let book = try await AccountAccess.book(
       global, console: console, providers: .account(route.account))
+    let exportable: AgentExport
     do {
-      return try await book.accessToken(
-        named: route.account, minimumValidity: 60, startedAt: startedAt)
+      exportable = try await book.export(
+        named: route.account, startedAt: startedAt, minimumValidity: 60)
     } catch {
       throw AccountAccess.failure(error)
     }
+    return try Self.usable(exportable)
+  }
+
+  /// The token of `exportable`, unless it is DPoP-bound: git would send it as a password
+  /// without the proof it needs.
+  private static func usable(_ exportable: AgentExport) throws(CommandFailure) -> String {
+    guard !exportable.isDPoPBound else {
+      throw TokenCommand.boundToken(exportable.account, refusing: "git-credential")
+    }
+    return exportable.token
   }
 
   /// git's request from standard input, read up to its blank line or the end of the input, on

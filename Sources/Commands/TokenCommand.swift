@@ -3,9 +3,11 @@ import Agent
 import Foundation
 import Spelling
 
-/// `authtui token ACCOUNT [--min-valid SECONDS] [--header]`: a valid access token on standard
-/// output, for scripts (`curl -H "Authorization: Bearer $(authtui token simkl/alice)" …`), or
-/// the whole header line (`authtui token simkl/alice --header | curl -H @- …`).
+/// `authtui token ACCOUNT [--min-valid SECONDS] [--header [--for METHOD URL]]`: a valid access
+/// token on standard output, for scripts (`curl -H "Authorization: Bearer $(authtui token
+/// simkl/alice)" …`), or the whole header line (`authtui token simkl/alice --header | curl -H @-
+/// …`); with `--for`, the headers for that one request, a DPoP proof among them when the token
+/// is DPoP-bound (RFC 9449).
 struct TokenCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration<Self>(
     name: "token",
@@ -25,11 +27,21 @@ struct TokenCommand: AsyncParsableCommand {
       then end the process; SIGKILL then may cost the account a new sign-in.
       --header prints `Authorization: Bearer TOKEN` instead, one line that curl reads
       from standard input: authtui token simkl/alice --header | curl -H @- URL
+      A DPoP-bound token (the provider file's "dpop", see docs/dpop.md) works only with a
+      fresh proof of the account's key for each request: --header --for METHOD URL prints
+      `Authorization: DPoP TOKEN` and `DPoP: PROOF` for that request, one a line:
+        authtui token work/alice --header --for GET URL | curl -H @- URL
+      (for a Bearer token, the same line as --header alone). The proof is signed by the
+      agent when it runs (the key never leaves it), else here; --header alone refuses a
+      DPoP-bound token, and names --for.
       """,
     arguments: [.required("ACCOUNT", \.account, .account)],
     options: [
       .minimumValidity(\.minimumValidity),
       .flag("header", \.header, help: "print `Authorization: Bearer TOKEN` (for `curl -H @-`)"),
+      .words(
+        "for", count: 2, \.target, .proofTarget, "METHOD URL",
+        help: "with --header: the headers for this request, a DPoP proof among them"),
     ])
 
   var global = GlobalOptions()
@@ -39,10 +51,24 @@ struct TokenCommand: AsyncParsableCommand {
   var minimumValidity = 60
   /// `--header`: the whole `Authorization` header line.
   var header = false
+  /// `--for METHOD URL`: the request the headers are for.
+  var target: ProofRequest?
+
+  mutating func validate() throws(CommandFailure) {
+    if target != nil && !header {
+      throw CommandFailure(
+        exitCode: .usage,
+        message: "--for goes with --header: token ACCOUNT --header --for METHOD URL")
+    }
+  }
 
   func run(console: Console) async -> ExitCode {
     let startedAt = Date()
     do throws(CommandFailure) {
+      if header {
+        console.outExactly(try await headers(startedAt: startedAt, console: console))
+        return .ok
+      }
       if let answer = await askAgent(startedAt: startedAt) {
         console.outExactly(try output(try answer.get()))
         return .ok
@@ -71,6 +97,59 @@ struct TokenCommand: AsyncParsableCommand {
   func output(_ token: String) throws(CommandFailure) -> String {
     guard TerminalText.isClean(token) else { throw Self.unprintable(account) }
     return header ? "Authorization: Bearer \(token)" : token
+  }
+
+  /// `--header`'s lines: with `--for`, the token and, when it is DPoP-bound, its proof for
+  /// that request (`AgentProof`), from the agent when it runs, else made here; without it,
+  /// the Bearer line, or a refusal for a DPoP-bound token, which needs a proof.
+  private func headers(startedAt: Date, console: Console) async throws(CommandFailure)
+    -> String
+  {
+    let proven: AgentProof
+    if let target {
+      let operation = AgentRequest.Operation.proof(
+        account: account, minimumValidity: minimumValidity, startedAt: startedAt,
+        method: target.method, url: target.url)
+      if let answer = await AgentAnswer.ask(
+        operation, global, timeout: AgentAnswer.accountsTimeout, \.proof)
+      {
+        proven = try answer.get()
+      } else {
+        let book = try await AccountAccess.book(
+          global, console: console, providers: .account(account))
+        do {
+          proven = try await book.proof(
+            named: account, method: target.method, url: target.url, startedAt: startedAt,
+            minimumValidity: TimeInterval(minimumValidity))
+        } catch {
+          throw AccountAccess.failure(error)
+        }
+      }
+    } else {
+      let exportable = try await ExportCommand.exportable(
+        account, global, startedAt: startedAt, minimumValidity: minimumValidity,
+        console: console)
+      guard !exportable.isDPoPBound else {
+        throw Self.boundToken(exportable.account, refusing: "--header alone")
+      }
+      proven = AgentProof(account: exportable.account, token: exportable.token, proof: nil)
+    }
+    guard TerminalText.isClean(proven.token), proven.proof.map(TerminalText.isClean) ?? true
+    else { throw Self.unprintable(account) }
+    return proven.headerLines
+  }
+
+  /// The refusal of `refused` (`export`, `git-credential`, `--header` alone) for `account`,
+  /// whose token is DPoP-bound (RFC 9449): a copy of it is useless without a fresh proof of
+  /// the key authtui keeps for each request.
+  static func boundToken(_ account: String, refusing refused: String) -> CommandFailure {
+    CommandFailure(
+      exitCode: .failure,
+      message: "\(account)'s token is DPoP-bound: it works only with a fresh proof of the key "
+        + "authtui keeps, made for each request, so \(refused) cannot hand it out; use "
+        + "`authtui token \(account) --header --for METHOD URL` for each request "
+        + "(see docs/dpop.md)",
+      code: "dpop_bound")
   }
 
   /// A stored token holds a character no token may hold (RFC 6749 §A.12: visible ASCII and
@@ -106,5 +185,37 @@ extension Option {
     .value(
       "min-valid", path, .seconds(), "SECONDS",
       help: "refresh when fewer seconds than this remain", showsDefault: true)
+  }
+}
+
+/// The request `token --header --for METHOD URL` makes the headers for.
+struct ProofRequest: Sendable, Equatable {
+  /// The method, in capitals (`GET`).
+  let method: String
+  /// The URL, absolute (`https` or `http`).
+  let url: URL
+}
+
+extension ValueType where Value == ProofRequest {
+  /// `METHOD URL` (the parser joins the two words by a space): a method of letters and an
+  /// absolute https or http URL (`ProofTarget`).
+  static var proofTarget: ValueType {
+    ValueType { text, context throws(CommandFailure) in
+      let words = text.split(separator: " ", maxSplits: 1).map(String.init)
+      guard words.count == 2, let method = ProofTarget.method(words[0]) else {
+        throw CommandFailure(
+          exitCode: .usage,
+          message: "--for takes the request's METHOD (GET, POST…) and then its URL, not "
+            + "'\(TerminalText.cleaned(words.first ?? text))'")
+      }
+      guard let url = ProofTarget.url(words[1]) else {
+        throw CommandFailure(
+          exitCode: .usage,
+          message: "--for \(method) needs the request's absolute https or http URL, not "
+            + "'\(TerminalText.cleaned(words[1]))'")
+      }
+      _ = context
+      return ProofRequest(method: method, url: url)
+    }
   }
 }

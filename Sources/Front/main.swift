@@ -26,8 +26,14 @@ if let shortcut = TokenShortcut(arguments: Array(arguments.dropFirst())),
     at: .resolve(variable: variable),
     timeout: AgentConnection.connectTimeout + AgentConnection.tokenTimeout)
   switch answer {
-  case .token(let token)? where TerminalText.isClean(token):
+  case .token(let token)? where shortcut.target == nil && TerminalText.isClean(token):
     FrontOutput.write(token + "\n", to: 1)
+    exit(0)
+  case .proof(let proof)?
+  where shortcut.target != nil && TerminalText.isClean(proof.token)
+    && proof.proof.map(TerminalText.isClean) ?? true:
+    // `--header --for`: the lines the full program prints, the proof signed by the agent.
+    FrontOutput.write(proof.headerLines + "\n", to: 1)
     exit(0)
   case .failure(let failure)?:
     // What the full program prints for the same answer, cleaned as its `Console` cleans it:

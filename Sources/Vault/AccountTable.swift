@@ -302,8 +302,10 @@ struct AccountTable {
     return version
   }
 
-  /// Removes the row, any refresh lease on it and its default mark; false when there was no such row.
+  /// Removes the row, any refresh lease on it, its default mark and its DPoP key; false when
+  /// there was no such row.
   func delete(_ id: AccountID) throws(VaultError) -> Bool {
+    try DPoPKeyTable(self).delete(of: id)
     try connection.run("DELETE FROM refresh_leases WHERE account_id = ?", [.integer(id.rawValue)])
     try connection.run(
       "DELETE FROM provider_defaults WHERE account_id = ?", [.integer(id.rawValue)])

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// Reading and writing accounts. Every method needs the vault unlocked (else `locked`), and every
@@ -85,9 +86,27 @@ extension Vault {
     return nil
   }
 
-  /// Adds an account; `duplicateAccount` when its provider id and label are taken.
-  public func insert(_ account: NewAccount) throws(VaultError) -> AccountRecord {
-    try writeTransaction { table throws(VaultError) in try table.insert(account) }
+  /// Adds an account; `duplicateAccount` when its provider id and label are taken. With
+  /// `dpopKey`, the account holds that key pair (its tokens are bound to it), sealed in the
+  /// same transaction.
+  public func insert(_ account: NewAccount, dpopKey: P256SigningKey? = nil) throws(VaultError)
+    -> AccountRecord
+  {
+    try writeTransaction { table throws(VaultError) in
+      let record = try table.insert(account)
+      try DPoPKeyTable(table).replace(dpopKey, of: record.id)
+      return record
+    }
+  }
+
+  /// The DPoP key pair (RFC 9449) account `id` holds, nil when it has none (its tokens are
+  /// Bearer tokens). A key cell that does not open is the account's damage
+  /// (`accountDamaged`). The private key stays inside the value returned, which never prints
+  /// it, and is never written anywhere but this vault.
+  public func dpopKey(of id: AccountID) throws(VaultError) -> P256SigningKey? {
+    let table = try accountTable()
+    _ = try table.existingRow(id)
+    return try DPoPKeyTable(table).key(of: id)
   }
 
   /// Adds several accounts in one transaction: all of them, or none when one fails.
@@ -101,15 +120,19 @@ extension Vault {
     }
   }
 
-  /// Replaces the account's tokens (after a new sign-in) and clears "sign-in needed".
+  /// Replaces the account's tokens (after a new sign-in) and clears "sign-in needed"; the
+  /// account's DPoP key becomes `dpopKey`, the one the sign-in bound the tokens to (nil: none,
+  /// and a key it held is deleted), in the same transaction.
   ///
   /// For a refresh, use `beginRefresh` and `completeRefresh` instead: they keep two processes from
-  /// spending the same refresh token.
-  public func updateTokens(of id: AccountID, to tokens: TokenSet) throws(VaultError)
-    -> AccountRecord
-  {
+  /// spending the same refresh token, and keep the key.
+  public func updateTokens(
+    of id: AccountID, to tokens: TokenSet, dpopKey: P256SigningKey? = nil
+  ) throws(VaultError) -> AccountRecord {
     try writeTransaction { table throws(VaultError) in
-      try Self.write(tokens, needsSignIn: false, to: id, in: table)
+      let record = try Self.write(tokens, needsSignIn: false, to: id, in: table)
+      try DPoPKeyTable(table).replace(dpopKey, of: id)
+      return record
     }
   }
 
@@ -134,8 +157,8 @@ extension Vault {
     }
   }
 
-  /// Clears every token, scope and expiry of the account and marks it "sign-in needed"; the
-  /// account itself stays, so a new sign-in can fill it again.
+  /// Clears every token, scope and expiry of the account and its DPoP key, and marks it
+  /// "sign-in needed"; the account itself stays, so a new sign-in can fill it again.
   public func markSignInNeeded(_ id: AccountID, at date: Date = Date()) throws(VaultError)
     -> AccountRecord
   {
@@ -154,12 +177,14 @@ extension Vault {
 
   // MARK: Shared with the refresh lease
 
-  /// Writes the token cells (not the name), bumps the version, returns the account.
+  /// Writes the token cells (not the name), bumps the version, returns the account. An account
+  /// marked "sign-in needed" loses its DPoP key with its tokens: the next sign-in makes another.
   static func write(
     _ tokens: TokenSet, needsSignIn: Bool, to id: AccountID, in table: AccountTable
   ) throws(VaultError) -> AccountRecord {
     let name = try decodedName(try table.existingRow(id), by: table)
     let version = try table.update(id, AccountTable.plaintexts(tokens, needsSignIn: needsSignIn))
+    if needsSignIn { try DPoPKeyTable(table).delete(of: id) }
     return table.record(id, version: version, name, tokens, needsSignIn: needsSignIn)
   }
 

@@ -127,11 +127,29 @@ package enum VaultSchema {
     // (`Vault.listAccounts(updating:)`). From the table itself, those two numbers would cost a
     // read of every row with all its sealed cells.
     SchemaMigration(version: 6, sql: "CREATE INDEX accounts_versions ON accounts (version);"),
+    // Each account's own DPoP key pair (RFC 9449), when its tokens are bound to one: the
+    // private key sealed like a token, keyed by the account's row id, in a table of its own so
+    // that a listing never opens it. Written with the tokens of a sign-in, deleted with the
+    // account or its tokens (`DPoPKeyTable`).
+    SchemaMigration(
+      version: 7,
+      sql: """
+        CREATE TABLE dpop_keys (
+          id INTEGER PRIMARY KEY,
+          private_key BLOB NOT NULL
+        ) STRICT;
+        """),
   ]
 
   /// Tables with sealed columns, and those columns, as of schema `version`.
   static func sealedColumns(atSchema version: Int) -> [(table: String, columns: [String])] {
-    [(AccountTable.name, AccountColumn.present(atSchema: version).map(\.rawValue))]
+    var tables: [(table: String, columns: [String])] = [
+      (AccountTable.name, AccountColumn.present(atSchema: version).map(\.rawValue))
+    ]
+    if version >= DPoPKeyTable.addedInSchema {
+      tables.append((DPoPKeyTable.name, [DPoPKeyTable.privateKeyColumn]))
+    }
+    return tables
   }
 }
 

@@ -5,7 +5,7 @@ import XCTest
 
 final class AgentRequestTests: XCTestCase {
   static let unknownOperation =
-    #""op" must be "token", "ping", "list", "export", "logout", "status", "default" or "rename""#
+    #""op" must be "token", "ping", "list", "export", "logout", "status", "default", "rename" or "proof""#
 
   func testTokenRequestReadsBackWhatItWrites() throws {
     let request = AgentRequest(
@@ -18,6 +18,53 @@ final class AgentRequestTests: XCTestCase {
       #"{"op":"token","account":"simkl/alice","min_valid":120,"vault":"/home/a/vault.db","started_at":1712345678.25}"#
     )
     XCTAssertEqual(try AgentRequest(parsing: request.line), request)
+  }
+
+  func testProofRequestReadsBackWhatItWritesWithItsMethodInCapitals() throws {
+    let url = try XCTUnwrap(URL(string: "https://api.example.com/me?page=2"))
+    let request = AgentRequest(
+      operation: .proof(
+        account: "work/alice", minimumValidity: 60,
+        startedAt: Date(timeIntervalSince1970: 1_712_345_678.25), method: "GET", url: url),
+      vault: "/v.db")
+    XCTAssertEqual(
+      request.line,
+      #"{"op":"proof","account":"work/alice","min_valid":60,"method":"GET","url":"https://api.example.com/me?page=2","vault":"/v.db","started_at":1712345678.25}"#
+    )
+    XCTAssertEqual(try AgentRequest(parsing: request.line), request)
+    let lowercase = try AgentRequest(
+      parsing:
+        #"{"op":"proof","account":"work/alice","method":"post","url":"http://127.0.0.1:9/x","vault":"/v.db"}"#
+    )
+    guard case .proof(_, 60, nil, "POST", let read) = lowercase.operation else {
+      return XCTFail("\(lowercase)")
+    }
+    XCTAssertEqual(read.absoluteString, "http://127.0.0.1:9/x")
+  }
+
+  func testProofRequestsWithoutAMethodOrAnAbsoluteWebURLAreRefused() {
+    let cases: [(String, String)] = [
+      (
+        #""method":"G ET","url":"https://a.example/""#,
+        #""method" must be an HTTP method (GET, POST…)"#
+      ),
+      (#""url":"https://a.example/""#, #""method" must be an HTTP method (GET, POST…)"#),
+      (
+        #""method":"GET","url":"ftp://a.example/""#, #""url" must be an absolute https or http URL"#
+      ),
+      (#""method":"GET","url":"/relative""#, #""url" must be an absolute https or http URL"#),
+      (
+        #""method":"GET","url":"https://a.example/x y""#,
+        #""url" must be an absolute https or http URL"#
+      ),
+      (#""method":"GET""#, #""url" must be an absolute https or http URL"#),
+    ]
+    for (members, reason) in cases {
+      let line = #"{"op":"proof","account":"work/alice","vault":"/v.db","# + members + "}"
+      XCTAssertThrowsError(try AgentRequest(parsing: line), line) { error in
+        XCTAssertEqual((error as? MalformedAgentRequest)?.reason, reason, line)
+      }
+    }
   }
 
   func testPingRequestReadsBackWhatItWrites() throws {
@@ -253,6 +300,21 @@ final class AgentResponseTests: XCTestCase {
             account: "simkl/alice", token: "tok-en",
             expiresAt: Date(timeIntervalSince1970: 1_712_349_278), variable: "SIMKL_TOKEN")),
         #"{"ok":true,"export":{"account":"simkl/alice","token":"tok-en","expires_at":1712349278.0,"variable":"SIMKL_TOKEN"}}"#
+      ),
+      (
+        .export(
+          AgentExport(
+            account: "work/alice", token: "tok-en", expiresAt: nil, variable: "WORK_TOKEN",
+            tokenType: "DPoP")),
+        #"{"ok":true,"export":{"account":"work/alice","token":"tok-en","expires_at":null,"variable":"WORK_TOKEN","token_type":"DPoP"}}"#
+      ),
+      (
+        .proof(AgentProof(account: "work/alice", token: "tok-en", proof: "a.b.c")),
+        #"{"ok":true,"proof":{"account":"work/alice","token":"tok-en","token_type":"DPoP","proof":"a.b.c"}}"#
+      ),
+      (
+        .proof(AgentProof(account: "simkl/alice", token: "tok-en", proof: nil)),
+        #"{"ok":true,"proof":{"account":"simkl/alice","token":"tok-en","token_type":"Bearer","proof":null}}"#
       ),
       (
         .defaultChanged(

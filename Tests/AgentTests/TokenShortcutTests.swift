@@ -39,6 +39,39 @@ import Testing
     #expect(TokenShortcut(arguments: arguments) == nil)
   }
 
+  @Test func recognisesHeaderForAMethodAndAURLAndAsksForAProof() throws {
+    let arguments = [
+      "token", "work/alice", "--header", "--for", "get", "https://api.example.com/me?x=1",
+      "--min-valid", "90",
+    ]
+    let shortcut = try #require(TokenShortcut(arguments: arguments))
+    #expect(shortcut.target?.method == "GET")
+    #expect(shortcut.target?.url.absoluteString == "https://api.example.com/me?x=1")
+    let request = shortcut.request(variable: { _ in nil }, startedAt: Date())
+    guard case .proof("work/alice", 90, _, "GET", let url) = request.operation else {
+      Issue.record("\(request.operation)")
+      return
+    }
+    #expect(url.host == "api.example.com")
+    #expect(TokenShortcut(arguments: ["token", "a"])?.target == nil)
+  }
+
+  @Test(arguments: [
+    ["token", "a", "--header"], ["token", "a", "--for", "GET", "https://x.example/"],
+    ["token", "a", "--header", "--for", "GET"],
+    ["token", "a", "--header", "--for", "G1", "https://x.example/"],
+    ["token", "a", "--header", "--for", "GET", "ftp://x.example/"],
+    ["token", "a", "--header", "--header", "--for", "GET", "https://x.example/"],
+    [
+      "token", "a", "--header", "--for", "GET", "https://x.example/", "--for", "GET",
+      "https://x.example/",
+    ],
+    ["token", "a", "--header=1", "--for", "GET", "https://x.example/"],
+  ])
+  func leavesHeaderFormsItCannotAnswerToTheFullProgram(_ arguments: [String]) {
+    #expect(TokenShortcut(arguments: arguments) == nil)
+  }
+
   @Test func asksForTheVaultTheFullProgramWouldOpen() {
     let variables = ["AUTHTUI_VAULT": "/a/../b/vault.db", "HOME": "/home/x"]
     let shortcut = TokenShortcut(arguments: ["token", "simkl", "--min-valid", "90"])

@@ -37,8 +37,8 @@ public actor OIDCProvider {
   public nonisolated let allowedClockSkew: TimeInterval
 
   /// The latest DPoP nonce of each of the provider's servers (RFC 9449 §8), shared by every
-  /// client `client()` makes.
-  public nonisolated let dpopNonces = DPoPNonces()
+  /// client `client()` makes (and by other providers' given the same memory).
+  public nonisolated let dpopNonces: DPoPNonces
 
   private let transport: any Transport
   private let clock: any WallClock
@@ -62,9 +62,11 @@ public actor OIDCProvider {
     configuration: ProviderConfiguration, transport: any Transport,
     clock: any WallClock = SystemClock(), requestTimeout: TimeInterval = 30,
     keyRefetchInterval: TimeInterval = 300, allowedClockSkew: TimeInterval = 300,
-    criticalSection: any CriticalSection = UnguardedSection()
+    criticalSection: any CriticalSection = UnguardedSection(),
+    dpopNonces: DPoPNonces = DPoPNonces()
   ) {
     self.criticalSection = criticalSection
+    self.dpopNonces = dpopNonces
     baseConfiguration = configuration
     self.transport = transport
     self.clock = clock

@@ -50,6 +50,12 @@ extension AgentResponse {
     return export
   }
 
+  /// The token and its proof, when this answers `proof`.
+  var proof: AgentProof? {
+    guard case .proof(let proof) = self else { return nil }
+    return proof
+  }
+
   /// What changed, when this answers `default`.
   var defaultChange: AgentDefaultChange? {
     guard case .defaultChanged(let change) = self else { return nil }

@@ -72,6 +72,21 @@ package struct ArgumentParser: Sendable {
           throw UsageError(message: "--\(name) takes no value", hint: "write just --\(name)")
         }
         flags.insert(name)
+      } else if option.valueCount > 1 {
+        // `--for GET URL` (or `--for=GET URL`): the words after it, as many as it takes.
+        var words = inlineValue.map { [$0] } ?? []
+        while words.count < option.valueCount, index < arguments.count {
+          words.append(arguments[index])
+          index += 1
+        }
+        guard words.count == option.valueCount else {
+          throw UsageError(
+            message: "--\(name) needs \(option.valueName ?? "\(option.valueCount) values")",
+            hint: "write --\(name) \(option.valueName ?? "VALUE")")
+        }
+        let value = words.joined(separator: " ")
+        values[name] = value
+        everyValue[name, default: []].append(value)
       } else if let inlineValue {
         values[name] = inlineValue
         everyValue[name, default: []].append(inlineValue)

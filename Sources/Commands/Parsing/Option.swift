@@ -3,7 +3,7 @@
 /// written to (swift-argument-parser's `@Option` and `@Flag`).
 struct Option<Root: ParsableArguments>: Sendable {
   /// What it is, for the parser, help, the manual page and completion.
-  let spec: OptionSpec
+  var spec: OptionSpec
   /// Writes what the command line gives for it into the command; a value its type refuses, or
   /// a required option missing, is a usage error.
   let read: @Sendable (inout Root, Invocation, CommandContext) throws(CommandFailure) -> Void
@@ -69,6 +69,21 @@ struct Option<Root: ParsableArguments>: Sendable {
         }
       }
     }
+  }
+
+  /// An option followed by `valueCount` words (`--for METHOD URL`), read together by `type`
+  /// as one text, the words joined by a space, into an optional property (nil when it is not
+  /// given).
+  static func words<Value>(
+    _ name: String, count valueCount: Int, _ path: WritableKeyPath<Root, Value?> & Sendable,
+    _ type: ValueType<Value>, _ valueName: String, help: String
+  ) -> Option {
+    var option = valued(
+      name, valueName, type, example: nil, help: help, required: nil, hidden: false,
+      standsAlone: false
+    ) { root, value in root[keyPath: path] = value }
+    option.spec.valueCount = valueCount
+    return option
   }
 
   private static func valued<Value>(

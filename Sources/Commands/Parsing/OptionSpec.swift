@@ -19,6 +19,9 @@ struct OptionSpec: Sendable {
   var standsAlone = false
   /// What a shell may complete for its value.
   var completion: CompletionModel.Words = .none
+  /// How many words its value is (`--for METHOD URL`: 2); the parser hands them on joined by
+  /// one space.
+  var valueCount = 1
 
   /// `[--flow pkce|device]…`, `--issuer URL` or `[--json]`: the option in a usage line.
   var usage: String {
