@@ -31,7 +31,7 @@ public struct AgentExport: Sendable, Equatable {
 
   init?(json members: [String: JSONValue]) {
     guard let account = members["account"]?.stringValue, let token = members["token"]?.stringValue,
-      let expiresAt = AgentOptionalMember.date(members["expires_at"]),
+      let expiresAt = OptionalMember.date(members["expires_at"]),
       let variable = members["variable"]?.stringValue
     else { return nil }
     self.init(account: account, token: token, expiresAt: expiresAt, variable: variable)

@@ -86,47 +86,15 @@ public struct AgentSignOut: Sendable, Equatable {
     default: return nil
     }
     // An address that would not be written back the same is not one the agent sent.
-    guard let endSessionText = AgentOptionalMember.string(members["end_session_url"]) else {
+    guard let endSessionText = OptionalMember.string(members["end_session_url"]) else {
       return nil
     }
     let endSessionURL = endSessionText.flatMap { URL(string: $0) }
     guard endSessionURL?.absoluteString == endSessionText else { return nil }
-    guard let accessSettingsURL = AgentOptionalMember.string(members["access_settings_url"])
+    guard let accessSettingsURL = OptionalMember.string(members["access_settings_url"])
     else { return nil }
     self.init(
       account: account, damaged: damaged, revocation: revocation, endSessionURL: endSessionURL,
       accessSettingsURL: accessSettingsURL)
-  }
-}
-
-/// The optional members of the answers: a value of the member's type, or `null` (or absent)
-/// for none. The outer nil is "neither": the answer does not read.
-enum AgentOptionalMember {
-  /// A time in seconds since 1970.
-  static func date(_ value: JSONValue?) -> Date?? {
-    switch value {
-    case .number(let seconds)?:
-      return seconds.isFinite ? .some(Date(timeIntervalSince1970: seconds)) : nil
-    case .null?, nil: return .some(nil)
-    default: return nil
-    }
-  }
-
-  /// True or false.
-  static func bool(_ value: JSONValue?) -> Bool?? {
-    switch value {
-    case .bool(let flag)?: return .some(flag)
-    case .null?, nil: return .some(nil)
-    default: return nil
-    }
-  }
-
-  /// A string.
-  static func string(_ value: JSONValue?) -> String?? {
-    switch value {
-    case .string(let text)?: return .some(text)
-    case .null?, nil: return .some(nil)
-    default: return nil
-    }
   }
 }
