@@ -92,7 +92,7 @@ let package = Package(
     .target(
       name: "Commands",
       dependencies: [
-        "Accounts", "Agent", "AgentProtocol", "App", "AuthCore", "Crypto", "Isolation", "JSON",
+        "Accounts", "Agent", "AgentProtocol", "AuthCore", "Crypto", "Isolation", "JSON",
         "Providers", "QRCode", "Spelling", "System", "Vault",
       ]),
 

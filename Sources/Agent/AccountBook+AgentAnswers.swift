@@ -86,16 +86,9 @@ extension AccountBook {
       catalog.entry($0)?.file.accessSettingsURL
     }
     let report = try await signOut(stored, localOnly: localOnly)
-    let revocation: AgentSignOut.Revocation
-    switch report.revocation {
-    case .revoked: revocation = .revoked
-    case .unsupported: revocation = .unsupported
-    case .skipped: revocation = .skipped
-    case .providerMissing: revocation = .providerMissing
-    case .failed(let error): revocation = .failed(code: error.code, message: error.message)
-    }
     return AgentSignOut(
-      account: name, damaged: damaged, revocation: revocation, endSessionURL: report.endSessionURL,
+      account: name, damaged: damaged, revocation: report.revocation,
+      endSessionURL: report.endSessionURL,
       accessSettingsURL: accessSettings)
   }
 }

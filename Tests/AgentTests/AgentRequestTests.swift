@@ -289,7 +289,7 @@ final class AgentResponseTests: XCTestCase {
       XCTAssertEqual(AgentResponse(parsing: line), answer)
     }
     for revocation in [
-      AgentSignOut.Revocation.revoked, .unsupported, .skipped, .providerMissing,
+      Revocation.revoked, .unsupported, .skipped, .providerMissing,
     ] {
       let answer = AgentResponse.signedOut(
         AgentSignOut(
