@@ -46,17 +46,23 @@ let package = Package(
     .target(name: "TerminalCurses", dependencies: ["Terminal", "Spelling", "CNcursesW"]),
     .target(
       name: "Theme", dependencies: ["Terminal", "Spelling"], plugins: ["EmbedDataFilesPlugin"]),
-    .target(name: "AuthCore", dependencies: ["Crypto", "JSON", "Loopback", "Spelling"]),
+    // The facts of an account everything above the vault shares: its name, provider id, status
+    // and summary, with their JSON forms (the agent's answers, `list --json`).
+    .target(name: "AccountFacts", dependencies: ["JSON", "Spelling"]),
+    .target(
+      name: "AuthCore", dependencies: ["AccountFacts", "Crypto", "JSON", "Loopback", "Spelling"]),
     .target(
       name: "Providers", dependencies: ["AuthCore", "JSON", "Spelling"], exclude: ["Presets"],
       plugins: ["EmbedDataFilesPlugin"]),
     .target(
       name: "Sandbox", dependencies: ["AuthCore", "Crypto", "Isolation", "JSON", "Loopback"]),
     .target(
-      name: "Accounts", dependencies: ["AuthCore", "Crypto", "Providers", "Spelling", "Vault"]),
+      name: "Accounts",
+      dependencies: ["AccountFacts", "AuthCore", "Crypto", "Providers", "Spelling", "Vault"]),
     // The agent's one-line JSON wire protocol (fuzzed too), its socket and the blocking client:
     // all the small front of `authtui` needs to answer `token`.
-    .target(name: "AgentProtocol", dependencies: ["JSON", "Locations", "Loopback"]),
+    .target(
+      name: "AgentProtocol", dependencies: ["AccountFacts", "JSON", "Locations", "Loopback"]),
     // The agent: its service and listener, and the client of the full program.
     .target(
       name: "Agent",
@@ -72,7 +78,8 @@ let package = Package(
     .target(
       name: "App",
       dependencies: [
-        "Accounts", "Terminal", "Theme", "AuthCore", "Providers", "QRCode", "Spelling", "Vault",
+        "AccountFacts", "Accounts", "Terminal", "Theme", "AuthCore", "Providers", "QRCode",
+        "Spelling", "Vault",
       ]),
 
     // The UI's environment: the vault's start-up and unlock policy, the effects done against
@@ -93,7 +100,7 @@ let package = Package(
     .target(
       name: "Commands",
       dependencies: [
-        "Accounts", "Agent", "AgentProtocol", "App", "AuthCore", "Crypto", "Isolation", "JSON",
+        "Accounts", "Agent", "AgentProtocol", "AuthCore", "Crypto", "Isolation", "JSON",
         "Providers", "QRCode", "Spelling", "System", "Vault",
       ]),
 
@@ -164,7 +171,8 @@ let package = Package(
     .testTarget(
       name: "AccountsTests",
       dependencies: [
-        "Accounts", "AuthCore", "Crypto", "Providers", "Sandbox", "TestSupport", "Vault",
+        "AccountFacts", "Accounts", "AuthCore", "Crypto", "Providers", "Sandbox", "TestSupport",
+        "Vault",
       ]),
     .target(
       name: "TestSupport",
@@ -200,7 +208,9 @@ let package = Package(
       ]),
     .testTarget(
       name: "CommandsTests",
-      dependencies: ["Commands", "Accounts", "Agent", "AuthCore", "Spelling", "System", "Vault"]),
+      dependencies: [
+        "Commands", "Accounts", "Agent", "AuthCore", "Spelling", "System", "TestSupport", "Vault",
+      ]),
     .testTarget(
       name: "CommandLineTests",
       dependencies: [

@@ -65,7 +65,7 @@ extension AccountBook {
     let client = ProviderClient(
       configuration: provider.baseConfiguration, transport: transport, clock: clock,
       requestTimeout: requestTimeout, dpopKey: try await dpopKey(of: record),
-      dpopNonces: dpopNonces, random: ForwardedRandomSource(random))
+      dpopNonces: dpopNonces, random: AnyRandomSource(random))
     do {
       return try await client.resourceProof(method: method, url: url, accessToken: accessToken)
     } catch {

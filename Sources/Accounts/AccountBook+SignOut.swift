@@ -4,20 +4,6 @@ import Vault
 
 /// What a sign-out did at the provider; the local account is gone in every case.
 public struct SignOutReport: Sendable, Equatable {
-  /// What happened to the tokens at the provider.
-  public enum Revocation: Sendable, Equatable {
-    /// The provider confirmed (RFC 7009).
-    case revoked
-    /// The provider has no revocation endpoint; the user revokes access in its settings.
-    case unsupported
-    /// Not asked (`--local-only`, or no token left to revoke).
-    case skipped
-    /// The provider is no longer configured, so nothing could be sent.
-    case providerMissing
-    /// The provider refused or could not be reached; the tokens may still work there.
-    case failed(AuthError)
-  }
-
   /// The revocation outcome.
   public let revocation: Revocation
   /// The provider's RP-initiated logout address (with `id_token_hint`), to open like a login URL
@@ -59,7 +45,7 @@ extension AccountBook {
   public func signOut(_ account: AccountRecord, localOnly: Bool) async throws(AccountsError)
     -> SignOutReport
   {
-    var revocation = SignOutReport.Revocation.skipped
+    var revocation = Revocation.skipped
     var endSessionURL: URL?
     var marked = false
     if !localOnly {
@@ -119,7 +105,7 @@ extension AccountBook {
   static let deleteRetryPauses: [Duration] = [.milliseconds(100), .milliseconds(500)]
 
   private func revoke(_ account: AccountRecord, with client: ProviderClient)
-    async throws(AccountsError) -> SignOutReport.Revocation
+    async throws(AccountsError) -> Revocation
   {
     guard let accessToken = account.tokens.accessToken else { return .skipped }
     do {
@@ -132,5 +118,12 @@ extension AccountBook {
     } catch {
       return .failed(error)
     }
+  }
+}
+
+extension Revocation {
+  /// The provider's refusal `error`, as its code and sentence.
+  public static func failed(_ error: AuthError) -> Revocation {
+    .failed(code: error.code, message: error.message)
   }
 }

@@ -117,7 +117,7 @@ extension AccountBook {
       dpopNonces: client.dpopNonces)
     let attempt: any SignInAttempt
     do {
-      attempt = try await client.startSignIn(chosen, random: ForwardedRandomSource(random))
+      attempt = try await client.startSignIn(chosen, random: AnyRandomSource(random))
     } catch {
       throw .auth(error)
     }
@@ -252,15 +252,4 @@ extension AccountBook {
         && damaged.label.map { $0 == account.label } != false
     }
   }
-}
-
-/// Passes the book's random source (an existential) where a concrete `RandomSource` is wanted.
-struct ForwardedRandomSource: RandomSource {
-  let base: any RandomSource
-
-  init(_ base: any RandomSource) {
-    self.base = base
-  }
-
-  func bytes(count: Int) -> [UInt8] { base.bytes(count: count) }
 }

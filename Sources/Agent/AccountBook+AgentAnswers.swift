@@ -8,17 +8,12 @@ import Vault
 // themselves, so that both ways print the same and fail the same.
 
 extension AgentListing {
-  /// `listing` without its tokens: what `authtui list` shows of each account.
+  /// `listing` without its tokens: what `authtui list` shows of each account. A record whose
+  /// provider id is no id is not in it: `AccountBook.listing()` reports such a row as damaged.
   package init(_ listing: AccountListing) {
     self.init(
-      accounts: listing.accounts.map { account in
-        Account(
-          name: account.name, provider: account.providerID, label: account.label,
-          usable: !account.needsSignIn && account.tokens.accessToken != nil,
-          expiresAt: account.tokens.expiresAt, scopes: account.tokens.scopes,
-          refreshable: account.tokens.refreshToken != nil, obtainedAt: account.tokens.obtainedAt,
-          isDefault: listing.defaults.contains(account.id),
-          refreshValidity: account.tokens.refreshValidity, tenant: account.identity["tenant"])
+      accounts: listing.accounts.compactMap { account in
+        try? AccountSummary(account, isDefault: listing.defaults.contains(account.id))
       },
       damaged: listing.damaged.map { damaged in
         Damaged(id: damaged.id.rawValue, name: damaged.name, damage: damaged.damage.description)
@@ -92,16 +87,9 @@ extension AccountBook {
       catalog.entry($0)?.file.accessSettingsURL
     }
     let report = try await signOut(stored, localOnly: localOnly)
-    let revocation: AgentSignOut.Revocation
-    switch report.revocation {
-    case .revoked: revocation = .revoked
-    case .unsupported: revocation = .unsupported
-    case .skipped: revocation = .skipped
-    case .providerMissing: revocation = .providerMissing
-    case .failed(let error): revocation = .failed(code: error.code, message: error.message)
-    }
     return AgentSignOut(
-      account: name, damaged: damaged, revocation: revocation, endSessionURL: report.endSessionURL,
+      account: name, damaged: damaged, revocation: report.revocation,
+      endSessionURL: report.endSessionURL,
       accessSettingsURL: accessSettings)
   }
 }

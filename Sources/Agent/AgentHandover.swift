@@ -23,7 +23,7 @@ package enum AgentHandover {
     /// The agent listens: its pid and the vault it serves.
     case listening(pid: Int32, vault: String)
     /// The agent stopped with this failure before it listened.
-    case failed(AgentFailure)
+    case failed(CommandFailure)
     /// The channel closed without a line: the agent died (or never started).
     case ended
     /// No line within the deadline.

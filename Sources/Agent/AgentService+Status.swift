@@ -10,10 +10,10 @@ extension AgentService {
     let accounts: [AgentStatus.Account]
     do {
       let planned = await refresher.nextRefreshes()
-      accounts = try await book.listing().accounts.map { record in
-        var account = Self.status(of: record)
+      accounts = try await book.listing().accounts.map { record throws(AccountsError) in
+        var account = try Self.status(of: record)
         if account.nextRefresh != nil, let due = planned[record.id] {
-          account.nextRefresh = due.timeIntervalSince1970
+          account.nextRefresh = due
         }
         return account
       }
@@ -26,16 +26,13 @@ extension AgentService {
         since: startedAt.timeIntervalSince1970, idleTimeout: idleTimeout, accounts: accounts))
   }
 
-  static func status(of record: AccountRecord) -> AgentStatus.Account {
-    let tokens = record.tokens
-    let usable = !record.needsSignIn && tokens.accessToken != nil
-    let refreshable = tokens.refreshToken != nil
+  static func status(of record: AccountRecord) throws(AccountsError) -> AgentStatus.Account {
+    let account = try AccountSummary(record)
     let next =
-      usable && refreshable
-      ? RefreshSchedule.refreshAt(obtainedAt: tokens.obtainedAt, expiresAt: tokens.expiresAt)
+      account.usable && account.refreshable
+      ? RefreshSchedule.refreshAt(
+        obtainedAt: record.tokens.obtainedAt, expiresAt: record.tokens.expiresAt)
       : nil
-    return AgentStatus.Account(
-      name: record.name, expiresAt: tokens.expiresAt?.timeIntervalSince1970,
-      signInNeeded: !usable, refreshable: refreshable, nextRefresh: next?.timeIntervalSince1970)
+    return AgentStatus.Account(account, nextRefresh: next)
   }
 }

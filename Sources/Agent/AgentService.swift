@@ -33,12 +33,12 @@ package actor AgentService {
 
   /// The failure sent for a request that was not served; the command line decides its exit
   /// status (the one `authtui token` would have exited with).
-  let failure: @Sendable (AgentRefusal) -> AgentFailure
+  let failure: @Sendable (AgentRefusal) -> CommandFailure
 
   /// A service answering for `book`'s vault at `vaultPath`, its failures described by `failure`.
   package init(
     book: AccountBook, vaultPath: String, idleTimeout: Int? = nil,
-    failure: @escaping @Sendable (AgentRefusal) -> AgentFailure
+    failure: @escaping @Sendable (AgentRefusal) -> CommandFailure
   ) {
     self.book = book
     self.vault = book.vault

@@ -29,8 +29,8 @@ public struct AgentDefaultChange: Sendable, Equatable {
 
   init?(json members: [String: JSONValue]) {
     guard let provider = members["provider"]?.stringValue, !provider.isEmpty,
-      let account = AgentOptionalMember.string(members["account"]),
-      let previous = AgentOptionalMember.string(members["previous"])
+      let account = OptionalMember.string(members["account"]),
+      let previous = OptionalMember.string(members["previous"])
     else { return nil }
     self.init(provider: provider, account: account, previous: previous)
   }

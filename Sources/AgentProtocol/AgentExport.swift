@@ -45,7 +45,7 @@ public struct AgentExport: Sendable, Equatable {
 
   init?(json members: [String: JSONValue]) {
     guard let account = members["account"]?.stringValue, let token = members["token"]?.stringValue,
-      let expiresAt = AgentOptionalMember.date(members["expires_at"]),
+      let expiresAt = OptionalMember.date(members["expires_at"]),
       let variable = members["variable"]?.stringValue
     else { return nil }
     let tokenType: String

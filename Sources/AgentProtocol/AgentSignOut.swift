@@ -4,28 +4,13 @@ import JSON
 /// What signing an account out did, for `authtui logout` to say: the revocation's outcome, the
 /// provider's sign-out page to open, and where the user withdraws access by hand.
 public struct AgentSignOut: Sendable, Equatable {
-  /// What happened at the provider (`revocation`, and for a failure `revocation_code` and
-  /// `revocation_message`).
-  public enum Revocation: Sendable, Equatable {
-    /// The provider confirmed (`revoked`).
-    case revoked
-    /// The provider has no revocation endpoint (`unsupported`).
-    case unsupported
-    /// Not asked: `--local-only`, or no token to revoke (`skipped`).
-    case skipped
-    /// The provider is not configured any more (`provider_missing`).
-    case providerMissing
-    /// The provider refused or could not be reached (`failed`), with the error's code and
-    /// sentence.
-    case failed(code: String, message: String)
-  }
-
   /// How messages name the account: `simkl/alice`, or `the damaged account #2 (simkl/alice)`
   /// (`account`).
   public let account: String
   /// True when the row was damaged and removed by id, unread (`damaged`).
   public let damaged: Bool
-  /// The revocation's outcome.
+  /// The revocation's outcome (`revocation`, and for a failure `revocation_code` and
+  /// `revocation_message`).
   public let revocation: Revocation
   /// The provider's RP-initiated logout address to open, with its `id_token_hint`
   /// (`end_session_url`).
@@ -50,16 +35,9 @@ public struct AgentSignOut: Sendable, Equatable {
     var members: [(String, OrderedJSON)] = [
       ("account", .string(account)), ("damaged", .bool(damaged)),
     ]
-    switch revocation {
-    case .revoked: members.append(("revocation", "revoked"))
-    case .unsupported: members.append(("revocation", "unsupported"))
-    case .skipped: members.append(("revocation", "skipped"))
-    case .providerMissing: members.append(("revocation", "provider_missing"))
-    case .failed(let code, let message):
-      members += [
-        ("revocation", "failed"), ("revocation_code", .string(code)),
-        ("revocation_message", .string(message)),
-      ]
+    members.append(("revocation", .string(revocation.wireName)))
+    if case .failed(let code, let message) = revocation {
+      members += [("revocation_code", .string(code)), ("revocation_message", .string(message))]
     }
     members += [
       ("end_session_url", endSessionURL.map { .string($0.absoluteString) } ?? .null),
@@ -72,61 +50,23 @@ public struct AgentSignOut: Sendable, Equatable {
     guard let account = members["account"]?.stringValue,
       case .bool(let damaged)? = members["damaged"]
     else { return nil }
-    let revocation: Revocation
-    switch members["revocation"]?.stringValue {
-    case "revoked": revocation = .revoked
-    case "unsupported": revocation = .unsupported
-    case "skipped": revocation = .skipped
-    case "provider_missing": revocation = .providerMissing
-    case "failed":
-      guard let code = members["revocation_code"]?.stringValue,
-        let message = members["revocation_message"]?.stringValue
-      else { return nil }
-      revocation = .failed(code: code, message: message)
-    default: return nil
-    }
+    guard
+      let revocation = members["revocation"]?.stringValue.flatMap({
+        Revocation(
+          wireName: $0, code: members["revocation_code"]?.stringValue,
+          message: members["revocation_message"]?.stringValue)
+      })
+    else { return nil }
     // An address that would not be written back the same is not one the agent sent.
-    guard let endSessionText = AgentOptionalMember.string(members["end_session_url"]) else {
+    guard let endSessionText = OptionalMember.string(members["end_session_url"]) else {
       return nil
     }
     let endSessionURL = endSessionText.flatMap { URL(string: $0) }
     guard endSessionURL?.absoluteString == endSessionText else { return nil }
-    guard let accessSettingsURL = AgentOptionalMember.string(members["access_settings_url"])
+    guard let accessSettingsURL = OptionalMember.string(members["access_settings_url"])
     else { return nil }
     self.init(
       account: account, damaged: damaged, revocation: revocation, endSessionURL: endSessionURL,
       accessSettingsURL: accessSettingsURL)
-  }
-}
-
-/// The optional members of the answers: a value of the member's type, or `null` (or absent)
-/// for none. The outer nil is "neither": the answer does not read.
-enum AgentOptionalMember {
-  /// A time in seconds since 1970.
-  static func date(_ value: JSONValue?) -> Date?? {
-    switch value {
-    case .number(let seconds)?:
-      return seconds.isFinite ? .some(Date(timeIntervalSince1970: seconds)) : nil
-    case .null?, nil: return .some(nil)
-    default: return nil
-    }
-  }
-
-  /// True or false.
-  static func bool(_ value: JSONValue?) -> Bool?? {
-    switch value {
-    case .bool(let flag)?: return .some(flag)
-    case .null?, nil: return .some(nil)
-    default: return nil
-    }
-  }
-
-  /// A string.
-  static func string(_ value: JSONValue?) -> String?? {
-    switch value {
-    case .string(let text)?: return .some(text)
-    case .null?, nil: return .some(nil)
-    default: return nil
-    }
   }
 }

@@ -4,29 +4,18 @@ import JSON
 /// What a running agent reports about itself (`authtui agent status`). Times are seconds since
 /// 1970, as on the wire, so that an answer read back is the same value.
 public struct AgentStatus: Sendable, Equatable {
-  /// One account of the vault, as the agent sees it (`accounts[]`).
+  /// One account of the vault, as the agent sees it (`accounts[]`, as
+  /// `AccountSummary.statusJSON` writes it).
   public struct Account: Sendable, Equatable {
-    /// `PROVIDER/LABEL` (`account`).
-    public var name: String
-    /// When its access token expires (`expires_at`), if known.
-    public var expiresAt: TimeInterval?
-    /// True when it holds no usable token until a new sign-in (`sign_in_needed`).
-    public var signInNeeded: Bool
-    /// True when it holds a refresh token (`refreshable`).
-    public var refreshable: Bool
+    /// Its facts: the name, expiry, whether it needs a new sign-in, whether it is refreshable.
+    public var account: AccountSummary
     /// When the agent refreshes it next (`next_refresh`): `RefreshSchedule`'s time, nil when it
     /// is not refreshed ahead (no refresh token, a new sign-in needed, no expiry).
-    public var nextRefresh: TimeInterval?
+    public var nextRefresh: Date?
 
-    /// An account named `name`.
-    public init(
-      name: String, expiresAt: TimeInterval?, signInNeeded: Bool, refreshable: Bool,
-      nextRefresh: TimeInterval?
-    ) {
-      self.name = name
-      self.expiresAt = expiresAt
-      self.signInNeeded = signInNeeded
-      self.refreshable = refreshable
+    /// `account`, refreshed next at `nextRefresh`.
+    public init(_ account: AccountSummary, nextRefresh: Date?) {
+      self.account = account
       self.nextRefresh = nextRefresh
     }
   }
@@ -54,15 +43,7 @@ public struct AgentStatus: Sendable, Equatable {
   }
 
   var json: OrderedJSON {
-    let accounts = self.accounts.map { account -> OrderedJSON in
-      .object([
-        ("account", .string(account.name)),
-        ("expires_at", account.expiresAt.map { .double($0) } ?? .null),
-        ("sign_in_needed", .bool(account.signInNeeded)),
-        ("refreshable", .bool(account.refreshable)),
-        ("next_refresh", account.nextRefresh.map { .double($0) } ?? .null),
-      ])
-    }
+    let accounts = self.accounts.map { $0.account.statusJSON(nextRefresh: $0.nextRefresh) }
     return .object([
       ("ok", true), ("pid", .int(Int(pid))), ("vault", .string(vault)), ("since", .double(since)),
       ("idle_timeout", idleTimeout.map { .int($0) } ?? .null), ("accounts", .array(accounts)),
@@ -78,16 +59,10 @@ public struct AgentStatus: Sendable, Equatable {
     else { return nil }
     var accounts: [Account] = []
     for entry in entries {
-      guard case .object(let fields) = entry, let name = fields["account"]?.stringValue,
-        case .bool(let signInNeeded)? = fields["sign_in_needed"],
-        case .bool(let refreshable)? = fields["refreshable"],
-        let expiresAt = Self.optional(fields["expires_at"], { $0 }),
-        let nextRefresh = Self.optional(fields["next_refresh"], { $0 })
+      guard case .object(let fields) = entry,
+        let (account, nextRefresh) = AccountSummary.read(statusJSON: fields)
       else { return nil }
-      accounts.append(
-        Account(
-          name: name, expiresAt: expiresAt, signInNeeded: signInNeeded,
-          refreshable: refreshable, nextRefresh: nextRefresh))
+      accounts.append(Account(account, nextRefresh: nextRefresh))
     }
     guard idleTimeout.map({ $0 >= 0 }) ?? true else { return nil }
     self.init(

@@ -33,6 +33,3 @@ public struct CommandFailure: Error, Equatable, Sendable {
   /// The line printed to standard error.
   public var line: String { "authtui: \(message)" }
 }
-
-/// The name the agent's module and its tests still use for `CommandFailure`.
-public typealias AgentFailure = CommandFailure

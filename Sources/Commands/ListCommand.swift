@@ -1,6 +1,5 @@
 import Accounts
 import Agent
-import App
 import AuthCore
 import Foundation
 import JSON
@@ -29,35 +28,6 @@ struct ListCommand: AsyncParsableCommand {
   /// `--json`: a JSON array instead of a table.
   var json = false
 
-  /// One account as `list --json` prints it.
-  struct Row {
-    let account: String
-    let provider: String
-    let label: String
-    let status: String
-    let expiresAt: String?
-    let scopes: [String]
-    let refreshable: Bool
-    let isDefault: Bool
-    /// When the refresh token stops working, if known (ISO 8601).
-    let refreshExpiresAt: String?
-    /// True when that moment has passed: the next refresh is refused.
-    var refreshEnded = false
-    /// The tenant it signed in through (Microsoft's), when known.
-    var tenant: String?
-
-    var json: OrderedJSON {
-      OrderedJSON.object([
-        ("account", .string(account)), ("provider", .string(provider)), ("label", .string(label)),
-        ("status", .string(status)), ("expires_at", expiresAt.map { .string($0) } ?? .null),
-        ("scopes", .array(scopes.map(OrderedJSON.string))), ("refreshable", .bool(refreshable)),
-        ("default", .bool(isDefault)),
-        ("refresh_expires_at", refreshExpiresAt.map { .string($0) } ?? .null),
-        ("tenant", tenant.map { .string($0) } ?? .null),
-      ])
-    }
-  }
-
   func run(console: Console) async -> ExitCode {
     do throws(CommandFailure) {
       let listing: AgentListing
@@ -78,8 +48,9 @@ struct ListCommand: AsyncParsableCommand {
           "authtui: account \(damaged.reference) is damaged (\(damaged.damage)) and cannot be read; "
             + "remove it with `authtui logout '\(damaged.idText)' --local-only`")
       }
-      let rows = Self.rows(listing.accounts, now: Date())
-      console.out(json ? Self.json(rows) : Self.table(rows))
+      let now = Date()
+      let accounts = Self.ordered(listing.accounts)
+      console.out(json ? Self.json(accounts, now: now) : Self.table(accounts, now: now))
       return .ok
     } catch {
       console.err(error.line)
@@ -87,57 +58,47 @@ struct ListCommand: AsyncParsableCommand {
     }
   }
 
-  static func rows(_ accounts: [AgentListing.Account], now: Date) -> [Row] {
-    // The UI's order (AccountName's): natural, so user2 comes before user10. The keys are
-    // sorted by position, so that the accounts themselves are not copied about.
-    let keys = accounts.map { AccountName.OrderKey(provider: $0.provider, label: $0.label) }
-    return keys.indices.sorted { keys[$0] < keys[$1] }.map { position in
-      let account = accounts[position]
-      let status = AccountStatus.classify(
-        hasAccessToken: account.usable, expiresAt: account.expiresAt, now: now)
-      return Row(
-        account: account.name, provider: account.provider, label: account.label,
-        status: status.rawValue, expiresAt: account.expiresAt.map(InternetTime.text),
-        scopes: account.scopes, refreshable: account.refreshable, isDefault: account.isDefault,
-        refreshExpiresAt: account.refreshable
-          ? account.refreshValidity.map { InternetTime.text($0.end) } : nil,
-        refreshEnded: account.refreshable
-          && (account.refreshValidity.map { $0.end <= now } ?? false),
-        tenant: account.tenant)
-    }
+  /// `accounts` in the UI's order (AccountName's): natural, so user2 comes before user10. The
+  /// keys are made once and sorted by position, so that the accounts are not copied about.
+  static func ordered(_ accounts: [AccountSummary]) -> [AccountSummary] {
+    let keys = accounts.map(\.name.orderKey)
+    return keys.indices.sorted { keys[$0] < keys[$1] }.map { accounts[$0] }
   }
 
-  static func json(_ rows: [Row]) -> String {
-    "[" + rows.map(\.json.text).joined(separator: ",") + "]"
+  static func json(_ accounts: [AccountSummary], now: Date) -> String {
+    "["
+      + accounts.map { $0.listCommandJSON(at: now, time: InternetTime.text).text }
+      .joined(separator: ",") + "]"
   }
 
-  static func table(_ rows: [Row]) -> String {
-    guard !rows.isEmpty else {
+  static func table(_ accounts: [AccountSummary], now: Date) -> String {
+    guard !accounts.isEmpty else {
       return
         "No accounts yet. Sign in with `authtui login PROVIDER` (`authtui providers` lists them)."
     }
     let header = ["ACCOUNT", "STATUS", "EXPIRES", "REFRESH", "SCOPES"]
-    let cells = rows.map { row in
-      [
-        row.isDefault ? row.account + AccountSummary.defaultMark : row.account,
-        AccountStatus(rawValue: row.status)?.label ?? row.status,
-        expiry(row), refresh(row),
-        row.scopes.joined(separator: " "),
+    let cells = accounts.map { account in
+      let status = account.status(at: now)
+      return [
+        account.name.description + (account.isDefault ? AccountSummary.defaultMark : ""),
+        status.label, expiry(account, status), refresh(account, now: now),
+        account.scopes.joined(separator: " "),
       ]
     }
     return TextTable.render(header: header, rows: cells)
   }
 
   /// The REFRESH cell: no, yes, until when the refresh token works, or since when it does not.
-  static func refresh(_ row: Row) -> String {
-    guard row.refreshable else { return "no" }
-    return row.refreshExpiresAt.map { (row.refreshEnded ? "ended " : "until ") + $0 } ?? "yes"
+  static func refresh(_ account: AccountSummary, now: Date) -> String {
+    guard account.refreshable else { return "no" }
+    return account.refreshEnd.map { ($0 <= now ? "ended " : "until ") + InternetTime.text($0) }
+      ?? "yes"
   }
 
   /// The EXPIRES cell: as the UI's expiry column, an account that needs a new sign-in has
   /// none (`—`), whatever its old token said.
-  static func expiry(_ row: Row) -> String {
-    if row.status == AccountStatus.signInNeeded.rawValue { return "—" }
-    return row.expiresAt ?? "never"
+  static func expiry(_ account: AccountSummary, _ status: AccountStatus) -> String {
+    if status == .signInNeeded { return "—" }
+    return account.expiresAt.map(InternetTime.text) ?? "never"
   }
 }

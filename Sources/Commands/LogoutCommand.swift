@@ -1,6 +1,5 @@
 import Accounts
 import Agent
-import App
 import AuthCore
 import Foundation
 import System
@@ -54,7 +53,7 @@ struct LogoutCommand: AsyncParsableCommand {
     do throws(CommandFailure) {
       let outcome = try await signOut(console: console)
       let name = outcome.account
-      let place = SignOutState.accessSettingsPlace(outcome.accessSettingsURL)
+      let place = Revocation.accessSettingsPlace(outcome.accessSettingsURL)
       if outcome.damaged {
         console.out(
           "Removed \(name) from this vault. Its tokens could not be read, so they were not "

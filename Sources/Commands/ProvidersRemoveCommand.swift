@@ -102,7 +102,7 @@ struct ProvidersRemoveCommand: AsyncParsableCommand {
       case .success(let listing) = answer
     {
       let damaged = listing.damaged.filter { $0.name?.hasPrefix(id.rawValue + "/") == true }
-      return listing.accounts.filter { $0.provider == id.rawValue }.map(\.name)
+      return listing.accounts.filter { $0.name.provider == id }.map(\.name.description)
         + damaged.compactMap(\.name)
     }
     let location = VaultAccess.location(global)

@@ -202,21 +202,18 @@ struct StatusCommand: AsyncParsableCommand {
   /// order, then the damaged rows by id.
   static func attention(_ listing: AgentListing, now: Date) -> [Attention] {
     let readable = listing.accounts.compactMap { account -> Attention? in
-      let fix = AccountsError.signInCommand(provider: account.provider, label: account.label)
+      let fix = AccountsError.signInCommand(
+        provider: account.name.provider.rawValue, label: account.name.label)
       func needs(_ problem: Problem, _ message: String) -> Attention {
-        Attention(
-          account: account.name, reference: account.name, problem: problem, message: message,
-          fix: fix)
+        let name = account.name.description
+        return Attention(
+          account: name, reference: name, problem: problem, message: message, fix: fix)
       }
       guard account.usable else {
         return needs(.signInNeeded, "needs a new sign-in: it holds no token it can use")
       }
       // The UI's rule for "sign in again before DATE".
-      guard
-        let deadline = RefreshSchedule.signInDeadline(
-          refreshable: account.refreshable, obtainedAt: account.obtainedAt,
-          expiresAt: account.expiresAt, refreshValidity: account.refreshValidity)
-      else { return nil }
+      guard let deadline = account.signInDeadline else { return nil }
       switch (deadline.reason, deadline.date > now) {
       case (.accessTokenExpires, false):
         return needs(.expired, "expired \(iso(deadline.date)) and has no refresh token")

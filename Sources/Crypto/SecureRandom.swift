@@ -24,6 +24,21 @@ public protocol RandomSource: Sendable {
   func bytes(count: Int) -> [UInt8]
 }
 
+/// Any random source as a concrete one: where a source is kept as an existential (a client's,
+/// an attempt's kept for restarts) and passed on to a `some RandomSource` parameter, which an
+/// existential does not satisfy.
+public struct AnyRandomSource: RandomSource {
+  /// The source every call goes to.
+  public let base: any RandomSource
+
+  /// `base` as a concrete source.
+  public init(_ base: any RandomSource) {
+    self.base = base
+  }
+
+  public func bytes(count: Int) -> [UInt8] { base.bytes(count: count) }
+}
+
 /// The production random source: the operating system's CSPRNG.
 public struct SystemRandomSource: RandomSource {
   public init() {}

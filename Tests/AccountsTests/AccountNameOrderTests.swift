@@ -2,7 +2,7 @@ import AuthCore
 import TestSupport
 import Testing
 
-@testable import Accounts
+@testable import AccountFacts
 
 /// The one order of account names, shared by the UI and `authtui list`.
 @Suite struct AccountNameOrderTests {

@@ -29,7 +29,7 @@ import Vault
       vault: vault, catalog: ProviderCatalog.load(from: nowhere), transport: NoNetwork())
     let service = AgentService(
       book: book, vaultPath: folder.file("vault.db"),
-      failure: { AgentFailure(exitStatus: 1, code: "refused", message: "\($0)") })
+      failure: { CommandFailure(exitStatus: 1, code: "refused", message: "\($0)") })
     return (service, records)
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 
 @testable import Agent
@@ -228,7 +229,7 @@ final class AgentResponseTests: XCTestCase {
       (.token("tok-en"), #"{"ok":true,"token":"tok-en"}"#),
       (.pong(pid: 4242, vault: "/v.db"), #"{"ok":true,"pid":4242,"vault":"/v.db"}"#),
       (
-        .failure(AgentFailure(exitStatus: 5, code: "sign_in_needed", message: "sign in again")),
+        .failure(CommandFailure(exitStatus: 5, code: "sign_in_needed", message: "sign in again")),
         #"{"ok":false,"exit":5,"code":"sign_in_needed","message":"sign in again"}"#
       ),
       (
@@ -237,10 +238,15 @@ final class AgentResponseTests: XCTestCase {
             pid: 42, vault: "/v.db", since: 1_712_345_678.25, idleTimeout: 3600,
             accounts: [
               AgentStatus.Account(
-                name: "simkl/alice", expiresAt: 1_712_349_278, signInNeeded: false,
-                refreshable: true, nextRefresh: 1_712_348_978),
+                AccountSummary(
+                  name: AccountName(provider: "simkl", label: "alice"),
+                  expiresAt: Date(timeIntervalSince1970: 1_712_349_278), tokenType: nil,
+                  refreshable: true),
+                nextRefresh: Date(timeIntervalSince1970: 1_712_348_978)),
               AgentStatus.Account(
-                name: "hivesigner/bob", expiresAt: nil, signInNeeded: true, refreshable: false,
+                AccountSummary(
+                  name: AccountName(provider: "hivesigner", label: "bob"), hasAccessToken: false,
+                  tokenType: nil),
                 nextRefresh: nil),
             ])),
         #"{"ok":true,"pid":42,"vault":"/v.db","since":1712345678.25,"idle_timeout":3600,"accounts":[{"account":"simkl/alice","expires_at":1712349278.0,"sign_in_needed":false,"refreshable":true,"next_refresh":1712348978.0},{"account":"hivesigner/bob","expires_at":null,"sign_in_needed":true,"refreshable":false,"next_refresh":null}]}"#
@@ -260,21 +266,20 @@ final class AgentResponseTests: XCTestCase {
     let listing = AgentListing(
       accounts: [
         .init(
-          name: "simkl/alice", provider: "simkl", label: "alice", usable: true,
-          expiresAt: Date(timeIntervalSince1970: 1_712_349_278.5), scopes: ["read", "write"],
-          refreshable: true, obtainedAt: Date(timeIntervalSince1970: 1_712_345_678)),
+          name: AccountName(provider: "simkl", label: "alice"),
+          expiresAt: Date(timeIntervalSince1970: 1_712_349_278.5),
+          obtainedAt: Date(timeIntervalSince1970: 1_712_345_678), scopes: ["read", "write"],
+          tokenType: nil, refreshable: true),
         .init(
-          name: "google/me", provider: "google", label: "me", usable: true, expiresAt: nil,
-          scopes: [], refreshable: true, isDefault: true,
+          name: AccountName(provider: "google", label: "me"), tokenType: nil, refreshable: true,
+          isDefault: true,
           refreshValidity: DateInterval(
             start: Date(timeIntervalSince1970: 1_712_345_678.5), duration: 604_800)),
         .init(
-          name: "microsoft/ann", provider: "microsoft", label: "ann", usable: true,
-          expiresAt: nil, scopes: [], refreshable: false,
+          name: AccountName(provider: "microsoft", label: "ann"), tokenType: nil,
           tenant: "9188040d-6c67-4c5b-b112-36a304b66dad"),
         .init(
-          name: "work/日本", provider: "work", label: "日本", usable: false, expiresAt: nil,
-          scopes: [], refreshable: false),
+          name: AccountName(provider: "work", label: "日本"), hasAccessToken: false, tokenType: nil),
       ],
       damaged: [
         .init(id: 3, name: nil, damage: "its sealed label cell does not decode"),
@@ -346,7 +351,7 @@ final class AgentResponseTests: XCTestCase {
       XCTAssertEqual(AgentResponse(parsing: line), answer)
     }
     for revocation in [
-      AgentSignOut.Revocation.revoked, .unsupported, .skipped, .providerMissing,
+      Revocation.revoked, .unsupported, .skipped, .providerMissing,
     ] {
       let answer = AgentResponse.signedOut(
         AgentSignOut(
@@ -395,7 +400,7 @@ final class AgentResponseTests: XCTestCase {
 
   func testOnlyRequestProblemsAreDeclined() {
     func failure(_ code: String) -> AgentResponse {
-      .failure(AgentFailure(exitStatus: 1, code: code, message: "m"))
+      .failure(CommandFailure(exitStatus: 1, code: code, message: "m"))
     }
     XCTAssertTrue(failure("other_vault").declined)
     XCTAssertTrue(failure("bad_request").declined)

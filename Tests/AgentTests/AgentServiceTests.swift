@@ -11,8 +11,8 @@ import XCTest
 /// `AgentService` answering `list`, `export` and `logout` over a vault of its own (no network:
 /// the accounts are written straight into the vault).
 final class AgentServiceTests: XCTestCase {
-  static let failure: @Sendable (AgentRefusal) -> AgentFailure = {
-    AgentFailure(exitStatus: 9, code: $0.code, message: $0.message)
+  static let failure: @Sendable (AgentRefusal) -> CommandFailure = {
+    CommandFailure(exitStatus: 9, code: $0.code, message: $0.message)
   }
 
   func makeService() async throws -> (AgentService, String, URL) {
@@ -52,9 +52,9 @@ final class AgentServiceTests: XCTestCase {
         AgentListing(
           accounts: [
             .init(
-              name: "sandbox/alice", provider: "sandbox", label: "alice", usable: true,
-              expiresAt: expiry, scopes: ["openid"], refreshable: false,
-              obtainedAt: Date(timeIntervalSince1970: 1_750_000_000))
+              name: AccountName(provider: "sandbox", label: "alice"), expiresAt: expiry,
+              obtainedAt: Date(timeIntervalSince1970: 1_750_000_000), scopes: ["openid"],
+              tokenType: nil)
           ], damaged: [])))
     let exported = await ask(.export(account: "sandbox", startedAt: nil))
     XCTAssertEqual(
@@ -93,7 +93,7 @@ final class AgentServiceTests: XCTestCase {
     XCTAssertEqual(
       answer,
       .failure(
-        AgentFailure(
+        CommandFailure(
           exitStatus: 9, code: "agent_stopping",
           message: "the agent is stopping; the command does without it")))
     // Nothing was done: the account is still there.

@@ -69,13 +69,13 @@ final class ExitCodeTests: XCTestCase {
 
   func testAgentAnswersCarryTheStatusTokenWouldExitWith() {
     XCTAssertEqual(
-      AgentFailure.answering(.badRequest("why")),
-      AgentFailure(exitStatus: 2, code: "bad_request", message: "why"))
-    XCTAssertEqual(AgentFailure.answering(.otherVault(served: "/a", asked: "/b")).exitStatus, 1)
+      CommandFailure.answering(.badRequest("why")),
+      CommandFailure(exitStatus: 2, code: "bad_request", message: "why"))
+    XCTAssertEqual(CommandFailure.answering(.otherVault(served: "/a", asked: "/b")).exitStatus, 1)
     XCTAssertEqual(
-      AgentFailure.answering(.account(.auth(.refreshTokenRejected(description: nil)))).exitStatus,
+      CommandFailure.answering(.account(.auth(.refreshTokenRejected(description: nil)))).exitStatus,
       5)
     XCTAssertEqual(
-      AgentFailure(exitStatus: 99, code: "odd", message: "m").exitCode, .failure)
+      CommandFailure(exitStatus: 99, code: "odd", message: "m").exitCode, .failure)
   }
 }

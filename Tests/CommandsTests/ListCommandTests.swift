@@ -25,10 +25,10 @@ import Vault
       needsSignIn: needsSignIn)
   }
 
-  /// The rows `list` prints for `records`, through the listing the agent would send.
-  static func rows(_ records: [AccountRecord]) -> [ListCommand.Row] {
-    ListCommand.rows(
-      AgentListing(AccountListing(accounts: records, damaged: [])).accounts, now: now)
+  /// The accounts `list` prints for `records`, in its order, through the listing the agent
+  /// would send.
+  static func rows(_ records: [AccountRecord]) -> [AccountSummary] {
+    ListCommand.ordered(AgentListing(AccountListing(accounts: records, damaged: [])).accounts)
   }
 
   @Test func labelsAreInNaturalOrderAsInTheUI() {
@@ -39,14 +39,14 @@ import Vault
     ]
     let rows = Self.rows(records)
     #expect(
-      rows.map(\.account) == [
+      rows.map(\.name.description) == [
         "simkl/zed", "work/alice", "work/User1", "work/user1", "work/user2", "work/user10",
       ])
     // The table prints them in that order too.
-    let accounts = ListCommand.table(rows).split(separator: "\n").dropFirst().map {
+    let accounts = ListCommand.table(rows, now: Self.now).split(separator: "\n").dropFirst().map {
       String($0.prefix { $0 != " " })
     }
-    #expect(accounts == rows.map(\.account))
+    #expect(accounts == rows.map(\.name.description))
   }
 
   @Test func wideLabelsKeepTheColumnsAligned() {
@@ -54,7 +54,7 @@ import Vault
       Self.record(1, "simkl", "日本語のアカウント"), Self.record(2, "work", "🔑 ops-team"),
       Self.record(3, "work", "bob"), Self.record(4, "work", "carol", needsSignIn: true),
     ]
-    let lines = ListCommand.table(Self.rows(records))
+    let lines = ListCommand.table(Self.rows(records), now: Self.now)
       .split(separator: "\n").map(String.init)
     #expect(lines.count == 5)
     // Every line's STATUS cell starts at the same terminal column.
@@ -69,7 +69,8 @@ import Vault
   @Test func anAccountThatNeedsASignInHasNoExpiryAsInTheUI() {
     let rows = Self.rows(
       [Self.record(1, "work", "carol", needsSignIn: true, expiresIn: -60)])
-    let line = ListCommand.table(rows).split(separator: "\n").last.map(String.init) ?? ""
+    let line =
+      ListCommand.table(rows, now: Self.now).split(separator: "\n").last.map(String.init) ?? ""
     #expect(line.hasPrefix("work/carol  sign-in needed  —  "), "\(line)")
   }
 
@@ -82,19 +83,18 @@ import Vault
       id: weekLong.id, version: 1, providerID: "google", label: "me", subject: nil,
       identity: [:], tokens: tokens, needsSignIn: false)
     let rows = Self.rows([weekLong, Self.record(2, "simkl", "alice")])
-    #expect(rows.map(\.refreshExpiresAt) == ["2025-06-22T15:06:40Z", nil])
-    let lines = ListCommand.table(rows).split(separator: "\n").map(String.init)
+    #expect(rows.map { $0.refreshEnd.map(InternetTime.text) } == ["2025-06-22T15:06:40Z", nil])
+    let lines = ListCommand.table(rows, now: Self.now).split(separator: "\n").map(String.init)
     #expect(lines[1].contains("  until 2025-06-22T15:06:40Z  openid"), "\(lines)")
     #expect(lines[2].contains("  no  "), "\(lines)")
     #expect(
-      ListCommand.json(rows).contains(
+      ListCommand.json(rows, now: Self.now).contains(
         #""default":false,"refresh_expires_at":"2025-06-22T15:06:40Z","tenant":null}"#))
     #expect(
-      ListCommand.json(rows).contains(#""default":false,"refresh_expires_at":null,"tenant":null}"#))
+      ListCommand.json(rows, now: Self.now).contains(
+        #""default":false,"refresh_expires_at":null,"tenant":null}"#))
     // A week on, it has ended.
-    let later = ListCommand.rows(
-      AgentListing(AccountListing(accounts: [weekLong], damaged: [])).accounts,
-      now: Self.now.addingTimeInterval(604_800))
-    #expect(ListCommand.table(later).contains("  ended 2025-06-22T15:06:40Z  openid"))
+    let later = ListCommand.table(Self.rows([weekLong]), now: Self.now.addingTimeInterval(604_800))
+    #expect(later.contains("  ended 2025-06-22T15:06:40Z  openid"))
   }
 }

@@ -1,5 +1,6 @@
 import Agent
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Commands
@@ -12,18 +13,19 @@ import Testing
     _ label: String, usable: Bool = true, refreshable: Bool = false, expiresIn: TimeInterval?,
     obtainedAgo: TimeInterval? = 0, refreshIssuedAgo: TimeInterval? = nil,
     refreshEndsIn: TimeInterval = 0
-  ) -> AgentListing.Account {
-    AgentListing.Account(
-      name: "simkl/\(label)", provider: "simkl", label: label, usable: usable,
-      expiresAt: expiresIn.map { now.addingTimeInterval($0) }, scopes: [],
-      refreshable: refreshable, obtainedAt: obtainedAgo.map { now.addingTimeInterval(-$0) },
+  ) -> AccountSummary {
+    AccountSummary(
+      name: AccountName(provider: "simkl", label: label), hasAccessToken: usable,
+      expiresAt: expiresIn.map { now.addingTimeInterval($0) },
+      obtainedAt: obtainedAgo.map { now.addingTimeInterval(-$0) }, tokenType: nil,
+      refreshable: refreshable,
       refreshValidity: refreshIssuedAgo.map {
         DateInterval(
           start: now.addingTimeInterval(-$0), end: now.addingTimeInterval(refreshEndsIn))
       })
   }
 
-  static func problems(_ accounts: [AgentListing.Account]) -> [String: String] {
+  static func problems(_ accounts: [AccountSummary]) -> [String: String] {
     Dictionary(
       uniqueKeysWithValues: StatusCommand.attention(
         AgentListing(accounts: accounts, damaged: []), now: now

@@ -1,3 +1,4 @@
+import AccountFacts
 import Vault
 
 /// The vault's accounts as the UI receives them: a row for each readable account, and the

@@ -1,3 +1,5 @@
+import AccountFacts
+
 /// What a sign-in stored, as the UI shows it (`.startSignIn`'s result), and whether the label is
 /// only the provider's opaque identifier for the user (Accounts' `SignedInAccount`): then the
 /// UI asks for a better one before the account joins the list.

@@ -70,7 +70,7 @@ extension AppState {
       .success,
       "removed \(damaged.reference) from this vault; its tokens could not be read, so they "
         + "were not revoked: withdraw authtui's access "
-        + SignOutState.accessSettingsPlace(nil),
+        + Revocation.accessSettingsPlace(nil),
       now: now)
   }
 }

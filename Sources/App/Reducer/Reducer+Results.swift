@@ -163,9 +163,9 @@ extension AppState {
       case .unsupported, .skipped, .providerMissing:
         message = StatusMessage(
           .success, "signed out of \(name); the provider cannot revoke tokens", now: now)
-      case .failed(let error):
+      case .failed(_, let reason):
         message = StatusMessage(
-          .warning, "signed out of \(name) here, but revocation failed: \(error.message)",
+          .warning, "signed out of \(name) here, but revocation failed: \(reason)",
           now: now)
       }
     }

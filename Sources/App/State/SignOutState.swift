@@ -2,13 +2,6 @@ import Accounts
 
 /// The sign-out dialog: the question, the work, then what happened.
 public struct SignOutState: Sendable, Equatable {
-  /// Where the user withdraws authtui's access, for "withdraw authtui's access PLACE": the
-  /// provider's page (`access_settings_url`) when it names one. The UI's dialogs and
-  /// `authtui logout` say it the same way.
-  public static func accessSettingsPlace(_ url: String?) -> String {
-    url.map { "at \($0)" } ?? "in your account settings at the provider"
-  }
-
   /// Where the dialog stands.
   public enum Step: Sendable, Equatable {
     /// Asking; nothing has happened yet.

@@ -1,3 +1,4 @@
+import AccountFacts
 import Foundation
 import Spelling
 import Terminal

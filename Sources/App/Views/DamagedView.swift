@@ -1,3 +1,4 @@
+import AccountFacts
 import Foundation
 import Terminal
 import Theme
@@ -36,7 +37,7 @@ enum DamagedView {
       let damaged = state.damagedAccounts[screen.selected]
       add(
         "Remove \(damaged.reference) from this vault? Its tokens cannot be read, so they cannot "
-          + "be revoked: withdraw authtui's access " + SignOutState.accessSettingsPlace(nil) + ".",
+          + "be revoked: withdraw authtui's access " + Revocation.accessSettingsPlace(nil) + ".",
         .dialogWarning)
       add(
         "\(state.keyName(.yes, in: .damaged)) removes it, "

@@ -1,3 +1,4 @@
+import AccountFacts
 import Foundation
 import Spelling
 import Terminal
@@ -30,7 +31,7 @@ enum DialogViews {
             + "expire, if they ever do.", .dialogWarning)
         add(
           "authtui deletes the account from the vault; withdraw its access "
-            + SignOutState.accessSettingsPlace(dialog.accessSettingsURL) + ".", .dialog)
+            + Revocation.accessSettingsPlace(dialog.accessSettingsURL) + ".", .dialog)
       }
       lines.append(("", .dialog))
       add("Sign out of \(dialog.account)?", .dialog)
@@ -50,8 +51,8 @@ enum DialogViews {
       case .unsupported, .skipped, .providerMissing:
         add(
           "\(dialog.providerName) cannot revoke tokens from here: withdraw authtui's access "
-            + SignOutState.accessSettingsPlace(dialog.accessSettingsURL) + ".", .dialogWarning)
-      case .failed(let error): add("Revocation failed: \(error.message)", .dialogWarning)
+            + Revocation.accessSettingsPlace(dialog.accessSettingsURL) + ".", .dialogWarning)
+      case .failed(_, let message): add("Revocation failed: \(message)", .dialogWarning)
       }
       if report?.endSessionURL != nil {
         add(

@@ -31,7 +31,7 @@ public struct ProviderClient: Sendable {
   /// every answer's `DPoP-Nonce` is kept here for the next proof to that server.
   public let dpopNonces: DPoPNonces
   /// Where each proof's `jti` comes from.
-  let random: StoredRandomSource
+  let random: AnyRandomSource
 
   /// A client for `configuration` over `transport`, timed by `clock`; with `dpopKey`, its
   /// token requests carry DPoP proofs.
@@ -49,7 +49,7 @@ public struct ProviderClient: Sendable {
     self.criticalSection = criticalSection
     self.dpopKey = dpopKey
     self.dpopNonces = dpopNonces
-    self.random = StoredRandomSource(base: random)
+    self.random = AnyRandomSource(random)
   }
 
   /// This client with `key` signing its DPoP proofs (nil: none), sharing everything else: for

@@ -55,7 +55,7 @@ public actor AuthorizationCodeSignIn: LedgeredAttempt {
 
   private let client: ProviderClient
   private let listener: RedirectListener
-  private let random: StoredRandomSource
+  private let random: AnyRandomSource
   var ledger: AttemptLedger
   private var countdown: Task<Void, Never>?
   /// Which request is in force: 0, then one more per restart.
@@ -109,14 +109,14 @@ public actor AuthorizationCodeSignIn: LedgeredAttempt {
     let deadline = await client.clock.now().addingTimeInterval(configuration.loginTimeout)
     let attempt = AuthorizationCodeSignIn(
       client: client, request: request, pushTarget: pushTarget, address: address,
-      listener: listener, random: StoredRandomSource(base: random), deadline: deadline)
+      listener: listener, random: AnyRandomSource(random), deadline: deadline)
     await attempt.begin()
     return attempt
   }
 
   private init(
     client: ProviderClient, request: AuthorizationRequest, pushTarget: URL?, address: URL,
-    listener: RedirectListener, random: StoredRandomSource, deadline: Date
+    listener: RedirectListener, random: AnyRandomSource, deadline: Date
   ) {
     self.client = client
     self.request = request
@@ -400,12 +400,4 @@ public actor AuthorizationCodeSignIn: LedgeredAttempt {
     await listener.stop()
     ledger.finish(outcome)
   }
-}
-
-/// The attempt's random source, kept for restarts (an existential does not satisfy the
-/// `some RandomSource` parameters it is passed to).
-struct StoredRandomSource: RandomSource {
-  let base: any RandomSource
-
-  func bytes(count: Int) -> [UInt8] { base.bytes(count: count) }
 }

@@ -1,6 +1,7 @@
 import Accounts
 import Agent
 import Foundation
+import Isolation
 import Providers
 import Spelling
 import System
@@ -72,7 +73,7 @@ package enum AgentLauncher {
     let readiness = await AgentHandover.hand(key, over: channel.starter, timeout: readinessTimeout)
     // The agent's parent reaps it, here or (once this process ends) init: never a zombie
     // beside a UI that outlives it.
-    let reaped = Task.detached { await onOwnThreadWait(process) }
+    let reaped = Task.detached { await onOwnThread(named: "agent-reaper") { process.wait() } }
     switch readiness {
     case .listening(let pid, _):
       return Started(pid: pid, socket: location.path, log: location.logPath)
@@ -165,12 +166,5 @@ package enum AgentLauncher {
 
   private static func failure(_ message: String) -> CommandFailure {
     CommandFailure(exitCode: .failure, message: message, code: "agent_start")
-  }
-}
-
-/// Waits for `process` on a thread of its own (waitpid blocks).
-private func onOwnThreadWait(_ process: SpawnedProcess) async -> SpawnedProcess.Termination {
-  await withCheckedContinuation { continuation in
-    Thread { continuation.resume(returning: process.wait()) }.start()
   }
 }

@@ -1,5 +1,4 @@
 import Agent
-import App
 import Foundation
 import JSON
 
@@ -95,7 +94,7 @@ struct AgentStatusCommand: AsyncParsableCommand {
       "pid      \(status.pid)",
       "socket   \(socket)",
       "vault    \(status.vault)",
-      "since    \(iso(status.since))",
+      "since    \(iso(Date(timeIntervalSince1970: status.since)))",
       "idle     \(idle)",
     ]
     if status.vault != callersVault {
@@ -108,11 +107,11 @@ struct AgentStatusCommand: AsyncParsableCommand {
       return (lines + ["No accounts in this vault yet."]).joined(separator: "\n")
     }
     let header = ["ACCOUNT", "STATUS", "EXPIRES", "NEXT REFRESH"]
-    let cells = status.accounts.map { account in
+    let cells = status.accounts.map { entry in
       [
-        account.name, classify(account, now: now).label,
-        account.signInNeeded ? "—" : account.expiresAt.map(iso) ?? "never",
-        account.nextRefresh.map(iso) ?? "—",
+        entry.account.name.description, entry.account.status(at: now).label,
+        entry.account.usable ? entry.account.expiresAt.map(iso) ?? "never" : "—",
+        entry.nextRefresh.map(iso) ?? "—",
       ]
     }
     lines.append(TextTable.render(header: header, rows: cells))
@@ -123,31 +122,26 @@ struct AgentStatusCommand: AsyncParsableCommand {
   static func json(_ status: AgentStatus, socket: String, now: Date) -> OrderedJSON {
     .object([
       ("pid", .int(Int(status.pid))), ("socket", .string(socket)),
-      ("vault", .string(status.vault)), ("since", .string(iso(status.since))),
+      ("vault", .string(status.vault)),
+      ("since", .string(iso(Date(timeIntervalSince1970: status.since)))),
       ("idle_timeout", status.idleTimeout.flatMap { $0 > 0 ? .int($0) : nil } ?? .null),
       (
         "accounts",
         .array(
-          status.accounts.map { account in
+          status.accounts.map { entry in
             .object([
-              ("account", .string(account.name)),
-              ("status", .string(classify(account, now: now).rawValue)),
-              ("expires_at", account.expiresAt.map { .string(iso($0)) } ?? .null),
-              ("refreshable", .bool(account.refreshable)),
-              ("next_refresh", account.nextRefresh.map { .string(iso($0)) } ?? .null),
+              ("account", .string(entry.account.name.description)),
+              ("status", .string(entry.account.status(at: now).rawValue)),
+              ("expires_at", entry.account.expiresAt.map { .string(iso($0)) } ?? .null),
+              ("refreshable", .bool(entry.account.refreshable)),
+              ("next_refresh", entry.nextRefresh.map { .string(iso($0)) } ?? .null),
             ])
           })
       ),
     ])
   }
 
-  private static func classify(_ account: AgentStatus.Account, now: Date) -> AccountStatus {
-    AccountStatus.classify(
-      hasAccessToken: !account.signInNeeded,
-      expiresAt: account.expiresAt.map(Date.init(timeIntervalSince1970:)), now: now)
-  }
-
-  private static func iso(_ seconds: TimeInterval) -> String {
-    ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: seconds))
+  private static func iso(_ date: Date) -> String {
+    ISO8601DateFormatter().string(from: date)
   }
 }

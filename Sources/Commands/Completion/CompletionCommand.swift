@@ -92,7 +92,7 @@ struct CompletionCommand: AsyncParsableCommand {
         .list, global, timeout: AgentAnswer.accountsTimeout, \.listing),
         case .success(let listing) = answer
       {
-        console.out(listing.accounts.map(\.name).sorted().joined(separator: "\n"))
+        console.out(listing.accounts.map(\.name.description).sorted().joined(separator: "\n"))
         return .ok
       }
       // Unlock only from a variable: a completion must never stop to ask.

@@ -11,13 +11,13 @@ public struct ProviderID: Hashable, Sendable, Comparable, CustomStringConvertibl
     self.rawValue = rawValue
   }
 
+  /// The id of a provider that has none yet: an issuer discovered before its file is written.
+  package static let unnamed = ProviderID(valid: "unnamed")
+
   /// An id known to be valid.
   private init(valid rawValue: String) {
     self.rawValue = rawValue
   }
-
-  /// The id of a provider that has none yet: an issuer discovered before its file is written.
-  static let unnamed = ProviderID(valid: "unnamed")
 
   /// True when `text` can name a provider.
   static func isValid(_ text: String) -> Bool {

@@ -1,5 +1,3 @@
-import AuthCore
-
 /// An account as people and the command line name it: `PROVIDER/LABEL` (`simkl/alice`);
 /// ordered as every list shows them (`AccountName+Order.swift`).
 public struct AccountName: Hashable, Comparable, Sendable, CustomStringConvertible {
@@ -12,6 +10,18 @@ public struct AccountName: Hashable, Comparable, Sendable, CustomStringConvertib
   public init(provider: ProviderID, label: String) {
     self.provider = provider
     self.label = label
+  }
+
+  /// The account `text` names as `PROVIDER/LABEL`: the label is everything after the first
+  /// `/` (one stored before `AccountLabel`'s rules may hold slashes) and may not be empty, the
+  /// provider is an id. Nil for any other text.
+  public init?(_ text: String) {
+    guard let slash = text.firstIndex(of: "/"),
+      let provider = try? ProviderID(String(text[..<slash]))
+    else { return nil }
+    let label = String(text[text.index(after: slash)...])
+    guard !label.isEmpty else { return nil }
+    self.init(provider: provider, label: label)
   }
 
   /// `PROVIDER/LABEL`.

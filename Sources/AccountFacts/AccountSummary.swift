@@ -1,10 +1,11 @@
-import Accounts
 import Foundation
 
-/// What the UI knows about one account: the facts its list and details screens show.
+/// The facts of one account that everything above the vault shows or sends: the UI's list and
+/// details, `authtui list` and `status`, and the agent's `list` and `status` answers (their
+/// JSON forms are in `AccountSummary+Wire.swift`). The vault's own row is `AccountRecord`.
 ///
-/// Never holds a token: the environment reads tokens from the vault only to copy or export
-/// them, and hands the UI these facts about them.
+/// Never holds a token: a token is read from the vault only to be handed out, and everything
+/// else works on these facts about it.
 public struct AccountSummary: Sendable, Equatable, Identifiable {
   /// `PROVIDER/LABEL`.
   public var name: AccountName
@@ -37,9 +38,10 @@ public struct AccountSummary: Sendable, Equatable, Identifiable {
   /// GitHub's expiring user tokens).
   public var refreshValidity: DateInterval?
 
-  /// Describes an account; every fact but the name is optional.
+  /// Describes an account; every fact but the name is optional. The provider's display name is
+  /// its id when none is given.
   public init(
-    name: AccountName, providerName: String, hasAccessToken: Bool = true,
+    name: AccountName, providerName: String? = nil, hasAccessToken: Bool = true,
     needsSignIn: Bool = false, expiresAt: Date? = nil, obtainedAt: Date? = nil,
     scopes: [String] = [], tokenType: String? = "Bearer", refreshable: Bool = false,
     identity: String? = nil, isDefault: Bool = false, tenant: String? = nil,
@@ -49,7 +51,7 @@ public struct AccountSummary: Sendable, Equatable, Identifiable {
     self.isDefault = isDefault
     self.tenant = tenant
     self.name = name
-    self.providerName = providerName
+    self.providerName = providerName ?? name.provider.rawValue
     self.hasAccessToken = hasAccessToken
     self.needsSignIn = needsSignIn
     self.expiresAt = expiresAt
@@ -61,6 +63,10 @@ public struct AccountSummary: Sendable, Equatable, Identifiable {
   }
 
   public var id: AccountName { name }
+
+  /// True when it holds an access token it may hand out: it has one and needs no new sign-in
+  /// (the agent's `usable`).
+  public var usable: Bool { hasAccessToken && !needsSignIn }
 
   /// By when it needs a new sign-in and from when it says so (`RefreshSchedule.signInDeadline`);
   /// nil when it holds no token to lose, or never needs one.

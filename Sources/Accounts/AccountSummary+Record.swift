@@ -1,10 +1,9 @@
-import Accounts
 import Vault
 
 extension AccountSummary {
   /// What the UI shows of a vault account: its token facts, never a token. A record whose
   /// provider id is no id is damaged (`AccountRecord.accountName`).
-  public init(_ record: AccountRecord, providerName: String, isDefault: Bool = false)
+  public init(_ record: AccountRecord, providerName: String? = nil, isDefault: Bool = false)
     throws(AccountsError)
   {
     self.init(
