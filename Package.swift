@@ -1,6 +1,6 @@
 // swift-tools-version: 6.0
 // authtui: a keyboard-driven terminal account manager for OAuth public clients.
-// Module layout and import rules: see README.md ("Architecture") and scripts/check-imports.
+// Module layout and import rules: see docs/architecture.md and scripts/check-imports.
 import Foundation
 import PackageDescription
 
