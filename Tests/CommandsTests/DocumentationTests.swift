@@ -40,7 +40,8 @@ import Testing
         let file = String(parts[0])
         let path =
           file.isEmpty
-          ? document : ((folder as NSString).appendingPathComponent(file) as NSString).standardizingPath
+          ? document
+          : ((folder as NSString).appendingPathComponent(file) as NSString).standardizingPath
         let url = Self.root.appendingPathComponent(path)
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
@@ -66,7 +67,7 @@ import Testing
     var unknown: [String] = []
     var named = Set<String>()
     for document in try Self.documents() {
-      for (first, second) in Markdown.commands(in: try Self.text(of: document)) {
+      for (first, second) in try Markdown.commands(in: try Self.text(of: document)) {
         guard let command = catalog.command(named: first) else {
           unknown.append("\(document): `authtui \(first)` is not a command")
           continue
@@ -82,10 +83,11 @@ import Testing
     }
     #expect(unknown.isEmpty, "\(unknown.joined(separator: "\n"))")
     // The scan itself finds the commands the README's tour names.
-    #expect(named.isSuperset(of: ["demo", "token", "exec", "git-credential", "agent", "providers"]))
+    #expect(
+      named.isSuperset(of: ["demo", "token", "exec", "git-credential", "agent", "providers"]))
   }
 
-  @Test func theScanFindsLinksAnchorsAndCommandsAsWritten() {
+  @Test func theScanFindsLinksAnchorsAndCommandsAsWritten() throws {
     let text = """
       # Title: the `authtui` way
       ## Other provider…
@@ -94,12 +96,13 @@ import Testing
       looked at, the second not as a command.
 
       ```sh
-      authtui vault init   # [not](a-link.md)
+      authtui vault init   # [not](a-link.md); builds authtui and more
+      Registered authtui as the client.
       ```
       """
     #expect(Markdown.links(in: text) == ["user-guide.md#keys", "#other-provider"])
     #expect(Markdown.anchors(in: text) == ["title-the-authtui-way", "other-provider"])
-    let commands = Markdown.commands(in: text)
+    let commands = try Markdown.commands(in: text)
     #expect(commands.map(\.0) == ["token", "vault"])
     #expect(commands.map(\.1) == [nil, "init"])
   }
@@ -171,11 +174,21 @@ enum Markdown {
   }
 
   /// Each `authtui WORD [WORD]` in code: the command word, and the next word when it is a
-  /// plain lowercase word (an action, or an argument). Options and placeholders are not words.
-  static func commands(in text: String) -> [(String, String?)] {
-    let pattern = /(?:^|[^\w-])authtui\s+([a-z][a-z0-9-]*)(?:[ \n]+([a-z][a-z0-9-]*)\b(?![\/.]))?/
-    return split(text).code.flatMap { line in
-      line.matches(of: pattern).map { (String($0.1), $0.2.map(String.init)) }
+  /// plain lowercase word (an action, or an argument). Options and placeholders are not words,
+  /// and `authtui` after a word and a space is prose in a comment or an output ("Registered
+  /// authtui as the client …"), not a command line.
+  static func commands(in text: String) throws -> [(String, String?)] {
+    let pattern = try NSRegularExpression(
+      pattern: #"(?<![\w-])(?<![A-Za-z,] )authtui\s+([a-z][a-z0-9-]*)"#
+        + #"(?:[ \n]+([a-z][a-z0-9-]*)\b(?![/.]))?"#)
+    return split(text).code.flatMap { code in
+      let whole = NSRange(code.startIndex..., in: code)
+      return pattern.matches(in: code, range: whole).map { match in
+        let word = { (index: Int) -> String? in
+          Range(match.range(at: index), in: code).map { String(code[$0]) }
+        }
+        return (word(1) ?? "", word(2))
+      }
     }
   }
 }
