@@ -47,7 +47,7 @@ let theme = (try? ThemeCatalog().theme(named: "default")) ?? Theme(name: "plain"
   var accountsRequest = RequestID(0)
   for effect in state.apply(.finished(.start, .vault(.unlocked)), now: now) {
     if case .loadAccounts(let id) = effect { accountsRequest = id }
-    if case .loadProviders(let id) = effect {
+    if case .loadProviders = effect {
       _ = state.apply(.finished(effect, .providers(providers)), now: now)
     }
   }
