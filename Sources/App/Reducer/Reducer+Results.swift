@@ -85,11 +85,9 @@ extension AppState {
     case (.copyText, .copied(let result)), (.copyToken, .copied(let result)):
       switch result {
       case .success(let report):
-        var text = "copied \(report.what)"
-        if let seconds = report.clearsAfter {
-          text += "; the clipboard is cleared in \(Int(clamping: seconds)) s"
-        }
-        message = StatusMessage(.success, text, now: now)
+        // What was done: sent to the terminal, copied with a tool, or dropped by tmux.
+        let dropped = report.terminal != .sent && report.terminal != .sentThroughTmux
+        message = StatusMessage(dropped ? .warning : .success, report.sentence, now: now)
       case .failure(let failure):
         message = StatusMessage(.error, failure.message, now: now)
       }
