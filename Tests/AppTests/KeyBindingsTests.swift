@@ -102,7 +102,8 @@ import Testing
   /// rewrites it, otherwise it must match.
   @Test func theUserGuidesKeyTableIsTheActionTable() throws {
     let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/user-guide.md")
+      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+        "docs/user-guide.md")
     let text = try String(contentsOf: readme, encoding: .utf8)
     let begin = try #require(text.range(of: "<!-- keys:begin -->\n"))
     let end = try #require(
