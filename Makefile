@@ -14,8 +14,8 @@ SWIFT ?= swift
 
 .PHONY: demo test deps build lint imports bench clean fuzz fuzz-smoke fuzz-build install uninstall
 
-# `authtui` is a small front that hands everything but an agent's `token` answer to the full
-# program, `authtui-core`: both are built.
+# `authtui` is a statically linked front that hands everything but an agent's `token` answer
+# to the full program, `authtui-core`: both are built.
 demo: deps
 	$(SWIFT) build --product authtui-core
 	$(SWIFT) build --product authtui
