@@ -1,11 +1,12 @@
 # The two commands of the README's quick start, plus the checks CI runs.
 #   make demo   build authtui and run it on the built-in sandbox provider
 #   make bench  every benchmark under Benchmarks/ and one table of their figures
-#   make test   every check: packages, import rules, formatter, build, the whole test suite,
-#               then a short run of every fuzz target (fuzz-smoke)
+#   make test   every check: packages, import rules, formatter, build (no warning about our
+#               code: scripts/check-build-log), the whole test suite, then a short run of
+#               every fuzz target (fuzz-smoke)
 #   make fuzz   every fuzz target for FUZZ_SECONDS each (FUZZ_TARGETS=… picks some)
 #   make test-tsan, make test-asan   the whole test suite under ThreadSanitizer / AddressSanitizer
-#   make install [PREFIX=~/.local]   release build: PREFIX/bin/authtui, the full program in
+#   make install [PREFIX=~/.local]   release build, stripped: PREFIX/bin/authtui, the full program in
 #               PREFIX/libexec/authtui/authtui-core, the manual page in PREFIX/share/man/man1,
 #               completions for bash, zsh and fish under PREFIX/share; make uninstall removes them
 
@@ -13,15 +14,23 @@ SWIFT ?= swift
 
 .PHONY: demo test deps build lint imports bench clean fuzz fuzz-smoke fuzz-build install uninstall
 
-# `authtui` is a small front that hands everything but an agent's `token` answer to the full
-# program, `authtui-core`: both are built.
+# `authtui` is a statically linked front that hands everything but an agent's `token` answer
+# to the full program, `authtui-core`: both are built.
 demo: deps
 	$(SWIFT) build --product authtui-core
 	$(SWIFT) build --product authtui
 	"$$($(SWIFT) build --show-bin-path)/authtui" demo
 
+# The build's output is kept in $(BUILD_LOG) (shown as it comes) and checked by
+# scripts/check-build-log: a warning about Sources/ or Tests/ fails the run. Only the files a
+# build compiles are warned about, so the check sees everything on a fresh clone (CI).
+BUILD_LOG ?= .build/build-tests.log
+
 test: deps imports lint
-	$(SWIFT) build --build-tests
+	@mkdir -p "$(dir $(BUILD_LOG))"
+	@{ $(SWIFT) build --build-tests 2>&1; echo $$? > "$(BUILD_LOG).status"; } | tee "$(BUILD_LOG)"
+	@exit $$(cat "$(BUILD_LOG).status")
+	@scripts/check-build-log "$(BUILD_LOG)"
 	$(SWIFT) test
 	$(MAKE) fuzz-smoke
 
@@ -65,8 +74,8 @@ install: deps
 	$(SWIFT) build -c release --product authtui-core
 	$(SWIFT) build -c release --product authtui
 	install -d "$(BINDIR)" "$(LIBEXECDIR)"
-	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/authtui-core" "$(LIBEXECDIR)/authtui-core"
-	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/authtui" "$(BINDIR)/authtui"
+	install -s -m 755 "$$($(SWIFT) build -c release --show-bin-path)/authtui-core" "$(LIBEXECDIR)/authtui-core"
+	install -s -m 755 "$$($(SWIFT) build -c release --show-bin-path)/authtui" "$(BINDIR)/authtui"
 	install -d "$(MANDIR)" "$(BASHDIR)" "$(ZSHDIR)" "$(FISHDIR)"
 	"$(BINDIR)/authtui" help --man > "$(MANDIR)/authtui.1"
 	"$(BINDIR)/authtui" completion bash > "$(BASHDIR)/authtui"

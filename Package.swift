@@ -1,6 +1,6 @@
 // swift-tools-version: 6.0
 // authtui: a keyboard-driven terminal account manager for OAuth public clients.
-// Module layout and import rules: see README.md ("Architecture") and scripts/check-imports.
+// Module layout and import rules: see docs/architecture.md and scripts/check-imports.
 import Foundation
 import PackageDescription
 
@@ -87,7 +87,7 @@ let package = Package(
     .target(
       name: "Session",
       dependencies: [
-        "Accounts", "App", "AuthCore", "Crypto", "Isolation", "Providers", "System", "Vault",
+        "Accounts", "App", "AuthCore", "Crypto", "Isolation", "Providers", "System", "Terminal", "Vault",
       ]),
 
     // Build tool: compiles data files (Themes/*.theme, provider presets) into their modules.
@@ -101,7 +101,7 @@ let package = Package(
       name: "Commands",
       dependencies: [
         "Accounts", "Agent", "AgentProtocol", "AuthCore", "Crypto", "Isolation", "JSON",
-        "Providers", "QRCode", "Spelling", "System", "Vault",
+        "Providers", "QRCode", "Spelling", "System", "Terminal", "Vault",
       ]),
 
     // Composition roots. `authtui` is a small statically linked front: it answers `token` from

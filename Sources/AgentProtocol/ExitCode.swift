@@ -1,4 +1,4 @@
-/// The exit statuses of every authtui command, as the README and DESIGN.md promise them to
+/// The exit statuses of every authtui command, as the README, docs/configuration.md and DESIGN.md promise them to
 /// scripts; the agent's failures carry one, so that the small front exits as the full program
 /// would.
 public enum ExitCode: Int32, Sendable, CaseIterable {

@@ -2,6 +2,7 @@ import Accounts
 import Agent
 import Foundation
 import System
+import Terminal
 
 /// `authtui export ACCOUNT --env-file PATH [--var NAME]` and
 /// `authtui export ACCOUNT --clipboard [--clear-after SECONDS]`.
@@ -16,7 +17,9 @@ struct ExportCommand: AsyncParsableCommand {
       defaults to PROVIDER_TOKEN (SIMKL_TOKEN). A symlink is followed and its target replaced
       (the link stays); a FIFO, socket, device, folder or another user's file is refused.
       --clipboard copies with OSC 52 through the terminal (works over SSH and in tmux with
-      `set -s set-clipboard on`) and with wl-copy or xclip when there is a display; after
+      `set -g set-clipboard on`; inside a tmux that drops it, with no wl-copy or xclip, nothing
+      is copied and export says how to turn it on) and with wl-copy or xclip when there is a
+      display; the message says which of them took the token; after
       --clear-after seconds (default 45; 0 keeps it) the clipboard is cleared if it still holds
       the token (over plain SSH the terminal cannot be asked, so it is cleared regardless).
       The token is refreshed first when less than a minute of it remains. A DPoP-bound token
@@ -98,8 +101,18 @@ struct ExportCommand: AsyncParsableCommand {
                 "there is no terminal to send OSC 52 to and no wl-copy or xclip with a display; "
                 + "use --env-file instead")
           }
-          let clearing = clearAfter > 0 ? "; it will be cleared in \(clearAfter) s" : ""
-          console.out("Copied \(exportable.account)'s token to \(report.destinations)\(clearing).")
+          let copy = CopyReport(
+            what: "the token of \(exportable.account)",
+            tools: report.localTool.map { [$0] } ?? [],
+            clearsAfter: clearAfter > 0 ? TimeInterval(clearAfter) : nil,
+            terminal: CopyReport.route(
+              sent: report.terminal, tmuxSetClipboard: report.tmuxSetClipboard))
+          guard copy.reachedAClipboard else {
+            // Inside a tmux that drops OSC 52, with no desktop tool: nothing was copied.
+            throw AccountsError.envFile(
+              path: "the clipboard", reason: copy.sentence + "; or use --env-file instead")
+          }
+          console.out(copy.sentence.prefix(1).uppercased() + copy.sentence.dropFirst() + ".")
         }
       } catch {
         throw AccountAccess.failure(error)

@@ -20,8 +20,8 @@ struct LogoutCommand: AsyncParsableCommand {
       login's page; printed on a terminal with --no-browser), so the browser session ends
       too. The browser is given a one-time address on 127.0.0.1 that leads to that page once
       (the page's URL carries your id_token, which other users could read in a program's
-      arguments); logout waits until it was opened: 30 seconds for a browser, 2 minutes for
-      a printed address (Ctrl-C skips). When the provider file registers a return address
+      arguments); logout says that it waits, and waits until it was opened: 10 seconds for a
+      browser, 2 minutes for a printed address (Ctrl-C skips). When the provider file registers a return address
       authtui can serve (post_logout_redirect_uri on 127.0.0.1, or
       post_logout_uses_redirect_uri), the provider sends the browser back to a page authtui
       shows, checked by a fresh state, and logout waits up to 2 more minutes for it.

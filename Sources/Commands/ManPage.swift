@@ -60,7 +60,8 @@ enum ManPage {
       ".TP", #".I $XDG_RUNTIME_DIR/authtui/agent.sock"#,
       text("The agent's socket (else /tmp/authtui-UID/agent.sock; AUTHTUI_AGENT_SOCKET)."),
       ".SH SEE ALSO",
-      text("The README of authtui, for the providers, the security model and the recipes."),
+      text(
+        "The README and docs/ of authtui, for the providers, the security model and the recipes."),
     ]
     return page.joined(separator: "\n") + "\n"
   }

@@ -9,8 +9,9 @@ import System
 /// (`OneTimeRedirect`) that redirects to it once, and that lives only until it is fetched or a
 /// short wait ends.
 package enum SignOutPage {
-  /// How long a browser that was started has to fetch the address.
-  static let browserWait: TimeInterval = 30
+  /// How long a browser that was started has to fetch the address: a browser that is there
+  /// fetches it within a few seconds, and one that never will must not hold logout up.
+  static let browserWait: TimeInterval = 10
   /// How long a printed address waits for the person to open it.
   static let printedWait: TimeInterval = 120
   /// How long, once the page was opened, the landing waits for the provider to send the
@@ -42,6 +43,11 @@ package enum SignOutPage {
           + "provider returns to after signing out; the provider keeps its own page open instead.")
     }
     if let browser, browser.open(link.address) {
+      // Said before the wait, so that a browser that never fetches the page is not taken
+      // for a logout that hangs.
+      console.err(
+        "Waiting up to \(Int(clamping: browserWait)) seconds for \(browser.name) to open the "
+          + "provider's sign-out page (Ctrl-C skips)…")
       let (fetched, _) = await waitInterruptibly {
         await link.waitUntilFetched(deadline: Date().addingTimeInterval(browserWait))
       }

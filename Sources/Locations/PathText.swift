@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -58,16 +60,14 @@ package enum PathText {
     return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 
-  /// This user's home folder from the password database, for when `HOME` is not set (what
-  /// `NSHomeDirectory` does, without linking all of Foundation into the front).
+  /// This user's home folder from the password database, for when `HOME` is not set:
+  /// FoundationEssentials' `FileManager` asks it (what `NSHomeDirectory` does, without linking
+  /// all of Foundation into the front). Not `getpwuid_r` here: in the statically linked front
+  /// the linker warns about every such call, and FoundationEssentials makes its own already
+  /// (docs/architecture.md, "A quiet build").
   package static func homeFolder() -> String {
-    var entry = passwd()
-    var found: UnsafeMutablePointer<passwd>?
-    var buffer = [CChar](repeating: 0, count: 16 * 1024)
-    guard getpwuid_r(geteuid(), &entry, &buffer, buffer.count, &found) == 0, found != nil,
-      let directory = entry.pw_dir
-    else { return "/" }
-    return String(cString: directory)
+    let path = FileManager.default.homeDirectoryForCurrentUser.path
+    return path.isEmpty ? "/" : path
   }
 
   private static func workingFolder() -> String {

@@ -5,6 +5,7 @@ import Foundation
 import Isolation
 import Providers
 import System
+import Terminal
 import Vault
 
 /// The UI's world: the vault and the providers through `AccountBook`, the browser and the
@@ -570,18 +571,21 @@ public actor AccountsEnvironment: AppEnvironment {
 
   private func copyToken(_ account: AccountName) async throws(AccountsError) -> CopyReport {
     let (token, _) = try await validToken(account)
-    let tools = copy(token, clearAfter: clearAfter)
-    return CopyReport(
-      what: "the token of \(account)", tools: tools, clearsAfter: clearAfter > 0 ? clearAfter : nil)
+    return copy(
+      token, what: "the token of \(account)", clearAfter: clearAfter,
+      clearsAfter: clearAfter > 0 ? clearAfter : nil)
   }
 
   private func copyText(_ text: String, what: String) -> CopyReport {
-    CopyReport(what: what, tools: copy(text, clearAfter: 0))
+    copy(text, what: what, clearAfter: 0, clearsAfter: nil)
   }
 
   /// The command line's clipboard, with the terminal's part going through the UI loop (only
-  /// its thread may write to the terminal); returns the desktop tools used.
-  private func copy(_ text: String, clearAfter: TimeInterval) -> [String] {
+  /// its thread may write to the terminal); reports the desktop tools used and what became of
+  /// the terminal's copy (tmux may drop it).
+  private func copy(
+    _ text: String, what: String, clearAfter: TimeInterval, clearsAfter: TimeInterval?
+  ) -> CopyReport {
     let terminal = self.terminal
     let report = Clipboard.copy(
       text, clearAfter: clearAfter, terminalPath: Clipboard.controllingTerminalPath(),
@@ -589,7 +593,9 @@ public actor AccountsEnvironment: AppEnvironment {
         terminal.copy(SecretText(text))
         return true
       }, environment: environment)
-    return report.localTool.map { [$0] } ?? []
+    return CopyReport(
+      what: what, tools: report.localTool.map { [$0] } ?? [], clearsAfter: clearsAfter,
+      terminal: CopyReport.route(sent: report.terminal, tmuxSetClipboard: report.tmuxSetClipboard))
   }
 
   // MARK: Sign-out and the browser

@@ -20,13 +20,22 @@ public enum Clipboard {
     public var terminal: Bool
     /// The local clipboard tool used, if any (`wl-copy`, `xclip`).
     public var localTool: String?
+    /// Inside tmux, its `set-clipboard` option (`on`, `external`, `off`) as tmux answered;
+    /// nil outside tmux, or when tmux could not be asked.
+    public var tmuxSetClipboard: String?
 
-    /// Words for the user: "the terminal (OSC 52) and xclip".
-    public var destinations: String {
-      var parts: [String] = []
-      if terminal { parts.append("the terminal (OSC 52)") }
-      if let localTool { parts.append(localTool) }
-      return parts.isEmpty ? "nowhere" : parts.joined(separator: " and ")
+    /// Creates a report.
+    public init(terminal: Bool, localTool: String? = nil, tmuxSetClipboard: String? = nil) {
+      self.terminal = terminal
+      self.localTool = localTool
+      self.tmuxSetClipboard = tmuxSetClipboard
+    }
+
+    /// True when the OSC 52 sequence was sent but tmux drops it: an application's OSC 52
+    /// reaches tmux's buffers and the outer terminal only with `set-clipboard on` (tmux's
+    /// default, `external`, keeps the clipboard to tmux's own copy mode).
+    public var droppedByTmux: Bool {
+      terminal && tmuxSetClipboard.map { $0 != "on" } ?? false
     }
   }
 
@@ -39,6 +48,9 @@ public enum Clipboard {
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> Report {
     var report = Report(terminal: writeToTerminal(ClipboardSequence.osc52(copying: text)))
+    if report.terminal {
+      report.tmuxSetClipboard = tmuxSetClipboard(environment: environment)
+    }
     let tool = localTool(environment: environment)
     if let tool, pipe(text, into: tool.copy) {
       report.localTool = tool.name
@@ -60,6 +72,23 @@ public enum Clipboard {
     defer { close(descriptor) }
     let bytes = Array(sequence.utf8)
     return bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == bytes.count
+  }
+
+  /// Inside tmux (`TMUX` set), tmux's `set-clipboard` option as the server answers
+  /// `show-options -sv set-clipboard`; nil outside tmux or when tmux cannot be asked.
+  public static func tmuxSetClipboard(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> String? {
+    guard !(environment["TMUX"] ?? "").isEmpty,
+      case .found(let tmux) = ForegroundCommand.locate("tmux", environment: environment),
+      let answer = try? SpawnedProcess.output(
+        of: tmux, arguments: ["show-options", "-sv", "set-clipboard"], environment: environment,
+        standardInput: .null, standardError: .null),
+      answer.termination.succeeded
+    else { return nil }
+    let value = String(decoding: answer.output, as: UTF8.self)
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    return ["on", "external", "off"].contains(value) ? value : nil
   }
 
   /// The path of the controlling terminal, for the janitor.

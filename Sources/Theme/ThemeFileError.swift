@@ -43,7 +43,7 @@ public struct ThemeFileError: Error, Hashable, Sendable, CustomStringConvertible
       case .unknownRole(let role, let suggestion):
         let hint = suggestion.map { "did you mean \"\($0)\"? " } ?? ""
         return
-          "unknown role \(MessageQuoting.quoted(role)) (\(hint)the roles are listed in README \"Themes and keys\" "
+          "unknown role \(MessageQuoting.quoted(role)) (\(hint)the roles are listed in docs/configuration.md \"Themes and keys\" "
           + "and in Themes/default.theme)"
       case .unknownColor(let word, let suggestion):
         let hint = suggestion.map { "did you mean \"\($0)\"? " } ?? ""

@@ -30,7 +30,7 @@ let usage = """
                                 redirect port from the first --simkl-redirect-uri (else 8765)
 
   Profiles: /simkl-web/ and /simkl-api/, /hivesigner/, /muhajir/, /oidc/ (client id
-  sandbox-client). Test hooks under /_sandbox/: see the README, "Sandbox provider".
+  sandbox-client). Test hooks under /_sandbox/: see docs/testing.md, "Sandbox provider".
   """
 
 struct Options {

@@ -89,7 +89,7 @@ import Testing
       environment, mailbox: mailbox,
       steps: [
         .init("› dave", [.character("c")]),
-        .init("copied the token of hivesigner/dave; the clipboard is cleared in 45 s"),
+        .init("sent the token of hivesigner/dave to the terminal (OSC 52);"),
       ])
     #expect(outcome.stuckAt == nil)
     #expect(outcome.clipboard == ["token-of-dave"])

@@ -98,11 +98,12 @@ import Testing
     #expect(driver.state.context == .list)
   }
 
-  /// The README's key table is generated from the action table: `RECORD_SNAPSHOTS=1`
+  /// The user's guide's key table is generated from the action table: `RECORD_SNAPSHOTS=1`
   /// rewrites it, otherwise it must match.
-  @Test func theReadmeKeyTableIsTheActionTable() throws {
+  @Test func theUserGuidesKeyTableIsTheActionTable() throws {
     let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md")
+      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+        "docs/user-guide.md")
     let text = try String(contentsOf: readme, encoding: .utf8)
     let begin = try #require(text.range(of: "<!-- keys:begin -->\n"))
     let end = try #require(

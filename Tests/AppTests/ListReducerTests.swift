@@ -160,7 +160,11 @@ import Vault
       return
     }
     driver.finish(id, .copied(.success(CopyReport(what: "the token of work/bob", clearsAfter: 45))))
-    #expect(driver.text.contains("copied the token of work/bob; the clipboard is cleared in 45 s"))
+    #expect(
+      driver.state.message?.text
+        == "sent the token of work/bob to the terminal (OSC 52); the clipboard is cleared in 45 s")
+    #expect(driver.state.message?.kind == .success)
+    #expect(driver.text.contains("sent the token of work/bob to the terminal (OSC 52);"))
   }
 
   @Test func detailsNeverShowATokenAndActOnTheirAccount() {

@@ -253,7 +253,7 @@ import Testing
     var driver = Driver(size: size)
     driver.select("bob")
     driver.press(.character("d"))
-    guard case .signOut(let id, let account) = driver.press(.character("y")).first else { return }
+    guard case .signOut(let id, _) = driver.press(.character("y")).first else { return }
     driver.finish(
       id,
       .signedOut(

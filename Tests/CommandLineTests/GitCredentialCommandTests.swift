@@ -10,12 +10,12 @@ private let installedGit = ["/usr/bin/git", "/usr/local/bin/git"].first {
 
 /// `authtui git-credential` driven by the real `git`: `git credential fill` through the helper,
 /// and a `git clone` over HTTP from a loopback server that accepts only the account's current
-/// token, configured as the README's "git" recipe says.
+/// token, configured as the "git" recipe of docs/scripting.md says.
 @Suite(.enabled(if: installedGit != nil, "git is not installed (apt-get install git)"))
 struct GitCredentialCommandTests {
   static let git = installedGit
 
-  /// The helper as the README writes it, found on PATH as `authtui`.
+  /// The helper as docs/scripting.md writes it, found on PATH as `authtui`.
   static let helper = "!authtui git-credential"
 
   /// A harness signed in to sandbox as alice, with `git` entries in config.json.
@@ -48,7 +48,7 @@ struct GitCredentialCommandTests {
 
   @Test func gitCredentialFillGetsTheTokenForTheConfiguredURLAndNothingElsewhere() async throws {
     let (cli, token) = try await Self.start(git: #""https://git.example.com": "sandbox/alice""#)
-    // The README's line, into $HOME/.gitconfig (HOME is the test folder).
+    // The recipe's line, into $HOME/.gitconfig (HOME is the test folder).
     let configured = try await Self.runGit(
       cli, ["config", "--global", "credential.https://git.example.com.helper", Self.helper])
     #expect(configured.status == 0, "\(configured.stderr)")

@@ -57,7 +57,7 @@ import Testing
     #expect(lines.filter { $0.contains("noisy.json") }.count == 6)
     #expect(
       lines.contains(
-        "authtui: \(shown("noisy.json")):1: k0: unknown field (did you mean \"id\"?); the fields are listed in the README under \"Providers\""
+        "authtui: \(shown("noisy.json")):1: k0: unknown field (did you mean \"id\"?); the fields are listed in docs/providers.md under \"Provider file fields\""
       ))
     // The control: listing every provider does open the one file it can read.
     #expect(watch.openedPaths() == [path("noisy.json")])
@@ -82,7 +82,7 @@ import Testing
     #expect(result.status == 2)
     #expect(
       result.stderr
-        == "authtui: \(themes)/ocean.theme:3: unknown role \"titel\" (did you mean \"title\"? the roles are listed in README \"Themes and keys\" and in Themes/default.theme)\n"
+        == "authtui: \(themes)/ocean.theme:3: unknown role \"titel\" (did you mean \"title\"? the roles are listed in docs/configuration.md \"Themes and keys\" and in Themes/default.theme)\n"
     )
   }
 }

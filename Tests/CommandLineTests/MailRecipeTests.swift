@@ -6,14 +6,14 @@ import Testing
   import Glibc
 #endif
 
-/// The README's msmtp recipe, run with the real msmtp: `passwordeval "authtui token …"` and
+/// The msmtp recipe of docs/scripting.md, run with the real msmtp: `passwordeval "authtui token …"` and
 /// `auth xoauth2`, against an SMTP server that takes nothing but the account's current token.
 @Suite struct MailRecipeTests {
   static let msmtp: String? = ["/usr/bin/msmtp", "/bin/msmtp"].first { (path: String) in
     access(path, X_OK) == 0
   }
 
-  /// msmtp's configuration as the README gives it, for the server on `port` (no TLS here:
+  /// msmtp's configuration as docs/scripting.md gives it, for the server on `port` (no TLS here:
   /// the test server is plain loopback).
   static func configuration(port: UInt16) -> String {
     """

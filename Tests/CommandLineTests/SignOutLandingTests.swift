@@ -34,8 +34,11 @@ import Testing
       ["logout", "sandbox/alice"], ["AUTHTUI_TEST_BROWSER_PAGE_FILE": page])
     #expect(logout.status == 0, "\(logout.stderr)")
     let said = logout.stderr.split(separator: "\n").map(String.init)
-    #expect(said.count == 2, "\(said)")
-    #expect(said.first?.hasPrefix("Opened the provider's sign-out page with $BROWSER (") == true)
+    #expect(said.count == 3, "\(said)")
+    #expect(said.first?.hasPrefix("Waiting up to 10 seconds for $BROWSER (") == true)
+    #expect(
+      said.dropFirst().first?.hasPrefix("Opened the provider's sign-out page with $BROWSER (")
+        == true)
     #expect(said.last == "The provider signed the browser out and sent it back to authtui.")
     #expect(
       logout.stdout
@@ -125,7 +128,7 @@ import Testing
       ["logout", "sandbox/carol"], ["AUTHTUI_TEST_BROWSER_PAGE_FILE": page])
     #expect(logout.status == 0, "\(logout.stderr)")
     let said = logout.stderr.split(separator: "\n").map(String.init)
-    #expect(said.count == 2, "\(said)")
+    #expect(said.count == 3, "\(said)")
     #expect(
       said.first
         == "Port \(other.port) is in use by another program, so authtui cannot show the page "
@@ -140,6 +143,46 @@ import Testing
     #expect(seen.contains("You are signed out."))
     #expect(await cli.stat("end_sessions") == 1)
     await other.stop()
+    await cli.stop()
+  }
+
+  /// Issue 28: a browser that never fetches the one-time address does not make logout seem to
+  /// hang. Logout says at once that it waits for the browser, gives up on the fetch (at most
+  /// 10 s; not timed here), says so, and the address then no longer works.
+  @Test func aBrowserThatNeverFetchesThePageIsSaidAtOnceAndGivenUpOn() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox", as: "dora")
+    // A "browser" that takes the address and never loads it.
+    let taken = cli.folder.file("taken-address")
+    let browser = cli.folder.file("lazy-browser")
+    try "#!/bin/sh\nprintf '%s\\n' \"$1\" >> '\(taken)'\n".write(
+      toFile: browser, atomically: true, encoding: .utf8)
+    #expect(chmod(browser, 0o755) == 0)
+    let logout = try await cli.run(["logout", "sandbox/dora"], ["BROWSER": browser])
+    #expect(logout.status == 0, "\(logout.stderr)")
+    let said = logout.stderr.split(separator: "\n").map(String.init)
+    #expect(said.count == 2, "\(said)")
+    #expect(
+      said.first
+        == "Waiting up to 10 seconds for $BROWSER (\(browser)) to open the provider's sign-out "
+        + "page (Ctrl-C skips)…")
+    #expect(
+      said.last
+        == "$BROWSER (\(browser)) did not open the provider's sign-out page within 10 seconds; "
+        + "sign out on the provider's site to end the browser session there too.")
+    #expect(
+      logout.stdout
+        == "Signed out of sandbox/dora: the provider revoked its tokens, and it was removed here.\n"
+    )
+    #expect(try await cli.accounts().isEmpty)
+    // The browser was given the one-time address, which nobody fetched and which is closed now.
+    let line = try String(contentsOfFile: taken, encoding: .utf8)
+    let address = try #require(URL(string: line.trimmingCharacters(in: .whitespacesAndNewlines)))
+    #expect(address.path.hasPrefix("/sign-out/"))
+    let late = await RawHTTPClient.request(
+      "GET", address.path, port: UInt16(try #require(address.port)))
+    #expect(late.status != 303)
+    #expect(await cli.stat("end_sessions") == 0)
     await cli.stop()
   }
 }

@@ -7,7 +7,7 @@ import XCTest
 
 @testable import Commands
 
-/// The contract of DESIGN.md "Exit codes" and the README: 0 ok, 1 error, 2 usage, 3 vault
+/// The contract of DESIGN.md "Exit codes" and docs/configuration.md: 0 ok, 1 error, 2 usage, 3 vault
 /// locked or wrong passphrase, 4 no such account or provider, 5 sign-in needed, 6 cancelled,
 /// denied or timed out, 7 provider or network error.
 final class ExitCodeTests: XCTestCase {

@@ -1,4 +1,4 @@
-/// Every fuzz target, one per parser of outside input (README "Development": `make fuzz`).
+/// Every fuzz target, one per parser of outside input (docs/testing.md "Fuzzing and sanitizers": `make fuzz`).
 enum FuzzTargets {
   static let all: [FuzzTarget] = [
     httpRequest, redirect, jsonParser, jsonWire, providerFile, configFile, themeFile,

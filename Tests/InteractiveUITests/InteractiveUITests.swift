@@ -18,7 +18,8 @@ import Testing
       #expect(signedIn.contains { $0.hasPrefix(" › alice") && $0.contains("● valid") })
 
       try await tmux.sendKeys("c")
-      try await tmux.waitFor("copied the token of sandbox/alice; the clipboard is cleared in 45 s")
+      try await tmux.waitFor(
+        "sent the token of sandbox/alice to the terminal through tmux (OSC 52);")
       let stored = try await fixture.accessToken(provider: "sandbox", label: "alice")
       let token = try #require(stored)
       // The copy reaches tmux's buffer after the message: wait for it (the bound only

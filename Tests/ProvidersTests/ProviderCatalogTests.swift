@@ -272,9 +272,9 @@ extension ProviderFile {
         "\(path("huge.json")): is 1.2 MiB, over the 256 KiB limit for configuration files; check that this is the right file"
       ]
         + (0..<5).map {
-          "\(path("noisy.json")):\($0 + 1): k\($0): unknown field (did you mean \"id\"?); the fields are listed in the README under \"Providers\""
+          "\(path("noisy.json")):\($0 + 1): k\($0): unknown field (did you mean \"id\"?); the fields are listed in docs/providers.md under \"Provider file fields\""
         } + [
-          "\(path("noisy.json")):6: 19995 more unknown fields after these; the fields are listed in the README under \"Providers\"",
+          "\(path("noisy.json")):6: 19995 more unknown fields after these; the fields are listed in docs/providers.md under \"Provider file fields\"",
           "\(path("pipe.json")): is a FIFO (named pipe), not a file; authtui does not read from pipes: replace it with a regular file",
         ])
     #expect(all.skippedProblems(for: "pipe").count == 1)
@@ -323,8 +323,8 @@ extension ProviderFile {
       ProviderFile.problems(
         in: "{\"a\\u001b[2Jb\": 1, \"\(long)\": 2, \"flows\": [\"\\u202eevil\"]}", file: "f.json")
         == [
-          "f.json:1: a\\u{1B}[2Jb: unknown field; the fields are listed in the README under \"Providers\"",
-          "f.json:1: \(String(repeating: "z", count: 64))…: unknown field; the fields are listed in the README under \"Providers\"",
+          "f.json:1: a\\u{1B}[2Jb: unknown field; the fields are listed in docs/providers.md under \"Provider file fields\"",
+          "f.json:1: \(String(repeating: "z", count: 64))…: unknown field; the fields are listed in docs/providers.md under \"Provider file fields\"",
           "f.json:1: flows: unknown flow \"\\u{202E}evil\"; use \"pkce\" (browser), \"device\" (RFC 8628 code) or \"pin\" (Simkl PIN)",
         ])
   }

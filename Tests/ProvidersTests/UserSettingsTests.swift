@@ -50,7 +50,7 @@ import Testing
       problems.map(\.description) == [
         "config.json:2: agent.unlock_once: must be true or false, not a string",
         "config.json:3: agent.idle_timout: unknown field (did you mean \"idle_timeout\"?); the "
-          + "fields are listed in the README under \"Configuration\"",
+          + "fields are listed in docs/configuration.md under \"config.json\"",
         "config.json:3: agent.idle_timeout: must be between 0 and 31536000, not -1",
       ])
     let (_, notAnObject) = UserSettings.parse(#"{"agent": true}"#, file: "config.json")
@@ -67,7 +67,7 @@ import Testing
     #expect(
       problems.map(\.description) == [
         "config.json:2: login_timeout: must be a whole number, not a string",
-        "config.json:2: colour: unknown field; the fields are listed in the README under \"Configuration\"",
+        "config.json:2: colour: unknown field; the fields are listed in docs/configuration.md under \"config.json\"",
       ])
   }
 

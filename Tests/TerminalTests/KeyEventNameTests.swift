@@ -44,7 +44,7 @@ import Testing
       _ = try KeyEvent(name: name)
       return nil
     } catch {
-      return error as? KeyNameError
+      return error
     }
   }
 

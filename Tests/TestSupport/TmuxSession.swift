@@ -38,15 +38,17 @@ public final class TmuxSession: Sendable {
 
   /// Starts `command` (a shell command line) in a `columns`×`rows` pane with `environment`
   /// changes applied to this process's environment, runs `body`, and kills the server.
+  /// `setClipboard` is tmux's `set-clipboard` (`on`; tmux's own default is `external`).
   @discardableResult
   public static func run<Result: Sendable>(
     _ command: String, columns: Int = 80, rows: Int = 24,
-    environment changes: [String: String?] = [:],
+    environment changes: [String: String?] = [:], setClipboard: String = "on",
     _ body: (TmuxSession) async throws -> Result
   ) async throws -> Result {
     let session = try TmuxSession(environment: ChildProcess.environment(changes))
     let settings = [
-      "set -g status off", "set -g default-terminal tmux-256color", "set -s set-clipboard on",
+      "set -g status off", "set -g default-terminal tmux-256color",
+      "set -s set-clipboard \(setClipboard)",
       "set -s escape-time 0", "set -g remain-on-exit on", "set -g history-limit 0",
     ]
     try (settings.joined(separator: "\n") + "\n").write(

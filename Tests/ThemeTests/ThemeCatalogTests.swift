@@ -87,7 +87,7 @@ import Theme
     } throws: { error in
       (error as? ThemeCatalogError)?.description
         == folder.file("ocean.theme")
-        + ":3: unknown role \"titel\" (did you mean \"title\"? the roles are listed in README "
+        + ":3: unknown role \"titel\" (did you mean \"title\"? the roles are listed in docs/configuration.md "
         + "\"Themes and keys\" and in Themes/default.theme)"
     }
   }

@@ -89,7 +89,8 @@ import Theme
       #expect(
         error.description
           == "test.theme:3: unknown role \"list.selectd\" (did you mean \"list.selected\"? the "
-          + "roles are listed in README \"Themes and keys\" and in Themes/default.theme)")
+          + "roles are listed in docs/configuration.md \"Themes and keys\" and in Themes/default.theme)"
+      )
     }
   }
 

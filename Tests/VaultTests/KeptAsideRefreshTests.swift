@@ -123,7 +123,7 @@ import Vault
     let fixture = try VaultFixture()
     let account = try await fixture.createClosedVault(with: [VaultFixture.account(1)])[0]
     let elsewhere = fixture.directory.file("elsewhere")
-    FileManager.default.createFile(atPath: elsewhere, contents: Data())
+    #expect(FileManager.default.createFile(atPath: elsewhere, contents: Data()))
     try FileManager.default.createSymbolicLink(
       atPath: fixture.path + "-refresh", withDestinationPath: elsewhere)
     let vault = try await fixture.unlocked()

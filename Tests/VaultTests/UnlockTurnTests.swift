@@ -94,7 +94,7 @@ import Vault
   @Test func aVaultOfTheSchemaBeforeUnlocksWithoutATurnAndGainsTheTable() async throws {
     let older = try VaultFixture()
     // The schema of the release before: versions 1 to 4, without unlock turns.
-    try await older.createClosedVault(ofSchema: 4, with: [VaultFixture.account(1)])
+    _ = try await older.createClosedVault(ofSchema: 4, with: [VaultFixture.account(1)])
     let vault = try await Vault.open(at: older.location)
     try await vault.unlock(with: older.passphrase, waiting: oneTurn(giveUpAfter: 0))
     #expect(try await vault.status().schemaVersion == Vault.supportedSchemaVersion)

@@ -1,6 +1,7 @@
 import Accounts
 import AuthCore
 import Providers
+import Terminal
 import Vault
 
 /// What an effect came to: one case per operation, each carrying the typed handles it answers

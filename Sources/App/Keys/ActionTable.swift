@@ -2,7 +2,7 @@ import Terminal
 
 /// The one table of the UI's actions: each action's name, default keys, help text and the
 /// screens where it applies. The key map, the help screen, the status-line hints and the
-/// README's key list all come from it.
+/// user's guide's key list (docs/user-guide.md) all come from it.
 public enum ActionTable {
   /// One row of the table.
   public struct Row: Sendable {
@@ -166,8 +166,8 @@ public enum ActionTable {
 }
 
 extension ActionTable {
-  /// The README's key table (Markdown), generated from the rows so the two cannot disagree;
-  /// a test compares it with the README.
+  /// The key table of docs/user-guide.md (Markdown), generated from the rows so the two cannot disagree;
+  /// a test compares it with that page.
   public static var markdown: String {
     var lines = [
       "| action | default keys | where | what it does |",

@@ -1,6 +1,7 @@
 import Accounts
 import Foundation
 import Spelling
+import Terminal
 
 extension AppState {
   /// What came of an effect. The work it was waiting for is over, whatever the answer; an
@@ -88,11 +89,9 @@ extension AppState {
     case .copied(_, let result):
       switch result {
       case .success(let report):
-        var text = "copied \(report.what)"
-        if let seconds = report.clearsAfter {
-          text += "; the clipboard is cleared in \(Int(clamping: seconds)) s"
-        }
-        message = StatusMessage(.success, text, now: now)
+        // What was done: sent to the terminal, copied with a tool, or dropped by tmux.
+        let dropped = report.terminal != .sent && report.terminal != .sentThroughTmux
+        message = StatusMessage(dropped ? .warning : .success, report.sentence, now: now)
       case .failure(let failure):
         message = StatusMessage(.error, failure.message, now: now)
       }

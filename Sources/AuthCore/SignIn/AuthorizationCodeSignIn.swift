@@ -143,7 +143,7 @@ public actor AuthorizationCodeSignIn: LedgeredAttempt {
           // Each in its own task: a redirect waiting for an exchange holds up no other event.
           Task {
             let verdict = await self.receive(delivery.response)
-            delivery.reply.resume(returning: await self.page(for: verdict))
+            delivery.reply.resume(returning: self.page(for: verdict))
           }
         case .addressFetchedAgain(let group):
           await self.restart(after: group)

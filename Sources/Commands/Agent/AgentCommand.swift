@@ -32,13 +32,13 @@ struct AgentCommand: AsyncParsableCommand {
       second. It reads the provider files and config.json again when one changes (looked at
       every 2 s) and on SIGHUP, and says on standard error what it read; a file that cannot
       be read keeps the providers as they were. Run it with `authtui agent &`, or as a
-      systemd --user service (see the README), or in the background with `authtui agent
+      systemd --user service (see docs/scripting.md), or in the background with `authtui agent
       start` (below); stop it with Ctrl-C, SIGTERM or `authtui agent stop`, or let
       --idle-timeout stop it: only requests count as activity, not the background refreshes
       (one under way is finished and stored before the agent stops). It also stops by
       itself, saying why, when its socket's folder is removed or its socket replaced: no
       command could reach it. With "agent": {"unlock_once": true} in config.json, the first
-      command that unlocks the vault leaves one running by itself (see the README).
+      command that unlocks the vault leaves one running by itself (see docs/scripting.md).
       """,
     options: [
       // First: a refusal of the rest is reported on it too.

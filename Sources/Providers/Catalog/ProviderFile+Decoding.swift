@@ -59,7 +59,7 @@ extension FieldReader {
     }
     reportUnknownFields(
       of: members, known: Self.providerFields,
-      fix: "the fields are listed in the README under \"Providers\"")
+      fix: "the fields are listed in docs/providers.md under \"Provider file fields\"")
     var file = ProviderFile()
     file.id = string("id").flatMap { text in
       do throws(ProviderIDError) {

@@ -88,7 +88,7 @@ public struct UserSettings: Sendable, Equatable {
     }
     reader.reportUnknownFields(
       of: members, known: fields,
-      fix: "the fields are listed in the README under \"Configuration\"")
+      fix: "the fields are listed in docs/configuration.md under \"config.json\"")
     var settings = UserSettings()
     settings.theme = reader.string("theme")
     settings.loginTimeout = reader.integer("login_timeout", in: 10...3600).map { TimeInterval($0) }
@@ -111,7 +111,7 @@ public struct UserSettings: Sendable, Equatable {
       if case .object(let fields) = agent {
         reader.reportUnknownFields(
           of: fields, known: agentFields, prefix: "agent.",
-          fix: "the fields are listed in the README under \"Configuration\"")
+          fix: "the fields are listed in docs/configuration.md under \"config.json\"")
         settings.agentUnlockOnce = reader.bool("agent.unlock_once") ?? false
         settings.agentIdleTimeout = reader.integer("agent.idle_timeout", in: 0...31_536_000)
       } else {

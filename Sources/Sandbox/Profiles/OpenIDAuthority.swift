@@ -430,7 +430,7 @@ struct OpenIDAuthority: Sendable {
     let now = context.unixTime
     var issuer = issuer(context)
     var tenantClaims: [(String, OrderedJSON)] = []
-    if let tenancy = configuration.tenancy {
+    if configuration.tenancy != nil {
       // Microsoft: the account's own tenant signs, whatever segment was asked.
       let tenant = MicrosoftTenancy.tenant(of: grant.username)
       // Always the tenant's own issuer.

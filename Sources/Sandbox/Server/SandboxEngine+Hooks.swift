@@ -76,7 +76,7 @@ extension SandboxEngine {
         Hooks.rotateKeys, Hooks.reset,
       ]
       if known.contains(request.path) {
-        return Self.hookError("Wrong method for \(request.path); see the README.", status: 405)
+        return Self.hookError("Wrong method for \(request.path); see docs/testing.md.", status: 405)
       }
       return Self.hookError(
         "No hook at \(request.path); hooks: \(known.joined(separator: " ")).", status: 404)

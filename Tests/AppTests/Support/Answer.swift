@@ -1,6 +1,7 @@
 import Accounts
 import AuthCore
 import Providers
+import Terminal
 import Testing
 
 @testable import App

@@ -1,6 +1,7 @@
 import Accounts
 import App
 import Foundation
+import Terminal
 
 @testable import AuthCore
 

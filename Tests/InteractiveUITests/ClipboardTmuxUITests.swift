@@ -1,0 +1,61 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Issue 28: `c` says what became of the token inside tmux. With `set-clipboard on` tmux takes
+/// the OSC 52 copy into its buffer and the message says it was sent; with tmux's default,
+/// `external`, tmux drops an application's OSC 52, and the message says so and how to turn it
+/// on, instead of "copied".
+@Suite struct ClipboardTmuxUITests {
+  /// Runs the UI over one signed-in account `sandbox/work` in a tmux with `setClipboard`, with
+  /// no display (so no wl-copy or xclip), presses `c` and hands the session to `body`.
+  static func copy(
+    inTmuxWith setClipboard: String, _ body: (TmuxSession, UIFixture) async throws -> Void
+  ) async throws {
+    let fixture = try await UIFixture.start()
+    try await LiveUITests.authtui(["login", "sandbox", "--label", "work"], in: fixture)
+    var environment = fixture.environment()
+    environment["AUTHTUI_PASSPHRASE"] = UIFixture.passphrase
+    environment["DISPLAY"] = .some(nil)
+    environment["WAYLAND_DISPLAY"] = .some(nil)
+    try await TmuxSession.run(
+      fixture.command, columns: 200, environment: environment, setClipboard: setClipboard
+    ) { tmux in
+      try await tmux.waitFor("› work")
+      try await tmux.sendKeys("c")
+      try await body(tmux, fixture)
+    }
+    await fixture.stop()
+  }
+
+  @Test func withSetClipboardOnTheTokenIsSentThroughTmux() async throws {
+    try await Self.copy(inTmuxWith: "on") { tmux, fixture in
+      try await tmux.waitFor(
+        "sent the token of sandbox/work to the terminal through tmux (OSC 52); the clipboard is "
+          + "cleared in 45 s")
+      let token = try #require(try await fixture.accessToken(provider: "sandbox", label: "work"))
+      // The buffer is written after the message: wait for it (the bound only matters when it
+      // never comes).
+      var copied = ""
+      let deadline = ContinuousClock.now + .seconds(60)
+      while copied != token, ContinuousClock.now < deadline {
+        copied = (try? await tmux.tmux("show-buffer")) ?? ""
+        if copied != token { try await Task.sleep(for: .milliseconds(50)) }
+      }
+      #expect(copied == token)
+    }
+  }
+
+  @Test func withTmuxsDefaultExternalTheMessageSaysNothingWasCopiedAndHowToTurnItOn()
+    async throws
+  {
+    try await Self.copy(inTmuxWith: "external") { tmux, _ in
+      let screen = try await tmux.waitFor(
+        "the token of sandbox/work was not copied: tmux drops the terminal's copy (OSC 52) "
+          + "while its set-clipboard is external: `set -g set-clipboard on` in ~/.tmux.conf "
+          + "lets it through")
+      #expect(!screen.contains { $0.contains("copied the token") })
+      #expect(!screen.contains { $0.contains("cleared in") })
+    }
+  }
+}
