@@ -25,7 +25,7 @@ final class ExitCodeTests: XCTestCase {
   }
 
   func testAccountFailuresMapToTheirStatuses() throws {
-    let simkl = try ProviderID("simkl")
+    let simkl = ProviderID("simkl")
     let cases: [(AccountsError, ExitCode)] = [
       (.malformedAccountName("a/b/c"), .usage),
       (.invalidLabel("#7", problem: .leadingHash), .usage),
