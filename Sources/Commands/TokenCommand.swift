@@ -73,12 +73,16 @@ struct TokenCommand: AsyncParsableCommand {
         console.outExactly(try output(try answer.get()))
         return .ok
       }
+      // Read once: the providers to load and the book's lookup both take it. A malformed
+      // name is reported after the unlock, where the book reports it.
+      let reference = Result { () throws(AccountsError) in try AccountReference(parsing: account) }
       let book = try await AccountAccess.book(
-        global, console: console, providers: .account(account))
+        global, console: console, providers: .reference(try? reference.get()))
       let token: String
       do {
         token = try await book.accessToken(
-          named: account, minimumValidity: TimeInterval(minimumValidity), startedAt: startedAt)
+          try reference.get(), minimumValidity: TimeInterval(minimumValidity),
+          startedAt: startedAt)
       } catch {
         throw AccountAccess.failure(error)
       }
