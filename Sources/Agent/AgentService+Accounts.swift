@@ -2,10 +2,9 @@ import Accounts
 import Foundation
 
 extension AgentService {
-  /// The answer to `list`, `export`, `logout`, `default` or `rename`: the same work as the
-  /// command does over a vault it unlocked itself (`AgentListing(_:)`, `AccountBook.export`,
-  /// `AccountBook.signOut`, `AccountBook.makeDefault`, `AccountBook.clearDefault`,
-  /// `AccountBook.rename`), and the same failures. Nil when the agent is stopping and the work
+  /// The answer to `list`, `export`, `logout` or `rename`: the same work as the command does
+  /// over a vault it unlocked itself (`AgentListing(_:)`, `AccountBook.export`,
+  /// `AccountBook.signOut`, `AccountBook.rename`), and the same failures. Nil when the agent is stopping and the work
   /// could not start.
   func answerAboutAccounts(_ operation: AgentRequest.Operation) async -> AgentResponse? {
     do throws(AccountsError) {
@@ -26,15 +25,11 @@ extension AgentService {
             minimumValidity: TimeInterval(minimumValidity)))
       case .logout(let name, let localOnly):
         return .signedOut(try await book.signOut(named: name, localOnly: localOnly))
-      case .makeDefault(let name):
-        return .defaultChanged(try await book.defaultChange(making: name))
-      case .clearDefault(let provider):
-        return .defaultChanged(try await book.defaultChange(clearing: provider))
       case .rename(let name, let label):
         let change = try await book.rename(named: name, to: label)
         return .renamed(AgentRename(previous: change.previous, account: change.account))
       default:
-        // `answer` sends only the six above here.
+        // `answer` sends only the four above here.
         return nil
       }
     } catch .auth(.cancelled) {
