@@ -2,9 +2,10 @@ import Accounts
 import Foundation
 
 extension AgentService {
-  /// The answer to `list`, `export`, `logout` or `rename`: the same work as the command does
-  /// over a vault it unlocked itself (`AgentListing(_:)`, `AccountBook.export`,
-  /// `AccountBook.signOut`, `AccountBook.rename`), and the same failures. Nil when the agent is stopping and the work
+  /// The answer to `list`, `export`, `logout`, `default` or `rename`: the same work as the
+  /// command does over a vault it unlocked itself (`AgentListing(_:)`, `AccountBook.export`,
+  /// `AccountBook.signOut`, `AccountBook.makeDefault`, `AccountBook.clearDefault`,
+  /// `AccountBook.rename`), and the same failures. Nil when the agent is stopping and the work
   /// could not start.
   func answerAboutAccounts(_ operation: AgentRequest.Operation) async -> AgentResponse? {
     do throws(AccountsError) {
@@ -25,11 +26,15 @@ extension AgentService {
             minimumValidity: TimeInterval(minimumValidity)))
       case .logout(let name, let localOnly):
         return .signedOut(try await book.signOut(named: name, localOnly: localOnly))
+      case .makeDefault(let name):
+        return .defaultChanged(try await book.defaultChange(making: name))
+      case .clearDefault(let provider):
+        return .defaultChanged(try await book.defaultChange(clearing: provider))
       case .rename(let name, let label):
         let change = try await book.rename(named: name, to: label)
         return .renamed(AgentRename(previous: change.previous, account: change.account))
       default:
-        // `answer` sends only the four above here.
+        // `answer` sends only the six above here.
         return nil
       }
     } catch .auth(.cancelled) {
@@ -37,5 +42,25 @@ extension AgentService {
     } catch {
       return .failure(failure(.account(error)))
     }
+  }
+}
+
+extension AccountBook {
+  /// `authtui default ACCOUNT`: the account `text` names made its provider's default, as the
+  /// agent answers it and the command prints it either way.
+  package func defaultChange(making text: String) async throws(AccountsError)
+    -> AgentDefaultChange
+  {
+    let change = try await makeDefault(named: text)
+    return AgentDefaultChange(
+      provider: change.provider, account: change.account, previous: change.previous)
+  }
+
+  /// `authtui default --clear PROVIDER`: `provider`'s mark removed, as the agent answers it.
+  package func defaultChange(clearing provider: String) async throws(AccountsError)
+    -> AgentDefaultChange
+  {
+    AgentDefaultChange(
+      provider: provider, account: nil, previous: try await clearDefault(provider: provider))
   }
 }

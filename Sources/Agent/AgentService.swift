@@ -158,7 +158,7 @@ package actor AgentService {
       } catch {
         return .failure(failure(.account(error)))
       }
-    case .list, .export, .logout, .rename:
+    case .list, .export, .logout, .makeDefault, .clearDefault, .rename:
       return await answerAboutAccounts(request.operation)
     }
   }

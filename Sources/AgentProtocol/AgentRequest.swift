@@ -11,6 +11,8 @@ import JSON
 /// {"op":"export","account":"simkl/alice","min_valid":600,"vault":"/abs/vault.db"}
 /// {"op":"logout","account":"simkl/alice","local_only":false,"vault":"/abs/vault.db"}
 /// {"op":"status","vault":"/abs/vault.db"}
+/// {"op":"default","account":"simkl/alice","vault":"/abs/vault.db"}
+/// {"op":"default","clear":"simkl","vault":"/abs/vault.db"}
 /// {"op":"rename","account":"simkl/1029384","label":"alice","vault":"/abs/vault.db"}
 /// {"op":"proof","account":"sandbox/alice","min_valid":60,"method":"GET","url":"https://api.example.com/me","vault":"/abs/vault.db","started_at":1712345678.25}
 /// ```
@@ -36,6 +38,11 @@ public struct AgentRequest: Sendable, Equatable {
     /// What the agent is doing (`authtui agent status`): answered whichever vault the caller
     /// names, since the answer says which one the agent serves.
     case status
+    /// Makes `account` its provider's default, as `authtui default ACCOUNT` does
+    /// (`AgentDefaultChange`).
+    case makeDefault(account: String)
+    /// Removes `provider`'s default mark, as `authtui default --clear PROVIDER` does (`clear`).
+    case clearDefault(provider: String)
     /// Gives `account` the label `label`, as `authtui rename ACCOUNT LABEL` does
     /// (`AgentRename`). Not repeated by a caller that got no answer.
     case rename(account: String, label: String)
@@ -82,6 +89,10 @@ public struct AgentRequest: Sendable, Equatable {
       ]
     case .status:
       members = [("op", "status"), ("vault", .string(vault))]
+    case .makeDefault(let account):
+      members = [("op", "default"), ("account", .string(account)), ("vault", .string(vault))]
+    case .clearDefault(let provider):
+      members = [("op", "default"), ("clear", .string(provider)), ("vault", .string(vault))]
     case .rename(let account, let label):
       members = [
         ("op", "rename"), ("account", .string(account)), ("label", .string(label)),
@@ -142,6 +153,17 @@ extension AgentRequest {
       self.init(
         operation: .logout(account: try Self.account(in: members), localOnly: localOnly),
         vault: vault)
+    case "default":
+      if let provider = members["clear"] {
+        guard members["account"] == nil, let provider = provider.stringValue, !provider.isEmpty
+        else {
+          throw MalformedAgentRequest(
+            "\"clear\" must name a provider, and comes without \"account\"")
+        }
+        self.init(operation: .clearDefault(provider: provider), vault: vault)
+      } else {
+        self.init(operation: .makeDefault(account: try Self.account(in: members)), vault: vault)
+      }
     case "rename":
       guard let label = members["label"]?.stringValue, !label.isEmpty else {
         throw MalformedAgentRequest("\"label\" must be the account's new label")
@@ -164,7 +186,7 @@ extension AgentRequest {
     default:
       throw MalformedAgentRequest(
         "\"op\" must be \"token\", \"ping\", \"list\", \"export\", \"logout\", \"status\", "
-          + "\"rename\" or \"proof\"")
+          + "\"default\", \"rename\" or \"proof\"")
     }
   }
 

@@ -11,6 +11,7 @@ import JSON
 /// {"ok":true,"export":{"account":"simkl/alice","token":"…","expires_at":1712349278,"variable":"SIMKL_TOKEN"}}
 /// {"ok":true,"signed_out":{"account":"simkl/alice","damaged":false,"revocation":"revoked",…}}
 /// {"ok":true,"pid":4242,"vault":"/abs/vault.db","since":1712345678.25,"idle_timeout":3600,"accounts":[…]}
+/// {"ok":true,"default":{"provider":"simkl","account":"simkl/alice","previous":null}}
 /// {"ok":true,"renamed":{"previous":"simkl/1029384","account":"simkl/alice"}}
 /// {"ok":true,"proof":{"account":"sandbox/alice","token":"…","token_type":"DPoP","proof":"…"}}
 /// ```
@@ -33,6 +34,8 @@ public enum AgentResponse: Sendable, Equatable {
   case signedOut(AgentSignOut)
   /// The answer to `status`: what the agent serves.
   case status(AgentStatus)
+  /// The answer to `default`: what changed.
+  case defaultChanged(AgentDefaultChange)
   /// The answer to `rename`: the account's name before and now.
   case renamed(AgentRename)
   /// The answer to `proof`: the token, its scheme, and a DPoP-bound token's proof.
@@ -67,6 +70,8 @@ public enum AgentResponse: Sendable, Equatable {
       json = ["ok": true, "signed_out": signOut.json]
     case .status(let status):
       json = status.json
+    case .defaultChanged(let change):
+      json = ["ok": true, "default": change.json]
     case .renamed(let rename):
       json = ["ok": true, "renamed": rename.json]
     case .proof(let proof):
@@ -102,6 +107,8 @@ public enum AgentResponse: Sendable, Equatable {
       self = .export(export)
     } else if let signOut = members["signed_out"]?.objectValue.flatMap(AgentSignOut.init(json:)) {
       self = .signedOut(signOut)
+    } else if let change = members["default"]?.objectValue.flatMap(AgentDefaultChange.init(json:)) {
+      self = .defaultChanged(change)
     } else if let rename = members["renamed"]?.objectValue.flatMap(AgentRename.init(json:)) {
       self = .renamed(rename)
     } else if let proof = members["proof"]?.objectValue.flatMap(AgentProof.init(json:)) {
@@ -109,5 +116,41 @@ public enum AgentResponse: Sendable, Equatable {
     } else {
       return nil
     }
+  }
+}
+
+/// What `authtui default` changed, as the agent answers it (`default`): the provider, the
+/// account that is its default now (none after `--clear`), and the one that was before.
+public struct AgentDefaultChange: Sendable, Equatable {
+  /// The provider id (`provider`).
+  public let provider: String
+  /// `PROVIDER/LABEL` of its default account now, nil when the mark was cleared (`account`).
+  public let account: String?
+  /// `PROVIDER/LABEL` of the default before, nil when there was none (`previous`).
+  public let previous: String?
+
+  /// A change of `provider`'s default from `previous` to `account`.
+  public init(provider: String, account: String?, previous: String?) {
+    self.provider = provider
+    self.account = account
+    self.previous = previous
+  }
+
+  /// True when the account was the default already, so nothing changed.
+  public var unchanged: Bool { account != nil && previous == account }
+
+  var json: OrderedJSON {
+    .object([
+      ("provider", .string(provider)), ("account", account.map(OrderedJSON.string) ?? .null),
+      ("previous", previous.map(OrderedJSON.string) ?? .null),
+    ])
+  }
+
+  init?(json members: [String: JSONValue]) {
+    guard let provider = members["provider"]?.stringValue, !provider.isEmpty,
+      let account = OptionalMember.string(members["account"]),
+      let previous = OptionalMember.string(members["previous"])
+    else { return nil }
+    self.init(provider: provider, account: account, previous: previous)
   }
 }

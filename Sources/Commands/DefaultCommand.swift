@@ -1,4 +1,5 @@
 import Accounts
+import Agent
 
 /// `authtui default ACCOUNT` and `authtui default --clear PROVIDER`: which account a bare
 /// `PROVIDER` names when the provider has several.
@@ -10,7 +11,8 @@ struct DefaultCommand: AsyncParsableCommand {
       A bare PROVIDER (`authtui token work`) names the provider's only account; when it has
       several, it names the default one this command marks, and is refused otherwise. `list`
       shows the mark. The mark is kept in the vault, so every authtui process and the agent
-      see it; signing the account out removes it. --clear PROVIDER removes the mark.
+      see it; signing the account out removes it. --clear PROVIDER removes the mark. When
+      `authtui agent` runs for this vault, it makes the change and no passphrase is needed.
       """,
     arguments: [.required("ACCOUNT", \.target, .account)],
     options: [
@@ -35,40 +37,55 @@ struct DefaultCommand: AsyncParsableCommand {
               + "`authtui default --clear \(target.prefix { $0 != "/" })`",
             code: "usage")
         }
-        let book = try await AccountAccess.book(global, console: console, providers: .all)
-        let previous: String?
-        do {
-          previous = try await book.clearDefault(provider: target)
-        } catch {
-          throw AccountAccess.failure(error)
-        }
-        if let previous {
+        let change = try await Self.change(
+          .clearDefault(provider: target), global, console: console, providers: .all
+        ) { book throws(AccountsError) in try await book.defaultChange(clearing: target) }
+        if let previous = change.previous {
           console.out("\(target) has no default account now (it was \(previous)).")
         } else {
           console.out("\(target) had no default account; nothing changed.")
         }
         return .ok
       }
-      let book = try await AccountAccess.book(
-        global, console: console, providers: .account(target))
-      let change: DefaultChange
-      do {
-        change = try await book.makeDefault(named: target)
-      } catch {
-        throw AccountAccess.failure(error)
-      }
-      if change.previous == change.account {
-        console.out("\(change.account) is already \(change.provider)'s default account.")
+      let change = try await Self.change(
+        .makeDefault(account: target), global, console: console,
+        providers: .account(target)
+      ) { book throws(AccountsError) in try await book.defaultChange(making: target) }
+      let account = change.account ?? target
+      if change.unchanged {
+        console.out("\(account) is already \(change.provider)'s default account.")
       } else {
         let was = change.previous.map { " in place of \($0)" } ?? ""
         console.out(
-          "\(change.account) is now \(change.provider)'s default account\(was): "
+          "\(account) is now \(change.provider)'s default account\(was): "
             + "`authtui token \(change.provider)` gives its token.")
       }
       return .ok
     } catch {
       console.err(error.line)
       return error.exitCode
+    }
+  }
+
+  /// The change `operation` makes: by the agent when one serves this vault (no passphrase is
+  /// asked), else by `local` over the vault unlocked here. Setting a mark twice changes
+  /// nothing, so a request the agent got but did not answer is simply made here.
+  private static func change(
+    _ operation: AgentRequest.Operation, _ global: GlobalOptions, console: Console,
+    providers: AccountAccess.ProviderScope,
+    _ local: (AccountBook) async throws(AccountsError) -> AgentDefaultChange
+  ) async throws(CommandFailure) -> AgentDefaultChange {
+    if let answer = await AgentAnswer.ask(
+      operation, global, timeout: AgentAnswer.accountsTimeout,
+      { if case .defaultChanged(let change) = $0 { change } else { nil } })
+    {
+      return try answer.get()
+    }
+    let book = try await AccountAccess.book(global, console: console, providers: providers)
+    do {
+      return try await local(book)
+    } catch {
+      throw AccountAccess.failure(error)
     }
   }
 }

@@ -6,7 +6,7 @@ import XCTest
 
 final class AgentRequestTests: XCTestCase {
   static let unknownOperation =
-    #""op" must be "token", "ping", "list", "export", "logout", "status", "rename" or "proof""#
+    #""op" must be "token", "ping", "list", "export", "logout", "status", "default", "rename" or "proof""#
 
   func testTokenRequestReadsBackWhatItWrites() throws {
     let request = AgentRequest(
@@ -105,6 +105,14 @@ final class AgentRequestTests: XCTestCase {
         ##"{"op":"logout","account":"#3","local_only":true,"vault":"/v.db"}"##
       ),
       (
+        AgentRequest(operation: .makeDefault(account: "simkl/bob"), vault: "/v.db"),
+        #"{"op":"default","account":"simkl/bob","vault":"/v.db"}"#
+      ),
+      (
+        AgentRequest(operation: .clearDefault(provider: "simkl"), vault: "/v.db"),
+        #"{"op":"default","clear":"simkl","vault":"/v.db"}"#
+      ),
+      (
         AgentRequest(operation: .rename(account: "simkl/1029", label: "bob"), vault: "/v.db"),
         #"{"op":"rename","account":"simkl/1029","label":"bob","vault":"/v.db"}"#
       ),
@@ -148,6 +156,7 @@ final class AgentRequestTests: XCTestCase {
         "\"started_at\" must be seconds since 1970"
       ),
       (#"{"op":"list","vault":"v.db"}"#, "\"vault\" must be the absolute path of the vault"),
+      (#"{"op":"default","vault":"/v.db"}"#, "\"account\" must name an account (PROVIDER/LABEL)"),
       (
         #"{"op":"rename","account":"simkl/1","vault":"/v.db"}"#,
         "\"label\" must be the account's new label"
@@ -159,6 +168,14 @@ final class AgentRequestTests: XCTestCase {
       (
         #"{"op":"rename","label":"bob","vault":"/v.db"}"#,
         "\"account\" must name an account (PROVIDER/LABEL)"
+      ),
+      (
+        #"{"op":"default","clear":"simkl","account":"simkl/bob","vault":"/v.db"}"#,
+        "\"clear\" must name a provider, and comes without \"account\""
+      ),
+      (
+        #"{"op":"default","clear":"","vault":"/v.db"}"#,
+        "\"clear\" must name a provider, and comes without \"account\""
       ),
       (#"{"op":"token","vault":"/v.db"}"#, "\"account\" must name an account (PROVIDER/LABEL)"),
       (
@@ -303,6 +320,15 @@ final class AgentResponseTests: XCTestCase {
       (
         .proof(AgentProof(account: "simkl/alice", token: "tok-en", proof: nil)),
         #"{"ok":true,"proof":{"account":"simkl/alice","token":"tok-en","token_type":"Bearer","proof":null}}"#
+      ),
+      (
+        .defaultChanged(
+          AgentDefaultChange(provider: "simkl", account: "simkl/bob", previous: "simkl/alice")),
+        #"{"ok":true,"default":{"provider":"simkl","account":"simkl/bob","previous":"simkl/alice"}}"#
+      ),
+      (
+        .defaultChanged(AgentDefaultChange(provider: "simkl", account: nil, previous: nil)),
+        #"{"ok":true,"default":{"provider":"simkl","account":null,"previous":null}}"#
       ),
       (
         .renamed(AgentRename(previous: "simkl/1029", account: "simkl/bob")),

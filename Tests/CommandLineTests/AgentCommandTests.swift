@@ -241,7 +241,7 @@ import Vault
     #expect(unknown?["code"] as? String == "bad_request")
     #expect(
       unknown?["message"] as? String
-        == #""op" must be "token", "ping", "list", "export", "logout", "status", "rename" or "proof""#
+        == #""op" must be "token", "ping", "list", "export", "logout", "status", "default", "rename" or "proof""#
     )
     let garbage = await AgentWire.ask(socket, "hello")
     #expect(garbage?["message"] as? String == "the request is not a JSON object on one line")

@@ -54,6 +54,26 @@ import Testing
     let listed = try await cli.run(["list"], ["AUTHTUI_PASSPHRASE": nil])
     #expect(listed.stdout.contains("sandbox/bob (default) "))
     #expect(!listed.stdout.contains("sandbox/user10 (default)"))
+    // The agent moves and clears the mark itself: no passphrase is asked, and none could open
+    // the vault here.
+    let wrong: [String: String?] = ["AUTHTUI_PASSPHRASE": "not the passphrase"]
+    let movedByAgent = try await cli.run(["default", "sandbox/carol"], wrong)
+    #expect(movedByAgent.status == 0, "\(movedByAgent.stderr)")
+    #expect(
+      movedByAgent.stdout
+        == "sandbox/carol is now sandbox's default account in place of sandbox/bob: "
+        + "`authtui token sandbox` gives its token.\n")
+    let typo = try await cli.run(["default", "sandbox/carl"], wrong)
+    #expect(typo.status == 4, "\(typo.stderr)")
+    // The same refusal as without the agent, through it.
+    #expect(
+      typo.stderr.hasPrefix("authtui: no account sandbox/carl; did you mean")
+        && typo.stderr.contains("sandbox/carol"), "\(typo.stderr)")
+    let clearedByAgent = try await cli.run(["default", "--clear", "sandbox"], wrong)
+    #expect(clearedByAgent.stdout == "sandbox has no default account now (it was sandbox/carol).\n")
+    #expect(
+      try await cli.run(["default", "sandbox/bob"], wrong).stdout.hasPrefix(
+        "sandbox/bob is now sandbox's default account: "))
     #expect(await agent.stop().status == 0)
 
     let rows = try await cli.accounts()
