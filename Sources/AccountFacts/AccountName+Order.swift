@@ -17,15 +17,9 @@ extension AccountName {
     let name: (provider: String, label: String)
 
     init(_ name: AccountName) {
-      self.init(provider: name.provider.rawValue, label: name.label)
-    }
-
-    /// The place of the account `provider`/`label` as a vault row stores them (`authtui list`
-    /// sorts rows before it makes names of them).
-    public init(provider: String, label: String) {
-      self.provider = NaturalOrderKey(provider)
-      self.label = NaturalOrderKey(label)
-      name = (provider, label)
+      provider = NaturalOrderKey(name.provider.rawValue)
+      label = NaturalOrderKey(name.label)
+      self.name = (name.provider.rawValue, name.label)
     }
 
     public static func < (left: OrderKey, right: OrderKey) -> Bool {

@@ -69,8 +69,17 @@ extension AccountBook {
   public func accessToken(
     named text: String, minimumValidity: TimeInterval, startedAt: Date
   ) async throws(AccountsError) -> String {
+    try await accessToken(
+      try AccountReference(parsing: text), minimumValidity: minimumValidity,
+      startedAt: startedAt)
+  }
+
+  /// `accessToken(named:…)` for the account `reference` points at, the text already read.
+  public func accessToken(
+    _ reference: AccountReference, minimumValidity: TimeInterval, startedAt: Date
+  ) async throws(AccountsError) -> String {
     try await validTokens(
-      from: try await account(named: text), minimumValidity: minimumValidity,
+      from: try await account(reference), minimumValidity: minimumValidity,
       startedAt: startedAt
     ).accessToken
   }

@@ -121,52 +121,84 @@ public actor AccountBook {
   /// they open, and through the lookup index otherwise, in which case the name cannot be
   /// confirmed and `damagedAccount` asks for the `#ID` instead.
   public func storedAccount(named text: String) async throws(AccountsError) -> StoredAccount {
-    switch try AccountReference(parsing: text) {
+    try await storedAccount(try AccountReference(parsing: text))
+  }
+
+  /// The account `reference` points at, as `storedAccount(named:)` finds it.
+  public func storedAccount(_ reference: AccountReference) async throws(AccountsError)
+    -> StoredAccount
+  {
+    let text = reference.text
+    switch reference.target {
     case .rowID(let id):
       do {
-        return try await vault.storedAccount(AccountID(id))
+        return try await vault.storedAccount(id)
       } catch .accountNotFound {
         throw .noSuchAccount(text, suggestions: [])
       } catch {
         throw .vault(error)
       }
-    case .full(let provider, let label):
-      let found = try await vaulted { vault throws(VaultError) in
-        try await vault.storedAccount(providerID: provider, label: label)
-      }
-      if case .damaged(let damaged) = found, damaged.name == nil {
-        throw .damagedAccount(damaged, requested: text)
-      }
-      if let found { return found }
-      let listing = try await listing()
-      let names = listing.accounts.map(\.name) + listing.damaged.compactMap(\.name)
-      throw .noSuchAccount(text, suggestions: Self.closeNames(to: text, among: names))
+    case .name(let name):
+      return try await storedAccount(provider: name.provider.rawValue, label: name.label, text)
+    case .storedText(let provider, let label?):
+      return try await storedAccount(provider: provider, label: label, text)
     case .provider(let provider):
-      let listing = try await listing()
-      let readable = listing.accounts.filter { $0.providerID == provider }
-      let damaged = listing.damaged.filter { $0.providerID == provider }
-      let matching = readable.map(StoredAccount.readable) + damaged.map(StoredAccount.damaged)
-      if matching.count == 1, let only = matching.first { return only }
-      if matching.count > 1 {
-        if let chosen = readable.first(where: { listing.defaults.contains($0.id) }) {
-          return .readable(chosen)
-        }
-        // The list's order, each key made once.
-        let names = readable.map {
-          (key: AccountName.OrderKey(provider: $0.providerID, label: $0.label), name: $0.name)
-        }.sorted { $0.key < $1.key }.map(\.name)
-        throw .ambiguousAccount(
-          provider, candidates: names + damaged.map { $0.name ?? "'\($0.id)'" })
-      }
-      let names = listing.accounts.map(\.name) + listing.damaged.compactMap(\.name)
-      throw .noSuchAccount(text, suggestions: Self.closeNames(to: text, among: names))
+      return try await onlyAccount(of: provider.rawValue, text)
+    case .storedText(let provider, nil):
+      return try await onlyAccount(of: provider, text)
     }
+  }
+
+  /// The account stored as `provider`/`label` (the texts its cells hold), named `text`.
+  private func storedAccount(provider: String, label: String, _ text: String)
+    async throws(AccountsError) -> StoredAccount
+  {
+    let found = try await vaulted { vault throws(VaultError) in
+      try await vault.storedAccount(providerID: provider, label: label)
+    }
+    if case .damaged(let damaged) = found, damaged.name == nil {
+      throw .damagedAccount(damaged, requested: text)
+    }
+    if let found { return found }
+    let listing = try await listing()
+    let names = listing.accounts.map(\.name) + listing.damaged.compactMap(\.name)
+    throw .noSuchAccount(text, suggestions: Self.closeNames(to: text, among: names))
+  }
+
+  /// The one account stored with the provider text `provider`, else its default, named `text`.
+  private func onlyAccount(of provider: String, _ text: String) async throws(AccountsError)
+    -> StoredAccount
+  {
+    let listing = try await listing()
+    let readable = listing.accounts.filter { $0.providerID == provider }
+    let damaged = listing.damaged.filter { $0.providerID == provider }
+    let matching = readable.map(StoredAccount.readable) + damaged.map(StoredAccount.damaged)
+    if matching.count == 1, let only = matching.first { return only }
+    if matching.count > 1 {
+      if let chosen = readable.first(where: { listing.defaults.contains($0.id) }) {
+        return .readable(chosen)
+      }
+      // The list's order, each key made once; every listed account has a name (`listing()`).
+      let names = readable.compactMap { try? $0.accountName }.map { (key: $0.orderKey, name: $0) }
+        .sorted { $0.key < $1.key }.map(\.name.description)
+      throw .ambiguousAccount(
+        provider, candidates: names + damaged.map { $0.name ?? "'\($0.id)'" })
+    }
+    let names = listing.accounts.map(\.name) + listing.damaged.compactMap(\.name)
+    throw .noSuchAccount(text, suggestions: Self.closeNames(to: text, among: names))
   }
 
   /// The account `text` names, decrypted; a damaged one is thrown as `accountDamaged`
   /// (`storedAccount(named:)` returns it instead).
   public func account(named text: String) async throws(AccountsError) -> AccountRecord {
-    switch try await storedAccount(named: text) {
+    try await account(try AccountReference(parsing: text))
+  }
+
+  /// The account `reference` points at, decrypted, as `account(named:)` finds it.
+  public func account(_ reference: AccountReference) async throws(AccountsError)
+    -> AccountRecord
+  {
+    switch try await storedAccount(reference) {
     case .readable(let account): return account
     case .damaged(let damaged): throw .vault(.accountDamaged(damaged.id, damaged.damage))
     }

@@ -13,8 +13,8 @@ import Vault
 public struct SignInSession: Sendable {
   /// The provider's id.
   public let providerID: ProviderID
-  /// The running attempt.
-  public let attempt: any SignInAttempt
+  /// The running attempt, by its kind.
+  public let started: StartedSignIn
   /// The label asked for (`--label`), or nil to take the provider's name for the account.
   public let requestedLabel: String?
   let book: AccountBook
@@ -23,6 +23,9 @@ public struct SignInSession: Sendable {
   /// The key the sign-in binds the tokens to (RFC 9449), stored with the account; nil when
   /// the provider does not use DPoP.
   let dpopKey: P256SigningKey?
+
+  /// The running attempt.
+  public var attempt: any SignInAttempt { started.attempt }
 
   /// The flow.
   public var flow: SignInFlow { attempt.flow }
@@ -37,7 +40,7 @@ public struct SignInSession: Sendable {
 
   /// The paste path: the address the browser ended on, checked exactly like a redirect.
   public func submitRedirect(_ pastedURL: String) async throws(AuthError) {
-    guard let browser = attempt as? AuthorizationCodeSignIn else {
+    guard case .browser(let browser) = started else {
       throw .malformedRedirect("this sign-in uses a code, not a browser redirect")
     }
     try await browser.submitRedirect(pastedURL)
@@ -48,13 +51,14 @@ public struct SignInSession: Sendable {
   /// Each call after the first for a request makes a fresh address, so opening the page again
   /// is not mistaken for another program's fetch.
   public func browserAddress() async -> URL? {
-    guard let browser = attempt as? AuthorizationCodeSignIn else { return nil }
+    guard case .browser(let browser) = started else { return nil }
     return await browser.browserAddress()
   }
 
   /// True when `address` is one of this sign-in's one-time addresses.
   public func isOneTimeAddress(_ address: String) -> Bool {
-    (attempt as? AuthorizationCodeSignIn)?.isOneTimeAddress(address) ?? false
+    guard case .browser(let browser) = started else { return false }
+    return browser.isOneTimeAddress(address)
   }
 
   /// Waits for the attempt and stores the account; returns it, and whether its label is only
@@ -115,14 +119,14 @@ extension AccountBook {
       configuration: configuration, transport: client.transport, clock: client.clock,
       requestTimeout: client.requestTimeout, criticalSection: section, dpopKey: dpopKey,
       dpopNonces: client.dpopNonces)
-    let attempt: any SignInAttempt
+    let started: StartedSignIn
     do {
-      attempt = try await client.startSignIn(chosen, random: AnyRandomSource(random))
+      started = try await client.startSignIn(chosen, random: AnyRandomSource(random))
     } catch {
       throw .auth(error)
     }
     return SignInSession(
-      providerID: providerID, attempt: attempt, requestedLabel: label, book: self,
+      providerID: providerID, started: started, requestedLabel: label, book: self,
       section: section, dpopKey: dpopKey)
   }
 
@@ -174,7 +178,11 @@ extension AccountBook {
     let identity: AccountIdentity?
     do {
       // The request whose code was exchanged: an attempt that signed in no longer restarts.
-      let nonce = await (session.attempt as? AuthorizationCodeSignIn)?.request.nonce
+      let nonce: String?
+      switch session.started {
+      case .browser(let browser): nonce = await browser.request.nonce
+      case .userCode: nonce = nil
+      }
       let idToken = try await provider.validateIDToken(in: tokens, nonce: nonce)
       identity = try await client.identity(for: tokens, idToken: idToken)
     } catch {

@@ -21,13 +21,6 @@ extension AgentListing {
   }
 }
 
-extension AgentDefaultChange {
-  /// `change` as the agent sends it, and `authtui default` prints it either way.
-  package init(_ change: DefaultChange) {
-    self.init(provider: change.provider, account: change.account, previous: change.previous)
-  }
-}
-
 extension AgentListing.Damaged {
   /// The row's id as the command line takes it: `#2`.
   package var idText: String { AccountID(id).description }
@@ -38,22 +31,6 @@ extension AgentListing.Damaged {
 }
 
 extension AccountBook {
-  /// `authtui default ACCOUNT`: the account `text` names made its provider's default, as the
-  /// agent answers it.
-  package func defaultChange(making text: String) async throws(AccountsError)
-    -> AgentDefaultChange
-  {
-    AgentDefaultChange(try await makeDefault(named: text))
-  }
-
-  /// `authtui default --clear PROVIDER`: `provider`'s mark removed, as the agent answers it.
-  package func defaultChange(clearing provider: String) async throws(AccountsError)
-    -> AgentDefaultChange
-  {
-    AgentDefaultChange(
-      provider: provider, account: nil, previous: try await clearDefault(provider: provider))
-  }
-
   /// What `authtui export` writes (and `exec` passes on) for the account `text` names: a token
   /// with `minimumValidity` seconds left at least (refreshed first when needed, a token
   /// obtained after `startedAt` taken as it is), its expiry after any refresh, and the env

@@ -44,3 +44,23 @@ extension AgentService {
     }
   }
 }
+
+extension AccountBook {
+  /// `authtui default ACCOUNT`: the account `text` names made its provider's default, as the
+  /// agent answers it and the command prints it either way.
+  package func defaultChange(making text: String) async throws(AccountsError)
+    -> AgentDefaultChange
+  {
+    let change = try await makeDefault(named: text)
+    return AgentDefaultChange(
+      provider: change.provider, account: change.account, previous: change.previous)
+  }
+
+  /// `authtui default --clear PROVIDER`: `provider`'s mark removed, as the agent answers it.
+  package func defaultChange(clearing provider: String) async throws(AccountsError)
+    -> AgentDefaultChange
+  {
+    AgentDefaultChange(
+      provider: provider, account: nil, previous: try await clearDefault(provider: provider))
+  }
+}

@@ -43,6 +43,9 @@ package enum AccountAccess {
     /// The provider of the account this text names (`token`, `export`, `logout`); for `#N`
     /// the vault says which.
     case account(String)
+    /// The provider of the account this reference points at, the text already read (`token`);
+    /// none for text that is no account name (the book reports that itself).
+    case reference(AccountReference?)
   }
 
   /// The account book over the unlocked vault, with only the provider files `providers` needs:
@@ -64,7 +67,10 @@ package enum AccountAccess {
     switch providers {
     case .all: selection = .all
     case .provider(let text): selection = .only(Set([try? ProviderID(text)].compactMap { $0 }))
-    case .account(let text): selection = .only(await providerIDs(ofAccount: text, in: vault))
+    case .account(let text):
+      selection = .only(await providerIDs(of: try? AccountReference(parsing: text), in: vault))
+    case .reference(let reference):
+      selection = .only(await providerIDs(of: reference, in: vault))
     }
     return book(
       over: vault,
@@ -80,18 +86,19 @@ package enum AccountAccess {
       criticalSection: TerminationSignals.shared)
   }
 
-  /// The provider of the account `text` names; none when the name is malformed or the row
-  /// cannot be read (the book then reports that itself).
-  static func providerIDs(ofAccount text: String, in vault: Vault) async -> Set<ProviderID> {
-    let provider: String
-    switch try? AccountReference(parsing: text) {
-    case .full(let named, _)?, .provider(let named)?: provider = named
-    case .rowID(let id)?:
-      guard let record = try? await vault.account(AccountID(id)) else { return [] }
-      provider = record.providerID
-    case nil: return []
-    }
-    return Set([try? ProviderID(provider)].compactMap { $0 })
+  /// The provider of the account `reference` points at; none when there is no reference (the
+  /// text was no account name), its provider is no id, or the row cannot be read (the book
+  /// then reports that itself).
+  static func providerIDs(of reference: AccountReference?, in vault: Vault) async
+    -> Set<ProviderID>
+  {
+    guard let reference else { return [] }
+    if let provider = reference.providerID { return [provider] }
+    guard case .rowID(let id) = reference.target,
+      let record = try? await vault.account(id),
+      let provider = try? ProviderID(record.providerID)
+    else { return [] }
+    return [provider]
   }
 
   /// The exit code and line of an account error.

@@ -76,7 +76,8 @@ struct DefaultCommand: AsyncParsableCommand {
     _ local: (AccountBook) async throws(AccountsError) -> AgentDefaultChange
   ) async throws(CommandFailure) -> AgentDefaultChange {
     if let answer = await AgentAnswer.ask(
-      operation, global, timeout: AgentAnswer.accountsTimeout, \.defaultChange)
+      operation, global, timeout: AgentAnswer.accountsTimeout,
+      { if case .defaultChanged(let change) = $0 { change } else { nil } })
     {
       return try answer.get()
     }

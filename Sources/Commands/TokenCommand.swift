@@ -73,12 +73,16 @@ struct TokenCommand: AsyncParsableCommand {
         console.outExactly(try output(try answer.get()))
         return .ok
       }
+      // Read once: the providers to load and the book's lookup both take it. A malformed
+      // name is reported after the unlock, where the book reports it.
+      let reference = Result { () throws(AccountsError) in try AccountReference(parsing: account) }
       let book = try await AccountAccess.book(
-        global, console: console, providers: .account(account))
+        global, console: console, providers: .reference(try? reference.get()))
       let token: String
       do {
         token = try await book.accessToken(
-          named: account, minimumValidity: TimeInterval(minimumValidity), startedAt: startedAt)
+          try reference.get(), minimumValidity: TimeInterval(minimumValidity),
+          startedAt: startedAt)
       } catch {
         throw AccountAccess.failure(error)
       }
@@ -110,8 +114,9 @@ struct TokenCommand: AsyncParsableCommand {
       let operation = AgentRequest.Operation.proof(
         account: account, minimumValidity: minimumValidity, startedAt: startedAt,
         method: target.method, url: target.url)
-      if let answer = await AgentAnswer.ask(
-        operation, global, timeout: AgentAnswer.accountsTimeout, \.proof)
+      if !AgentAbsenceNote.leftByFront,
+        let answer = await AgentAnswer.ask(
+          operation, global, timeout: AgentAnswer.accountsTimeout, \.proof)
       {
         proven = try answer.get()
       } else {
@@ -162,9 +167,10 @@ struct TokenCommand: AsyncParsableCommand {
   }
 
   /// The token from a running agent for this vault, or its failure; nil when there is no agent
-  /// to ask (or `AUTHTUI_NO_AGENT` is set), and the vault must be unlocked here.
+  /// to ask (or `AUTHTUI_NO_AGENT` is set, or the front of `authtui` asked already and found
+  /// none), and the vault must be unlocked here.
   func askAgent(startedAt: Date) async -> Result<String, CommandFailure>? {
-    guard AgentClient.enabled() else { return nil }
+    guard AgentClient.enabled(), !AgentAbsenceNote.leftByFront else { return nil }
     let request = AgentRequest(
       operation: .token(account: account, minimumValidity: minimumValidity, startedAt: startedAt),
       vault: VaultAccess.location(global).canonicalPath)

@@ -21,10 +21,12 @@ let variable: (String) -> String? = { name in getenv(name).map { String(cString:
 if let shortcut = TokenShortcut(arguments: Array(arguments.dropFirst())),
   AgentConnection.enabled(variable: variable)
 {
-  let answer = AgentConnection.ask(
+  let exchange = AgentConnection.exchange(
     shortcut.request(variable: variable, startedAt: Date()),
     at: .resolve(variable: variable),
     timeout: AgentConnection.connectTimeout + AgentConnection.tokenTimeout)
+  let answer: AgentResponse?
+  if case .answered(let response) = exchange { answer = response } else { answer = nil }
   switch answer {
   case .token(let token)? where shortcut.target == nil && TerminalText.isClean(token):
     FrontOutput.write(token + "\n", to: 1)
@@ -41,9 +43,13 @@ if let shortcut = TokenShortcut(arguments: Array(arguments.dropFirst())),
     FrontOutput.write(
       TerminalText.cleaned(failure.line, keeping: TerminalText.lineBreaksAndTabs) + "\n", to: 2)
     exit(failure.exitStatus)
+  case nil where exchange == .noAgent:
+    // No usable agent: the full program is told, and unlocks the vault without asking again.
+    AgentAbsenceNote.leave()
   default:
-    // No agent, an answer that is not a token's, or a token holding a control character:
-    // the full program asks again (and refuses that token with its message).
+    // An agent that took the request and gave no answer, one that is not a token's, or a
+    // token holding a control character: the full program asks again (and refuses that token
+    // with its message).
     break
   }
 }

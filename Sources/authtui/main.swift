@@ -1,3 +1,4 @@
+import AgentProtocol
 import Commands
 import Hardening
 import System
@@ -8,6 +9,9 @@ import System
 
 // The composition root: parse the command line, then hand over to one command.
 ProcessHardening.apply()  // before any secret is read: no core dump, no backtrace of memory
+// The front's note that it found no agent for `token`, read and removed before any child can
+// inherit it.
+_ = AgentAbsenceNote.leftByFront
 // Before any thread exists: termination signals wait for critical sections.
 TerminationSignals.shared.install()
 let console = Console()

@@ -27,6 +27,16 @@ import Testing
     ) {
       _ = try bad.accountName
     }
+    // Its name text still reaches it, with the provider alone too, to be removed.
+    let byName = try await harness.book.storedAccount(named: "Not An Id/bob")
+    #expect(byName == .readable(bad))
+    let byProvider = try await harness.book.storedAccount(named: "Not An Id")
+    guard case .damaged(let damaged) = byProvider else {
+      Issue.record("not reached as damaged: \(byProvider)")
+      await harness.stop()
+      return
+    }
+    #expect(damaged.id == bad.id)
     await harness.stop()
   }
 }

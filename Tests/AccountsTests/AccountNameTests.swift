@@ -1,13 +1,30 @@
 import Accounts
 import Testing
+import Vault
 
 @Suite struct AccountNameTests {
   @Test func readsProviderLabelPairsBareProvidersAndRowIDs() throws {
     #expect(
-      try AccountReference(parsing: "simkl/alice") == .full(provider: "simkl", label: "alice"))
-    #expect(try AccountReference(parsing: "work/a/b c") == .full(provider: "work", label: "a/b c"))
-    #expect(try AccountReference(parsing: "simkl") == .provider("simkl"))
-    #expect(try AccountReference(parsing: "#12") == .rowID(12))
+      try AccountReference(parsing: "simkl/alice").target
+        == .name(AccountName(provider: "simkl", label: "alice")))
+    #expect(
+      try AccountReference(parsing: "work/a/b c").target
+        == .name(AccountName(provider: "work", label: "a/b c")))
+    #expect(try AccountReference(parsing: "simkl").target == .provider("simkl"))
+    #expect(try AccountReference(parsing: "#12").target == .rowID(AccountID(12)))
+    #expect(try AccountReference(parsing: "#012").text == "#012")
+  }
+
+  /// A row written by something other than authtui may hold a provider text that is no id: its
+  /// name text still reaches it, to be removed.
+  @Test func keepsTextWhoseProviderIsNoIDForTheRowThatStoresIt() throws {
+    #expect(
+      try AccountReference(parsing: "Not An Id/bob").target
+        == .storedText(provider: "Not An Id", label: "bob"))
+    #expect(
+      try AccountReference(parsing: "Not An Id").target
+        == .storedText(provider: "Not An Id", label: nil))
+    #expect(try AccountReference(parsing: "Not An Id/bob").providerID == nil)
   }
 
   @Test(arguments: ["", "/alice", "simkl/"])

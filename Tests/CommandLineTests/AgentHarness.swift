@@ -206,4 +206,48 @@ struct FakeAgent {
       }.start()
     }
   }
+
+  /// The line that ends `answerEach`.
+  static let stopLine = "stop"
+
+  /// Answers every connection with `answer` until one sends `stopLine` (`AgentWire.exchange`),
+  /// and returns the request lines before it, in order; the socket is closed afterwards.
+  func answerEach(with answer: String) async -> [String] {
+    let fd = self.fd
+    return await withCheckedContinuation { continuation in
+      Thread {
+        defer { close(fd) }
+        var requests: [String] = []
+        while true {
+          let connection = accept(fd, nil, nil)
+          guard connection >= 0 else {
+            if errno == EINTR { continue }
+            break
+          }
+          var request: [UInt8] = []
+          var byte: UInt8 = 0
+          while recv(connection, &byte, 1, 0) == 1, byte != UInt8(ascii: "\n") {
+            request.append(byte)
+          }
+          let line = String(decoding: request, as: UTF8.self)
+          guard line != Self.stopLine else {
+            close(connection)
+            break
+          }
+          requests.append(line)
+          _ = Array((answer + "\n").utf8).withUnsafeBytes {
+            send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+          }
+          close(connection)
+        }
+        continuation.resume(returning: requests)
+      }.start()
+    }
+  }
+
+  /// Ends `answerEach` at `path` and waits for its requests.
+  static func stop(_ path: String, _ requests: Task<[String], Never>) async -> [String] {
+    _ = await AgentWire.exchange(path, Array((stopLine + "\n").utf8))
+    return await requests.value
+  }
 }

@@ -99,6 +99,60 @@ import Testing
     await cli.stop()
   }
 
+  /// The `op` of each request line.
+  static func operations(_ requests: [String]) -> [String] {
+    requests.map {
+      ((try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any])?["op"]
+        as? String ?? $0
+    }
+  }
+
+  @Test func tokenWithoutAnAgentAsksOnceAndAStrayNoteChangesNothing() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    let stored = try #require(try await cli.storedToken("sandbox", "alice"))
+    let socket = cli.workspace.agentSocketPath
+    // An agent of another vault: it declines, and the caller unlocks the vault itself.
+    let declining =
+      #"{"ok":false,"exit":1,"code":"other_vault","message":"this agent serves another vault"}"#
+
+    // The front asks, finds no agent, and the full program it becomes does not ask again.
+    let agent = try FakeAgent(at: socket)
+    let requests = Task { await agent.answerEach(with: declining) }
+    let token = try await cli.run(["token", "sandbox/alice"])
+    #expect(token.status == 0, "\(token.stderr)")
+    #expect(token.stdout == stored + "\n")
+    let headers = try await cli.run(
+      ["token", "sandbox/alice", "--header", "--for", "GET", "https://api.example.com/me"])
+    #expect(headers.status == 0, "\(headers.stderr)")
+    #expect(headers.stdout == "Authorization: Bearer \(stored)\n")
+    #expect(Self.operations(await FakeAgent.stop(socket, requests)) == ["token", "proof"])
+
+    // The full program started otherwise, with the note in its environment (a user's export,
+    // a parent's leftover): the note names another process, and the agent is asked.
+    unlink(socket)
+    let second = try FakeAgent(at: socket)
+    let secondRequests = Task { await second.answerEach(with: declining) }
+    let core = Products.path("authtui-core")
+    for note in ["1:1", "\(getpid()):0", "yes"] {
+      let direct = try await cli.run(
+        ["token", "sandbox/alice"], ["AUTHTUI_FRONT_FOUND_NO_AGENT": note], executable: core)
+      #expect(direct.status == 0, "\(direct.stderr)")
+      #expect(direct.stdout == stored + "\n")
+    }
+    #expect(
+      Self.operations(await FakeAgent.stop(socket, secondRequests)) == ["token", "token", "token"])
+
+    // Never passed on: a child of the full program does not see it.
+    let child = try await cli.run(
+      ["exec", "sandbox/alice", "--", "/usr/bin/env"],
+      ["AUTHTUI_FRONT_FOUND_NO_AGENT": "1:1", "AUTHTUI_NO_AGENT": "1"])
+    #expect(child.status == 0, "\(child.stderr)")
+    #expect(child.stdout.contains("AUTHTUI_TOKEN="))
+    #expect(!child.stdout.contains("AUTHTUI_FRONT_FOUND_NO_AGENT"))
+    await cli.stop()
+  }
+
   @Test func unlocksTheVaultItselfBesideAStaleSocket() async throws {
     let cli = try await CLIHarness.start()
     try await cli.login("sandbox")

@@ -20,16 +20,35 @@ public protocol SignInAttempt: Actor {
   nonisolated func cancel()
 }
 
+/// A started sign-in attempt, by its kind: what a caller needs beyond `SignInAttempt` (the
+/// browser flow's addresses, its pasted redirect and its id_token nonce) is on the typed
+/// attempt, reached by a switch rather than a downcast.
+public enum StartedSignIn: Sendable {
+  /// Authorization Code + PKCE through the browser.
+  case browser(AuthorizationCodeSignIn)
+  /// A device or PIN code the user enters elsewhere.
+  case userCode(UserCodeSignIn)
+
+  /// The attempt, whatever its kind.
+  public var attempt: any SignInAttempt {
+    switch self {
+    case .browser(let attempt): return attempt
+    case .userCode(let attempt): return attempt
+    }
+  }
+}
+
 extension ProviderClient {
   /// Starts a sign-in with `flow`: binds the redirect listener (browser flow) or asks the
   /// provider for a user code (device, PIN), then returns the running attempt.
   public func startSignIn(
     _ flow: SignInFlow, random: some RandomSource = SystemRandomSource()
-  ) async throws(AuthError) -> any SignInAttempt {
+  ) async throws(AuthError) -> StartedSignIn {
     switch flow {
-    case .pkce: return try await AuthorizationCodeSignIn.start(client: self, random: random)
-    case .device: return try await UserCodeSignIn.startDevice(client: self)
-    case .pin: return try await UserCodeSignIn.startPIN(client: self)
+    case .pkce:
+      return .browser(try await AuthorizationCodeSignIn.start(client: self, random: random))
+    case .device: return .userCode(try await UserCodeSignIn.startDevice(client: self))
+    case .pin: return .userCode(try await UserCodeSignIn.startPIN(client: self))
     }
   }
 }

@@ -56,12 +56,6 @@ extension AgentResponse {
     return proof
   }
 
-  /// What changed, when this answers `default`.
-  var defaultChange: AgentDefaultChange? {
-    guard case .defaultChanged(let change) = self else { return nil }
-    return change
-  }
-
   /// The names before and after, when this answers `rename`.
   var renamed: AgentRename? {
     guard case .renamed(let rename) = self else { return nil }
