@@ -62,6 +62,9 @@ struct StoredAccountRow {
   /// Where each cell is in `sealed`, by `AccountColumn.ordinal`: its start, then its end.
   /// Empty for a column the schema lacks, and for a NULL.
   let bounds: [Int]
+  /// The sealed thumbprint of the account's DPoP key (`dpop_keys.thumbprint`), nil when it
+  /// holds no key (or a schema that keeps no thumbprints).
+  let dpopThumbprint: [UInt8]?
 
   /// The sealed cell of `column`.
   func cell(_ column: AccountColumn) -> ArraySlice<UInt8> {
@@ -97,9 +100,16 @@ struct AccountTable {
     self.keys = keys
     self.sealer = sealer
     columns = AccountColumn.present(atSchema: sealer.schemaVersion)
+    // With the thumbprint of the account's DPoP key, when it holds one: a lookup by row id in
+    // a table of a row per bound account, read in the same statement (one snapshot).
+    let keys = DPoPKeyTable.keepsThumbprints(sealer)
     selection =
-      "SELECT id, version, name_index, " + columns.map(\.rawValue).joined(separator: ", ")
-      + " FROM accounts"
+      "SELECT accounts.id, accounts.version, accounts.name_index, "
+      + columns.map { "accounts." + $0.rawValue }.joined(separator: ", ")
+      + (keys
+        ? ", \(DPoPKeyTable.name).\(DPoPKeyTable.thumbprintColumn) FROM accounts"
+          + " LEFT JOIN \(DPoPKeyTable.name) ON \(DPoPKeyTable.name).id = accounts.id"
+        : " FROM accounts")
   }
 
   // MARK: Reading
@@ -125,14 +135,14 @@ struct AccountTable {
 
   func row(_ id: AccountID) throws(VaultError) -> StoredAccountRow? {
     try connection.query(
-      selection + " WHERE id = ?", [.integer(id.rawValue)], row: storedRow
+      selection + " WHERE accounts.id = ?", [.integer(id.rawValue)], row: storedRow
     )
     .first
   }
 
   func row(nameIndex: [UInt8]) throws(VaultError) -> StoredAccountRow? {
     try connection.query(
-      selection + " WHERE name_index = ?", [.blob(nameIndex)], row: storedRow
+      selection + " WHERE accounts.name_index = ?", [.blob(nameIndex)], row: storedRow
     ).first
   }
 
@@ -152,9 +162,12 @@ struct AccountTable {
       statement.appendBlob(Int32(offset + 3), to: &sealed)
       bounds[2 * column.ordinal + 1] = sealed.count
     }
+    let thumbprintColumn = Int32(columns.count + 3)
     return StoredAccountRow(
       id: AccountID(statement.int64(0)), version: statement.int64(1),
-      nameIndex: statement.blob(2) ?? [], sealed: sealed, bounds: bounds)
+      nameIndex: statement.blob(2) ?? [], sealed: sealed, bounds: bounds,
+      dpopThumbprint: DPoPKeyTable.keepsThumbprints(sealer) ? statement.blob(thumbprintColumn) : nil
+    )
   }
 
   // MARK: Decoding
@@ -162,7 +175,14 @@ struct AccountTable {
   func decode(_ row: StoredAccountRow) throws(AccountDamage) -> AccountRecord {
     let name = try decodeName(row)
     let (tokens, needsSignIn) = try decodeTokens(row)
-    return record(row.id, version: row.version, name, tokens, needsSignIn: needsSignIn)
+    return record(
+      row.id, version: row.version, name, tokens, needsSignIn: needsSignIn,
+      dpopThumbprint: dpopThumbprint(row))
+  }
+
+  /// The thumbprint of the row's DPoP key, when it holds one and its cell opens.
+  func dpopThumbprint(_ row: StoredAccountRow) -> String? {
+    row.dpopThumbprint.flatMap { DPoPKeyTable.thumbprint(in: $0, of: row.id, sealer: sealer) }
   }
 
   /// The row decoded, or what of it is damaged.
@@ -230,11 +250,13 @@ struct AccountTable {
   }
 
   func record(
-    _ id: AccountID, version: Int64, _ name: AccountNameCells, _ tokens: TokenSet, needsSignIn: Bool
+    _ id: AccountID, version: Int64, _ name: AccountNameCells, _ tokens: TokenSet,
+    needsSignIn: Bool, dpopThumbprint: String?
   ) -> AccountRecord {
     AccountRecord(
       id: id, version: version, providerID: name.providerID, label: name.label,
-      subject: name.subject, identity: name.identity, tokens: tokens, needsSignIn: needsSignIn)
+      subject: name.subject, identity: name.identity, tokens: tokens, needsSignIn: needsSignIn,
+      dpopThumbprint: dpopThumbprint)
   }
 
   // MARK: Writing
@@ -276,7 +298,7 @@ struct AccountTable {
     } catch .constraint {
       throw .duplicateAccount(providerID: account.providerID, label: account.label)
     }
-    return record(id, version: 1, name, account.tokens, needsSignIn: false)
+    return record(id, version: 1, name, account.tokens, needsSignIn: false, dpopThumbprint: nil)
   }
 
   /// Reseals `plaintexts` into the row (and its name index when given) and bumps its version;
