@@ -23,13 +23,17 @@ struct StatusCommand: AsyncParsableCommand {
       Exit 0 when nothing needs attention; 1 when something does, there is no vault yet, it
       cannot be unlocked or read, or the agent's socket folder is unusable (another user's,
       open to others, not a folder: the message says what to do).
+      The accounts whose tokens are DPoP-bound (usable only with `authtui token ACCOUNT
+      --header --for METHOD URL`) are named after the count.
       --json prints {"vault": {"path", "state", "message", "fix"}, "agent": {"running",
       "pid", "vault", "serves_this_vault", "problem"}, "accounts",
-      "accounts_needing_attention": [{"account", "problem", "message", "fix"}]}:
+      "dpop_bound_accounts": [{"account", "dpop_jkt"}],
+      "accounts_needing_attention": [{"account", "problem", "message", "fix", "dpop_bound"}]}:
       vault.state is unlocked_by_agent, unlocked, locked, no_vault or unreadable; problem is
       sign_in_needed, expired, expiring_without_refresh, refresh_expiring, refresh_expired
-      or damaged; accounts (the number of readable ones), pid and the agent's vault are null
-      when unknown, the agent's problem null when there is none.
+      or damaged; accounts (the number of readable ones), dpop_bound_accounts, pid and the
+      agent's vault are null when unknown, the agent's problem null when there is none;
+      dpop_jkt is the RFC 7638 thumbprint of the key the token is bound to, null when unknown.
       """,
     options: [.flag("json", \.json, help: "print a JSON object instead of text")])
 
@@ -72,6 +76,8 @@ struct StatusCommand: AsyncParsableCommand {
     /// How the text names it (`#2 (sandbox/bob)` for a damaged row).
     let reference: String
     let problem: Problem
+    /// True when its token is DPoP-bound (RFC 9449).
+    var dpopBound = false
     /// The problem as a sentence.
     let message: String
     /// The command that fixes it.
@@ -92,6 +98,9 @@ struct StatusCommand: AsyncParsableCommand {
     var agentProblem: String?
     /// The number of readable accounts; nil when the vault was not read.
     var accounts: Int?
+    /// The readable accounts whose tokens are DPoP-bound, in the vault's order; nil when the
+    /// vault was not read.
+    var dpopBound: [AccountSummary]?
     var attention: [Attention] = []
 
     /// True when nothing needs attention (exit 0).
@@ -147,6 +156,7 @@ struct StatusCommand: AsyncParsableCommand {
       }
     }
     report.accounts = listing.accounts.count
+    report.dpopBound = listing.accounts.filter(\.isDPoPBound)
     report.attention = attention(listing, now: now)
     return report
   }
@@ -207,7 +217,8 @@ struct StatusCommand: AsyncParsableCommand {
       func needs(_ problem: Problem, _ message: String) -> Attention {
         let name = account.name.description
         return Attention(
-          account: name, reference: name, problem: problem, message: message, fix: fix)
+          account: name, reference: name, problem: problem, dpopBound: account.isDPoPBound,
+          message: message, fix: fix)
       }
       guard account.usable else {
         return needs(.signInNeeded, "needs a new sign-in: it holds no token it can use")
@@ -264,11 +275,27 @@ struct StatusCommand: AsyncParsableCommand {
         + (needing == 0
           ? ", nothing needs attention"
           : ", \(needing) \(needing == 1 ? "needs" : "need") attention:"))
+    if let bound = report.dpopBound, !bound.isEmpty {
+      lines.append(dpopLine(bound))
+    }
     for item in report.attention {
       lines += ["", "\(item.reference): \(item.message)", "  fix: \(item.fix)"]
     }
     return lines.joined(separator: "\n")
   }
+
+  /// The line under the count naming the DPoP-bound accounts (the first few of many).
+  private static func dpopLine(_ bound: [AccountSummary]) -> String {
+    let shown = bound.prefix(namesShown).map(\.name.description)
+    let more =
+      bound.count > shown.count
+      ? ", and \(bound.count - shown.count) more (`authtui list --json` says which)" : ""
+    return "          DPoP-bound (use `authtui token ACCOUNT --header --for METHOD URL`): "
+      + shown.joined(separator: ", ") + more
+  }
+
+  /// How many DPoP-bound accounts the text names before it says how many more there are.
+  static let namesShown = 5
 
   private static func vaultLine(_ report: Report) -> String {
     switch report.vaultState {
@@ -304,12 +331,25 @@ struct StatusCommand: AsyncParsableCommand {
       ),
       ("accounts", report.accounts.map { .int($0) } ?? .null),
       (
+        "dpop_bound_accounts",
+        report.dpopBound.map { bound in
+          .array(
+            bound.map { account in
+              .object([
+                ("account", .string(account.name.description)),
+                ("dpop_jkt", account.dpopThumbprint.map { .string($0) } ?? .null),
+              ])
+            })
+        } ?? .null
+      ),
+      (
         "accounts_needing_attention",
         .array(
           report.attention.map { item in
             .object([
               ("account", .string(item.account)), ("problem", .string(item.problem.rawValue)),
               ("message", .string(item.message)), ("fix", .string(item.fix)),
+              ("dpop_bound", .bool(item.dpopBound)),
             ])
           })
       ),
