@@ -10,9 +10,12 @@ extension Vault {
     let table = try accountTable()
     var accounts: [AccountRecord] = []
     var damaged: [DamagedAccount] = []
-    // Each statement outside an explicit transaction reads one consistent snapshot; a default
-    // mark read after the rows is trusted only for a row that was read.
-    for stored in try table.mapRows(table.stored) {
+    // One snapshot for the keys' thumbprints and the rows (`mapRows` reads them apart). A
+    // default mark read after the rows is trusted only for a row that was read.
+    let rows = try table.connection.transaction(.deferred) { () throws(VaultError) in
+      try table.mapRows(table.stored)
+    }
+    for stored in rows {
       switch stored {
       case .readable(let account): accounts.append(account)
       case .damaged(let account): damaged.append(account)
