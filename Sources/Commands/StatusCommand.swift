@@ -28,7 +28,7 @@ struct StatusCommand: AsyncParsableCommand {
       --json prints {"vault": {"path", "state", "message", "fix"}, "agent": {"running",
       "pid", "vault", "serves_this_vault", "problem"}, "accounts",
       "dpop_bound_accounts": [{"account", "dpop_jkt"}],
-      "accounts_needing_attention": [{"account", "problem", "message", "fix", "dpop_bound"}]}:
+      "accounts_needing_attention": [{"account", "problem", "message", "fix"}]}:
       vault.state is unlocked_by_agent, unlocked, locked, no_vault or unreadable; problem is
       sign_in_needed, expired, expiring_without_refresh, refresh_expiring, refresh_expired
       or damaged; accounts (the number of readable ones), dpop_bound_accounts, pid and the
@@ -76,8 +76,6 @@ struct StatusCommand: AsyncParsableCommand {
     /// How the text names it (`#2 (sandbox/bob)` for a damaged row).
     let reference: String
     let problem: Problem
-    /// True when its token is DPoP-bound (RFC 9449).
-    var dpopBound = false
     /// The problem as a sentence.
     let message: String
     /// The command that fixes it.
@@ -217,8 +215,7 @@ struct StatusCommand: AsyncParsableCommand {
       func needs(_ problem: Problem, _ message: String) -> Attention {
         let name = account.name.description
         return Attention(
-          account: name, reference: name, problem: problem, dpopBound: account.isDPoPBound,
-          message: message, fix: fix)
+          account: name, reference: name, problem: problem, message: message, fix: fix)
       }
       guard account.usable else {
         return needs(.signInNeeded, "needs a new sign-in: it holds no token it can use")
@@ -349,7 +346,6 @@ struct StatusCommand: AsyncParsableCommand {
             .object([
               ("account", .string(item.account)), ("problem", .string(item.problem.rawValue)),
               ("message", .string(item.message)), ("fix", .string(item.fix)),
-              ("dpop_bound", .bool(item.dpopBound)),
             ])
           })
       ),
