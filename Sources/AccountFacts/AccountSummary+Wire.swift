@@ -10,8 +10,8 @@ extension AccountSummary {
 
   /// The account as the agent's listing carries it: `account`, `provider`, `label`, `usable`,
   /// `expires_at`, `scopes`, `refreshable`, then `obtained_at`, `default`,
-  /// `refresh_issued_at`/`refresh_expires_at` and `tenant` only when known (an older agent
-  /// sends none of them, and the line reads as it did without them).
+  /// `refresh_issued_at`/`refresh_expires_at`, `tenant` and `dpop_bound`/`dpop_jkt` only when
+  /// known (an older agent sends none of them, and the line reads as it did without them).
   public var listingJSON: OrderedJSON {
     var members: [(String, OrderedJSON)] = [
       ("account", .string(name.description)), ("provider", .string(name.provider.rawValue)),
@@ -28,7 +28,25 @@ extension AccountSummary {
       ]
     }
     if let tenant { members.append(("tenant", .string(tenant))) }
+    members += dpopMembers
     return .object(members)
+  }
+
+  /// `dpop_bound` and `dpop_jkt` for a DPoP-bound account (the thumbprint when known), none
+  /// for a Bearer one: the agent's answers leave them out, as an agent of the release before.
+  private var dpopMembers: [(String, OrderedJSON)] {
+    guard isDPoPBound else { return [] }
+    return [("dpop_bound", .bool(true))]
+      + (dpopThumbprint.map { [("dpop_jkt", .string($0))] } ?? [])
+  }
+
+  /// Reads `dpop_bound` and `dpop_jkt` (absent: a Bearer account); nil when either is of the
+  /// wrong kind.
+  private static func dpop(_ members: [String: JSONValue]) -> (bound: Bool, jkt: String?)? {
+    guard let bound = OptionalMember.bool(members["dpop_bound"]),
+      let jkt = OptionalMember.string(members["dpop_jkt"])
+    else { return nil }
+    return (bound ?? false, jkt)
   }
 
   /// Reads `listingJSON` back; nil when a member is missing or of the wrong kind, or the
@@ -47,7 +65,8 @@ extension AccountSummary {
       let refreshIssuedAt = OptionalMember.date(account["refresh_issued_at"]),
       let refreshExpiresAt = OptionalMember.date(account["refresh_expires_at"]),
       (refreshIssuedAt == nil) == (refreshExpiresAt == nil),
-      let tenant = OptionalMember.string(account["tenant"])
+      let tenant = OptionalMember.string(account["tenant"]),
+      let dpop = Self.dpop(account)
     else { return nil }
     var refreshValidity: DateInterval?
     if let start = refreshIssuedAt, let end = refreshExpiresAt {
@@ -58,19 +77,21 @@ extension AccountSummary {
       name: AccountName(provider: provider, label: label), hasAccessToken: usable,
       expiresAt: expiresAt, obtainedAt: obtainedAt, scopes: scopes, tokenType: nil,
       refreshable: refreshable, isDefault: isDefault ?? false, tenant: tenant,
-      refreshValidity: refreshValidity)
+      refreshValidity: refreshValidity, isDPoPBound: dpop.bound, dpopThumbprint: dpop.jkt)
   }
 
   // MARK: The agent's `status` answer
 
   /// The account as the agent's status carries it: `account`, `expires_at`, `sign_in_needed`,
-  /// `refreshable`, and `next_refresh`, when the agent refreshes it next.
+  /// `refreshable`, and `next_refresh`, when the agent refreshes it next; then `dpop_bound`
+  /// and `dpop_jkt` for a DPoP-bound account.
   public func statusJSON(nextRefresh: Date?) -> OrderedJSON {
-    .object([
-      ("account", .string(name.description)), ("expires_at", Self.seconds(expiresAt)),
-      ("sign_in_needed", .bool(!usable)), ("refreshable", .bool(refreshable)),
-      ("next_refresh", Self.seconds(nextRefresh)),
-    ])
+    .object(
+      [
+        ("account", .string(name.description)), ("expires_at", Self.seconds(expiresAt)),
+        ("sign_in_needed", .bool(!usable)), ("refreshable", .bool(refreshable)),
+        ("next_refresh", Self.seconds(nextRefresh)),
+      ] + dpopMembers)
   }
 
   /// Reads `statusJSON` back: the account and its next refresh; nil when a member is missing
@@ -83,19 +104,21 @@ extension AccountSummary {
       case .bool(let refreshable)? = fields["refreshable"],
       fields["expires_at"] != nil, fields["next_refresh"] != nil,
       let expiresAt = OptionalMember.date(fields["expires_at"]),
-      let nextRefresh = OptionalMember.date(fields["next_refresh"])
+      let nextRefresh = OptionalMember.date(fields["next_refresh"]),
+      let dpop = Self.dpop(fields)
     else { return nil }
     let account = AccountSummary(
       name: name, hasAccessToken: !signInNeeded, expiresAt: expiresAt, tokenType: nil,
-      refreshable: refreshable)
+      refreshable: refreshable, isDPoPBound: dpop.bound, dpopThumbprint: dpop.jkt)
     return (account, nextRefresh)
   }
 
   // MARK: `authtui list --json`
 
   /// The account as `authtui list --json` prints it at `now`: `account`, `provider`, `label`,
-  /// `status`, `expires_at`, `scopes`, `refreshable`, `default`, `refresh_expires_at` and
-  /// `tenant`, every one always there; times as `time` writes them (ISO 8601).
+  /// `status`, `expires_at`, `scopes`, `refreshable`, `default`, `refresh_expires_at`,
+  /// `tenant`, `dpop_bound` and `dpop_jkt` (null for a Bearer token), every one always there;
+  /// times as `time` writes them (ISO 8601).
   public func listCommandJSON(at now: Date, time: (Date) -> String) -> OrderedJSON {
     .object([
       ("account", .string(name.description)), ("provider", .string(name.provider.rawValue)),
@@ -105,6 +128,8 @@ extension AccountSummary {
       ("default", .bool(isDefault)),
       ("refresh_expires_at", refreshEnd.map { .string(time($0)) } ?? .null),
       ("tenant", tenant.map { .string($0) } ?? .null),
+      ("dpop_bound", .bool(isDPoPBound)),
+      ("dpop_jkt", dpopThumbprint.map { .string($0) } ?? .null),
     ])
   }
 

@@ -37,6 +37,12 @@ public struct AccountSummary: Sendable, Equatable, Identifiable {
   /// From when to when the refresh token works, when that is known (Google's "Testing" apps,
   /// GitHub's expiring user tokens).
   public var refreshValidity: DateInterval?
+  /// True when its access token is DPoP-bound (`token_type` `DPoP`, RFC 9449 §5): it works
+  /// only with a fresh proof of the account's key, so it is never copied or exported.
+  public var isDPoPBound: Bool
+  /// The RFC 7638 thumbprint (SHA-256, base64url) of the key its token is bound to (`jkt`,
+  /// RFC 9449 §6.1); nil for a Bearer token, or when the vault cannot read it.
+  public var dpopThumbprint: String?
 
   /// Describes an account; every fact but the name is optional. The provider's display name is
   /// its id when none is given.
@@ -45,9 +51,11 @@ public struct AccountSummary: Sendable, Equatable, Identifiable {
     needsSignIn: Bool = false, expiresAt: Date? = nil, obtainedAt: Date? = nil,
     scopes: [String] = [], tokenType: String? = "Bearer", refreshable: Bool = false,
     identity: String? = nil, isDefault: Bool = false, tenant: String? = nil,
-    refreshValidity: DateInterval? = nil
+    refreshValidity: DateInterval? = nil, isDPoPBound: Bool = false, dpopThumbprint: String? = nil
   ) {
     self.refreshValidity = refreshValidity
+    self.isDPoPBound = isDPoPBound
+    self.dpopThumbprint = isDPoPBound ? dpopThumbprint : nil
     self.isDefault = isDefault
     self.tenant = tenant
     self.name = name

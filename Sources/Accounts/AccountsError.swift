@@ -50,6 +50,10 @@ public enum AccountsError: Error, Sendable, Equatable {
   /// The account was signed out at the provider (`revoked`, or its revocation was at least
   /// tried) and marked "sign-in needed" here, but the vault could not delete it (`detail`).
   case signedOutNotRemoved(account: String, revoked: Bool, detail: String)
+  /// `account`'s token is DPoP-bound (RFC 9449), so `refusing` (`export`, `git-credential`,
+  /// the UI's copy…) does not hand it out: a copy of it is useless without a fresh proof of
+  /// the key authtui keeps (`TokenHandOut`).
+  case dpopBound(account: String, refusing: String)
 
   /// Why an account must sign in again.
   public enum SignInNeededReason: Sendable, Equatable {
@@ -96,6 +100,7 @@ public enum AccountsError: Error, Sendable, Equatable {
       return keptAside == nil ? "refresh_lost" : "refresh_kept_aside"
     case .refreshWaiting: return "refresh_waiting"
     case .signedOutNotRemoved: return "signed_out_not_removed"
+    case .dpopBound: return "dpop_bound"
     }
   }
 
@@ -197,6 +202,11 @@ public enum AccountsError: Error, Sendable, Equatable {
       return "\(account) \(done) and is marked \"sign-in needed\" here, but the vault could not"
         + " remove it (\(detail)): free space on the disk holding the vault, then remove it with"
         + " `authtui logout \(Self.shellQuoted(account, keeping: "/")) --local-only`"
+    case .dpopBound(let account, let refused):
+      return "\(account)'s token is DPoP-bound: it works only with a fresh proof of the key "
+        + "authtui keeps, made for each request, so \(refused) cannot hand it out; use "
+        + "`authtui token \(account) --header --for METHOD URL` for each request "
+        + "(see docs/dpop.md)"
     case .revocationImpossible(let damaged):
       return "account \(damaged.reference) is damaged (\(damaged.damage)): its tokens cannot be "
         + "read, so they cannot be revoked at the provider; remove it here with "

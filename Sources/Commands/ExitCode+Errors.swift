@@ -48,7 +48,8 @@ extension ExitCode {
     switch error {
     case .malformedAccountName, .invalidLabel, .flowNotOffered: self = .usage
     case .noSuchAccount, .ambiguousAccount, .noSuchProvider: self = .notFound
-    case .providerUnusable, .envFile, .labelTaken, .damagedAccount, .revocationImpossible:
+    case .providerUnusable, .envFile, .labelTaken, .damagedAccount, .revocationImpossible,
+      .dpopBound:
       self = .failure
     case .signInNeeded, .refreshNotStored(_, _, _, nil): self = .signInNeeded
     case .refreshNotStored, .refreshWaiting, .signedOutNotRemoved: self = .failure

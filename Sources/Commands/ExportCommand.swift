@@ -79,9 +79,7 @@ struct ExportCommand: AsyncParsableCommand {
       let exportable = try await Self.exportable(
         account, global, startedAt: startedAt, console: console)
       // A DPoP-bound token in a file or on the clipboard is useless without proofs.
-      guard !exportable.isDPoPBound else {
-        throw TokenCommand.boundToken(exportable.account, refusing: "export")
-      }
+      try TokenCommand.refuseBoundToken(exportable, refusing: "export")
       let token = exportable.token
       do throws(AccountsError) {
         if let envFile {

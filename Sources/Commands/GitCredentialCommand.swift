@@ -152,9 +152,7 @@ struct GitCredentialCommand: AsyncParsableCommand {
   /// The token of `exportable`, unless it is DPoP-bound: git would send it as a password
   /// without the proof it needs.
   private static func usable(_ exportable: AgentExport) throws(CommandFailure) -> String {
-    guard !exportable.isDPoPBound else {
-      throw TokenCommand.boundToken(exportable.account, refusing: "git-credential")
-    }
+    try TokenCommand.refuseBoundToken(exportable, refusing: "git-credential")
     return exportable.token
   }
 

@@ -23,13 +23,17 @@ struct StatusCommand: AsyncParsableCommand {
       Exit 0 when nothing needs attention; 1 when something does, there is no vault yet, it
       cannot be unlocked or read, or the agent's socket folder is unusable (another user's,
       open to others, not a folder: the message says what to do).
+      The accounts whose tokens are DPoP-bound (usable only with `authtui token ACCOUNT
+      --header --for METHOD URL`) are named after the count.
       --json prints {"vault": {"path", "state", "message", "fix"}, "agent": {"running",
       "pid", "vault", "serves_this_vault", "problem"}, "accounts",
+      "dpop_bound_accounts": [{"account", "dpop_jkt"}],
       "accounts_needing_attention": [{"account", "problem", "message", "fix"}]}:
       vault.state is unlocked_by_agent, unlocked, locked, no_vault or unreadable; problem is
       sign_in_needed, expired, expiring_without_refresh, refresh_expiring, refresh_expired
-      or damaged; accounts (the number of readable ones), pid and the agent's vault are null
-      when unknown, the agent's problem null when there is none.
+      or damaged; accounts (the number of readable ones), dpop_bound_accounts, pid and the
+      agent's vault are null when unknown, the agent's problem null when there is none;
+      dpop_jkt is the RFC 7638 thumbprint of the key the token is bound to, null when unknown.
       """,
     options: [.flag("json", \.json, help: "print a JSON object instead of text")])
 
@@ -92,6 +96,9 @@ struct StatusCommand: AsyncParsableCommand {
     var agentProblem: String?
     /// The number of readable accounts; nil when the vault was not read.
     var accounts: Int?
+    /// The readable accounts whose tokens are DPoP-bound, in the vault's order; nil when the
+    /// vault was not read.
+    var dpopBound: [AccountSummary]?
     var attention: [Attention] = []
 
     /// True when nothing needs attention (exit 0).
@@ -147,6 +154,7 @@ struct StatusCommand: AsyncParsableCommand {
       }
     }
     report.accounts = listing.accounts.count
+    report.dpopBound = listing.accounts.filter(\.isDPoPBound)
     report.attention = attention(listing, now: now)
     return report
   }
@@ -264,11 +272,27 @@ struct StatusCommand: AsyncParsableCommand {
         + (needing == 0
           ? ", nothing needs attention"
           : ", \(needing) \(needing == 1 ? "needs" : "need") attention:"))
+    if let bound = report.dpopBound, !bound.isEmpty {
+      lines.append(dpopLine(bound))
+    }
     for item in report.attention {
       lines += ["", "\(item.reference): \(item.message)", "  fix: \(item.fix)"]
     }
     return lines.joined(separator: "\n")
   }
+
+  /// The line under the count naming the DPoP-bound accounts (the first few of many).
+  private static func dpopLine(_ bound: [AccountSummary]) -> String {
+    let shown = bound.prefix(namesShown).map(\.name.description)
+    let more =
+      bound.count > shown.count
+      ? ", and \(bound.count - shown.count) more (`authtui list --json` says which)" : ""
+    return "          DPoP-bound (use `authtui token ACCOUNT --header --for METHOD URL`): "
+      + shown.joined(separator: ", ") + more
+  }
+
+  /// How many DPoP-bound accounts the text names before it says how many more there are.
+  static let namesShown = 5
 
   private static func vaultLine(_ report: Report) -> String {
     switch report.vaultState {
@@ -303,6 +327,18 @@ struct StatusCommand: AsyncParsableCommand {
         ])
       ),
       ("accounts", report.accounts.map { .int($0) } ?? .null),
+      (
+        "dpop_bound_accounts",
+        report.dpopBound.map { bound in
+          .array(
+            bound.map { account in
+              .object([
+                ("account", .string(account.name.description)),
+                ("dpop_jkt", account.dpopThumbprint.map { .string($0) } ?? .null),
+              ])
+            })
+        } ?? .null
+      ),
       (
         "accounts_needing_attention",
         .array(

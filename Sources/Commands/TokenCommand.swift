@@ -134,9 +134,7 @@ struct TokenCommand: AsyncParsableCommand {
       let exportable = try await ExportCommand.exportable(
         account, global, startedAt: startedAt, minimumValidity: minimumValidity,
         console: console)
-      guard !exportable.isDPoPBound else {
-        throw Self.boundToken(exportable.account, refusing: "--header alone")
-      }
+      try Self.refuseBoundToken(exportable, refusing: "--header alone")
       proven = AgentProof(account: exportable.account, token: exportable.token, proof: nil)
     }
     guard TerminalText.isClean(proven.token), proven.proof.map(TerminalText.isClean) ?? true
@@ -144,17 +142,18 @@ struct TokenCommand: AsyncParsableCommand {
     return proven.headerLines
   }
 
-  /// The refusal of `refused` (`export`, `git-credential`, `--header` alone) for `account`,
-  /// whose token is DPoP-bound (RFC 9449): a copy of it is useless without a fresh proof of
-  /// the key authtui keeps for each request.
-  static func boundToken(_ account: String, refusing refused: String) -> CommandFailure {
-    CommandFailure(
-      exitCode: .failure,
-      message: "\(account)'s token is DPoP-bound: it works only with a fresh proof of the key "
-        + "authtui keeps, made for each request, so \(refused) cannot hand it out; use "
-        + "`authtui token \(account) --header --for METHOD URL` for each request "
-        + "(see docs/dpop.md)",
-      code: "dpop_bound")
+  /// The refusal of `refused` (`export`, `git-credential`, `--header` alone) for the account
+  /// of `exportable`, when its token is DPoP-bound (RFC 9449): `TokenHandOut`'s, which the
+  /// UI's copy and export keys share.
+  static func refuseBoundToken(_ exportable: AgentExport, refusing refused: String)
+    throws(CommandFailure)
+  {
+    do {
+      try TokenHandOut.check(
+        account: exportable.account, isDPoPBound: exportable.isDPoPBound, refusing: refused)
+    } catch {
+      throw AccountAccess.failure(error)
+    }
   }
 
   /// A stored token holds a character no token may hold (RFC 6749 §A.12: visible ASCII and

@@ -563,6 +563,8 @@ public actor AccountsEnvironment: AppEnvironment {
     async throws(AccountsError) -> ExportReport
   {
     let (token, record) = try await validToken(account)
+    try TokenHandOut.check(
+      account: account.description, isDPoPBound: record.tokens.isDPoPBound, refusing: "exporting")
     try await EnvFileExport.write(
       token: token, expiresAt: record.tokens.expiresAt, variable: variable, path: path)
     return ExportReport(
@@ -570,7 +572,9 @@ public actor AccountsEnvironment: AppEnvironment {
   }
 
   private func copyToken(_ account: AccountName) async throws(AccountsError) -> CopyReport {
-    let (token, _) = try await validToken(account)
+    let (token, record) = try await validToken(account)
+    try TokenHandOut.check(
+      account: account.description, isDPoPBound: record.tokens.isDPoPBound, refusing: "copying")
     return copy(
       token, what: "the token of \(account)", clearAfter: clearAfter,
       clearsAfter: clearAfter > 0 ? clearAfter : nil)

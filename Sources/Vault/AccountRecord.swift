@@ -32,6 +32,13 @@ public struct AccountRecord: Sendable, Equatable, Identifiable {
   /// True after the provider refused the refresh token (`invalid_grant`) or a sign-out left the
   /// account in place: only a new sign-in brings tokens back.
   public var needsSignIn: Bool { storage.fields.needsSignIn }
+  /// The RFC 7638 thumbprint (SHA-256, base64url) of the DPoP key pair the account holds: the
+  /// `jkt` its tokens are bound to (RFC 9449 §6.1). Nil when it holds no key, or when the
+  /// thumbprint's cell does not open (the key itself is then reported damaged where it is
+  /// used, `Vault.dpopKey(of:)`). Read from its own sealed cell: no private key is opened.
+  public var dpopThumbprint: String? {
+    _read { yield storage.fields.dpopThumbprint }
+  }
 
   private let storage: Storage
 
@@ -41,12 +48,21 @@ public struct AccountRecord: Sendable, Equatable, Identifiable {
   /// A record as the vault returns it (for tests and previews of code that consumes records).
   public init(
     id: AccountID, version: Int64, providerID: String, label: String, subject: String?,
-    identity: [String: String], tokens: TokenSet, needsSignIn: Bool
+    identity: [String: String], tokens: TokenSet, needsSignIn: Bool,
+    dpopThumbprint: String? = nil
   ) {
     storage = Storage(
       Fields(
         id: id, version: version, providerID: providerID, label: label, subject: subject,
-        identity: identity, tokens: tokens, needsSignIn: needsSignIn))
+        identity: identity, tokens: tokens, needsSignIn: needsSignIn,
+        dpopThumbprint: dpopThumbprint))
+  }
+
+  /// The same record holding the key of thumbprint `thumbprint` (nil: none).
+  func holdingKey(ofThumbprint thumbprint: String?) -> AccountRecord {
+    AccountRecord(
+      id: id, version: version, providerID: providerID, label: label, subject: subject,
+      identity: identity, tokens: tokens, needsSignIn: needsSignIn, dpopThumbprint: thumbprint)
   }
 
   public static func == (lhs: AccountRecord, rhs: AccountRecord) -> Bool {
@@ -63,6 +79,7 @@ public struct AccountRecord: Sendable, Equatable, Identifiable {
     let identity: [String: String]
     let tokens: TokenSet
     let needsSignIn: Bool
+    let dpopThumbprint: String?
   }
 
   /// The box, immutable.

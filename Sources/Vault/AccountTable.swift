@@ -62,6 +62,9 @@ struct StoredAccountRow {
   /// Where each cell is in `sealed`, by `AccountColumn.ordinal`: its start, then its end.
   /// Empty for a column the schema lacks, and for a NULL.
   let bounds: [Int]
+  /// The sealed thumbprint of the account's DPoP key (`dpop_keys.thumbprint`), nil when it
+  /// holds no key (or a schema that keeps no thumbprints).
+  let dpopThumbprint: [UInt8]?
 
   /// The sealed cell of `column`.
   func cell(_ column: AccountColumn) -> ArraySlice<UInt8> {
@@ -90,22 +93,38 @@ struct AccountTable {
   let sealer: CellSealer
   /// The sealed columns of this vault's schema.
   private let columns: [AccountColumn]
+  /// Every row's cells, for the listing: the thumbprints of the keys are read apart, in one
+  /// statement over `dpop_keys` (a row per bound account), so a vault of Bearer accounts pays
+  /// one empty read, not a lookup per row.
   private let selection: String
+  /// One row's cells, with its key's thumbprint beside them (a join on the row id).
+  private let rowSelection: String
+  /// True when this vault's schema keeps the keys' thumbprints.
+  private let keepsThumbprints: Bool
 
   init(connection: SQLiteConnection, keys: VaultKeys, sealer: CellSealer) {
     self.connection = connection
     self.keys = keys
     self.sealer = sealer
     columns = AccountColumn.present(atSchema: sealer.schemaVersion)
-    selection =
-      "SELECT id, version, name_index, " + columns.map(\.rawValue).joined(separator: ", ")
-      + " FROM accounts"
+    keepsThumbprints = DPoPKeyTable.keepsThumbprints(sealer)
+    let cells =
+      "SELECT accounts.id, accounts.version, accounts.name_index, "
+      + columns.map { "accounts." + $0.rawValue }.joined(separator: ", ")
+    selection = cells + " FROM accounts"
+    rowSelection =
+      keepsThumbprints
+      ? cells + ", \(DPoPKeyTable.name).\(DPoPKeyTable.thumbprintColumn) FROM accounts"
+        + " LEFT JOIN \(DPoPKeyTable.name) ON \(DPoPKeyTable.name).id = accounts.id"
+      : selection
   }
 
   // MARK: Reading
 
+  /// Every row. The caller reads in one transaction, if it needs the rows and their keys'
+  /// thumbprints from one snapshot.
   func allRows() throws(VaultError) -> [StoredAccountRow] {
-    try connection.query(selection, row: storedRow)
+    try mapRows { $0 }
   }
 
   /// Every row's id and version. Schema 6's index of versions holds both, so SQLite reads
@@ -118,22 +137,45 @@ struct AccountTable {
 
   /// What `body` makes of each row, handed the rows one at a time as they are read: their
   /// sealed cells are most of the file, and are never all held at once. `body` must not use
-  /// the connection.
+  /// the connection. The caller reads in one transaction, if it needs the rows and their
+  /// keys' thumbprints from one snapshot.
   func mapRows<T>(_ body: (StoredAccountRow) -> T) throws(VaultError) -> [T] {
-    try connection.query(selection) { statement in body(storedRow(statement)) }
+    let thumbprints = try thumbprintCells()
+    return try connection.query(selection) { statement in
+      body(storedRow(statement, thumbprints: .byID(thumbprints)))
+    }
+  }
+
+  /// The sealed thumbprint of every key, by its account's row id; none when the schema keeps
+  /// none.
+  private func thumbprintCells() throws(VaultError) -> [AccountID: [UInt8]] {
+    guard keepsThumbprints else { return [:] }
+    let cells = try connection.query(
+      "SELECT id, \(DPoPKeyTable.thumbprintColumn) FROM \(DPoPKeyTable.name)"
+    ) { (AccountID($0.int64(0)), $0.blob(1) ?? []) }
+    return Dictionary(cells, uniquingKeysWith: { first, _ in first })
   }
 
   func row(_ id: AccountID) throws(VaultError) -> StoredAccountRow? {
-    try connection.query(
-      selection + " WHERE id = ?", [.integer(id.rawValue)], row: storedRow
-    )
+    try connection.query(rowSelection + " WHERE accounts.id = ?", [.integer(id.rawValue)]) {
+      storedRow($0, thumbprints: .joined)
+    }
     .first
   }
 
   func row(nameIndex: [UInt8]) throws(VaultError) -> StoredAccountRow? {
-    try connection.query(
-      selection + " WHERE name_index = ?", [.blob(nameIndex)], row: storedRow
-    ).first
+    try connection.query(rowSelection + " WHERE accounts.name_index = ?", [.blob(nameIndex)]) {
+      storedRow($0, thumbprints: .joined)
+    }
+    .first
+  }
+
+  /// Where a row's thumbprint cell comes from.
+  private enum ThumbprintSource {
+    /// The statement's column after the sealed cells (`rowSelection`).
+    case joined
+    /// Read apart, by row id.
+    case byID([AccountID: [UInt8]])
   }
 
   /// The row, or `accountNotFound`.
@@ -142,7 +184,9 @@ struct AccountTable {
     return row
   }
 
-  private func storedRow(_ statement: SQLiteStatement) -> StoredAccountRow {
+  private func storedRow(_ statement: SQLiteStatement, thumbprints: ThumbprintSource)
+    -> StoredAccountRow
+  {
     var sealed: [UInt8] = []
     sealed.reserveCapacity(columns.indices.reduce(0) { $0 + statement.byteCount(Int32($1 + 3)) })
     var bounds = [Int](repeating: 0, count: 2 * AccountColumn.allCases.count)
@@ -152,9 +196,15 @@ struct AccountTable {
       statement.appendBlob(Int32(offset + 3), to: &sealed)
       bounds[2 * column.ordinal + 1] = sealed.count
     }
+    let id = AccountID(statement.int64(0))
+    let thumbprint: [UInt8]?
+    switch thumbprints {
+    case .joined: thumbprint = keepsThumbprints ? statement.blob(Int32(columns.count + 3)) : nil
+    case .byID(let cells): thumbprint = cells.isEmpty ? nil : cells[id]
+    }
     return StoredAccountRow(
-      id: AccountID(statement.int64(0)), version: statement.int64(1),
-      nameIndex: statement.blob(2) ?? [], sealed: sealed, bounds: bounds)
+      id: id, version: statement.int64(1), nameIndex: statement.blob(2) ?? [], sealed: sealed,
+      bounds: bounds, dpopThumbprint: thumbprint)
   }
 
   // MARK: Decoding
@@ -162,7 +212,14 @@ struct AccountTable {
   func decode(_ row: StoredAccountRow) throws(AccountDamage) -> AccountRecord {
     let name = try decodeName(row)
     let (tokens, needsSignIn) = try decodeTokens(row)
-    return record(row.id, version: row.version, name, tokens, needsSignIn: needsSignIn)
+    return record(
+      row.id, version: row.version, name, tokens, needsSignIn: needsSignIn,
+      dpopThumbprint: dpopThumbprint(row))
+  }
+
+  /// The thumbprint of the row's DPoP key, when it holds one and its cell opens.
+  func dpopThumbprint(_ row: StoredAccountRow) -> String? {
+    row.dpopThumbprint.flatMap { DPoPKeyTable.thumbprint(in: $0, of: row.id, sealer: sealer) }
   }
 
   /// The row decoded, or what of it is damaged.
@@ -230,11 +287,13 @@ struct AccountTable {
   }
 
   func record(
-    _ id: AccountID, version: Int64, _ name: AccountNameCells, _ tokens: TokenSet, needsSignIn: Bool
+    _ id: AccountID, version: Int64, _ name: AccountNameCells, _ tokens: TokenSet,
+    needsSignIn: Bool, dpopThumbprint: String?
   ) -> AccountRecord {
     AccountRecord(
       id: id, version: version, providerID: name.providerID, label: name.label,
-      subject: name.subject, identity: name.identity, tokens: tokens, needsSignIn: needsSignIn)
+      subject: name.subject, identity: name.identity, tokens: tokens, needsSignIn: needsSignIn,
+      dpopThumbprint: dpopThumbprint)
   }
 
   // MARK: Writing
@@ -276,7 +335,7 @@ struct AccountTable {
     } catch .constraint {
       throw .duplicateAccount(providerID: account.providerID, label: account.label)
     }
-    return record(id, version: 1, name, account.tokens, needsSignIn: false)
+    return record(id, version: 1, name, account.tokens, needsSignIn: false, dpopThumbprint: nil)
   }
 
   /// Reseals `plaintexts` into the row (and its name index when given) and bumps its version;

@@ -10,9 +10,12 @@ extension Vault {
     let table = try accountTable()
     var accounts: [AccountRecord] = []
     var damaged: [DamagedAccount] = []
-    // Each statement outside an explicit transaction reads one consistent snapshot; a default
-    // mark read after the rows is trusted only for a row that was read.
-    for stored in try table.mapRows(table.stored) {
+    // One snapshot for the keys' thumbprints and the rows (`mapRows` reads them apart). A
+    // default mark read after the rows is trusted only for a row that was read.
+    let rows = try table.connection.transaction(.deferred) { () throws(VaultError) in
+      try table.mapRows(table.stored)
+    }
+    for stored in rows {
       switch stored {
       case .readable(let account): accounts.append(account)
       case .damaged(let account): damaged.append(account)
@@ -94,8 +97,8 @@ extension Vault {
   {
     try writeTransaction { table throws(VaultError) in
       let record = try table.insert(account)
-      try DPoPKeyTable(table).replace(dpopKey, of: record.id)
-      return record
+      return record.holdingKey(
+        ofThumbprint: try DPoPKeyTable(table).replace(dpopKey, of: record.id))
     }
   }
 
@@ -131,8 +134,7 @@ extension Vault {
   ) throws(VaultError) -> AccountRecord {
     try writeTransaction { table throws(VaultError) in
       let record = try Self.write(tokens, needsSignIn: false, to: id, in: table)
-      try DPoPKeyTable(table).replace(dpopKey, of: id)
-      return record
+      return record.holdingKey(ofThumbprint: try DPoPKeyTable(table).replace(dpopKey, of: id))
     }
   }
 
@@ -153,7 +155,9 @@ extension Vault {
       } catch .constraint {
         throw .duplicateAccount(providerID: old.providerID, label: label)
       }
-      return table.record(id, version: version, name, tokens, needsSignIn: needsSignIn)
+      return table.record(
+        id, version: version, name, tokens, needsSignIn: needsSignIn,
+        dpopThumbprint: table.dpopThumbprint(row))
     }
   }
 
@@ -182,10 +186,13 @@ extension Vault {
   static func write(
     _ tokens: TokenSet, needsSignIn: Bool, to id: AccountID, in table: AccountTable
   ) throws(VaultError) -> AccountRecord {
-    let name = try decodedName(try table.existingRow(id), by: table)
+    let row = try table.existingRow(id)
+    let name = try decodedName(row, by: table)
     let version = try table.update(id, AccountTable.plaintexts(tokens, needsSignIn: needsSignIn))
     if needsSignIn { try DPoPKeyTable(table).delete(of: id) }
-    return table.record(id, version: version, name, tokens, needsSignIn: needsSignIn)
+    return table.record(
+      id, version: version, name, tokens, needsSignIn: needsSignIn,
+      dpopThumbprint: needsSignIn ? nil : table.dpopThumbprint(row))
   }
 
   static func decoded(_ row: StoredAccountRow, by table: AccountTable) throws(VaultError)

@@ -31,7 +31,8 @@ extension Vault {
       return .keptAside(
         AccountRecord(
           id: id, version: stored.version, providerID: stored.providerID, label: stored.label,
-          subject: stored.subject, identity: stored.identity, tokens: kept, needsSignIn: false))
+          subject: stored.subject, identity: stored.identity, tokens: kept, needsSignIn: false,
+          dpopThumbprint: stored.dpopThumbprint))
     }
     let table = try accountTable()
     let connection = table.connection

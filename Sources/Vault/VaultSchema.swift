@@ -26,11 +26,22 @@ package struct SchemaMigration: Sendable {
   package let sql: String
   /// The sealed columns `sql` adds, filled in every existing row under the new version.
   package let sealedColumns: [SealedColumn]
+  /// Fills cells the step adds whose plaintext comes from other cells, under the new version's
+  /// sealer, once every cell is resealed; nil for most steps.
+  let derive: (@Sendable (SQLiteConnection, CellSealer) throws(VaultError) -> Void)?
 
   package init(version: Int, sql: String, sealedColumns: [SealedColumn] = []) {
+    self.init(version: version, sql: sql, sealedColumns: sealedColumns, derive: nil)
+  }
+
+  init(
+    version: Int, sql: String, sealedColumns: [SealedColumn] = [],
+    derive: (@Sendable (SQLiteConnection, CellSealer) throws(VaultError) -> Void)?
+  ) {
     self.version = version
     self.sql = sql
     self.sealedColumns = sealedColumns
+    self.derive = derive
   }
 }
 
@@ -139,6 +150,15 @@ package enum VaultSchema {
           private_key BLOB NOT NULL
         ) STRICT;
         """),
+    // Each DPoP key's thumbprint (RFC 7638, its `jkt`) beside it, sealed the same way, so that
+    // a listing shows which key an account's tokens are bound to without opening a private key
+    // (`AccountTable` reads it with the account's row). Existing keys get theirs from their
+    // private key (`DPoPKeyTable.fillThumbprints`).
+    SchemaMigration(
+      version: 8, sql: "ALTER TABLE dpop_keys ADD COLUMN thumbprint BLOB;",
+      derive: { connection, sealer throws(VaultError) in
+        try DPoPKeyTable.fillThumbprints(connection, sealer: sealer)
+      }),
   ]
 
   /// Tables with sealed columns, and those columns, as of schema `version`.
@@ -146,7 +166,10 @@ package enum VaultSchema {
     var tables: [(table: String, columns: [String])] = [
       (AccountTable.name, AccountColumn.present(atSchema: version).map(\.rawValue))
     ]
-    if version >= DPoPKeyTable.addedInSchema {
+    if version >= DPoPKeyTable.thumbprintAddedInSchema {
+      tables.append(
+        (DPoPKeyTable.name, [DPoPKeyTable.privateKeyColumn, DPoPKeyTable.thumbprintColumn]))
+    } else if version >= DPoPKeyTable.addedInSchema {
       tables.append((DPoPKeyTable.name, [DPoPKeyTable.privateKeyColumn]))
     }
     return tables
@@ -178,6 +201,7 @@ extension SQLiteConnection {
         from: sealer.atVersion(found), to: new, columns: VaultSchema.sealedColumns(atSchema: found))
       for migration in migrations where migration.version > found {
         try fill(migration.sealedColumns, sealer: new)
+        try migration.derive?(self, new)
       }
     }
   }

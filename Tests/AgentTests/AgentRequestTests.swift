@@ -248,8 +248,14 @@ final class AgentResponseTests: XCTestCase {
                   name: AccountName(provider: "hivesigner", label: "bob"), hasAccessToken: false,
                   tokenType: nil),
                 nextRefresh: nil),
+              AgentStatus.Account(
+                AccountSummary(
+                  name: AccountName(provider: "work", label: "dana"), tokenType: nil,
+                  isDPoPBound: true, dpopThumbprint: "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs"),
+                nextRefresh: nil),
             ])),
-        #"{"ok":true,"pid":42,"vault":"/v.db","since":1712345678.25,"idle_timeout":3600,"accounts":[{"account":"simkl/alice","expires_at":1712349278.0,"sign_in_needed":false,"refreshable":true,"next_refresh":1712348978.0},{"account":"hivesigner/bob","expires_at":null,"sign_in_needed":true,"refreshable":false,"next_refresh":null}]}"#
+        #"{"ok":true,"pid":42,"vault":"/v.db","since":1712345678.25,"idle_timeout":3600,"accounts":[{"account":"simkl/alice","expires_at":1712349278.0,"sign_in_needed":false,"refreshable":true,"next_refresh":1712348978.0},{"account":"hivesigner/bob","expires_at":null,"sign_in_needed":true,"refreshable":false,"next_refresh":null},"#
+          + #"{"account":"work/dana","expires_at":null,"sign_in_needed":false,"refreshable":false,"next_refresh":null,"dpop_bound":true,"dpop_jkt":"NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs"}]}"#
       ),
       (
         .status(AgentStatus(pid: 7, vault: "/v.db", since: 1, idleTimeout: nil, accounts: [])),
@@ -280,6 +286,9 @@ final class AgentResponseTests: XCTestCase {
           tenant: "9188040d-6c67-4c5b-b112-36a304b66dad"),
         .init(
           name: AccountName(provider: "work", label: "日本"), hasAccessToken: false, tokenType: nil),
+        .init(
+          name: AccountName(provider: "work", label: "dana"), tokenType: nil, isDPoPBound: true,
+          dpopThumbprint: "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs"),
       ],
       damaged: [
         .init(id: 3, name: nil, damage: "its sealed label cell does not decode"),
@@ -296,7 +305,8 @@ final class AgentResponseTests: XCTestCase {
         #"{"ok":true,"listing":{"accounts":[{"account":"simkl/alice","provider":"simkl","label":"alice","usable":true,"expires_at":1712349278.5,"scopes":["read","write"],"refreshable":true,"obtained_at":1712345678.0},"#
           + #"{"account":"google/me","provider":"google","label":"me","usable":true,"expires_at":null,"scopes":[],"refreshable":true,"default":true,"refresh_issued_at":1712345678.5,"refresh_expires_at":1712950478.5},"#
           + #"{"account":"microsoft/ann","provider":"microsoft","label":"ann","usable":true,"expires_at":null,"scopes":[],"refreshable":false,"tenant":"9188040d-6c67-4c5b-b112-36a304b66dad"},"#
-          + #"{"account":"work/日本","provider":"work","label":"日本","usable":false,"expires_at":null,"scopes":[],"refreshable":false}],"#
+          + #"{"account":"work/日本","provider":"work","label":"日本","usable":false,"expires_at":null,"scopes":[],"refreshable":false},"#
+          + #"{"account":"work/dana","provider":"work","label":"dana","usable":true,"expires_at":null,"scopes":[],"refreshable":false,"dpop_bound":true,"dpop_jkt":"NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs"}],"#
           + #""damaged":[{"id":3,"name":null,"damage":"its sealed label cell does not decode"},{"id":4,"name":"work/bob","damage":"altered"}]}}"#
       ),
       (

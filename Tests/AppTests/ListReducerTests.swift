@@ -167,6 +167,43 @@ import Vault
     #expect(driver.text.contains("sent the token of work/bob to the terminal (OSC 52);"))
   }
 
+  @Test func copyAndExportRefuseADPoPBoundTokenWithTheCommandLinesReason() {
+    var driver = Driver(accounts: Fixtures.accounts + [Fixtures.dana])
+    driver.select("dana")
+    #expect(driver.press(.character("c")).isEmpty)
+    let copying = AccountsError.dpopBound(account: "work/dana", refusing: "copying")
+    #expect(driver.state.message?.text == copying.message)
+    #expect(driver.state.message?.kind == .error)
+    #expect(copying.message.contains("`authtui token work/dana --header --for METHOD URL`"))
+    #expect(driver.text.contains("work/dana's token is DPoP-bound"))
+    #expect(driver.state.busy.isEmpty)
+
+    // No export dialog either: there is nothing it could write.
+    #expect(driver.press(.character("e")).isEmpty)
+    #expect(driver.state.context == .list)
+    #expect(
+      driver.state.message?.text
+        == AccountsError.dpopBound(account: "work/dana", refusing: "exporting").message)
+    driver.press(.enter)
+    #expect(driver.press(.character("c")).isEmpty)
+    #expect(driver.state.message?.text == copying.message)
+  }
+
+  @Test func theEnvironmentsRefusalOfABoundTokenIsShownLikeTheListsOwn() {
+    // The list still had it as a Bearer account (signed in again elsewhere since): the
+    // environment reads the vault's record and refuses with the same reason.
+    var driver = Driver()
+    driver.select("bob")
+    guard case .copyToken(let id, Fixtures.bob.name) = driver.press(.character("c")).first else {
+      Issue.record("c did not copy")
+      return
+    }
+    let refusal = AccountsError.dpopBound(account: "work/bob", refusing: "copying")
+    driver.finish(id, .copied(.failure(refusal)))
+    #expect(driver.state.message?.text == refusal.message)
+    #expect(driver.state.message?.kind == .error)
+  }
+
   @Test func detailsNeverShowATokenAndActOnTheirAccount() {
     var driver = Driver()
     driver.select("bob")

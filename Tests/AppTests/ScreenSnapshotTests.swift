@@ -132,6 +132,18 @@ import Testing
     check("details", size, selecting: "bob", pressing: .enter)
   }
 
+  /// A DPoP-bound account: the details say so and show its key's thumbprint (beside its label
+  /// when it fits, else below it), and the copy key refuses the token with the command
+  /// line's reason.
+  @Test(arguments: sizes) func detailsOfADPoPBoundAccountShowItsKeysThumbprint(size: Size) {
+    var driver = Driver(accounts: Fixtures.accounts + [Fixtures.dana], size: size)
+    driver.select("dana")
+    driver.press(.enter)
+    Snapshot.check(driver.frame, Self.name("details-dpop", size))
+    #expect(driver.press(.character("c")).isEmpty)
+    Snapshot.check(driver.frame, Self.name("details-dpop-copy-refused", size))
+  }
+
   @Test(arguments: sizes) func providerChoiceWithAnUnusableProvider(size: Size) {
     var driver = Driver(size: size)
     driver.press(.character("a"), .down)

@@ -206,6 +206,63 @@ import Vault
     await cli.stop()
   }
 
+  /// `output` parsed as a JSON object.
+  static func object(_ output: ChildProcess.Result) throws -> [String: Any] {
+    try #require(
+      try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any],
+      "\(output.stdout) \(output.stderr)")
+  }
+
+  @Test func listAndStatusShowABoundAccountAndItsKeysThumbprintWithTheAgentAndWithout()
+    async throws
+  {
+    let cli = try await Self.start(nonce: false)
+    try await cli.login("sandbox")
+    let jkt = try await Self.key(of: "sandbox/alice", in: cli).thumbprint
+
+    let listed = try await cli.run(["list", "--json"], Self.bypass)
+    #expect(listed.status == 0, "\(listed.stderr)")
+    let rows = try #require(
+      try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+    #expect(rows.count == 1)
+    #expect(rows.first?["dpop_bound"] as? Bool == true)
+    #expect(rows.first?["dpop_jkt"] as? String == jkt)
+
+    let status = try await cli.run(["status", "--json"], Self.bypass)
+    #expect(status.status == 0, "\(status.stderr)")
+    let bound = try #require(try Self.object(status)["dpop_bound_accounts"] as? [[String: Any]])
+    #expect(bound.count == 1)
+    #expect(bound.first?["account"] as? String == "sandbox/alice")
+    #expect(bound.first?["dpop_jkt"] as? String == jkt)
+    let text = try await cli.run(["status"], Self.bypass)
+    #expect(text.status == 0, "\(text.stderr)")
+    #expect(
+      text.stdout.contains(
+        "DPoP-bound (use `authtui token ACCOUNT --header --for METHOD URL`): sandbox/alice"),
+      "\(text.stdout)")
+
+    // Through the agent: its list and status answers carry the same.
+    let agent = try await AgentProcess.start(cli)
+    #expect(agent.firstLine != nil)
+    let viaAgent = ["AUTHTUI_PASSPHRASE": "not the passphrase"]
+    let agentList = try await cli.run(["list", "--json"], viaAgent)
+    #expect(agentList.status == 0, "\(agentList.stderr)")
+    #expect(agentList.stdout == listed.stdout)
+    let agentStatus = try await cli.run(["status", "--json"], viaAgent)
+    #expect(agentStatus.status == 0, "\(agentStatus.stderr)")
+    let answered = try Self.object(agentStatus)
+    #expect((answered["vault"] as? [String: Any])?["state"] as? String == "unlocked_by_agent")
+    let boundViaAgent = try #require(answered["dpop_bound_accounts"] as? [[String: Any]])
+    #expect(boundViaAgent.first?["dpop_jkt"] as? String == jkt)
+    let agentsOwn = try await cli.run(["agent", "status", "--json"], viaAgent)
+    #expect(agentsOwn.status == 0, "\(agentsOwn.stderr)")
+    let served = try #require(try Self.object(agentsOwn)["accounts"] as? [[String: Any]])
+    #expect(served.first?["dpop_bound"] as? Bool == true)
+    #expect(served.first?["dpop_jkt"] as? String == jkt)
+    #expect(await agent.stop().status == 0)
+    await cli.stop()
+  }
+
   @Test func aBearerAccountGetsTheSameHeaderWithOrWithoutFor() async throws {
     let cli = try await CLIHarness.start()
     try await cli.login("sandbox")
@@ -218,6 +275,9 @@ import Vault
     #expect(target.status == 0, "\(target.stderr)")
     #expect(target.stdout == plain.stdout)
     #expect(try await Self.tokenType(of: "sandbox/alice", in: cli) == "Bearer")
+    let rows = try await cli.accounts()
+    #expect(rows.first?["dpop_bound"] as? Bool == false)
+    #expect(rows.first.map { $0["dpop_jkt"] is NSNull } == true)
     let hasKey = try await cli.workspace.withVault { vault in
       let record = try #require(try await vault.account(providerID: "sandbox", label: "alice"))
       return try await vault.dpopKey(of: record.id) != nil

@@ -89,12 +89,37 @@ import Vault
     #expect(lines[2].contains("  no  "), "\(lines)")
     #expect(
       ListCommand.json(rows, now: Self.now).contains(
-        #""default":false,"refresh_expires_at":"2025-06-22T15:06:40Z","tenant":null}"#))
+        #""default":false,"refresh_expires_at":"2025-06-22T15:06:40Z","tenant":null,"#
+          + #""dpop_bound":false,"dpop_jkt":null}"#))
     #expect(
       ListCommand.json(rows, now: Self.now).contains(
-        #""default":false,"refresh_expires_at":null,"tenant":null}"#))
+        #""default":false,"refresh_expires_at":null,"tenant":null,"dpop_bound":false,"#
+          + #""dpop_jkt":null}"#))
     // A week on, it has ended.
     let later = ListCommand.table(Self.rows([weekLong]), now: Self.now.addingTimeInterval(604_800))
     #expect(later.contains("  ended 2025-06-22T15:06:40Z  openid"))
+  }
+
+  @Test func aDPoPBoundAccountSaysSoWithItsKeysThumbprint() {
+    var bound = Self.record(1, "work", "dana")
+    var tokens = bound.tokens
+    tokens.tokenType = "DPoP"
+    bound = AccountRecord(
+      id: bound.id, version: 1, providerID: "work", label: "dana", subject: nil, identity: [:],
+      tokens: tokens, needsSignIn: false,
+      dpopThumbprint: "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs")
+    // A key held beside a Bearer token (the server did not bind it): not bound, no jkt.
+    let unbound = AccountRecord(
+      id: AccountID(2), version: 1, providerID: "work", label: "erin", subject: nil,
+      identity: [:], tokens: Self.record(2, "work", "erin").tokens, needsSignIn: false,
+      dpopThumbprint: "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs")
+    let json = ListCommand.json(Self.rows([bound, unbound]), now: Self.now)
+    #expect(
+      json.contains(
+        #""tenant":null,"dpop_bound":true,"dpop_jkt":"NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs"}"#
+      ),
+      "\(json)")
+    #expect(json.contains(#""label":"erin""#))
+    #expect(json.hasSuffix(#""tenant":null,"dpop_bound":false,"dpop_jkt":null}]"#), "\(json)")
   }
 }

@@ -7,7 +7,7 @@ import Testing
 
 /// Each account's DPoP key pair (schema 7's `dpop_keys`): sealed like a token, read back as the
 /// same key, never in the file in the clear, bound to its account's row, and gone with the
-/// account or its tokens.
+/// account or its tokens; its thumbprint (schema 8) read with the account, without the key.
 @Suite struct DPoPKeyStorageTests {
   let fixture: VaultFixture
 
@@ -64,8 +64,11 @@ import Testing
       try await vault.dpopKey(of: records[1].id)
     }
     #expect(try await vault.dpopKey(of: records[0].id) == nil)
-    // The listing never opens key cells: both accounts still list.
-    #expect(try await vault.listAccounts().accounts.count == 2)
+    // The listing never opens key cells: both accounts still list, and the thumbprint moved
+    // with the key does not open for the other account either.
+    let listed = try await vault.listAccounts().accounts
+    #expect(listed.count == 2)
+    #expect(listed.allSatisfy { $0.dpopThumbprint == nil })
     await vault.close()
   }
 
@@ -94,6 +97,75 @@ import Testing
     await vault.close()
   }
 
+  @Test func aListingCarriesTheKeysThumbprintWithoutOpeningThePrivateKey() async throws {
+    let key = try P256SigningKey.generate()
+    let records = try await vaultWithOneKey(key)
+    #expect(records[0].dpopThumbprint == key.thumbprint)
+    #expect(records[1].dpopThumbprint == nil)
+    // The private key's cell no longer opens: the listing still shows the thumbprint, since
+    // it reads the thumbprint's own cell; the key is damaged where it is used.
+    try await fixture.sqlite("UPDATE dpop_keys SET private_key = X'00'")
+    let vault = try await fixture.unlocked()
+    let listing = try await vault.listAccounts()
+    #expect(listing.damaged.isEmpty)
+    #expect(listing.accounts.map(\.dpopThumbprint) == [key.thumbprint, nil])
+    #expect(try await vault.account(records[0].id).dpopThumbprint == key.thumbprint)
+    await #expect(
+      throws: VaultError.accountDamaged(
+        records[0].id, .cellRejected(column: "dpop_keys.private_key"))
+    ) {
+      try await vault.dpopKey(of: records[0].id)
+    }
+    // Neither the thumbprint nor anything else of the key is in the file in the clear.
+    await vault.close()
+    for (name, bytes) in try fixture.snapshot() {
+      #expect(!bytes.contains(key.thumbprint), "the thumbprint is in \(name) in the clear")
+    }
+  }
+
+  @Test func everyWriteReturnsAndEveryReloadReadsTheThumbprintOfTheKeyHeld() async throws {
+    let key = try P256SigningKey.generate()
+    let records = try await vaultWithOneKey(key)
+    let vault = try await fixture.unlocked()
+    let id = records[0].id
+    let before = try await vault.listAccounts()
+    let second = try P256SigningKey.generate()
+    let signedIn = try await vault.updateTokens(of: id, to: records[0].tokens, dpopKey: second)
+    #expect(signedIn.dpopThumbprint == second.thumbprint)
+    let reloaded = try await vault.listAccounts(updating: before)
+    #expect(reloaded.changed.map(\.dpopThumbprint) == [second.thumbprint])
+    #expect(reloaded.listing == (try await vault.listAccounts()))
+    #expect(try await vault.rename(id, to: "renamed").dpopThumbprint == second.thumbprint)
+    #expect(try await vault.markSignInNeeded(id).dpopThumbprint == nil)
+    #expect(try await vault.account(id).dpopThumbprint == nil)
+    let bearer = try await vault.updateTokens(of: id, to: records[0].tokens)
+    #expect(bearer.dpopThumbprint == nil)
+    await vault.close()
+  }
+
+  @Test func aVaultOfSchemaSevenGetsTheThumbprintsOfItsKeys() async throws {
+    let key = try P256SigningKey.generate()
+    let old = try await Vault.create(
+      at: fixture.location, passphrase: fixture.passphrase,
+      parameters: VaultFixture.cheapParameters(),
+      migrations: Array(VaultSchema.migrations.prefix(7)))
+    let record = try await old.insert(Self.dpopAccount(1), dpopKey: key)
+    _ = try await old.insert(VaultFixture.account(2))
+    #expect(record.dpopThumbprint == nil)
+    await old.close()
+
+    let vault = try await fixture.unlocked()
+    #expect(try await vault.status().schemaVersion == Vault.supportedSchemaVersion)
+    let listing = try await vault.listAccounts()
+    #expect(listing.damaged.isEmpty)
+    #expect(listing.accounts.map(\.dpopThumbprint) == [key.thumbprint, nil])
+    #expect(try await vault.dpopKey(of: record.id)?.thumbprint == key.thumbprint)
+    await vault.close()
+    #expect(
+      try await fixture.sqlite("SELECT count(*) FROM dpop_keys WHERE thumbprint IS NOT NULL")
+        == "1")
+  }
+
   @Test func aRefreshKeepsTheKey() async throws {
     let key = try P256SigningKey.generate()
     let records = try await vaultWithOneKey(key)
@@ -108,7 +180,8 @@ import Testing
     }
     var tokens = records[0].tokens
     tokens.accessToken = "at-refreshed"
-    _ = try await vault.completeRefresh(lease, tokens: tokens)
+    let refreshed = try await vault.completeRefresh(lease, tokens: tokens)
+    #expect(refreshed.dpopThumbprint == key.thumbprint)
     #expect(try await vault.dpopKey(of: records[0].id)?.thumbprint == key.thumbprint)
     await vault.close()
   }
@@ -143,6 +216,7 @@ import Testing
       at: fixture.location, migrations: VaultSchema.migrations + [next])
     try await upgraded.unlock(with: fixture.passphrase)
     #expect(try await upgraded.dpopKey(of: records[0].id)?.thumbprint == key.thumbprint)
+    #expect(try await upgraded.account(records[0].id).dpopThumbprint == key.thumbprint)
     await upgraded.close()
   }
 }

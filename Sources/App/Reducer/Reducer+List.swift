@@ -1,3 +1,4 @@
+import Accounts
 import AuthCore
 import Foundation
 
@@ -96,6 +97,7 @@ extension AppState {
           now: now)
         return []
       }
+      if refusesBoundToken(account, refusing: "copying", now: now) { return [] }
       let id = startBusy("copying the token of \(name)", account: name, writesVault: true)
       return [.copyToken(id, name)]
     case .export:
@@ -106,6 +108,7 @@ extension AppState {
           now: now)
         return []
       }
+      if refusesBoundToken(account, refusing: "exporting", now: now) { return [] }
       let siblings = accounts.filter { $0.name.provider == name.provider }.count
       panels.append(
         .export(
@@ -124,6 +127,20 @@ extension AppState {
       break
     }
     return []
+  }
+
+  /// True, with the command line's reason in the status line, when `account`'s token is
+  /// DPoP-bound: copied or exported it is useless without proofs (`TokenHandOut`, as
+  /// `authtui export` refuses it; the environment asks again with the vault's record).
+  mutating func refusesBoundToken(_ account: AccountSummary, refusing: String, now: Date) -> Bool {
+    do throws(AccountsError) {
+      try TokenHandOut.check(
+        account: account.name.description, isDPoPBound: account.isDPoPBound, refusing: refusing)
+      return false
+    } catch {
+      message = StatusMessage(.error, error.message, now: now)
+      return true
+    }
   }
 
   /// The first key of `command` in `context`, as the status line names it.

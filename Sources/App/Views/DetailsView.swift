@@ -43,7 +43,12 @@ enum DetailsView {
     page.field(
       "Scopes", account.scopes.isEmpty ? "none listed" : account.scopes.joined(separator: " "),
       labelWidth: labelWidth, in: &buffer)
-    page.field("Token type", account.tokenType ?? "not given", labelWidth: labelWidth, in: &buffer)
+    if account.isDPoPBound {
+      drawDPoPKey(of: account, labelWidth: labelWidth, on: &page, in: &buffer)
+    } else {
+      page.field(
+        "Token type", account.tokenType ?? "not given", labelWidth: labelWidth, in: &buffer)
+    }
     if let obtained = account.obtainedAt {
       page.field(
         "Obtained",
@@ -77,9 +82,34 @@ enum DetailsView {
     // One line at 60 columns; on a screen with a single row left it goes there, without the
     // blank line before it, rather than off the screen.
     if page.remaining > 1 { page.skip() }
-    page.wrapped(
-      "The token is never shown: \(state.keyName(.copy, in: .details)) copies it, "
-        + "\(state.keyName(.export, in: .details)) exports it.", role: .listSecondary,
-      in: &buffer)
+    let handOut =
+      account.isDPoPBound
+      ? "The token is never shown and works only with a proof of its key: "
+        + "`authtui token \(name) --header --for METHOD URL` gives both."
+      : "The token is never shown: \(state.keyName(.copy, in: .details)) copies it, "
+        + "\(state.keyName(.export, in: .details)) exports it."
+    page.wrapped(handOut, role: .listSecondary, in: &buffer)
+  }
+
+  /// The token type of a DPoP-bound account (RFC 9449), and the thumbprint of its key (`jkt`,
+  /// RFC 7638): beside its label when it fits, else on the line below (it cannot be broken).
+  private static func drawDPoPKey(
+    of account: AccountSummary, labelWidth: Int, on page: inout Page,
+    in buffer: inout ScreenBuffer
+  ) {
+    page.field(
+      "Token type", "DPoP, bound to the key below",
+      labelWidth: labelWidth, in: &buffer)
+    guard let jkt = account.dpopThumbprint else {
+      page.field(
+        "Key (jkt)", "not readable from the vault", labelWidth: labelWidth, in: &buffer)
+      return
+    }
+    if jkt.count <= page.rect.size.columns - labelWidth {
+      page.field("Key (jkt)", jkt, labelWidth: labelWidth, in: &buffer)
+    } else {
+      page.line([("Key (jkt)", .detailsLabel)], in: &buffer)
+      page.line([(jkt, .details)], indent: 2, in: &buffer)
+    }
   }
 }

@@ -15,8 +15,10 @@ struct AgentStatusCommand: AsyncParsableCommand {
       refresh, its retry); `—` when it is not renewed ahead (no refresh token, a new sign-in
       needed, no expiry). Exit 1
       when no agent runs. --json prints {"pid", "socket", "vault", "since", "idle_timeout",
-      "accounts": [{"account", "status", "expires_at", "refreshable", "next_refresh"}]},
-      times in ISO 8601 (UTC) or null, idle_timeout in seconds or null for none.
+      "accounts": [{"account", "status", "expires_at", "refreshable", "next_refresh",
+      "dpop_bound", "dpop_jkt"}]}, times in ISO 8601 (UTC) or null, idle_timeout in seconds or
+      null for none, dpop_jkt the RFC 7638 thumbprint of the key a DPoP-bound token is bound
+      to (null for a Bearer token).
       """,
     options: [.flag("json", \.json, help: "print a JSON object instead of text")])
 
@@ -135,6 +137,8 @@ struct AgentStatusCommand: AsyncParsableCommand {
               ("expires_at", entry.account.expiresAt.map { .string(iso($0)) } ?? .null),
               ("refreshable", .bool(entry.account.refreshable)),
               ("next_refresh", entry.nextRefresh.map { .string(iso($0)) } ?? .null),
+              ("dpop_bound", .bool(entry.account.isDPoPBound)),
+              ("dpop_jkt", entry.account.dpopThumbprint.map { .string($0) } ?? .null),
             ])
           })
       ),

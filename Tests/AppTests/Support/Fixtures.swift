@@ -113,6 +113,13 @@ enum Fixtures {
     scopes: ["login"], tokenType: "Bearer", refreshable: false)
   static let accounts = [alice, japanese, bob, ops, carol, dave]
 
+  /// A DPoP-bound account (RFC 9449), its key's thumbprint the example of RFC 7638 §3.1.
+  static let dana = AccountSummary(
+    name: name("work", "dana"), providerName: "Work SSO", expiresAt: now.addingTimeInterval(2400),
+    obtainedAt: now.addingTimeInterval(-1200), scopes: ["openid", "offline_access"],
+    tokenType: "DPoP", refreshable: true, identity: "dana@example.com", isDPoPBound: true,
+    dpopThumbprint: "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs")
+
   /// A sign-in URL as long as real ones are.
   static let authorizationURL =
     "http://127.0.0.1:41234/oidc/authorize?response_type=code&client_id=sandbox-client"
