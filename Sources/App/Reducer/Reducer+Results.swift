@@ -105,6 +105,20 @@ extension AppState {
         default:
           break
         }
+      case .handedToDemoApprover(let pause):
+        // The flow screen counts down to the approver's answer; a sign-out page says it here.
+        switch topPanel {
+        case .signIn:
+          updateAttempt(nil) { state in
+            if state.isRunning { state.demoAnswersAt = now.addingTimeInterval(pause) }
+            return []
+          }
+        case .signOut:
+          message = StatusMessage(
+            .info, "the demo's approver opens the sign-out page, as a browser would", now: now)
+        default:
+          break
+        }
       case .unavailable(let reason):
         updateAttempt(nil) { state in
           state.browserProblem = reason
