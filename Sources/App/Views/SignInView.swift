@@ -398,8 +398,13 @@ enum SignInView {
       waiting = " Waiting for \(attempt.provider.name)'s answer…"
     }
     // Wrapped, not cut, beside a QR code: the rows after the first line up under its text.
-    let lines = TextWrap.lines(
-      String(waiting.dropFirst()), width: max(1, page.rect.size.columns - 2))
+    let width = max(1, page.rect.size.columns - 2)
+    let text = String(waiting.dropFirst())
+    // Too long for the row: the next check gets a row of its own before any word is split.
+    let lines =
+      DisplayWidth.of(text) <= width
+      ? [text]
+      : text.components(separatedBy: " · ").flatMap { TextWrap.lines($0, width: width) }
     for (index, line) in lines.enumerated() {
       page.line(
         [(index == 0 ? Chrome.spinner(at: now) : " ", .spinner), (" " + line, role)], in: &buffer)
