@@ -138,6 +138,9 @@ public actor AccountsEnvironment: AppEnvironment {
           }))
     case .signOut(let id, let account):
       return .signedOut(id, account, await AccountsError.result(of: try await signOut(account)))
+    case .learnSignOutFacts(let id, let provider):
+      return .signOutFactsLearned(
+        id, provider, await AccountsError.result(of: try await signOutFacts(provider)))
     case .exportEnvFile(let id, let account, let path, let variable):
       return .exported(
         id,
@@ -612,6 +615,22 @@ public actor AccountsEnvironment: AppEnvironment {
     rows[account] = nil
     endSessionPages[account] = report.endSessionURL
     return report
+  }
+
+  /// What `provider` offers a sign-out: its merged configuration with what its discovery
+  /// document adds (read once per run by the book, which sign-in and sign-out reuse).
+  private func signOutFacts(_ provider: ProviderID) async throws(AccountsError) -> SignOutFacts {
+    let configuration = try await withBook { book throws(AccountsError) in
+      let described = try await book.openIDProvider(provider)
+      do throws(AuthError) {
+        return try await described.configuration()
+      } catch {
+        throw .auth(error)
+      }
+    }
+    return SignOutFacts(
+      canRevoke: configuration.revocationEndpoint != nil,
+      hasSignOutPage: configuration.endSessionEndpoint != nil)
   }
 
   /// Opens the page of the running sign-in `attempt`: a browser sign-in's one-time address

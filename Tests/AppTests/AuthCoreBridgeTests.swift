@@ -8,15 +8,20 @@ import Vault
 
 /// How AuthCore's progress and errors read on the sign-in screens.
 @Suite struct AuthCoreBridgeTests {
-  @Test func anAttemptThatRanOutReadsInAFewWordsUnderItsCountdown() {
+  @Test func anEndedAttemptSaysWhatEndedItWithoutTheCommandLinesAdvice() {
     #expect(
-      AccountsError.auth(.noAnswer(waited: 300)).signInScreenMessage
-        == "no answer from the provider (the sign-in may have been declined)")
+      AccountsError.auth(.noAnswer(waited: 300)).signInEnding(provider: "Simkl")
+        == "No answer from Simkl in 5m 00s (the sign-in may have been declined).")
     #expect(
-      AccountsError.auth(.userCodeExpired).signInScreenMessage
-        == "the code expired before it was approved")
-    let denied = AccountsError.auth(.accessDenied(description: nil))
-    #expect(denied.signInScreenMessage == denied.message)
+      AccountsError.auth(.userCodeExpired).signInEnding(provider: "Work SSO")
+        == "The code expired before it was approved.")
+    #expect(
+      AccountsError.auth(.accessDenied(description: "User pressed Deny"))
+        .signInEnding(provider: "Work SSO") == "Work SSO declined the sign-in (User pressed Deny).")
+    let escaping = AccountsError.auth(.accessDenied(description: "no\u{1b}[2J"))
+    #expect(!escaping.signInEnding(provider: "Work SSO").contains("\u{1b}"))
+    let refused = AccountsError.auth(.stateMismatch)
+    #expect(refused.signInEnding(provider: "Work SSO") == refused.message)
   }
 
   @Test func onlyARefusedOrMissingRefreshTokenAsksForANewSignIn() {

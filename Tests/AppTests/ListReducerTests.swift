@@ -243,7 +243,7 @@ import Vault
     var driver = Driver()
     driver.select("bob")
     driver.press(.character("d"))
-    #expect(driver.text.contains("authtui asks Work SSO to revoke the tokens"))
+    #expect(driver.text.contains("Work SSO offers token revocation: authtui asks it to revoke"))
     guard case .signOut(let id, _) = driver.press(.character("y")).first else { return }
     driver.press(.escape)
     driver.finish(

@@ -346,9 +346,9 @@ import Testing
     var driver = Driver(size: size)
     driver.press(.character("?"))
     let rows = driver.frame.textLines()
-    // The position has the row above the hints to itself.
+    // What is left out and the position have the row above the hints to themselves.
     let position = rows[size.rows - 3].trimmingCharacters(in: .whitespaces)
-    #expect(position.wholeMatch(of: /[0-9]+\/[0-9]+/) != nil, "\(position)")
+    #expect(position.wholeMatch(of: /↓ [0-9]+ more +[0-9]+\/[0-9]+/) != nil, "\(position)")
     Snapshot.check(driver.frame, Self.name("help", size))
   }
 

@@ -20,10 +20,22 @@ import Testing
 
     let ended = driver.advance(1)
     #expect(ended == [.cancelSignIn(id)])
-    #expect(driver.text.contains("0:00 left"))
+    // The ended attempt's countdown, address and approve line are gone: one message says what
+    // ended it, then the retry key.
+    #expect(!driver.text.contains("left"))
+    #expect(!driver.text.contains("127.0.0.1:41234"))
+    #expect(!driver.text.contains("Approve there"))
     #expect(
-      driver.text.contains("✗ no answer from the provider (the sign-in may have been declined)"))
+      ScreenSnapshotTests.joined(driver).contains(
+        "✗ No answer from Work SSO in 5m 00s (the sign-in may have been declined)."))
+    #expect(
+      ScreenSnapshotTests.joined(driver).contains(
+        "Press r to try again with a fresh attempt, Esc to go back."))
     #expect(driver.frame.textLines().last?.hasPrefix(" r retry") == true)
+    // It stays still: a minute later the screen has not moved.
+    let frame = driver.text
+    driver.advance(60)
+    #expect(driver.text == frame)
 
     let retried = driver.press(.character("r"))
     guard case .startSignIn(let fresh, "work", .pkce, nil) = retried.first, retried.count == 1
@@ -44,7 +56,8 @@ import Testing
     let id = try #require(started)
     driver.send(.signInProgress(id, driver.codeSnapshot(seconds: 10)))
     #expect(driver.advance(10) == [.cancelSignIn(id)])
-    #expect(driver.text.contains("✗ the code expired before it was approved"))
+    #expect(driver.text.contains("✗ The code expired before it was approved."))
+    #expect(!driver.text.contains("WDJB"))
   }
 
   @Test func deviceSlowDownIsReflectedInTheNextPollTime() throws {
@@ -235,7 +248,13 @@ import Testing
     driver.send(.signInProgress(id, driver.codeSnapshot()))
     driver.finish(
       id, .signedIn(.failure(.auth(.accessDenied(description: "the user declined")))))
-    #expect(driver.text.contains("✗ The sign-in was declined at the provider"))
+    #expect(
+      ScreenSnapshotTests.joined(driver).contains(
+        "✗ Work SSO declined the sign-in (the user declined)."))
+    // Said once: no second "start a new sign-in" beside the retry key.
+    #expect(!driver.text.contains("start a new sign-in"))
+    #expect(!driver.text.contains("left"))
+    #expect(!driver.text.contains("enter the code"))
     #expect(driver.state.topPanelIsRetryable)
   }
 
@@ -408,6 +427,63 @@ extension AppState {
       Issue.record("the approver was not told the name: \(opened)")
       return
     }
+  }
+
+  @Test func whileTheLabelIsTypedTheDemoLineNamesNoCommand() throws {
+    var driver = Self.demo()
+    driver.press(.character("a"), .character("l"))
+    driver.type("x")
+    #expect(!driver.text.contains("demo-answer"))
+    #expect(driver.text.contains("Demo: its approver approves as demo-user"))
+    driver.press(.enter)
+    #expect(driver.text.contains("Demo: its approver approves as x (m to change)"))
+  }
+
+  @Test func theFlowScreenSaysWhatTheApproverDoesAndCountsDownToIt() throws {
+    var driver = Self.demo()
+    let started = driver.startSignIn("work", .pkce)
+    let id = try #require(started)
+    let opened = driver.send(.signInProgress(id, driver.browserSnapshot()))
+    guard case .openSignInPage(let request, _, _)? = opened.first else {
+      Issue.record("the page was not opened: \(opened)")
+      return
+    }
+    #expect(!driver.text.contains("Your browser shows"))
+    #expect(
+      ScreenSnapshotTests.joined(driver).contains(
+        "The demo's approver is opening Work SSO's consent page"))
+    driver.finish(request, .browser(.handedToDemoApprover(after: 4)))
+    #expect(
+      ScreenSnapshotTests.joined(driver).contains(
+        "The demo's approver has Work SSO's consent page open and approves as demo-user in 4 s."))
+    // The status line carries no fixed "in 4 s" that would go stale.
+    #expect(driver.state.message?.text.contains("4 s") != true)
+    driver.advance(2)
+    #expect(ScreenSnapshotTests.joined(driver).contains("approves as demo-user in 2 s."))
+    driver.advance(2)
+    #expect(
+      ScreenSnapshotTests.joined(driver).contains(
+        "The demo's approver approved Work SSO's consent page"))
+  }
+
+  @Test func aDecliningApproverSaysSoOnTheDeviceScreen() throws {
+    var driver = Self.demo()
+    // Work SSO (the fourth provider), its second flow, with the approver set to decline.
+    driver.press(.character("a"), .character("m"), .home, .down, .down, .down, .enter, .down)
+    let started = driver.press(.enter)
+    guard case .startSignIn(let id, "work", .device, nil)? = started.first else {
+      Issue.record("the device sign-in did not start: \(started)")
+      return
+    }
+    let opened = driver.send(.signInProgress(id, driver.codeSnapshot()))
+    guard case .openSignInPage(let request, _, .deny)? = opened.first else {
+      Issue.record("the page was not opened to decline: \(opened)")
+      return
+    }
+    driver.finish(request, .browser(.handedToDemoApprover(after: 4)))
+    #expect(
+      ScreenSnapshotTests.joined(driver).contains(
+        "The demo's approver has the page open, enters the code and declines in 4 s."))
   }
 
   @Test func outsideTheDemoMDoesNothingAndThePageCarriesNoAnswer() throws {

@@ -34,7 +34,7 @@ import Testing
       #expect(!(try await tmux.capture()).joined().contains(token))
 
       try await tmux.sendKeys("d")
-      try await tmux.waitFor("authtui asks Sandbox OpenID provider to revoke the tokens")
+      try await tmux.waitFor("Sandbox OpenID provider offers token revocation")
       try await tmux.sendKeys("y")
       try await tmux.waitFor("The tokens were revoked at Sandbox OpenID provider.")
       // The sign-out page, like the sign-in page, reaches the browser as a one-time address:
@@ -79,9 +79,10 @@ import Testing
       }
       #expect(try await Self.secondsLeft(in: later) < first)
       let end = try await tmux.waitFor(
-        "no answer from the provider (the sign-in may have been declined)", timeout: .seconds(60))
+        "(the sign-in may have been declined).", timeout: .seconds(60))
       #expect(end.last?.contains("r retry") == true)
-      #expect(end.contains { $0.contains("0:00 left") })
+      // The ended attempt's countdown is gone, with its address.
+      #expect(!end.contains { $0.contains(" left") })
       #expect(try await fixture.accountCount() == 0)
       // r starts a fresh attempt, with a fresh countdown.
       try await tmux.sendKeys("r")
@@ -126,10 +127,10 @@ import Testing
       try await tmux.waitFor("How do you want to sign in to Simkl?")
       try await tmux.sendKeys("j", "Enter")
       try await tmux.waitFor("and enter the code")
-      // The approver's notice counts down its pause ("in 4 s", "in 3 s", …) and then gives way
-      // to the result, as does the "signed in" message a few seconds later: a capture on a busy
-      // machine may come after either, so what is waited for last is the account's row.
-      let approving = "the demo's approver: it approves as demo-user in "
+      // The flow screen counts down the approver's pause ("in 4 s", "in 3 s", …) and then gives
+      // way to the result, as does the "signed in" message a few seconds later: a capture on a
+      // busy machine may come after either, so what is waited for last is the account's row.
+      let approving = "demo-user in "
       let signedIn = { (screen: [String]) in
         screen.contains { $0.contains("demo-user") && $0.contains("valid") }
       }
@@ -154,7 +155,7 @@ import Testing
       try await tmux.sendKeys("m")
       try await tmux.waitFor("Demo: its approver declines")
       try await tmux.sendKeys("Enter")
-      try await tmux.waitFor("✗ The sign-in was declined at the provider", timeout: .seconds(90))
+      try await tmux.waitFor("✗ Hivesigner declined the sign-in", timeout: .seconds(90))
       try await tmux.sendKeys("Escape")
       // Then it approves twice, the second time as the label typed.
       try await tmux.sendKeys("a")

@@ -76,6 +76,9 @@ public enum Effect: Sendable, Equatable {
   /// Delete an account the vault cannot read, as `logout '#ID' --local-only` does (its tokens
   /// cannot be read, so nothing is revoked): `.damagedRemoved`.
   case removeDamaged(RequestID, DamagedAccount)
+  /// Learn whether the provider offers revocation and a sign-out page, from its discovery
+  /// document (fetched once per run) where its file leaves them to it: `.signOutFactsLearned`.
+  case learnSignOutFacts(RequestID, ProviderID)
   /// Revoke (where possible) and delete the account: `.signedOut`.
   case signOut(RequestID, AccountName)
   /// Make the account its provider's default (the one a bare PROVIDER names), or, with

@@ -53,6 +53,9 @@ public enum Response: Sendable {
   /// What the provider did on sign-out (the account is gone), or why the account could not be
   /// removed (`.signOut`).
   case signedOut(RequestID, AccountName, Result<SignOutReport, AccountsError>)
+  /// What the provider offers a sign-out, or why its discovery document could not tell
+  /// (`.learnSignOutFacts`).
+  case signOutFactsLearned(RequestID, ProviderID, Result<SignOutFacts, AccountsError>)
   /// The list after the account's default mark changed, or why it did not (`.setDefault`).
   case defaultSet(RequestID, AccountName, isDefault: Bool, Result<AccountList, AccountsError>)
   /// The env file written, or why not (`.exportEnvFile`).
@@ -71,7 +74,7 @@ public enum Response: Sendable {
       .signedIn(let id, _), .redirectSubmitted(let id, _), .pageOpened(let id, _),
       .copied(let id, _), .refreshed(let id, _, _), .refreshedAhead(let id, _, _),
       .vaultWatched(let id, _), .damagedRemoved(let id, _, _), .signedOut(let id, _, _),
-      .defaultSet(let id, _, _, _), .exported(let id, _):
+      .signOutFactsLearned(let id, _, _), .defaultSet(let id, _, _, _), .exported(let id, _):
       return id
     }
   }

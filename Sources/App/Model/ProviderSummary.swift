@@ -17,6 +17,9 @@ public struct ProviderSummary: Sendable, Equatable, Identifiable {
   /// True when the provider has a revocation endpoint (RFC 7009), so signing out revokes the
   /// tokens at the provider too; nil when only the provider's discovery document can tell.
   public var canRevoke: Bool?
+  /// True when the provider has a sign-out page (`end_session_endpoint`), so a sign-out can
+  /// end its browser session too; nil when only its discovery document can tell.
+  public var hasSignOutPage: Bool?
   /// The redirect port when the provider's registration fixes it, so a user on SSH can forward
   /// it for a browser sign-in (`ssh -L PORT:127.0.0.1:PORT`); nil when any port will do.
   public var fixedRedirectPort: Int?
@@ -31,8 +34,9 @@ public struct ProviderSummary: Sendable, Equatable, Identifiable {
   public init(
     id: ProviderID, name: String, methods: [SignInFlow], isUsable: Bool = true,
     problems: [String] = [], canRevoke: Bool? = false, fixedRedirectPort: Int? = nil,
-    setup: ProviderSetup? = nil, accessSettingsURL: String? = nil
+    setup: ProviderSetup? = nil, accessSettingsURL: String? = nil, hasSignOutPage: Bool? = false
   ) {
+    self.hasSignOutPage = hasSignOutPage
     self.accessSettingsURL = accessSettingsURL
     self.id = id
     self.name = name
@@ -49,12 +53,15 @@ extension ProviderSummary {
   /// What the sign-in screens show of a catalog entry.
   public init(_ entry: ProviderEntry) {
     let configuration = entry.configuration
-    let canRevoke: Bool? =
-      configuration?.revocationEndpoint != nil ? true : entry.needsDiscovery ? nil : false
+    // What the merged file says; what it leaves to discovery is known once discovered.
+    let discovers = entry.file.issuer != nil && entry.file.usesDiscovery != false
+    let unknown: Bool? = discovers ? nil : false
+    let canRevoke: Bool? = configuration?.revocationEndpoint != nil ? true : unknown
+    let hasSignOutPage: Bool? = configuration?.endSessionEndpoint != nil ? true : unknown
     self.init(
       id: entry.id, name: entry.name, methods: entry.flows, isUsable: configuration != nil,
       problems: entry.problems.map(\.description), canRevoke: canRevoke,
       fixedRedirectPort: configuration?.redirectPort.map(Int.init), setup: entry.setup,
-      accessSettingsURL: entry.file.accessSettingsURL)
+      accessSettingsURL: entry.file.accessSettingsURL, hasSignOutPage: hasSignOutPage)
   }
 }

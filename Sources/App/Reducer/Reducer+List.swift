@@ -117,12 +117,16 @@ extension AppState {
             onlyAccountOfProvider: siblings == 1)))
     case .signOut:
       let provider = provider(name.provider)
-      panels.append(
-        .signOut(
-          SignOutState(
-            account: name, providerName: provider?.name ?? account.providerName,
-            canRevoke: provider.map { $0.canRevoke } ?? false,
-            accessSettingsURL: provider?.accessSettingsURL)))
+      var dialog = SignOutState(
+        account: name, providerName: provider?.name ?? account.providerName,
+        canRevoke: provider.map { $0.canRevoke } ?? false,
+        accessSettingsURL: provider?.accessSettingsURL,
+        hasSignOutPage: provider.map { $0.hasSignOutPage } ?? false)
+      // What the provider's file leaves to discovery is read before the question is answered.
+      let learning = dialog.canRevoke == nil || dialog.hasSignOutPage == nil
+      if learning { dialog.learning = newRequest() }
+      panels.append(.signOut(dialog))
+      if let id = dialog.learning { return [.learnSignOutFacts(id, name.provider)] }
     default:
       break
     }

@@ -64,6 +64,19 @@ extension AppState {
       return [.followNews]
     case .signedOut(let id, let name, let result):
       signOutFinished(id, name, result, now: now)
+    case .signOutFactsLearned(let id, _, let result):
+      for index in panels.indices {
+        guard case .signOut(var dialog) = panels[index], dialog.learning == id else { continue }
+        dialog.learning = nil
+        switch result {
+        case .success(let facts):
+          dialog.canRevoke = facts.canRevoke
+          dialog.hasSignOutPage = facts.hasSignOutPage
+        case .failure(let failure):
+          dialog.factsProblem = failure.message
+        }
+        panels[index] = .signOut(dialog)
+      }
     case .defaultSet(_, let name, let isDefault, let result):
       switch result {
       case .success(let list):
@@ -105,6 +118,20 @@ extension AppState {
         default:
           break
         }
+      case .handedToDemoApprover(let pause):
+        // The flow screen counts down to the approver's answer; a sign-out page says it here.
+        switch topPanel {
+        case .signIn:
+          updateAttempt(nil) { state in
+            if state.isRunning { state.demoAnswersAt = now.addingTimeInterval(pause) }
+            return []
+          }
+        case .signOut:
+          message = StatusMessage(
+            .info, "the demo's approver opens the sign-out page, as a browser would", now: now)
+        default:
+          break
+        }
       case .unavailable(let reason):
         updateAttempt(nil) { state in
           state.browserProblem = reason
@@ -141,10 +168,7 @@ extension AppState {
         selection = visibleAccounts[min(index, visibleAccounts.count - 1)].name
       }
       keepSelectionVisible()
-      close { panel in
-        if case .details(name) = panel { return true }
-        return false
-      }
+      closeDetails(of: name)
     }
     for index in panels.indices {
       if case .signOut(var dialog) = panels[index], dialog.step == .working(id) {

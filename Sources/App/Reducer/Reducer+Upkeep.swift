@@ -105,10 +105,7 @@ extension AppState {
       selection =
         visibleAccounts.isEmpty
         ? nil : visibleAccounts[min(position ?? 0, visibleAccounts.count - 1)].name
-      close { panel in
-        if case .details(selected) = panel { return true }
-        return false
-      }
+      closeDetails(of: selected)
     }
     refreshesAhead = refreshesAhead.filter { name, ahead in
       ahead.running != nil || account(name) != nil

@@ -375,6 +375,24 @@ extension AppState {
     panels.removeSubrange(index...)
   }
 
+  /// Removes the details of `name`, an account that is gone, and what was opened over them,
+  /// except its sign-out dialog: that one says what came of the sign-out, whichever came
+  /// first, its answer or the list without the account.
+  mutating func closeDetails(of name: AccountName) {
+    guard
+      let index = panels.firstIndex(where: { panel in
+        if case .details(name) = panel { return true }
+        return false
+      })
+    else { return }
+    let kept = panels[(index + 1)...].filter { panel in
+      if case .signOut(let dialog) = panel { return dialog.account == name }
+      return false
+    }
+    panels.removeSubrange(index...)
+    panels += kept
+  }
+
   /// Removes the first panel matching `isMatch` and everything over it.
   mutating func close(where isMatch: (Panel) -> Bool) {
     guard let index = panels.firstIndex(where: isMatch) else { return }

@@ -41,6 +41,9 @@ public struct SignInAttemptState: Sendable, Equatable {
   public var method: SignInFlow
   /// What the demo's approver answers this attempt's page; nil outside the demo.
   public var demoAnswer: DemoAnswer?
+  /// When the demo's approver answers the page it was handed (its pause from the moment it
+  /// got it); nil until it has the page, and outside the demo.
+  public var demoAnswersAt: Date?
   /// When the attempt started (the countdown bar's full length runs from here).
   public var startedAt: Date
   /// The latest report from the environment; nil while the attempt is being set up (listener,

@@ -19,6 +19,13 @@ public struct SignOutState: Sendable, Equatable {
   public var providerName: String
   /// True when the provider has a revocation endpoint; nil when unknown until discovery.
   public var canRevoke: Bool?
+  /// True when the provider has a sign-out page; nil when unknown until discovery.
+  public var hasSignOutPage: Bool?
+  /// The request reading the provider's discovery document for the two facts above, while
+  /// it runs.
+  public var learning: RequestID?
+  /// Why the facts could not be learned, when they could not.
+  public var factsProblem: String?
   /// Where the user withdraws authtui's access at the provider, when it says.
   public var accessSettingsURL: String?
   /// Where the dialog stands.
@@ -26,8 +33,10 @@ public struct SignOutState: Sendable, Equatable {
 
   /// The question for `account`.
   public init(
-    account: AccountName, providerName: String, canRevoke: Bool?, accessSettingsURL: String? = nil
+    account: AccountName, providerName: String, canRevoke: Bool?, accessSettingsURL: String? = nil,
+    hasSignOutPage: Bool? = false
   ) {
+    self.hasSignOutPage = hasSignOutPage
     self.account = account
     self.providerName = providerName
     self.canRevoke = canRevoke

@@ -17,9 +17,11 @@ enum Chrome {
     return String(spinnerFrames[index])
   }
 
-  /// The title bar: `authtui · TITLE` on the left, `detail` on the right.
+  /// The title bar: `authtui · TITLE` on the left, `detail` then `kept` on the right. When the
+  /// room is short, `detail` is cut (with an ellipsis, so the cut shows) before `kept` is:
+  /// the account count stays beside the demo's notice on a narrow screen.
   static func titleBar(
-    _ title: String, detail: String, in buffer: inout ScreenBuffer
+    _ title: String, detail: String, kept: String = "", in buffer: inout ScreenBuffer
   ) {
     let width = buffer.size.columns
     buffer.fill(Rect(row: 0, column: 0, rows: 1, columns: width), role: .title)
@@ -27,12 +29,20 @@ enum Chrome {
     let leftEnd = buffer.write(
       left, at: .origin, role: .title, maxWidth: width, truncation: .ellipsis)
     let room = width - leftEnd - 3
-    guard room > 3, !detail.isEmpty else { return }
-    // Cut (with an ellipsis, so the cut shows) only when the title leaves too little room.
-    let detailWidth = min(DisplayWidth.of(detail), room)
+    guard room > 3, !(detail + kept).isEmpty else { return }
+    let keptWidth = min(DisplayWidth.of(kept), room)
+    // The head keeps at least a few columns, or goes whole when it cannot.
+    let headRoom = room - keptWidth
+    let headWidth = headRoom >= 4 ? min(DisplayWidth.of(detail), headRoom) : 0
+    let start = width - headWidth - keptWidth - 1
+    if headWidth > 0 {
+      buffer.write(
+        detail, at: Point(row: 0, column: start), role: .titleDetail, maxWidth: headWidth,
+        truncation: .ellipsis)
+    }
     buffer.write(
-      detail, at: Point(row: 0, column: width - detailWidth - 1), role: .titleDetail,
-      maxWidth: detailWidth, truncation: .ellipsis)
+      kept, at: Point(row: 0, column: start + headWidth), role: .titleDetail,
+      maxWidth: keptWidth, truncation: .ellipsis)
   }
 
   /// A key hint: `a add`.

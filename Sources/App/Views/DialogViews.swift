@@ -16,15 +16,23 @@ enum DialogViews {
     }
     switch dialog.step {
     case .confirm:
+      let name = dialog.providerName
       switch dialog.canRevoke {
       case true?:
         add(
-          "authtui asks \(dialog.providerName) to revoke the tokens, then deletes the account "
-            + "from the vault.", .dialog)
+          "\(name) offers token revocation: authtui asks it to revoke the tokens, then deletes "
+            + "the account from the vault.", .dialog)
       case nil:
-        add(
-          "authtui asks \(dialog.providerName) to revoke the tokens if it offers revocation, "
-            + "then deletes the account from the vault.", .dialog)
+        if dialog.learning != nil {
+          lines.append(
+            (Chrome.spinner(at: now) + " Reading \(name)'s discovery document…", .statusBusy))
+        } else {
+          let problem = dialog.factsProblem ?? "no answer"
+          add(
+            "\(name)'s discovery document could not be read (\(problem)): authtui tries to "
+              + "revoke the tokens and says whether it could, then deletes the account from the "
+              + "vault.", .dialogWarning)
+        }
       case false?:
         add(
           "\(dialog.providerName) cannot revoke tokens from here: they stay valid there until they "
@@ -32,6 +40,19 @@ enum DialogViews {
         add(
           "authtui deletes the account from the vault; withdraw its access "
             + Revocation.accessSettingsPlace(dialog.accessSettingsURL) + ".", .dialog)
+      }
+      switch dialog.hasSignOutPage {
+      case true?:
+        add(
+          "\(name) has a sign-out page: once signed out, "
+            + "\(state.keyName(.openBrowser, in: .signOut)) opens it to end its browser session "
+            + "too.", .dialog)
+      case false?:
+        add(
+          "\(name) has no sign-out page: a browser session there stays open until you sign "
+            + "out in the browser.", .dialog)
+      case nil:
+        break
       }
       lines.append(("", .dialog))
       add("Sign out of \(dialog.account)?", .dialog)

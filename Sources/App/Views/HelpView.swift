@@ -35,9 +35,15 @@ enum HelpView {
       }
     }
     if scrolls {
-      let shown = "\(min(lines.count, scroll + visible))/\(lines.count)"
+      // What is left out above and below, then the position (`↓ 12 more  10/22`).
+      let below = max(0, lines.count - scroll - visible)
+      let position = "\(min(lines.count, scroll + visible))/\(lines.count)"
+      let row = Rect(
+        row: area.bottom - 1, column: area.left, rows: 1,
+        columns: body.right - 1 - position.count - 2 - area.left)
+      ScrollHint.draw(above: scroll, below: below, row: row.top, area: row, in: &buffer)
       buffer.write(
-        shown, at: Point(row: area.bottom - 1, column: body.right - shown.count - 1),
+        position, at: Point(row: area.bottom - 1, column: body.right - position.count - 1),
         role: .scrollbar)
     }
   }

@@ -31,8 +31,9 @@ enum ListView {
     if !state.filter.isEmpty {
       detail = "\(state.visibleAccounts.count) of \(count) match “\(state.filter.text)”"
     }
-    if let demo = state.configuration.demoNotice { detail = demo + " · " + detail }
-    Chrome.titleBar("Accounts", detail: detail, in: &buffer)
+    let demo = state.configuration.demoNotice ?? ""
+    Chrome.titleBar(
+      "Accounts", detail: demo, kept: demo.isEmpty ? detail : " · " + detail, in: &buffer)
 
     let columns = Columns(width: width)
     let header = body.top
@@ -44,16 +45,20 @@ enum ListView {
       buffer.write("REFRESH", at: Point(row: header, column: refresh), role: .listHeader)
     }
 
-    let area = Rect(row: header + 1, column: 0, rows: body.size.rows - 1, columns: width)
+    let full = Rect(row: header + 1, column: 0, rows: body.size.rows - 1, columns: width)
     guard !state.visibleAccounts.isEmpty else {
       if state.damagedAccounts.isEmpty {
-        drawEmpty(state, area: area, in: &buffer)
+        drawEmpty(state, area: full, in: &buffer)
       } else {
-        drawDamaged(state, from: area.top, area: area, columns: columns, in: &buffer)
+        drawDamaged(state, from: full.top, area: full, columns: columns, in: &buffer)
       }
       return
     }
     let layout = ListLayout(accounts: state.visibleAccounts)
+    // A list that does not fit gives its last row to what it leaves out (`↓ 3 more`).
+    let overflows = layout.lines.count > full.size.rows && full.size.rows > 2
+    let area =
+      overflows ? Rect(row: full.top, column: 0, rows: full.size.rows - 1, columns: width) : full
     var top = min(state.scrollTop, max(0, layout.lines.count - area.size.rows))
     // The area can be shorter than the reducer's list height (a wrapped message covers its
     // bottom): the selected row still shows.
@@ -92,6 +97,15 @@ enum ListView {
     }
     if layout.lines.count > area.size.rows {
       drawScrollbar(top: top, lines: layout.lines.count, area: area, in: &buffer)
+    }
+    if overflows {
+      // The first row shows its group's heading over an account when scrolled into a group.
+      let firstShown = top > 0 && area.size.rows > 1 ? top + 1 : top
+      let above = layout.accountLines.filter { $0 < firstShown }.count
+      let below = layout.accountLines.filter { $0 >= top + area.size.rows }.count
+      ScrollHint.draw(
+        above: above, below: below, row: full.bottom - 1,
+        area: Rect(row: full.bottom - 1, column: 0, rows: 1, columns: width - 1), in: &buffer)
     }
     let used = layout.lines.count - top
     if used < area.size.rows {
@@ -221,8 +235,10 @@ enum ListView {
         + "\(state.keyName(.back, in: .filter)) clears the filter."
     } else {
       text =
-        "No accounts yet. Press \(state.keyName(.add, in: .list)) to sign in to a provider.\n"
-        + "Or try `authtui demo` first, with nothing to set up."
+        "No accounts yet. Press \(state.keyName(.add, in: .list)) to sign in to a provider."
+        + (state.configuration.demoNotice == nil
+          ? "\nOr try `authtui demo` first, with nothing to set up."
+          : "\nIn the demo every provider works with nothing to set up.")
     }
     let width = min(area.size.columns - 4, 60)
     let lines = TextWrap.lines(text, width: width)

@@ -61,9 +61,13 @@ enum SignInView {
     case .deny: answer = "declines"
     case .ignore: answer = "ignores the page (a silent denial)"
     }
-    let key = state.keyName(.demoAnswer, in: state.context)
+    // While the label is typed, keys type into it: the key that changes the answer is named
+    // once the field is closed.
+    let change =
+      signIn.labelField == nil
+      ? " (\(state.keyName(.demoAnswer, in: .providerChoice)) to change)" : ""
     buffer.write(
-      "Demo: its approver \(answer) (\(key) to change)", at: Point(row: row, column: area.left),
+      "Demo: its approver \(answer)\(change)", at: Point(row: row, column: area.left),
       role: .listSecondary, maxWidth: area.size.columns, truncation: .ellipsis)
   }
 
@@ -102,6 +106,7 @@ enum SignInView {
     _ state: AppState, selected: Int, area: Rect, in buffer: inout ScreenBuffer
   ) {
     var page = Page(area)
+    let headingRow = page.row
     page.line([("Choose a provider", .listGroup)], in: &buffer)
     page.skip()
     let width = buffer.size.columns
@@ -119,6 +124,9 @@ enum SignInView {
     // The providers, then "Other provider…".
     let rowCount = state.providers.count + 1
     let top = max(0, min(selected - listRows + 1, rowCount - listRows))
+    ScrollHint.draw(
+      above: top, below: max(0, rowCount - top - listRows), row: headingRow, area: area,
+      in: &buffer)
     for index in top..<min(rowCount, top + listRows) {
       let isSelected = index == selected
       let row = page.row
@@ -212,12 +220,28 @@ enum SignInView {
       page.line([(Chrome.spinner(at: now), .spinner), (text, .statusBusy)], in: &buffer)
       return
     }
+    if let failure = attempt.failure {
+      // The attempt is over: its address, code and countdown are dead, so only what ended it
+      // and the way to a fresh one stay.
+      page.wrapped("✗ " + failure.signInEnding(provider: name), role: .statusError, in: &buffer)
+      page.skip()
+      page.wrapped(
+        "Press \(state.keyName(.retry, in: .signIn)) to try again with a fresh attempt, "
+          + "\(state.keyName(.back, in: .signIn)) to go back.", role: .details, in: &buffer)
+      return
+    }
+    let demo = demoSentence(attempt, state: state, now: now)
     if attempt.method == .pkce {
       let opened = attempt.browserOpened && attempt.browserProblem == nil
-      page.wrapped(
-        opened
-          ? "Your browser shows \(name)'s consent page. Approve there, or open this address:"
-          : "Open this address in a browser and approve:", role: .details, in: &buffer)
+      let intro: String
+      if let demo, opened {
+        intro = demo + " Or open this address yourself:"
+      } else if opened {
+        intro = "Your browser shows \(name)'s consent page. Approve there, or open this address:"
+      } else {
+        intro = "Open this address in a browser and approve:"
+      }
+      page.wrapped(intro, role: .details, in: &buffer)
       // The address gets the rows the text below leaves (it can be copied whole with a key);
       // the sentences below are never cut for it.
       let urlLines = max(1, min(4, page.remaining - 1 - waitingRows(attempt, state: state, page)))
@@ -234,6 +258,9 @@ enum SignInView {
         progress?.verificationURI?.absoluteString ?? "", role: .url, limit: 2, in: &buffer)
       page.line(
         [("and enter the code ", .details), (progress?.userCode ?? "", .code)], in: &buffer)
+      if let demo, attempt.browserOpened, attempt.browserProblem == nil {
+        page.wrapped(demo, role: .details, in: &buffer)
+      }
       if let code = progress?.userCode,
         let big = BigText.lines(code, width: page.rect.size.columns - 2), page.remaining >= 8
       {
@@ -243,6 +270,38 @@ enum SignInView {
     }
     page.skip()
     drawWaiting(attempt, state: state, page: &page, now: now, in: &buffer)
+  }
+
+  /// What the demo's approver does with this attempt's page, counting down to its answer;
+  /// nil outside the demo.
+  static func demoSentence(_ attempt: SignInAttemptState, state: AppState, now: Date) -> String? {
+    guard let answer = attempt.demoAnswer else { return nil }
+    let page = attempt.method == .pkce ? "\(attempt.provider.name)'s consent page" : "the page"
+    let code = attempt.method == .pkce ? "" : ", enters the code"
+    guard let answersAt = attempt.demoAnswersAt else {
+      return "The demo's approver is opening \(page), as a browser would."
+    }
+    let seconds = Int(clamping: answersAt.timeIntervalSince(now).rounded(.up))
+    let name: String
+    switch answer {
+    case .approve(let label): name = label ?? state.configuration.demoApprover ?? "demo-user"
+    case .deny, .ignore: name = ""
+    }
+    guard seconds > 0 else {
+      switch answer {
+      case .approve: return "The demo's approver approved \(page) as \(name)."
+      case .deny: return "The demo's approver declined \(page)."
+      case .ignore:
+        return "The demo's approver closed \(page) without answering (a silent denial): "
+          + "only the countdown ends this sign-in."
+      }
+    }
+    let opened = "The demo's approver has \(page) open\(code)"
+    switch answer {
+    case .approve: return "\(opened) and approves as \(name) in \(seconds) s."
+    case .deny: return "\(opened) and declines in \(seconds) s."
+    case .ignore: return "\(opened) and closes it unanswered in \(seconds) s (a silent denial)."
+    }
   }
 
   /// The QR code of a device or PIN sign-in's address (the one that fills the code in, when
@@ -317,14 +376,6 @@ enum SignInView {
     in buffer: inout ScreenBuffer
   ) {
     let progress = attempt.progress
-    if let failure = attempt.failure {
-      drawCountdown(attempt, page: &page, now: now, in: &buffer)
-      page.wrapped("✗ " + failure.signInScreenMessage, role: .statusError, in: &buffer)
-      page.wrapped(
-        "Press \(state.keyName(.retry, in: .signIn)) to try again with a fresh attempt, "
-          + "\(state.keyName(.back, in: .signIn)) to go back.", role: .details, in: &buffer)
-      return
-    }
     let waiting: String
     var role = Role.statusBusy
     switch progress?.phase {
@@ -346,7 +397,18 @@ enum SignInView {
     default:
       waiting = " Waiting for \(attempt.provider.name)'s answer…"
     }
-    page.line([(Chrome.spinner(at: now), .spinner), (waiting, role)], in: &buffer)
+    // Wrapped, not cut, beside a QR code: the rows after the first line up under its text.
+    let width = max(1, page.rect.size.columns - 2)
+    let text = String(waiting.dropFirst())
+    // Too long for the row: the next check gets a row of its own before any word is split.
+    let lines =
+      DisplayWidth.of(text) <= width
+      ? [text]
+      : text.components(separatedBy: " · ").flatMap { TextWrap.lines($0, width: width) }
+    for (index, line) in lines.enumerated() {
+      page.line(
+        [(index == 0 ? Chrome.spinner(at: now) : " ", .spinner), (" " + line, role)], in: &buffer)
+    }
     drawCountdown(attempt, page: &page, now: now, in: &buffer)
     if let notice = progress?.warning {
       page.wrapped("! " + notice, role: .statusWarning, in: &buffer)

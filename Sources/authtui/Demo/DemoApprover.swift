@@ -22,23 +22,20 @@ struct DemoApprover: Sendable {
   func answer(_ url: String, userCode: String?, with answer: DemoAnswer?) -> BrowserReport {
     let action: ScriptedBrowser.Action
     var name = username
-    let said: String
     switch answer ?? .approve(as: nil) {
     case .approve(let chosen):
       action = .approve
       name = chosen ?? username
-      said = "it approves as \(name)"
     case .deny:
       action = .deny
-      said = "it declines"
     case .ignore:
       action = .ignore
-      said = "it looks at the page and closes it (a silent denial)"
     }
     let browser = ScriptedBrowser(
       script: ScriptedBrowser.Script(
         action: action, username: name, userCode: userCode, delay: pause))
     Thread { _ = browser.visitBlocking(url) }.start()
-    return .opened(command: "the demo's approver: \(said) in \(Int(pause)) s")
+    // The screens say what it does and count down to it (a fixed "in 4 s" would go stale).
+    return .handedToDemoApprover(after: pause)
   }
 }

@@ -25,6 +25,7 @@ enum Answer {
   case exported(Result<ExportReport, AccountsError>)
   case copied(Result<CopyReport, AccountsError>)
   case browser(BrowserReport)
+  case signOutFacts(Result<SignOutFacts, AccountsError>)
 }
 
 extension Action {
@@ -73,6 +74,8 @@ extension Response {
     case (.removeDamaged(let id, let damaged), .done(let failure)):
       return .damagedRemoved(id, damaged, failure)
     case (.signOut(let id, let name), .signedOut(let result)): return .signedOut(id, name, result)
+    case (.learnSignOutFacts(let id, let provider), .signOutFacts(let result)):
+      return .signOutFactsLearned(id, provider, result)
     case (.exportEnvFile(let id, _, _, _), .exported(let result)): return .exported(id, result)
     case (.copyText(let id, _, _), .copied(let result)),
       (.copyToken(let id, _), .copied(let result)):
@@ -97,7 +100,8 @@ extension Effect {
       .refreshAhead(let id, _), .watchVault(let id), .signOut(let id, _),
       .removeDamaged(let id, _), .saveProviderSetup(let id, _, _, _, _),
       .exportEnvFile(let id, _, _, _), .setDefault(let id, _, _), .watchProviders(let id),
-      .discoverIssuer(let id, _), .addProvider(let id, _, _, _), .rename(let id, _, _):
+      .discoverIssuer(let id, _), .addProvider(let id, _, _, _), .rename(let id, _, _),
+      .learnSignOutFacts(let id, _):
       return id
     }
   }

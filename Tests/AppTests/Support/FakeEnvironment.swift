@@ -137,6 +137,9 @@ actor FakeEnvironment: AppEnvironment {
       return .copied(id, .success(CopyReport(what: what)))
     case .openSignInPage(let id, _, _), .openSignOutPage(let id, _):
       return .pageOpened(id, .opened(command: "fake-browser"))
+    case .learnSignOutFacts(let id, let provider):
+      return .signOutFactsLearned(
+        id, provider, .success(SignOutFacts(canRevoke: true, hasSignOutPage: true)))
     case .cancelSignIn, .redraw:
       return nil
     }
