@@ -119,7 +119,7 @@ public actor AccountsEnvironment: AppEnvironment {
     case .openSignOutPage(let id, let account):
       return .pageOpened(id, await openSignOutPage(account))
     case .copyText(let id, let text, let what):
-      return .copied(id, .success(copyText(text, what: what)))
+      return .copied(id, .success(await copyText(text, what: what)))
     case .copyToken(let id, let account):
       return .copied(id, await AccountsError.result(of: try await copyToken(account)))
     case .refresh(let id, let account):
@@ -578,28 +578,33 @@ public actor AccountsEnvironment: AppEnvironment {
     let (token, record) = try await validToken(account)
     try TokenHandOut.check(
       account: account.description, isDPoPBound: record.tokens.isDPoPBound, refusing: "copying")
-    return copy(
+    return await copy(
       token, what: "the token of \(account)", clearAfter: clearAfter,
       clearsAfter: clearAfter > 0 ? clearAfter : nil)
   }
 
-  private func copyText(_ text: String, what: String) -> CopyReport {
-    copy(text, what: what, clearAfter: 0, clearsAfter: nil)
+  private func copyText(_ text: String, what: String) async -> CopyReport {
+    await copy(text, what: what, clearAfter: 0, clearsAfter: nil)
   }
 
   /// The command line's clipboard, with the terminal's part going through the UI loop (only
   /// its thread may write to the terminal); reports the desktop tools used and what became of
-  /// the terminal's copy (tmux may drop it).
+  /// the terminal's copy (tmux may drop it). The copy starts processes (tmux's answer about
+  /// set-clipboard, wl-copy or xclip) and waits for them: on a thread of its own, off the
+  /// cooperative pool.
   private func copy(
     _ text: String, what: String, clearAfter: TimeInterval, clearsAfter: TimeInterval?
-  ) -> CopyReport {
+  ) async -> CopyReport {
     let terminal = self.terminal
-    let report = Clipboard.copy(
-      text, clearAfter: clearAfter, terminalPath: Clipboard.controllingTerminalPath(),
-      writeToTerminal: { _ in
-        terminal.copy(SecretText(text))
-        return true
-      }, environment: environment)
+    let environment = self.environment
+    let report = await onOwnThread(named: "clipboard") {
+      Clipboard.copy(
+        text, clearAfter: clearAfter, terminalPath: Clipboard.controllingTerminalPath(),
+        writeToTerminal: { _ in
+          terminal.copy(SecretText(text))
+          return true
+        }, environment: environment)
+    }
     return CopyReport(
       what: what, tools: report.localTool.map { [$0] } ?? [], clearsAfter: clearsAfter,
       terminal: CopyReport.route(sent: report.terminal, tmuxSetClipboard: report.tmuxSetClipboard))

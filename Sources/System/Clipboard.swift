@@ -30,13 +30,6 @@ public enum Clipboard {
       self.localTool = localTool
       self.tmuxSetClipboard = tmuxSetClipboard
     }
-
-    /// True when the OSC 52 sequence was sent but tmux drops it: an application's OSC 52
-    /// reaches tmux's buffers and the outer terminal only with `set-clipboard on` (tmux's
-    /// default, `external`, keeps the clipboard to tmux's own copy mode).
-    public var droppedByTmux: Bool {
-      terminal && tmuxSetClipboard.map { $0 != "on" } ?? false
-    }
   }
 
   /// Copies `text`. `writeToTerminal` sends the OSC 52 sequence (the command line writes it to
