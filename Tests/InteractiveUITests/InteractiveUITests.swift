@@ -22,15 +22,7 @@ import Testing
         "sent the token of sandbox/alice to the terminal through tmux (OSC 52);")
       let stored = try await fixture.accessToken(provider: "sandbox", label: "alice")
       let token = try #require(stored)
-      // The copy reaches tmux's buffer after the message: wait for it (the bound only
-      // matters when it never comes).
-      var copied = ""
-      let deadline = ContinuousClock.now + .seconds(60)
-      while copied != token, ContinuousClock.now < deadline {
-        copied = (try? await tmux.tmux("show-buffer")) ?? ""
-        if copied != token { try await Task.sleep(for: .milliseconds(50)) }
-      }
-      #expect(copied == token)
+      #expect(try await tmux.buffer(becoming: token) == token)
       #expect(!(try await tmux.capture()).joined().contains(token))
 
       try await tmux.sendKeys("d")

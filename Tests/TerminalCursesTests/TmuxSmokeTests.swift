@@ -96,12 +96,8 @@ import Testing
       try await tmux.waitFor("key: Paste")
       try await tmux.sendKeys("c")
       try await tmux.waitFor("key: c")
-      var copied = ""
-      for _ in 0..<100 where copied != "fixture clipboard text" {
-        copied = (try? await tmux.tmux("show-buffer")) ?? ""
-        try await Task.sleep(for: .milliseconds(50))
-      }
-      #expect(copied == "fixture clipboard text")
+      #expect(
+        try await tmux.buffer(becoming: "fixture clipboard text") == "fixture clipboard text")
     }
   }
 

@@ -132,6 +132,21 @@ public final class TmuxSession: Sendable {
     }
   }
 
+  /// tmux's paste buffer once it holds `text` (the program's OSC 52 reaches it after the
+  /// program said so), or what it held last when `timeout` passes first: the bound only
+  /// matters when the copy never comes.
+  public func buffer(
+    becoming text: String, timeout: Duration = .seconds(60)
+  ) async throws -> String {
+    let deadline = ContinuousClock.now + timeout
+    var copied = ""
+    while copied != text, ContinuousClock.now < deadline {
+      copied = (try? await tmux("show-buffer")) ?? ""
+      if copied != text { try await Task.sleep(for: .milliseconds(50)) }
+    }
+    return copied
+  }
+
   /// Changes the window size, as a user resizing the terminal would (SIGWINCH follows).
   public func resize(columns: Int, rows: Int) async throws {
     try await tmux("resize-window", "-t", "main", "-x", String(columns), "-y", String(rows))
