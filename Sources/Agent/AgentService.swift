@@ -22,6 +22,11 @@ package actor AgentService {
   package nonisolated let idleTimeout: Int?
   /// The background refreshes that keep every account fresh (`AgentRefresher.run`).
   package nonisolated let refresher = AgentRefresher()
+  /// Where token requests held for a person wait (`agent start --confirm`).
+  package nonisolated let confirmation: ConfirmationDesk
+  /// Which token requests are held: `--confirm` and config.json's `agent.confirm`, the
+  /// latter read again with the provider files.
+  package private(set) var confirmationRules: ConfirmationRules
   private let pid = ProcessInfo.processInfo.processIdentifier
   private var lastRequest = Date()
   private var running = 0
@@ -38,8 +43,13 @@ package actor AgentService {
   /// A service answering for `book`'s vault at `vaultPath`, its failures described by `failure`.
   package init(
     book: AccountBook, vaultPath: String, idleTimeout: Int? = nil,
+    confirmation: ConfirmationDesk = ConfirmationDesk(
+      window: AgentConnection.confirmationWindow, command: nil),
+    rules: ConfirmationRules = ConfirmationRules(),
     failure: @escaping @Sendable (AgentRefusal) -> CommandFailure
   ) {
+    self.confirmation = confirmation
+    self.confirmationRules = rules
     self.book = book
     self.vault = book.vault
     self.vaultPath = vaultPath
@@ -69,7 +79,7 @@ package actor AgentService {
         lastRequest = Date()
         resumeDrainWhenDone()
       }
-      return await answer(line)?.line
+      return await answer(line, from: .local(name: "unknown", pid: 0))?.line
     }
   }
 
@@ -108,6 +118,12 @@ package actor AgentService {
     self.book = book
   }
 
+  /// Holds token requests for the accounts config.json names now as `accounts` says (the
+  /// `--confirm` mode stays).
+  package func replaceConfirmationAccounts(_ accounts: [AccountName: ConfirmationMode]) {
+    confirmationRules.accounts = accounts
+  }
+
   /// When each account is next refreshed in the background (for `agent status`).
   package func nextRefreshes() async -> [AccountID: Date] {
     await refresher.nextRefreshes()
@@ -120,7 +136,7 @@ package actor AgentService {
 
   /// The answer to one request line; nil when the agent is stopping and a refresh could not be
   /// started any more (the caller then unlocks the vault itself).
-  private func answer(_ line: String) async -> AgentResponse? {
+  func answer(_ line: String, from requester: Requester) async -> AgentResponse? {
     let request: AgentRequest
     do {
       request = try AgentRequest(parsing: line)
@@ -137,6 +153,7 @@ package actor AgentService {
     case .status:
       return await status()
     case .token(let name, let minimumValidity, let startedAt):
+      if let refusal = await confirmation(of: name, for: requester) { return refusal }
       do {
         return .token(
           try await book.accessToken(
@@ -148,6 +165,7 @@ package actor AgentService {
         return .failure(failure(.account(error)))
       }
     case .proof(let name, let minimumValidity, let startedAt, let method, let url):
+      if let refusal = await confirmation(of: name, for: requester) { return refusal }
       do {
         return .proof(
           try await book.proof(
@@ -158,8 +176,13 @@ package actor AgentService {
       } catch {
         return .failure(failure(.account(error)))
       }
-    case .list, .export, .logout, .makeDefault, .clearDefault, .rename:
+    case .export(let name, _, _):
+      if let refusal = await confirmation(of: name, for: requester) { return refusal }
       return await answerAboutAccounts(request.operation)
+    case .list, .logout, .makeDefault, .clearDefault, .rename:
+      return await answerAboutAccounts(request.operation)
+    case .questions, .confirm:
+      return await answerAboutConfirmations(request.operation, from: requester)
     }
   }
 }

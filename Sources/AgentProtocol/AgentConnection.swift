@@ -24,9 +24,13 @@ import Loopback
 package enum AgentConnection {
   /// How long connecting may take, and a ping's answer.
   package static let connectTimeout: TimeInterval = 2
-  /// How long a token's answer may take: the provider request's own timeout (30 s), and as
-  /// much again for waiting on another process's refresh of the same account.
-  package static let tokenTimeout: TimeInterval = 60
+  /// How long a token request the agent holds (`agent start --confirm`) waits for a person
+  /// before it is denied.
+  package static let confirmationWindow: TimeInterval = 60
+  /// How long a token's answer may take: the provider request's own timeout (30 s), as much
+  /// again for waiting on another process's refresh of the same account, and the wait for a
+  /// person when the agent holds the request.
+  package static let tokenTimeout: TimeInterval = 60 + confirmationWindow
   /// The longest answer read.
   package static let maximumAnswerBytes = 64 * 1024
   /// How long a caller keeps trying an agent that answered `agent_busy`.

@@ -15,6 +15,8 @@ import JSON
 /// {"op":"default","clear":"simkl","vault":"/abs/vault.db"}
 /// {"op":"rename","account":"simkl/1029384","label":"alice","vault":"/abs/vault.db"}
 /// {"op":"proof","account":"sandbox/alice","min_valid":60,"method":"GET","url":"https://api.example.com/me","vault":"/abs/vault.db","started_at":1712345678.25}
+/// {"op":"questions","vault":"/abs/vault.db"}
+/// {"op":"confirm","id":3,"decision":"allow_once","vault":"/abs/vault.db"}
 /// ```
 /// `vault` is the canonical path of the vault the caller means: the agent answers only for its
 /// own. `started_at` (seconds since 1970) is when the caller's `token` started, so that a token
@@ -50,6 +52,12 @@ public struct AgentRequest: Sendable, Equatable {
     /// DPoP-bound, a proof for a `method` request to `url` signed by the agent, which keeps
     /// the key (`AgentProof`): `authtui token ACCOUNT --header --for METHOD URL`.
     case proof(account: String, minimumValidity: Int, startedAt: Date?, method: String, url: URL)
+    /// The token requests held for a person now (`ConfirmationQuestion`): what an open UI
+    /// asks about. Asking also tells the agent that a UI is there to ask.
+    case questions
+    /// A person's answer to the held request `id` (`decision`). Taken only from a local
+    /// process of the agent's user, never through a forward.
+    case confirm(id: Int, decision: ConfirmationDecision)
   }
 
   public let operation: Operation
@@ -105,6 +113,13 @@ public struct AgentRequest: Sendable, Equatable {
         ("vault", .string(vault)),
       ]
       if let startedAt { members.append(("started_at", .double(startedAt.timeIntervalSince1970))) }
+    case .questions:
+      members = [("op", "questions"), ("vault", .string(vault))]
+    case .confirm(let id, let decision):
+      members = [
+        ("op", "confirm"), ("id", .int(id)), ("decision", .string(decision.rawValue)),
+        ("vault", .string(vault)),
+      ]
     }
     return OrderedJSON.object(members).text
   }
@@ -183,10 +198,21 @@ extension AgentRequest {
           minimumValidity: try Self.minimumValidity(in: members),
           startedAt: try Self.startedAt(in: members), method: method, url: url),
         vault: vault)
+    case "questions":
+      self.init(operation: .questions, vault: vault)
+    case "confirm":
+      guard case .number(let number)? = members["id"], let id = Int(exactly: number), id > 0
+      else { throw MalformedAgentRequest("\"id\" must be the number of a held request") }
+      guard let decision = members["decision"]?.stringValue.flatMap(ConfirmationDecision.init)
+      else {
+        throw MalformedAgentRequest(
+          "\"decision\" must be \"allow_once\", \"allow_15m\" or \"deny\"")
+      }
+      self.init(operation: .confirm(id: id, decision: decision), vault: vault)
     default:
       throw MalformedAgentRequest(
         "\"op\" must be \"token\", \"ping\", \"list\", \"export\", \"logout\", \"status\", "
-          + "\"default\", \"rename\" or \"proof\"")
+          + "\"default\", \"rename\", \"proof\", \"questions\" or \"confirm\"")
     }
   }
 

@@ -12,6 +12,9 @@ extension AppState {
   /// saved by any process or editor shows in the provider list well within two seconds, the
   /// look and the catalog read again included, on a busy machine too.
   static let providerWatchInterval: TimeInterval = 0.5
+  /// How often the agent is asked for the token requests it holds for a person: well within
+  /// the time it counts a UI that asked as open (`ConfirmationDesk.openUIGrace`, 10 s).
+  static let questionWatchInterval: TimeInterval = 1
 
   /// The background work due at `now`.
   mutating func upkeep(now: Date) -> [Effect] {
@@ -32,6 +35,14 @@ extension AppState {
       providerWatch = id
       providersWatchedAt = now
       effects.append(.watchProviders(id))
+    }
+    if questionWatch == nil,
+      questionsWatchedAt.map({ now.timeIntervalSince($0) >= Self.questionWatchInterval }) ?? true
+    {
+      let id = newRequest()
+      questionWatch = id
+      questionsWatchedAt = now
+      effects.append(.watchQuestions(id))
     }
     for account in accounts {
       guard let due = refreshDue(account), due <= now, !isBusy(account.name) else { continue }

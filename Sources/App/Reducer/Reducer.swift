@@ -223,6 +223,7 @@ extension AppState {
     case .export: return performExport(command, now: now)
     case .help, .notices: return performScroll(command)
     case .damaged: return performDamaged(command, now: now)
+    case .confirmation: return performConfirmation(command, now: now)
     }
   }
 

@@ -46,6 +46,7 @@ struct AgentCommand: AsyncParsableCommand {
         handoverOption, \.handover, .descriptor, "FD",
         help: "the descriptor agent start hands the vault key over", hidden: true),
       .idleTimeout(\.idleTimeout),
+      .confirm(\.confirm),
     ],
     actions: [AgentStartCommand.self, AgentStopCommand.self, AgentStatusCommand.self])
 
@@ -59,6 +60,9 @@ struct AgentCommand: AsyncParsableCommand {
   var idleTimeout = 0
   /// `--handover-fd`: started by `agent start`, which hands the vault's key over on it.
   var handover: Int32?
+  /// `--confirm`: which token requests wait for a person; none unless given (or set per
+  /// account in config.json).
+  var confirm: ConfirmationMode?
 
   /// How often the agent looks whether its socket's path still names its socket.
   static let socketCheckInterval: Duration = .seconds(1)
@@ -100,7 +104,9 @@ struct AgentCommand: AsyncParsableCommand {
         }
       let service = AgentService(
         book: book, vaultPath: book.vault.location.canonicalPath,
-        idleTimeout: idleTimeout > 0 ? idleTimeout : nil, failure: CommandFailure.answering)
+        idleTimeout: idleTimeout > 0 ? idleTimeout : nil,
+        confirmation: AgentConfirmation.desk(),
+        rules: AgentConfirmation.rules(confirm, global), failure: CommandFailure.answering)
       let reload = AgentProviderReload(
         options: global, catalog: book.catalog, stamps: stamps)
       let (events, continuation) = AsyncStream<Event>.makeStream()
@@ -242,6 +248,15 @@ extension Option {
     .value(
       "idle-timeout", path, .seconds(example: 3600), "SECONDS",
       help: "stop after this long without a request (default, or 0: never)")
+  }
+}
+
+extension Option {
+  /// `--confirm forwarded|always`, as `agent` and `agent start` take it (absent: none).
+  static func confirm(_ path: WritableKeyPath<Root, ConfirmationMode?> & Sendable) -> Option {
+    .value(
+      "confirm", path, .choice(ConfirmationMode.allCases),
+      help: "hold token requests until a person allows them: forwarded ones, or always")
   }
 }
 

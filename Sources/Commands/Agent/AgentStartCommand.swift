@@ -17,13 +17,19 @@ struct AgentStartCommand: AsyncParsableCommand {
       the line). The agent's own messages go to its log beside the socket
       ($XDG_RUNTIME_DIR/authtui/agent.log, 0600, rewritten at each start). Exit 1 naming
       the running agent's PID when one already runs on that socket. Without --idle-timeout
-      (or with 0) it runs until `authtui agent stop`.
+      (or with 0) it runs until `authtui agent stop`. With --confirm forwarded, each token
+      request that came through an ssh forward waits for a person (--confirm always: every
+      token request): an authtui UI open on the vault asks in a dialog, else the program
+      AUTHTUI_CONFIRM_COMMAND names (read here) is asked, exit 0 allowing; with neither, or
+      after 60 s, the request is denied (exit 6). See docs/security.md.
       """,
-    options: [.idleTimeout(\.idleTimeout)])
+    options: [.idleTimeout(\.idleTimeout), .confirm(\.confirm)])
 
   var global = GlobalOptions()
   /// `--idle-timeout`: the agent stops after this many seconds without a request; 0 never.
   var idleTimeout = 0
+  /// `--confirm`: which token requests wait for a person (none unless given).
+  var confirm: ConfirmationMode?
 
   func run(console: Console) async -> ExitCode {
     do throws(CommandFailure) {
@@ -35,7 +41,7 @@ struct AgentStartCommand: AsyncParsableCommand {
       do {
         started = try await AgentLauncher.launch(
           vault, configuration: AccountAccess.configuration(global),
-          idleTimeout: idleTimeout, location: location)
+          idleTimeout: idleTimeout, confirm: confirm, location: location)
       } catch {
         await vault.close()
         throw error
