@@ -20,6 +20,9 @@ package actor AgentService {
   package nonisolated let startedAt = Date()
   /// Its idle timeout in seconds, nil for none (`agent status` reports it).
   package nonisolated let idleTimeout: Int?
+  /// When its lifetime ends (`agent start --lifetime`), nil for none (`agent status` reports
+  /// it; the command stops the agent then).
+  package nonisolated let endsAt: Date?
   /// The background refreshes that keep every account fresh (`AgentRefresher.run`).
   package nonisolated let refresher = AgentRefresher()
   /// Where token requests held for a person wait (`agent start --confirm`).
@@ -35,14 +38,19 @@ package actor AgentService {
   private var refreshing = 0
   private var stopping = false
   private var drainWaiters: [CheckedContinuation<Void, Never>] = []
+  /// The recent requests, oldest first, at most `AgentStatus.maximumRecords` (`agent
+  /// status`): in memory only, never a token.
+  private(set) var records: [AgentRequestRecord] = []
 
   /// The failure sent for a request that was not served; the command line decides its exit
   /// status (the one `authtui token` would have exited with).
   let failure: @Sendable (AgentRefusal) -> CommandFailure
 
-  /// A service answering for `book`'s vault at `vaultPath`, its failures described by `failure`.
+  /// A service answering for `book`'s vault at `vaultPath`, its failures described by
+  /// `failure`, stopped by its command after `idleTimeout` seconds without a request or at
+  /// `endsAt`.
   package init(
-    book: AccountBook, vaultPath: String, idleTimeout: Int? = nil,
+    book: AccountBook, vaultPath: String, idleTimeout: Int? = nil, endsAt: Date? = nil,
     confirmation: ConfirmationDesk = ConfirmationDesk(
       window: AgentConnection.confirmationWindow, command: nil),
     rules: ConfirmationRules = ConfirmationRules(),
@@ -54,24 +62,22 @@ package actor AgentService {
     self.vault = book.vault
     self.vaultPath = vaultPath
     self.idleTimeout = idleTimeout
+    self.endsAt = endsAt
     self.failure = failure
   }
 
-  /// The answer line for what arrived on a connection. Once the agent is stopping, a request is
-  /// declined unread (`agent_stopping`): the caller does the work itself, and knows that the
-  /// agent did none of it (a `logout` is not left in doubt).
-  package func answer(_ delivery: AgentListener.Delivery) async -> String? {
+  /// The answer line for what arrived on a connection from `peer`. Once the agent is
+  /// stopping, a request is declined unread (`agent_stopping`): the caller does the work
+  /// itself, and knows that the agent did none of it (a `logout` is not left in doubt).
+  package func answer(_ delivery: AgentListener.Delivery, from peer: AgentPeer) async -> String? {
     guard !stopping else { return AgentResponse.failure(failure(.stopping)).line }
     switch delivery {
     case .tooLong:
-      return AgentResponse.failure(
-        failure(
-          .badRequest("the request is longer than \(AgentListener.maximumRequestBytes) bytes"))
-      ).line
+      return refuseUnread(
+        "the request is longer than \(AgentListener.maximumRequestBytes) bytes", from: peer)
     case .tooSlow:
-      return AgentResponse.failure(
-        failure(.badRequest("no complete request line within \(Int(AgentListener.readTimeout)) s"))
-      ).line
+      return refuseUnread(
+        "no complete request line within \(Int(AgentListener.readTimeout)) s", from: peer)
     case .request(let line):
       running += 1
       defer {
@@ -79,7 +85,46 @@ package actor AgentService {
         lastRequest = Date()
         resumeDrainWhenDone()
       }
-      return await answer(line, from: .local(name: "unknown", pid: 0))?.line
+      let request: AgentRequest
+      do {
+        request = try AgentRequest(parsing: line)
+      } catch {
+        return refuseUnread(error.reason, from: peer)
+      }
+      let requester = peer.requester(saying: request.host)
+      let response = await answer(request, from: requester)
+      record(request.operation, from: requester, response)
+      return response?.line
+    }
+  }
+
+  /// The `bad_request` answer to a request that could not be read, logged.
+  private func refuseUnread(_ reason: String, from peer: AgentPeer) -> String {
+    let response = AgentResponse.failure(failure(.badRequest(reason)))
+    record(nil, from: peer.requester(saying: nil), response)
+    return response.line
+  }
+
+  /// Keeps `operation`'s outcome in the log of recent requests; `ping`, `status` and
+  /// `questions`, which touch no account, are left out.
+  private func record(
+    _ operation: AgentRequest.Operation?, from requester: Requester, _ response: AgentResponse?
+  ) {
+    // The UI's look at the held requests, once a second, is not a request of its own either.
+    if operation == .ping || operation == .status || operation == .questions { return }
+    let decision: AgentRequestRecord.Decision
+    switch response {
+    case .failure(let failure)?:
+      decision = .refused(code: failure.code, exit: failure.exitStatus)
+    case nil: decision = .unanswered
+    default: decision = .answered
+    }
+    records.append(
+      AgentRequestRecord(
+        time: Date().timeIntervalSince1970, operation: operation?.name,
+        account: operation?.subject, requester: requester, decision: decision))
+    if records.count > AgentStatus.maximumRecords {
+      records.removeFirst(records.count - AgentStatus.maximumRecords)
     }
   }
 
@@ -134,17 +179,14 @@ package actor AgentService {
     running == 0 ? lastRequest : nil
   }
 
-  /// The answer to one request line; nil when the agent is stopping and a refresh could not be
-  /// started any more (the caller then unlocks the vault itself).
-  func answer(_ line: String, from requester: Requester) async -> AgentResponse? {
-    let request: AgentRequest
-    do {
-      request = try AgentRequest(parsing: line)
-    } catch {
-      return .failure(failure(.badRequest(error.reason)))
-    }
-    // `status` is answered for any vault: its answer names the one served.
-    guard request.vault == vaultPath || request.operation == .status else {
+  /// The answer to one request from `requester`; nil when the agent is stopping and a refresh
+  /// could not be started any more (the caller then unlocks the vault itself).
+  func answer(_ request: AgentRequest, from requester: Requester) async -> AgentResponse? {
+    // `status` is answered for any vault: its answer names the one served. A forwarded
+    // request names the vault path of the machine it comes from, which means nothing here:
+    // a socket forwarded to it is this agent's, so it is answered for this vault.
+    guard request.vault == vaultPath || request.operation == .status || requester.isForwarded
+    else {
       return .failure(failure(.otherVault(served: vaultPath, asked: request.vault)))
     }
     switch request.operation {

@@ -216,7 +216,7 @@ struct AgentCommand: AsyncParsableCommand {
           CommandFailure.answering(
             .busy(vault: service.vaultPath, connections: AgentListener.maximumConnections))
         ).line,
-        handler: { await service.answer($0) })
+        handler: { await service.answer($0, from: $1) })
       return (listener, socket.identity)
     } catch {
       location.remove(socket.identity)
