@@ -47,7 +47,13 @@ package actor ConfirmationDesk {
   private let command: Command?
   private let now: @Sendable () -> Date
   private var nextID = 1
-  private var waiting: [Int: (question: ConfirmationQuestion, scope: String, reply: CheckedContinuation<Outcome, Never>)] = [:]
+  /// A question waiting for its answer: who it covers for 15 minutes, and its caller.
+  private struct Waiting {
+    let question: ConfirmationQuestion
+    let scope: String
+    let reply: CheckedContinuation<Outcome, Never>
+  }
+  private var waiting: [Int: Waiting] = [:]
   private var allowances: [String: Date] = [:]
   private var lastAskedByUI: Date?
 
@@ -77,7 +83,7 @@ package actor ConfirmationDesk {
     if uiIsOpen {
       let window = self.window
       return await withCheckedContinuation { reply in
-        waiting[question.id] = (question, scope, reply)
+        waiting[question.id] = Waiting(question: question, scope: scope, reply: reply)
         Task {
           try? await Task.sleep(for: .seconds(window))
           self.settle(question.id, with: .timedOut)

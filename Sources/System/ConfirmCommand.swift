@@ -35,7 +35,8 @@ public struct ConfirmCommand: Sendable {
   public func ask(_ input: String, timeout: TimeInterval) async -> String? {
     var ends: [Int32] = [0, 0]
     guard pipe(&ends) == 0 else {
-      return "\(Self.variable) could not be given its question (\(String(cString: strerror(errno))))"
+      return
+        "\(Self.variable) could not be given its question (\(String(cString: strerror(errno))))"
     }
     // The whole question goes into the pipe before the command starts (it is far smaller than
     // a pipe's buffer): a command that exits without reading cannot raise SIGPIPE here.
@@ -63,7 +64,9 @@ public struct ConfirmCommand: Sendable {
     let termination = await ended.value
     killer.cancel()
     if termination.succeeded { return nil }
-    if termination == .signalled(SIGKILL) { return "\(Self.variable) did not answer within \(Int(timeout)) s" }
+    if termination == .signalled(SIGKILL) {
+      return "\(Self.variable) did not answer within \(Int(timeout)) s"
+    }
     return "\(Self.variable) denied it (\(termination.description))"
   }
 }

@@ -20,13 +20,20 @@ final class AgentServiceConfirmationTests: XCTestCase {
     return (service, vault, folder)
   }
 
-  func ask(
+  static func ask(
     _ service: AgentService, _ operation: AgentRequest.Operation, vault: String,
     from peer: AgentPeer, host: String? = nil
   ) async -> AgentResponse? {
     await service.answer(
       .request(AgentRequest(operation: operation, vault: vault, host: host).line), from: peer
     ).flatMap(AgentResponse.init(parsing:))
+  }
+
+  /// A forwarded `token` request from build01, under way.
+  static func forwardedToken(from service: AgentService, vault: String) -> Task<
+    AgentResponse?, Never
+  > {
+    Task { await ask(service, token, vault: vault, from: ssh, host: "build01") }
   }
 
   static let token = AgentRequest.Operation.token(
@@ -36,7 +43,7 @@ final class AgentServiceConfirmationTests: XCTestCase {
     let (service, vault, folder) = try await makeService(
       ConfirmationRules(mode: .forwarded), desk: ConfirmationDesk(window: 60, command: nil))
     defer { try? FileManager.default.removeItem(at: folder) }
-    let denied = await ask(service, Self.token, vault: vault, from: Self.ssh, host: "build01")
+    let denied = await Self.ask(service, Self.token, vault: vault, from: Self.ssh, host: "build01")
     XCTAssertEqual(
       denied,
       .failure(
@@ -46,7 +53,7 @@ final class AgentServiceConfirmationTests: XCTestCase {
             + "AUTHTUI_CONFIRM_COMMAND is not set: open `authtui` on the vault's machine (it "
             + "asks in a dialog), or set AUTHTUI_CONFIRM_COMMAND for the agent")))
     // A local request is not held: answered without asking anyone.
-    let local = await ask(service, Self.token, vault: vault, from: AgentServiceTests.curl)
+    let local = await Self.ask(service, Self.token, vault: vault, from: AgentServiceTests.curl)
     XCTAssertEqual(local, .token("stored-alice"))
     // The log has both, the denial with its code.
     let records = await service.records
@@ -58,15 +65,13 @@ final class AgentServiceConfirmationTests: XCTestCase {
       ConfirmationRules(mode: .forwarded), desk: ConfirmationDesk(window: 600, command: nil))
     defer { try? FileManager.default.removeItem(at: folder) }
     // The UI looks, and is then counted as open.
-    let none = await ask(service, .questions, vault: vault, from: AgentServiceTests.curl)
+    let none = await Self.ask(service, .questions, vault: vault, from: AgentServiceTests.curl)
     XCTAssertEqual(none, .questions([]))
-    let request = Task {
-      await self.ask(service, Self.token, vault: vault, from: Self.ssh, host: "build01")
-    }
+    let request = Self.forwardedToken(from: service, vault: vault)
     var held: ConfirmationQuestion?
     let deadline = Date().addingTimeInterval(60)
     while held == nil, Date() < deadline {
-      if case .questions(let questions)? = await ask(
+      if case .questions(let questions)? = await Self.ask(
         service, .questions, vault: vault, from: AgentServiceTests.curl)
       {
         held = questions.first
@@ -79,10 +84,10 @@ final class AgentServiceConfirmationTests: XCTestCase {
       question.requester, "forwarded by ssh (pid 77) from \"build01\" (as the remote says)")
     XCTAssertTrue(question.forwarded)
     // The forwarded side can neither see nor answer it.
-    let peek = await ask(service, .questions, vault: vault, from: Self.ssh, host: "build01")
+    let peek = await Self.ask(service, .questions, vault: vault, from: Self.ssh, host: "build01")
     guard case .failure(let refusal)? = peek else { return XCTFail("\(String(describing: peek))") }
     XCTAssertEqual(refusal.code, "confirm_forwarded")
-    let selfAllowed = await ask(
+    let selfAllowed = await Self.ask(
       service, .confirm(id: question.id, decision: .allowOnce), vault: vault, from: Self.ssh,
       host: "build01")
     guard case .failure(let forwardedAnswer)? = selfAllowed else {
@@ -90,13 +95,13 @@ final class AgentServiceConfirmationTests: XCTestCase {
     }
     XCTAssertEqual(forwardedAnswer.code, "confirm_forwarded")
     // A local peer answers it.
-    let confirmed = await ask(
+    let confirmed = await Self.ask(
       service, .confirm(id: question.id, decision: .allowOnce), vault: vault,
       from: AgentServiceTests.curl)
     XCTAssertEqual(confirmed, .confirmed(id: question.id, decision: .allowOnce))
     let answered = await request.value
     XCTAssertEqual(answered, .token("stored-alice"))
-    let again = await ask(
+    let again = await Self.ask(
       service, .confirm(id: question.id, decision: .deny), vault: vault,
       from: AgentServiceTests.curl)
     guard case .failure(let gone)? = again else { return XCTFail("\(String(describing: again))") }
@@ -109,14 +114,14 @@ final class AgentServiceConfirmationTests: XCTestCase {
     let (service, vault, folder) = try await makeService(
       rules, desk: ConfirmationDesk(window: 60, command: { _, _ in "said no" }))
     defer { try? FileManager.default.removeItem(at: folder) }
-    let denied = await ask(service, Self.token, vault: vault, from: AgentServiceTests.curl)
+    let denied = await Self.ask(service, Self.token, vault: vault, from: AgentServiceTests.curl)
     guard case .failure(let failure)? = denied else {
       return XCTFail("\(String(describing: denied))")
     }
     XCTAssertEqual(failure.code, "not_confirmed")
     XCTAssertEqual(failure.message, "the agent asked for confirmation and said no")
     // Another account's request, or a name that finds none, is not held.
-    let missing = await ask(
+    let missing = await Self.ask(
       service, .token(account: "nobody/x", minimumValidity: 60, startedAt: nil), vault: vault,
       from: AgentServiceTests.curl)
     guard case .failure(let notFound)? = missing else {

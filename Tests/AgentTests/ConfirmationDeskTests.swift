@@ -13,7 +13,9 @@ final class ConfirmationDeskTests: XCTestCase {
     let start = Date(timeIntervalSince1970: 1_800_000_000)
     func advance(_ by: Int) { seconds.add(by, ordering: .sequentiallyConsistent) }
     var now: @Sendable () -> Date {
-      { [self] in start.addingTimeInterval(TimeInterval(seconds.load(ordering: .sequentiallyConsistent))) }
+      { [self] in
+        start.addingTimeInterval(TimeInterval(seconds.load(ordering: .sequentiallyConsistent)))
+      }
     }
   }
 

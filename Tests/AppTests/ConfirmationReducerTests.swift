@@ -22,14 +22,7 @@ import Testing
     -> Driver
   {
     var driver = Driver(size: size)
-    driver.answersUpkeep = false
-    let effects = driver.advance(1)
-    for effect in effects {
-      switch effect {
-      case .watchQuestions: driver.send(.finished(effect, .questions(questions)))
-      default: driver.send(.finished(effect, .done(nil)))
-      }
-    }
+    driver.look(finding: questions)
     return driver
   }
 
@@ -50,12 +43,7 @@ import Testing
     driver.select("bob")
     driver.press(.enter)
     #expect(driver.state.context == .details)
-    driver.answersUpkeep = false
-    for effect in driver.advance(1) {
-      if case .watchQuestions = effect {
-        driver.send(.finished(effect, .questions([Self.local, Self.forwarded])))
-      }
-    }
+    driver.look(finding: [Self.local, Self.forwarded])
     // The oldest first, over the details, which stay underneath.
     #expect(driver.state.confirmation?.question == Self.forwarded)
     #expect(driver.state.context == .confirmation)
@@ -68,7 +56,10 @@ import Testing
   @Test func eachAnswerIsSentAndTheNextQuestionFollows() throws {
     var driver = Self.asked([Self.forwarded, Self.local])
     let effects = driver.press(.character("f"))
-    #expect(effects == [.answerQuestion(try #require(effects.first?.request), question: 4, .allowFifteenMinutes)])
+    #expect(
+      effects == [
+        .answerQuestion(try #require(effects.first?.request), question: 4, .allowFifteenMinutes)
+      ])
     // Keys wait while the answer is on its way.
     #expect(driver.press(.character("d")).isEmpty)
     driver.finish(try #require(effects.first?.request), .done(nil))
@@ -78,12 +69,7 @@ import Testing
         == "allowed for 15 minutes: a token of work/bob for forwarded by ssh (pid 4242) from "
         + "\"build01\" (as the remote says)")
     // The next look still lists the answered one (it started before): only the other shows.
-    driver.answersUpkeep = false
-    for effect in driver.advance(1) {
-      if case .watchQuestions = effect {
-        driver.send(.finished(effect, .questions([Self.forwarded, Self.local])))
-      }
-    }
+    driver.look(finding: [Self.forwarded, Self.local])
     #expect(driver.state.confirmation?.question == Self.local)
     let denial = driver.press(.escape)
     #expect(denial == [.answerQuestion(try #require(denial.first?.request), question: 5, .deny)])
@@ -101,12 +87,31 @@ import Testing
 
   @Test func aQuestionTheAgentNoLongerHoldsCloses() {
     var driver = Self.asked([Self.forwarded])
-    driver.answersUpkeep = false
-    for effect in driver.advance(1) {
-      if case .watchQuestions = effect { driver.send(.finished(effect, .questions([]))) }
-    }
+    driver.look(finding: [])
     #expect(driver.state.confirmation == nil)
     #expect(driver.state.context == .list)
     #expect(driver.state.message?.kind == .warning)
+  }
+}
+
+extension Driver {
+  /// A second later, the look at the agent finds `questions` (the other background work
+  /// ends as `advance` ends it: nothing changed, a due refresh gives a fresh hour).
+  mutating func look(finding questions: [ConfirmationQuestion]) {
+    let answers = answersUpkeep
+    answersUpkeep = false
+    for effect in advance(1) {
+      switch effect {
+      case .watchQuestions: send(.finished(effect, .questions(questions)))
+      case .watchVault, .watchProviders: send(.finished(effect, .done(nil)))
+      case .refreshAhead(_, let name):
+        guard var account = state.account(name) else { break }
+        account.obtainedAt = now
+        account.expiresAt = now.addingTimeInterval(3600)
+        send(.finished(effect, .account(.success(account))))
+      default: break
+      }
+    }
+    answersUpkeep = answers
   }
 }

@@ -14,14 +14,7 @@ extension ScreenSnapshotTests {
   @Test(arguments: sizes) func aLocalRequestAsksOverTheProviderChoice(size: Size) {
     var driver = Driver(size: size)
     driver.press(.character("a"))
-    driver.answersUpkeep = false
-    for effect in driver.advance(1) {
-      if case .watchQuestions = effect {
-        driver.send(.finished(effect, .questions([ConfirmationReducerTests.local])))
-      } else {
-        driver.send(.finished(effect, .done(nil)))
-      }
-    }
+    driver.look(finding: [ConfirmationReducerTests.local])
     Snapshot.check(driver.frame, Self.name("confirmation-local", size))
   }
 }

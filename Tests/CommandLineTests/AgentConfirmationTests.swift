@@ -46,7 +46,8 @@ import Testing
       lines.last?.hasPrefix("authtui agent: allow authtui (pid ") == true
         && lines.last?.hasSuffix(
           " a token of sandbox/alice? (exit 0 allows this once, any other status denies)")
-          == true, "\(question)")
+          == true,
+      "\(question)")
     await AgentManagementTests.cleanUp(pid, cli)
   }
 

@@ -12,8 +12,10 @@ import Testing
     var environment = fixture.environment()
     environment["AUTHTUI_PASSPHRASE"] = UIFixture.passphrase
     environment["AUTHTUI_CONFIRM_COMMAND"] = nil
-    let run = { (arguments: [String], passphrase: String) in
-      var changes = environment
+    let agentEnvironment = environment
+    let run: @Sendable ([String], String) async throws -> ChildProcess.Result = {
+      arguments, passphrase in
+      var changes = agentEnvironment
       changes["AUTHTUI_PASSPHRASE"] = passphrase
       return try await ChildProcess.run(
         Products.authtui, arguments, environment: ChildProcess.environment(changes),

@@ -18,7 +18,8 @@ final class ConfirmCommandTests: XCTestCase {
   }
 
   private func command(_ line: String) throws -> ConfirmCommand {
-    try XCTUnwrap(ConfirmCommand(environment: ["AUTHTUI_CONFIRM_COMMAND": line, "PATH": "/usr/bin:/bin"]))
+    try XCTUnwrap(
+      ConfirmCommand(environment: ["AUTHTUI_CONFIRM_COMMAND": line, "PATH": "/usr/bin:/bin"]))
   }
 
   func testExitZeroAllowsAndTheCommandReadsTheQuestion() async throws {
