@@ -6,7 +6,8 @@ import XCTest
 
 final class AgentRequestTests: XCTestCase {
   static let unknownOperation =
-    #""op" must be "token", "ping", "list", "export", "logout", "status", "default", "rename" or "proof""#
+    #""op" must be "token", "ping", "list", "export", "logout", "status", "default", "rename", "#
+    + #""proof", "questions" or "confirm""#
 
   func testTokenRequestReadsBackWhatItWrites() throws {
     let request = AgentRequest(

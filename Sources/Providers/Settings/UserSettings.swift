@@ -124,13 +124,12 @@ public struct UserSettings: Sendable, Equatable {
         for (account, word) in reader.stringMap("agent.confirm") ?? [:] {
           guard account.contains("/") else {
             reader.report(
-              "agent.confirm", "\"\(account)\" is not an account; name it as PROVIDER/LABEL")
+              "agent.confirm.\(account)", "is not an account; name it as PROVIDER/LABEL")
             continue
           }
           guard confirmationWords.contains(word) else {
             reader.report(
-              "agent.confirm",
-              "\"\(account)\" must be \"forwarded\" or \"always\", not \"\(word)\"")
+              "agent.confirm.\(account)", "must be \"forwarded\" or \"always\", not \"\(word)\"")
             continue
           }
           settings.agentConfirm[account] = word
