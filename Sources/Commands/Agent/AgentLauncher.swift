@@ -33,10 +33,11 @@ package enum AgentLauncher {
   }
 
   /// Starts the agent for the unlocked `vault`, with the providers of `configuration`, on
-  /// `location`, stopping after `idleTimeout` seconds without a request (0: never).
+  /// `location`, stopping after `idleTimeout` seconds without a request (0: never) and
+  /// `lifetime` after it starts (nil: never).
   static func launch(
     _ vault: Vault, configuration: ConfigurationLocation, idleTimeout: Int,
-    location: AgentSocketLocation,
+    lifetime: Duration? = nil, location: AgentSocketLocation,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) async throws(CommandFailure) -> Started {
     guard let key = await vault.unlockKey() else {
@@ -62,7 +63,7 @@ package enum AgentLauncher {
           "agent", "--vault", vault.location.canonicalPath, "--config",
           configuration.directory.path, "--idle-timeout", String(idleTimeout),
           "--\(AgentCommand.handoverOption)", "3",
-        ],
+        ] + (lifetime.map { ["--lifetime", "\($0.components.seconds)s"] } ?? []),
         environment: childEnvironment, standardInput: .null, standardOutput: .descriptor(log),
         standardError: .descriptor(log), extra: [3: channel.agent], detached: true)
     } catch {

@@ -1,7 +1,7 @@
 import Agent
 import Foundation
 
-/// `authtui agent start [--idle-timeout SECONDS]`: the agent in the background, returning once
+/// `authtui agent start [--idle-timeout SECONDS] [--lifetime DURATION]`: the agent in the background, returning once
 /// it listens.
 struct AgentStartCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration<Self>(
@@ -17,13 +17,18 @@ struct AgentStartCommand: AsyncParsableCommand {
       the line). The agent's own messages go to its log beside the socket
       ($XDG_RUNTIME_DIR/authtui/agent.log, 0600, rewritten at each start). Exit 1 naming
       the running agent's PID when one already runs on that socket. Without --idle-timeout
-      (or with 0) it runs until `authtui agent stop`.
+      (or with 0) and --lifetime it runs until `authtui agent stop`. --lifetime DURATION
+      (90s, 15m, 8h, 2d; a bare number is seconds) stops it that long after it starts,
+      whatever its activity: it finishes what is under way, as `agent stop` does, and forgets
+      the vault's key; `agent status` shows when (`ends`).
       """,
-    options: [.idleTimeout(\.idleTimeout)])
+    options: [.idleTimeout(\.idleTimeout), .lifetime(\.lifetime)])
 
   var global = GlobalOptions()
   /// `--idle-timeout`: the agent stops after this many seconds without a request; 0 never.
   var idleTimeout = 0
+  /// `--lifetime`: the agent stops this long after it starts; nil never.
+  var lifetime: Duration?
 
   func run(console: Console) async -> ExitCode {
     do throws(CommandFailure) {
@@ -35,7 +40,7 @@ struct AgentStartCommand: AsyncParsableCommand {
       do {
         started = try await AgentLauncher.launch(
           vault, configuration: AccountAccess.configuration(global),
-          idleTimeout: idleTimeout, location: location)
+          idleTimeout: idleTimeout, lifetime: lifetime, location: location)
       } catch {
         await vault.close()
         throw error
