@@ -8,9 +8,8 @@ import Testing
 
 /// `agent start --confirm` and `"agent": {"confirm": …}` with the built binaries against
 /// `authtui-sandbox`: a held token request allowed or denied by `AUTHTUI_CONFIRM_COMMAND`,
-/// denied with nobody to ask, and a request the rules do not hold answered without asking.
-/// The requests here are local; a forwarded one is a `Requester` value in the service's own
-/// tests.
+/// denied with nobody to ask, and a request the rules do not hold answered without asking;
+/// forwarded requests come through `authtui ssh` and a real sshd (`SSHServer`).
 @Suite struct AgentConfirmationTests {
   static let wrongPassphrase = AgentCommandTests.wrongPassphrase
 
@@ -25,6 +24,58 @@ import Testing
   ) async throws -> Int32 {
     try AgentManagementTests.started(
       try await cli.run(["agent", "start", "--idle-timeout", "600"] + arguments, changes), cli)
+  }
+
+  /// `authtui token sandbox/alice` run on the far side of `authtui ssh` through `server`, with
+  /// no vault, passphrase or agent of its own there: only the forwarded socket can answer.
+  static func remoteToken(_ cli: CLIHarness, through server: SSHServer) async throws
+    -> ChildProcess.Result
+  {
+    try await cli.run(
+      [
+        "ssh", "-F", server.clientConfig, server.host, "--", "env", "-u", "AUTHTUI_PASSPHRASE",
+        "HOME=/nonexistent", "XDG_DATA_HOME=/nonexistent", "AUTHTUI_VAULT=/nonexistent/vault.db",
+        Products.authtui, "token", "sandbox/alice",
+      ], wrongPassphrase)
+  }
+
+  @Test func forwardedDeniesAForwardedRequestWithNobodyToAskAndAllowsItByTheCommand()
+    async throws
+  {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    let stored = try #require(try await cli.storedToken("sandbox", "alice"))
+    let server = try await SSHServer.start()
+    _ = try await Self.startAgent(
+      cli, ["--confirm", "forwarded"], ["AUTHTUI_CONFIRM_COMMAND": nil])
+    let denied = try await Self.remoteToken(cli, through: server)
+    let deniedLog = await server.log()
+    #expect(denied.status == 6, "\(denied.stderr)\n\(deniedLog)")
+    #expect(denied.stdout.isEmpty)
+    #expect(
+      denied.stderr.contains(
+        "authtui: the agent asked for confirmation, but no authtui was open on its vault and "
+          + "AUTHTUI_CONFIRM_COMMAND is not set: open `authtui` on the vault's machine (it "
+          + "asks in a dialog), or set AUTHTUI_CONFIRM_COMMAND for the agent\n"),
+      "\(denied.stderr)")
+    #expect(try await cli.run(["agent", "stop"]).status == 0)
+
+    // The same with a confirm command that allows it: the token comes through, and the
+    // question named the ssh client that relayed it.
+    let allowing = try await Self.startAgent(
+      cli, ["--confirm", "forwarded"],
+      ["AUTHTUI_CONFIRM_COMMAND": Self.command(cli, exiting: 0)])
+    let allowed = try await Self.remoteToken(cli, through: server)
+    let allowedLog = await server.log()
+    #expect(allowed.status == 0, "\(allowed.stderr)\n\(allowedLog)")
+    #expect(allowed.stdout == stored + "\n")
+    let question = try String(contentsOfFile: cli.folder.file("question"), encoding: .utf8)
+    #expect(question.hasPrefix("account: sandbox/alice\nrequester: forwarded by ssh (pid "))
+    // The log of requests has the denial before, and this one allowed.
+    let status = try await cli.run(["agent", "status", "--json"])
+    #expect(status.stdout.contains("\"decision\":\"allowed\""), "\(status.stdout)")
+    await server.stop()
+    await AgentManagementTests.cleanUp(allowing, cli)
   }
 
   @Test func alwaysHoldsALocalRequestUntilTheConfirmCommandAllowsIt() async throws {

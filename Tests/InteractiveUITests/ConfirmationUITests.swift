@@ -3,10 +3,11 @@ import Synchronization
 import TestSupport
 import Testing
 
-/// The agent's question in the real UI: a token request held by `agent start --confirm`
-/// allowed from the dialog in tmux, the caller then getting its token.
+/// The agent's question in the real UI: a token request forwarded through `authtui ssh` and a
+/// real sshd, held by `agent start --confirm forwarded`, allowed from the dialog in tmux, the
+/// remote caller then getting its token.
 @Suite struct ConfirmationUITests {
-  @Test func aHeldRequestIsAllowedFromTheUIsDialog() async throws {
+  @Test func aForwardedRequestIsAllowedFromTheUIsDialog() async throws {
     let fixture = try await UIFixture.start()
     try await LiveUITests.authtui(["login", "sandbox"], in: fixture)
     var environment = fixture.environment()
@@ -22,7 +23,9 @@ import Testing
         timeout: 120)
     }
     let started = try await run(
-      ["agent", "start", "--confirm", "always", "--idle-timeout", "600"], UIFixture.passphrase)
+      ["agent", "start", "--confirm", "forwarded", "--idle-timeout", "600"],
+      UIFixture.passphrase)
+    let server = try await SSHServer.start()
     #expect(started.status == 0, "\(started.stderr)")
     let stored = try await fixture.accessToken(provider: "sandbox", label: "alice")
     try await fixture.runUnlocked(waitingForTheList: false) { tmux in
@@ -36,19 +39,29 @@ import Testing
         let ended = Flag()
         let request = Task {
           defer { ended.raise() }
-          return try await run(["token", "sandbox/alice"], "not the passphrase")
+          // On the far side: no vault, passphrase or agent of its own.
+          return try await run(
+            [
+              "ssh", "-F", server.clientConfig, server.host, "--", "env", "-u",
+              "AUTHTUI_PASSPHRASE", "HOME=/nonexistent", "XDG_DATA_HOME=/nonexistent",
+              "AUTHTUI_VAULT=/nonexistent/vault.db", Products.authtui, "token", "sandbox/alice",
+            ], "not the passphrase")
         }
         let screen = try await tmux.waitUntil("the dialog, or the request's end") { screen in
           ended.isRaised || screen.contains { $0.contains(question) }
         }
-        if screen.contains(where: { $0.contains(question) }) { try await tmux.sendKeys("o") }
+        if screen.contains(where: { $0.contains(question) }) {
+          #expect(screen.contains { $0.contains("came through an ssh forward") }, "\(screen)")
+          try await tmux.sendKeys("o")
+        }
         token = try await request.value
       } while token.status == 6 && token.stderr.contains("no authtui was open")
         && Date() < deadline
       #expect(token.status == 0, "\(token.stderr)")
       #expect(token.stdout == (stored ?? "-") + "\n")
-      try await tmux.waitFor("allowed once: a token of sandbox/alice for authtui (pid ")
+      try await tmux.waitFor("allowed once: a token of sandbox/alice for forwarded by ssh")
     }
+    await server.stop()
     #expect(try await run(["agent", "stop"], "not the passphrase").status == 0)
     await fixture.stop()
   }

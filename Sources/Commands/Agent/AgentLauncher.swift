@@ -66,7 +66,7 @@ package enum AgentLauncher {
           configuration.directory.path, "--idle-timeout", String(idleTimeout),
           "--\(AgentCommand.handoverOption)", "3",
         ] + (lifetime.map { ["--lifetime", "\($0.components.seconds)s"] } ?? [])
-        + (confirm.map { ["--confirm", $0.rawValue] } ?? []),
+          + (confirm.map { ["--confirm", $0.rawValue] } ?? []),
         environment: childEnvironment, standardInput: .null, standardOutput: .descriptor(log),
         standardError: .descriptor(log), extra: [3: channel.agent], detached: true)
     } catch {
