@@ -316,7 +316,9 @@ import Vault
   @Test func explainsItselfInHelpAndTheCommandList() async throws {
     let help = try await ChildProcess.run(Products.authtui, ["help", "agent"])
     #expect(help.status == 0)
-    #expect(help.stdout.hasPrefix("Usage: authtui agent [--idle-timeout SECONDS]\n"))
+    #expect(
+      help.stdout.hasPrefix(
+        "Usage: authtui agent [--idle-timeout SECONDS] [--lifetime DURATION]\n"))
     #expect(help.stdout.contains("$XDG_RUNTIME_DIR/authtui/agent.sock"))
     #expect(help.stdout.contains("AUTHTUI_NO_AGENT=1"))
     let list = try await ChildProcess.run(Products.authtui, ["--help"])
