@@ -175,6 +175,34 @@ final class AgentRequestLogTests: XCTestCase {
     XCTAssertEqual(records.last?.requester, .local(name: "sh", pid: 105))
   }
 
+  func testTheOldestRequestsGiveWaySoThatTheStatusAnswerFitsWhatAClientReads() async throws {
+    let (service, vault, folder) = try await AgentServiceTests.makeService()
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let long = String(repeating: "x", count: 1000)
+    for number in 1...100 {
+      _ = await service.answer(
+        .request(
+          AgentRequest(
+            operation: .token(
+              account: "nobody/\(number)-\(long)", minimumValidity: 60, startedAt: nil),
+            vault: vault
+          ).line),
+        from: AgentServiceTests.curl)
+    }
+    let line = await service.answer(
+      .request(AgentRequest(operation: .status, vault: vault).line), from: AgentServiceTests.curl)
+    let answer = try XCTUnwrap(line)
+    XCTAssertLessThanOrEqual(answer.utf8.count + 1, AgentConnection.maximumAnswerBytes)
+    guard case .status(let status)? = AgentResponse(parsing: answer) else {
+      return XCTFail(answer)
+    }
+    XCTAssertFalse(status.requests.isEmpty)
+    XCTAssertLessThan(status.requests.count, 100)
+    XCTAssertEqual(status.requests.last?.account, "nobody/100-\(long)")
+    let records = await service.records
+    XCTAssertEqual(records.count, 100)
+  }
+
   func testAnSSHClientOrARequestNamingItsHostIsForwarded() {
     XCTAssertEqual(
       AgentPeer(pid: 7, name: "ssh", executable: nil).requester(saying: nil),

@@ -67,6 +67,42 @@ import Testing
     await AgentManagementTests.cleanUp(pid, cli)
   }
 
+  @Test func withoutACommandALoginShellOnATerminalHasTheAgent() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    let stored = String(try await cli.run(["token", "sandbox/alice"]).stdout.dropLast())
+    let pid = try AgentManagementTests.started(try await cli.run(["agent", "start"]), cli)
+    let server = try await SSHServer.start()
+    var changes = cli.workspace.environmentChanges()
+    changes["AUTHTUI_PASSPHRASE"] = nil
+    let command =
+      "'\(Products.authtui)' ssh -F '\(server.clientConfig)' \(server.host); "
+      + "echo ssh-exit=$?; exec sleep 600"
+    let socketFile = cli.folder.file("remote-socket")
+    try await TmuxSession.run(command, columns: 200, environment: changes) { tmux in
+      // The remote login shell, on a terminal of its own (`-t`).
+      try await tmux.type(
+        "[ -t 0 ] && echo \"$AUTHTUI_AGENT_SOCKET\" > '\(socketFile)' && "
+          + "t=$(env HOME=/nonexistent AUTHTUI_VAULT=/nonexistent/vault.db "
+          + "'\(Products.authtui)' token sandbox/alice) && [ \"$t\" = '\(stored)' ] && "
+          + "echo remote-token-$((6 * 7))")
+      try await tmux.sendKeys("Enter")
+      // What the shell printed, not what was typed.
+      try await tmux.waitFor("remote-token-42")
+      try await tmux.type("exit")
+      try await tmux.sendKeys("Enter")
+      try await tmux.waitFor("ssh-exit=0")
+    }
+    let socket = try String(contentsOfFile: socketFile, encoding: .utf8)
+      .trimmingCharacters(in: .newlines)
+    #expect(socket.hasPrefix("/tmp/authtui-fwd-") && socket.hasSuffix("/agent.sock"), "\(socket)")
+    #expect(fileMode(socket) == nil)
+    #expect(fileMode(String(socket.dropLast("/agent.sock".count))) == nil)
+    await server.stop()
+    #expect(try await cli.run(["agent", "stop"]).status == 0)
+    await AgentManagementTests.cleanUp(pid, cli)
+  }
+
   @Test func sshWithoutAnAgentRefusesBeforeSSHStarts() async throws {
     let cli = try await CLIHarness.start()
     // A program that would leave a mark if it ran.

@@ -94,11 +94,6 @@ public final class SSHServer: Sendable {
     await process.standardError()
   }
 
-  /// `ssh -F clientConfig host COMMAND`, as a command line for `ChildProcess.run`.
-  public func sshArguments(_ command: [String]) -> [String] {
-    ["-F", clientConfig, host] + command
-  }
-
   private static func serverConfiguration(_ folder: TemporaryDirectory, port: Int) -> String {
     """
     Port \(port)
