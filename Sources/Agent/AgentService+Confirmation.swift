@@ -2,23 +2,34 @@ import Accounts
 import Foundation
 
 extension AgentService {
-  /// Holds a request that hands out a token of the account `text` names until a person
-  /// allows it, when the rules say so for that account and `requester`: nil when it may go
-  /// on (at once when it is not held), else the `not_confirmed` failure. A name that finds no
-  /// account is not held: the work itself then fails as it would.
-  func confirmation(of text: String, for requester: Requester) async -> AgentResponse? {
+  /// Holds a request that hands out a token (`token`, `export`, `proof`) until a person
+  /// answers, when the rules say so for its account and `requester`: what they decided, or nil
+  /// when it is not held (answered at once). A name that finds no account is not held (the
+  /// work itself then fails as it would), nor a request this agent declines (another vault).
+  func confirmation(of request: AgentRequest, for requester: Requester) async
+    -> ConfirmationDesk.Outcome?
+  {
     let rules = confirmationRules
-    guard !rules.holdsNothing, let record = try? await book.account(named: text),
-      let name = try? record.accountName,
+    guard !rules.holdsNothing, let text = Self.accountHandedOut(by: request.operation),
+      request.vault == vaultPath || requester.isForwarded,
+      let record = try? await book.account(named: text), let name = try? record.accountName,
       rules.holds(name, forwarded: requester.isForwarded)
     else { return nil }
-    let outcome = await confirmation.confirm(
+    return await confirmation.confirm(
       account: name.description, requester: requester.description,
       forwarded: requester.isForwarded, scope: requester.confirmationScope)
-    guard outcome.allowed else {
-      return .failure(failure(.notConfirmed(outcome, window: confirmation.window)))
+  }
+
+  /// The account whose token `operation` hands out, as the caller named it.
+  static func accountHandedOut(by operation: AgentRequest.Operation) -> String? {
+    switch operation {
+    case .token(let account, _, _), .export(let account, _, _),
+      .proof(let account, _, _, _, _):
+      return account
+    case .ping, .list, .logout, .status, .makeDefault, .clearDefault, .rename, .questions,
+      .confirm:
+      return nil
     }
-    return nil
   }
 
   /// The answer to `questions` and `confirm`: only a process on this machine may see or

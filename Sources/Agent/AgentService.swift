@@ -92,8 +92,15 @@ package actor AgentService {
         return refuseUnread(error.reason, from: peer)
       }
       let requester = peer.requester(saying: request.host)
-      let response = await answer(request, from: requester)
-      record(request.operation, from: requester, response)
+      // A request that hands out a token may first wait for a person (`--confirm`).
+      let held = await confirmation(of: request, for: requester)
+      let response: AgentResponse? =
+        if let held, !held.allowed {
+          AgentResponse.failure(failure(.notConfirmed(held, window: confirmation.window)))
+        } else {
+          await answer(request, from: requester)
+        }
+      record(request.operation, from: requester, response, confirmation: held)
       return response?.line
     }
   }
@@ -108,7 +115,8 @@ package actor AgentService {
   /// Keeps `operation`'s outcome in the log of recent requests; `ping`, `status` and
   /// `questions`, which touch no account, are left out.
   private func record(
-    _ operation: AgentRequest.Operation?, from requester: Requester, _ response: AgentResponse?
+    _ operation: AgentRequest.Operation?, from requester: Requester, _ response: AgentResponse?,
+    confirmation: ConfirmationDesk.Outcome? = nil
   ) {
     // The UI's look at the held requests, once a second, is not a request of its own either.
     if operation == .ping || operation == .status || operation == .questions { return }
@@ -122,7 +130,8 @@ package actor AgentService {
     records.append(
       AgentRequestRecord(
         time: Date().timeIntervalSince1970, operation: operation?.name,
-        account: operation?.subject, requester: requester, decision: decision))
+        account: operation?.subject, requester: requester, decision: decision,
+        confirmation: confirmation?.words))
     if records.count > AgentStatus.maximumRecords {
       records.removeFirst(records.count - AgentStatus.maximumRecords)
     }
@@ -181,7 +190,7 @@ package actor AgentService {
 
   /// The answer to one request from `requester`; nil when the agent is stopping and a refresh
   /// could not be started any more (the caller then unlocks the vault itself).
-  func answer(_ request: AgentRequest, from requester: Requester) async -> AgentResponse? {
+  private func answer(_ request: AgentRequest, from requester: Requester) async -> AgentResponse? {
     // `status` is answered for any vault: its answer names the one served. A forwarded
     // request names the vault path of the machine it comes from, which means nothing here:
     // a socket forwarded to it is this agent's, so it is answered for this vault.
@@ -195,7 +204,6 @@ package actor AgentService {
     case .status:
       return await status()
     case .token(let name, let minimumValidity, let startedAt):
-      if let refusal = await confirmation(of: name, for: requester) { return refusal }
       do {
         return .token(
           try await book.accessToken(
@@ -207,7 +215,6 @@ package actor AgentService {
         return .failure(failure(.account(error)))
       }
     case .proof(let name, let minimumValidity, let startedAt, let method, let url):
-      if let refusal = await confirmation(of: name, for: requester) { return refusal }
       do {
         return .proof(
           try await book.proof(
@@ -218,10 +225,7 @@ package actor AgentService {
       } catch {
         return .failure(failure(.account(error)))
       }
-    case .export(let name, _, _):
-      if let refusal = await confirmation(of: name, for: requester) { return refusal }
-      return await answerAboutAccounts(request.operation)
-    case .list, .logout, .makeDefault, .clearDefault, .rename:
+    case .list, .export, .logout, .makeDefault, .clearDefault, .rename:
       return await answerAboutAccounts(request.operation)
     case .questions, .confirm:
       return await answerAboutConfirmations(request.operation, from: requester)

@@ -26,6 +26,20 @@ package actor ConfirmationDesk {
     /// Nobody answered within the window.
     case timedOut
 
+    /// How the agent's log of requests says it (`agent status`).
+    package var words: String {
+      switch self {
+      case .allowedInUI(.allowFifteenMinutes): return "allowed for 15 minutes in authtui"
+      case .allowedInUI: return "allowed once in authtui"
+      case .allowedByCommand: return "allowed by AUTHTUI_CONFIRM_COMMAND"
+      case .allowedEarlier: return "allowed for 15 minutes earlier"
+      case .deniedInUI: return "denied in authtui"
+      case .deniedByCommand: return "denied by AUTHTUI_CONFIRM_COMMAND"
+      case .nobodyToAsk: return "nobody to ask"
+      case .timedOut: return "nobody answered in time"
+      }
+    }
+
     /// True for the three ways of allowing.
     package var allowed: Bool {
       switch self {

@@ -32,17 +32,21 @@ public struct AgentRequestRecord: Sendable, Equatable {
   public var requester: Requester
   /// What became of it (`decision`).
   public var decision: Decision
+  /// How a person decided on it, for a request held for confirmation (`confirmation`: "allowed
+  /// once in authtui", "nobody to ask"…); nil for one that was not held.
+  public var confirmation: String?
 
   /// A record with every field given.
   public init(
     time: TimeInterval, operation: String?, account: String?, requester: Requester,
-    decision: Decision
+    decision: Decision, confirmation: String? = nil
   ) {
     self.time = time
     self.operation = operation
     self.account = account
     self.requester = requester
     self.decision = decision
+    self.confirmation = confirmation
   }
 
   /// True when the caller got what it asked for.
@@ -59,6 +63,7 @@ public struct AgentRequestRecord: Sendable, Equatable {
     case .refused(let code, let exit):
       members += [("decision", "refused"), ("code", .string(code)), ("exit", .int(Int(exit)))]
     }
+    if let confirmation { members.append(("confirmation", .string(confirmation))) }
     return .object(members)
   }
 
@@ -66,7 +71,8 @@ public struct AgentRequestRecord: Sendable, Equatable {
     guard case .number(let time)? = members["time"], time.isFinite,
       let operation = OptionalMember.string(members["op"]),
       let account = OptionalMember.string(members["account"]),
-      let requester = members["requester"]?.objectValue.flatMap(Requester.init(json:))
+      let requester = members["requester"]?.objectValue.flatMap(Requester.init(json:)),
+      let confirmation = OptionalMember.string(members["confirmation"])
     else { return nil }
     let decision: Decision
     switch members["decision"]?.stringValue {
@@ -81,6 +87,6 @@ public struct AgentRequestRecord: Sendable, Equatable {
     }
     self.init(
       time: time, operation: operation, account: account, requester: requester,
-      decision: decision)
+      decision: decision, confirmation: confirmation)
   }
 }

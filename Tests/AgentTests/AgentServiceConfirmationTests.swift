@@ -58,6 +58,7 @@ final class AgentServiceConfirmationTests: XCTestCase {
     // The log has both, the denial with its code.
     let records = await service.records
     XCTAssertEqual(records.map(\.decision), [.refused(code: "not_confirmed", exit: 9), .answered])
+    XCTAssertEqual(records.map(\.confirmation), ["nobody to ask", nil])
   }
 
   func testAForwardedRequestAllowedInTheUIGetsItsTokenAndOnlyALocalPeerMayAnswer() async throws {
@@ -101,6 +102,12 @@ final class AgentServiceConfirmationTests: XCTestCase {
     XCTAssertEqual(confirmed, .confirmed(id: question.id, decision: .allowOnce))
     let answered = await request.value
     XCTAssertEqual(answered, .token("stored-alice"))
+    // The log says how it was allowed; the looks at the questions are not in it.
+    let records = await service.records
+    XCTAssertEqual(
+      records.filter { $0.operation == "token" }.map(\.confirmation), ["allowed once in authtui"])
+    XCTAssertEqual(records.filter { $0.operation == "confirm" }.map(\.confirmation), [nil, nil])
+    XCTAssertFalse(records.contains { $0.operation == "questions" })
     let again = await Self.ask(
       service, .confirm(id: question.id, decision: .deny), vault: vault,
       from: AgentServiceTests.curl)

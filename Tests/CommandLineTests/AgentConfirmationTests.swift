@@ -73,7 +73,10 @@ import Testing
     #expect(question.hasPrefix("account: sandbox/alice\nrequester: forwarded by ssh (pid "))
     // The log of requests has the denial before, and this one allowed.
     let status = try await cli.run(["agent", "status", "--json"])
-    #expect(status.stdout.contains("\"decision\":\"allowed\""), "\(status.stdout)")
+    #expect(
+      status.stdout.contains(
+        #""decision":"allowed","code":null,"exit":null,"confirmation":"allowed by AUTHTUI_CONFIRM_COMMAND""#
+      ), "\(status.stdout)")
     await server.stop()
     await AgentManagementTests.cleanUp(allowing, cli)
   }

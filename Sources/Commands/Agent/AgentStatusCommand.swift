@@ -22,11 +22,13 @@ struct AgentStatusCommand: AsyncParsableCommand {
       "ends_at", "accounts": [{"account", "status", "expires_at", "refreshable",
       "next_refresh", "dpop_bound", "dpop_jkt"}], "requests": [{"time", "op", "account",
       "requester": {"kind": "local", "name", "pid"} or {"kind": "forwarded", "via", "pid",
-      "remote_host"}, "decision": "allowed", "denied" or "unanswered", "code", "exit"}]}, times in ISO 8601
+      "remote_host"}, "decision": "allowed", "denied" or "unanswered", "code", "exit",
+      "confirmation"}]}, times in ISO 8601
       (UTC) or null, idle_timeout in seconds or null for none, ends_at when --lifetime ends
       the agent (null for none), dpop_jkt the RFC 7638 thumbprint of the key a DPoP-bound
       token is bound to (null for a Bearer token), code and exit the refusal's (null when
-      allowed).
+      allowed), confirmation how a person decided on a request held by --confirm ("allowed
+      once in authtui", "nobody to ask"…; null when it was not held).
       """,
     options: [.flag("json", \.json, help: "print a JSON object instead of text")])
 
@@ -142,7 +144,8 @@ struct AgentStatusCommand: AsyncParsableCommand {
     let rows = requests.map { record in
       [
         iso(Date(timeIntervalSince1970: record.time)), record.operation ?? "(unreadable)",
-        record.account ?? "—", record.requester.description, decisionText(record.decision),
+        record.account ?? "—", record.requester.description,
+        decisionText(record.decision) + (record.confirmation.map { ": \($0)" } ?? ""),
       ]
     }
     return "Recent requests, oldest first:\n"
@@ -204,7 +207,7 @@ struct AgentStatusCommand: AsyncParsableCommand {
       ("op", record.operation.map(OrderedJSON.string) ?? .null),
       ("account", record.account.map(OrderedJSON.string) ?? .null),
       ("requester", record.requester.json), ("decision", decision), ("code", code),
-      ("exit", exit),
+      ("exit", exit), ("confirmation", record.confirmation.map(OrderedJSON.string) ?? .null),
     ])
   }
 
