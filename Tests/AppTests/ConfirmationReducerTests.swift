@@ -85,6 +85,25 @@ import Testing
     #expect(driver.state.confirmation?.answering == nil)
   }
 
+  @Test func theUnlockScreenAsksToo() throws {
+    var driver = Driver(unlocked: false)
+    driver.send(.finished(.start, .vault(.locked(problem: nil))))
+    driver.type("hunt")
+    driver.look(finding: [Self.forwarded])
+    #expect(driver.state.context == .confirmation)
+    #expect(driver.text.contains("Allow a token of work/bob?"))
+    // Its keys answer it; nothing goes into the passphrase field.
+    let effects = driver.press(.character("d"))
+    #expect(effects == [.answerQuestion(try #require(effects.first?.request), question: 4, .deny)])
+    driver.finish(try #require(effects.first?.request), .done(nil))
+    #expect(driver.state.context == .unlock)
+    guard case .locked(let form) = driver.state.phase else {
+      Issue.record("not on the unlock screen: \(driver.state.phase)")
+      return
+    }
+    #expect(form.passphrase.text == "hunt")
+  }
+
   @Test func aQuestionTheAgentNoLongerHoldsCloses() {
     var driver = Self.asked([Self.forwarded])
     driver.look(finding: [])

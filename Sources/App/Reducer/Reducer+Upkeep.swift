@@ -36,14 +36,6 @@ extension AppState {
       providersWatchedAt = now
       effects.append(.watchProviders(id))
     }
-    if questionWatch == nil,
-      questionsWatchedAt.map({ now.timeIntervalSince($0) >= Self.questionWatchInterval }) ?? true
-    {
-      let id = newRequest()
-      questionWatch = id
-      questionsWatchedAt = now
-      effects.append(.watchQuestions(id))
-    }
     for account in accounts {
       guard let due = refreshDue(account), due <= now, !isBusy(account.name) else { continue }
       let id = startRefresh(account.name)
@@ -51,6 +43,23 @@ extension AppState {
       effects.append(.refreshAhead(id, account.name))
     }
     return effects
+  }
+
+  /// The look at the agent's held token requests, when one is due: on the unlock screen too
+  /// (the agent holds the vault's key whatever this UI's state), not before the vault was
+  /// looked at, nor when it cannot be used.
+  mutating func lookForQuestions(now: Date) -> [Effect] {
+    switch phase {
+    case .ready, .locked: break
+    case .starting, .unusable: return []
+    }
+    guard questionWatch == nil,
+      questionsWatchedAt.map({ now.timeIntervalSince($0) >= Self.questionWatchInterval }) ?? true
+    else { return [] }
+    let id = newRequest()
+    questionWatch = id
+    questionsWatchedAt = now
+    return [.watchQuestions(id)]
   }
 
   /// When `account` is next refreshed in the background: after a failure, its retry time;
