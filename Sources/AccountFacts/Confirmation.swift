@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import Spelling
 
 /// Which token requests the agent holds until a person allows them (`agent start --confirm
 /// forwarded|always`, and `"agent": {"confirm": {ACCOUNT: …}}` in config.json): a request
@@ -88,8 +89,11 @@ public struct ConfirmationQuestion: Sendable, Equatable {
 
   /// The lines a confirm command reads on its standard input (`AUTHTUI_CONFIRM_COMMAND`):
   /// the account, who asks, and one sentence.
+  /// The requester's words are cleaned of control characters first: a forwarded request's
+  /// host name is whatever the remote side said, and must not add lines of its own.
   public var commandInput: String {
-    "account: \(account)\nrequester: \(requester)\n"
+    let requester = TerminalText.cleaned(self.requester)
+    return "account: \(account)\nrequester: \(requester)\n"
       + "authtui agent: allow \(requester) a token of \(account)? "
       + "(exit 0 allows this once, any other status denies)\n"
   }

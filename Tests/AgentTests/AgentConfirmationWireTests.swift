@@ -68,4 +68,15 @@ final class AgentConfirmationWireTests: XCTestCase {
     XCTAssertFalse(ConfirmationMode.forwarded.holds(forwarded: false))
     XCTAssertTrue(ConfirmationMode.always.holds(forwarded: false))
   }
+
+  func testTheCommandsQuestionKeepsARemoteHostNameOnOneLine() {
+    let question = ConfirmationQuestion(
+      id: 1, account: "sandbox/alice",
+      requester: "forwarded by ssh (pid 77) from \"x\naccount: other/bob\" (as the remote says)",
+      forwarded: true, deadline: Date())
+    let lines = question.commandInput.split(separator: "\n")
+    XCTAssertEqual(lines.count, 3)
+    XCTAssertEqual(lines.first, "account: sandbox/alice")
+    XCTAssertEqual(lines.filter { $0.hasPrefix("account: ") }.count, 1)
+  }
 }

@@ -1,5 +1,6 @@
 import AccountFacts
 import Foundation
+import Spelling
 
 /// The agent's held token requests (`agent start --confirm`): looked for once a second while
 /// the UI runs, each shown in a dialog over whatever screen is open, oldest first, and
@@ -68,6 +69,7 @@ extension AppState {
     }
     message = StatusMessage(
       decision == .deny ? .info : .success,
-      "\(words): a token of \(asked.account) for \(asked.requester)", now: now)
+      "\(words): a token of \(asked.account) for \(TerminalText.cleaned(asked.requester))",
+      now: now)
   }
 }
