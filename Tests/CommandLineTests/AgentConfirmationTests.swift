@@ -77,6 +77,9 @@ import Testing
       status.stdout.contains(
         #""decision":"allowed","code":null,"exit":null,"confirmation":"allowed by AUTHTUI_CONFIRM_COMMAND""#
       ), "\(status.stdout)")
+    let text = try await cli.run(["agent", "status"])
+    #expect(
+      text.stdout.contains("allowed by AUTHTUI_CONFIRM_COMMAND"), "\(text.stdout)")
     await server.stop()
     await AgentManagementTests.cleanUp(allowing, cli)
   }
@@ -117,6 +120,10 @@ import Testing
         == "authtui: the agent asked for confirmation and AUTHTUI_CONFIRM_COMMAND denied it "
         + "(it exited with status 1)\n")
     #expect(denied.stdout.isEmpty)
+    let status = try await cli.run(["agent", "status"])
+    #expect(
+      status.stdout.contains(
+        "denied (not_confirmed, exit 6): denied by AUTHTUI_CONFIRM_COMMAND"), "\(status.stdout)")
     // `export` hands out the token too: held the same way.
     let export = try await cli.run(
       ["export", "sandbox/alice", "--env-file", cli.folder.file("env")], Self.wrongPassphrase)

@@ -144,12 +144,19 @@ struct AgentStatusCommand: AsyncParsableCommand {
     let rows = requests.map { record in
       [
         iso(Date(timeIntervalSince1970: record.time)), record.operation ?? "(unreadable)",
-        record.account ?? "—", record.requester.description,
-        decisionText(record.decision) + (record.confirmation.map { ": \($0)" } ?? ""),
+        record.account ?? "—", record.requester.description, decisionText(record),
       ]
     }
     return "Recent requests, oldest first:\n"
       + TextTable.render(header: ["TIME", "OP", "ACCOUNT", "REQUESTER", "DECISION"], rows: rows)
+  }
+
+  /// The decision, and for a request held for confirmation how it was reached: `allowed once
+  /// in authtui`, `denied (not_confirmed, exit 6): nobody to ask`.
+  static func decisionText(_ record: AgentRequestRecord) -> String {
+    guard let confirmation = record.confirmation else { return decisionText(record.decision) }
+    if record.decision == .answered { return confirmation }
+    return decisionText(record.decision) + ": " + confirmation
   }
 
   /// `allowed`, `denied (no_such_account, exit 4)`, or `unanswered (the agent was stopping)`.
