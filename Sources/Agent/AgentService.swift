@@ -80,9 +80,12 @@ package actor AgentService {
         "no complete request line within \(Int(AgentListener.readTimeout)) s", from: peer)
     case .request(let line):
       running += 1
+      // An open UI's look at the held requests, once a second, does not keep the agent from
+      // its idle timeout.
+      var activity = true
       defer {
         running -= 1
-        lastRequest = Date()
+        if activity { lastRequest = Date() }
         resumeDrainWhenDone()
       }
       let request: AgentRequest
@@ -91,6 +94,7 @@ package actor AgentService {
       } catch {
         return refuseUnread(error.reason, from: peer)
       }
+      activity = request.operation != .questions
       let requester = peer.requester(saying: request.host)
       // A request that hands out a token may first wait for a person (`--confirm`).
       let held = await confirmation(of: request, for: requester)

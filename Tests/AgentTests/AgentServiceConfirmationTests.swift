@@ -115,6 +115,20 @@ final class AgentServiceConfirmationTests: XCTestCase {
     XCTAssertEqual(gone.code, "no_such_question")
   }
 
+  func testAnOpenUIsLooksDoNotKeepTheAgentFromItsIdleTimeout() async throws {
+    let (service, vault, folder) = try await makeService(
+      ConfirmationRules(mode: .forwarded), desk: ConfirmationDesk(window: 60, command: nil))
+    defer { try? FileManager.default.removeItem(at: folder) }
+    _ = await Self.ask(service, .list, vault: vault, from: AgentServiceTests.curl)
+    let since = await service.idleSince()
+    let idle = try XCTUnwrap(since)
+    for _ in 0..<3 {
+      _ = await Self.ask(service, .questions, vault: vault, from: AgentServiceTests.curl)
+    }
+    let after = await service.idleSince()
+    XCTAssertEqual(after, idle)
+  }
+
   func testAnAccountOfConfigJSONIsHeldEvenWhenLocal() async throws {
     let alice = try XCTUnwrap(AccountName("sandbox/alice"))
     let rules = ConfirmationRules(accounts: [alice: .always])
