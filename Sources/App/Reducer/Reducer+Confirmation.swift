@@ -17,7 +17,7 @@ extension AppState {
     default: return []
     }
     let id = startBusy("answering the agent", writesVault: false)
-    dialog.answering = (id, decision)
+    dialog.answering = ConfirmationState.Answering(request: id, decision: decision)
     dialog.problem = nil
     confirmation = dialog
     return [.answerQuestion(id, question: dialog.question.id, decision)]
