@@ -12,8 +12,8 @@ import Loopback
 /// HTTP server too. Each connection is checked first: the peer's uid (`SO_PEERCRED`) must be
 /// this process's, else it is closed unanswered. Then it has `readTimeout` to send one line of
 /// at most `maximumRequestBytes`; the line (or the verdict that it was too long or too slow)
-/// goes to `handler` in a task of its own, whose answer (if any) is written before the
-/// connection closes.
+/// goes to `handler` in a task of its own, with the process that sent it (`AgentPeer`), and
+/// its answer (if any) is written before the connection closes.
 package final class AgentListener: Sendable {
   /// The longest request line, newline included.
   static let maximumRequestBytes = 4096
@@ -37,13 +37,13 @@ package final class AgentListener: Sendable {
   /// Serves the listening socket `listenFD` (non-blocking), which the listener then owns.
   /// `refused` hears of every connection from another user (who it was: "uid 1001, pid 42",
   /// or "an unknown user"); `busy` is the answer line for a connection beyond
-  /// `maximumConnections` (the `agent_busy` failure); `handler` answers the rest (nil: close
-  /// without an answer).
+  /// `maximumConnections` (the `agent_busy` failure); `handler` answers the rest, knowing
+  /// which process sent it (nil: close without an answer).
   package init(
     listening listenFD: Int32,
     refused: @escaping @Sendable (_ who: String) -> Void,
     busy: String,
-    handler: @escaping @Sendable (Delivery) async -> String?
+    handler: @escaping @Sendable (Delivery, AgentPeer) async -> String?
   ) throws(AgentSocketProblem) {
     let uid = geteuid()
     let busyLine = Array((busy + "\n").utf8)
@@ -72,8 +72,9 @@ package final class AgentListener: Sendable {
         frame: Self.frame, timedOut: { _ in .tooSlow },
         respond: { delivery, fd in
           // Non-blocking: an answer (at most a few kilobytes) fits the socket's buffer, and a
-          // client that stopped reading cannot hold this task.
-          if let answer = await handler(delivery) {
+          // client that stopped reading cannot hold this task. A peer the kernel cannot name
+          // was admitted with credentials, so that does not happen; it would get no answer.
+          if let peer = AgentPeer.of(fd), let answer = await handler(delivery, peer) {
             _ = UnixSocket.sendAll(Array((answer + "\n").utf8), to: fd, flags: Int32(MSG_DONTWAIT))
             shutdown(fd, Int32(SHUT_WR))
           }

@@ -1,4 +1,5 @@
 import Accounts
+import Foundation
 
 /// Why the agent did not give the token asked for: the kinds of failure its answers carry. The
 /// command line gives each its exit status, as for `authtui token` run on its own.
@@ -17,6 +18,15 @@ package enum AgentRefusal: Sendable {
   /// The agent for `vault` is reading `connections` requests already, its limit, and closed
   /// this one unread (`agent_busy`): the caller tries again shortly, then says so.
   case busy(vault: String, connections: Int)
+  /// The request waited for a person (`agent start --confirm`) and was not allowed
+  /// (`not_confirmed`): what became of it.
+  case notConfirmed(ConfirmationDesk.Outcome, window: TimeInterval)
+  /// A `questions` or `confirm` request came through a forward (`confirm_forwarded`): only a
+  /// process on the agent's machine may answer its questions.
+  case confirmationFromAfar
+  /// A `confirm` named no question that waits (`no_such_question`): answered already, or
+  /// past its window.
+  case noSuchQuestion(Int)
 
   /// The stable machine name (the answer's `code`); an account's failure is named by the
   /// command line, as for `authtui token`.
@@ -28,6 +38,9 @@ package enum AgentRefusal: Sendable {
     case .answerTooLong: return "answer_too_long"
     case .stopping: return "agent_stopping"
     case .busy: return AgentConnection.busyCode
+    case .notConfirmed: return "not_confirmed"
+    case .confirmationFromAfar: return "confirm_forwarded"
+    case .noSuchQuestion: return "no_such_question"
     }
   }
 
@@ -45,6 +58,40 @@ package enum AgentRefusal: Sendable {
     case .stopping: return "the agent is stopping; the command does without it"
     case .busy(let vault, let connections):
       return "the agent for \(vault) is busy (\(connections) connections); try again in a moment"
+    case .notConfirmed(let outcome, let window):
+      return Self.notConfirmedMessage(outcome, window: window)
+    case .confirmationFromAfar:
+      return "only a process on the agent's machine may see or answer its questions; this "
+        + "request came through a forward"
+    case .noSuchQuestion(let id):
+      return "no request \(id) waits for confirmation (answered already, or past its "
+        + "deadline)"
+    }
+  }
+}
+
+extension AgentRefusal {
+  /// Where a person confirms, said to every denied caller.
+  static let whereToConfirm =
+    "open `authtui` on the vault's machine (it asks in a dialog), or set "
+    + "AUTHTUI_CONFIRM_COMMAND for the agent"
+
+  /// What became of a held request, and where to confirm the next one.
+  static func notConfirmedMessage(_ outcome: ConfirmationDesk.Outcome, window: TimeInterval)
+    -> String
+  {
+    let seconds = Int(window.rounded())
+    switch outcome {
+    case .deniedInUI:
+      return "the agent asked for confirmation and it was denied in authtui's dialog"
+    case .deniedByCommand(let reason):
+      return "the agent asked for confirmation and \(reason)"
+    case .timedOut:
+      return "the agent asked for confirmation and nobody allowed it within \(seconds) s: "
+        + whereToConfirm
+    case .nobodyToAsk, .allowedInUI, .allowedByCommand, .allowedEarlier:
+      return "the agent asked for confirmation, but no authtui was open on its vault and "
+        + "AUTHTUI_CONFIRM_COMMAND is not set: " + whereToConfirm
     }
   }
 }

@@ -20,10 +20,18 @@ extension AgentService {
     } catch {
       return .failure(failure(.account(error)))
     }
-    return .status(
-      AgentStatus(
-        pid: ProcessInfo.processInfo.processIdentifier, vault: vaultPath,
-        since: startedAt.timeIntervalSince1970, idleTimeout: idleTimeout, accounts: accounts))
+    var status = AgentStatus(
+      pid: ProcessInfo.processInfo.processIdentifier, vault: vaultPath,
+      since: startedAt.timeIntervalSince1970, idleTimeout: idleTimeout,
+      endsAt: endsAt?.timeIntervalSince1970, accounts: accounts, requests: records)
+    // The oldest requests give way when the answer would be longer than a client reads
+    // (long account names, many accounts).
+    while !status.requests.isEmpty,
+      AgentResponse.status(status).line.utf8.count + 1 > AgentConnection.maximumAnswerBytes
+    {
+      status.requests.removeFirst(max(1, status.requests.count / 4))
+    }
+    return .status(status)
   }
 
   static func status(of record: AccountRecord) throws(AccountsError) -> AgentStatus.Account {

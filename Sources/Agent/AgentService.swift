@@ -20,8 +20,16 @@ package actor AgentService {
   package nonisolated let startedAt = Date()
   /// Its idle timeout in seconds, nil for none (`agent status` reports it).
   package nonisolated let idleTimeout: Int?
+  /// When its lifetime ends (`agent start --lifetime`), nil for none (`agent status` reports
+  /// it; the command stops the agent then).
+  package nonisolated let endsAt: Date?
   /// The background refreshes that keep every account fresh (`AgentRefresher.run`).
   package nonisolated let refresher = AgentRefresher()
+  /// Where token requests held for a person wait (`agent start --confirm`).
+  package nonisolated let confirmation: ConfirmationDesk
+  /// Which token requests are held: `--confirm` and config.json's `agent.confirm`, the
+  /// latter read again with the provider files.
+  package private(set) var confirmationRules: ConfirmationRules
   private let pid = ProcessInfo.processInfo.processIdentifier
   private var lastRequest = Date()
   private var running = 0
@@ -30,46 +38,106 @@ package actor AgentService {
   private var refreshing = 0
   private var stopping = false
   private var drainWaiters: [CheckedContinuation<Void, Never>] = []
+  /// The recent requests, oldest first, at most `AgentStatus.maximumRecords` (`agent
+  /// status`): in memory only, never a token.
+  private(set) var records: [AgentRequestRecord] = []
 
   /// The failure sent for a request that was not served; the command line decides its exit
   /// status (the one `authtui token` would have exited with).
   let failure: @Sendable (AgentRefusal) -> CommandFailure
 
-  /// A service answering for `book`'s vault at `vaultPath`, its failures described by `failure`.
+  /// A service answering for `book`'s vault at `vaultPath`, its failures described by
+  /// `failure`, stopped by its command after `idleTimeout` seconds without a request or at
+  /// `endsAt`.
   package init(
-    book: AccountBook, vaultPath: String, idleTimeout: Int? = nil,
+    book: AccountBook, vaultPath: String, idleTimeout: Int? = nil, endsAt: Date? = nil,
+    confirmation: ConfirmationDesk = ConfirmationDesk(
+      window: AgentConnection.confirmationWindow, command: nil),
+    rules: ConfirmationRules = ConfirmationRules(),
     failure: @escaping @Sendable (AgentRefusal) -> CommandFailure
   ) {
+    self.confirmation = confirmation
+    self.confirmationRules = rules
     self.book = book
     self.vault = book.vault
     self.vaultPath = vaultPath
     self.idleTimeout = idleTimeout
+    self.endsAt = endsAt
     self.failure = failure
   }
 
-  /// The answer line for what arrived on a connection. Once the agent is stopping, a request is
-  /// declined unread (`agent_stopping`): the caller does the work itself, and knows that the
-  /// agent did none of it (a `logout` is not left in doubt).
-  package func answer(_ delivery: AgentListener.Delivery) async -> String? {
+  /// The answer line for what arrived on a connection from `peer`. Once the agent is
+  /// stopping, a request is declined unread (`agent_stopping`): the caller does the work
+  /// itself, and knows that the agent did none of it (a `logout` is not left in doubt).
+  package func answer(_ delivery: AgentListener.Delivery, from peer: AgentPeer) async -> String? {
     guard !stopping else { return AgentResponse.failure(failure(.stopping)).line }
     switch delivery {
     case .tooLong:
-      return AgentResponse.failure(
-        failure(
-          .badRequest("the request is longer than \(AgentListener.maximumRequestBytes) bytes"))
-      ).line
+      return refuseUnread(
+        "the request is longer than \(AgentListener.maximumRequestBytes) bytes", from: peer)
     case .tooSlow:
-      return AgentResponse.failure(
-        failure(.badRequest("no complete request line within \(Int(AgentListener.readTimeout)) s"))
-      ).line
+      return refuseUnread(
+        "no complete request line within \(Int(AgentListener.readTimeout)) s", from: peer)
     case .request(let line):
       running += 1
+      // An open UI's look at the held requests, once a second, does not keep the agent from
+      // its idle timeout.
+      var activity = true
       defer {
         running -= 1
-        lastRequest = Date()
+        if activity { lastRequest = Date() }
         resumeDrainWhenDone()
       }
-      return await answer(line)?.line
+      let request: AgentRequest
+      do {
+        request = try AgentRequest(parsing: line)
+      } catch {
+        return refuseUnread(error.reason, from: peer)
+      }
+      activity = request.operation != .questions
+      let requester = peer.requester(saying: request.host)
+      // A request that hands out a token may first wait for a person (`--confirm`).
+      let held = await confirmation(of: request, for: requester)
+      let response: AgentResponse? =
+        if let held, !held.allowed {
+          AgentResponse.failure(failure(.notConfirmed(held, window: confirmation.window)))
+        } else {
+          await answer(request, from: requester)
+        }
+      record(request.operation, from: requester, response, confirmation: held)
+      return response?.line
+    }
+  }
+
+  /// The `bad_request` answer to a request that could not be read, logged.
+  private func refuseUnread(_ reason: String, from peer: AgentPeer) -> String {
+    let response = AgentResponse.failure(failure(.badRequest(reason)))
+    record(nil, from: peer.requester(saying: nil), response)
+    return response.line
+  }
+
+  /// Keeps `operation`'s outcome in the log of recent requests; `ping`, `status` and
+  /// `questions`, which touch no account, are left out.
+  private func record(
+    _ operation: AgentRequest.Operation?, from requester: Requester, _ response: AgentResponse?,
+    confirmation: ConfirmationDesk.Outcome? = nil
+  ) {
+    // The UI's look at the held requests, once a second, is not a request of its own either.
+    if operation == .ping || operation == .status || operation == .questions { return }
+    let decision: AgentRequestRecord.Decision
+    switch response {
+    case .failure(let failure)?:
+      decision = .refused(code: failure.code, exit: failure.exitStatus)
+    case nil: decision = .unanswered
+    default: decision = .answered
+    }
+    records.append(
+      AgentRequestRecord(
+        time: Date().timeIntervalSince1970, operation: operation?.name,
+        account: operation?.subject, requester: requester, decision: decision,
+        confirmation: confirmation?.words))
+    if records.count > AgentStatus.maximumRecords {
+      records.removeFirst(records.count - AgentStatus.maximumRecords)
     }
   }
 
@@ -108,6 +176,12 @@ package actor AgentService {
     self.book = book
   }
 
+  /// Holds token requests for the accounts config.json names now as `accounts` says (the
+  /// `--confirm` mode stays).
+  package func replaceConfirmationAccounts(_ accounts: [AccountName: ConfirmationMode]) {
+    confirmationRules.accounts = accounts
+  }
+
   /// When each account is next refreshed in the background (for `agent status`).
   package func nextRefreshes() async -> [AccountID: Date] {
     await refresher.nextRefreshes()
@@ -118,17 +192,14 @@ package actor AgentService {
     running == 0 ? lastRequest : nil
   }
 
-  /// The answer to one request line; nil when the agent is stopping and a refresh could not be
-  /// started any more (the caller then unlocks the vault itself).
-  private func answer(_ line: String) async -> AgentResponse? {
-    let request: AgentRequest
-    do {
-      request = try AgentRequest(parsing: line)
-    } catch {
-      return .failure(failure(.badRequest(error.reason)))
-    }
-    // `status` is answered for any vault: its answer names the one served.
-    guard request.vault == vaultPath || request.operation == .status else {
+  /// The answer to one request from `requester`; nil when the agent is stopping and a refresh
+  /// could not be started any more (the caller then unlocks the vault itself).
+  private func answer(_ request: AgentRequest, from requester: Requester) async -> AgentResponse? {
+    // `status` is answered for any vault: its answer names the one served. A forwarded
+    // request names the vault path of the machine it comes from, which means nothing here:
+    // a socket forwarded to it is this agent's, so it is answered for this vault.
+    guard request.vault == vaultPath || request.operation == .status || requester.isForwarded
+    else {
       return .failure(failure(.otherVault(served: vaultPath, asked: request.vault)))
     }
     switch request.operation {
@@ -160,6 +231,8 @@ package actor AgentService {
       }
     case .list, .export, .logout, .makeDefault, .clearDefault, .rename:
       return await answerAboutAccounts(request.operation)
+    case .questions, .confirm:
+      return await answerAboutConfirmations(request.operation, from: requester)
     }
   }
 }

@@ -24,9 +24,13 @@ import Loopback
 package enum AgentConnection {
   /// How long connecting may take, and a ping's answer.
   package static let connectTimeout: TimeInterval = 2
-  /// How long a token's answer may take: the provider request's own timeout (30 s), and as
-  /// much again for waiting on another process's refresh of the same account.
-  package static let tokenTimeout: TimeInterval = 60
+  /// How long a token request the agent holds (`agent start --confirm`) waits for a person
+  /// before it is denied.
+  package static let confirmationWindow: TimeInterval = 60
+  /// How long a token's answer may take: the provider request's own timeout (30 s), as much
+  /// again for waiting on another process's refresh of the same account, and the wait for a
+  /// person when the agent holds the request.
+  package static let tokenTimeout: TimeInterval = 60 + confirmationWindow
   /// The longest answer read.
   package static let maximumAnswerBytes = 64 * 1024
   /// How long a caller keeps trying an agent that answered `agent_busy`.
@@ -127,12 +131,36 @@ package enum AgentConnection {
         + "try again in a moment")
   }
 
+  /// The variable `authtui ssh` sets on the remote side: the agent's socket there is
+  /// forwarded from another machine, and requests say which host they come from.
+  package static let forwardedVariable = "AUTHTUI_AGENT_FORWARDED"
+
+  /// This machine's host name when `AUTHTUI_AGENT_FORWARDED` is set (to anything but `0`)
+  /// among the variables `variable` reads, for the `host` of each request; else nil.
+  package static func forwardedHost(variable: (String) -> String?) -> String? {
+    guard let flag = variable(forwardedVariable), !flag.isEmpty, flag != "0" else { return nil }
+    var name = [CChar](repeating: 0, count: 256)
+    guard gethostname(&name, name.count - 1) == 0 else { return nil }
+    // At most 64 bytes on Linux (HOST_NAME_MAX), well within what the agent accepts.
+    let host = String(
+      decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return host.isEmpty ? nil : host
+  }
+
   private static func answer(to request: AgentRequest, on fd: Int32, timeout: TimeInterval)
     -> AgentResponse?
   {
+    // A request sent from a machine the agent's socket was forwarded to says so, whichever
+    // command sends it (the front's `token` or the full program's).
+    let stated =
+      request.host != nil
+      ? request
+      : AgentRequest(
+        operation: request.operation, vault: request.vault,
+        host: forwardedHost(variable: { getenv($0).map { String(cString: $0) } }))
     // Read even when sending failed: an agent at its limit answers `agent_busy` and closes
     // without reading, and its line is still there to read.
-    let sent = UnixSocket.sendAll(Array((request.line + "\n").utf8), to: fd)
+    let sent = UnixSocket.sendAll(Array((stated.line + "\n").utf8), to: fd)
     shutdown(fd, Int32(SHUT_WR))
     let answer = readAnswer(on: fd, timeout: sent ? timeout : connectTimeout)
     guard sent || answer.map({ Self.isBusy($0) }) == true else { return nil }

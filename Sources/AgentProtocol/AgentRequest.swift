@@ -15,10 +15,15 @@ import JSON
 /// {"op":"default","clear":"simkl","vault":"/abs/vault.db"}
 /// {"op":"rename","account":"simkl/1029384","label":"alice","vault":"/abs/vault.db"}
 /// {"op":"proof","account":"sandbox/alice","min_valid":60,"method":"GET","url":"https://api.example.com/me","vault":"/abs/vault.db","started_at":1712345678.25}
+/// {"op":"questions","vault":"/abs/vault.db"}
+/// {"op":"confirm","id":3,"decision":"allow_once","vault":"/abs/vault.db"}
 /// ```
 /// `vault` is the canonical path of the vault the caller means: the agent answers only for its
 /// own. `started_at` (seconds since 1970) is when the caller's `token` started, so that a token
-/// obtained after it is returned as the caller's own (`AccountBook.accessToken`).
+/// obtained after it is returned as the caller's own (`AccountBook.accessToken`). `host`, sent
+/// only over a socket forwarded from another machine (`authtui ssh` sets
+/// `AUTHTUI_AGENT_FORWARDED=1` there), is that machine's host name as it says: the agent shows
+/// it and trusts it for nothing.
 public struct AgentRequest: Sendable, Equatable {
   /// What is asked.
   public enum Operation: Sendable, Equatable {
@@ -50,16 +55,30 @@ public struct AgentRequest: Sendable, Equatable {
     /// DPoP-bound, a proof for a `method` request to `url` signed by the agent, which keeps
     /// the key (`AgentProof`): `authtui token ACCOUNT --header --for METHOD URL`.
     case proof(account: String, minimumValidity: Int, startedAt: Date?, method: String, url: URL)
+    /// The token requests held for a person now (`ConfirmationQuestion`): what an open UI
+    /// asks about. Asking also tells the agent that a UI is there to ask.
+    case questions
+    /// A person's answer to the held request `id` (`decision`). Taken only from a local
+    /// process of the agent's user, never through a forward.
+    case confirm(id: Int, decision: ConfirmationDecision)
   }
 
   public let operation: Operation
   /// The canonical path of the caller's vault (`vault`).
   public let vault: String
+  /// The host name of the machine a forwarded request comes from, as it says (`host`); nil
+  /// for a local caller.
+  public let host: String?
 
-  /// A request for `operation` about the vault at the canonical path `vault`.
-  public init(operation: Operation, vault: String) {
+  /// The longest `host` accepted, in bytes (a DNS name is at most 253).
+  public static let maximumHostBytes = 255
+
+  /// A request for `operation` about the vault at the canonical path `vault`, from `host`
+  /// when it is forwarded from another machine.
+  public init(operation: Operation, vault: String, host: String? = nil) {
     self.operation = operation
     self.vault = vault
+    self.host = host
   }
 
   /// The line sent, without its newline.
@@ -105,8 +124,47 @@ public struct AgentRequest: Sendable, Equatable {
         ("vault", .string(vault)),
       ]
       if let startedAt { members.append(("started_at", .double(startedAt.timeIntervalSince1970))) }
+    case .questions:
+      members = [("op", "questions"), ("vault", .string(vault))]
+    case .confirm(let id, let decision):
+      members = [
+        ("op", "confirm"), ("id", .int(id)), ("decision", .string(decision.rawValue)),
+        ("vault", .string(vault)),
+      ]
     }
+    if let host { members.append(("host", .string(host))) }
     return OrderedJSON.object(members).text
+  }
+}
+
+extension AgentRequest.Operation {
+  /// The operation's name on the wire (`op`).
+  public var name: String {
+    switch self {
+    case .token: return "token"
+    case .ping: return "ping"
+    case .list: return "list"
+    case .export: return "export"
+    case .logout: return "logout"
+    case .status: return "status"
+    case .makeDefault, .clearDefault: return "default"
+    case .rename: return "rename"
+    case .proof: return "proof"
+    case .questions: return "questions"
+    case .confirm: return "confirm"
+    }
+  }
+
+  /// The account it names as the caller wrote it, or for `default --clear` the provider;
+  /// nil for the operations that name none.
+  public var subject: String? {
+    switch self {
+    case .token(let account, _, _), .export(let account, _, _), .logout(let account, _),
+      .makeDefault(let account), .rename(let account, _), .proof(let account, _, _, _, _):
+      return account
+    case .clearDefault(let provider): return provider
+    case .ping, .list, .status, .questions, .confirm: return nil
+    }
   }
 }
 
@@ -122,26 +180,30 @@ extension AgentRequest {
     guard let vault = members["vault"]?.stringValue, vault.hasPrefix("/") else {
       throw MalformedAgentRequest("\"vault\" must be the absolute path of the vault")
     }
+    let host = try Self.host(in: members)
+    let operation = try Self.operation(in: members)
+    self.init(operation: operation, vault: vault, host: host)
+  }
+
+  /// The operation a request's members describe.
+  private static func operation(in members: [String: JSONValue]) throws(MalformedAgentRequest)
+    -> Operation
+  {
     switch members["op"]?.stringValue {
     case "ping":
-      self.init(operation: .ping, vault: vault)
+      return .ping
     case "status":
-      self.init(operation: .status, vault: vault)
+      return .status
     case "token":
-      self.init(
-        operation: .token(
-          account: try Self.account(in: members),
-          minimumValidity: try Self.minimumValidity(in: members),
-          startedAt: try Self.startedAt(in: members)),
-        vault: vault)
+      return .token(
+        account: try account(in: members), minimumValidity: try minimumValidity(in: members),
+        startedAt: try startedAt(in: members))
     case "list":
-      self.init(operation: .list, vault: vault)
+      return .list
     case "export":
-      self.init(
-        operation: .export(
-          account: try Self.account(in: members), startedAt: try Self.startedAt(in: members),
-          minimumValidity: try Self.minimumValidity(in: members)),
-        vault: vault)
+      return .export(
+        account: try account(in: members), startedAt: try startedAt(in: members),
+        minimumValidity: try minimumValidity(in: members))
     case "logout":
       var localOnly = false
       if let value = members["local_only"] {
@@ -150,26 +212,22 @@ extension AgentRequest {
         }
         localOnly = flag
       }
-      self.init(
-        operation: .logout(account: try Self.account(in: members), localOnly: localOnly),
-        vault: vault)
+      return .logout(account: try account(in: members), localOnly: localOnly)
     case "default":
-      if let provider = members["clear"] {
-        guard members["account"] == nil, let provider = provider.stringValue, !provider.isEmpty
-        else {
-          throw MalformedAgentRequest(
-            "\"clear\" must name a provider, and comes without \"account\"")
-        }
-        self.init(operation: .clearDefault(provider: provider), vault: vault)
-      } else {
-        self.init(operation: .makeDefault(account: try Self.account(in: members)), vault: vault)
+      guard let provider = members["clear"] else {
+        return .makeDefault(account: try account(in: members))
       }
+      guard members["account"] == nil, let provider = provider.stringValue, !provider.isEmpty
+      else {
+        throw MalformedAgentRequest(
+          "\"clear\" must name a provider, and comes without \"account\"")
+      }
+      return .clearDefault(provider: provider)
     case "rename":
       guard let label = members["label"]?.stringValue, !label.isEmpty else {
         throw MalformedAgentRequest("\"label\" must be the account's new label")
       }
-      self.init(
-        operation: .rename(account: try Self.account(in: members), label: label), vault: vault)
+      return .rename(account: try account(in: members), label: label)
     case "proof":
       guard let method = members["method"]?.stringValue.flatMap(ProofTarget.method) else {
         throw MalformedAgentRequest("\"method\" must be an HTTP method (GET, POST…)")
@@ -177,17 +235,38 @@ extension AgentRequest {
       guard let url = members["url"]?.stringValue.flatMap(ProofTarget.url) else {
         throw MalformedAgentRequest("\"url\" must be an absolute https or http URL")
       }
-      self.init(
-        operation: .proof(
-          account: try Self.account(in: members),
-          minimumValidity: try Self.minimumValidity(in: members),
-          startedAt: try Self.startedAt(in: members), method: method, url: url),
-        vault: vault)
+      return .proof(
+        account: try account(in: members), minimumValidity: try minimumValidity(in: members),
+        startedAt: try startedAt(in: members), method: method, url: url)
+    case "questions":
+      return .questions
+    case "confirm":
+      guard case .number(let number)? = members["id"], let id = Int(exactly: number), id > 0
+      else { throw MalformedAgentRequest("\"id\" must be the number of a held request") }
+      guard let decision = members["decision"]?.stringValue.flatMap(ConfirmationDecision.init)
+      else {
+        throw MalformedAgentRequest(
+          "\"decision\" must be \"allow_once\", \"allow_15m\" or \"deny\"")
+      }
+      return .confirm(id: id, decision: decision)
     default:
       throw MalformedAgentRequest(
         "\"op\" must be \"token\", \"ping\", \"list\", \"export\", \"logout\", \"status\", "
-          + "\"default\", \"rename\" or \"proof\"")
+          + "\"default\", \"rename\", \"proof\", \"questions\" or \"confirm\"")
     }
+  }
+
+  /// The host a forwarded request says it comes from (`host`), if it says.
+  private static func host(in members: [String: JSONValue]) throws(MalformedAgentRequest)
+    -> String?
+  {
+    guard let value = members["host"] else { return nil }
+    guard let host = value.stringValue, !host.isEmpty, host.utf8.count <= maximumHostBytes
+    else {
+      throw MalformedAgentRequest(
+        "\"host\" must be a host name of 1 to \(maximumHostBytes) bytes")
+    }
+    return host
   }
 
   /// The account a request names (`account`).

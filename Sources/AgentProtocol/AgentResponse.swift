@@ -14,6 +14,8 @@ import JSON
 /// {"ok":true,"default":{"provider":"simkl","account":"simkl/alice","previous":null}}
 /// {"ok":true,"renamed":{"previous":"simkl/1029384","account":"simkl/alice"}}
 /// {"ok":true,"proof":{"account":"sandbox/alice","token":"…","token_type":"DPoP","proof":"…"}}
+/// {"ok":true,"questions":[{"id":3,"account":"sandbox/alice","requester":"…","forwarded":true,"deadline":1712345738.25}]}
+/// {"ok":true,"confirmed":{"id":3,"decision":"allow_once"}}
 /// ```
 /// A failure carries the exit code, code and message `authtui token` gives for it. Some codes
 /// are about the request rather than the account, and make the caller unlock the vault itself
@@ -40,6 +42,10 @@ public enum AgentResponse: Sendable, Equatable {
   case renamed(AgentRename)
   /// The answer to `proof`: the token, its scheme, and a DPoP-bound token's proof.
   case proof(AgentProof)
+  /// The answer to `questions`: the token requests held for a person now.
+  case questions([ConfirmationQuestion])
+  /// The answer to `confirm`: the held request `id` got `decision`.
+  case confirmed(id: Int, decision: ConfirmationDecision)
 
   /// True when the agent did not serve the request at all: the caller then asks the vault
   /// itself rather than taking this as the result.
@@ -76,6 +82,13 @@ public enum AgentResponse: Sendable, Equatable {
       json = ["ok": true, "renamed": rename.json]
     case .proof(let proof):
       json = ["ok": true, "proof": proof.json]
+    case .questions(let questions):
+      json = ["ok": true, "questions": .array(questions.map(\.json))]
+    case .confirmed(let id, let decision):
+      json = [
+        "ok": true,
+        "confirmed": .object([("id", .int(id)), ("decision", .string(decision.rawValue))]),
+      ]
     }
     return json.text
   }
@@ -113,6 +126,15 @@ public enum AgentResponse: Sendable, Equatable {
       self = .renamed(rename)
     } else if let proof = members["proof"]?.objectValue.flatMap(AgentProof.init(json:)) {
       self = .proof(proof)
+    } else if let elements = members["questions"]?.arrayValue {
+      let questions = elements.compactMap { $0.objectValue.flatMap(ConfirmationQuestion.init) }
+      guard questions.count == elements.count else { return nil }
+      self = .questions(questions)
+    } else if let confirmed = members["confirmed"]?.objectValue,
+      case .number(let number)? = confirmed["id"], let id = Int(exactly: number),
+      let decision = confirmed["decision"]?.stringValue.flatMap(ConfirmationDecision.init)
+    {
+      self = .confirmed(id: id, decision: decision)
     } else {
       return nil
     }

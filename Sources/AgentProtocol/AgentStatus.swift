@@ -28,25 +28,39 @@ public struct AgentStatus: Sendable, Equatable {
   public var since: TimeInterval
   /// Its idle timeout in seconds (`idle_timeout`); nil when it never stops by itself.
   public var idleTimeout: Int?
+  /// When its lifetime ends and it stops, whatever its activity (`ends_at`, seconds since
+  /// 1970); nil when it has none (`agent start --lifetime`).
+  public var endsAt: TimeInterval?
   /// The accounts it serves, in the vault's order (`accounts`).
   public var accounts: [Account]
+  /// The requests it answered or refused lately, oldest first (`requests`): at most
+  /// `AgentStatus.maximumRecords`, fewer when the answer would be too long.
+  public var requests: [AgentRequestRecord]
+
+  /// How many recent requests the agent remembers.
+  public static let maximumRecords = 100
 
   /// A status with every field given.
   public init(
-    pid: Int32, vault: String, since: TimeInterval, idleTimeout: Int?, accounts: [Account]
+    pid: Int32, vault: String, since: TimeInterval, idleTimeout: Int?,
+    endsAt: TimeInterval? = nil, accounts: [Account], requests: [AgentRequestRecord] = []
   ) {
     self.pid = pid
     self.vault = vault
     self.since = since
     self.idleTimeout = idleTimeout
+    self.endsAt = endsAt
     self.accounts = accounts
+    self.requests = requests
   }
 
   var json: OrderedJSON {
     let accounts = self.accounts.map { $0.account.statusJSON(nextRefresh: $0.nextRefresh) }
     return .object([
       ("ok", true), ("pid", .int(Int(pid))), ("vault", .string(vault)), ("since", .double(since)),
-      ("idle_timeout", idleTimeout.map { .int($0) } ?? .null), ("accounts", .array(accounts)),
+      ("idle_timeout", idleTimeout.map { .int($0) } ?? .null),
+      ("ends_at", endsAt.map { .double($0) } ?? .null), ("accounts", .array(accounts)),
+      ("requests", .array(requests.map(\.json))),
     ])
   }
 
@@ -55,8 +69,22 @@ public struct AgentStatus: Sendable, Equatable {
     guard case .number(let pid)? = members["pid"], let whole = Int32(exactly: pid),
       let vault = members["vault"]?.stringValue, case .number(let since)? = members["since"],
       case .array(let entries)? = members["accounts"],
-      let idleTimeout = Self.optional(members["idle_timeout"], { Int(exactly: $0) })
+      let idleTimeout = Self.optional(members["idle_timeout"], { Int(exactly: $0) }),
+      // Absent from the answers of agents before `--lifetime` and the request log.
+      let endsAt: TimeInterval? =
+        members["ends_at"] == nil
+        ? .some(nil) : Self.optional(members["ends_at"], { $0.isFinite ? $0 : nil })
     else { return nil }
+    var requests: [AgentRequestRecord] = []
+    if let value = members["requests"] {
+      guard case .array(let entries) = value else { return nil }
+      for entry in entries {
+        guard let record = entry.objectValue.flatMap(AgentRequestRecord.init(json:)) else {
+          return nil
+        }
+        requests.append(record)
+      }
+    }
     var accounts: [Account] = []
     for entry in entries {
       guard case .object(let fields) = entry,
@@ -66,7 +94,8 @@ public struct AgentStatus: Sendable, Equatable {
     }
     guard idleTimeout.map({ $0 >= 0 }) ?? true else { return nil }
     self.init(
-      pid: whole, vault: vault, since: since, idleTimeout: idleTimeout, accounts: accounts)
+      pid: whole, vault: vault, since: since, idleTimeout: idleTimeout, endsAt: endsAt,
+      accounts: accounts, requests: requests)
   }
 
   /// A number or null: `.some(nil)` for null, nil when the member is missing or neither.

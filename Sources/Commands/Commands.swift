@@ -6,7 +6,8 @@ extension CommandCatalog {
     commands: [
       LoginCommand.self, LogoutCommand.self, TokenCommand.self, ExecCommand.self,
       AgentCommand.self, ListCommand.self, StatusCommand.self, DefaultCommand.self,
-      RenameCommand.self, ExportCommand.self, CompletionCommand.self, GitCredentialCommand.self,
+      RenameCommand.self, ExportCommand.self, SSHCommand.self, CompletionCommand.self,
+      GitCredentialCommand.self,
       ProvidersCommand.self, DemoCommand.self, VaultCommand.self, HelpCommand.self,
     ])
 }

@@ -158,6 +158,17 @@ public actor AccountsEnvironment: AppEnvironment {
             }
             return try await accounts()
           }))
+    case .watchQuestions(let id):
+      guard let vault else { return .questionsWatched(id, []) }
+      return .questionsWatched(id, await access.agentQuestions(vault, environment))
+    case .answerQuestion(let id, let question, let decision):
+      guard let vault else {
+        return .questionAnswered(
+          id, question: question, decision, problem: "the vault is not open here")
+      }
+      return .questionAnswered(
+        id, question: question, decision,
+        problem: await access.answerAgentQuestion(vault, question, decision, environment))
     case .cancelSignIn, .redraw:
       return nil
     }

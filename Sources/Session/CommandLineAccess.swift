@@ -20,6 +20,12 @@ public struct CommandLineAccess: Sendable {
     @Sendable (Vault, ConfigurationLocation, [String: String]) async -> String?
   /// The account book over the unlocked vault with these providers, on the real network.
   public var book: @Sendable (Vault, ProviderCatalog) -> AccountBook
+  /// The token requests the agent for the vault (found through the environment) holds for a
+  /// person (`agent start --confirm`): none when no agent answers for it.
+  public var agentQuestions: @Sendable (Vault, [String: String]) async -> [ConfirmationQuestion]
+  /// Gives that agent a person's answer to its question: nil, or why it did not take it.
+  public var answerAgentQuestion:
+    @Sendable (Vault, Int, ConfirmationDecision, [String: String]) async -> String?
 
   /// The command line's ways, as the composition root has them.
   public init(
@@ -28,11 +34,17 @@ public struct CommandLineAccess: Sendable {
     leaveAgentRunning:
       @escaping @Sendable (Vault, ConfigurationLocation, [String: String]) async
       -> String?,
-    book: @escaping @Sendable (Vault, ProviderCatalog) -> AccountBook
+    book: @escaping @Sendable (Vault, ProviderCatalog) -> AccountBook,
+    agentQuestions:
+      @escaping @Sendable (Vault, [String: String]) async -> [ConfirmationQuestion],
+    answerAgentQuestion:
+      @escaping @Sendable (Vault, Int, ConfirmationDecision, [String: String]) async -> String?
   ) {
     self.unlock = unlock
     self.problem = problem
     self.leaveAgentRunning = leaveAgentRunning
     self.book = book
+    self.agentQuestions = agentQuestions
+    self.answerAgentQuestion = answerAgentQuestion
   }
 }

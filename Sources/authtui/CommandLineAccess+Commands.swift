@@ -19,5 +19,12 @@ extension CommandLineAccess {
       await AgentLauncher.leaveRunningIfAsked(
         vault, configuration: configuration, environment: environment)
     },
-    book: { AccountAccess.book(over: $0, catalog: $1) })
+    book: { AccountAccess.book(over: $0, catalog: $1) },
+    agentQuestions: { vault, environment in
+      await AgentQuestions.held(for: vault.location.canonicalPath, environment: environment)
+    },
+    answerAgentQuestion: { vault, question, decision, environment in
+      await AgentQuestions.answer(
+        question, decision, for: vault.location.canonicalPath, environment: environment)
+    })
 }

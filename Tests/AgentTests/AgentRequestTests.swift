@@ -6,7 +6,8 @@ import XCTest
 
 final class AgentRequestTests: XCTestCase {
   static let unknownOperation =
-    #""op" must be "token", "ping", "list", "export", "logout", "status", "default", "rename" or "proof""#
+    #""op" must be "token", "ping", "list", "export", "logout", "status", "default", "rename", "#
+    + #""proof", "questions" or "confirm""#
 
   func testTokenRequestReadsBackWhatItWrites() throws {
     let request = AgentRequest(
@@ -125,6 +126,27 @@ final class AgentRequestTests: XCTestCase {
     XCTAssertEqual(
       try AgentRequest(parsing: #"{"op":"logout","account":"a","vault":"/v.db"}"#).operation,
       .logout(account: "a", localOnly: false))
+  }
+
+  func testAForwardedRequestCarriesTheHostTheRemoteGives() throws {
+    let request = AgentRequest(
+      operation: .token(account: "simkl/alice", minimumValidity: 60, startedAt: nil),
+      vault: "/home/b/vault.db", host: "build01")
+    XCTAssertEqual(
+      request.line,
+      #"{"op":"token","account":"simkl/alice","min_valid":60,"vault":"/home/b/vault.db","host":"build01"}"#
+    )
+    XCTAssertEqual(try AgentRequest(parsing: request.line), request)
+    XCTAssertNil(try AgentRequest(parsing: #"{"op":"ping","vault":"/v.db"}"#).host)
+    for bad in [#""""#, "7", "\"" + String(repeating: "h", count: 256) + "\""] {
+      XCTAssertThrowsError(
+        try AgentRequest(parsing: #"{"op":"ping","vault":"/v.db","host":"# + bad + "}")
+      ) {
+        XCTAssertEqual(
+          $0 as? MalformedAgentRequest,
+          MalformedAgentRequest("\"host\" must be a host name of 1 to 255 bytes"))
+      }
+    }
   }
 
   func testTokenRequestDefaultsToSixtySecondsAndNoStart() throws {
@@ -254,12 +276,34 @@ final class AgentResponseTests: XCTestCase {
                   isDPoPBound: true, dpopThumbprint: "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs"),
                 nextRefresh: nil),
             ])),
-        #"{"ok":true,"pid":42,"vault":"/v.db","since":1712345678.25,"idle_timeout":3600,"accounts":[{"account":"simkl/alice","expires_at":1712349278.0,"sign_in_needed":false,"refreshable":true,"next_refresh":1712348978.0},{"account":"hivesigner/bob","expires_at":null,"sign_in_needed":true,"refreshable":false,"next_refresh":null},"#
-          + #"{"account":"work/dana","expires_at":null,"sign_in_needed":false,"refreshable":false,"next_refresh":null,"dpop_bound":true,"dpop_jkt":"NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs"}]}"#
+        #"{"ok":true,"pid":42,"vault":"/v.db","since":1712345678.25,"idle_timeout":3600,"ends_at":null,"accounts":[{"account":"simkl/alice","expires_at":1712349278.0,"sign_in_needed":false,"refreshable":true,"next_refresh":1712348978.0},{"account":"hivesigner/bob","expires_at":null,"sign_in_needed":true,"refreshable":false,"next_refresh":null},"#
+          + #"{"account":"work/dana","expires_at":null,"sign_in_needed":false,"refreshable":false,"next_refresh":null,"dpop_bound":true,"dpop_jkt":"NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs"}],"requests":[]}"#
       ),
       (
         .status(AgentStatus(pid: 7, vault: "/v.db", since: 1, idleTimeout: nil, accounts: [])),
-        #"{"ok":true,"pid":7,"vault":"/v.db","since":1.0,"idle_timeout":null,"accounts":[]}"#
+        #"{"ok":true,"pid":7,"vault":"/v.db","since":1.0,"idle_timeout":null,"ends_at":null,"accounts":[],"requests":[]}"#
+      ),
+      (
+        .status(
+          AgentStatus(
+            pid: 7, vault: "/v.db", since: 1, idleTimeout: nil, endsAt: 91.5, accounts: [],
+            requests: [
+              AgentRequestRecord(
+                time: 2.5, operation: "token", account: "simkl/alice",
+                requester: .local(name: "curl", pid: 4242), decision: .answered),
+              AgentRequestRecord(
+                time: 3, operation: "token", account: "nobody",
+                requester: .forwarded(via: "ssh", pid: 77, remoteHost: "build01"),
+                decision: .refused(code: "no_such_account", exit: 4)),
+              AgentRequestRecord(
+                time: 4, operation: nil, account: nil,
+                requester: .forwarded(via: "ssh", pid: 77, remoteHost: nil),
+                decision: .unanswered),
+            ])),
+        #"{"ok":true,"pid":7,"vault":"/v.db","since":1.0,"idle_timeout":null,"ends_at":91.5,"accounts":[],"requests":["#
+          + #"{"time":2.5,"op":"token","account":"simkl/alice","requester":{"kind":"local","name":"curl","pid":4242},"decision":"answered"},"#
+          + #"{"time":3.0,"op":"token","account":"nobody","requester":{"kind":"forwarded","via":"ssh","pid":77,"remote_host":"build01"},"decision":"refused","code":"no_such_account","exit":4},"#
+          + #"{"time":4.0,"op":null,"account":null,"requester":{"kind":"forwarded","via":"ssh","pid":77,"remote_host":null},"decision":"unanswered"}]}"#
       ),
     ]
     for (answer, line) in answers {

@@ -241,7 +241,8 @@ import Vault
     #expect(unknown?["code"] as? String == "bad_request")
     #expect(
       unknown?["message"] as? String
-        == #""op" must be "token", "ping", "list", "export", "logout", "status", "default", "rename" or "proof""#
+        == #""op" must be "token", "ping", "list", "export", "logout", "status", "default", "rename", "#
+        + #""proof", "questions" or "confirm""#
     )
     let garbage = await AgentWire.ask(socket, "hello")
     #expect(garbage?["message"] as? String == "the request is not a JSON object on one line")
@@ -316,7 +317,10 @@ import Vault
   @Test func explainsItselfInHelpAndTheCommandList() async throws {
     let help = try await ChildProcess.run(Products.authtui, ["help", "agent"])
     #expect(help.status == 0)
-    #expect(help.stdout.hasPrefix("Usage: authtui agent [--idle-timeout SECONDS]\n"))
+    #expect(
+      help.stdout.hasPrefix(
+        "Usage: authtui agent [--idle-timeout SECONDS] [--lifetime DURATION] "
+          + "[--confirm forwarded|always]\n"))
     #expect(help.stdout.contains("$XDG_RUNTIME_DIR/authtui/agent.sock"))
     #expect(help.stdout.contains("AUTHTUI_NO_AGENT=1"))
     let list = try await ChildProcess.run(Products.authtui, ["--help"])

@@ -259,15 +259,16 @@ final class HelpTextTests: XCTestCase {
     XCTAssertTrue(
       help.hasPrefix(
         """
-        Usage: authtui agent [--idle-timeout SECONDS]
-               authtui agent start [--idle-timeout SECONDS]
+        Usage: authtui agent [--idle-timeout SECONDS] [--lifetime DURATION] [--confirm forwarded|always]
+               authtui agent start [--idle-timeout SECONDS] [--lifetime DURATION] [--confirm forwarded|always]
                authtui agent stop
                authtui agent status [--json]
 
         """))
     XCTAssertTrue(
       help.contains(
-        "\nauthtui agent start [--idle-timeout SECONDS]\n  Start the agent in the background; "
+        "\nauthtui agent start [--idle-timeout SECONDS] [--lifetime DURATION] "
+          + "[--confirm forwarded|always]\n  Start the agent in the background; "
           + "prints `pid=PID socket=PATH` once it listens.\n"))
     XCTAssertTrue(help.contains("\nauthtui agent status [--json]\n  Show the running agent"))
     XCTAssertTrue(help.contains("\n  --json                     print a JSON object"))
@@ -275,7 +276,9 @@ final class HelpTextTests: XCTestCase {
     let start = try XCTUnwrap(CommandCatalog.standard.command(named: "agent start"))
     XCTAssertTrue(
       CommandCatalog.standard.help(for: start).hasPrefix(
-        "Usage: authtui agent start [--idle-timeout SECONDS]\n\nStart the agent"))
+        "Usage: authtui agent start [--idle-timeout SECONDS] [--lifetime DURATION] "
+          + "[--confirm forwarded|always]\n\n"
+          + "Start the agent"))
   }
 
   /// `vault` runs through its actions only, each with its runner.

@@ -132,6 +132,13 @@ public actor RunningChild {
     return status ?? -1
   }
 
+  /// The child's exit status (as `wait` gives it) when it has ended, without waiting; nil
+  /// while it runs.
+  public func endedStatus() -> Int32? {
+    if status == nil, let exited = child.exitStatus() { status = exited }
+    return status
+  }
+
   /// Everything the child wrote to standard error so far.
   public func standardError() -> String {
     pump(milliseconds: 0)

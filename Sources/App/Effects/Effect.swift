@@ -1,3 +1,4 @@
+import AccountFacts
 import Accounts
 import AuthCore
 import Foundation
@@ -86,6 +87,12 @@ public enum Effect: Sendable, Equatable {
   case setDefault(RequestID, AccountName, isDefault: Bool)
   /// Write the account's access token to an env file: `.exported`.
   case exportEnvFile(RequestID, AccountName, path: String, variable: String)
+  /// Ask the agent for this vault which token requests it holds for a person (`agent start
+  /// --confirm`); asking tells it a UI is open to answer: `.questionsWatched`.
+  case watchQuestions(RequestID)
+  /// Give the agent a person's answer to its held request `question`:
+  /// `.questionAnswered`.
+  case answerQuestion(RequestID, question: Int, ConfirmationDecision)
   /// Repaint every cell (the loop does it).
   case redraw
 }

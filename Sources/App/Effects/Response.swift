@@ -1,3 +1,4 @@
+import AccountFacts
 import Accounts
 import AuthCore
 import Providers
@@ -63,6 +64,11 @@ public enum Response: Sendable {
   /// Background news for the status line (`.followNews`): the agent `unlock_once` asks for
   /// could not be left running, or the provider sent the browser back after a sign-out, say.
   case news(StatusMessage.Kind, String)
+  /// The token requests the agent holds for a person now; empty with no agent, or one that
+  /// holds none (`.watchQuestions`).
+  case questionsWatched(RequestID, [ConfirmationQuestion])
+  /// The agent took the answer to `question` (nil), or why not (`.answerQuestion`).
+  case questionAnswered(RequestID, question: Int, ConfirmationDecision, problem: String?)
 
   /// The request this answers (nil for the ones asked without one).
   var request: RequestID? {
@@ -74,7 +80,8 @@ public enum Response: Sendable {
       .signedIn(let id, _), .redirectSubmitted(let id, _), .pageOpened(let id, _),
       .copied(let id, _), .refreshed(let id, _, _), .refreshedAhead(let id, _, _),
       .vaultWatched(let id, _), .damagedRemoved(let id, _, _), .signedOut(let id, _, _),
-      .signOutFactsLearned(let id, _, _), .defaultSet(let id, _, _, _), .exported(let id, _):
+      .signOutFactsLearned(let id, _, _), .defaultSet(let id, _, _, _), .exported(let id, _),
+      .questionsWatched(let id, _), .questionAnswered(let id, _, _, _):
       return id
     }
   }

@@ -21,6 +21,7 @@ public enum ActionTable {
   private static let everywhere = Set(KeyContext.allCases)
   private static let browsing: Set<KeyContext> = everywhere.subtracting([
     .unlock, .filter, .pasteRedirect, .labelField, .providerSetup, .otherProvider, .rename,
+    .confirmation,
   ])
   private static let account: Set<KeyContext> = [.list, .details]
   private static let choosing: Set<KeyContext> = [
@@ -139,6 +140,18 @@ public enum ActionTable {
     Row(
       command: .toggle, defaultKeys: [.character(" "), .left, .right],
       help: "switch between env file and clipboard", hint: nil, contexts: [.export]),
+    Row(
+      command: .allowOnce, defaultKeys: [key("o")],
+      help: "allow the agent's held token request, this once", hint: "allow once",
+      contexts: [.confirmation]),
+    Row(
+      command: .allowFifteenMinutes, defaultKeys: [key("f")],
+      help: "allow it, and the same requester's requests for that account for 15 minutes",
+      hint: "allow 15 min", contexts: [.confirmation]),
+    Row(
+      command: .deny, defaultKeys: [key("d")],
+      help: "deny the agent's held token request (Esc too)", hint: "deny",
+      contexts: [.confirmation]),
     Row(
       command: .help, defaultKeys: [key("?"), .function(1)], help: "show or close this help",
       hint: "help", contexts: browsing),

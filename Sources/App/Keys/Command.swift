@@ -36,4 +36,7 @@ public enum Command: String, Sendable, Hashable, CaseIterable {
   case previousField = "previous-field"
   case toggle
   case redraw
+  case allowOnce = "allow-once"
+  case allowFifteenMinutes = "allow-15m"
+  case deny
 }

@@ -35,6 +35,9 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
   case damaged
   /// The help screen.
   case help
+  /// The agent's question about a token request it holds (`agent start --confirm`), over
+  /// whatever screen is open.
+  case confirmation
 
   /// The heading of this context on the help screen.
   public var title: String {
@@ -56,6 +59,7 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
     case .export: return "Export"
     case .damaged: return "Damaged accounts"
     case .help: return "Help"
+    case .confirmation: return "A token request waits for you"
     }
   }
 

@@ -27,6 +27,10 @@ extension AppState {
         return []
       }
       return becomeReady()
+    case .questionsWatched(_, let questions):
+      questionsWatched(questions, now: now)
+    case .questionAnswered(let id, let question, let decision, let problem):
+      questionAnswered(id, question: question, decision, problem: problem, now: now)
     case .accountsLoaded(_, let result):
       switch result {
       case .success(let list):

@@ -12,6 +12,9 @@ extension AppState {
   /// saved by any process or editor shows in the provider list well within two seconds, the
   /// look and the catalog read again included, on a busy machine too.
   static let providerWatchInterval: TimeInterval = 0.5
+  /// How often the agent is asked for the token requests it holds for a person: well within
+  /// the time it counts a UI that asked as open (`ConfirmationDesk.openUIGrace`, 10 s).
+  static let questionWatchInterval: TimeInterval = 1
 
   /// The background work due at `now`.
   mutating func upkeep(now: Date) -> [Effect] {
@@ -40,6 +43,23 @@ extension AppState {
       effects.append(.refreshAhead(id, account.name))
     }
     return effects
+  }
+
+  /// The look at the agent's held token requests, when one is due: on the unlock screen too
+  /// (the agent holds the vault's key whatever this UI's state), not before the vault was
+  /// looked at, nor when it cannot be used.
+  mutating func lookForQuestions(now: Date) -> [Effect] {
+    switch phase {
+    case .ready, .locked: break
+    case .starting, .unusable: return []
+    }
+    guard questionWatch == nil,
+      questionsWatchedAt.map({ now.timeIntervalSince($0) >= Self.questionWatchInterval }) ?? true
+    else { return [] }
+    let id = newRequest()
+    questionWatch = id
+    questionsWatchedAt = now
+    return [.watchQuestions(id)]
   }
 
   /// When `account` is next refreshed in the background: after a failure, its retry time;

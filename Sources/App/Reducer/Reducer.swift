@@ -33,7 +33,7 @@ extension AppState {
       size = newSize
       keepSelectionVisible()
       effects = []
-    case .tick: effects = tick(now: now) + upkeep(now: now)
+    case .tick: effects = tick(now: now) + upkeep(now: now) + lookForQuestions(now: now)
     case .signInProgress(let id, let progress):
       effects = signInProgressed(id, progress, now: now)
     case .response(let response):
@@ -223,6 +223,7 @@ extension AppState {
     case .export: return performExport(command, now: now)
     case .help, .notices: return performScroll(command)
     case .damaged: return performDamaged(command, now: now)
+    case .confirmation: return performConfirmation(command, now: now)
     }
   }
 

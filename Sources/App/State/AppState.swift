@@ -63,6 +63,14 @@ public struct AppState: Sendable {
   /// list follows what other processes and editors write.
   var providerWatch: RequestID?
   var providersWatchedAt: Date?
+  /// The agent's held token request shown over every screen, if any.
+  public var confirmation: ConfirmationState?
+  /// The look at the agent's held requests under way.
+  var questionWatch: RequestID?
+  /// When the agent's held requests were last looked at.
+  var questionsWatchedAt: Date?
+  /// The questions answered here: a look that started before the answer still lists them.
+  var answeredQuestions: Set<Int> = []
   /// The terminal's size, as the loop last reported it.
   public var size = Size(rows: 24, columns: 80)
   /// Set when the user asked to quit; the loop ends once `shouldExit` is true.
@@ -89,6 +97,7 @@ public struct AppState: Sendable {
 
   /// Where keys are looked up now.
   public var context: KeyContext {
+    if confirmation != nil { return .confirmation }
     switch phase {
     case .starting, .locked, .unusable: return .unlock
     case .ready: break

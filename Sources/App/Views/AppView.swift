@@ -36,6 +36,9 @@ public enum AppView {
     case .ready:
       drawReady(state, body: body, now: now, in: &buffer)
     }
+    if let dialog = state.confirmation {
+      ConfirmationView.draw(dialog, state: state, area: body, now: now, in: &buffer)
+    }
     if state.context == .filter {
       // The field takes the message line: a message (whole) goes above it.
       if let message = state.message {

@@ -86,8 +86,14 @@ enum Hints {
       wanted = [(.back, "close"), (.moveDown, "scroll")]
     case .damaged:
       wanted = damagedHints(state)
+    case .confirmation:
+      wanted =
+        state.confirmation?.answering == nil
+        ? [(.allowOnce, "allow once"), (.allowFifteenMinutes, "allow 15 min"), (.deny, "deny")]
+        : []
     }
     var keep: [Command] = [
+      .allowOnce, .deny, .allowFifteenMinutes,
       .help, .quit, .back, .confirm, .yes, .no, .remove, .retry, .showDamaged, .add, .details,
       .refresh, .copy,
     ]

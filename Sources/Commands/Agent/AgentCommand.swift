@@ -35,7 +35,10 @@ struct AgentCommand: AsyncParsableCommand {
       systemd --user service (see docs/scripting.md), or in the background with `authtui agent
       start` (below); stop it with Ctrl-C, SIGTERM or `authtui agent stop`, or let
       --idle-timeout stop it: only requests count as activity, not the background refreshes
-      (one under way is finished and stored before the agent stops). It also stops by
+      (one under way is finished and stored before the agent stops). With --lifetime it
+      stops when that time has passed since it started, whatever its activity, finishing
+      what is under way as `agent stop` does, and forgets the vault's key; `agent status`
+      says when. It also stops by
       itself, saying why, when its socket's folder is removed or its socket replaced: no
       command could reach it. With "agent": {"unlock_once": true} in config.json, the first
       command that unlocks the vault leaves one running by itself (see docs/scripting.md).
@@ -45,7 +48,8 @@ struct AgentCommand: AsyncParsableCommand {
       .value(
         handoverOption, \.handover, .descriptor, "FD",
         help: "the descriptor agent start hands the vault key over", hidden: true),
-      .idleTimeout(\.idleTimeout),
+      .idleTimeout(\.idleTimeout), .lifetime(\.lifetime),
+      .confirm(\.confirm),
     ],
     actions: [AgentStartCommand.self, AgentStopCommand.self, AgentStatusCommand.self])
 
@@ -57,8 +61,13 @@ struct AgentCommand: AsyncParsableCommand {
   var global = GlobalOptions()
   /// `--idle-timeout`: stop after this many seconds without a request; 0 never.
   var idleTimeout = 0
+  /// `--lifetime`: stop this long after starting, whatever the activity; nil never.
+  var lifetime: Duration?
   /// `--handover-fd`: started by `agent start`, which hands the vault's key over on it.
   var handover: Int32?
+  /// `--confirm`: which token requests wait for a person; none unless given (or set per
+  /// account in config.json).
+  var confirm: ConfirmationMode?
 
   /// How often the agent looks whether its socket's path still names its socket.
   static let socketCheckInterval: Duration = .seconds(1)
@@ -67,6 +76,8 @@ struct AgentCommand: AsyncParsableCommand {
   enum Stop: Sendable {
     case signal(Int32)
     case idle
+    /// Its `--lifetime` ended.
+    case lifetime
     /// Its socket's path no longer names its socket: no command can reach it any more.
     case socketLost(AgentSocketIdentity.Change)
   }
@@ -100,7 +111,10 @@ struct AgentCommand: AsyncParsableCommand {
         }
       let service = AgentService(
         book: book, vaultPath: book.vault.location.canonicalPath,
-        idleTimeout: idleTimeout > 0 ? idleTimeout : nil, failure: CommandFailure.answering)
+        idleTimeout: idleTimeout > 0 ? idleTimeout : nil,
+        endsAt: lifetime.map { Date().addingTimeInterval(Self.seconds($0)) },
+        confirmation: AgentConfirmation.desk(),
+        rules: AgentConfirmation.rules(confirm, global), failure: CommandFailure.answering)
       let reload = AgentProviderReload(
         options: global, catalog: book.catalog, stamps: stamps)
       let (events, continuation) = AsyncStream<Event>.makeStream()
@@ -123,6 +137,18 @@ struct AgentCommand: AsyncParsableCommand {
         guard idleTimeout > 0 else { return }
         await Self.watchIdleness(
           of: service, timeout: TimeInterval(idleTimeout), then: continuation)
+      }
+      let lifetimeWatch = Task {
+        guard let endsAt = service.endsAt else { return }
+        // Wall-clock time, in steps: a machine asleep meanwhile wakes to an agent that ends.
+        while !Task.isCancelled {
+          let left = endsAt.timeIntervalSinceNow
+          if left <= 0 {
+            continuation.yield(.stop(.lifetime))
+            return
+          }
+          try? await Task.sleep(for: .seconds(min(left, 60)))
+        }
       }
       let refresher = Task {
         await service.refresher.run(for: service) { console.err($0) }
@@ -158,6 +184,7 @@ struct AgentCommand: AsyncParsableCommand {
         }
       }
       idleWatch.cancel()
+      lifetimeWatch.cancel()
       fileWatch.cancel()
       socketWatch.cancel()
       refresher.cancel()
@@ -173,6 +200,10 @@ struct AgentCommand: AsyncParsableCommand {
       switch reason {
       case .idle:
         console.err("authtui agent: stopped after \(idleTimeout) s without a request")
+      case .lifetime:
+        console.err(
+          "authtui agent: stopped: its lifetime (\(lifetime?.components.seconds ?? 0) s) ended; "
+            + "it forgot the vault's key (`authtui agent start` starts a new one)")
       case .signal(let number):
         let name = [SIGINT: "SIGINT", SIGTERM: "SIGTERM"][number] ?? "signal"
         console.err("authtui agent: stopped (\(name))")
@@ -210,7 +241,7 @@ struct AgentCommand: AsyncParsableCommand {
           CommandFailure.answering(
             .busy(vault: service.vaultPath, connections: AgentListener.maximumConnections))
         ).line,
-        handler: { await service.answer($0) })
+        handler: { await service.answer($0, from: $1) })
       return (listener, socket.identity)
     } catch {
       location.remove(socket.identity)
@@ -242,6 +273,32 @@ extension Option {
     .value(
       "idle-timeout", path, .seconds(example: 3600), "SECONDS",
       help: "stop after this long without a request (default, or 0: never)")
+  }
+}
+
+extension AgentCommand {
+  /// `duration` in seconds.
+  static func seconds(_ duration: Duration) -> TimeInterval {
+    TimeInterval(duration.components.seconds)
+      + TimeInterval(duration.components.attoseconds) / 1e18
+  }
+}
+
+extension Option {
+  /// `--lifetime DURATION`, as `agent` and `agent start` take it (absent: none).
+  static func lifetime(_ path: WritableKeyPath<Root, Duration?> & Sendable) -> Option {
+    .value(
+      "lifetime", path, .duration,
+      help: "stop this long after starting (90s, 15m, 8h), whatever the activity")
+  }
+}
+
+extension Option {
+  /// `--confirm forwarded|always`, as `agent` and `agent start` take it (absent: none).
+  static func confirm(_ path: WritableKeyPath<Root, ConfirmationMode?> & Sendable) -> Option {
+    .value(
+      "confirm", path, .choice(ConfirmationMode.allCases),
+      help: "hold token requests until a person allows them: forwarded ones, or always")
   }
 }
 

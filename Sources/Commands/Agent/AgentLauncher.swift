@@ -33,9 +33,12 @@ package enum AgentLauncher {
   }
 
   /// Starts the agent for the unlocked `vault`, with the providers of `configuration`, on
-  /// `location`, stopping after `idleTimeout` seconds without a request (0: never).
+  /// `location`, stopping after `idleTimeout` seconds without a request (0: never) and
+  /// `lifetime` after it starts (nil: never), holding the token requests `confirm` names for
+  /// a person.
   static func launch(
     _ vault: Vault, configuration: ConfigurationLocation, idleTimeout: Int,
+    lifetime: Duration? = nil, confirm: ConfirmationMode? = nil,
     location: AgentSocketLocation,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) async throws(CommandFailure) -> Started {
@@ -62,7 +65,8 @@ package enum AgentLauncher {
           "agent", "--vault", vault.location.canonicalPath, "--config",
           configuration.directory.path, "--idle-timeout", String(idleTimeout),
           "--\(AgentCommand.handoverOption)", "3",
-        ],
+        ] + (lifetime.map { ["--lifetime", "\($0.components.seconds)s"] } ?? [])
+          + (confirm.map { ["--confirm", $0.rawValue] } ?? []),
         environment: childEnvironment, standardInput: .null, standardOutput: .descriptor(log),
         standardError: .descriptor(log), extra: [3: channel.agent], detached: true)
     } catch {

@@ -55,11 +55,12 @@ actor AgentProviderReload {
   /// the providers they now say; returns the line that tells the user which.
   func reload(after trigger: Trigger, into service: AgentService) async -> String {
     let options = self.options
-    let (stamps, fresh) = await onOwnThread(named: "agent-provider-reload") {
+    let (stamps, fresh, settings) = await onOwnThread(named: "agent-provider-reload") {
       // The stamps first: a file saved while it is read is read again at the next look.
       let stamps = ProviderFileStamps(of: AccountAccess.configuration(options))
       return (
-        stamps, AccountAccess.catalog(options, console: Console(), reportProblems: false)
+        stamps, AccountAccess.catalog(options, console: Console(), reportProblems: false),
+        UserSettings.load(from: AccountAccess.configuration(options)).0
       )
     }
     let broken = fresh.skippedFiles.filter { !catalog.skippedFiles.contains($0) }
@@ -73,6 +74,7 @@ actor AgentProviderReload {
     loaded = stamps
     catalog = fresh
     await service.replaceBook(AccountAccess.book(over: service.vault, catalog: fresh))
+    await service.replaceConfirmationAccounts(AgentConfirmation.rules(nil, settings).accounts)
     var line =
       "authtui agent: read the provider files again (\(trigger.text)): "
       + (changes.isEmpty ? "no file changed" : changes.joined(separator: ", "))

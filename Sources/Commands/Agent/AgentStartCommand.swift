@@ -1,7 +1,7 @@
 import Agent
 import Foundation
 
-/// `authtui agent start [--idle-timeout SECONDS]`: the agent in the background, returning once
+/// `authtui agent start [--idle-timeout SECONDS] [--lifetime DURATION]`: the agent in the background, returning once
 /// it listens.
 struct AgentStartCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration<Self>(
@@ -17,13 +17,24 @@ struct AgentStartCommand: AsyncParsableCommand {
       the line). The agent's own messages go to its log beside the socket
       ($XDG_RUNTIME_DIR/authtui/agent.log, 0600, rewritten at each start). Exit 1 naming
       the running agent's PID when one already runs on that socket. Without --idle-timeout
-      (or with 0) it runs until `authtui agent stop`.
+      (or with 0) and --lifetime it runs until `authtui agent stop`. --lifetime DURATION
+      (90s, 15m, 8h, 2d; a bare number is seconds) stops it that long after it starts,
+      whatever its activity: it finishes what is under way, as `agent stop` does, and forgets
+      the vault's key; `agent status` shows when (`ends`). With --confirm forwarded, each
+      token request that came through an ssh forward waits for a person (--confirm always:
+      every token request): an authtui UI open on the vault asks in a dialog, else the
+      program AUTHTUI_CONFIRM_COMMAND names (read here) is asked, exit 0 allowing; with
+      neither, or after 60 s, the request is denied (exit 6). See docs/security.md.
       """,
-    options: [.idleTimeout(\.idleTimeout)])
+    options: [.idleTimeout(\.idleTimeout), .lifetime(\.lifetime), .confirm(\.confirm)])
 
   var global = GlobalOptions()
   /// `--idle-timeout`: the agent stops after this many seconds without a request; 0 never.
   var idleTimeout = 0
+  /// `--lifetime`: the agent stops this long after it starts; nil never.
+  var lifetime: Duration?
+  /// `--confirm`: which token requests wait for a person (none unless given).
+  var confirm: ConfirmationMode?
 
   func run(console: Console) async -> ExitCode {
     do throws(CommandFailure) {
@@ -35,7 +46,7 @@ struct AgentStartCommand: AsyncParsableCommand {
       do {
         started = try await AgentLauncher.launch(
           vault, configuration: AccountAccess.configuration(global),
-          idleTimeout: idleTimeout, location: location)
+          idleTimeout: idleTimeout, lifetime: lifetime, confirm: confirm, location: location)
       } catch {
         await vault.close()
         throw error

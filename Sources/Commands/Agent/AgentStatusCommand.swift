@@ -13,12 +13,22 @@ struct AgentStatusCommand: AsyncParsableCommand {
       passphrase. Each account's next refresh is when the agent renews it (the UI's schedule:
       a quarter of the token's lifetime before expiry, at most 5 minutes; after a failed
       refresh, its retry); `—` when it is not renewed ahead (no refresh token, a new sign-in
-      needed, no expiry). Exit 1
+      needed, no expiry). Then the requests the agent answered or refused lately (the last
+      100, kept in its memory only, never a token; `ping` and `status` are not kept): when,
+      what, which account, who asked (a local process by name and PID, or a request forwarded
+      by an `ssh` client, with the host name the remote machine gave, as it gave it) and
+      whether it was allowed or denied. Exit 1
       when no agent runs. --json prints {"pid", "socket", "vault", "since", "idle_timeout",
-      "accounts": [{"account", "status", "expires_at", "refreshable", "next_refresh",
-      "dpop_bound", "dpop_jkt"}]}, times in ISO 8601 (UTC) or null, idle_timeout in seconds or
-      null for none, dpop_jkt the RFC 7638 thumbprint of the key a DPoP-bound token is bound
-      to (null for a Bearer token).
+      "ends_at", "accounts": [{"account", "status", "expires_at", "refreshable",
+      "next_refresh", "dpop_bound", "dpop_jkt"}], "requests": [{"time", "op", "account",
+      "requester": {"kind": "local", "name", "pid"} or {"kind": "forwarded", "via", "pid",
+      "remote_host"}, "decision": "allowed", "denied" or "unanswered", "code", "exit",
+      "confirmation"}]}, times in ISO 8601
+      (UTC) or null, idle_timeout in seconds or null for none, ends_at when --lifetime ends
+      the agent (null for none), dpop_jkt the RFC 7638 thumbprint of the key a DPoP-bound
+      token is bound to (null for a Bearer token), code and exit the refusal's (null when
+      allowed), confirmation how a person decided on a request held by --confirm ("allowed
+      once in authtui", "nobody to ask"…; null when it was not held).
       """,
     options: [.flag("json", \.json, help: "print a JSON object instead of text")])
 
@@ -98,6 +108,11 @@ struct AgentStatusCommand: AsyncParsableCommand {
       "vault    \(status.vault)",
       "since    \(iso(Date(timeIntervalSince1970: status.since)))",
       "idle     \(idle)",
+      "ends     "
+        + (status.endsAt.map {
+          "\(iso(Date(timeIntervalSince1970: $0))) (its --lifetime: it then forgets the key and "
+            + "stops)"
+        } ?? "when stopped (no --lifetime)"),
     ]
     if status.vault != callersVault {
       lines.append(
@@ -105,19 +120,52 @@ struct AgentStatusCommand: AsyncParsableCommand {
           + "`authtui token` unlocks it itself")
     }
     lines.append("")
-    guard !status.accounts.isEmpty else {
-      return (lines + ["No accounts in this vault yet."]).joined(separator: "\n")
+    if status.accounts.isEmpty {
+      lines.append("No accounts in this vault yet.")
+    } else {
+      let header = ["ACCOUNT", "STATUS", "EXPIRES", "NEXT REFRESH"]
+      let cells = status.accounts.map { entry in
+        [
+          entry.account.name.description, entry.account.status(at: now).label,
+          entry.account.usable ? entry.account.expiresAt.map(iso) ?? "never" : "—",
+          entry.nextRefresh.map(iso) ?? "—",
+        ]
+      }
+      lines.append(TextTable.render(header: header, rows: cells))
     }
-    let header = ["ACCOUNT", "STATUS", "EXPIRES", "NEXT REFRESH"]
-    let cells = status.accounts.map { entry in
+    lines.append("")
+    lines.append(requestsText(status.requests))
+    return lines.joined(separator: "\n")
+  }
+
+  /// The recent requests, oldest first, one line each.
+  static func requestsText(_ requests: [AgentRequestRecord]) -> String {
+    guard !requests.isEmpty else { return "No requests since the agent started." }
+    let rows = requests.map { record in
       [
-        entry.account.name.description, entry.account.status(at: now).label,
-        entry.account.usable ? entry.account.expiresAt.map(iso) ?? "never" : "—",
-        entry.nextRefresh.map(iso) ?? "—",
+        iso(Date(timeIntervalSince1970: record.time)), record.operation ?? "(unreadable)",
+        record.account ?? "—", record.requester.description, decisionText(record),
       ]
     }
-    lines.append(TextTable.render(header: header, rows: cells))
-    return lines.joined(separator: "\n")
+    return "Recent requests, oldest first:\n"
+      + TextTable.render(header: ["TIME", "OP", "ACCOUNT", "REQUESTER", "DECISION"], rows: rows)
+  }
+
+  /// The decision, and for a request held for confirmation how it was reached: `allowed once
+  /// in authtui`, `denied (not_confirmed, exit 6): nobody to ask`.
+  static func decisionText(_ record: AgentRequestRecord) -> String {
+    guard let confirmation = record.confirmation else { return decisionText(record.decision) }
+    if record.decision == .answered { return confirmation }
+    return decisionText(record.decision) + ": " + confirmation
+  }
+
+  /// `allowed`, `denied (no_such_account, exit 4)`, or `unanswered (the agent was stopping)`.
+  static func decisionText(_ decision: AgentRequestRecord.Decision) -> String {
+    switch decision {
+    case .answered: return "allowed"
+    case .refused(let code, let exit): return "denied (\(code), exit \(exit))"
+    case .unanswered: return "unanswered (the agent was stopping)"
+    }
   }
 
   /// `--json`'s object.
@@ -127,6 +175,7 @@ struct AgentStatusCommand: AsyncParsableCommand {
       ("vault", .string(status.vault)),
       ("since", .string(iso(Date(timeIntervalSince1970: status.since)))),
       ("idle_timeout", status.idleTimeout.flatMap { $0 > 0 ? .int($0) : nil } ?? .null),
+      ("ends_at", status.endsAt.map { .string(iso(Date(timeIntervalSince1970: $0))) } ?? .null),
       (
         "accounts",
         .array(
@@ -142,6 +191,30 @@ struct AgentStatusCommand: AsyncParsableCommand {
             ])
           })
       ),
+      ("requests", .array(status.requests.map(requestJSON))),
+    ])
+  }
+
+  /// One recent request in `--json`.
+  static func requestJSON(_ record: AgentRequestRecord) -> OrderedJSON {
+    var code: OrderedJSON = .null
+    var exit: OrderedJSON = .null
+    if case .refused(let refusal, let status) = record.decision {
+      code = .string(refusal)
+      exit = .int(Int(status))
+    }
+    let decision: OrderedJSON =
+      switch record.decision {
+      case .answered: "allowed"
+      case .refused: "denied"
+      case .unanswered: "unanswered"
+      }
+    return .object([
+      ("time", .string(iso(Date(timeIntervalSince1970: record.time)))),
+      ("op", record.operation.map(OrderedJSON.string) ?? .null),
+      ("account", record.account.map(OrderedJSON.string) ?? .null),
+      ("requester", record.requester.json), ("decision", decision), ("code", code),
+      ("exit", exit), ("confirmation", record.confirmation.map(OrderedJSON.string) ?? .null),
     ])
   }
 

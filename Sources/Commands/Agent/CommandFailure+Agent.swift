@@ -10,6 +10,10 @@ extension CommandFailure {
       return CommandFailure(exitCode: .failure, message: refusal.message, code: refusal.code)
     case .badRequest:
       return CommandFailure(exitCode: .usage, message: refusal.message, code: refusal.code)
+    case .notConfirmed, .noSuchQuestion:
+      return CommandFailure(exitCode: .cancelled, message: refusal.message, code: refusal.code)
+    case .confirmationFromAfar:
+      return CommandFailure(exitCode: .failure, message: refusal.message, code: refusal.code)
     }
   }
 }

@@ -43,6 +43,29 @@ struct Argument<Root: ParsableArguments>: Sendable {
     return Argument(spec: spec) { root, words, _ in root[keyPath: path] = Array(words) }
   }
 
+  /// The command to run and its arguments, every word after `--`, which may be left out
+  /// (`ssh DESTINATION [-- COMMAND...]`: without it, a login shell).
+  static func optionalCommandAfterSeparator(
+    _ path: WritableKeyPath<Root, [String]> & Sendable
+  ) -> Argument {
+    let spec = ArgumentSpec(
+      name: "COMMAND", shownAs: "[-- COMMAND [ARGS...]]", isRequired: false,
+      followsSeparator: true, completion: .commands)
+    return Argument(spec: spec) { root, words, _ in root[keyPath: path] = Array(words) }
+  }
+
+  /// Every word before `--`, options included, for another program that reads them
+  /// (`ssh [SSH OPTION]... DESTINATION`), shown as `shownAs`; at least one.
+  static func everyWord(
+    _ name: String, shownAs: String, _ path: WritableKeyPath<Root, [String]> & Sendable
+  ) -> Argument {
+    var spec = ArgumentSpec(
+      name: name, shownAs: shownAs, isRequired: true, followsSeparator: false,
+      completion: .none)
+    spec.takesEveryWord = true
+    return Argument(spec: spec) { root, words, _ in root[keyPath: path] = Array(words) }
+  }
+
   private static func single<Value>(
     _ name: String, _ type: ValueType<Value>, isRequired: Bool,
     write: @escaping @Sendable (inout Root, Value) -> Void

@@ -20,6 +20,14 @@ package struct ArgumentParser: Sendable {
     while index < arguments.count {
       let argument = arguments[index]
       index += 1
+      // A command whose words are another program's (`ssh`): after the command word every
+      // word is an argument, options included, but `--help` right after it, and `--`.
+      if let current = command, current.takesEveryWord, !onlyPositionalsFromHere,
+        argument != "--", !(positionals.isEmpty && (argument == "--help" || argument == "-h"))
+      {
+        positionals.append(argument)
+        continue
+      }
       if onlyPositionalsFromHere || !argument.hasPrefix("-") || argument == "-" {
         if command == nil && positionals.isEmpty {
           // The first word names the command.

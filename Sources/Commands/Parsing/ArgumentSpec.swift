@@ -12,4 +12,8 @@ struct ArgumentSpec: Sendable {
   let followsSeparator: Bool
   /// What a shell may complete for it.
   let completion: CompletionModel.Words
+  /// True for an argument that takes every word before `--`, options included, as another
+  /// program's (`ssh [SSH OPTION]... DESTINATION`): authtui reads no option after the command
+  /// word but `--help` right after it.
+  var takesEveryWord = false
 }

@@ -72,7 +72,10 @@ struct CommandConfiguration<Root: ParsableCommand>: Sendable {
     let words = invocation.arguments
     let positional = arguments.filter { !$0.spec.followsSeparator }
     let separated = arguments.first(where: \.spec.followsSeparator)
-    if separated != nil {
+    if let separated, !separated.spec.isRequired {
+      // An optional command after `--` (`ssh`): anything may stand before it, and `--` with
+      // nothing after it is no command.
+    } else if separated != nil {
       let required = positional.filter(\.spec.isRequired).map(\.spec.name)
       let all = positional.map(\.spec.name).joined(separator: " ")
       let problem: String?
@@ -95,7 +98,12 @@ struct CommandConfiguration<Root: ParsableCommand>: Sendable {
       }
     }
     // Before `--`, when the command to run follows it; all of them otherwise.
-    let separator = separated == nil ? words.count : invocation.positionalsBeforeSeparator ?? 0
+    // An optional command after `--` left out: every word is before it.
+    let separator =
+      separated == nil
+      ? words.count
+      : invocation.positionalsBeforeSeparator
+        ?? (separated?.spec.isRequired == false ? words.count : 0)
     for (index, argument) in positional.enumerated() where index < separator {
       try argument.read(&command, words[index..<separator], context)
     }

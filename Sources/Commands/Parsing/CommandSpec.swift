@@ -32,6 +32,9 @@ package struct CommandSpec: Sendable {
   /// True when only its actions run (`vault`): an action word must follow it.
   var needsAction: Bool { run == nil && !actions.isEmpty }
 
+  /// True when its words before `--` are another program's, options included (`ssh`).
+  var takesEveryWord: Bool { arguments.contains(where: \.takesEveryWord) }
+
   /// True when it takes every word after `--` as a command to run (`exec`).
   var takesCommandAfterSeparator: Bool { arguments.contains(where: \.followsSeparator) }
 }

@@ -7,7 +7,8 @@ import JSON
 /// ```json
 /// { "theme": "light", "login_timeout": 300, "clipboard_clear_after": 45,
 ///   "keys": { "refresh": ["r", "ctrl-r"] },
-///   "agent": { "unlock_once": true, "idle_timeout": 3600 },
+///   "agent": { "unlock_once": true, "idle_timeout": 3600,
+///              "confirm": { "github/alice": "always" } },
 ///   "git": { "https://git.example.com": "work/alice" } }
 /// ```
 /// Key names and action names are checked by the UI's key map, which knows them; here they are
@@ -29,6 +30,10 @@ public struct UserSettings: Sendable, Equatable {
   /// `agent.idle_timeout`: the seconds without a request after which that agent stops (0:
   /// never); nil for the default.
   public var agentIdleTimeout: Int?
+  /// `agent.confirm`: per account (`PROVIDER/LABEL`), which of its token requests the agent
+  /// holds until a person allows them: `forwarded` or `always` (`ConfirmationMode`), on top of
+  /// `agent start --confirm` (the stricter one applies).
+  public var agentConfirm: [String: String] = [:]
   /// `git`: which account answers `authtui git-credential` for which URL prefix.
   public var gitRoutes: [GitCredentialRoute] = []
 
@@ -48,7 +53,9 @@ public struct UserSettings: Sendable, Equatable {
   }
 
   static let fields = ["theme", "login_timeout", "clipboard_clear_after", "keys", "agent", "git"]
-  static let agentFields = ["unlock_once", "idle_timeout"]
+  static let agentFields = ["unlock_once", "idle_timeout", "confirm"]
+  /// The words `agent.confirm` takes for an account.
+  public static let confirmationWords = ["forwarded", "always"]
 
   /// Reads `config.json` from `location`; a missing file is the defaults, and one that cannot
   /// be read (a directory, a FIFO, too large…) is the defaults and a problem. Problems are
@@ -114,6 +121,19 @@ public struct UserSettings: Sendable, Equatable {
           fix: "the fields are listed in docs/configuration.md under \"config.json\"")
         settings.agentUnlockOnce = reader.bool("agent.unlock_once") ?? false
         settings.agentIdleTimeout = reader.integer("agent.idle_timeout", in: 0...31_536_000)
+        for (account, word) in reader.stringMap("agent.confirm") ?? [:] {
+          guard account.contains("/") else {
+            reader.report(
+              "agent.confirm.\(account)", "is not an account; name it as PROVIDER/LABEL")
+            continue
+          }
+          guard confirmationWords.contains(word) else {
+            reader.report(
+              "agent.confirm.\(account)", "must be \"forwarded\" or \"always\", not \"\(word)\"")
+            continue
+          }
+          settings.agentConfirm[account] = word
+        }
       } else {
         reader.typeMismatch(
           "agent", expected: "an object such as {\"unlock_once\": true}", found: agent)

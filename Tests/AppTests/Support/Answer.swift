@@ -26,6 +26,7 @@ enum Answer {
   case copied(Result<CopyReport, AccountsError>)
   case browser(BrowserReport)
   case signOutFacts(Result<SignOutFacts, AccountsError>)
+  case questions([ConfirmationQuestion])
 }
 
 extension Action {
@@ -80,6 +81,10 @@ extension Response {
     case (.copyText(let id, _, _), .copied(let result)),
       (.copyToken(let id, _), .copied(let result)):
       return .copied(id, result)
+    case (.watchQuestions(let id), .questions(let questions)):
+      return .questionsWatched(id, questions)
+    case (.answerQuestion(let id, let question, let decision), .done(let failure)):
+      return .questionAnswered(id, question: question, decision, problem: failure?.message)
     case (.openSignInPage(let id, _, _), .browser(let report)),
       (.openSignOutPage(let id, _), .browser(let report)):
       return .pageOpened(id, report)
@@ -101,7 +106,7 @@ extension Effect {
       .removeDamaged(let id, _), .saveProviderSetup(let id, _, _, _, _),
       .exportEnvFile(let id, _, _, _), .setDefault(let id, _, _), .watchProviders(let id),
       .discoverIssuer(let id, _), .addProvider(let id, _, _, _), .rename(let id, _, _),
-      .learnSignOutFacts(let id, _):
+      .learnSignOutFacts(let id, _), .watchQuestions(let id), .answerQuestion(let id, _, _):
       return id
     }
   }

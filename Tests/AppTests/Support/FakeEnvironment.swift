@@ -96,6 +96,11 @@ actor FakeEnvironment: AppEnvironment {
       return .vaultWatched(id, .unchanged)
     case .watchProviders(let id):
       return .providersWatched(id, nil)
+    case .watchQuestions(let id):
+      // No agent holds a request here.
+      return .questionsWatched(id, [])
+    case .answerQuestion(let id, let question, let decision):
+      return .questionAnswered(id, question: question, decision, problem: nil)
     case .removeDamaged(let id, let damaged):
       return .damagedRemoved(id, damaged, nil)
     case .discoverIssuer(let id, let issuer):

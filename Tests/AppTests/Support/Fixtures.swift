@@ -209,6 +209,9 @@ struct Driver {
       switch effect {
       case .watchVault, .watchProviders:
         send(.finished(effect, .done(nil)))
+      case .watchQuestions:
+        // No agent holds a request.
+        send(.finished(effect, .questions([])))
       case .refreshAhead(_, let name):
         guard var account = state.account(name) else { return true }
         account.obtainedAt = now

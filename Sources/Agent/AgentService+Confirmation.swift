@@ -1,0 +1,62 @@
+import Accounts
+import Foundation
+
+extension AgentService {
+  /// Holds a request that hands out a token (`token`, `export`, `proof`) until a person
+  /// answers, when the rules say so for its account and `requester`: what they decided, or nil
+  /// when it is not held (answered at once). A name that finds no account is not held (the
+  /// work itself then fails as it would), nor a request this agent declines (another vault).
+  func confirmation(of request: AgentRequest, for requester: Requester) async
+    -> ConfirmationDesk.Outcome?
+  {
+    let rules = confirmationRules
+    guard !rules.holdsNothing, let text = Self.accountHandedOut(by: request.operation),
+      request.vault == vaultPath || requester.isForwarded,
+      let record = try? await book.account(named: text), let name = try? record.accountName,
+      rules.holds(name, forwarded: requester.isForwarded)
+    else { return nil }
+    return await confirmation.confirm(
+      account: name.description, requester: requester.description,
+      forwarded: requester.isForwarded, scope: requester.confirmationScope)
+  }
+
+  /// The account whose token `operation` hands out, as the caller named it.
+  static func accountHandedOut(by operation: AgentRequest.Operation) -> String? {
+    switch operation {
+    case .token(let account, _, _), .export(let account, _, _),
+      .proof(let account, _, _, _, _):
+      return account
+    case .ping, .list, .logout, .status, .makeDefault, .clearDefault, .rename, .questions,
+      .confirm:
+      return nil
+    }
+  }
+
+  /// The answer to `questions` and `confirm`: only a process on this machine may see or
+  /// answer them, never one whose request came through a forward (it could allow its own).
+  func answerAboutConfirmations(_ operation: AgentRequest.Operation, from requester: Requester)
+    async -> AgentResponse
+  {
+    guard !requester.isForwarded else { return .failure(failure(.confirmationFromAfar)) }
+    switch operation {
+    case .confirm(let id, let decision):
+      guard await confirmation.answer(id, with: decision) else {
+        return .failure(failure(.noSuchQuestion(id)))
+      }
+      return .confirmed(id: id, decision: decision)
+    default:
+      return .questions(await confirmation.questions())
+    }
+  }
+}
+
+extension Requester {
+  /// Who an allowance for 15 minutes covers: a local process by its name, a forward by the
+  /// host its remote side names (not by process id: a new connection is a new ssh process).
+  var confirmationScope: String {
+    switch self {
+    case .local(let name, _): return "local:" + name
+    case .forwarded(_, _, let host): return "forwarded:" + (host ?? "")
+    }
+  }
+}

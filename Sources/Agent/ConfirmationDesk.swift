@@ -1,0 +1,143 @@
+import Foundation
+
+/// Where a token request the agent holds (`agent start --confirm`) waits for a person, and
+/// what they answered: an open authtui UI (which asks `questions` and answers `confirm`),
+/// else the program `AUTHTUI_CONFIRM_COMMAND` names, else nobody, and then the request is
+/// denied. A question nobody answers within `window` is denied too.
+///
+/// "Allow for 15 minutes" is kept here, in memory, per account and requester (`scope`: who
+/// asks, as far as the agent can tell: a local process by name, a forward by the host it
+/// names), and ends on time.
+package actor ConfirmationDesk {
+  /// What became of a held request.
+  package enum Outcome: Sendable, Equatable {
+    /// A person allowed it in the UI, once or for 15 minutes.
+    case allowedInUI(ConfirmationDecision)
+    /// The confirm command exited 0.
+    case allowedByCommand
+    /// An allowance for 15 minutes given before covers it, until then.
+    case allowedEarlier(until: Date)
+    /// A person denied it in the UI.
+    case deniedInUI
+    /// The confirm command exited with another status, or could not run: why, in words.
+    case deniedByCommand(String)
+    /// No UI was open and no confirm command is set.
+    case nobodyToAsk
+    /// Nobody answered within the window.
+    case timedOut
+
+    /// How the agent's log of requests says it (`agent status`).
+    package var words: String {
+      switch self {
+      case .allowedInUI(.allowFifteenMinutes): return "allowed for 15 minutes in authtui"
+      case .allowedInUI: return "allowed once in authtui"
+      case .allowedByCommand: return "allowed by AUTHTUI_CONFIRM_COMMAND"
+      case .allowedEarlier: return "allowed for 15 minutes earlier"
+      case .deniedInUI: return "denied in authtui"
+      case .deniedByCommand: return "denied by AUTHTUI_CONFIRM_COMMAND"
+      case .nobodyToAsk: return "nobody to ask"
+      case .timedOut: return "nobody answered in time"
+      }
+    }
+
+    /// True for the three ways of allowing.
+    package var allowed: Bool {
+      switch self {
+      case .allowedInUI(let decision): return decision != .deny
+      case .allowedByCommand, .allowedEarlier: return true
+      case .deniedInUI, .deniedByCommand, .nobodyToAsk, .timedOut: return false
+      }
+    }
+  }
+
+  /// Asks the confirm command about a question, for at most the given seconds: nil when it
+  /// allowed (exit 0), else why not in words.
+  package typealias Command = @Sendable (ConfirmationQuestion, TimeInterval) async -> String?
+
+  /// How long a question waits for an answer (60 s; shorter in tests).
+  package nonisolated let window: TimeInterval
+  /// How long after its last `questions` a UI still counts as open.
+  package static let openUIGrace: TimeInterval = 10
+  private let command: Command?
+  private let now: @Sendable () -> Date
+  private var nextID = 1
+  /// A question waiting for its answer: who it covers for 15 minutes, and its caller.
+  private struct Waiting {
+    let question: ConfirmationQuestion
+    let scope: String
+    let reply: CheckedContinuation<Outcome, Never>
+  }
+  private var waiting: [Int: Waiting] = [:]
+  private var allowances: [String: Date] = [:]
+  private var lastAskedByUI: Date?
+
+  /// A desk whose questions wait `window` seconds, asking `command` when no UI is open.
+  package init(
+    window: TimeInterval, command: Command?, now: @escaping @Sendable () -> Date = { Date() }
+  ) {
+    self.window = window
+    self.command = command
+    self.now = now
+  }
+
+  /// Holds the request for `account` by `requester` until a person answers or the window
+  /// ends. `scope` names the requester for an allowance of 15 minutes.
+  package func confirm(
+    account: String, requester: String, forwarded: Bool, scope: String
+  ) async -> Outcome {
+    let key = Self.allowanceKey(account: account, scope: scope)
+    if let until = allowances[key] {
+      if until > now() { return .allowedEarlier(until: until) }
+      allowances[key] = nil
+    }
+    let question = ConfirmationQuestion(
+      id: nextID, account: account, requester: requester, forwarded: forwarded,
+      deadline: now().addingTimeInterval(window))
+    nextID += 1
+    if uiIsOpen {
+      let window = self.window
+      return await withCheckedContinuation { reply in
+        waiting[question.id] = Waiting(question: question, scope: scope, reply: reply)
+        Task {
+          try? await Task.sleep(for: .seconds(window))
+          self.settle(question.id, with: .timedOut)
+        }
+      }
+    }
+    guard let command else { return .nobodyToAsk }
+    if let refusal = await command(question, window) { return .deniedByCommand(refusal) }
+    return .allowedByCommand
+  }
+
+  /// The questions waiting now, oldest first; asking marks a UI as open.
+  package func questions() -> [ConfirmationQuestion] {
+    lastAskedByUI = now()
+    return waiting.values.map(\.question).sorted { $0.id < $1.id }
+  }
+
+  /// A person's answer to question `id`; false when no such question waits (answered
+  /// already, or timed out).
+  package func answer(_ id: Int, with decision: ConfirmationDecision) -> Bool {
+    guard let entry = waiting[id] else { return false }
+    if decision == .allowFifteenMinutes {
+      allowances[Self.allowanceKey(account: entry.question.account, scope: entry.scope)] =
+        now().addingTimeInterval(ConfirmationDecision.standingAllowance)
+    }
+    settle(id, with: decision == .deny ? .deniedInUI : .allowedInUI(decision))
+    return true
+  }
+
+  private var uiIsOpen: Bool {
+    guard let lastAskedByUI else { return false }
+    return now().timeIntervalSince(lastAskedByUI) <= Self.openUIGrace
+  }
+
+  private func settle(_ id: Int, with outcome: Outcome) {
+    guard let entry = waiting.removeValue(forKey: id) else { return }
+    entry.reply.resume(returning: outcome)
+  }
+
+  private static func allowanceKey(account: String, scope: String) -> String {
+    account + "\n" + scope
+  }
+}

@@ -1,0 +1,57 @@
+import Agent
+import Foundation
+import Providers
+import System
+
+/// The agent's confirmation of token requests (`--confirm`, `"agent": {"confirm": …}` in
+/// config.json, `AUTHTUI_CONFIRM_COMMAND`), as the agent command sets it up.
+enum AgentConfirmation {
+  /// How long a held request waits for a person.
+  static let window = AgentConnection.confirmationWindow
+
+  /// Debug and test builds only: the seconds a held request waits instead of `window`, so
+  /// that a test of a denial after the window does not take a minute.
+  static let testWindowVariable = "AUTHTUI_TEST_CONFIRM_WINDOW"
+
+  /// The desk for an agent started with `environment`: its window, and the confirm command
+  /// read now (a change of the variable later does not reach a running agent).
+  static func desk(environment: [String: String] = ProcessInfo.processInfo.environment)
+    -> ConfirmationDesk
+  {
+    let command = ConfirmCommand(environment: environment).map { command in
+      { @Sendable (question: ConfirmationQuestion, timeout: TimeInterval) async -> String? in
+        await command.ask(question.commandInput, timeout: timeout)
+      }
+    }
+    return ConfirmationDesk(window: window(environment: environment), command: command)
+  }
+
+  /// The window, shortened by `AUTHTUI_TEST_CONFIRM_WINDOW` in a debug build.
+  static func window(environment: [String: String]) -> TimeInterval {
+    #if DEBUG
+      if let text = environment[testWindowVariable], let seconds = TimeInterval(text),
+        seconds > 0
+      {
+        return seconds
+      }
+    #endif
+    return window
+  }
+
+  /// The rules: `--confirm` for every account, and each account's own in config.json.
+  static func rules(_ mode: ConfirmationMode?, _ options: GlobalOptions) -> ConfirmationRules {
+    let (settings, _) = UserSettings.load(from: AccountAccess.configuration(options))
+    return rules(mode, settings)
+  }
+
+  /// The rules of `--confirm` and of `settings`' `agent.confirm`.
+  static func rules(_ mode: ConfirmationMode?, _ settings: UserSettings) -> ConfirmationRules {
+    var accounts: [AccountName: ConfirmationMode] = [:]
+    for (text, word) in settings.agentConfirm {
+      if let name = AccountName(text), let mode = ConfirmationMode(rawValue: word) {
+        accounts[name] = mode
+      }
+    }
+    return ConfirmationRules(mode: mode, accounts: accounts)
+  }
+}

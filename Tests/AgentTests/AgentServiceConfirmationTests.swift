@@ -1,0 +1,153 @@
+import Accounts
+import Foundation
+import XCTest
+
+@testable import Agent
+
+/// `AgentService` holding token requests for a person (`agent start --confirm`): which
+/// requests wait, what a denied caller is told, and who may see and answer the questions.
+final class AgentServiceConfirmationTests: XCTestCase {
+  static let ssh = AgentPeer(pid: 77, name: "ssh", executable: "/usr/bin/ssh")
+
+  /// A service over `AgentServiceTests`' vault (sandbox/alice) with `rules` and `desk`.
+  func makeService(_ rules: ConfirmationRules, desk: ConfirmationDesk) async throws
+    -> (AgentService, String, URL)
+  {
+    let (plain, vault, folder) = try await AgentServiceTests.makeService()
+    let service = AgentService(
+      book: await plain.book, vaultPath: vault, confirmation: desk, rules: rules,
+      failure: AgentServiceTests.failure)
+    return (service, vault, folder)
+  }
+
+  static func ask(
+    _ service: AgentService, _ operation: AgentRequest.Operation, vault: String,
+    from peer: AgentPeer, host: String? = nil
+  ) async -> AgentResponse? {
+    await service.answer(
+      .request(AgentRequest(operation: operation, vault: vault, host: host).line), from: peer
+    ).flatMap(AgentResponse.init(parsing:))
+  }
+
+  /// A forwarded `token` request from build01, under way.
+  static func forwardedToken(from service: AgentService, vault: String) -> Task<
+    AgentResponse?, Never
+  > {
+    Task { await ask(service, token, vault: vault, from: ssh, host: "build01") }
+  }
+
+  static let token = AgentRequest.Operation.token(
+    account: "sandbox", minimumValidity: 60, startedAt: nil)
+
+  func testForwardedHoldsAForwardedRequestAndDeniesItWithNobodyToAsk() async throws {
+    let (service, vault, folder) = try await makeService(
+      ConfirmationRules(mode: .forwarded), desk: ConfirmationDesk(window: 60, command: nil))
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let denied = await Self.ask(service, Self.token, vault: vault, from: Self.ssh, host: "build01")
+    XCTAssertEqual(
+      denied,
+      .failure(
+        CommandFailure(
+          exitStatus: 9, code: "not_confirmed",
+          message: "the agent asked for confirmation, but no authtui was open on its vault and "
+            + "AUTHTUI_CONFIRM_COMMAND is not set: open `authtui` on the vault's machine (it "
+            + "asks in a dialog), or set AUTHTUI_CONFIRM_COMMAND for the agent")))
+    // A local request is not held: answered without asking anyone.
+    let local = await Self.ask(service, Self.token, vault: vault, from: AgentServiceTests.curl)
+    XCTAssertEqual(local, .token("stored-alice"))
+    // The log has both, the denial with its code.
+    let records = await service.records
+    XCTAssertEqual(records.map(\.decision), [.refused(code: "not_confirmed", exit: 9), .answered])
+    XCTAssertEqual(records.map(\.confirmation), ["nobody to ask", nil])
+  }
+
+  func testAForwardedRequestAllowedInTheUIGetsItsTokenAndOnlyALocalPeerMayAnswer() async throws {
+    let (service, vault, folder) = try await makeService(
+      ConfirmationRules(mode: .forwarded), desk: ConfirmationDesk(window: 600, command: nil))
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // The UI looks, and is then counted as open.
+    let none = await Self.ask(service, .questions, vault: vault, from: AgentServiceTests.curl)
+    XCTAssertEqual(none, .questions([]))
+    let request = Self.forwardedToken(from: service, vault: vault)
+    var held: ConfirmationQuestion?
+    let deadline = Date().addingTimeInterval(60)
+    while held == nil, Date() < deadline {
+      if case .questions(let questions)? = await Self.ask(
+        service, .questions, vault: vault, from: AgentServiceTests.curl)
+      {
+        held = questions.first
+      }
+      if held == nil { try await Task.sleep(for: .milliseconds(20)) }
+    }
+    let question = try XCTUnwrap(held)
+    XCTAssertEqual(question.account, "sandbox/alice")
+    XCTAssertEqual(
+      question.requester, "forwarded by ssh (pid 77) from \"build01\" (as the remote says)")
+    XCTAssertTrue(question.forwarded)
+    // The forwarded side can neither see nor answer it.
+    let peek = await Self.ask(service, .questions, vault: vault, from: Self.ssh, host: "build01")
+    guard case .failure(let refusal)? = peek else { return XCTFail("\(String(describing: peek))") }
+    XCTAssertEqual(refusal.code, "confirm_forwarded")
+    let selfAllowed = await Self.ask(
+      service, .confirm(id: question.id, decision: .allowOnce), vault: vault, from: Self.ssh,
+      host: "build01")
+    guard case .failure(let forwardedAnswer)? = selfAllowed else {
+      return XCTFail("\(String(describing: selfAllowed))")
+    }
+    XCTAssertEqual(forwardedAnswer.code, "confirm_forwarded")
+    // A local peer answers it.
+    let confirmed = await Self.ask(
+      service, .confirm(id: question.id, decision: .allowOnce), vault: vault,
+      from: AgentServiceTests.curl)
+    XCTAssertEqual(confirmed, .confirmed(id: question.id, decision: .allowOnce))
+    let answered = await request.value
+    XCTAssertEqual(answered, .token("stored-alice"))
+    // The log says how it was allowed; the looks at the questions are not in it.
+    let records = await service.records
+    XCTAssertEqual(
+      records.filter { $0.operation == "token" }.map(\.confirmation), ["allowed once in authtui"])
+    XCTAssertEqual(records.filter { $0.operation == "confirm" }.map(\.confirmation), [nil, nil])
+    XCTAssertFalse(records.contains { $0.operation == "questions" })
+    let again = await Self.ask(
+      service, .confirm(id: question.id, decision: .deny), vault: vault,
+      from: AgentServiceTests.curl)
+    guard case .failure(let gone)? = again else { return XCTFail("\(String(describing: again))") }
+    XCTAssertEqual(gone.code, "no_such_question")
+  }
+
+  func testAnOpenUIsLooksDoNotKeepTheAgentFromItsIdleTimeout() async throws {
+    let (service, vault, folder) = try await makeService(
+      ConfirmationRules(mode: .forwarded), desk: ConfirmationDesk(window: 60, command: nil))
+    defer { try? FileManager.default.removeItem(at: folder) }
+    _ = await Self.ask(service, .list, vault: vault, from: AgentServiceTests.curl)
+    let since = await service.idleSince()
+    let idle = try XCTUnwrap(since)
+    for _ in 0..<3 {
+      _ = await Self.ask(service, .questions, vault: vault, from: AgentServiceTests.curl)
+    }
+    let after = await service.idleSince()
+    XCTAssertEqual(after, idle)
+  }
+
+  func testAnAccountOfConfigJSONIsHeldEvenWhenLocal() async throws {
+    let alice = try XCTUnwrap(AccountName("sandbox/alice"))
+    let rules = ConfirmationRules(accounts: [alice: .always])
+    let (service, vault, folder) = try await makeService(
+      rules, desk: ConfirmationDesk(window: 60, command: { _, _ in "said no" }))
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let denied = await Self.ask(service, Self.token, vault: vault, from: AgentServiceTests.curl)
+    guard case .failure(let failure)? = denied else {
+      return XCTFail("\(String(describing: denied))")
+    }
+    XCTAssertEqual(failure.code, "not_confirmed")
+    XCTAssertEqual(failure.message, "the agent asked for confirmation and said no")
+    // Another account's request, or a name that finds none, is not held.
+    let missing = await Self.ask(
+      service, .token(account: "nobody/x", minimumValidity: 60, startedAt: nil), vault: vault,
+      from: AgentServiceTests.curl)
+    guard case .failure(let notFound)? = missing else {
+      return XCTFail("\(String(describing: missing))")
+    }
+    XCTAssertEqual(notFound.code, "no_such_account")
+  }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `agent start --confirm` and `"agent": {"confirm": …}` with the built binaries against
+/// `authtui-sandbox`: a held token request allowed or denied by `AUTHTUI_CONFIRM_COMMAND`,
+/// denied with nobody to ask, and a request the rules do not hold answered without asking;
+/// forwarded requests come through `authtui ssh` and a real sshd (`SSHServer`).
+@Suite struct AgentConfirmationTests {
+  static let wrongPassphrase = AgentCommandTests.wrongPassphrase
+
+  /// A confirm command that keeps its question in `question` and exits `status`.
+  static func command(_ cli: CLIHarness, exiting status: Int) -> String {
+    "cat > '\(cli.folder.file("question"))'; exit \(status)"
+  }
+
+  /// Starts the agent with `arguments` and `changes` in its environment.
+  static func startAgent(
+    _ cli: CLIHarness, _ arguments: [String], _ changes: [String: String?] = [:]
+  ) async throws -> Int32 {
+    try AgentManagementTests.started(
+      try await cli.run(["agent", "start", "--idle-timeout", "600"] + arguments, changes), cli)
+  }
+
+  /// `authtui token sandbox/alice` run on the far side of `authtui ssh` through `server`, with
+  /// no vault, passphrase or agent of its own there: only the forwarded socket can answer.
+  static func remoteToken(_ cli: CLIHarness, through server: SSHServer) async throws
+    -> ChildProcess.Result
+  {
+    try await cli.run(
+      [
+        "ssh", "-F", server.clientConfig, server.host, "--", "env", "-u", "AUTHTUI_PASSPHRASE",
+        "HOME=/nonexistent", "XDG_DATA_HOME=/nonexistent", "AUTHTUI_VAULT=/nonexistent/vault.db",
+        Products.authtui, "token", "sandbox/alice",
+      ], wrongPassphrase)
+  }
+
+  @Test func forwardedDeniesAForwardedRequestWithNobodyToAskAndAllowsItByTheCommand()
+    async throws
+  {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    let stored = try #require(try await cli.storedToken("sandbox", "alice"))
+    let server = try await SSHServer.start()
+    _ = try await Self.startAgent(
+      cli, ["--confirm", "forwarded"], ["AUTHTUI_CONFIRM_COMMAND": nil])
+    let denied = try await Self.remoteToken(cli, through: server)
+    let deniedLog = await server.log()
+    #expect(denied.status == 6, "\(denied.stderr)\n\(deniedLog)")
+    #expect(denied.stdout.isEmpty)
+    #expect(
+      denied.stderr.contains(
+        "authtui: the agent asked for confirmation, but no authtui was open on its vault and "
+          + "AUTHTUI_CONFIRM_COMMAND is not set: open `authtui` on the vault's machine (it "
+          + "asks in a dialog), or set AUTHTUI_CONFIRM_COMMAND for the agent\n"),
+      "\(denied.stderr)")
+    #expect(try await cli.run(["agent", "stop"]).status == 0)
+
+    // The same with a confirm command that allows it: the token comes through, and the
+    // question named the ssh client that relayed it.
+    let allowing = try await Self.startAgent(
+      cli, ["--confirm", "forwarded"],
+      ["AUTHTUI_CONFIRM_COMMAND": Self.command(cli, exiting: 0)])
+    let allowed = try await Self.remoteToken(cli, through: server)
+    let allowedLog = await server.log()
+    #expect(allowed.status == 0, "\(allowed.stderr)\n\(allowedLog)")
+    #expect(allowed.stdout == stored + "\n")
+    let question = try String(contentsOfFile: cli.folder.file("question"), encoding: .utf8)
+    #expect(question.hasPrefix("account: sandbox/alice\nrequester: forwarded by ssh (pid "))
+    // The log of requests has the denial before, and this one allowed.
+    let status = try await cli.run(["agent", "status", "--json"])
+    #expect(
+      status.stdout.contains(
+        #""decision":"allowed","code":null,"exit":null,"confirmation":"allowed by AUTHTUI_CONFIRM_COMMAND""#
+      ), "\(status.stdout)")
+    let text = try await cli.run(["agent", "status"])
+    #expect(
+      text.stdout.contains("allowed by AUTHTUI_CONFIRM_COMMAND"), "\(text.stdout)")
+    await server.stop()
+    await AgentManagementTests.cleanUp(allowing, cli)
+  }
+
+  @Test func alwaysHoldsALocalRequestUntilTheConfirmCommandAllowsIt() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    let pid = try await Self.startAgent(
+      cli, ["--confirm", "always"], ["AUTHTUI_CONFIRM_COMMAND": Self.command(cli, exiting: 0)])
+    let stored = try #require(try await cli.storedToken("sandbox", "alice"))
+    let allowed = try await cli.run(["token", "sandbox"], Self.wrongPassphrase)
+    #expect(allowed.status == 0, "\(allowed.stderr)")
+    #expect(allowed.stdout == stored + "\n")
+    // The question names the account as stored (not the bare provider asked for) and who asks.
+    let question = try String(contentsOfFile: cli.folder.file("question"), encoding: .utf8)
+    let lines = question.split(separator: "\n").map(String.init)
+    #expect(lines.count == 3, "\(question)")
+    #expect(lines.first == "account: sandbox/alice")
+    #expect(lines.dropFirst().first?.hasPrefix("requester: authtui (pid ") == true, "\(question)")
+    #expect(
+      lines.last?.hasPrefix("authtui agent: allow authtui (pid ") == true
+        && lines.last?.hasSuffix(
+          " a token of sandbox/alice? (exit 0 allows this once, any other status denies)")
+          == true,
+      "\(question)")
+    await AgentManagementTests.cleanUp(pid, cli)
+  }
+
+  @Test func aConfirmCommandThatExitsNonZeroDeniesWithExitSix() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    let pid = try await Self.startAgent(
+      cli, ["--confirm", "always"], ["AUTHTUI_CONFIRM_COMMAND": Self.command(cli, exiting: 1)])
+    let denied = try await cli.run(["token", "sandbox/alice"], Self.wrongPassphrase)
+    #expect(denied.status == 6)
+    #expect(
+      denied.stderr
+        == "authtui: the agent asked for confirmation and AUTHTUI_CONFIRM_COMMAND denied it "
+        + "(it exited with status 1)\n")
+    #expect(denied.stdout.isEmpty)
+    let status = try await cli.run(["agent", "status"])
+    #expect(
+      status.stdout.contains(
+        "denied (not_confirmed, exit 6): denied by AUTHTUI_CONFIRM_COMMAND"), "\(status.stdout)")
+    // `export` hands out the token too: held the same way.
+    let export = try await cli.run(
+      ["export", "sandbox/alice", "--env-file", cli.folder.file("env")], Self.wrongPassphrase)
+    #expect(export.status == 6, "\(export.stderr)")
+    #expect(FileManager.default.fileExists(atPath: cli.folder.file("env")) == false)
+    // `list` hands out none: not held.
+    let list = try await cli.run(["list"], Self.wrongPassphrase)
+    #expect(list.status == 0, "\(list.stderr)")
+    await AgentManagementTests.cleanUp(pid, cli)
+  }
+
+  @Test func withNobodyToAskTheRequestIsDeniedSayingWhereToConfirm() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    let pid = try await Self.startAgent(
+      cli, ["--confirm", "always"], ["AUTHTUI_CONFIRM_COMMAND": nil])
+    let denied = try await cli.run(["token", "sandbox/alice"], Self.wrongPassphrase)
+    #expect(denied.status == 6)
+    #expect(
+      denied.stderr
+        == "authtui: the agent asked for confirmation, but no authtui was open on its vault "
+        + "and AUTHTUI_CONFIRM_COMMAND is not set: open `authtui` on the vault's machine (it "
+        + "asks in a dialog), or set AUTHTUI_CONFIRM_COMMAND for the agent\n")
+    await AgentManagementTests.cleanUp(pid, cli)
+  }
+
+  @Test func forwardedLeavesALocalRequestUnheldAndAsksNobody() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    let pid = try await Self.startAgent(
+      cli, ["--confirm", "forwarded"],
+      ["AUTHTUI_CONFIRM_COMMAND": Self.command(cli, exiting: 1)])
+    let stored = try #require(try await cli.storedToken("sandbox", "alice"))
+    let answered = try await cli.run(["token", "sandbox/alice"], Self.wrongPassphrase)
+    #expect(answered.status == 0, "\(answered.stderr)")
+    #expect(answered.stdout == stored + "\n")
+    // The command that would have denied it was never run.
+    #expect(FileManager.default.fileExists(atPath: cli.folder.file("question")) == false)
+    await AgentManagementTests.cleanUp(pid, cli)
+  }
+
+  @Test func anAccountOfConfigJSONIsHeldWithoutTheOption() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    try cli.folder.write(
+      #"{"agent": {"confirm": {"sandbox/alice": "always"}}}"#, to: "config/config.json")
+    let pid = try await Self.startAgent(cli, [], ["AUTHTUI_CONFIRM_COMMAND": nil])
+    let denied = try await cli.run(["token", "sandbox/alice"], Self.wrongPassphrase)
+    #expect(denied.status == 6)
+    #expect(denied.stderr.contains("the agent asked for confirmation"), "\(denied.stderr)")
+    await AgentManagementTests.cleanUp(pid, cli)
+  }
+
+  @Test func aWrongConfirmValueIsAUsageError() async throws {
+    let cli = try await CLIHarness.start()
+    let wrong = try await cli.run(["agent", "start", "--confirm", "sometimes"])
+    #expect(wrong.status == 2)
+    #expect(wrong.stderr.hasPrefix("authtui: --confirm is forwarded or always, not \"sometimes\""))
+    await cli.stop()
+  }
+}

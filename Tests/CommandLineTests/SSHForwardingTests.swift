@@ -1,0 +1,187 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `authtui ssh` through a real OpenSSH server (`SSHServer`), and the agent's lifetime and log
+/// of requests, with the built binary.
+@Suite struct SSHForwardingTests {
+  static let wrongPassphrase = AgentCommandTests.wrongPassphrase
+
+  @Test func aRemoteTokenWithNoVaultThereAnswersFromTheLocalAgentAndItsSocketGoesAfter()
+    async throws
+  {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    let stored = try await cli.run(["token", "sandbox/alice"]).stdout
+    let pid = try AgentManagementTests.started(try await cli.run(["agent", "start"]), cli)
+    let server = try await SSHServer.start()
+    // On the remote side: where the socket is, its folder's mode, a word with a quote and a
+    // space passed as one, then `authtui token` with no vault, no passphrase and no agent of
+    // its own: only the forwarded socket can answer.
+    let script =
+      #"echo "$AUTHTUI_AGENT_SOCKET"; stat -c %a "${AUTHTUI_AGENT_SOCKET%/*}"; "#
+      + #"printf '%s\n' "$1"; exec env -u AUTHTUI_PASSPHRASE HOME=/nonexistent "#
+      + "XDG_DATA_HOME=/nonexistent AUTHTUI_VAULT=/nonexistent/vault.db "
+      + "\(Products.authtui) token sandbox/alice"
+    let session = try await cli.run(
+      ["ssh", "-F", server.clientConfig, server.host, "--", "sh", "-c", script, "sh", "it's one"],
+      Self.wrongPassphrase)
+    let log = await server.log()
+    #expect(session.status == 0, "\(session.stderr)\n\(log)")
+    let lines = session.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(lines.count == 5, "\(session.stdout)")
+    let socket = String(lines.first ?? "")
+    #expect(socket.hasPrefix("/tmp/authtui-fwd-") && socket.hasSuffix("/agent.sock"), "\(socket)")
+    #expect(Array(lines.dropFirst()) == ["700", "it's one", Substring(stored.dropLast()), ""])
+    // Gone with the session: the socket, its folder, and the path sshd bound it at.
+    let folder = String(socket.dropLast("/agent.sock".count))
+    #expect(fileMode(socket) == nil)
+    #expect(fileMode(folder) == nil)
+    #expect(fileMode(folder + ".sock") == nil)
+
+    // The agent knows the request came through ssh, and from which host the remote said.
+    let status = try await cli.run(["agent", "status", "--json"])
+    #expect(status.status == 0, "\(status.stderr)")
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
+    let requests = try #require(object["requests"] as? [[String: Any]])
+    let forwarded = try #require(requests.last, "\(status.stdout)")
+    #expect(forwarded["op"] as? String == "token")
+    #expect(forwarded["account"] as? String == "sandbox/alice")
+    #expect(forwarded["decision"] as? String == "allowed")
+    let requester = try #require(forwarded["requester"] as? [String: Any])
+    #expect(requester["kind"] as? String == "forwarded")
+    #expect(requester["via"] as? String == "ssh")
+    var name = [CChar](repeating: 0, count: 256)
+    gethostname(&name, name.count - 1)
+    let host = String(
+      decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    #expect(requester["remote_host"] as? String == host)
+    #expect(!status.stdout.contains(String(stored.dropLast())))
+    await server.stop()
+    #expect(try await cli.run(["agent", "stop"]).status == 0)
+    await AgentManagementTests.cleanUp(pid, cli)
+  }
+
+  @Test func withoutACommandALoginShellOnATerminalHasTheAgent() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    let stored = String(try await cli.run(["token", "sandbox/alice"]).stdout.dropLast())
+    let pid = try AgentManagementTests.started(try await cli.run(["agent", "start"]), cli)
+    let server = try await SSHServer.start()
+    var changes = cli.workspace.environmentChanges()
+    changes["AUTHTUI_PASSPHRASE"] = nil
+    let command =
+      "'\(Products.authtui)' ssh -F '\(server.clientConfig)' \(server.host); "
+      + "echo ssh-exit=$?; exec sleep 600"
+    let socketFile = cli.folder.file("remote-socket")
+    try await TmuxSession.run(command, columns: 200, environment: changes) { tmux in
+      // The remote login shell, on a terminal of its own (`-t`).
+      try await tmux.type(
+        "[ -t 0 ] && echo \"$AUTHTUI_AGENT_SOCKET\" > '\(socketFile)' && "
+          + "t=$(env HOME=/nonexistent AUTHTUI_VAULT=/nonexistent/vault.db "
+          + "'\(Products.authtui)' token sandbox/alice) && [ \"$t\" = '\(stored)' ] && "
+          + "echo remote-token-$((6 * 7))")
+      try await tmux.sendKeys("Enter")
+      // What the shell printed, not what was typed.
+      try await tmux.waitFor("remote-token-42")
+      try await tmux.type("exit")
+      try await tmux.sendKeys("Enter")
+      try await tmux.waitFor("ssh-exit=0")
+    }
+    let socket = try String(contentsOfFile: socketFile, encoding: .utf8)
+      .trimmingCharacters(in: .newlines)
+    #expect(socket.hasPrefix("/tmp/authtui-fwd-") && socket.hasSuffix("/agent.sock"), "\(socket)")
+    #expect(fileMode(socket) == nil)
+    #expect(fileMode(String(socket.dropLast("/agent.sock".count))) == nil)
+    await server.stop()
+    #expect(try await cli.run(["agent", "stop"]).status == 0)
+    await AgentManagementTests.cleanUp(pid, cli)
+  }
+
+  @Test func sshWithoutAnAgentRefusesBeforeSSHStarts() async throws {
+    let cli = try await CLIHarness.start()
+    // A program that would leave a mark if it ran.
+    let mark = cli.folder.file("ssh-ran")
+    let fake = try cli.folder.write("#!/bin/sh\ntouch '\(mark)'\n", to: "fake-ssh")
+    chmod(fake, 0o755)
+    let refused = try await cli.run(
+      ["ssh", "somehost", "--", "true"], ["AUTHTUI_SSH": fake])
+    #expect(refused.status == 3)
+    #expect(
+      refused.stderr
+        == "authtui: no agent runs on \(cli.workspace.agentSocketPath), so there is nothing to "
+        + "forward; start one with `authtui agent start` (e.g. `authtui agent start --lifetime "
+        + "8h`) and run `authtui ssh` again\n")
+    #expect(fileMode(mark) == nil)
+    await cli.stop()
+  }
+
+  @Test func agentStatusShowsItsEndAndEachRequestWithItsDecision() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    let before = Date()
+    let pid = try AgentManagementTests.started(
+      try await cli.run(["agent", "start", "--lifetime", "2h"]), cli)
+    let allowed = try await cli.run(["token", "sandbox/alice"], Self.wrongPassphrase)
+    #expect(allowed.status == 0, "\(allowed.stderr)")
+    let denied = try await cli.run(["token", "sandbox/nobody"], Self.wrongPassphrase)
+    #expect(denied.status == 4, "\(denied.stderr)")
+
+    let text = try await cli.run(["agent", "status"], Self.wrongPassphrase)
+    #expect(text.status == 0, "\(text.stderr)")
+    let lines = text.stdout.split(separator: "\n").map(String.init)
+    let ends = try #require(lines.first { $0.hasPrefix("ends     ") })
+    #expect(ends.hasSuffix(" (its --lifetime: it then forgets the key and stops)"))
+    let header = try #require(lines.firstIndex(of: "Recent requests, oldest first:"))
+    #expect(lines.count == header + 4, "\(text.stdout)")
+    let rows = lines[(header + 1)...].map { $0.split(separator: " ").map(String.init) }
+    #expect(rows[0] == ["TIME", "OP", "ACCOUNT", "REQUESTER", "DECISION"])
+    // The front of `authtui` asked, named by its process name and pid.
+    #expect(rows[1].dropFirst().prefix(3) == ["token", "sandbox/alice", "authtui"])
+    #expect(rows[1].last == "allowed")
+    #expect(rows[2].dropFirst().prefix(3) == ["token", "sandbox/nobody", "authtui"])
+    #expect(text.stdout.contains("denied (no_such_account, exit 4)"))
+
+    let json = try await cli.run(["agent", "status", "--json"], Self.wrongPassphrase)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    let endsAt = try #require(
+      (object["ends_at"] as? String).flatMap(ISO8601DateFormatter().date(from:)))
+    #expect(
+      endsAt >= before.addingTimeInterval(7200 - 1) && endsAt <= Date().addingTimeInterval(7200))
+    let requests = try #require(object["requests"] as? [[String: Any]])
+    #expect(requests.map { $0["account"] as? String } == ["sandbox/alice", "sandbox/nobody"])
+    #expect(requests.map { $0["decision"] as? String } == ["allowed", "denied"])
+    #expect(requests.map { $0["code"] as? String } == [nil, "no_such_account"])
+    #expect(requests.map { $0["exit"] as? Int } == [nil, 4])
+    let requester = try #require(requests.first?["requester"] as? [String: Any])
+    #expect(requester["kind"] as? String == "local")
+    #expect(requester["name"] as? String == "authtui")
+    #expect(try await cli.run(["agent", "stop"]).status == 0)
+    await AgentManagementTests.cleanUp(pid, cli)
+  }
+
+  @Test func anAgentStopsWhenItsLifetimeEndsAndForgetsTheKey() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    let socket = cli.workspace.agentSocketPath
+    _ = try AgentManagementTests.started(
+      try await cli.run(["agent", "start", "--lifetime", "2s"]), cli)
+    try await waitUntil("the agent's lifetime ends") { fileMode(socket) == nil }
+    let log = cli.folder.file("agent/agent.log")
+    try await waitUntil("the agent says why it stopped") {
+      ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains(
+        "authtui agent: stopped: its lifetime (2 s) ended; it forgot the vault's key "
+          + "(`authtui agent start` starts a new one)")
+    }
+    // Nothing answers for the vault any more: without the passphrase, the vault stays locked.
+    let alone = try await cli.run(["token", "sandbox/alice"], Self.wrongPassphrase)
+    #expect(alone.status == 3, "\(alone.stderr)")
+    await cli.stop()
+  }
+}
