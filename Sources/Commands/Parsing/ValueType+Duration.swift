@@ -1,0 +1,46 @@
+extension ValueType where Value == Int {
+  /// A positive duration in whole seconds, up to `longest` seconds: a number with its unit
+  /// (`90s`, `15m`, `8h`, `2d`) or a bare number of seconds. The refusal names the accepted
+  /// forms and the bounds.
+  static func duration(longest: Int) -> ValueType {
+    ValueType { text, context throws(CommandFailure) in
+      guard let seconds = DurationText.seconds(text), seconds > 0, seconds <= longest else {
+        throw CommandFailure(
+          exitCode: .usage,
+          message: "\(context.name) takes a duration such as 90s, 15m, 8h or 2d (a bare number "
+            + "is seconds), from 1s to \(DurationText.words(longest)), not \"\(text)\"")
+      }
+      return seconds
+    }
+  }
+}
+
+/// Durations as people write them on the command line (`90s`, `15m`, `8h`, `2d`) and as
+/// messages show them.
+enum DurationText {
+  private static let units: [(suffix: Character, seconds: Int)] = [
+    ("d", 86_400), ("h", 3_600), ("m", 60), ("s", 1),
+  ]
+
+  /// The seconds `text` stands for: digits with an optional unit (`s`, `m`, `h`, `d`); nil
+  /// for anything else, or too large to count.
+  static func seconds(_ text: String) -> Int? {
+    var digits = Substring(text)
+    var unit = 1
+    if let last = text.last, let match = units.first(where: { $0.suffix == last }) {
+      digits = digits.dropLast()
+      unit = match.seconds
+    }
+    guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+      let number = Int(digits)
+    else { return nil }
+    let (seconds, overflow) = number.multipliedReportingOverflow(by: unit)
+    return overflow ? nil : seconds
+  }
+
+  /// `seconds` in the largest unit that writes it whole: `7d`, `90m`, `45s`.
+  static func words(_ seconds: Int) -> String {
+    let unit = units.first { seconds % $0.seconds == 0 && seconds >= $0.seconds } ?? (("s", 1))
+    return "\(seconds / unit.seconds)\(unit.suffix)"
+  }
+}
