@@ -90,8 +90,7 @@ let package = Package(
     .target(
       name: "Session",
       dependencies: [
-        "Accounts", "App", "AuthCore", "Crypto", "Isolation", "Providers", "System", "Terminal",
-        "Vault",
+        "Accounts", "App", "AuthCore", "Crypto", "Isolation", "Providers", "System", "Terminal", "Vault",
       ]),
 
     // Build tool: compiles data files (Themes/*.theme, provider presets) into their modules.
