@@ -199,7 +199,7 @@ let package = Package(
         "authtui-core", "authtui-sandbox", "authtui-test-browser", "Crypto", "JSON", "QRCode",
         "Sandbox", "TestSupport", "Vault",
       ]),
-    .testTarget(name: "SystemTests", dependencies: ["System"]),
+    .testTarget(name: "SystemTests", dependencies: ["System", "Vault"]),
     .testTarget(
       name: "SessionTests",
       dependencies: ["Accounts", "App", "AuthCore", "Providers", "Session", "TestSupport"]),
