@@ -10,7 +10,9 @@ struct VaultCommand: ParsableCommand {
     details: """
       The passphrase comes from AUTHTUI_PASSPHRASE, AUTHTUI_PASSPHRASE_FILE (its first
       line) or AUTHTUI_PASSPHRASE_COMMAND (the first line it prints), else the terminal.
-      Exit code 3 when the passphrase is wrong.
+      Exit code 3 when the passphrase is wrong. `vault unlock --cache DURATION` keeps the
+      vault's unlock key in the kernel keyring for that long, so that commands and the UI
+      need no passphrase meanwhile; `vault lock` forgets it and stops the vault's agent.
       """,
     actions: [
       VaultInitCommand.self, VaultStatusCommand.self, VaultPasswdCommand.self,
