@@ -25,8 +25,7 @@ struct VaultUnlockCommand: AsyncParsableCommand {
     options: [
       .value(
         "cache", \.cache, .duration(longest: UnlockKeyCache.longest), "DURATION",
-        help: "how long the key stays cached: 90s, 15m, 8h, 2d (a bare number is seconds), "
-          + "at most 7d",
+        help: "how long the key stays cached: 90s, 15m, 8h, 2d or seconds; at most 7d",
         required: "how long the key stays cached (90s, 15m, 8h, 2d; at most 7d)")
     ])
 
