@@ -34,11 +34,12 @@ static inline int32_t authtui_add_key(
 #endif
 }
 
-// keyctl(KEYCTL_GET_KEYRING_ID): the serial of `keyring` without creating it; fails as every
-// other call would where the key service is missing or forbidden (ENOSYS, EPERM).
+// keyctl(KEYCTL_GET_KEYRING_ID): the serial of `keyring` (made if the user has none yet: the
+// kernel makes a user's own keyring on first use anyway); fails as every other call would
+// where the key service is missing or forbidden (ENOSYS, EPERM).
 static inline int32_t authtui_keyring_id(int32_t keyring) {
 #if defined(__linux__)
-  return (int32_t)syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, keyring, 0);
+  return (int32_t)syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, keyring, 1);
 #else
   errno = ENOSYS;
   return -1;

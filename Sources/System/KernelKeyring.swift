@@ -32,7 +32,7 @@ enum KernelKeyring {
   }
 
   /// Fails, as every other call would, where the kernel has no key service or the process
-  /// may not use it (a seccomp filter answering ENOSYS or EPERM); creates nothing.
+  /// may not use it (a seccomp filter answering ENOSYS or EPERM); adds no key.
   static func checkAvailable() throws(Failure) {
     if authtui_keyring_id(user) < 0 {
       throw Failure(call: "keyctl(KEYCTL_GET_KEYRING_ID)", code: errno)

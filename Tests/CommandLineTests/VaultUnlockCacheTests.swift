@@ -133,6 +133,30 @@ extension VaultCommandTests {
     }
   }
 
+  @Test func lockLeavesAnAgentServingAnotherVaultRunning() async throws {
+    try await makeVault()
+    let other = directory.file("other/vault.db")
+    let created = try await authtui(
+      ["--vault", other, "vault", "init"], ["AUTHTUI_PASSPHRASE": "other phrase"])
+    #expect(created.status == 0, "\(created.stderr)")
+    let started = try await authtui(
+      ["--vault", other, "agent", "start", "--idle-timeout", "600"],
+      ["AUTHTUI_PASSPHRASE": "other phrase"])
+    #expect(started.status == 0, "\(started.stderr)")
+    let pid = try #require(Int32(started.stdout.dropFirst("pid=".count).prefix { $0 != " " }))
+    let socket = directory.file("agent/agent.sock")
+    // Stopped below; only while its socket is there is the pid still surely the agent's.
+    defer { if FileManager.default.fileExists(atPath: socket) { kill(pid, SIGTERM) } }
+    let locked = try await authtui(["vault", "lock"])
+    #expect(locked.status == 0, "\(locked.stderr)")
+    #expect(
+      locked.stdout
+        == "nothing was cached; the agent (pid \(pid)) on \(socket) serves another vault; "
+        + "left it running\n")
+    let stopped = try await authtui(["--vault", other, "agent", "stop"])
+    #expect(stopped.status == 0, "\(stopped.stderr)")
+  }
+
   @Test func passwdRemovesTheCachedKeyAndAStaleKeyIsRefusedAndRemoved() async throws {
     try await makeVault()
     try await removingTheCachedKey {
