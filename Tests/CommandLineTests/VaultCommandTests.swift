@@ -20,22 +20,25 @@ import Vault
 
   /// `authtui ARGUMENTS…` on this test's vault, with no passphrase variable but those in
   /// `variables`, and an agent socket and configuration of its own; `withoutTerminal` runs it
-  /// in a session of its own (`setsid`), where /dev/tty cannot be opened.
+  /// in a session of its own (`setsid`), where /dev/tty cannot be opened, `withoutKeyring`
+  /// under a seccomp filter that refuses the kernel keyring's system calls (`keyringFilter`).
   func authtui(
-    _ arguments: [String], _ variables: [String: String?] = [:], withoutTerminal: Bool = false
+    _ arguments: [String], _ variables: [String: String?] = [:], withoutTerminal: Bool = false,
+    withoutKeyring: Bool = false
   ) async throws -> ChildProcess.Result {
     var changes: [String: String?] = [
       "AUTHTUI_VAULT": path, "AUTHTUI_AGENT_SOCKET": directory.file("agent/agent.sock"),
-      "AUTHTUI_CONFIG_DIR": directory.file("config"), "AUTHTUI_PASSPHRASE": nil,
-      "AUTHTUI_PASSPHRASE_FILE": nil,
+      "AUTHTUI_CONFIG_DIR": directory.file("config"),
+      "AUTHTUI_PASSPHRASE": nil, "AUTHTUI_PASSPHRASE_FILE": nil,
       "AUTHTUI_PASSPHRASE_COMMAND": nil, "AUTHTUI_NEW_PASSPHRASE": nil,
       "AUTHTUI_NEW_PASSPHRASE_FILE": nil, "AUTHTUI_NEW_PASSPHRASE_COMMAND": nil,
     ]
     changes.merge(variables) { $1 }
+    var command = [Products.authtui] + arguments
+    if withoutKeyring { command = ["/usr/bin/python3", "-c", Self.keyringFilter] + command }
+    if withoutTerminal { command = ["/usr/bin/setsid", "-w"] + command }
     return try await ChildProcess.run(
-      withoutTerminal ? "/usr/bin/setsid" : Products.authtui,
-      (withoutTerminal ? ["-w", Products.authtui] : []) + arguments,
-      environment: ChildProcess.environment(changes))
+      command[0], Array(command.dropFirst()), environment: ChildProcess.environment(changes))
   }
 
   /// A vault with two accounts, made through the library with cheap scrypt parameters.

@@ -21,6 +21,28 @@ extension VaultCommandTests {
     "authtui: no passphrase: there is no terminal to ask on; set AUTHTUI_PASSPHRASE,"
     + " AUTHTUI_PASSPHRASE_FILE or AUTHTUI_PASSPHRASE_COMMAND\n"
 
+  /// Runs the program of its arguments as a container's seccomp profile would (Docker's
+  /// default one does this): `add_key`, `request_key` and `keyctl` fail with EPERM.
+  static let keyringFilter = """
+    import ctypes, os, platform, sys
+    numbers = {"x86_64": (248, 249, 250), "aarch64": (217, 218, 219)}[platform.machine()]
+    class Filter(ctypes.Structure):
+        _fields_ = [("code", ctypes.c_ushort), ("jt", ctypes.c_ubyte), ("jf", ctypes.c_ubyte),
+                    ("k", ctypes.c_uint)]
+    class Program(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.POINTER(Filter))]
+    # Load the call's number; the three calls jump to "fail with EPERM"; the rest are allowed.
+    steps = ([(0x20, 0, 0, 0)] + [(0x15, 3 - i, 0, n) for i, n in enumerate(numbers)]
+             + [(0x06, 0, 0, 0x7fff0000), (0x06, 0, 0, 0x00050000 | 1)])
+    filters = (Filter * len(steps))(*[Filter(*step) for step in steps])
+    libc = ctypes.CDLL(None, use_errno=True)
+    # PR_SET_NO_NEW_PRIVS, then PR_SET_SECCOMP with SECCOMP_MODE_FILTER.
+    if (libc.prctl(38, 1, 0, 0, 0) != 0
+            or libc.prctl(22, 2, ctypes.byref(Program(len(steps), filters)), 0, 0) != 0):
+        sys.exit("seccomp: " + os.strerror(ctypes.get_errno()))
+    os.execv(sys.argv[1], sys.argv[1:])
+    """
+
   /// The key's description in the user keyring.
   func keyDescription() async throws -> String {
     "authtui:vault:" + (try await Vault.inspect(at: VaultLocation(path: path)).identifier)
@@ -155,6 +177,43 @@ extension VaultCommandTests {
         + "left it running\n")
     let stopped = try await authtui(["--vault", other, "agent", "stop"])
     #expect(stopped.status == 0, "\(stopped.stderr)")
+  }
+
+  @Test func withoutTheKeyringUnlockCacheSaysSoAndEveryOtherCommandAsksAsBefore() async throws {
+    try await makeVault()
+    try await removingTheCachedKey {
+      let refused = try await authtui(
+        ["vault", "unlock", "--cache", "1h"], ["AUTHTUI_PASSPHRASE": Self.passphrase],
+        withoutKeyring: true)
+      #expect(refused.status == 1)
+      #expect(
+        refused.stderr
+          == "authtui: cannot cache the unlock key: the kernel keyring is not available to this "
+          + "process (keyctl(KEYCTL_GET_KEYRING_ID): Operation not permitted, EPERM): the kernel "
+          + "has no key service, or a sandbox forbids it (a container's seccomp profile blocks "
+          + "the key system calls); nothing was cached: commands ask for the passphrase as "
+          + "before (`authtui agent start` keeps the vault open for them instead)\n")
+      #expect(refused.stdout.isEmpty)
+      #expect(try await cachedKeySerial() == nil)
+
+      // A key cached outside the sandbox is out of its reach: commands there ask as before,
+      // and say nothing of the keyring.
+      let cached = try await authtui(
+        ["vault", "unlock", "--cache", "1h"], ["AUTHTUI_PASSPHRASE": Self.passphrase])
+      #expect(cached.status == 0, "\(cached.stderr)")
+      let asked = try await authtui(["list"], withoutTerminal: true, withoutKeyring: true)
+      #expect(asked.status == 3)
+      #expect(asked.stderr == Self.noPassphrase)
+      let listed = try await authtui(
+        ["list"], ["AUTHTUI_PASSPHRASE": Self.passphrase], withoutKeyring: true)
+      #expect(listed.status == 0)
+      #expect(listed.stderr.isEmpty)
+      #expect(listed.stdout.contains("simkl/alice-label-zq"))
+      let status = try await authtui(["vault", "status"], withoutKeyring: true)
+      #expect(status.status == 0)
+      #expect(status.stdout.contains("\nunlock key   not cached"))
+      #expect(try await cachedKeySerial() != nil)
+    }
   }
 
   @Test func passwdRemovesTheCachedKeyAndAStaleKeyIsRefusedAndRemoved() async throws {
