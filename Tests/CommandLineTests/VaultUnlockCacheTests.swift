@@ -110,6 +110,18 @@ extension VaultCommandTests {
       // Nothing of the key in its description.
       #expect(!described.stdout.contains(Self.passphrase))
 
+      // Caching again replaces the key and starts its time again (here a shorter one).
+      let again = try await authtui(
+        ["vault", "unlock", "--cache", "5m"], ["AUTHTUI_PASSPHRASE": Self.passphrase])
+      #expect(again.status == 0, "\(again.stderr)")
+      let replaced = try #require(again.stdout.split(separator: "\n").first)
+      #expect(replaced.hasPrefix(prefix))
+      #expect(replaced.hasSuffix(" (it replaced the key cached until \(until))."))
+      let shorter = try #require(
+        ISO8601DateFormatter().date(from: String(replaced.dropFirst(prefix.count).prefix(20))))
+      #expect(shorter < deadline)
+      #expect(try await cachedKeySerial() != serial)
+
       let locked = try await authtui(["vault", "lock"])
       #expect(locked.status == 0, "\(locked.stderr)")
       #expect(locked.stdout == "forgot the cached unlock key; no agent was running\n")
@@ -123,9 +135,9 @@ extension VaultCommandTests {
           "unlock key   not cached (`authtui vault unlock --cache DURATION` keeps it for a "
             + "while)\n"))
 
-      let again = try await authtui(["vault", "lock"])
-      #expect(again.status == 0)
-      #expect(again.stdout == "nothing was cached; no agent was running\n")
+      let lockedAgain = try await authtui(["vault", "lock"])
+      #expect(lockedAgain.status == 0)
+      #expect(lockedAgain.stdout == "nothing was cached; no agent was running\n")
     }
   }
 
