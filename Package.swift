@@ -26,6 +26,8 @@ let package = Package(
     .systemLibrary(name: "CNcursesW", providers: [.apt(["libncurses-dev"])]),
     // Process controls Swift cannot call (variadic prctl), for Hardening.
     .systemLibrary(name: "CProcessControl"),
+    // The kernel's key system calls (add_key, keyctl), which glibc does not wrap, for System.
+    .systemLibrary(name: "CKeyring"),
 
     // Swift modules, lowest first.
     .target(name: "Isolation"),
@@ -73,7 +75,8 @@ let package = Package(
     .target(
       name: "System",
       dependencies: [
-        "AuthCore", "Crypto", "Hardening", "Isolation", "Spelling", "Terminal", "Vault",
+        "AuthCore", "CKeyring", "Crypto", "Hardening", "Isolation", "Spelling", "Terminal",
+        "Vault",
       ]),
     .target(
       name: "App",
@@ -196,7 +199,7 @@ let package = Package(
         "authtui-core", "authtui-sandbox", "authtui-test-browser", "Crypto", "JSON", "QRCode",
         "Sandbox", "TestSupport", "Vault",
       ]),
-    .testTarget(name: "SystemTests", dependencies: ["System"]),
+    .testTarget(name: "SystemTests", dependencies: ["System", "Vault"]),
     .testTarget(
       name: "SessionTests",
       dependencies: ["Accounts", "App", "AuthCore", "Providers", "Session", "TestSupport"]),

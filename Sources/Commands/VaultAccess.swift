@@ -34,11 +34,15 @@ package enum VaultAccess {
     }
   }
 
-  /// Reads the passphrase from `source` and unlocks `vault` with it (the UI's start does it
-  /// for a passphrase from a variable, a file or a command).
-  package static func unlock(_ vault: Vault, with source: PassphraseSource, prompt: String)
-    async throws(CommandFailure)
-  {
+  /// Unlocks `vault` with the key `vault unlock --cache` keeps in the kernel keyring when one
+  /// is there and opens it; otherwise reads the passphrase from `source` and unlocks with
+  /// that (the UI's start does it for a passphrase from a variable, a file or a command).
+  /// `cachedKey: false` always asks for the passphrase (`vault passwd`, `vault unlock`: a
+  /// person proves they know it).
+  package static func unlock(
+    _ vault: Vault, with source: PassphraseSource, prompt: String, cachedKey: Bool = true
+  ) async throws(CommandFailure) {
+    if cachedKey, await unlockWithCachedKey(vault) { return }
     let passphrase = try await read(source, prompt: prompt)
     let path = vault.location.fileURL.path
     let waiting = UnlockWaiting { others, turns in
@@ -51,6 +55,25 @@ package enum VaultAccess {
       try await vault.unlock(with: passphrase, waiting: waiting)
     } catch {
       throw failure(error, passphraseFrom: source.origin)
+    }
+  }
+
+  /// Unlocks `vault` with the key cached in the kernel keyring for it, without a passphrase
+  /// and without scrypt; false, saying nothing, when none is cached (or the keyring is not
+  /// available), or the vault refuses it: a key taken before the passphrase changed is stale,
+  /// and is removed.
+  package static func unlockWithCachedKey(_ vault: Vault) async -> Bool {
+    guard let id = try? await vault.identifier(), let cached = UnlockKeyCache.entry(vaultID: id)
+    else { return false }
+    do {
+      try await vault.unlock(with: cached.key)
+      return true
+    } catch .wrongPassphrase {
+      UnlockKeyCache.forget(vaultID: id)
+      return false
+    } catch {
+      // The passphrase's unlock meets the same problem and says it.
+      return false
     }
   }
 

@@ -216,7 +216,13 @@ public actor AccountsEnvironment: AppEnvironment {
       await ready(opened)
       return .unlocked
     case .ask:
-      return .locked(problem: nil)
+      // `vault unlock --cache` may have left the vault's key in the kernel keyring (a
+      // passphrase from a variable, a file or a command gets it through `access.unlock`).
+      guard let opened, await access.unlockWithCachedKey(opened) else {
+        return .locked(problem: nil)
+      }
+      await ready(opened)
+      return .unlocked
     }
   }
 

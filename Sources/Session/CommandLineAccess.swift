@@ -11,6 +11,9 @@ public struct CommandLineAccess: Sendable {
   /// Reads a passphrase from `source` (a variable, a file or a command) and unlocks the vault
   /// with it; nil, or the sentence that says why not and names where the passphrase came from.
   public var unlock: @Sendable (Vault, PassphraseSource) async -> String?
+  /// Unlocks the vault with the key `vault unlock --cache` keeps in the kernel keyring, when
+  /// one is there and opens it; false, saying nothing, otherwise.
+  public var unlockWithCachedKey: @Sendable (Vault) async -> Bool
   /// The sentence for a vault that would not open or unlock.
   public var problem: @Sendable (VaultError) -> String
   /// Under `unlock_once` in config.json, leaves an agent running for the unlocked vault with
@@ -30,6 +33,7 @@ public struct CommandLineAccess: Sendable {
   /// The command line's ways, as the composition root has them.
   public init(
     unlock: @escaping @Sendable (Vault, PassphraseSource) async -> String?,
+    unlockWithCachedKey: @escaping @Sendable (Vault) async -> Bool,
     problem: @escaping @Sendable (VaultError) -> String,
     leaveAgentRunning:
       @escaping @Sendable (Vault, ConfigurationLocation, [String: String]) async
@@ -41,6 +45,7 @@ public struct CommandLineAccess: Sendable {
       @escaping @Sendable (Vault, Int, ConfirmationDecision, [String: String]) async -> String?
   ) {
     self.unlock = unlock
+    self.unlockWithCachedKey = unlockWithCachedKey
     self.problem = problem
     self.leaveAgentRunning = leaveAgentRunning
     self.book = book

@@ -278,6 +278,7 @@ public actor Vault {
     let count = try connection.query("SELECT count(*) FROM accounts") { $0.int64(0) }.first ?? 0
     return VaultStatus(
       path: location.fileURL.path,
+      identifier: Self.hex(header.vaultID),
       schemaVersion: Int(try connection.integerPragma("user_version")),
       supportedSchemaVersion: migrations.count,
       kdfParameters: header.parameters,
@@ -287,6 +288,18 @@ public actor Vault {
       permissionProblem: location.permissionProblem(),
       journalMode: try connection.textPragma("journal_mode"),
       isUnlocked: isUnlocked)
+  }
+
+  /// The vault's id: the 16 random bytes its header holds (and every sealed cell's associated
+  /// data binds), as 32 lowercase hex digits. It names this vault and no other, wherever the
+  /// file is moved or linked; it is not secret. Works while locked.
+  public func identifier() throws(VaultError) -> String {
+    Self.hex(try VaultHeader.read(from: try openConnection()).vaultID)
+  }
+
+  private static func hex(_ bytes: [UInt8]) -> String {
+    let digits = Array("0123456789abcdef")
+    return String(bytes.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0f)]] })
   }
 
   /// A stamp that changes whenever another connection (another process, or another `Vault`

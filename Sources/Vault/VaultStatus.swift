@@ -5,6 +5,8 @@ import Foundation
 public struct VaultStatus: Sendable, Equatable {
   /// The vault file.
   public let path: String
+  /// The vault's id, as `Vault.identifier()` gives it.
+  public let identifier: String
   /// The schema version of the file.
   public let schemaVersion: Int
   /// The newest schema version this build understands.

@@ -3,7 +3,7 @@ import Commands
 import Session
 
 extension CommandLineAccess {
-  /// The command line's own ways: `VaultAccess`'s unlock and sentences, `AgentLauncher`'s
+  /// The command line's own ways: `VaultAccess`'s unlocks (the cached key's too) and sentences, `AgentLauncher`'s
   /// agent for `unlock_once`, `AccountAccess`'s book.
   static let commandLine = CommandLineAccess(
     unlock: { vault, source in
@@ -14,6 +14,7 @@ extension CommandLineAccess {
         return error.message
       }
     },
+    unlockWithCachedKey: { await VaultAccess.unlockWithCachedKey($0) },
     problem: { VaultAccess.failure($0).message },
     leaveAgentRunning: { vault, configuration, environment in
       await AgentLauncher.leaveRunningIfAsked(

@@ -18,21 +18,31 @@ import Vault
     path = directory.path + "/data/vault.db"
   }
 
-  private func authtui(_ arguments: [String], _ variables: [String: String?] = [:]) async throws
-    -> ChildProcess.Result
-  {
+  /// `authtui ARGUMENTS…` on this test's vault, with no passphrase variable but those in
+  /// `variables`, and an agent socket and configuration of its own; `withoutTerminal` runs it
+  /// in a session of its own (`setsid`), where /dev/tty cannot be opened, `withoutKeyring`
+  /// under a seccomp filter that refuses the kernel keyring's system calls (`keyringFilter`).
+  func authtui(
+    _ arguments: [String], _ variables: [String: String?] = [:], withoutTerminal: Bool = false,
+    withoutKeyring: Bool = false
+  ) async throws -> ChildProcess.Result {
     var changes: [String: String?] = [
-      "AUTHTUI_VAULT": path, "AUTHTUI_PASSPHRASE": nil, "AUTHTUI_PASSPHRASE_FILE": nil,
+      "AUTHTUI_VAULT": path, "AUTHTUI_AGENT_SOCKET": directory.file("agent/agent.sock"),
+      "AUTHTUI_CONFIG_DIR": directory.file("config"),
+      "AUTHTUI_PASSPHRASE": nil, "AUTHTUI_PASSPHRASE_FILE": nil,
       "AUTHTUI_PASSPHRASE_COMMAND": nil, "AUTHTUI_NEW_PASSPHRASE": nil,
       "AUTHTUI_NEW_PASSPHRASE_FILE": nil, "AUTHTUI_NEW_PASSPHRASE_COMMAND": nil,
     ]
     changes.merge(variables) { $1 }
+    var command = [Products.authtui] + arguments
+    if withoutKeyring { command = ["/usr/bin/python3", "-c", Self.keyringFilter] + command }
+    if withoutTerminal { command = ["/usr/bin/setsid", "-w"] + command }
     return try await ChildProcess.run(
-      Products.authtui, arguments, environment: ChildProcess.environment(changes))
+      command[0], Array(command.dropFirst()), environment: ChildProcess.environment(changes))
   }
 
   /// A vault with two accounts, made through the library with cheap scrypt parameters.
-  private func makeVault(passphrase: String = "old pass phrase") async throws {
+  func makeVault(passphrase: String = "old pass phrase") async throws {
     let vault = try await Vault.create(
       at: VaultLocation(path: path), passphrase: Passphrase(passphrase),
       parameters: Scrypt.Parameters(cost: 1 << 10, blockSize: 8, parallelism: 1))
@@ -94,6 +104,7 @@ import Vault
         accounts     2
         permissions  0600, private to its owner
         journal      wal
+        unlock key   not cached (`authtui vault unlock --cache DURATION` keeps it for a while)
 
         """)
     // Every label and token of the vault ends in "-zq"; the temporary path may hold "zq" itself.
@@ -176,13 +187,7 @@ import Vault
 
   @Test func withoutATerminalOrAVariableThePassphraseIsMissingAndTheExitIsThree() async throws {
     try await makeVault()
-    // setsid: no controlling terminal, so /dev/tty cannot be opened.
-    let result = try await ChildProcess.run(
-      "/usr/bin/setsid", ["-w", Products.authtui, "vault", "passwd"],
-      environment: ChildProcess.environment([
-        "AUTHTUI_VAULT": path, "AUTHTUI_PASSPHRASE": nil, "AUTHTUI_PASSPHRASE_FILE": nil,
-        "AUTHTUI_PASSPHRASE_COMMAND": nil,
-      ]))
+    let result = try await authtui(["vault", "passwd"], withoutTerminal: true)
     #expect(result.status == 3)
     #expect(
       result.stderr

@@ -144,7 +144,7 @@ final class CommandDeclarationTests: XCTestCase {
     XCTAssertThrowsError(try parser.parse(["vault"])) {
       XCTAssertEqual(
         ($0 as? UsageError)?.line,
-        "authtui: 'vault' needs ACTION (usage: authtui vault init|status|passwd)")
+        "authtui: 'vault' needs ACTION (usage: authtui vault init|status|passwd|unlock|lock)")
     }
     XCTAssertEqual(try parser.parse(["vault", "status"]).command, "vault status")
     XCTAssertNotNil(CommandCatalog.standard.command(named: "vault passwd")?.run)
@@ -155,6 +155,8 @@ final class CommandDeclarationTests: XCTestCase {
         Usage: authtui vault init
                authtui vault status
                authtui vault passwd
+               authtui vault unlock --cache DURATION
+               authtui vault lock
 
         Create the encrypted vault
         """))

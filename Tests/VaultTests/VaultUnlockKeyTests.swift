@@ -49,6 +49,33 @@ import Vault
     #expect(try fixture.snapshot().keys == snapshot.keys)
   }
 
+  /// What names a vault's cached key (`authtui:vault:<id>`): the header's id, read while
+  /// locked, kept through a passphrase change and a move, another for another vault.
+  @Test func theIdentifierIsTheHeadersIdWhereverTheFileGoes() async throws {
+    let fixture = try VaultFixture()
+    try await fixture.createClosedVault(with: [])
+    let locked = try await Vault.open(at: fixture.location)
+    let identifier = try await locked.identifier()
+    #expect(identifier.count == 32)
+    #expect(identifier.allSatisfy { "0123456789abcdef".contains($0) })
+    #expect(try await Vault.inspect(at: fixture.location).identifier == identifier)
+    try await locked.unlock(with: fixture.passphrase)
+    try await locked.changePassphrase(
+      to: Passphrase("another one"), parameters: try VaultFixture.cheapParameters())
+    #expect(try await locked.identifier() == identifier)
+    await locked.close()
+
+    let moved = fixture.location.directoryURL.path + "/moved.db"
+    try FileManager.default.moveItem(atPath: fixture.path, toPath: moved)
+    #expect(try await Vault.inspect(at: VaultLocation(path: moved)).identifier == identifier)
+
+    let other = try await Vault.create(
+      at: fixture.location, passphrase: fixture.passphrase,
+      parameters: try VaultFixture.cheapParameters())
+    #expect(try await other.identifier() != identifier)
+    await other.close()
+  }
+
   @Test func onlyThirtyTwoBytesMakeAKey() {
     #expect(VaultUnlockKey(bytes: Array(repeating: 1, count: 31)) == nil)
     #expect(VaultUnlockKey(bytes: Array(repeating: 1, count: 33)) == nil)

@@ -31,28 +31,34 @@ struct AgentStopCommand: AsyncParsableCommand {
       let pid = try await AgentStatusCommand.runningAgent(
         at: location, asking: AgentRequest(operation: .ping, vault: vault)
       ).pid
-      guard kill(pid, SIGTERM) == 0 else {
-        throw CommandFailure(
-          exitCode: .failure,
-          message: "cannot stop the agent (PID \(pid)): \(String(cString: strerror(errno)))")
-      }
-      let deadline = Date().addingTimeInterval(Self.stopTimeout)
-      while location.exists {
-        guard Date() < deadline else {
-          throw CommandFailure(
-            exitCode: .failure,
-            message:
-              "the agent (PID \(pid)) did not stop within \(Int(clamping: Self.stopTimeout)) s; it may "
-              + "be storing a refresh; `kill -KILL \(pid)` ends it at once (a refresh cut short "
-              + "can cost that account a new sign-in)")
-        }
-        try? await Task.sleep(for: .milliseconds(20))
-      }
+      try await Self.stop(pid: pid, at: location)
       console.out("stopped the agent (PID \(pid)) on \(location.path)")
       return .ok
     } catch {
       console.err(error.line)
       return error.exitCode
+    }
+  }
+
+  /// Sends the agent `pid`, proven to listen on `location`, SIGTERM, and returns once it
+  /// has removed its socket (`vault lock` stops it the same way).
+  static func stop(pid: Int32, at location: AgentSocketLocation) async throws(CommandFailure) {
+    guard kill(pid, SIGTERM) == 0 else {
+      throw CommandFailure(
+        exitCode: .failure,
+        message: "cannot stop the agent (PID \(pid)): \(String(cString: strerror(errno)))")
+    }
+    let deadline = Date().addingTimeInterval(Self.stopTimeout)
+    while location.exists {
+      guard Date() < deadline else {
+        throw CommandFailure(
+          exitCode: .failure,
+          message:
+            "the agent (PID \(pid)) did not stop within \(Int(clamping: Self.stopTimeout)) s; it may "
+            + "be storing a refresh; `kill -KILL \(pid)` ends it at once (a refresh cut short "
+            + "can cost that account a new sign-in)")
+      }
+      try? await Task.sleep(for: .milliseconds(20))
     }
   }
 }

@@ -1,41 +1,53 @@
 extension ValueType where Value == Duration {
-  /// The longest duration taken: a year, as for the options in seconds.
-  static var longestDuration: Duration { .seconds(31_536_000) }
+  /// A positive duration of at most a year (`agent start --lifetime`).
+  static var duration: ValueType { duration(longest: .seconds(DurationText.year)) }
 
-  /// A positive duration: a whole number followed by `s`, `m`, `h` or `d` (`90s`, `15m`, `8h`,
-  /// `2d`), a bare number being seconds; at most a year. The one reading of DURATION
-  /// (`agent start --lifetime`).
-  static var duration: ValueType {
-    ValueType(placeholder: "DURATION") { text, context throws(CommandFailure) in
-      guard let duration = Self.duration(text) else {
+  /// A positive duration in whole seconds, up to `longest`: a number with its unit (`90s`,
+  /// `15m`, `8h`, `2d`) or a bare number of seconds. The refusal names the accepted forms and
+  /// the bounds. The one reading of DURATION (`--lifetime`, `vault unlock --cache`).
+  static func duration(longest: Duration) -> ValueType {
+    let most = Int(longest.components.seconds)
+    return ValueType(placeholder: "DURATION") { text, context throws(CommandFailure) in
+      guard let seconds = DurationText.seconds(text), seconds > 0, seconds <= most else {
         throw CommandFailure(
           exitCode: .usage,
-          message: "\(context.name) takes a positive duration of at most a year: a whole "
-            + "number with s, m, h or d (\(context.name) 90s, 15m, 8h; a bare number is "
-            + "seconds), not \"\(text)\"")
+          message: "\(context.name) takes a duration such as 90s, 15m, 8h or 2d (a bare number "
+            + "is seconds), from 1s to \(DurationText.words(most)), not \"\(text)\"")
       }
-      return duration
+      return .seconds(seconds)
     }
-  }
-
-  /// The duration `text` writes, or nil when it is none `duration` reads.
-  static func duration(_ text: String) -> Duration? {
-    let units: [Character: Int64] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
-    var digits = Substring(text)
-    var unit: Int64 = 1
-    if let last = digits.last, let seconds = units[last] {
-      unit = seconds
-      digits = digits.dropLast()
-    }
-    guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy(\.isASCIIDigit),
-      let number = Int64(digits), number > 0
-    else { return nil }
-    let duration = Duration.seconds(number * unit)
-    return duration <= longestDuration ? duration : nil
   }
 }
 
-extension Character {
-  /// `0` to `9`, and nothing else `isNumber` takes (`٣`, `½`).
-  fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+/// Durations as people write them on the command line (`90s`, `15m`, `8h`, `2d`) and as
+/// messages show them.
+enum DurationText {
+  /// A year in seconds: the longest duration any option takes.
+  static let year = 31_536_000
+
+  private static let units: [(suffix: Character, seconds: Int)] = [
+    ("d", 86_400), ("h", 3_600), ("m", 60), ("s", 1),
+  ]
+
+  /// The seconds `text` stands for: digits with an optional unit (`s`, `m`, `h`, `d`); nil
+  /// for anything else, or too large to count.
+  static func seconds(_ text: String) -> Int? {
+    var digits = Substring(text)
+    var unit = 1
+    if let last = text.last, let match = units.first(where: { $0.suffix == last }) {
+      digits = digits.dropLast()
+      unit = match.seconds
+    }
+    guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+      let number = Int(digits)
+    else { return nil }
+    let (seconds, overflow) = number.multipliedReportingOverflow(by: unit)
+    return overflow ? nil : seconds
+  }
+
+  /// `seconds` in the largest unit that writes it whole: `7d`, `90m`, `45s`.
+  static func words(_ seconds: Int) -> String {
+    let unit = units.first { seconds % $0.seconds == 0 && seconds >= $0.seconds } ?? (("s", 1))
+    return "\(seconds / unit.seconds)\(unit.suffix)"
+  }
 }

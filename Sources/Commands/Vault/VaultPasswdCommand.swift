@@ -9,7 +9,9 @@ struct VaultPasswdCommand: AsyncParsableCommand {
     name: "passwd", summary: "Change the passphrase (only the wrapped data key is rewritten).",
     details: """
       The current passphrase comes as for every command; the new one from
-      AUTHTUI_NEW_PASSPHRASE, …_FILE or …_COMMAND, else the terminal.
+      AUTHTUI_NEW_PASSPHRASE, …_FILE or …_COMMAND, else the terminal. The current one is
+      asked even while `vault unlock --cache` keeps the vault's key, and that key, which the
+      new passphrase makes stale, is removed from the kernel keyring.
       """)
 
   var global = GlobalOptions()
@@ -20,7 +22,8 @@ struct VaultPasswdCommand: AsyncParsableCommand {
     do throws(CommandFailure) {
       let vault = try await VaultAccess.open(location)
       try await VaultAccess.unlock(
-        vault, with: .current(environment: environment), prompt: "Current vault passphrase: ")
+        vault, with: .current(environment: environment), prompt: "Current vault passphrase: ",
+        cachedKey: false)
       let replacement = PassphraseSource.replacement(environment: environment)
       let passphrase = try await VaultAccess.read(
         replacement, prompt: "New vault passphrase: ", confirmation: "Repeat the new passphrase: ")
@@ -29,8 +32,14 @@ struct VaultPasswdCommand: AsyncParsableCommand {
       } catch {
         throw VaultAccess.failure(error)
       }
+      let id = try? await vault.identifier()
       await vault.close()
       var lines = ["Changed the passphrase of \(location.fileURL.path)."]
+      if let id, UnlockKeyCache.forget(vaultID: id) {
+        lines.append(
+          "Removed the unlock key cached in the kernel keyring: the new passphrase made it "
+            + "stale (`authtui vault unlock --cache DURATION` caches the new one).")
+      }
       if PassphraseSource.current(environment: environment).origin != .terminal {
         lines.append("Update AUTHTUI_PASSPHRASE (or its _FILE or _COMMAND) where you set it.")
       }

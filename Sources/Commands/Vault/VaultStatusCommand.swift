@@ -1,14 +1,18 @@
 import Foundation
+import System
 import Vault
 
 /// `authtui vault status`: the vault's facts, none of them secret, without its passphrase.
 struct VaultStatusCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration<Self>(
     name: "status",
-    summary: "Show the vault's facts: path, schema, key derivation, accounts, file permissions.",
+    summary:
+      "Show the vault's facts: path, schema, key derivation, accounts, permissions, cached key.",
     details: """
-      Needs no passphrase and shows no secret. Exit 1 when the file permissions are not safe
-      (the line says the chmod that fixes them).
+      Needs no passphrase and shows no secret. The `unlock key` line says whether `authtui
+      vault unlock --cache` keeps the vault's unlock key in the kernel keyring, until when (to
+      the second, UTC) and under which name. Exit 1 when the file permissions are not safe (the
+      line says the chmod that fixes them).
       """)
 
   var global = GlobalOptions()
@@ -29,6 +33,11 @@ struct VaultStatusCommand: AsyncParsableCommand {
       } else {
         permissions = "0\(String(status.fileMode, radix: 8)), private to its owner"
       }
+      let unlockKey =
+        UnlockKeyCache.until(vaultID: status.identifier).map {
+          "cached in the kernel keyring until \(VaultUnlockCommand.time($0)) "
+            + "(user key \(UnlockKeyCache.keyDescription(vaultID: status.identifier)))"
+        } ?? "not cached (`authtui vault unlock --cache DURATION` keeps it for a while)"
       console.out(
         """
         vault        \(status.path)
@@ -37,6 +46,7 @@ struct VaultStatusCommand: AsyncParsableCommand {
         accounts     \(status.accountCount)
         permissions  \(permissions)
         journal      \(status.journalMode)
+        unlock key   \(unlockKey)
         """)
       if let problem = status.permissionProblem {
         console.err("authtui: \(problem)")
