@@ -87,18 +87,9 @@ struct ExecCommand: AsyncParsableCommand {
     childEnvironment[variable] = exportable.token
     childEnvironment[variable + "_EXPIRES_AT"] = EnvFile.expiryValue(exportable.expiresAt)
     childEnvironment["AUTHTUI_TOKEN_TYPE"] = exportable.tokenType
-    do throws(SpawnError) {
-      let termination = try await ForegroundCommand.run(
-        program, name: name, arguments: Array(command.dropFirst()),
-        environment: childEnvironment, passing: handedDown)
-      switch termination {
-      case .exited(let status): return status
-      case .signalled(let number): return 128 + number
-      }
-    } catch {
-      console.err("authtui: \(program): cannot be started (\(error.reason))")
-      return error.code == ENOENT ? 127 : 126
-    }
+    return await ForegroundCommand.exitStatus(
+      of: program, name: name, arguments: Array(command.dropFirst()),
+      environment: childEnvironment, passing: handedDown, console: console)
   }
 
   /// The token and its expiry: from the agent for this vault when one runs, else from the

@@ -14,6 +14,16 @@ package enum VaultAccess {
     VaultLocation.resolve(explicitPath: options.vault, environment: environment)
   }
 
+  /// The facts of the vault at `location` that need no passphrase (`vault status`, `vault
+  /// lock`).
+  static func inspect(_ location: VaultLocation) async throws(CommandFailure) -> VaultStatus {
+    do {
+      return try await Vault.inspect(at: location)
+    } catch {
+      throw failure(error)
+    }
+  }
+
   /// The vault, opened and unlocked.
   static func unlocked(
     _ options: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment,

@@ -82,18 +82,9 @@ struct SSHCommand: AsyncParsableCommand {
       console.err("authtui: \(path): cannot be run (not an executable file)")
       return 126
     }
-    do throws(SpawnError) {
-      let termination = try await ForegroundCommand.run(
-        program, name: name, arguments: forwarding.arguments(localSocket: location.path),
-        environment: PassphraseSource.withoutPassphrases(environment))
-      switch termination {
-      case .exited(let status): return status
-      case .signalled(let number): return 128 + number
-      }
-    } catch {
-      console.err("authtui: \(program): cannot be started (\(error.reason))")
-      return error.code == ENOENT ? 127 : 126
-    }
+    return await ForegroundCommand.exitStatus(
+      of: program, name: name, arguments: forwarding.arguments(localSocket: location.path),
+      environment: PassphraseSource.withoutPassphrases(environment), console: console)
   }
 
   /// Returns when an agent of this user answers on `location` (for any vault: a forwarded

@@ -22,12 +22,7 @@ struct VaultLockCommand: AsyncParsableCommand {
   func run(console: Console) async -> ExitCode {
     let location = VaultAccess.location(global)
     do throws(CommandFailure) {
-      let status: VaultStatus
-      do {
-        status = try await Vault.inspect(at: location)
-      } catch {
-        throw VaultAccess.failure(error)
-      }
+      let status = try await VaultAccess.inspect(location)
       let key =
         UnlockKeyCache.forget(vaultID: status.identifier)
         ? "forgot the cached unlock key" : "nothing was cached"

@@ -20,12 +20,7 @@ struct VaultStatusCommand: AsyncParsableCommand {
   func run(console: Console) async -> ExitCode {
     let location = VaultAccess.location(global)
     do throws(CommandFailure) {
-      let status: VaultStatus
-      do {
-        status = try await Vault.inspect(at: location)
-      } catch {
-        throw VaultAccess.failure(error)
-      }
+      let status = try await VaultAccess.inspect(location)
       let permissions: String
       if let problem = status.permissionProblem {
         permissions =
