@@ -58,11 +58,9 @@ struct ListCommand: AsyncParsableCommand {
     }
   }
 
-  /// `accounts` in the UI's order (AccountName's): natural, so user2 comes before user10. The
-  /// keys are made once and sorted by position, so that the accounts are not copied about.
+  /// `accounts` in the UI's order (AccountName's): natural, so user2 comes before user10.
   static func ordered(_ accounts: [AccountSummary]) -> [AccountSummary] {
-    let keys = accounts.map(\.name.orderKey)
-    return keys.indices.sorted { keys[$0] < keys[$1] }.map { accounts[$0] }
+    accounts.sortedByName()
   }
 
   static func json(_ accounts: [AccountSummary], now: Date) -> String {

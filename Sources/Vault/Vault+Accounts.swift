@@ -13,7 +13,7 @@ extension Vault {
     // One snapshot for the keys' thumbprints and the rows (`mapRows` reads them apart). A
     // default mark read after the rows is trusted only for a row that was read.
     let rows = try table.connection.transaction(.deferred) { () throws(VaultError) in
-      try table.mapRows(table.stored)
+      try table.storedRows()
     }
     for stored in rows {
       switch stored {

@@ -52,6 +52,76 @@ import Testing
   }
 }
 
+/// An all-ASCII name's order key is a string of bytes (`OrderKey.orderBytes`): its byte order
+/// must be the order of the parts, for every kind of name.
+@Suite struct ASCIIOrderKeyTests {
+  /// The parts' order, as names that are not all ASCII are compared.
+  static func partsOrder(_ left: AccountName, _ right: AccountName) -> Bool {
+    let (leftProvider, rightProvider) = (
+      NaturalOrderKey(left.provider.rawValue), NaturalOrderKey(right.provider.rawValue)
+    )
+    if leftProvider != rightProvider { return leftProvider < rightProvider }
+    let (leftLabel, rightLabel) = (NaturalOrderKey(left.label), NaturalOrderKey(right.label))
+    if leftLabel != rightLabel { return leftLabel < rightLabel }
+    return (left.provider.rawValue, left.label) < (right.provider.rawValue, right.label)
+  }
+
+  @Test func theBytesSortAsThePartsDo() throws {
+    // Few letters, so that names often share a start; digits with zeros, case, and the bytes
+    // at both ends of ASCII.
+    let alphabet = Array("aAbB0019-_.\u{0}\u{1}\u{7F} ")
+    var generator = SplitMix64(seed: 29)
+    let providers: [ProviderID] = try ["a", "a1", "a01", "a10", "b", "a-b"].map {
+      try ProviderID($0)
+    }
+    let names = (0..<400).map { _ in
+      let length = Int(generator.next() % 7)
+      let label = String(
+        (0..<length).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] })
+      return AccountName(
+        provider: providers[Int(generator.next() % UInt64(providers.count))], label: label)
+    }
+    var compared = 0
+    for left in names {
+      for right in names.prefix(60) {
+        #expect(
+          (left.orderKey < right.orderKey) == Self.partsOrder(left, right), "\(left) \(right)")
+        compared += 1
+      }
+    }
+    #expect(compared == 24_000)
+    #expect(OrderKeyProbe.isASCII(AccountName(provider: "a", label: "x\u{7F}")))
+    #expect(!OrderKeyProbe.isASCII(AccountName(provider: "a", label: "日本")))
+  }
+
+  @Test func anASCIINameAndAnotherCompareByTheirParts() {
+    let names = AccountNameOrderTests.names(["x", "日本", "x2", "é", "E", "10"])
+    for left in names {
+      for right in names {
+        #expect((left.orderKey < right.orderKey) == Self.partsOrder(left, right))
+      }
+    }
+  }
+}
+
+/// Whether a name's key took the byte form.
+enum OrderKeyProbe {
+  static func isASCII(_ name: AccountName) -> Bool { name.orderKey.asciiBytes != nil }
+}
+
+/// A small seeded generator (SplitMix64), so that the names are the same in every run.
+struct SplitMix64: RandomNumberGenerator {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var value = state
+    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+    return value ^ (value >> 31)
+  }
+}
+
 /// ASCII names are split by bytes (`NaturalOrderKey.asciiParts`, for speed), into exactly the
 /// parts the character-by-character split gives.
 @Suite struct NaturalOrderKeyTests {

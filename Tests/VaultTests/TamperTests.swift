@@ -145,3 +145,38 @@ import Vault
     }
   }
 }
+
+/// A long listing opens its rows in batches spread over threads (`AccountTable.storedRows`):
+/// every row comes out once, in order, and damage stays with its own row whichever batch and
+/// thread opened it.
+@Suite struct LongListingTests {
+  @Test func damageInAnyBatchOrPartIsReportedForItsRowAlone() async throws {
+    let fixture = try VaultFixture()
+    // Two whole batches and a part of a third.
+    let count = 2 * 1024 + 300
+    let records = try await fixture.createClosedVault(
+      with: (1...count).map { VaultFixture.account($0) })
+    // The first row, one at the end of a first half-batch, one in a second half, the last.
+    let targets = [records[0], records[511], records[1024 + 700], records[count - 1]]
+    let donor = records[5].id.rawValue
+    for target in targets {
+      try await fixture.sqlite(
+        "UPDATE accounts SET refresh_token = (SELECT refresh_token FROM accounts WHERE id = "
+          + "\(donor)) WHERE id = \(target.id.rawValue)")
+    }
+
+    let listing = try await fixture.unlocked().listAccounts()
+    #expect(
+      listing.damaged
+        == targets.map {
+          DamagedAccount(
+            id: $0.id, damage: .cellRejected(column: "refresh_token"), providerID: $0.providerID,
+            label: $0.label)
+        })
+    let damagedIDs = Set(targets.map(\.id))
+    let expected = records.filter { !damagedIDs.contains($0.id) }
+      .sorted { ($0.providerID, $0.label) < ($1.providerID, $1.label) }
+    #expect(listing.accounts.count == count - targets.count)
+    #expect(listing.accounts == expected)
+  }
+}

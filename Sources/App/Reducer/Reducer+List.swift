@@ -193,9 +193,6 @@ extension AppState {
   /// The list order: `AccountName`'s, as `authtui list` prints them (by provider id, then
   /// label, both in natural order); each provider's accounts are together.
   public static func sorted(_ accounts: [AccountSummary]) -> [AccountSummary] {
-    // The keys are computed once per account, not once per comparison.
-    accounts.map { (key: $0.name.orderKey, account: $0) }
-      .sorted { $0.key < $1.key }
-      .map(\.account)
+    accounts.sortedByName()
   }
 }
