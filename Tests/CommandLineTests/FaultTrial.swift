@@ -91,6 +91,20 @@ struct FaultTrial: Sendable {
     #expect(result.status == 0, "login: \(result.stderr)", sourceLocation: sourceLocation)
   }
 
+  /// Makes the stored access token of `sandbox/LABEL` one that expired a minute ago, as if its
+  /// lifetime had passed: the next `token` must refresh, however long the sign-in took (a
+  /// lifetime of a second at the provider fails the sign-in's own userinfo call on a slow
+  /// machine).
+  func expireAccessToken(of label: String) async throws {
+    let vault = try await Vault.open(at: VaultLocation(path: vaultPath))
+    try await vault.unlock(with: Passphrase(SandboxWorkspace.passphrase))
+    let record = try #require(try await vault.account(providerID: "sandbox", label: label))
+    var tokens = record.tokens
+    tokens.expiresAt = Date().addingTimeInterval(-60)
+    _ = try await vault.updateTokens(of: record.id, to: tokens)
+    await vault.close()
+  }
+
   /// `list --json`, parsed; nil when it fails.
   func accounts() async throws -> [[String: Any]]? {
     let result = try await run(["list", "--json"])

@@ -51,22 +51,18 @@ import Testing
 
   @Test func aRefreshWithNoRoomForItsAnswerIsNeverSent() async throws {
     let lane = try await FaultLane.start()
-    // The signed-in token lasts one second, so the call below must refresh and cannot fall
-    // back on it.
-    await lane.workspace.hook(
-      "settings", #"{"profile": "oidc", "access_token_lifetime": 1}"#)
+    // The signed-in token is made to have expired, so the call below must refresh and cannot
+    // fall back on it.
     let counting = try await lane.trial()
     try await counting.signIn()
+    try await counting.expireAccessToken(of: "alice")
     let operations = try await counting.operations(["token", "sandbox/alice"])
     let allocation = try #require(
       operations.firstIndex { $0.hasSuffix(" allocate vault.db-refresh") }, "\(operations)")
 
     let trial = try await lane.trial()
-    let signedIn = Date()
     try await trial.signIn()
-    try await waitUntil("the signed-in access token has expired") {
-      Date() > signedIn.addingTimeInterval(2)
-    }
+    try await trial.expireAccessToken(of: "alice")
     let before = await lane.stat("refreshes")
     let refused = try await trial.run(
       ["token", "sandbox/alice"], fault: "\(allocation + 1)+:ENOSPC")
