@@ -14,22 +14,40 @@ enum TextTable {
     let lines = [header] + rows.map { $0.map(cleaned) }
     let cellWidths = lines.map { $0.map(width(of:)) }
     let widths = header.indices.map { column in cellWidths.map { $0[column] }.max() ?? 0 }
-    var text = ""
-    text.reserveCapacity(lines.count * (widths.reduce(0, +) + 2 * widths.count))
+    // Written as bytes, a line at a time into one buffer: no string for each line or padding.
+    var text: [UInt8] = []
+    text.reserveCapacity(lines.count * (widths.reduce(0, +) + 2 * widths.count + 1))
+    var line: [UInt8] = []
     for (number, values) in lines.enumerated() {
-      var line = ""
+      line.removeAll(keepingCapacity: true)
       let columns = min(values.count, widths.count)
       for column in 0..<columns {
-        if column > 0 { line += "  " }
-        line += values[column]
+        if column > 0 { line += [space, space] }
+        line += values[column].utf8
         // The last column's padding would be trimmed anyway.
         let padding = column == columns - 1 ? 0 : widths[column] - cellWidths[number][column]
-        if padding > 0 { line += String(repeating: " ", count: padding) }
+        if padding > 0 { line += repeatElement(space, count: padding) }
       }
-      if number > 0 { text += "\n" }
-      text += trimmed(line)
+      if number > 0 { text.append(UInt8(ascii: "\n")) }
+      appendTrimmed(line, to: &text)
     }
-    return text
+    return String(decoding: text, as: UTF8.self)
+  }
+
+  private static let space = UInt8(ascii: " ")
+
+  /// `line` without the whitespace (`CharacterSet.whitespaces`) at either end: in ASCII, the
+  /// space and the tab.
+  private static func appendTrimmed(_ line: [UInt8], to text: inout [UInt8]) {
+    guard line.allSatisfy({ $0 < 0x80 }) else {
+      text += trimmed(String(decoding: line, as: UTF8.self)).utf8
+      return
+    }
+    let isSpace = { (byte: UInt8) in byte == space || byte == UInt8(ascii: "\t") }
+    guard let start = line.firstIndex(where: { !isSpace($0) }),
+      let end = line.lastIndex(where: { !isSpace($0) })
+    else { return }
+    text += line[start...end]
   }
 
   /// `TerminalText.cleaned(value)`, which printable ASCII is already.

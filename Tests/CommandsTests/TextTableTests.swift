@@ -24,6 +24,13 @@ import Testing
     #expect(table == "ACCOUNT     SCOPES  NOTE\nwork/alice\nb           x")
   }
 
+  @Test func whitespaceAtEitherEndOfALineGoesUnicodeSpacesToo() {
+    // U+3000, the ideographic space, is two columns wide and whitespace (Zs).
+    let table = TextTable.render(
+      header: ["A", "B", "C"], rows: [["\u{3000}x", "y", "\u{3000}"], [" a", "b", " "]])
+    #expect(table == "A    B  C\nx  y\na   b")
+  }
+
   @Test func wideCharactersAndEscapesAreMeasuredAsTheyShow() {
     let table = TextTable.render(
       header: ["A", "B"],
