@@ -70,11 +70,15 @@ import Testing
         (Self.countdown(in: $0) ?? first) < first
       }
       #expect(try await Self.secondsLeft(in: later) < first)
-      let end = try await tmux.waitFor(
-        "(the sign-in may have been declined).", timeout: .seconds(60))
-      #expect(end.last?.contains("r retry") == true)
-      // The ended attempt's countdown is gone, with its address.
-      #expect(!end.contains { $0.contains(" left") })
+      // The whole ended screen, not a capture taken while curses was still drawing it (the
+      // message can be on screen before the key line is): the message, `r retry` on the key
+      // line, and the ended attempt's countdown gone, with its address.
+      _ = try await tmux.waitUntil(
+        "the declined sign-in's end, with r retry and no countdown", timeout: .seconds(60)
+      ) { screen in
+        screen.contains { $0.contains("(the sign-in may have been declined).") }
+          && screen.last?.contains("r retry") == true && !screen.contains { $0.contains(" left") }
+      }
       #expect(try await fixture.accountCount() == 0)
       // r starts a fresh attempt, with a fresh countdown.
       try await tmux.sendKeys("r")
