@@ -110,6 +110,8 @@ import Testing
     #expect(driver.state.confirmation == nil)
     #expect(driver.state.context == .list)
     #expect(driver.state.message?.kind == .warning)
+    // The person may have looked away while it was asked: the news stays until a key.
+    #expect(driver.state.message?.staysUntilKey == true)
   }
 }
 

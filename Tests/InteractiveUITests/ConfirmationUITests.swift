@@ -28,13 +28,16 @@ import Testing
 
   /// Sends `request` until the agent counts the UI as open (from its first look, a moment
   /// after the list shows: a request before that finds nobody to ask), then gives `answer`
-  /// (the keys, or nil for none) once the dialog shows; the request's result.
+  /// (the keys, or nil for none) once the dialog shows; the request's result. Without an
+  /// answer, a request that ended before the UI's look once a second found it (a busy
+  /// machine, a short window) is sent again, so that the dialog is seen.
   static func ask(
     _ request: @escaping @Sendable () async throws -> ChildProcess.Result, in tmux: TmuxSession,
     question: String, answer: String?
   ) async throws -> ChildProcess.Result {
-    let deadline = Date().addingTimeInterval(60)
+    let deadline = Date().addingTimeInterval(120)
     var result: ChildProcess.Result
+    var asked = false
     repeat {
       let ended = Flag()
       let running = Task {
@@ -44,11 +47,13 @@ import Testing
       let screen = try await tmux.waitUntil("the dialog, or the request's end") { screen in
         ended.isRaised || screen.contains { $0.contains(question) }
       }
-      if let answer, screen.contains(where: { $0.contains(question) }) {
+      asked = screen.contains { $0.contains(question) }
+      if let answer, asked {
         try await tmux.sendKeys(answer)
       }
       result = try await running.value
-    } while result.status == 6 && result.stderr.contains("no authtui was open")
+    } while result.status == 6
+      && (result.stderr.contains("no authtui was open") || (answer == nil && !asked))
       && Date() < deadline
     return result
   }

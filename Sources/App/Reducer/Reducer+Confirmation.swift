@@ -31,7 +31,8 @@ extension AppState {
     answeredQuestions.formIntersection(held)
     if let shown = confirmation, shown.answering == nil, !held.contains(shown.question.id) {
       confirmation = nil
-      message = StatusMessage(
+      // News of what happened while the person may have looked away: it stays until a key.
+      message = .untilKey(
         .warning,
         "the agent no longer holds the request of \(shown.question.account): its "
           + "\(shown.question.forwarded ? "forwarded " : "")caller was denied when nobody "
