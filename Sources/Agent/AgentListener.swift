@@ -18,7 +18,7 @@ package final class AgentListener: Sendable {
   /// The longest request line, newline included.
   static let maximumRequestBytes = 4096
   /// How long a client may take to send its request.
-  static let readTimeout: TimeInterval = 5
+  package static let readTimeout: TimeInterval = 5
   /// Connections being read at once; more are closed at once.
   package static let maximumConnections = 128
 
@@ -39,8 +39,10 @@ package final class AgentListener: Sendable {
   /// or "an unknown user"); `busy` is the answer line for a connection beyond
   /// `maximumConnections` (the `agent_busy` failure); `handler` answers the rest, knowing
   /// which process sent it (nil: close without an answer).
+  /// `readTimeout` is `AgentListener.readTimeout` but in tests.
   package init(
     listening listenFD: Int32,
+    readTimeout: TimeInterval = AgentListener.readTimeout,
     refused: @escaping @Sendable (_ who: String) -> Void,
     busy: String,
     handler: @escaping @Sendable (Delivery, AgentPeer) async -> String?
@@ -50,7 +52,7 @@ package final class AgentListener: Sendable {
     do {
       server = try SocketRequestServer(
         listening: listenFD,
-        rules: .init(readTimeout: Self.readTimeout, maxConnections: Self.maximumConnections),
+        rules: .init(readTimeout: readTimeout, maxConnections: Self.maximumConnections),
         threadName: "authtui-agent-listener",
         admit: { fd in
           // Only this user may ask: the folder's mode keeps others out, and this check keeps

@@ -17,7 +17,10 @@ import Testing
   @Test func callersOfAnAgentAtItsConnectionLimitSayItIsBusyInsteadOfUnlocking() async throws {
     let cli = try await CLIHarness.start()
     try await cli.login("sandbox")
-    let agent = try await AgentProcess.start(cli)
+    // The held connections stay unanswered for as long as a run on a busy machine may take
+    // (the agent's own 5 s would answer them with `bad_request` and free their places).
+    let agent = try await AgentProcess.start(
+      cli, [], ["AUTHTUI_TEST_AGENT_READ_TIMEOUT": "300"])
     #expect(agent.firstLine != nil)
     let busy =
       "authtui: the agent for \(try cli.canonicalVaultPath()) is busy "

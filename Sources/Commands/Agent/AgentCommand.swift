@@ -222,6 +222,25 @@ struct AgentCommand: AsyncParsableCommand {
 
   /// Binds the socket and starts answering on it; returns the listener and the identity of the
   /// socket file (to remove only our own socket at the end, and to see it taken away).
+  /// Debug and test builds only: the seconds a connection may take to send its request
+  /// instead of `AgentListener.readTimeout`, so that a test holding the agent's every place
+  /// for connections does not race their timeout on a busy machine.
+  static let testReadTimeoutVariable = "AUTHTUI_TEST_AGENT_READ_TIMEOUT"
+
+  /// How long a connection may take to send its request.
+  private static func readTimeout(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> TimeInterval {
+    #if DEBUG
+      if let text = environment[testReadTimeoutVariable], let seconds = TimeInterval(text),
+        seconds > 0
+      {
+        return seconds
+      }
+    #endif
+    return AgentListener.readTimeout
+  }
+
   private static func listen(
     at location: AgentSocketLocation, for service: AgentService, console: Console
   ) throws(CommandFailure) -> (AgentListener, AgentSocketIdentity) {
@@ -233,7 +252,7 @@ struct AgentCommand: AsyncParsableCommand {
     }
     do {
       let listener = try AgentListener(
-        listening: socket.fd,
+        listening: socket.fd, readTimeout: readTimeout(),
         refused: { who in
           console.err("authtui agent: refused a connection from \(who): not uid \(geteuid())")
         },
