@@ -1,22 +1,5 @@
 import Vault
 
-/// What `rename(named:to:)` changed.
-public struct RenameChange: Sendable, Equatable {
-  /// `PROVIDER/LABEL` before.
-  public let previous: String
-  /// `PROVIDER/LABEL` now.
-  public let account: String
-
-  /// A rename from `previous` to `account`.
-  public init(previous: String, account: String) {
-    self.previous = previous
-    self.account = account
-  }
-
-  /// True when the account had that label already.
-  public var unchanged: Bool { previous == account }
-}
-
 extension AccountBook {
   /// Gives the account `text` names the label `label` (`authtui rename`, the UI's rename
   /// key), checked by `AccountLabel`'s rules; its tokens, default mark and identity stay. A
@@ -25,14 +8,20 @@ extension AccountBook {
   public func rename(named text: String, to label: String) async throws(AccountsError)
     -> RenameChange
   {
-    let account = try await account(named: text)
-    guard account.label != label else {
-      return RenameChange(previous: account.name, account: account.name)
-    }
+    try await rename(try AccountReference(parsing: text), to: label)
+  }
+
+  /// Gives the account `reference` points at the label `label`, as `rename(named:to:)` does.
+  public func rename(_ reference: AccountReference, to label: String) async throws(AccountsError)
+    -> RenameChange
+  {
+    let account = try await account(reference)
+    let previous = try account.accountName
+    guard account.label != label else { return RenameChange(previous: previous, account: previous) }
     try AccountLabel.check(label)
     let renamed = try await vaulted { vault throws(VaultError) in
       try await vault.rename(account.id, to: label)
     }
-    return RenameChange(previous: account.name, account: renamed.name)
+    return RenameChange(previous: previous, account: try renamed.accountName)
   }
 }

@@ -94,7 +94,8 @@ extension AccountBook {
           if case .storage(_, let reason) = error { detail = reason } else { detail = "\(error)" }
           var revoked = false
           if case .revoked = revocation { revoked = true }
-          throw .signedOutNotRemoved(account: account.name, revoked: revoked, detail: detail)
+          throw .signedOutNotRemoved(
+            try account.accountName, revoked: revoked, detail: detail)
         }
         try? await Task.sleep(for: pause)
       }

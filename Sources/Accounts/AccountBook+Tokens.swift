@@ -100,8 +100,7 @@ extension AccountBook {
       }
       guard let refreshToken = record.tokens.refreshToken else {
         throw .signInNeeded(
-          provider: try providerID(named: record.providerID), label: record.label,
-          reason: .noRefreshToken(expiresAt: record.tokens.expiresAt))
+          try name(of: record), reason: .noRefreshToken(expiresAt: record.tokens.expiresAt))
       }
       let outcome = try await vaulted { vault throws(VaultError) in
         try await vault.beginRefresh(of: id, holder: holder, duration: leaseDuration, now: now)
@@ -142,13 +141,12 @@ extension AccountBook {
         // replaced is spent. Its access token is the one to hand out while it lasts.
         if let token = Self.unexpired(kept, now: now) { return (token, kept) }
         throw .refreshWaiting(
-          provider: try providerID(named: kept.providerID), label: kept.label,
-          path: vault.refreshSideFilePath,
+          try name(of: kept), path: vault.refreshSideFilePath,
           detail: "the disk holding the vault is still full, or failing")
       case .heldByOther(_, let until):
         let limit = waitingUntil ?? until.addingTimeInterval(5)
         waitingUntil = limit
-        guard now < limit else { throw .refreshStalled(account: record.name) }
+        guard now < limit else { throw .refreshStalled(try name(of: record)) }
         try? await clock.sleep(until: now.addingTimeInterval(Self.leasePollInterval))
         record = try await vaulted { vault throws(VaultError) in try await vault.account(id) }
       }
@@ -164,14 +162,18 @@ extension AccountBook {
     return token
   }
 
+  /// `record`'s name, its provider id checked as a request's is (`noSuchProvider`).
+  private func name(of record: AccountRecord) throws(AccountsError) -> AccountName {
+    AccountName(provider: try providerID(named: record.providerID), label: record.label)
+  }
+
   /// The access token of `record` when it may be handed out as it is, nil when it needs a
   /// refresh, or an error when it can never be used without a new sign-in.
   private func usableToken(
     _ record: AccountRecord, minimumValidity: TimeInterval, startedAt: Date, now: Date
   ) throws(AccountsError) -> String? {
     guard !record.needsSignIn, let token = record.tokens.accessToken else {
-      throw .signInNeeded(
-        provider: try providerID(named: record.providerID), label: record.label, reason: .noToken)
+      throw .signInNeeded(try name(of: record), reason: .noToken)
     }
     if record.tokens.obtainedAt >= startedAt { return token }
     guard let expiresAt = record.tokens.expiresAt else {
@@ -251,7 +253,7 @@ extension AccountBook {
       _ = try? await vault.markSignInNeeded(lease)
       return .failure(
         .signInNeeded(
-          provider: providerID, label: record.label,
+          AccountName(provider: providerID, label: record.label),
           reason: lease.refreshTokenMayBeSpent ? .interruptedRefreshSpentToken : .refreshRejected))
     case .failure(let error)?:
       try? await vault.releaseRefresh(lease, refreshTokenMayBeSpent: Self.mayHaveSpent(error))
@@ -292,7 +294,7 @@ extension AccountBook {
       try await vault.keepAside(tokens, refreshedUnder: lease)
       return .failure(
         .refreshNotStored(
-          provider: providerID, label: record.label, detail: detail,
+          AccountName(provider: providerID, label: record.label), detail: detail,
           keptAsideIn: vault.refreshSideFilePath))
     } catch {
       // Lost: the account needs a new sign-in, and should say so rather than try the spent
@@ -302,7 +304,8 @@ extension AccountBook {
       }
       return .failure(
         .refreshNotStored(
-          provider: providerID, label: record.label, detail: detail, keptAsideIn: nil))
+          AccountName(provider: providerID, label: record.label), detail: detail,
+          keptAsideIn: nil))
     }
   }
 

@@ -160,9 +160,7 @@ public actor AccountBook {
       throw .damagedAccount(damaged, requested: text)
     }
     if let found { return found }
-    let listing = try await listing()
-    let names = listing.accounts.map(\.name) + listing.damaged.compactMap(\.name)
-    throw .noSuchAccount(text, suggestions: Self.closeNames(to: text, among: names))
+    throw .noSuchAccount(text, suggestions: Self.closeNames(to: text, in: try await listing()))
   }
 
   /// The one account stored with the provider text `provider`, else its default, named `text`.
@@ -184,8 +182,7 @@ public actor AccountBook {
       throw .ambiguousAccount(
         provider, candidates: names + damaged.map { $0.name ?? "'\($0.id)'" })
     }
-    let names = listing.accounts.map(\.name) + listing.damaged.compactMap(\.name)
-    throw .noSuchAccount(text, suggestions: Self.closeNames(to: text, among: names))
+    throw .noSuchAccount(text, suggestions: Self.closeNames(to: text, in: listing))
   }
 
   /// The account `text` names, decrypted; a damaged one is thrown as `accountDamaged`
@@ -202,6 +199,14 @@ public actor AccountBook {
     case .readable(let account): return account
     case .damaged(let damaged): throw .vault(.accountDamaged(damaged.id, damaged.damage))
     }
+  }
+
+  /// The names of `listing`'s accounts close to `text` (`closeNames(to:among:)`), the damaged
+  /// ones' among them as far as their cells open.
+  static func closeNames(to text: String, in listing: AccountListing) -> [String] {
+    // Every readable account of a listing has a name (`listing()`).
+    let readable = listing.accounts.compactMap { try? $0.accountName.description }
+    return closeNames(to: text, among: readable + listing.damaged.compactMap(\.name))
   }
 
   /// Names close to `text`: by edit distance on the whole name, and every account of a provider

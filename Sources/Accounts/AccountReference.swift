@@ -48,6 +48,12 @@ public struct AccountReference: Sendable, Equatable, CustomStringConvertible {
       ?? .storedText(provider: provider, label: label)
   }
 
+  /// The account `name`, as a caller that holds one points at it (no text to read).
+  public init(_ name: AccountName) {
+    text = name.description
+    target = .name(name)
+  }
+
   /// The provider the text names, when it is a provider id; nil for `#N` (the row says which).
   public var providerID: ProviderID? {
     switch target {

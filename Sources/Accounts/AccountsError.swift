@@ -23,15 +23,15 @@ public enum AccountsError: Error, Sendable, Equatable {
   /// A label asked for breaks a rule of `AccountLabel` (the label as given, and the rule).
   case invalidLabel(String, problem: AccountLabel.Problem)
   /// The account has no usable token and none can be obtained without the user.
-  case signInNeeded(provider: ProviderID, label: String, reason: SignInNeededReason)
+  case signInNeeded(AccountName, reason: SignInNeededReason)
   /// Another process held the refresh lease and neither finished nor gave it up in time.
-  case refreshStalled(account: String)
+  case refreshStalled(AccountName)
   /// The provider or the network failed (or the user cancelled a sign-in).
   case auth(AuthError)
   /// The vault failed.
   case vault(VaultError)
   /// A sign-in as one user would overwrite the account of another user with the same label.
-  case labelTaken(account: String)
+  case labelTaken(AccountName)
   /// An env file could not be written.
   case envFile(path: String, reason: String)
   /// `requested` leads to a damaged account: a sign-in under its name, or a name that only the
@@ -43,17 +43,17 @@ public enum AccountsError: Error, Sendable, Equatable {
   /// not store the answer, even after retries (`detail`, the vault's reason). `keptAsideIn` is
   /// the side file that holds the new tokens sealed until there is room; nil when that failed
   /// too and they are lost.
-  case refreshNotStored(provider: ProviderID, label: String, detail: String, keptAsideIn: String?)
+  case refreshNotStored(AccountName, detail: String, keptAsideIn: String?)
   /// The tokens of an earlier refresh are kept aside in the side file `path` and the vault still
   /// cannot store them (`detail`), while the access token among them has run out.
-  case refreshWaiting(provider: ProviderID, label: String, path: String, detail: String)
+  case refreshWaiting(AccountName, path: String, detail: String)
   /// The account was signed out at the provider (`revoked`, or its revocation was at least
   /// tried) and marked "sign-in needed" here, but the vault could not delete it (`detail`).
-  case signedOutNotRemoved(account: String, revoked: Bool, detail: String)
+  case signedOutNotRemoved(AccountName, revoked: Bool, detail: String)
   /// `account`'s token is DPoP-bound (RFC 9449), so `refusing` (`export`, `git-credential`,
   /// the UI's copy…) does not hand it out: a copy of it is useless without a fresh proof of
   /// the key authtui keeps (`TokenHandOut`).
-  case dpopBound(account: String, refusing: String)
+  case dpopBound(AccountName, refusing: String)
 
   /// Why an account must sign in again.
   public enum SignInNeededReason: Sendable, Equatable {
@@ -72,7 +72,7 @@ public enum AccountsError: Error, Sendable, Equatable {
   /// its refresh token, or it has none left to use.
   public var requiresSignIn: Bool {
     switch self {
-    case .signInNeeded, .auth(.refreshTokenRejected), .refreshNotStored(_, _, _, nil):
+    case .signInNeeded, .auth(.refreshTokenRejected), .refreshNotStored(_, _, nil):
       return true
     default: return false
     }
@@ -96,7 +96,7 @@ public enum AccountsError: Error, Sendable, Equatable {
     case .envFile: return "env_file"
     case .damagedAccount: return "account_damaged"
     case .revocationImpossible: return "revocation_impossible"
-    case .refreshNotStored(_, _, _, let keptAside):
+    case .refreshNotStored(_, _, let keptAside):
       return keptAside == nil ? "refresh_lost" : "refresh_kept_aside"
     case .refreshWaiting: return "refresh_waiting"
     case .signedOutNotRemoved: return "signed_out_not_removed"
@@ -136,11 +136,8 @@ public enum AccountsError: Error, Sendable, Equatable {
         + offered.map(\.rawValue).joined(separator: " or ")
     case .invalidLabel(let label, let problem):
       return AccountLabel.message(label, problem)
-    case .signInNeeded(let provider, let label, let reason):
-      let account = "\(provider)/\(label)"
-      let again =
-        advice
-        ?? "sign in again with `\(Self.signInCommand(provider: "\(provider)", label: label))`"
+    case .signInNeeded(let account, let reason):
+      let again = advice ?? "sign in again with `\(Self.signInCommand(for: account))`"
       switch reason {
       case .noToken:
         return "\(account) needs a new sign-in; \(again)"
@@ -178,20 +175,19 @@ public enum AccountsError: Error, Sendable, Equatable {
       }
       return "\(name) is account \(damaged.id), which is damaged (\(damaged.damage)); remove it "
         + "with \(removal), then sign in again"
-    case .refreshNotStored(let provider, let label, let detail, let keptAside?):
-      return "the provider rotated \(provider)/\(label)'s tokens, but the vault could not store"
+    case .refreshNotStored(let account, let detail, let keptAside?):
+      return "the provider rotated \(account)'s tokens, but the vault could not store"
         + " them (\(detail)); they are kept aside, sealed, in \(keptAside) and are stored at the"
         + " next use of the vault once there is room: free space on that disk, then run"
-        + " `authtui token \(provider)/\(Self.shellQuoted(label))` (no new sign-in is needed)"
-    case .refreshNotStored(let provider, let label, let detail, nil):
-      let again =
-        advice
-        ?? "sign in again with `\(Self.signInCommand(provider: "\(provider)", label: label))`"
-      return "the provider rotated \(provider)/\(label)'s tokens, but neither the vault nor its"
+        + " `authtui token \(account.provider)/\(Self.shellQuoted(account.label))` (no new"
+        + " sign-in is needed)"
+    case .refreshNotStored(let account, let detail, nil):
+      let again = advice ?? "sign in again with `\(Self.signInCommand(for: account))`"
+      return "the provider rotated \(account)'s tokens, but neither the vault nor its"
         + " side file could store them (\(detail)), so its refresh token is spent: free space on"
         + " the disk holding the vault, then \(again)"
-    case .refreshWaiting(let provider, let label, let path, let detail):
-      return "\(provider)/\(label)'s tokens from an earlier refresh are kept aside in \(path)"
+    case .refreshWaiting(let account, let path, let detail):
+      return "\(account)'s tokens from an earlier refresh are kept aside in \(path)"
         + " until the vault has room to store them (\(detail)), and their access token has run"
         + " out: free space on that disk, then run the command again (no new sign-in is needed)"
     case .signedOutNotRemoved(let account, let revoked, let detail):
@@ -201,7 +197,7 @@ public enum AccountsError: Error, Sendable, Equatable {
         : "had its tokens cleared (the provider did not confirm their revocation)"
       return "\(account) \(done) and is marked \"sign-in needed\" here, but the vault could not"
         + " remove it (\(detail)): free space on the disk holding the vault, then remove it with"
-        + " `authtui logout \(Self.shellQuoted(account, keeping: "/")) --local-only`"
+        + " `authtui logout \(Self.shellQuoted(account.description, keeping: "/")) --local-only`"
     case .dpopBound(let account, let refused):
       return "\(account)'s token is DPoP-bound: it works only with a fresh proof of the key "
         + "authtui keeps, made for each request, so \(refused) cannot hand it out; use "
@@ -215,10 +211,9 @@ public enum AccountsError: Error, Sendable, Equatable {
     }
   }
 
-  /// The command that signs the account `provider`/`label` in again (`authtui status` prints
-  /// it too).
-  public static func signInCommand(provider: String, label: String) -> String {
-    "authtui login \(provider) --label \(shellQuoted(label))"
+  /// The command that signs `account` in again (`authtui status` prints it too).
+  public static func signInCommand(for account: AccountName) -> String {
+    "authtui login \(account.provider) --label \(shellQuoted(account.label))"
   }
 
   /// `label` as a shell word: unchanged when it is plain, single-quoted otherwise.

@@ -72,14 +72,17 @@ public struct SignInSession: Sendable {
 public struct SignedInAccount: Sendable, Equatable {
   /// The account as stored.
   public let record: AccountRecord
+  /// Its name.
+  public let name: AccountName
   /// True when no label was asked for and the provider named the account only by its opaque
   /// identifier (`AccountIdentity.labelIsSubject`), so the label is something like `1029384`:
   /// the UI asks for a better one, and `login` says how to rename the account.
   public let labelIsSubject: Bool
 
-  /// A stored account and what its label is made of.
-  public init(record: AccountRecord, labelIsSubject: Bool = false) {
+  /// The account `record`, of `provider`, and what its label is made of.
+  init(record: AccountRecord, of provider: ProviderID, labelIsSubject: Bool = false) {
     self.record = record
+    name = AccountName(provider: provider, label: record.label)
     self.labelIsSubject = labelIsSubject
   }
 }
@@ -199,12 +202,12 @@ extension AccountBook {
     let labelIsSubject = session.requestedLabel == nil && identity?.labelIsSubject == true
     if let existing = try await readableAccount(providerID: providerID, label: label) {
       if let stored = existing.subject, let signedIn = identity?.subject, stored != signedIn {
-        throw .labelTaken(account: existing.name)
+        throw .labelTaken(try existing.accountName)
       }
       let updated = try await vaulted { vault throws(VaultError) in
         try await vault.updateTokens(of: existing.id, to: tokenSet, dpopKey: session.dpopKey)
       }
-      return SignedInAccount(record: updated, labelIsSubject: labelIsSubject)
+      return SignedInAccount(record: updated, of: providerID, labelIsSubject: labelIsSubject)
     }
     if session.requestedLabel == nil, let subject = identity?.subject,
       let renamed = try await listing().accounts.first(where: {
@@ -214,7 +217,7 @@ extension AccountBook {
       let updated = try await vaulted { vault throws(VaultError) in
         try await vault.updateTokens(of: renamed.id, to: tokenSet, dpopKey: session.dpopKey)
       }
-      return SignedInAccount(record: updated)
+      return SignedInAccount(record: updated, of: providerID)
     }
     let account = NewAccount(
       providerID: providerID.rawValue, label: label, subject: identity?.subject, identity: fields,
@@ -222,7 +225,7 @@ extension AccountBook {
     let inserted = try await vaulted { vault throws(VaultError) in
       try await vault.insert(account, dpopKey: session.dpopKey)
     }
-    return SignedInAccount(record: inserted, labelIsSubject: labelIsSubject)
+    return SignedInAccount(record: inserted, of: providerID, labelIsSubject: labelIsSubject)
   }
 }
 
@@ -252,11 +255,11 @@ extension AccountBook {
   /// agrees. Refusing every sign-in while such a row exists would lock the user out over a row
   /// that may be anything; so the sign-in goes ahead, and the command names these rows instead
   /// of staying silent.
-  public func damagedAccounts(perhapsNamedLike account: AccountRecord)
+  public func damagedAccounts(perhapsNamedLike account: AccountName)
     async throws(AccountsError) -> [DamagedAccount]
   {
     try await listing().damaged.filter { damaged in
-      damaged.name == nil && damaged.providerID.map { $0 == account.providerID } != false
+      damaged.name == nil && damaged.providerID.map { $0 == account.provider.rawValue } != false
         && damaged.label.map { $0 == account.label } != false
     }
   }

@@ -6,9 +6,9 @@ public enum TokenHandOut {
   /// Throws `dpopBound` when `account`'s token is DPoP-bound (RFC 9449): it works only with a
   /// fresh proof of the key authtui keeps, made for each request, so a copy of it is useless;
   /// `refusing` names what would have handed it out (`export`, `copying`).
-  public static func check(account: String, isDPoPBound: Bool, refusing: String)
+  public static func check(account: AccountName, isDPoPBound: Bool, refusing: String)
     throws(AccountsError)
   {
-    if isDPoPBound { throw .dpopBound(account: account, refusing: refusing) }
+    if isDPoPBound { throw .dpopBound(account, refusing: refusing) }
   }
 }

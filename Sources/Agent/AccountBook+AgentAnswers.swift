@@ -43,7 +43,8 @@ extension AccountBook {
       for: account.id, minimumValidity: minimumValidity, startedAt: startedAt)
     let provider = try providerID(named: account.providerID)
     return AgentExport(
-      account: account.name, token: token, expiresAt: stored.tokens.expiresAt,
+      account: AccountName(provider: provider, label: account.label), token: token,
+      expiresAt: stored.tokens.expiresAt,
       variable: EnvFile.defaultVariableName(provider: provider, label: nil),
       tokenType: stored.tokens.isDPoPBound ? "DPoP" : "Bearer")
   }
@@ -57,8 +58,14 @@ extension AccountBook {
     let name: String
     let damaged: Bool
     switch stored {
-    case .readable(let account): (name, damaged) = (account.name, false)
-    case .damaged(let row): (name, damaged) = ("the damaged account \(row.reference)", true)
+    case .readable(let account):
+      // A row whose provider id is no id (written by something other than authtui) reads as
+      // readable here, by id, and goes by what its cells hold.
+      name = (try? account.accountName.description) ?? account.providerID + "/" + account.label
+      damaged = false
+    case .damaged(let row):
+      name = "the damaged account \(row.reference)"
+      damaged = true
     }
     let accessSettings = stored.providerID.flatMap { try? ProviderID($0) }.flatMap {
       catalog.entry($0)?.file.accessSettingsURL

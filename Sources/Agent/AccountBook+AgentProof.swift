@@ -15,10 +15,11 @@ extension AccountBook {
     let account = try await account(named: text)
     let (token, stored) = try await validTokens(
       for: account.id, minimumValidity: minimumValidity, startedAt: startedAt)
+    let name = try stored.accountName
     guard stored.tokens.isDPoPBound else {
-      return AgentProof(account: stored.name, token: token, proof: nil)
+      return AgentProof(account: name, token: token, proof: nil)
     }
     let proof = try await resourceProof(for: stored, accessToken: token, method: method, url: url)
-    return AgentProof(account: stored.name, token: token, proof: proof)
+    return AgentProof(account: name, token: token, proof: proof)
   }
 }

@@ -24,7 +24,7 @@ package actor AgentRefresher {
   /// When an account is next refreshed, and why.
   struct Plan: Sendable, Equatable {
     /// The account's name, for the log.
-    var account: String
+    var account: AccountName
     /// When the next background refresh is due.
     var due: Date
     /// Background refreshes that failed in a row (other than a refused refresh token).
@@ -106,7 +106,8 @@ package actor AgentRefresher {
     seenStamp = stamp
     let now = await clock.now()
     for record in changed {
-      guard let due = Self.scheduled(record) else {
+      // Every account of a listing has a name (`AccountBook.listing()`).
+      guard let due = Self.scheduled(record), let name = try? record.accountName else {
         plans[record.id] = nil
         continue
       }
@@ -115,7 +116,7 @@ package actor AgentRefresher {
         continue
       }
       plans[record.id] = Plan(
-        account: record.name, due: max(due, now), obtainedAt: record.tokens.obtainedAt)
+        account: name, due: max(due, now), obtainedAt: record.tokens.obtainedAt)
     }
   }
 
@@ -140,7 +141,7 @@ package actor AgentRefresher {
   /// again; a failure backs off as the schedule says; a refused refresh token (the account now
   /// needs a new sign-in) or a vanished account ends its plan.
   private func finished(
-    _ id: AccountID, _ account: String, _ outcome: Result<AccountRecord, AccountsError>,
+    _ id: AccountID, _ account: AccountName, _ outcome: Result<AccountRecord, AccountsError>,
     report: @Sendable (String) -> Void
   ) async {
     refreshing.remove(id)
@@ -152,7 +153,7 @@ package actor AgentRefresher {
         return
       }
       plans[id] = Plan(
-        account: record.name, due: max(due, now.addingTimeInterval(Self.minimumSpacing)),
+        account: account, due: max(due, now.addingTimeInterval(Self.minimumSpacing)),
         obtainedAt: record.tokens.obtainedAt)
     case .failure(.vault(.accountNotFound)), .failure(.auth(.cancelled)):
       // Signed out meanwhile, or the process is on its way out: nothing to plan.

@@ -27,12 +27,11 @@ extension AgentService {
       case .logout(let name, let localOnly):
         return .signedOut(try await book.signOut(named: name, localOnly: localOnly))
       case .makeDefault(let name):
-        return .defaultChanged(try await book.defaultChange(making: name))
+        return .defaultChanged(try await book.makeDefault(named: name))
       case .clearDefault(let provider):
-        return .defaultChanged(try await book.defaultChange(clearing: provider))
+        return .defaultChanged(try await book.clearDefault(provider: provider))
       case .rename(let name, let label):
-        let change = try await book.rename(named: name, to: label)
-        return .renamed(AgentRename(previous: change.previous, account: change.account))
+        return .renamed(try await book.rename(named: name, to: label))
       default:
         // `answer` sends only the six above here.
         return nil
@@ -42,25 +41,5 @@ extension AgentService {
     } catch {
       return .failure(failure(.account(error)))
     }
-  }
-}
-
-extension AccountBook {
-  /// `authtui default ACCOUNT`: the account `text` names made its provider's default, as the
-  /// agent answers it and the command prints it either way.
-  package func defaultChange(making text: String) async throws(AccountsError)
-    -> AgentDefaultChange
-  {
-    let change = try await makeDefault(named: text)
-    return AgentDefaultChange(
-      provider: change.provider, account: change.account, previous: change.previous)
-  }
-
-  /// `authtui default --clear PROVIDER`: `provider`'s mark removed, as the agent answers it.
-  package func defaultChange(clearing provider: String) async throws(AccountsError)
-    -> AgentDefaultChange
-  {
-    AgentDefaultChange(
-      provider: provider, account: nil, previous: try await clearDefault(provider: provider))
   }
 }

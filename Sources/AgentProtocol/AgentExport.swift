@@ -4,8 +4,8 @@ import JSON
 /// What `authtui export` needs to write an account's token: the token (valid for a minute at
 /// least), its expiry, the account's name, and the variable an env file gets by default.
 public struct AgentExport: Sendable, Equatable {
-  /// `PROVIDER/LABEL` (`account`).
-  public let account: String
+  /// The account (`account`: `PROVIDER/LABEL`).
+  public let account: AccountName
   /// The access token (`token`).
   public let token: String
   /// When it expires, if it says (`expires_at`, seconds since 1970).
@@ -20,7 +20,8 @@ public struct AgentExport: Sendable, Equatable {
   /// `account`'s `token`, expiring at `expiresAt`, written as `variable` by default, of
   /// `tokenType`.
   public init(
-    account: String, token: String, expiresAt: Date?, variable: String, tokenType: String = "Bearer"
+    account: AccountName, token: String, expiresAt: Date?, variable: String,
+    tokenType: String = "Bearer"
   ) {
     self.account = account
     self.token = token
@@ -34,7 +35,7 @@ public struct AgentExport: Sendable, Equatable {
 
   var json: OrderedJSON {
     var members: [(String, OrderedJSON)] = [
-      ("account", .string(account)), ("token", .string(token)),
+      ("account", .string(account.description)), ("token", .string(token)),
       ("expires_at", expiresAt.map { .double($0.timeIntervalSince1970) } ?? .null),
       ("variable", .string(variable)),
     ]
@@ -44,7 +45,8 @@ public struct AgentExport: Sendable, Equatable {
   }
 
   init?(json members: [String: JSONValue]) {
-    guard let account = members["account"]?.stringValue, let token = members["token"]?.stringValue,
+    guard let account = members["account"]?.stringValue.flatMap(AccountName.init),
+      let token = members["token"]?.stringValue,
       let expiresAt = OptionalMember.date(members["expires_at"]),
       let variable = members["variable"]?.stringValue
     else { return nil }

@@ -10,15 +10,15 @@ import JSON
 /// {"account":"simkl/alice","token":"…","token_type":"Bearer","proof":null}
 /// ```
 public struct AgentProof: Sendable, Equatable {
-  /// `PROVIDER/LABEL` (`account`).
-  public let account: String
+  /// The account (`account`: `PROVIDER/LABEL`).
+  public let account: AccountName
   /// The access token (`token`), valid for `min_valid` seconds at least.
   public let token: String
   /// The proof for the request (`proof`); nil for a Bearer token, which takes none.
   public let proof: String?
 
   /// `account`'s `token`, with `proof` when it is DPoP-bound.
-  public init(account: String, token: String, proof: String?) {
+  public init(account: AccountName, token: String, proof: String?) {
     self.account = account
     self.token = token
     self.proof = proof
@@ -37,7 +37,7 @@ public struct AgentProof: Sendable, Equatable {
 
   var json: OrderedJSON {
     .object([
-      ("account", .string(account)), ("token", .string(token)),
+      ("account", .string(account.description)), ("token", .string(token)),
       ("token_type", .string(tokenType)), ("proof", proof.map(OrderedJSON.string) ?? .null),
     ])
   }
@@ -45,8 +45,8 @@ public struct AgentProof: Sendable, Equatable {
   /// Reads the answer's `proof` object; nil when it is not one, or when `token_type` and
   /// `proof` disagree (a DPoP token needs its proof, a Bearer token takes none).
   init?(json members: [String: JSONValue]) {
-    guard let account = members["account"]?.stringValue, let token = members["token"]?.stringValue,
-      let type = members["token_type"]?.stringValue
+    guard let account = members["account"]?.stringValue.flatMap(AccountName.init),
+      let token = members["token"]?.stringValue, let type = members["token_type"]?.stringValue
     else { return nil }
     let proof: String?
     switch members["proof"] {

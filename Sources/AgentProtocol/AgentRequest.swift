@@ -44,12 +44,12 @@ public struct AgentRequest: Sendable, Equatable {
     /// names, since the answer says which one the agent serves.
     case status
     /// Makes `account` its provider's default, as `authtui default ACCOUNT` does
-    /// (`AgentDefaultChange`).
+    /// (`DefaultChange`).
     case makeDefault(account: String)
     /// Removes `provider`'s default mark, as `authtui default --clear PROVIDER` does (`clear`).
     case clearDefault(provider: String)
     /// Gives `account` the label `label`, as `authtui rename ACCOUNT LABEL` does
-    /// (`AgentRename`). Not repeated by a caller that got no answer.
+    /// (`RenameChange`). Not repeated by a caller that got no answer.
     case rename(account: String, label: String)
     /// A valid access token for `account` (`min_valid`, `started_at`) with, when it is
     /// DPoP-bound, a proof for a `method` request to `url` signed by the agent, which keeps

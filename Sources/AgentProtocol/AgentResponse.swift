@@ -37,9 +37,9 @@ public enum AgentResponse: Sendable, Equatable {
   /// The answer to `status`: what the agent serves.
   case status(AgentStatus)
   /// The answer to `default`: what changed.
-  case defaultChanged(AgentDefaultChange)
+  case defaultChanged(DefaultChange)
   /// The answer to `rename`: the account's name before and now.
-  case renamed(AgentRename)
+  case renamed(RenameChange)
   /// The answer to `proof`: the token, its scheme, and a DPoP-bound token's proof.
   case proof(AgentProof)
   /// The answer to `questions`: the token requests held for a person now.
@@ -120,9 +120,9 @@ public enum AgentResponse: Sendable, Equatable {
       self = .export(export)
     } else if let signOut = members["signed_out"]?.objectValue.flatMap(AgentSignOut.init(json:)) {
       self = .signedOut(signOut)
-    } else if let change = members["default"]?.objectValue.flatMap(AgentDefaultChange.init(json:)) {
+    } else if let change = members["default"]?.objectValue.flatMap(DefaultChange.init(json:)) {
       self = .defaultChanged(change)
-    } else if let rename = members["renamed"]?.objectValue.flatMap(AgentRename.init(json:)) {
+    } else if let rename = members["renamed"]?.objectValue.flatMap(RenameChange.init(json:)) {
       self = .renamed(rename)
     } else if let proof = members["proof"]?.objectValue.flatMap(AgentProof.init(json:)) {
       self = .proof(proof)
@@ -138,41 +138,5 @@ public enum AgentResponse: Sendable, Equatable {
     } else {
       return nil
     }
-  }
-}
-
-/// What `authtui default` changed, as the agent answers it (`default`): the provider, the
-/// account that is its default now (none after `--clear`), and the one that was before.
-public struct AgentDefaultChange: Sendable, Equatable {
-  /// The provider id (`provider`).
-  public let provider: String
-  /// `PROVIDER/LABEL` of its default account now, nil when the mark was cleared (`account`).
-  public let account: String?
-  /// `PROVIDER/LABEL` of the default before, nil when there was none (`previous`).
-  public let previous: String?
-
-  /// A change of `provider`'s default from `previous` to `account`.
-  public init(provider: String, account: String?, previous: String?) {
-    self.provider = provider
-    self.account = account
-    self.previous = previous
-  }
-
-  /// True when the account was the default already, so nothing changed.
-  public var unchanged: Bool { account != nil && previous == account }
-
-  var json: OrderedJSON {
-    .object([
-      ("provider", .string(provider)), ("account", account.map(OrderedJSON.string) ?? .null),
-      ("previous", previous.map(OrderedJSON.string) ?? .null),
-    ])
-  }
-
-  init?(json members: [String: JSONValue]) {
-    guard let provider = members["provider"]?.stringValue, !provider.isEmpty,
-      let account = OptionalMember.string(members["account"]),
-      let previous = OptionalMember.string(members["previous"])
-    else { return nil }
-    self.init(provider: provider, account: account, previous: previous)
   }
 }

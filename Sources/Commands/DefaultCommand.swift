@@ -39,7 +39,7 @@ struct DefaultCommand: AsyncParsableCommand {
         }
         let change = try await Self.change(
           .clearDefault(provider: target), global, console: console, providers: .all
-        ) { book throws(AccountsError) in try await book.defaultChange(clearing: target) }
+        ) { book throws(AccountsError) in try await book.clearDefault(provider: target) }
         if let previous = change.previous {
           console.out("\(target) has no default account now (it was \(previous)).")
         } else {
@@ -50,8 +50,8 @@ struct DefaultCommand: AsyncParsableCommand {
       let change = try await Self.change(
         .makeDefault(account: target), global, console: console,
         providers: .account(target)
-      ) { book throws(AccountsError) in try await book.defaultChange(making: target) }
-      let account = change.account ?? target
+      ) { book throws(AccountsError) in try await book.makeDefault(named: target) }
+      let account = change.account?.description ?? target
       if change.unchanged {
         console.out("\(account) is already \(change.provider)'s default account.")
       } else {
@@ -73,8 +73,8 @@ struct DefaultCommand: AsyncParsableCommand {
   private static func change(
     _ operation: AgentRequest.Operation, _ global: GlobalOptions, console: Console,
     providers: AccountAccess.ProviderScope,
-    _ local: (AccountBook) async throws(AccountsError) -> AgentDefaultChange
-  ) async throws(CommandFailure) -> AgentDefaultChange {
+    _ local: (AccountBook) async throws(AccountsError) -> DefaultChange
+  ) async throws(CommandFailure) -> DefaultChange {
     if let answer = await AgentAnswer.ask(
       operation, global, timeout: AgentAnswer.accountsTimeout,
       { if case .defaultChanged(let change) = $0 { change } else { nil } })

@@ -79,7 +79,7 @@ struct ExecCommand: AsyncParsableCommand {
       return error.exitCode.rawValue
     }
     guard TerminalText.isClean(exportable.token) else {
-      let failure = TokenCommand.unprintable(exportable.account)
+      let failure = TokenCommand.unprintable(exportable.account.description)
       console.err(failure.line)
       return failure.exitCode.rawValue
     }

@@ -51,7 +51,7 @@ extension ExitCode {
     case .providerUnusable, .envFile, .labelTaken, .damagedAccount, .revocationImpossible,
       .dpopBound:
       self = .failure
-    case .signInNeeded, .refreshNotStored(_, _, _, nil): self = .signInNeeded
+    case .signInNeeded, .refreshNotStored(_, _, nil): self = .signInNeeded
     case .refreshNotStored, .refreshWaiting, .signedOutNotRemoved: self = .failure
     case .refreshStalled: self = .providerError
     case .auth(let error): self = ExitCode(error)

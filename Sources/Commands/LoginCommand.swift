@@ -95,15 +95,14 @@ struct LoginCommand: AsyncParsableCommand {
       let signedIn = try await Self.signIn(
         book: book, providerID: providerID, flow: flow, label: label,
         timeout: timeout.map(TimeInterval.init), browser: browser, output: output)
-      let record = signedIn.record
-      await output.signedIn(record)
+      await output.signedIn(signedIn)
       if signedIn.labelIsSubject {
-        console.err(Self.renameHint(record))
+        console.err(Self.renameHint(signedIn.name))
       }
-      for damaged in (try? await book.damagedAccounts(perhapsNamedLike: record)) ?? [] {
+      for damaged in (try? await book.damagedAccounts(perhapsNamedLike: signedIn.name)) ?? [] {
         console.err(
           "authtui: account \(damaged.id) is damaged and its name cannot be read, so authtui "
-            + "cannot tell whether it was \(record.name) too; if it was, remove it with "
+            + "cannot tell whether it was \(signedIn.name) too; if it was, remove it with "
             + "`authtui logout '\(damaged.id)' --local-only`")
       }
       return .ok
@@ -163,9 +162,9 @@ struct LoginCommand: AsyncParsableCommand {
 
   /// What `login` says after a sign-in whose label is only the provider's opaque identifier
   /// for the account (its `sub`).
-  static func renameHint(_ record: AccountRecord) -> String {
+  static func renameHint(_ account: AccountName) -> String {
     "authtui: the provider names this account only by an opaque id, so its label is "
-      + "\(record.label); give it one you will recognise: `authtui rename \(record.name) LABEL`"
+      + "\(account.label); give it one you will recognise: `authtui rename \(account) LABEL`"
   }
 
   /// The provider's first flow, unless no browser can be opened here and the provider offers a

@@ -233,10 +233,11 @@ actor LoginOutput {
     }
   }
 
-  func signedIn(_ account: AccountRecord) {
+  func signedIn(_ signedIn: SignedInAccount) {
+    let tokens = signedIn.record.tokens
     endCountdown()
-    let expiry = account.tokens.expiresAt.map { ISO8601DateFormatter().string(from: $0) }
-    if account.tokens.expiryWasCut, let expiry {
+    let expiry = tokens.expiresAt.map { ISO8601DateFormatter().string(from: $0) }
+    if tokens.expiryWasCut, let expiry {
       console.err(
         "authtui: the provider gave the token a lifetime of more than ten years, which is not "
           + "plausible; authtui takes it as ten years (until \(expiry)).")
@@ -244,7 +245,7 @@ actor LoginOutput {
     if json {
       console.out(
         OrderedJSON.object([
-          ("event", .string("signed_in")), ("account", .string(account.name)),
+          ("event", .string("signed_in")), ("account", .string(signedIn.name.description)),
           ("expires_at", expiry.map { .string($0) } ?? .null),
         ]).text)
       return
@@ -252,13 +253,13 @@ actor LoginOutput {
     let validity: String
     if let expiry {
       validity =
-        account.tokens.refreshToken == nil
+        tokens.refreshToken == nil
         ? "The token is valid until \(expiry); sign in again after that (this provider gives no refresh token)."
         : "The token is valid until \(expiry) and is refreshed when needed."
     } else {
       validity = "The token does not expire."
     }
-    console.out("Signed in as \(account.name). \(validity)")
+    console.out("Signed in as \(signedIn.name). \(validity)")
   }
 
   func failed(_ failure: CommandFailure) {

@@ -115,7 +115,9 @@ struct ProvidersRemoveCommand: AsyncParsableCommand {
     } catch {
       throw AccountAccess.failure(error)
     }
-    let readable = listing.accounts.filter { $0.providerID == id.rawValue }.map(\.name)
+    let readable = listing.accounts.filter { $0.providerID == id.rawValue }.map {
+      AccountName(provider: id, label: $0.label).description
+    }
     let damaged = listing.damaged.filter { $0.providerID == id.rawValue }.map(\.reference)
     return readable + damaged
   }

@@ -26,7 +26,7 @@ struct RenameCommand: AsyncParsableCommand {
   func run(console: Console) async -> ExitCode {
     do throws(CommandFailure) {
       let change = try await Self.rename(target, to: label, global, console: console)
-      if change.previous == change.account {
+      if change.unchanged {
         console.out("\(change.account) has that label already; nothing changed.")
       } else {
         console.out("\(change.previous) is now \(change.account).")
@@ -43,7 +43,7 @@ struct RenameCommand: AsyncParsableCommand {
   /// here: it may have been done, and the old name would then be gone.
   private static func rename(
     _ target: String, to label: String, _ global: GlobalOptions, console: Console
-  ) async throws(CommandFailure) -> AgentRename {
+  ) async throws(CommandFailure) -> RenameChange {
     // The label's rules are checked before anything is asked: a usage error costs no unlock.
     if let problem = AccountLabel.problem(with: label) {
       throw AccountAccess.failure(.invalidLabel(label, problem: problem))
@@ -61,8 +61,7 @@ struct RenameCommand: AsyncParsableCommand {
     }
     let book = try await AccountAccess.book(global, console: console, providers: .account(target))
     do {
-      let change = try await book.rename(named: target, to: label)
-      return AgentRename(previous: change.previous, account: change.account)
+      return try await book.rename(named: target, to: label)
     } catch {
       throw AccountAccess.failure(error)
     }

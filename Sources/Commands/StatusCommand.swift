@@ -210,8 +210,7 @@ struct StatusCommand: AsyncParsableCommand {
   /// order, then the damaged rows by id.
   static func attention(_ listing: AgentListing, now: Date) -> [Attention] {
     let readable = listing.accounts.compactMap { account -> Attention? in
-      let fix = AccountsError.signInCommand(
-        provider: account.name.provider.rawValue, label: account.name.label)
+      let fix = AccountsError.signInCommand(for: account.name)
       func needs(_ problem: Problem, _ message: String) -> Attention {
         let name = account.name.description
         return Attention(

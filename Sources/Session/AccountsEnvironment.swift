@@ -102,7 +102,7 @@ public actor AccountsEnvironment: AppEnvironment {
         id, account, label: label,
         await AccountsError.result(
           of: try await withBook { book throws(AccountsError) in
-            _ = try await book.rename(named: account.description, to: label)
+            _ = try await book.rename(AccountReference(account), to: label)
             return try await accounts()
           }))
     case .startSignIn(let id, let provider, let method, let label):
@@ -152,7 +152,7 @@ public actor AccountsEnvironment: AppEnvironment {
         await AccountsError.result(
           of: try await withBook { book throws(AccountsError) in
             if isDefault {
-              _ = try await book.makeDefault(named: account.description)
+              _ = try await book.makeDefault(AccountReference(account))
             } else {
               _ = try await book.clearDefault(provider: account.provider.rawValue)
             }
@@ -584,7 +584,7 @@ public actor AccountsEnvironment: AppEnvironment {
   {
     let (token, record) = try await validToken(account)
     try TokenHandOut.check(
-      account: account.description, isDPoPBound: record.tokens.isDPoPBound, refusing: "exporting")
+      account: account, isDPoPBound: record.tokens.isDPoPBound, refusing: "exporting")
     try await EnvFileExport.write(
       token: token, expiresAt: record.tokens.expiresAt, variable: variable, path: path)
     return ExportReport(
@@ -594,7 +594,7 @@ public actor AccountsEnvironment: AppEnvironment {
   private func copyToken(_ account: AccountName) async throws(AccountsError) -> CopyReport {
     let (token, record) = try await validToken(account)
     try TokenHandOut.check(
-      account: account.description, isDPoPBound: record.tokens.isDPoPBound, refusing: "copying")
+      account: account, isDPoPBound: record.tokens.isDPoPBound, refusing: "copying")
     return await copy(
       token, what: "the token of \(account)", clearAfter: clearAfter,
       clearsAfter: clearAfter > 0 ? clearAfter : nil)

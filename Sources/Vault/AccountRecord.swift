@@ -42,9 +42,6 @@ public struct AccountRecord: Sendable, Equatable, Identifiable {
 
   private let storage: Storage
 
-  /// `PROVIDER/LABEL`, the name the command line uses.
-  public var name: String { providerID + "/" + label }
-
   /// A record as the vault returns it (for tests and previews of code that consumes records).
   public init(
     id: AccountID, version: Int64, providerID: String, label: String, subject: String?,

@@ -41,7 +41,7 @@ import Vault
   @Test func refusesToPutAnotherUsersTokensUnderAnExistingLabel() async throws {
     let harness = try await AccountsHarness.start()
     _ = try await harness.signIn(as: "alice", label: "work")
-    await #expect(throws: AccountsError.labelTaken(account: "sandbox/work")) {
+    await #expect(throws: AccountsError.labelTaken("sandbox/work")) {
       _ = try await harness.signIn(as: "mallory", label: "work")
     }
     let again = try await harness.signIn(as: "alice", label: "work")
@@ -111,8 +111,7 @@ import Vault
     let account = try await harness.signIn()
     _ = await harness.sandbox.invalidateRefreshTokens(of: .oidc)
     await #expect(
-      throws: AccountsError.signInNeeded(
-        provider: "sandbox", label: "alice", reason: .refreshRejected)
+      throws: AccountsError.signInNeeded("sandbox/alice", reason: .refreshRejected)
     ) {
       _ = try await harness.book.refresh(account.id, startedAt: Date())
     }
@@ -151,7 +150,7 @@ import Vault
       _ = try await harness.book.accessToken(
         for: account.id, minimumValidity: 60, startedAt: Date())
     } throws: { error in
-      guard case .signInNeeded(_, _, .noRefreshToken) = error as? AccountsError else {
+      guard case .signInNeeded(_, .noRefreshToken) = error as? AccountsError else {
         return false
       }
       return "\(error)".contains("authtui login hivesigner --label carol")
@@ -243,7 +242,8 @@ import Vault
     // Nothing can tell this row was sandbox/alice: the sign-in goes ahead, and the row is named.
     let again = try await harness.signIn(as: "alice")
     #expect(
-      try await harness.book.damagedAccounts(perhapsNamedLike: again).map(\.id) == [alice.id])
+      try await harness.book.damagedAccounts(perhapsNamedLike: again.accountName).map(\.id)
+        == [alice.id])
     await harness.stop()
   }
 

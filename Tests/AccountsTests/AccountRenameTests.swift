@@ -41,7 +41,7 @@ import Vault
     let opaque = try await harness.signIn(as: "alice")
     _ = try await harness.book.makeDefault(named: opaque.name)
     let change = try await harness.book.rename(named: opaque.name, to: "work")
-    #expect(change == RenameChange(previous: opaque.name, account: "sandbox/work"))
+    #expect(change == RenameChange(previous: try opaque.accountName, account: "sandbox/work"))
     #expect(try await harness.book.listing().accounts.map(\.name) == ["sandbox/work"])
     #expect(try await harness.book.defaultAccountName(provider: "sandbox") == "sandbox/work")
     let token = try await harness.book.accessToken(

@@ -377,15 +377,15 @@ final class AgentResponseTests: XCTestCase {
       ),
       (
         .defaultChanged(
-          AgentDefaultChange(provider: "simkl", account: "simkl/bob", previous: "simkl/alice")),
+          DefaultChange(provider: "simkl", account: "simkl/bob", previous: "simkl/alice")),
         #"{"ok":true,"default":{"provider":"simkl","account":"simkl/bob","previous":"simkl/alice"}}"#
       ),
       (
-        .defaultChanged(AgentDefaultChange(provider: "simkl", account: nil, previous: nil)),
+        .defaultChanged(DefaultChange(provider: "simkl", account: nil, previous: nil)),
         #"{"ok":true,"default":{"provider":"simkl","account":null,"previous":null}}"#
       ),
       (
-        .renamed(AgentRename(previous: "simkl/1029", account: "simkl/bob")),
+        .renamed(RenameChange(previous: "simkl/1029", account: "simkl/bob")),
         #"{"ok":true,"renamed":{"previous":"simkl/1029","account":"simkl/bob"}}"#
       ),
       (

@@ -27,7 +27,7 @@ import Vault
   @Test func onlyARefusedOrMissingRefreshTokenAsksForANewSignIn() {
     #expect(AccountsError.auth(.refreshTokenRejected(description: nil)).requiresSignIn)
     #expect(
-      AccountsError.signInNeeded(provider: "work", label: "bob", reason: .refreshRejected)
+      AccountsError.signInNeeded("work/bob", reason: .refreshRejected)
         .requiresSignIn)
     #expect(!AccountsError.auth(.serverError(status: 503)).requiresSignIn)
     #expect(!AccountsError.auth(.accessDenied(description: nil)).requiresSignIn)

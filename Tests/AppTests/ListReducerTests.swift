@@ -140,7 +140,7 @@ import Vault
     guard case .refresh(let id, _) = driver.press(.character("r")).first else { return }
     driver.finish(
       id,
-      .account(.failure(.signInNeeded(provider: "work", label: "bob", reason: .refreshRejected))))
+      .account(.failure(.signInNeeded("work/bob", reason: .refreshRejected))))
     #expect(driver.state.account(Fixtures.bob.name)?.status(at: driver.now) == .signInNeeded)
     #expect(driver.text.contains("work/bob: the provider refused work/bob's refresh token"))
   }
@@ -171,7 +171,7 @@ import Vault
     var driver = Driver(accounts: Fixtures.accounts + [Fixtures.dana])
     driver.select("dana")
     #expect(driver.press(.character("c")).isEmpty)
-    let copying = AccountsError.dpopBound(account: "work/dana", refusing: "copying")
+    let copying = AccountsError.dpopBound("work/dana", refusing: "copying")
     #expect(driver.state.message?.text == copying.message)
     #expect(driver.state.message?.kind == .error)
     #expect(copying.message.contains("`authtui token work/dana --header --for METHOD URL`"))
@@ -183,7 +183,7 @@ import Vault
     #expect(driver.state.context == .list)
     #expect(
       driver.state.message?.text
-        == AccountsError.dpopBound(account: "work/dana", refusing: "exporting").message)
+        == AccountsError.dpopBound("work/dana", refusing: "exporting").message)
     driver.press(.enter)
     #expect(driver.press(.character("c")).isEmpty)
     #expect(driver.state.message?.text == copying.message)
@@ -198,7 +198,7 @@ import Vault
       Issue.record("c did not copy")
       return
     }
-    let refusal = AccountsError.dpopBound(account: "work/bob", refusing: "copying")
+    let refusal = AccountsError.dpopBound("work/bob", refusing: "copying")
     driver.finish(id, .copied(.failure(refusal)))
     #expect(driver.state.message?.text == refusal.message)
     #expect(driver.state.message?.kind == .error)

@@ -17,7 +17,7 @@ import Testing
     driver.type("b")
     driver.finish(
       id,
-      .account(.failure(.signInNeeded(provider: "work", label: "bob", reason: .refreshRejected))))
+      .account(.failure(.signInNeeded("work/bob", reason: .refreshRejected))))
     let rows = driver.frame.textLines()
     #expect(rows[14].hasPrefix(" / b"))
     let message = rows[..<14].map { $0.trimmingCharacters(in: .whitespaces) }
@@ -43,7 +43,7 @@ import Testing
     driver.finish(
       id,
       .account(
-        .failure(.signInNeeded(provider: "work", label: "user39", reason: .refreshRejected))))
+        .failure(.signInNeeded("work/user39", reason: .refreshRejected))))
     let rows = driver.frame.textLines()
     let selected = rows.firstIndex { $0.contains("› user39") }
     let message = rows.firstIndex { $0.hasPrefix(" work/user39: the provider refused") }

@@ -322,7 +322,7 @@ import Testing
     }
     driver.finish(
       id,
-      .account(.failure(.signInNeeded(provider: "work", label: "bob", reason: .refreshRejected))))
+      .account(.failure(.signInNeeded("work/bob", reason: .refreshRejected))))
     #expect(
       Self.joined(driver).contains(
         "work/bob: the provider refused work/bob's refresh token (it was revoked or has "

@@ -88,8 +88,7 @@ import Testing
     var driver = Self.driver([short])
     let effects = driver.advance(30)
     let refresh = try #require(effects.first { if case .refreshAhead = $0 { true } else { false } })
-    let refused = AccountsError.signInNeeded(
-      provider: "work", label: "short", reason: .refreshRejected)
+    let refused = AccountsError.signInNeeded("work/short", reason: .refreshRejected)
     driver.send(.finished(refresh, .account(.failure(refused))))
     #expect(driver.state.account(short.name)?.status(at: driver.now) == .signInNeeded)
     #expect(driver.text.contains("work/short: the provider refused work/short's refresh token"))

@@ -32,7 +32,7 @@ final class ExitCodeTests: XCTestCase {
       (.flowNotOffered(provider: simkl, flow: .device, offered: [.pkce, .pin]), .usage),
       (.noSuchAccount("simkl/x", suggestions: []), .notFound),
       (.noSuchProvider("nope", suggestions: []), .notFound),
-      (.signInNeeded(provider: simkl, label: "a", reason: .noToken), .signInNeeded),
+      (.signInNeeded(AccountName(provider: simkl, label: "a"), reason: .noToken), .signInNeeded),
       (.auth(.cancelled), .cancelled),
       (.auth(.accessDenied(description: nil)), .cancelled),
       (.auth(.refreshTokenRejected(description: nil)), .signInNeeded),

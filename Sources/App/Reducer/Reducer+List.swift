@@ -139,7 +139,7 @@ extension AppState {
   mutating func refusesBoundToken(_ account: AccountSummary, refusing: String, now: Date) -> Bool {
     do throws(AccountsError) {
       try TokenHandOut.check(
-        account: account.name.description, isDPoPBound: account.isDPoPBound, refusing: refusing)
+        account: account.name, isDPoPBound: account.isDPoPBound, refusing: refusing)
       return false
     } catch {
       message = StatusMessage(.error, error.message, now: now)

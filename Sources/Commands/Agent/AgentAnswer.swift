@@ -57,7 +57,7 @@ extension AgentResponse {
   }
 
   /// The names before and after, when this answers `rename`.
-  var renamed: AgentRename? {
+  var renamed: RenameChange? {
     guard case .renamed(let rename) = self else { return nil }
     return rename
   }

@@ -100,7 +100,9 @@ struct CompletionCommand: AsyncParsableCommand {
         let book = try? await AccountAccess.book(global, console: console),
         let listing = try? await book.listing()
       else { return .ok }
-      console.out(listing.accounts.map(\.name).sorted().joined(separator: "\n"))
+      // Every account of a listing has a name (`AccountBook.listing()`).
+      let names = listing.accounts.compactMap { try? $0.accountName.description }
+      console.out(names.sorted().joined(separator: "\n"))
       return .ok
     }
   }

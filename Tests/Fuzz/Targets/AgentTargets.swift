@@ -24,7 +24,9 @@ extension FuzzTargets {
   ) { bytes in
     guard let response = AgentResponse(parsing: String(fuzzInput: bytes)) else { return }
     if case .renamed(let rename) = response {
-      require(!rename.previous.isEmpty && !rename.account.isEmpty, "accepted an empty name")
+      require(
+        !rename.previous.label.isEmpty && !rename.account.label.isEmpty,
+        "accepted a name without a label")
     }
     require(AgentResponse(parsing: response.line) == response, "parse(line) differs")
   }
