@@ -50,8 +50,8 @@ public enum ConfirmationDecision: String, Sendable, CaseIterable {
 public struct ConfirmationQuestion: Sendable, Equatable {
   /// The agent's number for it, unique while the agent runs (`id`).
   public let id: Int
-  /// `PROVIDER/LABEL` of the account asked for (`account`).
-  public let account: String
+  /// The account asked for (`account`: `PROVIDER/LABEL`).
+  public let account: AccountName
   /// Who asks, in words: "ssh (pid 4242), remote host build1 as it says" (`requester`).
   public let requester: String
   /// True when it came through an ssh forward (`forwarded`).
@@ -60,7 +60,9 @@ public struct ConfirmationQuestion: Sendable, Equatable {
   public let deadline: Date
 
   /// A question about `account`, asked by `requester`, denied at `deadline`.
-  public init(id: Int, account: String, requester: String, forwarded: Bool, deadline: Date) {
+  public init(
+    id: Int, account: AccountName, requester: String, forwarded: Bool, deadline: Date
+  ) {
     self.id = id
     self.account = account
     self.requester = requester
@@ -70,14 +72,15 @@ public struct ConfirmationQuestion: Sendable, Equatable {
 
   package var json: OrderedJSON {
     .object([
-      ("id", .int(id)), ("account", .string(account)), ("requester", .string(requester)),
+      ("id", .int(id)), ("account", .string(account.description)),
+      ("requester", .string(requester)),
       ("forwarded", .bool(forwarded)), ("deadline", .double(deadline.timeIntervalSince1970)),
     ])
   }
 
   package init?(json members: [String: JSONValue]) {
     guard case .number(let number)? = members["id"], let id = Int(exactly: number),
-      let account = members["account"]?.stringValue,
+      let account = members["account"]?.stringValue.flatMap(AccountName.init),
       let requester = members["requester"]?.stringValue,
       case .bool(let forwarded)? = members["forwarded"],
       case .number(let deadline)? = members["deadline"]

@@ -16,7 +16,7 @@ extension AgentService {
       rules.holds(name, forwarded: requester.isForwarded)
     else { return nil }
     return await confirmation.confirm(
-      account: name.description, requester: requester.description,
+      account: name, requester: requester.description,
       forwarded: requester.isForwarded, scope: requester.confirmationScope)
   }
 

@@ -68,7 +68,7 @@ package actor ConfirmationDesk {
     let reply: CheckedContinuation<Outcome, Never>
   }
   private var waiting: [Int: Waiting] = [:]
-  private var allowances: [String: Date] = [:]
+  private var allowances: [Allowance: Date] = [:]
   private var lastAskedByUI: Date?
 
   /// A desk whose questions wait `window` seconds, asking `command` when no UI is open.
@@ -83,9 +83,9 @@ package actor ConfirmationDesk {
   /// Holds the request for `account` by `requester` until a person answers or the window
   /// ends. `scope` names the requester for an allowance of 15 minutes.
   package func confirm(
-    account: String, requester: String, forwarded: Bool, scope: String
+    account: AccountName, requester: String, forwarded: Bool, scope: String
   ) async -> Outcome {
-    let key = Self.allowanceKey(account: account, scope: scope)
+    let key = Allowance(account: account, scope: scope)
     if let until = allowances[key] {
       if until > now() { return .allowedEarlier(until: until) }
       allowances[key] = nil
@@ -120,7 +120,7 @@ package actor ConfirmationDesk {
   package func answer(_ id: Int, with decision: ConfirmationDecision) -> Bool {
     guard let entry = waiting[id] else { return false }
     if decision == .allowFifteenMinutes {
-      allowances[Self.allowanceKey(account: entry.question.account, scope: entry.scope)] =
+      allowances[Allowance(account: entry.question.account, scope: entry.scope)] =
         now().addingTimeInterval(ConfirmationDecision.standingAllowance)
     }
     settle(id, with: decision == .deny ? .deniedInUI : .allowedInUI(decision))
@@ -137,7 +137,9 @@ package actor ConfirmationDesk {
     entry.reply.resume(returning: outcome)
   }
 
-  private static func allowanceKey(account: String, scope: String) -> String {
-    account + "\n" + scope
+  /// What an allowance of 15 minutes covers: one account, asked by one requester.
+  private struct Allowance: Hashable {
+    let account: AccountName
+    let scope: String
   }
 }

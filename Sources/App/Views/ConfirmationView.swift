@@ -31,7 +31,7 @@ enum ConfirmationView {
     page.skip()
     for line in intro { page.line([(line, .dialog)], in: &buffer) }
     page.skip()
-    page.field("Account", question.account, labelWidth: 10, in: &buffer)
+    page.field("Account", question.account.description, labelWidth: 10, in: &buffer)
     page.field("Asked by", who.joined(separator: " "), labelWidth: 10, in: &buffer)
     page.skip()
     for (text, role) in last { page.line([(text, role)], in: &buffer) }
