@@ -67,8 +67,13 @@ public enum Clipboard {
     return bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == bytes.count
   }
 
+  /// How long tmux has to answer: a server that hangs must not hold the copy (the UI's status
+  /// line waits for it).
+  static let tmuxDeadline: Duration = .seconds(5)
+
   /// Inside tmux (`TMUX` set), tmux's `set-clipboard` option as the server answers
-  /// `show-options -sv set-clipboard`; nil outside tmux or when tmux cannot be asked.
+  /// `show-options -sv set-clipboard`; nil outside tmux or when tmux cannot be asked (or does
+  /// not answer within `tmuxDeadline`).
   public static func tmuxSetClipboard(
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> String? {
@@ -76,7 +81,7 @@ public enum Clipboard {
       case .found(let tmux) = ForegroundCommand.locate("tmux", environment: environment),
       let answer = try? SpawnedProcess.output(
         of: tmux, arguments: ["show-options", "-sv", "set-clipboard"], environment: environment,
-        standardInput: .null, standardError: .null),
+        standardInput: .null, standardError: .null, deadline: tmuxDeadline),
       answer.termination.succeeded
     else { return nil }
     let value = String(decoding: answer.output, as: UTF8.self)

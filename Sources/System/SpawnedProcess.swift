@@ -113,18 +113,23 @@ public struct SpawnedProcess: Sendable {
     while waitpid(pid, &status, 0) < 0 {
       guard errno == EINTR else { return .exited(-1) }
     }
-    let signal = status & 0x7F
-    return signal == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signal)
+    return Self.termination(status)
   }
 
   /// Runs `program` to its end and returns how it ended and everything it wrote on standard
   /// output (blocking). Standard input and error stay this process's unless given, so a
   /// passphrase command such as `gpg` or `pass` can ask on the terminal itself.
+  ///
+  /// With `deadline`, a child that has not ended by then is killed (`SIGKILL`) and reported
+  /// as killed by it, with what it wrote so far: for helpers that answer at once or not at
+  /// all (a tmux server that hangs), never for a program that asks a person.
   public static func output(
     of program: String, arguments: [String] = [],
     environment: [String: String] = ProcessInfo.processInfo.environment,
-    standardInput: Stream = .inherited, standardError: Stream = .inherited
+    standardInput: Stream = .inherited, standardError: Stream = .inherited,
+    deadline: Duration? = nil
   ) throws(SpawnError) -> (termination: Termination, output: [UInt8]) {
+    let end = deadline.map { ContinuousClock.now + $0 }
     var ends: [Int32] = [0, 0]
     guard pipe(&ends) == 0 else { throw SpawnError(program: program, code: errno) }
     let process: SpawnedProcess
@@ -143,6 +148,9 @@ public struct SpawnedProcess: Sendable {
     var output: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)
     while true {
+      if let end, !Self.readable(ends[0], before: end) {
+        return (process.kill(), output)
+      }
       let count = read(ends[0], &buffer, buffer.count)
       if count > 0 {
         output += buffer[0..<count]
@@ -150,7 +158,45 @@ public struct SpawnedProcess: Sendable {
         break
       }
     }
-    return (process.wait(), output)
+    guard let end else { return (process.wait(), output) }
+    return (process.wait(before: end) ?? process.kill(), output)
+  }
+
+  /// True once `descriptor` has something to read (or its end), false when `end` comes first.
+  private static func readable(_ descriptor: Int32, before end: ContinuousClock.Instant) -> Bool {
+    var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+    while true {
+      let left = ContinuousClock.now.duration(to: end)
+      guard left > .zero else { return false }
+      let milliseconds = Int32(clamping: left.components.seconds * 1000 + 1)
+      let ready = poll(&entry, 1, milliseconds)
+      if ready > 0 { return true }
+      if ready < 0 && errno != EINTR { return true }  // Let read() say what is wrong.
+    }
+  }
+
+  /// How the child ended, once it has by `end`; nil when it is still running then. It is
+  /// looked at every 10 ms: the children given a deadline end at once or hang.
+  private func wait(before end: ContinuousClock.Instant) -> Termination? {
+    var status: Int32 = 0
+    while true {
+      let ended = waitpid(pid, &status, WNOHANG)
+      if ended == pid { return Self.termination(status) }
+      if ended < 0 && errno != EINTR { return .exited(-1) }
+      guard ContinuousClock.now < end else { return nil }
+      usleep(10_000)
+    }
+  }
+
+  /// Kills the child (`SIGKILL`) and waits for it: a deadline passed.
+  private func kill() -> Termination {
+    _ = Glibc.kill(pid, SIGKILL)
+    return wait()
+  }
+
+  private static func termination(_ status: Int32) -> Termination {
+    let signal = status & 0x7F
+    return signal == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signal)
   }
 
   /// Gives a child the signals as a fresh process has them, and a session of its own when asked.

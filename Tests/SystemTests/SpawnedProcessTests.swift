@@ -201,4 +201,28 @@ final class SpawnedProcessTests: XCTestCase {
     XCTAssertEqual(text.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }, text.count)
     close(writer)
   }
+  func testAChildThatOutlivesItsDeadlineIsKilledAndWhatItWroteIsKept() throws {
+    // It writes, then hangs with its output open (a tmux server that stops answering).
+    let (termination, output) = try SpawnedProcess.output(
+      of: "/bin/sh", arguments: ["-c", "printf partial; exec sleep 600"], standardInput: .null,
+      deadline: .milliseconds(200))
+    XCTAssertEqual(termination, .signalled(SIGKILL))
+    XCTAssertEqual(String(decoding: output, as: UTF8.self), "partial")
+  }
+
+  func testAChildThatClosesItsOutputButDoesNotEndIsKilledAtItsDeadline() throws {
+    let (termination, output) = try SpawnedProcess.output(
+      of: "/bin/sh", arguments: ["-c", "printf done; exec >&-; exec sleep 600"],
+      standardInput: .null, deadline: .milliseconds(200))
+    XCTAssertEqual(termination, .signalled(SIGKILL))
+    XCTAssertEqual(String(decoding: output, as: UTF8.self), "done")
+  }
+
+  func testAChildThatEndsBeforeItsDeadlineEndsAsItDoes() throws {
+    let (termination, output) = try SpawnedProcess.output(
+      of: "/bin/sh", arguments: ["-c", "printf answer; exit 3"], standardInput: .null,
+      deadline: .seconds(600))
+    XCTAssertEqual(termination, .exited(3))
+    XCTAssertEqual(String(decoding: output, as: UTF8.self), "answer")
+  }
 }
