@@ -37,12 +37,13 @@ import Testing
         COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _authtui; printf '%s\\n' "${COMPREPLY[@]}"
         """
     case "zsh":
-      // compadd and _files stand in for the completion system's own.
+      // compadd, _files and _command_names stand in for the completion system's own.
       program = """
         source \(script)
         compadd() { shift; local word; for word in "$@"; do
           [[ $word == ${words[CURRENT]}* ]] && print -r -- $word; done; }
         _files() { print -r -- FILES; }
+        _command_names() { print -r -- PROGRAMS; }
         words=(${(z)1}); [[ $1 == *" " ]] && words+=(""); CURRENT=${#words}; _authtui; true
         """
     default:
@@ -90,6 +91,21 @@ import Testing
     #expect(
       try await Self.offers(shell, "authtui token sand", script: script, cli)
         == ["sandbox/alice"])
+    // After `exec ACCOUNT --`: a program of this machine, then its arguments as files, never
+    // authtui's own words.
+    let program = try await Self.offers(
+      shell, "authtui exec sandbox/alice -- ech", script: script, cli)
+    #expect(program.contains(name == "zsh" ? "PROGRAMS" : "echo"), "\(program)")
+    let notOurs = try await Self.offers(
+      shell, "authtui exec sandbox/alice -- to", script: script, cli)
+    #expect(!notOurs.contains("token"), "\(notOurs)")
+    let argument = try await Self.offers(
+      shell, "authtui exec sandbox/alice -- echo to", script: script, cli)
+    #expect(!argument.contains("token"), "\(argument)")
+    if name == "zsh" { #expect(argument == ["FILES"]) }
+    #expect(
+      try await Self.offers(shell, "authtui exec sandbox/alice -- echo --v", script: script, cli)
+        .allSatisfy { !$0.hasPrefix("--v") })
     await cli.stop()
   }
 

@@ -13,6 +13,8 @@ struct CompletionModel: Sendable, Equatable {
     case providerFlows([String])
     /// Command names.
     case commands
+    /// A program to run, from `PATH`, then its own arguments, as files (`exec ACCOUNT --`).
+    case programs
     /// One of these words.
     case choices([String])
     /// A file name.
@@ -33,8 +35,10 @@ struct CompletionModel: Sendable, Equatable {
   struct Command: Sendable, Equatable {
     let words: [String]
     let options: [Option]
-    /// What each positional argument is, in order.
+    /// What each positional argument is, in order (those before `--`).
     let arguments: [Words]
+    /// What the words after `--` are, for a command that takes them.
+    let afterSeparator: Words?
   }
 
   let commands: [Command]
@@ -64,7 +68,9 @@ struct CompletionModel: Sendable, Equatable {
 
   private static func command(_ spec: CommandSpec, words: [String]) -> Command {
     Command(
-      words: words, options: options(spec.options), arguments: spec.arguments.map(\.completion))
+      words: words, options: options(spec.options),
+      arguments: spec.arguments.filter { !$0.followsSeparator }.map(\.completion),
+      afterSeparator: spec.arguments.first(where: \.followsSeparator)?.completion)
   }
 
   private static func options(_ specs: [OptionSpec]) -> [Option] {

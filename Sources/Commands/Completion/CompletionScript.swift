@@ -19,6 +19,7 @@ enum CompletionScript {
             case $what in
               files) COMPREPLY+=($(compgen -f -- "$current")) ;;
               folders) COMPREPLY+=($(compgen -d -- "$current")) ;;
+              programs) COMPREPLY+=($(compgen -c -- "$current")) ;;
               *) while IFS= read -r word; do
                    [[ -n $word && $word == "$current"* ]] && COMPREPLY+=("$word")
                  done <<<"$what" ;;
@@ -42,6 +43,7 @@ enum CompletionScript {
             case $what in
               files) _files ;;
               folders) _files -/ ;;
+              programs) _command_names ;;
               *) found+=("$what") ;;
             esac
           done
@@ -61,7 +63,7 @@ enum CompletionScript {
       "complete -c authtui -f",
       "complete -c authtui -n __fish_use_subcommand -a " + quoted(model.commandNames),
     ]
-    lines += fishProviderFlows(model)
+    lines += fishProviderFlows(model) + fishSeparated
     for option in model.globalOptions {
       lines.append("complete -c authtui " + fishOption(option))
     }
@@ -81,11 +83,22 @@ enum CompletionScript {
           "__fish_seen_subcommand_from \(command.words[1])"
           + "; and __fish_seen_subcommand_from \(command.words[0])"
       }
+      // After `--` the words are another program's: authtui's options and arguments stop.
+      let before =
+        command.afterSeparator == nil ? condition : condition + "; and not __authtui_separated"
       for option in command.options {
-        lines.append("complete -c authtui -n '\(condition)' " + fishOption(option))
+        lines.append("complete -c authtui -n '\(before)' " + fishOption(option))
       }
       if let first = command.arguments.first, let words = fishWords(first, model) {
-        lines.append("complete -c authtui -n '\(condition)' -a " + words)
+        lines.append("complete -c authtui -n '\(before)' -a " + words)
+      }
+      if command.afterSeparator == .programs {
+        lines.append(
+          "complete -c authtui -n '\(condition); and __authtui_separated 0' -x -a '(__fish_complete_command)'"
+        )
+        lines.append(
+          "complete -c authtui -n '\(condition); and __authtui_separated; and not __authtui_separated 0' -F"
+        )
       }
     }
     return lines.joined(separator: "\n") + "\n"
@@ -103,16 +116,20 @@ enum CompletionScript {
 
   /// The functions both shells run (POSIX sh; zsh runs them emulating sh):
   /// `_authtui_expand CURRENT WORDS…` prints the candidates for the word being typed after
-  /// WORDS, one per line, or `files` / `folders` for the shell to complete itself.
+  /// WORDS, one per line, or `files` / `folders` / `programs` for the shell to complete
+  /// itself. Words after `--` are another program's (`exec ACCOUNT -- COMMAND…`): counted
+  /// apart, never read as authtui's options.
   private static func shared(_ model: CompletionModel) -> String {
     var lines = [
       "_authtui_expand() {",
       "  [ -n \"$ZSH_VERSION\" ] && emulate -L sh",
       "  _authtui_current=$1; shift",
-      "  _authtui_scope= _authtui_option= _authtui_count=0 _authtui_first=",
+      "  _authtui_scope= _authtui_option= _authtui_count=0 _authtui_first= _authtui_rest=",
       "  for _authtui_word in \"$@\"; do",
+      "    if [ -n \"$_authtui_rest\" ]; then _authtui_rest=$((_authtui_rest + 1)); continue; fi",
       "    if [ -n \"$_authtui_option\" ]; then _authtui_option=; continue; fi",
       "    case $_authtui_word in",
+      "      --) _authtui_rest=0; continue ;;",
       "      --*=*) continue ;;",
       "      --*) _authtui_takes_value \"$_authtui_scope\" \"${_authtui_word#--}\" &&"
         + " _authtui_option=${_authtui_word#--}; continue ;;",
@@ -123,6 +140,7 @@ enum CompletionScript {
       "    else [ \"$_authtui_count\" -eq 0 ] && _authtui_first=$_authtui_word",
       "      _authtui_count=$((_authtui_count + 1)); fi",
       "  done",
+      "  if [ -n \"$_authtui_rest\" ]; then _authtui_separated \"$_authtui_scope\" \"$_authtui_rest\"; return; fi",
       "  if [ -n \"$_authtui_option\" ]; then",
       "    _authtui_value \"$_authtui_scope\" \"$_authtui_option\" \"$_authtui_first\"; return",
       "  fi",
@@ -191,6 +209,23 @@ enum CompletionScript {
       }
     }
     lines += ["  esac", "}", ""]
+    // The words after `--`: the program to run, then its arguments.
+    lines.append("_authtui_separated() {")
+    lines.append("  case \"$1:$2\" in")
+    for command in model.commands {
+      let scope = command.words.joined(separator: " ")
+      switch command.afterSeparator {
+      case .programs?:
+        lines.append("    \"\(scope):0\") echo programs ;;")
+        lines.append("    \"\(scope):\"*) echo files ;;")
+      case let words?:
+        if let action = shellAction(words, model) {
+          lines.append("    \"\(scope):\"*) \(action) ;;")
+        }
+      case nil: break
+      }
+    }
+    lines += ["  esac", "}", ""]
     return lines.joined(separator: "\n")
   }
 
@@ -232,6 +267,7 @@ enum CompletionScript {
     case .choices(let choices): return "printf '%s\\n' " + choices.joined(separator: " ")
     case .files: return "echo files"
     case .folders: return "echo folders"
+    case .programs: return "echo programs"
     case .none: return nil
     }
   }
@@ -250,6 +286,16 @@ enum CompletionScript {
     }
     return text
   }
+
+  /// `__authtui_separated [N]`: true after `--` (with N, when N words follow it before the one
+  /// being typed).
+  private static let fishSeparated = [
+    "function __authtui_separated",
+    "    set -l words (commandline -opc)",
+    "    set -l at (contains -i -- -- $words); or return 1",
+    "    test (count $argv) -eq 0; or test (math (count $words) - $at) -eq $argv[1]",
+    "end",
+  ]
 
   /// `__authtui_provider_flows`: the flows of the provider the command line names (the first
   /// word after the command word that is no option and no option's value), or every flow
@@ -289,7 +335,7 @@ enum CompletionScript {
     case .providers: return "'(authtui completion --words providers 2>/dev/null)'"
     case .commands: return quoted(model.commandNames)
     case .choices(let choices), .providerFlows(let choices): return quoted(choices)
-    case .files, .folders, .none: return nil
+    case .files, .folders, .programs, .none: return nil
     }
   }
 

@@ -36,10 +36,10 @@ struct Argument<Root: ParsableArguments>: Sendable {
   static func commandAfterSeparator(_ path: WritableKeyPath<Root, [String]> & Sendable)
     -> Argument
   {
-    // `COMMAND` completes as authtui's command words, as it always has.
+    // A program of this machine, then its arguments.
     let spec = ArgumentSpec(
       name: "COMMAND", shownAs: "-- COMMAND [ARGS...]", isRequired: true, followsSeparator: true,
-      completion: .commands)
+      completion: .programs)
     return Argument(spec: spec) { root, words, _ in root[keyPath: path] = Array(words) }
   }
 
@@ -48,9 +48,10 @@ struct Argument<Root: ParsableArguments>: Sendable {
   static func optionalCommandAfterSeparator(
     _ path: WritableKeyPath<Root, [String]> & Sendable
   ) -> Argument {
+    // It runs on the other machine: nothing here to offer.
     let spec = ArgumentSpec(
       name: "COMMAND", shownAs: "[-- COMMAND [ARGS...]]", isRequired: false,
-      followsSeparator: true, completion: .commands)
+      followsSeparator: true, completion: .none)
     return Argument(spec: spec) { root, words, _ in root[keyPath: path] = Array(words) }
   }
 
