@@ -256,6 +256,16 @@ struct Driver {
     return nil
   }
 
+  /// A device sign-in to `work` started, its code (`codeSnapshot()`) shown, and `seconds`
+  /// gone by: the attempt's id, nil when it did not start.
+  @discardableResult
+  mutating func showDeviceCode(for seconds: TimeInterval) -> RequestID? {
+    guard let id = startSignIn("work", .device) else { return nil }
+    send(.signInProgress(id, codeSnapshot()))
+    advance(seconds)
+    return id
+  }
+
   /// A browser snapshot waiting until `seconds` from now.
   func browserSnapshot(seconds: TimeInterval = 300) -> SignInProgress {
     var progress = SignInProgress(flow: .pkce, phase: .waitingForBrowser)
