@@ -130,13 +130,7 @@ extension ScreenSnapshotTests {
     driver.select("bob")
     driver.press(.enter, .character("d"))
     guard case .signOut(let id, _)? = driver.press(.character("y")).first else { return }
-    driver.finish(
-      id,
-      .signedOut(
-        .success(
-          SignOutReport(
-            revocation: .revoked,
-            endSessionURL: URL(string: "http://127.0.0.1:41234/oidc/end_session")))))
+    driver.finish(id, Self.signedOutWithAProviderSession)
     Snapshot.check(driver.frame, Self.name("sign-out-result-from-details", size))
   }
 }
