@@ -56,10 +56,7 @@ struct OIDCProfile: ProviderProfile {
 
   mutating func respond(to request: HTTPRequest, context: inout ProviderContext) -> HTTPResponse {
     if request.path == Paths.endSession {
-      guard request.method == "GET" || request.method == "POST" else {
-        return Answers.methodNotAllowed(["GET", "POST"])
-      }
-      return endSession(request, context: &context)
+      return Answers.allowing(["GET", "POST"], request) { endSession(request, context: &context) }
     }
     return authority.respond(to: request, context: &context) ?? Answers.notFound(request.path)
   }
