@@ -256,6 +256,14 @@ struct Driver {
     return nil
   }
 
+  /// `startSignIn`, recording an issue and throwing when the sign-in did not start.
+  mutating func startedSignIn(
+    _ provider: ProviderID, _ method: SignInFlow, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> RequestID {
+    let started = startSignIn(provider, method)
+    return try #require(started, sourceLocation: sourceLocation)
+  }
+
   /// A device sign-in to `work` started, its code (`codeSnapshot()`) shown, and `seconds`
   /// gone by: the attempt's id, nil when it did not start.
   @discardableResult
