@@ -256,6 +256,18 @@ struct Driver {
     return nil
   }
 
+  /// Selects bob's account and presses `c`: the copy's request; nil, with an issue recorded,
+  /// when it did not copy.
+  mutating func copyBobsToken(sourceLocation: SourceLocation = #_sourceLocation) -> RequestID? {
+    select("bob")
+    let effects = press(.character("c"))
+    guard case .copyToken(let id, Fixtures.bob.name)? = effects.first else {
+      Issue.record("c did not copy: \(effects)", sourceLocation: sourceLocation)
+      return nil
+    }
+    return id
+  }
+
   /// `startSignIn`, recording an issue and throwing when the sign-in did not start.
   mutating func startedSignIn(
     _ provider: ProviderID, _ method: SignInFlow, sourceLocation: SourceLocation = #_sourceLocation
