@@ -55,24 +55,20 @@ public struct AgentListing: Sendable, Equatable {
   }
 
   init?(json members: [String: JSONValue]) {
-    guard let accounts = members["accounts"]?.arrayValue,
-      let damaged = members["damaged"]?.arrayValue
+    guard let accounts = members["accounts"]?.objectArrayValue(AccountSummary.init(listingJSON:)),
+      let damaged = members["damaged"]?.objectArrayValue(Damaged.init(json:))
     else { return nil }
-    var readable: [AccountSummary] = []
-    for element in accounts {
-      guard let account = element.objectValue.flatMap(AccountSummary.init(listingJSON:)) else {
-        return nil
-      }
-      readable.append(account)
-    }
-    var unreadable: [Damaged] = []
-    for element in damaged {
-      guard let row = element.objectValue, case .number(let number)? = row["id"],
-        let id = Int64(exactly: number), let damage = row["damage"]?.stringValue
-      else { return nil }
-      guard let name = OptionalMember.string(row["name"]) else { return nil }
-      unreadable.append(Damaged(id: id, name: name, damage: damage))
-    }
-    self.init(accounts: readable, damaged: unreadable)
+    self.init(accounts: accounts, damaged: damaged)
+  }
+}
+
+extension AgentListing.Damaged {
+  /// Reads a damaged row as `AgentListing.json` writes it; nil when a member is missing or of
+  /// the wrong kind.
+  init?(json row: [String: JSONValue]) {
+    guard case .number(let number)? = row["id"], let id = Int64(exactly: number),
+      let damage = row["damage"]?.stringValue, let name = OptionalMember.string(row["name"])
+    else { return nil }
+    self.init(id: id, name: name, damage: damage)
   }
 }

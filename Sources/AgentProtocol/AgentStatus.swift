@@ -18,6 +18,14 @@ public struct AgentStatus: Sendable, Equatable {
       self.account = account
       self.nextRefresh = nextRefresh
     }
+
+    /// Reads an account as a status answer lists it (`AccountSummary.statusJSON`).
+    init?(json fields: [String: JSONValue]) {
+      guard let (account, nextRefresh) = AccountSummary.read(statusJSON: fields) else {
+        return nil
+      }
+      self.init(account, nextRefresh: nextRefresh)
+    }
   }
 
   /// The agent's process id (`pid`).
@@ -68,7 +76,7 @@ public struct AgentStatus: Sendable, Equatable {
   init?(_ members: [String: JSONValue]) {
     guard case .number(let pid)? = members["pid"], let whole = Int32(exactly: pid),
       let vault = members["vault"]?.stringValue, case .number(let since)? = members["since"],
-      case .array(let entries)? = members["accounts"],
+      let accounts = members["accounts"]?.objectArrayValue(Account.init(json:)),
       let idleTimeout = Self.optional(members["idle_timeout"], { Int(exactly: $0) }),
       // Absent from the answers of agents before `--lifetime` and the request log.
       let endsAt: TimeInterval? =
@@ -77,20 +85,10 @@ public struct AgentStatus: Sendable, Equatable {
     else { return nil }
     var requests: [AgentRequestRecord] = []
     if let value = members["requests"] {
-      guard case .array(let entries) = value else { return nil }
-      for entry in entries {
-        guard let record = entry.objectValue.flatMap(AgentRequestRecord.init(json:)) else {
-          return nil
-        }
-        requests.append(record)
+      guard let records = value.objectArrayValue(AgentRequestRecord.init(json:)) else {
+        return nil
       }
-    }
-    var accounts: [Account] = []
-    for entry in entries {
-      guard case .object(let fields) = entry,
-        let (account, nextRefresh) = AccountSummary.read(statusJSON: fields)
-      else { return nil }
-      accounts.append(Account(account, nextRefresh: nextRefresh))
+      requests = records
     }
     guard idleTimeout.map({ $0 >= 0 }) ?? true else { return nil }
     self.init(

@@ -48,18 +48,12 @@ package enum SignOutPage {
       console.err(
         "Waiting up to \(Int(clamping: browserWait)) seconds for \(browser.name) to open the "
           + "provider's sign-out page (Ctrl-C skips)…")
-      let (fetched, _) = await waitInterruptibly {
-        await link.waitUntilFetched(deadline: Date().addingTimeInterval(browserWait))
-      }
-      if fetched {
-        console.err("Opened the provider's sign-out page with \(browser.name).")
-        await waitForReturn(link, console: console)
-      } else {
-        console.err(
-          "\(browser.name) did not open the provider's sign-out page within "
-            + "\(Int(clamping: browserWait)) seconds; sign out on the provider's site to end the "
-            + "browser session there too.")
-      }
+      await waitForOpening(
+        link, within: browserWait, console: console,
+        opened: "Opened the provider's sign-out page with \(browser.name).",
+        notOpened: "\(browser.name) did not open the provider's sign-out page within "
+          + "\(Int(clamping: browserWait)) seconds; sign out on the provider's site to end the "
+          + "browser session there too.")
       return
     }
     guard console.stderrIsTerminal else {
@@ -75,14 +69,26 @@ package enum SignOutPage {
         + "computer within \(Int(clamping: printedWait / 60)) minutes (it works once; Ctrl-C "
         + "skips):\n  "
         + link.address.absoluteString)
+    await waitForOpening(
+      link, within: printedWait, console: console,
+      opened: "The provider's sign-out page was opened.",
+      notOpened: "The sign-out address was not opened; it no longer works.")
+  }
+
+  /// Waits up to `seconds` (Ctrl-C ends it sooner) for the one-time address to be fetched:
+  /// says `opened` and waits for the browser's return when it was, `notOpened` when not.
+  private static func waitForOpening(
+    _ link: OneTimeRedirect, within seconds: TimeInterval, console: Console, opened: String,
+    notOpened: String
+  ) async {
     let (fetched, _) = await waitInterruptibly {
-      await link.waitUntilFetched(deadline: Date().addingTimeInterval(printedWait))
+      await link.waitUntilFetched(deadline: Date().addingTimeInterval(seconds))
     }
     if fetched {
-      console.err("The provider's sign-out page was opened.")
+      console.err(opened)
       await waitForReturn(link, console: console)
     } else {
-      console.err("The sign-out address was not opened; it no longer works.")
+      console.err(notOpened)
     }
   }
 

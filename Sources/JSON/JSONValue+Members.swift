@@ -31,6 +31,19 @@ extension JSONValue {
     return strings.count == elements.count ? strings : nil
   }
 
+  /// The elements as `read` makes them, if this is an array of objects `read` accepts all
+  /// of; nil when any element is not an object or not accepted (as `stringArrayValue` is all
+  /// or nothing).
+  public func objectArrayValue<Element>(_ read: ([String: JSONValue]) -> Element?) -> [Element]? {
+    guard case .array(let elements) = self else { return nil }
+    var values: [Element] = []
+    for element in elements {
+      guard case .object(let members) = element, let value = read(members) else { return nil }
+      values.append(value)
+    }
+    return values
+  }
+
   /// The members, if this is an object.
   public var objectValue: [String: JSONValue]? {
     if case .object(let members) = self { return members }

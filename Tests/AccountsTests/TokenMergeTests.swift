@@ -83,6 +83,18 @@ import Vault
     return tokens
   }
 
+  /// The refresh token's validity after `weekLong` is refreshed at `refreshed` with an answer
+  /// that carries `refreshToken` (`rt-1` again, a rotated one, or none) and says it lives
+  /// `expiresIn` seconds (`refresh_token_expires_in`), or does not say.
+  func validity(afterAnswerWith refreshToken: String?, expiresIn: TimeInterval? = nil)
+    -> DateInterval?
+  {
+    let answer = TokenResponse(
+      accessToken: "at-2", refreshToken: refreshToken, refreshTokenExpiresIn: expiresIn,
+      receivedAt: refreshed)
+    return weekLong.updated(with: answer).refreshValidity
+  }
+
   @Test func aSignInsRefreshTokenLivesAsLongAsItsAnswerSays() {
     let answer = TokenResponse(
       accessToken: "at-1", refreshToken: "rt-1", refreshTokenExpiresIn: 604_800,
@@ -107,16 +119,11 @@ import Vault
   }
 
   @Test func theSameRefreshTokenWithALifetimeStatedAnewTakesIt() {
-    let stated = TokenResponse(
-      accessToken: "at-2", refreshToken: "rt-1", refreshTokenExpiresIn: 86_400,
-      receivedAt: refreshed)
     #expect(
-      weekLong.updated(with: stated).refreshValidity
+      validity(afterAnswerWith: "rt-1", expiresIn: 86_400)
         == DateInterval(start: signedIn, end: refreshed.addingTimeInterval(86_400)))
     // A wire 0 says nothing, as the provider file's 0 does.
-    let zero = TokenResponse(
-      accessToken: "at-2", refreshToken: "rt-1", refreshTokenExpiresIn: 0, receivedAt: refreshed)
-    #expect(weekLong.updated(with: zero).refreshValidity == weekLong.refreshValidity)
+    #expect(validity(afterAnswerWith: "rt-1", expiresIn: 0) == weekLong.refreshValidity)
   }
 
   @Test func aRefreshThatWorksAfterTheEndItWasGivenForgetsThatEnd() {
@@ -135,14 +142,10 @@ import Vault
   }
 
   @Test func aRotatedRefreshTokenHasItsOwnValidityOrNoneKnown() {
-    let told = TokenResponse(
-      accessToken: "at-2", refreshToken: "rt-2", refreshTokenExpiresIn: 15_897_600,
-      receivedAt: refreshed)
     #expect(
-      weekLong.updated(with: told).refreshValidity
+      validity(afterAnswerWith: "rt-2", expiresIn: 15_897_600)
         == DateInterval(start: refreshed, duration: 15_897_600))
-    let untold = TokenResponse(accessToken: "at-2", refreshToken: "rt-2", receivedAt: refreshed)
-    #expect(weekLong.updated(with: untold).refreshValidity == nil)
+    #expect(validity(afterAnswerWith: "rt-2") == nil)
   }
 
   @Test func tokensWithoutARefreshTokenHaveNoRefreshValidity() {

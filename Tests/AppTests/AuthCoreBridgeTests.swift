@@ -70,8 +70,7 @@ import Vault
 
   @Test func theFailedStepIsLeftToTheAttemptsError() throws {
     var driver = Driver()
-    let started = driver.startSignIn("work", .pkce)
-    let id = try #require(started)
+    let id = try driver.startedSignIn("work", .pkce)
     driver.send(.signInProgress(id, SignInProgress(flow: .pkce, phase: .failed(.cancelled))))
     #expect(driver.state.attempt(id)?.progress == nil)
     #expect(SignInProgress(flow: .pkce, phase: .exchangingCode).isFinishing)

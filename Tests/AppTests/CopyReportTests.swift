@@ -63,11 +63,7 @@ import Testing
 
   @Test func theStatusLineWarnsWhenTmuxDroppedTheCopy() {
     var driver = Driver()
-    driver.select("bob")
-    guard case .copyToken(let id, Fixtures.bob.name) = driver.press(.character("c")).first else {
-      Issue.record("c did not copy")
-      return
-    }
+    guard let id = driver.copyBobsToken() else { return }
     let report = CopyReport(
       what: Self.token, clearsAfter: 45, terminal: .droppedByTmux(setting: "external"))
     driver.finish(id, .copied(.success(report)))

@@ -154,11 +154,7 @@ import Vault
 
   @Test func copyAsksTheEnvironmentAndReportsWhenTheClipboardClears() {
     var driver = Driver()
-    driver.select("bob")
-    guard case .copyToken(let id, Fixtures.bob.name) = driver.press(.character("c")).first else {
-      Issue.record("c did not copy")
-      return
-    }
+    guard let id = driver.copyBobsToken() else { return }
     driver.finish(id, .copied(.success(CopyReport(what: "the token of work/bob", clearsAfter: 45))))
     #expect(
       driver.state.message?.text
@@ -193,11 +189,7 @@ import Vault
     // The list still had it as a Bearer account (signed in again elsewhere since): the
     // environment reads the vault's record and refuses with the same reason.
     var driver = Driver()
-    driver.select("bob")
-    guard case .copyToken(let id, Fixtures.bob.name) = driver.press(.character("c")).first else {
-      Issue.record("c did not copy")
-      return
-    }
+    guard let id = driver.copyBobsToken() else { return }
     let refusal = AccountsError.dpopBound("work/bob", refusing: "copying")
     driver.finish(id, .copied(.failure(refusal)))
     #expect(driver.state.message?.text == refusal.message)

@@ -131,12 +131,8 @@ import Testing
     #expect(driver.text.contains("Registering authtui and saving…"))
     driver.finish(
       id,
-      .providerAdded(
-        .success(
-          ProviderAdded(
-            id: "dynamic", file: "~/.config/authtui/providers/dynamic.json",
-            registeredClientID: "dyn-7f3a", providers: Fixtures.providers + [IssuerFixtures.added])
-        )))
+      IssuerFixtures.saved(
+        registeredClientID: "dyn-7f3a", providers: Fixtures.providers + [IssuerFixtures.added]))
     #expect(driver.state.provider("dynamic") != nil)
     #expect(
       driver.state.message?.text
@@ -225,17 +221,11 @@ import Testing
     saved.isUsable = false
     saved.setup = ProviderSetup(
       registrationNote: "ask the administrator of \(IssuerFixtures.issuer) for a public client",
-      file: "~/.config/authtui/providers/dynamic.json",
+      file: IssuerFixtures.file,
       guide: RegistrationGuide(
         applicationType: "public (native) client, no client secret",
         redirectURI: "http://127.0.0.1/callback", anyPort: true))
-    driver.finish(
-      id,
-      .providerAdded(
-        .success(
-          ProviderAdded(
-            id: "dynamic", file: "~/.config/authtui/providers/dynamic.json",
-            providers: Fixtures.providers + [saved]))))
+    driver.finish(id, IssuerFixtures.saved(providers: Fixtures.providers + [saved]))
     #expect(driver.state.context == .providerSetup)
     #expect(driver.text.contains("dynamic needs a client id of your own"))
   }

@@ -73,9 +73,7 @@ extension ScreenSnapshotTests {
 
   @Test(arguments: roughSizes) func aDeclinedDeviceSignInLooksEnded(size: Size) {
     var driver = Driver(size: size)
-    guard let id = driver.startSignIn("work", .device) else { return }
-    driver.send(.signInProgress(id, driver.codeSnapshot()))
-    driver.advance(9)
+    guard let id = driver.showDeviceCode(for: 9) else { return }
     driver.finish(id, .signedIn(.failure(.auth(.accessDenied(description: "User pressed Deny")))))
     driver.advance(6)
     #expect(!driver.text.contains("left"))
@@ -96,9 +94,7 @@ extension ScreenSnapshotTests {
 
   @Test(arguments: roughSizes) func aDeviceSignInsWaitingLineIsWhole(size: Size) {
     var driver = Driver(size: size)
-    guard let id = driver.startSignIn("work", .device) else { return }
-    driver.send(.signInProgress(id, driver.codeSnapshot()))
-    driver.advance(1)
+    guard driver.showDeviceCode(for: 1) != nil else { return }
     #expect(Self.joined(driver).contains("next check in 4 s (every 5 s)"))
     Snapshot.check(driver.frame, Self.name("sign-in-device-waiting", size))
   }
@@ -134,13 +130,7 @@ extension ScreenSnapshotTests {
     driver.select("bob")
     driver.press(.enter, .character("d"))
     guard case .signOut(let id, _)? = driver.press(.character("y")).first else { return }
-    driver.finish(
-      id,
-      .signedOut(
-        .success(
-          SignOutReport(
-            revocation: .revoked,
-            endSessionURL: URL(string: "http://127.0.0.1:41234/oidc/end_session")))))
+    driver.finish(id, Self.signedOutWithAProviderSession)
     Snapshot.check(driver.frame, Self.name("sign-out-result-from-details", size))
   }
 }

@@ -192,9 +192,7 @@ import Testing
 
   @Test(arguments: sizes) func deviceCodeShownLarge(size: Size) {
     var driver = Driver(size: size)
-    guard let id = driver.startSignIn("work", .device) else { return }
-    driver.send(.signInProgress(id, driver.codeSnapshot()))
-    driver.advance(2)
+    guard driver.showDeviceCode(for: 2) != nil else { return }
     Snapshot.check(driver.frame, Self.name("sign-in-device", size))
   }
 
@@ -206,9 +204,7 @@ import Testing
     ])
   func deviceCodeWithItsAddressAsAQRCode(size: Size) {
     var driver = Driver(size: size)
-    guard let id = driver.startSignIn("work", .device) else { return }
-    driver.send(.signInProgress(id, driver.codeSnapshot()))
-    driver.advance(2)
+    guard driver.showDeviceCode(for: 2) != nil else { return }
     Snapshot.check(driver.frame, Self.name("sign-in-device-qr", size))
   }
 
@@ -266,13 +262,7 @@ import Testing
     driver.select("bob")
     driver.press(.character("d"))
     guard case .signOut(let id, _) = driver.press(.character("y")).first else { return }
-    driver.finish(
-      id,
-      .signedOut(
-        .success(
-          SignOutReport(
-            revocation: .revoked,
-            endSessionURL: URL(string: "http://127.0.0.1:41234/oidc/end_session")))))
+    driver.finish(id, Self.signedOutWithAProviderSession)
     Snapshot.check(driver.frame, Self.name("sign-out-done", size))
   }
 
@@ -301,6 +291,15 @@ import Testing
       lines: ["refresh": 3, "refersh": 4])
     let driver = Driver(size: size, keys: keys)
     Snapshot.check(driver.frame, Self.name("notices", size))
+  }
+
+  /// A sign-out's answer: tokens revoked, and the provider's session still to end in the browser.
+  static var signedOutWithAProviderSession: Answer {
+    .signedOut(
+      .success(
+        SignOutReport(
+          revocation: .revoked,
+          endSessionURL: URL(string: "http://127.0.0.1:41234/oidc/end_session"))))
   }
 
   /// The sizes a message must be whole at: the two above and a roomy one.

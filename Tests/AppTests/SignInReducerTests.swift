@@ -9,8 +9,7 @@ import Testing
 @Suite struct SignInReducerTests {
   @Test func aBrowserCountdownReachingZeroShowsNoAnswerAndRetryStartsAFreshAttempt() throws {
     var driver = Driver()
-    let started = driver.startSignIn("work", .pkce)
-    let id = try #require(started)
+    let id = try driver.startedSignIn("work", .pkce)
     driver.send(.signInProgress(id, driver.browserSnapshot(seconds: 300)))
     #expect(driver.text.contains("5:00 left"))
 
@@ -52,8 +51,7 @@ import Testing
 
   @Test func anExpiredDeviceCodeSaysSo() throws {
     var driver = Driver()
-    let started = driver.startSignIn("work", .device)
-    let id = try #require(started)
+    let id = try driver.startedSignIn("work", .device)
     driver.send(.signInProgress(id, driver.codeSnapshot(seconds: 10)))
     #expect(driver.advance(10) == [.cancelSignIn(id)])
     #expect(driver.text.contains("✗ The code expired before it was approved."))
@@ -62,8 +60,7 @@ import Testing
 
   @Test func deviceSlowDownIsReflectedInTheNextPollTime() throws {
     var driver = Driver()
-    let started = driver.startSignIn("work", .device)
-    let id = try #require(started)
+    let id = try driver.startedSignIn("work", .device)
     driver.send(.signInProgress(id, driver.codeSnapshot(interval: 5)))
     #expect(driver.text.contains("next check in 5 s (every 5 s)"))
     driver.advance(3)
@@ -133,8 +130,7 @@ import Testing
     driver.press(.character("/"))
     driver.type("dave")
     driver.press(.enter)
-    let started = driver.startSignIn("simkl", .pin)
-    let id = try #require(started)
+    let id = try driver.startedSignIn("simkl", .pin)
     driver.send(.signInProgress(id, driver.codeSnapshot(code: "A7K2Q", complete: false)))
     let erin = AccountSummary(name: Fixtures.name("simkl", "erin"), providerName: "Simkl")
     driver.finish(id, .signedIn(.success(SignedInSummary(erin))))
@@ -147,8 +143,7 @@ import Testing
 
   @Test func theBrowserOpensByItselfOnceWhenThereIsOne() throws {
     var driver = Driver()
-    let started = driver.startSignIn("work", .pkce)
-    let id = try #require(started)
+    let id = try driver.startedSignIn("work", .pkce)
     let opened = driver.send(.signInProgress(id, driver.browserSnapshot()))
     guard case .openSignInPage(_, id, nil) = opened.first else {
       Issue.record("the browser was not opened: \(opened)")
@@ -162,8 +157,7 @@ import Testing
 
   @Test func theBrowserIsGivenTheAttemptsPageAndOpensAgainWhenTheSignInRestarts() throws {
     var driver = Driver()
-    let started = driver.startSignIn("work", .pkce)
-    let id = try #require(started)
+    let id = try driver.startedSignIn("work", .pkce)
     var snapshot = driver.browserSnapshot()
     snapshot.browserURL = URL(string: "http://127.0.0.1:39211/sign-in/first")
     let opened = driver.send(.signInProgress(id, snapshot))
@@ -188,8 +182,7 @@ import Testing
 
   @Test func theBrowserLauncherSaysWhatHappened() throws {
     var driver = Driver()
-    let started = driver.startSignIn("work", .pkce)
-    let id = try #require(started)
+    let id = try driver.startedSignIn("work", .pkce)
     guard
       case .openSignInPage(let request, _, _) = driver.send(
         .signInProgress(id, driver.browserSnapshot())
@@ -207,16 +200,14 @@ import Testing
     var configuration = Fixtures.configuration
     configuration.browserAvailable = false
     var driver = Driver(configuration: configuration)
-    let started = driver.startSignIn("work", .device)
-    let id = try #require(started)
+    let id = try driver.startedSignIn("work", .device)
     #expect(driver.send(.signInProgress(id, driver.codeSnapshot())).isEmpty)
     #expect(driver.text.contains("http://127.0.0.1:41234/oidc/device"))
   }
 
   @Test func aPastedRedirectGoesToTheAttemptAndAPasteOnTheFlowScreenOpensTheField() throws {
     var driver = Driver()
-    let started = driver.startSignIn("work", .pkce)
-    let id = try #require(started)
+    let id = try driver.startedSignIn("work", .pkce)
     driver.send(.signInProgress(id, driver.browserSnapshot()))
     driver.press(.paste("http://127.0.0.1:39211/callback?code=abc&state=xyz"))
     #expect(driver.state.context == .pasteRedirect)
@@ -243,8 +234,7 @@ import Testing
 
   @Test func aFailedAttemptShowsTheProvidersMessage() throws {
     var driver = Driver()
-    let started = driver.startSignIn("work", .device)
-    let id = try #require(started)
+    let id = try driver.startedSignIn("work", .device)
     driver.send(.signInProgress(id, driver.codeSnapshot()))
     driver.finish(
       id, .signedIn(.failure(.auth(.accessDenied(description: "the user declined")))))
@@ -260,8 +250,7 @@ import Testing
 
   @Test func copyKeysCopyTheCodeAndTheURL() throws {
     var driver = Driver()
-    let started = driver.startSignIn("work", .device)
-    let id = try #require(started)
+    let id = try driver.startedSignIn("work", .device)
     driver.send(.signInProgress(id, driver.codeSnapshot()))
     guard case .copyText(_, "WDJB-MJHT", "the code") = driver.press(.character("c")).first else {
       Issue.record("c did not copy the code")
@@ -372,8 +361,7 @@ extension AppState {
 
   /// The `openBrowser` effect of the browser attempt that `driver` starts at Work SSO.
   static func opened(_ driver: inout Driver) throws -> Effect? {
-    let started = driver.startSignIn("work", .pkce)
-    let id = try #require(started)
+    let id = try driver.startedSignIn("work", .pkce)
     return driver.send(.signInProgress(id, driver.browserSnapshot())).first
   }
 
@@ -441,8 +429,7 @@ extension AppState {
 
   @Test func theFlowScreenSaysWhatTheApproverDoesAndCountsDownToIt() throws {
     var driver = Self.demo()
-    let started = driver.startSignIn("work", .pkce)
-    let id = try #require(started)
+    let id = try driver.startedSignIn("work", .pkce)
     let opened = driver.send(.signInProgress(id, driver.browserSnapshot()))
     guard case .openSignInPage(let request, _, _)? = opened.first else {
       Issue.record("the page was not opened: \(opened)")

@@ -41,6 +41,11 @@ import Testing
     }
   }
 
+  /// The refusal of an RS256 id_token whose claims are `TestJWT.claims` with `changes`.
+  func refusal(ofClaims changes: [String: Any]) async throws -> AuthError? {
+    await refusal(try TestSigner.rsa.sign(TestJWT.claims(changes)))
+  }
+
   // MARK: Valid tokens
 
   @Test func acceptsAValidRS256TokenAndReadsItsClaims() async throws {
@@ -86,7 +91,7 @@ import Testing
 
   @Test func refusesAnExpiredToken() async throws {
     let expiry = Int(TestJWT.now.timeIntervalSince1970) - 301
-    let error = await refusal(try TestSigner.rsa.sign(TestJWT.claims(["exp": expiry])))
+    let error = try await refusal(ofClaims: ["exp": expiry])
     #expect(error == .idTokenRejected(.expired(at: Date(timeIntervalSince1970: Double(expiry)))))
     #expect(error?.exitCode == 7)
     #expect(
@@ -97,14 +102,14 @@ import Testing
 
   @Test func refusesATokenIssuedInTheFuture() async throws {
     let issued = Int(TestJWT.now.timeIntervalSince1970) + 301
-    let error = await refusal(try TestSigner.rsa.sign(TestJWT.claims(["iat": issued])))
+    let error = try await refusal(ofClaims: ["iat": issued])
     #expect(
       error == .idTokenRejected(.issuedInFuture(at: Date(timeIntervalSince1970: Double(issued)))))
     #expect(error?.code == "id_token_issued_in_future")
   }
 
   @Test func refusesATokenForAnotherApplication() async throws {
-    let error = await refusal(try TestSigner.rsa.sign(TestJWT.claims(["aud": "someone-else"])))
+    let error = try await refusal(ofClaims: ["aud": "someone-else"])
     #expect(error == .idTokenRejected(.audienceMismatch(clientID: "abc123")))
     #expect(
       error?.message
@@ -113,8 +118,7 @@ import Testing
   }
 
   @Test func refusesATokenFromAnotherIssuer() async throws {
-    let error = await refusal(
-      try TestSigner.rsa.sign(TestJWT.claims(["iss": "https://evil.test"])))
+    let error = try await refusal(ofClaims: ["iss": "https://evil.test"])
     #expect(
       error
         == .idTokenRejected(
@@ -126,13 +130,12 @@ import Testing
   }
 
   @Test func refusesAnIssuerThatDiffersOnlyByATrailingSlash() async throws {
-    let error = await refusal(
-      try TestSigner.rsa.sign(TestJWT.claims(["iss": TestJWT.issuer + "/"])))
+    let error = try await refusal(ofClaims: ["iss": TestJWT.issuer + "/"])
     #expect(error?.code == "id_token_issuer_mismatch")
   }
 
   @Test func refusesATokenWithAnotherNonce() async throws {
-    let error = await refusal(try TestSigner.rsa.sign(TestJWT.claims(["nonce": "replayed"])))
+    let error = try await refusal(ofClaims: ["nonce": "replayed"])
     #expect(error == .idTokenRejected(.nonceMismatch))
     #expect(
       error?.message
@@ -153,7 +156,7 @@ import Testing
   }
 
   @Test func refusesATokenWithoutTheNonceThatWasSent() async throws {
-    let error = await refusal(try TestSigner.rsa.sign(TestJWT.claims(["nonce": NSNull()])))
+    let error = try await refusal(ofClaims: ["nonce": NSNull()])
     #expect(error == .idTokenRejected(.nonceMismatch))
   }
 
@@ -243,8 +246,7 @@ import Testing
   }
 
   @Test func refusesSeveralAudiencesWithoutAnAuthorizedParty() async throws {
-    let claims = TestJWT.claims(["aud": ["abc123", "api"]])
-    let error = await refusal(try TestSigner.rsa.sign(claims))
+    let error = try await refusal(ofClaims: ["aud": ["abc123", "api"]])
     #expect(error == .idTokenRejected(.authorizedPartyMismatch(clientID: "abc123")))
     let accepted = try await validate(
       try TestSigner.rsa.sign(TestJWT.claims(["aud": ["abc123", "api"], "azp": "abc123"])))
@@ -252,13 +254,13 @@ import Testing
   }
 
   @Test func refusesAnAuthorizedPartyThatIsNotTheClient() async throws {
-    let error = await refusal(try TestSigner.rsa.sign(TestJWT.claims(["azp": "other"])))
+    let error = try await refusal(ofClaims: ["azp": "other"])
     #expect(error?.code == "id_token_azp_mismatch")
   }
 
   @Test(arguments: ["sub", "exp", "iat", "aud", "iss"])
   func refusesATokenMissingARequiredClaim(claim: String) async throws {
-    let error = await refusal(try TestSigner.rsa.sign(TestJWT.claims([claim: NSNull()])))
+    let error = try await refusal(ofClaims: [claim: NSNull()])
     #expect(error == .idTokenRejected(.missingClaim(claim)))
   }
 

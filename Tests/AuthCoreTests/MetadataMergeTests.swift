@@ -16,9 +16,12 @@ import Testing
       id: "work", issuer: TestJWT.issuer, clientID: "abc123", scopes: ["openid"])
   }
 
-  func json(_ members: [String: Any]) -> String {
+  /// Makes the fake server answer the next fetch of `path` (the RFC 8414 document's) with
+  /// `members` as a JSON object.
+  func serveAuthorizationServerMetadata(_ members: [String: Any], at path: String? = nil) async {
     let data = try? JSONSerialization.data(withJSONObject: members, options: [.sortedKeys])
-    return String(decoding: data ?? Data(), as: UTF8.self)
+    await transport.enqueue(
+      path ?? serverPath, FakeTransport.json(String(decoding: data ?? Data(), as: UTF8.self)))
   }
 
   func provider(_ configuration: ProviderConfiguration? = nil) -> OIDCProvider {
@@ -55,14 +58,11 @@ import Testing
   @Test func takesAMemberOnlyTheRFC8414DocumentHas() async throws {
     await transport.enqueue(
       openIDPath, FakeTransport.json(TestJWT.discovery(["revocation_endpoint": NSNull()])))
-    await transport.enqueue(
-      serverPath,
-      FakeTransport.json(
-        json([
-          "issuer": TestJWT.issuer, "revocation_endpoint": TestJWT.issuer + "/oauth/revoke",
-          "token_endpoint": TestJWT.issuer + "/other/token",
-          "registration_endpoint": TestJWT.issuer + "/register",
-        ])))
+    await serveAuthorizationServerMetadata([
+      "issuer": TestJWT.issuer, "revocation_endpoint": TestJWT.issuer + "/oauth/revoke",
+      "token_endpoint": TestJWT.issuer + "/other/token",
+      "registration_endpoint": TestJWT.issuer + "/register",
+    ])
     let provider = provider()
     let configuration = try await provider.configuration()
     #expect(configuration.revocationEndpoint == TestProviders.url("/oauth/revoke"))
@@ -74,19 +74,16 @@ import Testing
   }
 
   @Test func readsTheMembersLaterIssuesBuildOn() async throws {
-    await transport.enqueue(
-      serverPath,
-      FakeTransport.json(
-        json([
-          "issuer": TestJWT.issuer, "authorization_endpoint": TestJWT.issuer + "/authorize",
-          "token_endpoint": TestJWT.issuer + "/token",
-          "pushed_authorization_request_endpoint": TestJWT.issuer + "/par",
-          "require_pushed_authorization_requests": true,
-          "dpop_signing_alg_values_supported": ["ES256", "RS256"],
-          "grant_types_supported": ["authorization_code", "refresh_token"],
-          "response_types_supported": ["code"],
-          "token_endpoint_auth_methods_supported": ["none", "private_key_jwt"],
-        ])))
+    await serveAuthorizationServerMetadata([
+      "issuer": TestJWT.issuer, "authorization_endpoint": TestJWT.issuer + "/authorize",
+      "token_endpoint": TestJWT.issuer + "/token",
+      "pushed_authorization_request_endpoint": TestJWT.issuer + "/par",
+      "require_pushed_authorization_requests": true,
+      "dpop_signing_alg_values_supported": ["ES256", "RS256"],
+      "grant_types_supported": ["authorization_code", "refresh_token"],
+      "response_types_supported": ["code"],
+      "token_endpoint_auth_methods_supported": ["none", "private_key_jwt"],
+    ])
     let metadata = try await OIDCProvider.discover(
       issuer: TestJWT.issuer, transport: transport, clock: ManualClock())
     #expect(metadata.pushedAuthorizationRequestEndpoint == TestProviders.url("/par"))
@@ -104,10 +101,9 @@ import Testing
 
   @Test func triesTheSuffixFormForAnIssuerWithAPathWhenTheInsertedOneIsMissing() async throws {
     let issuer = TestJWT.issuer + "/tenant"
-    await transport.enqueue(
-      "/tenant" + serverPath,
-      FakeTransport.json(
-        json(["issuer": issuer, "authorization_endpoint": issuer + "/authorize"])))
+    await serveAuthorizationServerMetadata(
+      ["issuer": issuer, "authorization_endpoint": issuer + "/authorize"],
+      at: "/tenant" + serverPath)
     let metadata = try await OIDCProvider.discover(
       issuer: issuer, transport: transport, clock: ManualClock(), requestTimeout: 9)
     #expect(metadata.authorizationEndpoint?.absoluteString == issuer + "/authorize")
@@ -122,20 +118,16 @@ import Testing
 
   @Test func leavesOutAnRFC8414DocumentOfAnotherIssuer() async throws {
     await transport.enqueue(openIDPath, FakeTransport.json(TestJWT.discovery()))
-    await transport.enqueue(
-      serverPath,
-      FakeTransport.json(
-        json([
-          "issuer": "https://evil.test", "registration_endpoint": "https://evil.test/register",
-        ])))
+    await serveAuthorizationServerMetadata([
+      "issuer": "https://evil.test", "registration_endpoint": "https://evil.test/register",
+    ])
     let metadata = try #require(try await provider().discoveredMetadata())
     #expect(metadata.registrationEndpoint == nil)
     #expect(metadata.sources == [.openIDConfiguration])
   }
 
   @Test func refusesAnRFC8414DocumentOfAnotherIssuerWhenItIsTheOnlyOne() async throws {
-    await transport.enqueue(
-      serverPath, FakeTransport.json(json(["issuer": "https://evil.test"])))
+    await serveAuthorizationServerMetadata(["issuer": "https://evil.test"])
     await #expect(
       throws: AuthError.discoveryFailed(
         .issuerMismatch(expected: TestJWT.issuer, received: "https://evil.test"))
@@ -157,10 +149,9 @@ import Testing
     // uses (`OIDCProvider.client()`).
     await transport.enqueue(
       openIDPath, FakeTransport.json(TestJWT.discovery(["revocation_endpoint": NSNull()])))
-    await transport.enqueue(
-      serverPath,
-      FakeTransport.json(
-        json(["issuer": TestJWT.issuer, "revocation_endpoint": TestJWT.issuer + "/revoke2"])))
+    await serveAuthorizationServerMetadata([
+      "issuer": TestJWT.issuer, "revocation_endpoint": TestJWT.issuer + "/revoke2",
+    ])
     let client = try await provider().client()
     #expect(client.configuration.revocationEndpoint == TestProviders.url("/revoke2"))
   }

@@ -35,18 +35,22 @@ import Testing
     try await cli.run(["token", "sandbox/alice", "--min-valid", "300"])
   }
 
-  /// Waits until the sandbox has taken the delay fault: the refresh request has arrived.
-  private func waitForTheDelayedRequest(_ cli: CLIHarness) async throws {
+  /// `startToken` once the sandbox has taken the delay fault: the child's refresh request has
+  /// reached the provider, whose answer is held back.
+  private func startTokenWithItsRefreshAtTheProvider(_ cli: CLIHarness) async throws
+    -> RunningChild
+  {
+    let child = try startToken(cli)
     try await waitUntil("the sandbox received the refresh request") {
       await cli.stat("faults") == 1
     }
+    return child
   }
 
   @Test func sigtermDuringARefreshWaitsForItsAnswerToBeStoredThenEndsBySigterm() async throws {
     let cli = try await CLIHarness.start()
     let old = try await accountWithADelayedRefresh(cli, delay: 10000)
-    let refreshing = try startToken(cli)
-    try await waitForTheDelayedRequest(cli)
+    let refreshing = try await startTokenWithItsRefreshAtTheProvider(cli)
     await refreshing.kill(SIGTERM)
     #expect(await refreshing.wait() == 128 + SIGTERM)
     // The answer was stored before the process ended: the next call uses it, no refresh.
@@ -64,8 +68,7 @@ import Testing
   {
     let cli = try await CLIHarness.start()
     let old = try await accountWithADelayedRefresh(cli, delay: 15000)
-    let killed = try startToken(cli)
-    try await waitForTheDelayedRequest(cli)
+    let killed = try await startTokenWithItsRefreshAtTheProvider(cli)
     await killed.kill(SIGKILL)
     #expect(await killed.wait() == 128 + SIGKILL)
     #expect(await cli.stat("refreshes") == 0)
@@ -90,8 +93,7 @@ import Testing
   @Test func aWaiterTakesOverPromptlyWhenTheLeaseHolderIsKilled() async throws {
     let cli = try await CLIHarness.start()
     let old = try await accountWithADelayedRefresh(cli, delay: 30000)
-    let holder = try startToken(cli)
-    try await waitForTheDelayedRequest(cli)
+    let holder = try await startTokenWithItsRefreshAtTheProvider(cli)
     let started = Date()
     let waiter = try startToken(cli)
     await holder.kill(SIGKILL)
@@ -108,8 +110,7 @@ import Testing
   @Test func aSignalOutsideARefreshStillEndsTheProcessAtOnce() async throws {
     let cli = try await CLIHarness.start()
     _ = try await accountWithADelayedRefresh(cli, delay: 30000)
-    let holder = try startToken(cli)
-    try await waitForTheDelayedRequest(cli)
+    let holder = try await startTokenWithItsRefreshAtTheProvider(cli)
     // This one waits for the holder's lease: no request of its own is in flight.
     for signal in [SIGTERM, SIGINT, SIGHUP] {
       let waiter = try startToken(cli)

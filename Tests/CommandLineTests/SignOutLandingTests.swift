@@ -24,32 +24,39 @@ import Testing
     return try #require(components.string)
   }
 
+  /// `authtui logout ACCOUNT` with a test browser that keeps the last page it shows: what
+  /// logout said on its three lines of stderr, its stdout, and that page once the browser wrote
+  /// it (after reading the answer, which logout does not wait for).
+  static func logOut(_ account: String, _ cli: CLIHarness) async throws -> (
+    said: [String], stdout: String, lastPage: String
+  ) {
+    let page = cli.folder.file("last-page.html")
+    let logout = try await cli.run(["logout", account], ["AUTHTUI_TEST_BROWSER_PAGE_FILE": page])
+    #expect(logout.status == 0, "\(logout.stderr)")
+    let said = logout.stderr.split(separator: "\n").map(String.init)
+    #expect(said.count == 3, "\(said)")
+    try await waitUntil("the test browser wrote its last page") {
+      FileManager.default.fileExists(atPath: page)
+    }
+    return (said, logout.stdout, try String(contentsOfFile: page, encoding: .utf8))
+  }
+
   @Test func logoutOpensTheSignOutPageAndTheProviderReturnsTheBrowserToTheSignedOutPage()
     async throws
   {
     let cli = try await CLIHarness.start()
     try await cli.login("sandbox", as: "alice")
-    let page = cli.folder.file("last-page.html")
-    let logout = try await cli.run(
-      ["logout", "sandbox/alice"], ["AUTHTUI_TEST_BROWSER_PAGE_FILE": page])
-    #expect(logout.status == 0, "\(logout.stderr)")
-    let said = logout.stderr.split(separator: "\n").map(String.init)
-    #expect(said.count == 3, "\(said)")
+    let (said, stdout, seen) = try await Self.logOut("sandbox/alice", cli)
     #expect(said.first?.hasPrefix("Waiting up to 10 seconds for $BROWSER (") == true)
     #expect(
       said.dropFirst().first?.hasPrefix("Opened the provider's sign-out page with $BROWSER (")
         == true)
     #expect(said.last == "The provider signed the browser out and sent it back to authtui.")
     #expect(
-      logout.stdout
+      stdout
         == "Signed out of sandbox/alice: the provider revoked its tokens, and it was removed here.\n"
     )
     // The browser's last page is authtui's landing, reached after the provider's confirmation.
-    // The browser writes it once it has read the answer, which logout does not wait for.
-    try await waitUntil("the test browser wrote its last page") {
-      FileManager.default.fileExists(atPath: page)
-    }
-    let seen = try String(contentsOfFile: page, encoding: .utf8)
     #expect(seen.contains("<h1>Signed out</h1>"))
     #expect(
       seen.contains(
@@ -123,23 +130,14 @@ import Testing
     let text = try String(contentsOfFile: file, encoding: .utf8)
     try text.replacingOccurrences(of: "{\n", with: "{\n  \"redirect_port\": \(other.port),\n")
       .write(toFile: file, atomically: true, encoding: .utf8)
-    let page = cli.folder.file("last-page.html")
-    let logout = try await cli.run(
-      ["logout", "sandbox/carol"], ["AUTHTUI_TEST_BROWSER_PAGE_FILE": page])
-    #expect(logout.status == 0, "\(logout.stderr)")
-    let said = logout.stderr.split(separator: "\n").map(String.init)
-    #expect(said.count == 3, "\(said)")
+    let (said, _, seen) = try await Self.logOut("sandbox/carol", cli)
     #expect(
       said.first
         == "Port \(other.port) is in use by another program, so authtui cannot show the page "
         + "the provider returns to after signing out; the provider keeps its own page open "
         + "instead.")
     #expect(said.last?.hasPrefix("Opened the provider's sign-out page with $BROWSER (") == true)
-    // Asked for no return, the provider ends on its own page (the browser writes it last).
-    try await waitUntil("the test browser wrote its last page") {
-      FileManager.default.fileExists(atPath: page)
-    }
-    let seen = try String(contentsOfFile: page, encoding: .utf8)
+    // Asked for no return, the provider ends on its own page.
     #expect(seen.contains("You are signed out."))
     #expect(await cli.stat("end_sessions") == 1)
     await other.stop()

@@ -55,6 +55,16 @@ extension VaultCommandTests {
     return found.status == 0 ? found.stdout.trimmingCharacters(in: .whitespacesAndNewlines) : nil
   }
 
+  /// `authtui vault unlock --cache DURATION` with `passphrase`, which must succeed.
+  func cacheTheKey(
+    for duration: String, passphrase: String = Self.passphrase,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    let cached = try await authtui(
+      ["vault", "unlock", "--cache", duration], ["AUTHTUI_PASSPHRASE": passphrase])
+    #expect(cached.status == 0, "\(cached.stderr)", sourceLocation: sourceLocation)
+  }
+
   /// Runs `body`, then removes this vault's key from the user keyring whatever happened.
   func removingTheCachedKey(_ body: () async throws -> Void) async throws {
     let description = try await keyDescription()
@@ -144,9 +154,7 @@ extension VaultCommandTests {
   @Test func agentStartUnlocksWithTheCachedKeyAndLockStopsThatAgent() async throws {
     try await makeVault()
     try await removingTheCachedKey {
-      let cached = try await authtui(
-        ["vault", "unlock", "--cache", "10m"], ["AUTHTUI_PASSPHRASE": Self.passphrase])
-      #expect(cached.status == 0, "\(cached.stderr)")
+      try await cacheTheKey(for: "10m")
       let started = try await authtui(
         ["agent", "start", "--idle-timeout", "600"], withoutTerminal: true)
       #expect(started.status == 0, "\(started.stderr)")
@@ -210,9 +218,7 @@ extension VaultCommandTests {
 
       // A key cached outside the sandbox is out of its reach: commands there ask as before,
       // and say nothing of the keyring.
-      let cached = try await authtui(
-        ["vault", "unlock", "--cache", "1h"], ["AUTHTUI_PASSPHRASE": Self.passphrase])
-      #expect(cached.status == 0, "\(cached.stderr)")
+      try await cacheTheKey(for: "1h")
       let asked = try await authtui(["list"], withoutTerminal: true, withoutKeyring: true)
       #expect(asked.status == 3)
       #expect(asked.stderr == Self.noPassphrase)
@@ -231,9 +237,7 @@ extension VaultCommandTests {
   @Test func passwdRemovesTheCachedKeyAndAStaleKeyIsRefusedAndRemoved() async throws {
     try await makeVault()
     try await removingTheCachedKey {
-      let cached = try await authtui(
-        ["vault", "unlock", "--cache", "15m"], ["AUTHTUI_PASSPHRASE": Self.passphrase])
-      #expect(cached.status == 0, "\(cached.stderr)")
+      try await cacheTheKey(for: "15m")
       let changed = try await authtui(
         ["vault", "passwd"],
         ["AUTHTUI_PASSPHRASE": Self.passphrase, "AUTHTUI_NEW_PASSPHRASE": "second phrase"])
@@ -251,9 +255,7 @@ extension VaultCommandTests {
 
       // A key cached before the passphrase changed by other means (here the library) is
       // refused by the vault, removed, and the command asks for the passphrase as before.
-      let recached = try await authtui(
-        ["vault", "unlock", "--cache", "15m"], ["AUTHTUI_PASSPHRASE": "second phrase"])
-      #expect(recached.status == 0, "\(recached.stderr)")
+      try await cacheTheKey(for: "15m", passphrase: "second phrase")
       let vault = try await Vault.open(at: VaultLocation(path: path))
       try await vault.unlock(with: Passphrase("second phrase"))
       try await vault.changePassphrase(

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 #if canImport(Glibc)
   import Glibc
@@ -17,6 +18,19 @@ struct FuzzTarget: Sendable {
   let summary: String
   /// Feeds one input to the parser and checks what it returned.
   let run: @Sendable ([UInt8]) -> Void
+}
+
+extension FuzzTarget {
+  /// A target for an answer read as a JSON object first, as every reader of a server's answer
+  /// does (`JSONValue.object(from:)`): `check` gets the object, and any other input ends there.
+  static func readingJSONObject(
+    name: String, summary: String, _ check: @escaping @Sendable ([String: JSONValue]) -> Void
+  ) -> FuzzTarget {
+    FuzzTarget(name: name, summary: summary) { bytes in
+      guard let json = JSONValue.object(from: Data(bytes)) else { return }
+      check(json)
+    }
+  }
 }
 
 /// Stops the run when an invariant does not hold: prints what broke to standard error and

@@ -48,8 +48,7 @@ import Testing
       try await tmux.sendKeys("Enter")
       try await tmux.waitFor("No accounts yet.")
       #expect(try await fixture.accountCount() == 0)
-      try await tmux.sendKeys("q")
-      try await tmux.waitFor("authtui-exit=0")
+      try await tmux.quit()
     }
     await fixture.stop()
   }
@@ -134,8 +133,7 @@ import Testing
         screen.contains { $0.contains(approving) } || signedIn(screen)
       }
       try await tmux.waitUntil("simkl/demo-user signed in", timeout: .seconds(60), signedIn)
-      try await tmux.sendKeys("q")
-      try await tmux.waitFor("authtui-exit=0")
+      try await tmux.quit()
     }
   }
 
@@ -172,8 +170,7 @@ import Testing
         $0.contains { $0.contains("second") && $0.contains("valid") }
       }
       #expect(both.contains { $0.contains("Hivesigner") && $0.contains("2 accounts") })
-      try await tmux.sendKeys("q")
-      try await tmux.waitFor("authtui-exit=0")
+      try await tmux.quit()
     }
   }
 

@@ -50,8 +50,7 @@ import Testing
         try await second.waitFor("› work")
         try await second.sendKeys("r")
         try await second.waitFor("refreshed sandbox/work")
-        try await second.sendKeys("q")
-        try await second.waitFor("authtui-exit=0")
+        try await second.quit()
       }
       try await tmux.waitUntil("the second UI's refresh of sandbox/work") { screen in
         screen.contains { $0.hasPrefix(" › work") && $0.contains("in 1h 29m") }
@@ -69,8 +68,7 @@ import Testing
       }
       try await Self.authtui(["logout", "sandbox/work"], in: fixture)
       try await tmux.waitFor("No accounts yet.")
-      try await tmux.sendKeys("q")
-      try await tmux.waitFor("authtui-exit=0")
+      try await tmux.quit()
     }
     await fixture.stop()
   }

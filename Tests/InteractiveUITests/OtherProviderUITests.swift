@@ -35,8 +35,7 @@ import Testing
       try await tmux.sendKeys("Enter")
       let signedIn = try await tmux.waitFor("signed in: dynamic/alice")
       #expect(signedIn.contains { $0.hasPrefix(" › alice") && $0.contains("● valid") })
-      try await tmux.sendKeys("q")
-      try await tmux.waitFor("authtui-exit=0")
+      try await tmux.quit()
     }
     let file = workspace.configPath + "/providers/dynamic.json"
     var status = stat()
@@ -79,8 +78,7 @@ import Testing
       try await tmux.sendKeys("Escape")
       try await tmux.sendKeys("Escape")
       try await tmux.waitFor("No accounts yet.")
-      try await tmux.sendKeys("q")
-      try await tmux.waitFor("authtui-exit=0")
+      try await tmux.quit()
     }
     await fixture.stop()
   }
@@ -119,8 +117,7 @@ import Testing
           && screen.contains { $0.contains("broken.json") }
       }
       try await tmux.sendKeys("Escape")
-      try await tmux.sendKeys("q")
-      try await tmux.waitFor("authtui-exit=0")
+      try await tmux.quit()
     }
     await fixture.stop()
   }
@@ -144,8 +141,7 @@ import Testing
       try await tmux.waitUntil("dynamic/demo-user signed in", timeout: .seconds(90)) {
         $0.contains { $0.contains("demo-user") && $0.contains("valid") }
       }
-      try await tmux.sendKeys("q")
-      try await tmux.waitFor("authtui-exit=0")
+      try await tmux.quit()
     }
   }
 }

@@ -48,8 +48,7 @@ import Testing
       // Saved, the sign-in goes on by itself: the test browser approves as alice.
       let signedIn = try await tmux.waitFor("signed in: hivesigner/alice")
       #expect(signedIn.contains { $0.hasPrefix(" › alice") && $0.contains("● valid") })
-      try await tmux.sendKeys("q")
-      try await tmux.waitFor("authtui-exit=0")
+      try await tmux.quit()
     }
     let written = try String(contentsOfFile: file, encoding: .utf8)
     let document = try JSONParser.parse(written)
@@ -100,8 +99,7 @@ import Testing
       #expect(!typed.contains { $0.contains(secret) })
       try await tmux.sendKeys("Enter")
       try await tmux.waitFor("signed in: google/alice@example.com")
-      try await tmux.sendKeys("q")
-      try await tmux.waitFor("authtui-exit=0")
+      try await tmux.quit()
     }
     let written = try String(contentsOfFile: file, encoding: .utf8)
     #expect(written.contains("\"client_secret\" : \"\(secret)\""))

@@ -23,8 +23,7 @@ import Testing
       let listed = try await tmux.waitFor("signed in: sandbox/work")
       #expect(listed.contains { $0.hasPrefix(" › work") && $0.contains("● valid") })
       #expect(!listed.contains { $0.contains(number) })
-      try await tmux.sendKeys("q")
-      try await tmux.waitFor("authtui-exit=0")
+      try await tmux.quit()
     }
     #expect(try await fixture.accountCount() == 1)
     #expect(try await fixture.accessToken(provider: "sandbox", label: "work") != nil)
@@ -55,8 +54,7 @@ import Testing
         screen.contains { $0.hasPrefix(" › home") }
           && !screen.contains { $0.hasPrefix(" › work") || $0.hasPrefix("   work") }
       }
-      try await tmux.sendKeys("q")
-      try await tmux.waitFor("authtui-exit=0")
+      try await tmux.quit()
     }
     #expect(try await fixture.accountCount() == 1)
     #expect(try await fixture.accessToken(provider: "sandbox", label: "home") != nil)

@@ -86,6 +86,12 @@ extension TmuxSession {
     }
   }
 
+  /// Quits with `q` and waits for the shell's `authtui-exit=0`: authtui ended, and ended well.
+  func quit() async throws {
+    try await sendKeys("q")
+    try await waitFor("authtui-exit=0")
+  }
+
   /// Unlocks the vault from the unlock screen.
   func unlock() async throws {
     try await waitFor("Unlock your vault")

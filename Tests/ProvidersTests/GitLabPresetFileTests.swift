@@ -41,8 +41,7 @@ extension ProviderCatalogTests {
   }
 
   @Test func tellsWhatToRegisterAtGitLab() throws {
-    let gitlab = try #require(ProviderCatalog.load(from: location).entry("gitlab"))
-    let message = try #require(gitlab.problems.first).description
+    let message = try firstProblem(of: "gitlab")
     #expect(
       message.hasPrefix(
         "built-in preset gitlab: client_id: no client_id: register an application at "

@@ -29,6 +29,12 @@ import Testing
       encoding: .utf8)
   }
 
+  /// The first problem the catalog reports of provider `id`, as it is shown.
+  func firstProblem(of id: ProviderID) throws -> String {
+    let entry = try #require(ProviderCatalog.load(from: location).entry(id))
+    return try #require(entry.problems.first).description
+  }
+
   @Test func loadsEveryBuiltInPresetWithoutProblemsButItsMissingClientID() {
     #expect(
       Set(ProviderCatalog.presets.keys) == [
@@ -49,8 +55,7 @@ import Testing
   }
 
   @Test func tellsWhereToRegisterWhenAPresetHasNoClientID() throws {
-    let simkl = try #require(ProviderCatalog.load(from: location).entry("simkl"))
-    let message = try #require(simkl.problems.first).description
+    let message = try firstProblem(of: "simkl")
     #expect(
       message.hasPrefix(
         "built-in preset simkl: client_id: no client_id: register an application at https://simkl.com/settings/developer/"

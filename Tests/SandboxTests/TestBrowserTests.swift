@@ -5,7 +5,11 @@ import Testing
 
 /// `authtui-test-browser`, the stand-in for a person that other tests set as `BROWSER`.
 @Suite struct TestBrowserTests {
-  func environment(_ changes: [String: String?]) -> [String: String] {
+  /// Runs the test browser on `url` (for at most 30 s) with `changes` to its variables; the
+  /// other `AUTHTUI_TEST_BROWSER_*` ones are unset.
+  func browse(_ url: String, _ changes: [String: String?] = [:]) async throws
+    -> ChildProcess.Result
+  {
     var all: [String: String?] = [
       "AUTHTUI_TEST_BROWSER_ACTION": nil, "AUTHTUI_TEST_BROWSER_USER": nil,
       "AUTHTUI_TEST_BROWSER_USER_CODE": nil, "AUTHTUI_TEST_BROWSER_USER_CODE_FILE": nil,
@@ -13,15 +17,14 @@ import Testing
       "AUTHTUI_TEST_BROWSER_DETACH": nil,
     ]
     all.merge(changes) { _, new in new }
-    return ChildProcess.environment(all)
+    return try await ChildProcess.run(
+      Products.testBrowser, [url], environment: ChildProcess.environment(all), timeout: 30)
   }
 
   @Test func approvesAsTheNamedUserAndLandsOnTheCallback() async throws {
     let harness = try await SandboxHarness()
     let signIn = OpenIDSignIn.oidc(harness)
-    let result = try await ChildProcess.run(
-      Products.testBrowser, [signIn.authorizationURL],
-      environment: environment(["AUTHTUI_TEST_BROWSER_USER": "lena"]), timeout: 30)
+    let result = try await browse(signIn.authorizationURL, ["AUTHTUI_TEST_BROWSER_USER": "lena"])
     #expect(result.status == 0)
     let callback = try #require(await harness.callback.received(state: signIn.state).last)
     let tokens = await signIn.exchange(code: try #require(callback["code"]))
@@ -41,9 +44,8 @@ import Testing
   @Test func ignoringLeavesTheConsentUnanswered() async throws {
     let harness = try await SandboxHarness()
     let signIn = OpenIDSignIn.oidc(harness)
-    let result = try await ChildProcess.run(
-      Products.testBrowser, [signIn.authorizationURL],
-      environment: environment(["AUTHTUI_TEST_BROWSER_ACTION": "ignore"]), timeout: 30)
+    let result = try await browse(
+      signIn.authorizationURL, ["AUTHTUI_TEST_BROWSER_ACTION": "ignore"])
     #expect(result.status == 0)
     #expect(await harness.callback.received(state: signIn.state).isEmpty)
     #expect(await harness.server.stats()[.authorizations] == 0)
@@ -54,9 +56,8 @@ import Testing
     let harness = try await SandboxHarness()
     let folder = try TemporaryDirectory()
     let codeFile = folder.file("user-code")
-    async let visit = ChildProcess.run(
-      Products.testBrowser, [harness.url(SandboxPaths.Simkl.pinPage)],
-      environment: environment(["AUTHTUI_TEST_BROWSER_USER_CODE_FILE": codeFile]), timeout: 30)
+    async let visit = browse(
+      harness.url(SandboxPaths.Simkl.pinPage), ["AUTHTUI_TEST_BROWSER_USER_CODE_FILE": codeFile])
     let start = await harness.get(
       SandboxHarness.target(SandboxPaths.Simkl.pin, SimklProfileTests.perRequest),
       headers: SimklProfileTests.agent)
@@ -75,11 +76,9 @@ import Testing
     let folder = try TemporaryDirectory()
     let log = folder.file("browser.log")
     let signIn = OpenIDSignIn.oidc(harness)
-    let result = try await ChildProcess.run(
-      Products.testBrowser, [signIn.authorizationURL],
-      environment: environment([
-        "AUTHTUI_TEST_BROWSER_DETACH": "1", "AUTHTUI_TEST_BROWSER_LOG": log,
-      ]), timeout: 30)
+    let result = try await browse(
+      signIn.authorizationURL,
+      ["AUTHTUI_TEST_BROWSER_DETACH": "1", "AUTHTUI_TEST_BROWSER_LOG": log])
     #expect(result.status == 0)
     #expect(result.stderr.isEmpty)
     // Up to a minute, for a loaded machine; it ends as soon as the callback is there.
@@ -93,13 +92,11 @@ import Testing
   }
 
   @Test func refusesANonLoopbackURLAndABadAction() async throws {
-    let offLoopback = try await ChildProcess.run(
-      Products.testBrowser, ["https://example.com/authorize"], environment: environment([:]))
+    let offLoopback = try await browse("https://example.com/authorize")
     #expect(offLoopback.status == 1)
     #expect(offLoopback.stderr.contains("only http://127.0.0.1 URLs"))
-    let badAction = try await ChildProcess.run(
-      Products.testBrowser, ["http://127.0.0.1:1/"],
-      environment: environment(["AUTHTUI_TEST_BROWSER_ACTION": "maybe"]))
+    let badAction = try await browse(
+      "http://127.0.0.1:1/", ["AUTHTUI_TEST_BROWSER_ACTION": "maybe"])
     #expect(badAction.status == 2)
     #expect(badAction.stderr.contains("approve, deny or ignore"))
   }

@@ -17,6 +17,16 @@ final class SpawnedProcessTests: XCTestCase {
     return ends[0]
   }
 
+  /// Everything `descriptor` gives until its end, as UTF-8 text.
+  private func text(readFrom descriptor: Int32) -> String {
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 512)
+    while case let count = read(descriptor, &buffer, buffer.count), count > 0 {
+      bytes += buffer[0..<count]
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
   func testADetachedChildHasASessionOfItsOwnAndOnlyTheDescriptorsItIsGiven() throws {
     var ends: [Int32] = [0, 0]
     XCTAssertEqual(Glibc.pipe(&ends), 0)
@@ -34,13 +44,9 @@ final class SpawnedProcessTests: XCTestCase {
       "/bin/sh", arguments: ["-c", script], standardInput: .null,
       standardOutput: .descriptor(ends[1]), extra: [3: given], detached: true)
     close(ends[1])
-    var output: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 512)
-    while case let count = read(ends[0], &buffer, buffer.count), count > 0 {
-      output += buffer[0..<count]
-    }
+    let output = text(readFrom: ends[0])
     XCTAssertEqual(process.wait(), .exited(0))
-    let lines = String(decoding: output, as: UTF8.self).split(separator: "\n").map(String.init)
+    let lines = output.split(separator: "\n").map(String.init)
     XCTAssertEqual(lines.first, String(process.pid), "the child leads a session of its own")
     XCTAssertNotEqual(lines.first, String(getsid(0)))
     XCTAssertEqual(lines.dropFirst().compactMap { Int($0) }.sorted(), [0, 1, 2, 3])
@@ -72,14 +78,9 @@ final class SpawnedProcessTests: XCTestCase {
       "/bin/sh", arguments: ["-c", listing], standardInput: .null,
       standardOutput: .descriptor(ends[1]), extra: [5: given, pair[0]: pair[0]])
     close(ends[1])
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 512)
-    while case let count = read(ends[0], &buffer, buffer.count), count > 0 {
-      bytes += buffer[0..<count]
-    }
+    let listed = text(readFrom: ends[0])
     XCTAssertEqual(process.wait(), .exited(0))
-    let kept = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
-      .compactMap { Int32($0) }.sorted()
+    let kept = listed.split(separator: "\n").compactMap { Int32($0) }.sorted()
     XCTAssertEqual(kept, [0, 1, 2, 5, pair[0]].sorted())
   }
 

@@ -8,18 +8,17 @@ import Vault
   /// scrypt's 128 MiB (and a little) plus a process's own 40 MiB.
   static let perUnlock = 129 * mebibyte + UnlockCapacity.processOverhead
 
+  /// The turns `cores` and `memory` allow, each unlock taking `perUnlock`.
+  static func turns(cores: Int, memory: UInt64?) -> Int {
+    UnlockCapacity.turns(cores: cores, memoryAvailable: memory, perUnlock: perUnlock)
+  }
+
   @Test func theTurnsAreTheCoresOrWhatTheMemoryHoldsAndAtLeastOne() {
-    #expect(
-      UnlockCapacity.turns(cores: 2, memoryAvailable: 4 * Self.gibibyte, perUnlock: Self.perUnlock)
-        == 2)
-    #expect(
-      UnlockCapacity.turns(cores: 64, memoryAvailable: 4 * Self.gibibyte, perUnlock: Self.perUnlock)
-        == 24)
-    #expect(
-      UnlockCapacity.turns(
-        cores: 8, memoryAvailable: 100 * Self.mebibyte, perUnlock: Self.perUnlock) == 1)
-    #expect(UnlockCapacity.turns(cores: 8, memoryAvailable: 0, perUnlock: Self.perUnlock) == 1)
-    #expect(UnlockCapacity.turns(cores: 4, memoryAvailable: nil, perUnlock: Self.perUnlock) == 4)
+    #expect(Self.turns(cores: 2, memory: 4 * Self.gibibyte) == 2)
+    #expect(Self.turns(cores: 64, memory: 4 * Self.gibibyte) == 24)
+    #expect(Self.turns(cores: 8, memory: 100 * Self.mebibyte) == 1)
+    #expect(Self.turns(cores: 8, memory: 0) == 1)
+    #expect(Self.turns(cores: 4, memory: nil) == 4)
   }
 
   @Test func theCoresAreTheAllowedListOfTheProcessStatus() {
@@ -63,10 +62,8 @@ import Vault
     let contained = UnlockCapacity.memoryAvailable(
       meminfo: meminfo, cgroups: v2, read: { files[$0] })
     #expect(contained == Self.gibibyte)
-    #expect(
-      UnlockCapacity.turns(cores: 2, memoryAvailable: contained, perUnlock: Self.perUnlock) == 2)
-    #expect(
-      UnlockCapacity.turns(cores: 16, memoryAvailable: contained, perUnlock: Self.perUnlock) == 6)
+    #expect(Self.turns(cores: 2, memory: contained) == 2)
+    #expect(Self.turns(cores: 16, memory: contained) == 6)
     // No cgroup limit: MemAvailable alone.
     #expect(
       UnlockCapacity.memoryAvailable(meminfo: meminfo, cgroups: v2, read: { _ in nil })
@@ -92,7 +89,7 @@ import Vault
     ]
     let none = UnlockCapacity.memoryAvailable(meminfo: meminfo, cgroups: v1, read: { over[$0] })
     #expect(none == 0)
-    #expect(UnlockCapacity.turns(cores: 4, memoryAvailable: none, perUnlock: Self.perUnlock) == 1)
+    #expect(Self.turns(cores: 4, memory: none) == 1)
     // Nothing readable at all: not known.
     #expect(UnlockCapacity.memoryAvailable(meminfo: nil, cgroups: nil, read: { _ in nil }) == nil)
   }

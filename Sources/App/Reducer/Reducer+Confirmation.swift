@@ -26,7 +26,7 @@ extension AppState {
   /// What the agent holds now: the oldest question not answered here is shown; one that is
   /// no longer held (answered elsewhere, or past its deadline) closes.
   mutating func questionsWatched(_ questions: [ConfirmationQuestion], now: Date) {
-    questionWatch = nil
+    questionWatch.running = nil
     let held = Set(questions.map(\.id))
     answeredQuestions.formIntersection(held)
     if let shown = confirmation, shown.answering == nil, !held.contains(shown.question.id) {

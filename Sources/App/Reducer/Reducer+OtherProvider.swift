@@ -117,8 +117,7 @@ extension AppState {
   mutating func issuerDiscovered(
     _ request: RequestID, issuer: String, _ result: Result<IssuerSummary, ProviderAdditionError>
   ) {
-    guard let index = otherProviderIndex(waitingFor: request),
-      case .otherProvider(var form) = panels[index]
+    guard let index = formIndex(waitingFor: request), case .otherProvider(var form) = panels[index]
     else { return }
     form.pending = nil
     switch result {
@@ -144,17 +143,14 @@ extension AppState {
   mutating func providerAdded(
     _ request: RequestID, _ result: Result<ProviderAdded, ProviderAdditionError>, now: Date
   ) -> [Effect] {
-    let formIndex = otherProviderIndex(waitingFor: request)
+    let formIndex = formIndex(waitingFor: request)
     switch result {
     case .failure(let failure):
-      guard let formIndex, case .otherProvider(var form) = panels[formIndex] else {
-        message = StatusMessage(.error, failure.formLine, now: now)
-        return []
+      requestFailed(failure.formLine, inFormAt: formIndex, now: now)
+      if let formIndex, case .otherProvider(var form) = panels[formIndex] {
+        form.focus = failure.formField
+        panels[formIndex] = .otherProvider(form)
       }
-      form.pending = nil
-      form.problem = failure.formLine
-      form.focus = failure.formField
-      panels[formIndex] = .otherProvider(form)
       return []
     case .success(let added):
       useProviders(added.providers)
@@ -165,14 +161,6 @@ extension AppState {
       guard let formIndex, formIndex == panels.count - 1 else { return [] }
       panels.removeLast()
       return continueSignIn(providers[index], at: index, file: added.file, now: now)
-    }
-  }
-
-  /// Where the form waiting for `request` is in the stack.
-  private func otherProviderIndex(waitingFor request: RequestID) -> Int? {
-    panels.lastIndex { panel in
-      if case .otherProvider(let form) = panel { return form.pendingRequest == request }
-      return false
     }
   }
 

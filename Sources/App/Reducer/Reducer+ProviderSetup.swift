@@ -69,19 +69,10 @@ extension AppState {
     _ request: RequestID, provider id: ProviderID,
     _ result: Result<[ProviderSummary], ProviderSetupError>, now: Date
   ) -> [Effect] {
-    let formIndex = panels.lastIndex { panel in
-      if case .providerSetup(let form) = panel { return form.pending == request }
-      return false
-    }
+    let formIndex = formIndex(waitingFor: request)
     switch result {
     case .failure(let failure):
-      guard let formIndex, case .providerSetup(var form) = panels[formIndex] else {
-        message = StatusMessage(.error, failure.description, now: now)
-        return []
-      }
-      form.pending = nil
-      form.problem = failure.description
-      panels[formIndex] = .providerSetup(form)
+      requestFailed(failure.description, inFormAt: formIndex, now: now)
       return []
     case .success(let list):
       providers = list

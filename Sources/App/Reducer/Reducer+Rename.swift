@@ -51,19 +51,10 @@ extension AppState {
     _ request: RequestID, _ name: AccountName, to label: String,
     _ result: Result<AccountList, AccountsError>, now: Date
   ) {
-    let formIndex = panels.lastIndex { panel in
-      if case .rename(let form) = panel { return form.pending == request }
-      return false
-    }
+    let formIndex = formIndex(waitingFor: request)
     switch result {
     case .failure(let failure):
-      guard let formIndex, case .rename(var form) = panels[formIndex] else {
-        message = StatusMessage(.error, failure.message, now: now)
-        return
-      }
-      form.pending = nil
-      form.problem = failure.message
-      panels[formIndex] = .rename(form)
+      requestFailed(failure.message, inFormAt: formIndex, now: now)
     case .success(let list):
       let renamed = AccountName(provider: name.provider, label: label)
       var signedIn = false

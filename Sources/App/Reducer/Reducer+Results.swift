@@ -47,7 +47,7 @@ extension AppState {
     case .renamed(let id, let name, let label, let result):
       renamed(id, name, to: label, result, now: now)
     case .providersWatched(_, let list):
-      providerWatch = nil
+      providerWatch.running = nil
       if let list { useProviders(list) }
     case .issuerDiscovered(let id, let issuer, let result):
       issuerDiscovered(id, issuer: issuer, result)

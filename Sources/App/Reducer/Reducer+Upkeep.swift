@@ -20,22 +20,8 @@ extension AppState {
   mutating func upkeep(now: Date) -> [Effect] {
     guard phase == .ready, accountsLoaded else { return [] }
     var effects: [Effect] = []
-    if vaultWatch == nil,
-      vaultWatchedAt.map({ now.timeIntervalSince($0) >= Self.vaultWatchInterval }) ?? true
-    {
-      let id = newRequest()
-      vaultWatch = id
-      vaultWatchedAt = now
-      effects.append(.watchVault(id))
-    }
-    if providerWatch == nil,
-      providersWatchedAt.map({ now.timeIntervalSince($0) >= Self.providerWatchInterval }) ?? true
-    {
-      let id = newRequest()
-      providerWatch = id
-      providersWatchedAt = now
-      effects.append(.watchProviders(id))
-    }
+    if let id = start(\.vaultWatch, now: now) { effects.append(.watchVault(id)) }
+    if let id = start(\.providerWatch, now: now) { effects.append(.watchProviders(id)) }
     for account in accounts {
       guard let due = refreshDue(account), due <= now, !isBusy(account.name) else { continue }
       let id = startRefresh(account.name)
@@ -53,13 +39,19 @@ extension AppState {
     case .ready, .locked: break
     case .starting, .unusable: return []
     }
-    guard questionWatch == nil,
-      questionsWatchedAt.map({ now.timeIntervalSince($0) >= Self.questionWatchInterval }) ?? true
-    else { return [] }
-    let id = newRequest()
-    questionWatch = id
-    questionsWatchedAt = now
+    guard let id = start(\.questionWatch, now: now) else { return [] }
     return [.watchQuestions(id)]
+  }
+
+  /// Starts the look `look` when one is due at `now`: its request, nil when none is due.
+  private mutating func start(_ look: WritableKeyPath<AppState, RepeatedLook>, now: Date)
+    -> RequestID?
+  {
+    guard self[keyPath: look].isDue(at: now) else { return nil }
+    let id = newRequest()
+    self[keyPath: look].running = id
+    self[keyPath: look].startedAt = now
+    return id
   }
 
   /// When `account` is next refreshed in the background: after a failure, its retry time;
@@ -76,7 +68,7 @@ extension AppState {
 
   /// What the look at the vault found.
   mutating func vaultWatched(_ change: VaultChange) {
-    vaultWatch = nil
+    vaultWatch.running = nil
     switch change {
     case .unchanged, .accounts(.failure):
       break

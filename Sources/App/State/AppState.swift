@@ -55,20 +55,15 @@ public struct AppState: Sendable {
   public var busy: [BusyTask] = []
   /// Background refreshes by account: running, or waiting to try again after a failure.
   public var refreshesAhead: [AccountName: RefreshAhead] = [:]
-  /// The look at the vault in flight, and when the last one started: the list follows what
-  /// other processes write.
-  var vaultWatch: RequestID?
-  var vaultWatchedAt: Date?
-  /// The look at the provider files in flight, and when the last one started: the provider
-  /// list follows what other processes and editors write.
-  var providerWatch: RequestID?
-  var providersWatchedAt: Date?
+  /// The looks at the vault: the list follows what other processes write.
+  var vaultWatch = RepeatedLook(every: AppState.vaultWatchInterval)
+  /// The looks at the provider files: the provider list follows what other processes and
+  /// editors write.
+  var providerWatch = RepeatedLook(every: AppState.providerWatchInterval)
   /// The agent's held token request shown over every screen, if any.
   public var confirmation: ConfirmationState?
-  /// The look at the agent's held requests under way.
-  var questionWatch: RequestID?
-  /// When the agent's held requests were last looked at.
-  var questionsWatchedAt: Date?
+  /// The looks at the agent's held requests.
+  var questionWatch = RepeatedLook(every: AppState.questionWatchInterval)
   /// The questions answered here: a look that started before the answer still lists them.
   var answeredQuestions: Set<Int> = []
   /// The terminal's size, as the loop last reported it.

@@ -64,20 +64,10 @@ enum ProviderSetupView {
     var cursor: Point?
     func input(_ label: String, _ field: TextField, placeholder: String, focused: Bool) {
       guard !page.isFull else { return }
-      let row = page.row
-      buffer.write(label, at: Point(row: row, column: area.left), role: .inputLabel)
-      let width = min(area.size.columns - labelWidth, 44)
-      let column = area.left + labelWidth
-      buffer.fill(Rect(row: row, column: column, rows: 1, columns: width), role: .input)
-      var shown = field.shown
-      while DisplayWidth.of(shown) > width - 1 { shown.removeFirst() }
-      let end = buffer.write(shown, at: Point(row: row, column: column), role: .input)
-      if field.isEmpty {
-        buffer.write(
-          placeholder, at: Point(row: row, column: column), role: .inputPlaceholder,
-          maxWidth: width)
-      }
-      if focused { cursor = Point(row: row, column: end) }
+      let end = InputLine.draw(
+        label, field, placeholder: placeholder, row: page.row, column: area.left,
+        labelWidth: labelWidth, width: min(area.size.columns - labelWidth, 44), in: &buffer)
+      if focused { cursor = end }
       page.skip()
     }
     input(

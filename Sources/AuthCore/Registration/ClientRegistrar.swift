@@ -23,14 +23,9 @@ public struct ClientRegistrar: Sendable {
   public func register(_ request: ClientRegistrationRequest, at endpoint: URL)
     async throws(AuthError) -> ClientRegistrationResponse
   {
-    guard ProviderConfiguration.isAllowedEndpoint(endpoint) else {
-      throw .insecureEndpoint("registration_endpoint", provider: endpoint.host ?? "the server")
-    }
     let response = try await send(
-      TransportRequest(
-        method: .post, url: endpoint,
-        headers: headers + [Header("Content-Type", "application/json")],
-        body: Data(request.json.text.utf8), timeout: requestTimeout))
+      .post, to: endpoint, named: "registration_endpoint",
+      Header("Content-Type", "application/json"), body: Data(request.json.text.utf8))
     if response.status == 401 || response.status == 403 {
       throw .registrationFailed(.initialAccessTokenRequired(status: response.status))
     }
@@ -52,14 +47,9 @@ public struct ClientRegistrar: Sendable {
   public func delete(at clientURI: URL, accessToken: RegistrationAccessToken)
     async throws(AuthError)
   {
-    guard ProviderConfiguration.isAllowedEndpoint(clientURI) else {
-      throw .insecureEndpoint("registration_client_uri", provider: clientURI.host ?? "the server")
-    }
     let response = try await send(
-      TransportRequest(
-        method: .delete, url: clientURI,
-        headers: headers + [Header("Authorization", "Bearer \(accessToken.value)")],
-        timeout: requestTimeout))
+      .delete, to: clientURI, named: "registration_client_uri",
+      Header("Authorization", "Bearer \(accessToken.value)"))
     switch response.status {
     case 200..<300: return
     case 300..<400: throw .redirectRefused(status: response.status)
@@ -68,13 +58,22 @@ public struct ClientRegistrar: Sendable {
     }
   }
 
-  private var headers: [Header] {
-    [Header("Accept", "application/json"), Header("User-Agent", AuthTUIVersion.userAgent)]
-  }
-
-  private func send(_ request: TransportRequest) async throws(AuthError) -> TransportResponse {
+  /// Sends `method` to `url`, the server's `name`, with JSON accepted, authtui's user agent
+  /// and `header`; refused before anything is sent when `url` is not an address authtui sends to.
+  private func send(
+    _ method: TransportRequest.Method, to url: URL, named name: String, _ header: Header,
+    body: Data = Data()
+  ) async throws(AuthError) -> TransportResponse {
+    guard ProviderConfiguration.isAllowedEndpoint(url) else {
+      throw .insecureEndpoint(name, provider: url.host ?? "the server")
+    }
+    let headers = [
+      Header("Accept", "application/json"), Header("User-Agent", AuthTUIVersion.userAgent), header,
+    ]
     do {
-      return try await transport.send(request)
+      return try await transport.send(
+        TransportRequest(
+          method: method, url: url, headers: headers, body: body, timeout: requestTimeout))
     } catch .cancelled {
       throw .cancelled
     } catch {

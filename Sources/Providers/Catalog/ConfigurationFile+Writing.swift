@@ -22,13 +22,11 @@ extension ConfigurationFile {
   /// The regular file at `path`, or nil when nothing is there; anything else is refused with
   /// what to do, before it is opened: a link (the file it leads to may not be the user's
   /// configuration at all), a FIFO (opening one waits for a writer), a device, a folder.
-  static func existingFile(at path: String, named shown: String) throws(ProviderSetupError)
-    -> FileIdentity?
-  {
+  static func existingFile(at path: String) throws(WriteFailure) -> FileIdentity? {
     var status = stat()
     guard lstat(path, &status) == 0 else {
       if errno == ENOENT { return nil }
-      throw .file(path: shown, reason: String(cString: strerror(errno)))
+      throw WriteFailure(reason: String(cString: strerror(errno)))
     }
     let kind: String
     switch status.st_mode & S_IFMT {
@@ -36,8 +34,7 @@ extension ConfigurationFile {
       return FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
     case S_IFREG:
       // Replacing it would take it from its owner.
-      throw .file(
-        path: shown,
+      throw WriteFailure(
         reason: "it belongs to uid \(status.st_uid), not to you; edit it as its owner, or "
           + "remove it")
     case S_IFLNK: kind = "a symbolic link"
@@ -47,8 +44,7 @@ extension ConfigurationFile {
     case S_IFSOCK: kind = "a socket"
     default: kind = "not a regular file"
     }
-    throw .file(
-      path: shown,
+    throw WriteFailure(
       reason: "it is \(kind); authtui writes only a regular file there: replace it with one "
         + "(or remove it), then try again")
   }

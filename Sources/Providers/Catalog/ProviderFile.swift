@@ -94,57 +94,37 @@ public struct ProviderFile: Sendable, Equatable {
 
   /// This file's fields laid over `base`: set fields win; parameter maps merge key by key.
   public func overriding(_ base: ProviderFile) -> ProviderFile {
-    var merged = base
-    merged.id = id ?? base.id
-    merged.name = name ?? base.name
-    merged.preset = preset ?? base.preset
-    merged.issuer = issuer ?? base.issuer
-    merged.idTokenIssuerFields = idTokenIssuerFields ?? base.idTokenIssuerFields
-    merged.errorAliases = Self.merge(base.errorAliases, errorAliases)
-    merged.fields = Self.merge(base.fields, fields)
-    merged.clientID = clientID ?? base.clientID
-    merged.clientSecret = clientSecret ?? base.clientSecret
-    merged.clientSecretRequired = clientSecretRequired ?? base.clientSecretRequired
-    merged.flows = flows ?? base.flows
-    merged.scopes = scopes ?? base.scopes
-    merged.authorizationEndpoint = authorizationEndpoint ?? base.authorizationEndpoint
-    merged.tokenEndpoint = tokenEndpoint ?? base.tokenEndpoint
-    merged.deviceAuthorizationEndpoint =
-      deviceAuthorizationEndpoint ?? base.deviceAuthorizationEndpoint
-    merged.revocationEndpoint = revocationEndpoint ?? base.revocationEndpoint
-    merged.userinfoEndpoint = userinfoEndpoint ?? base.userinfoEndpoint
-    merged.endSessionEndpoint = endSessionEndpoint ?? base.endSessionEndpoint
-    merged.jwksURI = jwksURI ?? base.jwksURI
-    merged.pinEndpoint = pinEndpoint ?? base.pinEndpoint
-    merged.redirectPort = redirectPort ?? base.redirectPort
-    merged.redirectPath = redirectPath ?? base.redirectPath
-    merged.tokenRequestEncoding = tokenRequestEncoding ?? base.tokenRequestEncoding
-    merged.loginTimeout = loginTimeout ?? base.loginTimeout
-    merged.extraAuthorizeParameters = Self.merge(
-      base.extraAuthorizeParameters, extraAuthorizeParameters)
-    merged.extraRequestParameters = Self.merge(base.extraRequestParameters, extraRequestParameters)
-    merged.extraRequestParametersLocation =
-      extraRequestParametersLocation ?? base.extraRequestParametersLocation
-    merged.userAgent = userAgent ?? base.userAgent
-    merged.issuerInAuthorizationResponse =
-      issuerInAuthorizationResponse ?? base.issuerInAuthorizationResponse
-    merged.usesDiscovery = usesDiscovery ?? base.usesDiscovery
-    merged.postLogoutRedirectURI = postLogoutRedirectURI ?? base.postLogoutRedirectURI
-    merged.postLogoutUsesRedirectURI =
-      postLogoutUsesRedirectURI ?? base.postLogoutUsesRedirectURI
-    merged.identity = identity ?? base.identity
-    merged.accessSettingsURL = accessSettingsURL ?? base.accessSettingsURL
-    merged.registrationURL = registrationURL ?? base.registrationURL
-    merged.registrationNote = registrationNote ?? base.registrationNote
-    merged.refreshRequiresClientSecret =
-      refreshRequiresClientSecret ?? base.refreshRequiresClientSecret
-    merged.applicationType = applicationType ?? base.applicationType
-    merged.refreshTokenLifetime = refreshTokenLifetime ?? base.refreshTokenLifetime
-    merged.scopeSeparator = scopeSeparator ?? base.scopeSeparator
-    merged.registrationClientURI = registrationClientURI ?? base.registrationClientURI
-    merged.registrationAccessToken = registrationAccessToken ?? base.registrationAccessToken
-    merged.pushedAuthorization = pushedAuthorization ?? base.pushedAuthorization
-    merged.dpop = dpop ?? base.dpop
+    var merged = self
+    func inherited<Value>(_ field: WritableKeyPath<ProviderFile, Value?>) -> (inout ProviderFile)
+      -> Void
+    {
+      { if $0[keyPath: field] == nil { $0[keyPath: field] = base[keyPath: field] } }
+    }
+    let wholeFields = [
+      inherited(\.id), inherited(\.name), inherited(\.preset), inherited(\.issuer),
+      inherited(\.idTokenIssuerFields), inherited(\.clientID), inherited(\.clientSecret),
+      inherited(\.clientSecretRequired), inherited(\.flows), inherited(\.scopes),
+      inherited(\.authorizationEndpoint), inherited(\.tokenEndpoint),
+      inherited(\.deviceAuthorizationEndpoint), inherited(\.revocationEndpoint),
+      inherited(\.userinfoEndpoint), inherited(\.endSessionEndpoint), inherited(\.jwksURI),
+      inherited(\.pinEndpoint), inherited(\.redirectPort), inherited(\.redirectPath),
+      inherited(\.tokenRequestEncoding), inherited(\.loginTimeout),
+      inherited(\.extraRequestParametersLocation), inherited(\.userAgent),
+      inherited(\.issuerInAuthorizationResponse), inherited(\.usesDiscovery),
+      inherited(\.postLogoutRedirectURI), inherited(\.postLogoutUsesRedirectURI),
+      inherited(\.identity), inherited(\.accessSettingsURL), inherited(\.registrationURL),
+      inherited(\.registrationNote), inherited(\.refreshRequiresClientSecret),
+      inherited(\.applicationType), inherited(\.refreshTokenLifetime), inherited(\.scopeSeparator),
+      inherited(\.registrationClientURI), inherited(\.registrationAccessToken),
+      inherited(\.pushedAuthorization), inherited(\.dpop),
+    ]
+    for inherit in wholeFields { inherit(&merged) }
+    let parameterMaps = [
+      \ProviderFile.errorAliases, \.fields, \.extraAuthorizeParameters, \.extraRequestParameters,
+    ]
+    for map in parameterMaps {
+      merged[keyPath: map] = Self.merge(base[keyPath: map], self[keyPath: map])
+    }
     return merged
   }
 

@@ -27,11 +27,9 @@ extension ProviderAddition {
     }
     let existing: ConfigurationFile.FileIdentity?
     do {
-      existing = try ConfigurationFile.existingFile(at: url.path, named: shown)
-    } catch .file(_, let reason) {
-      throw .file(path: shown, reason: reason)
+      existing = try ConfigurationFile.existingFile(at: url.path)
     } catch {
-      throw .file(path: shown, reason: error.description)
+      throw .file(path: shown, reason: error.reason)
     }
     if existing != nil && !replacing { throw .exists(id, path: shown) }
     do {

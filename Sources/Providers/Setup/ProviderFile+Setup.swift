@@ -40,7 +40,12 @@ extension ProviderFile {
         "its folder cannot be created (\(error.localizedDescription)); check "
           + ConfigurationLocation.display(location.directory))
     }
-    let existing = try ConfigurationFile.existingFile(at: url.path, named: shown)
+    let existing: ConfigurationFile.FileIdentity?
+    do {
+      existing = try ConfigurationFile.existingFile(at: url.path)
+    } catch {
+      throw refuse(error.reason)
+    }
     var members: [(String, OrderedJSON)] = []
     if existing != nil {
       let text: String

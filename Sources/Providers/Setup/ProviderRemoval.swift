@@ -18,11 +18,9 @@ public enum ProviderRemoval {
     let shown = ConfigurationLocation.display(url)
     let existing: ConfigurationFile.FileIdentity?
     do {
-      existing = try ConfigurationFile.existingFile(at: url.path, named: shown)
-    } catch .file(_, let reason) {
-      throw .file(path: shown, reason: reason)
+      existing = try ConfigurationFile.existingFile(at: url.path)
     } catch {
-      throw .file(path: shown, reason: error.description)
+      throw .file(path: shown, reason: error.reason)
     }
     guard existing != nil else {
       throw .noFile(id, path: shown, isPreset: ProviderCatalog.presets[id.rawValue]?.id == id)

@@ -45,18 +45,18 @@ public struct ProfileSettings: Sendable, Equatable {
   public var refreshTokenLifetime: Int
   /// How long an authorization code can be exchanged, in seconds. Hivesigner ignores it: its
   /// 10 + 5 minute rule is a quirk the sandbox reproduces as is.
-  public var authorizationCodeLifetime: Int
-  /// Lifetime of device and PIN codes, in seconds (`expires_in`).
-  public var deviceCodeLifetime: Int
+  public var authorizationCodeLifetime = 600
+  /// Lifetime of device and PIN codes, in seconds (`expires_in`); 0 for a provider without them.
+  public var deviceCodeLifetime = 0
   /// Minimum seconds between polls of a device or PIN code (`interval`).
-  public var deviceInterval: Int
+  public var deviceInterval = 0
   /// Redirect URIs registered for the client, matched byte for byte; nil accepts
   /// `http://127.0.0.1:PORT/callback` with any port. Simkl starts with a list (its quirk);
   /// setting nil there too is a convenience for tests that cannot know their port early.
-  public var registeredRedirectURIs: [String]?
+  public var registeredRedirectURIs: [String]? = nil
   /// The `oidc` profile's signing choice; nil picks per client (`sandbox-client`: RS256,
   /// `sandbox-client-es256`: ES256).
-  public var idTokenSigning: IDTokenSigning?
+  public var idTokenSigning: IDTokenSigning? = nil
   /// Whether the `github` profile refuses a refresh without `client_secret`
   /// (`refresh_needs_client_secret`), as GitHub documented it before device-flow tokens were
   /// exempted.
@@ -103,53 +103,34 @@ public struct ProfileSettings: Sendable, Equatable {
     case .simkl:
       // 5 years, no refresh token; PIN codes live 15 minutes and are polled every 5 s.
       return ProfileSettings(
-        accessTokenLifetime: 157_680_000, refreshTokenLifetime: 0, authorizationCodeLifetime: 600,
-        deviceCodeLifetime: 900, deviceInterval: 5,
-        registeredRedirectURIs: [SandboxConfiguration.defaultSimklRedirectURI], idTokenSigning: nil)
+        accessTokenLifetime: 157_680_000, refreshTokenLifetime: 0, deviceCodeLifetime: 900,
+        deviceInterval: 5, registeredRedirectURIs: [SandboxConfiguration.defaultSimklRedirectURI])
     case .hivesigner:
-      return ProfileSettings(
-        accessTokenLifetime: 604_800, refreshTokenLifetime: 0, authorizationCodeLifetime: 600,
-        deviceCodeLifetime: 0, deviceInterval: 0, registeredRedirectURIs: nil, idTokenSigning: nil)
+      return ProfileSettings(accessTokenLifetime: 604_800, refreshTokenLifetime: 0)
     case .muhajir:
-      return ProfileSettings(
-        accessTokenLifetime: 3600, refreshTokenLifetime: 30 * 86_400,
-        authorizationCodeLifetime: 600, deviceCodeLifetime: 0, deviceInterval: 0,
-        registeredRedirectURIs: nil, idTokenSigning: nil)
+      return ProfileSettings(accessTokenLifetime: 3600, refreshTokenLifetime: 30 * 86_400)
     case .gitlab, .gitlabSelfManaged:
       // Access tokens live 2 hours (GitLab 15.0 and later); refresh tokens do not expire.
       return ProfileSettings(
-        accessTokenLifetime: 7200, refreshTokenLifetime: 0, authorizationCodeLifetime: 600,
-        deviceCodeLifetime: 300, deviceInterval: 5, registeredRedirectURIs: nil,
-        idTokenSigning: nil)
+        accessTokenLifetime: 7200, refreshTokenLifetime: 0, deviceCodeLifetime: 300,
+        deviceInterval: 5)
     case .google:
       // Access tokens live an hour; a "Testing" app's refresh tokens 7 days.
+      return ProfileSettings(accessTokenLifetime: 3599, refreshTokenLifetime: 7 * 86_400)
+    case .oidc, .dynamic:
       return ProfileSettings(
-        accessTokenLifetime: 3599, refreshTokenLifetime: 7 * 86_400,
-        authorizationCodeLifetime: 600, deviceCodeLifetime: 0, deviceInterval: 0,
-        registeredRedirectURIs: nil, idTokenSigning: nil)
-    case .oidc:
-      return ProfileSettings(
-        accessTokenLifetime: 3600, refreshTokenLifetime: 30 * 86_400,
-        authorizationCodeLifetime: 600, deviceCodeLifetime: 600, deviceInterval: 5,
-        registeredRedirectURIs: nil, idTokenSigning: nil)
+        accessTokenLifetime: 3600, refreshTokenLifetime: 30 * 86_400, deviceCodeLifetime: 600,
+        deviceInterval: 5)
     case .github:
       // An OAuth app: tokens that never expire (lifetime 0), no refresh token; device codes
       // live 15 minutes and are polled every 5 s. Expiring user tokens: 28800 and 15897600.
       return ProfileSettings(
-        accessTokenLifetime: 0, refreshTokenLifetime: 0, authorizationCodeLifetime: 600,
-        deviceCodeLifetime: 900, deviceInterval: 5, registeredRedirectURIs: nil,
-        idTokenSigning: nil)
-    case .dynamic:
-      return ProfileSettings(
-        accessTokenLifetime: 3600, refreshTokenLifetime: 30 * 86_400,
-        authorizationCodeLifetime: 600, deviceCodeLifetime: 600, deviceInterval: 5,
-        registeredRedirectURIs: nil, idTokenSigning: nil)
+        accessTokenLifetime: 0, refreshTokenLifetime: 0, deviceCodeLifetime: 900, deviceInterval: 5)
     case .microsoft:
       // About an hour of access, 90 days of refresh, 15 minutes for a device code (docs/providers.md).
       return ProfileSettings(
-        accessTokenLifetime: 3599, refreshTokenLifetime: 90 * 86_400,
-        authorizationCodeLifetime: 600, deviceCodeLifetime: 900, deviceInterval: 5,
-        registeredRedirectURIs: nil, idTokenSigning: nil)
+        accessTokenLifetime: 3599, refreshTokenLifetime: 90 * 86_400, deviceCodeLifetime: 900,
+        deviceInterval: 5)
     }
   }
 

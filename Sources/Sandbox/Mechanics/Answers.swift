@@ -122,6 +122,13 @@ enum Answers {
       status: 404)
   }
 
+  /// `answer()` for a request whose method is one of `allowed`; 405 naming them for any other.
+  static func allowing(
+    _ allowed: [String], _ request: HTTPRequest, _ answer: () -> HTTPResponse
+  ) -> HTTPResponse {
+    allowed.contains(request.method) ? answer() : methodNotAllowed(allowed)
+  }
+
   /// 405 with the methods the path takes.
   static func methodNotAllowed(_ allowed: [String]) -> HTTPResponse {
     var response = json(

@@ -28,14 +28,8 @@ struct DynamicProfile: AuthorityProfile {
         revocation: Paths.revoke,
         authorizationServerMetadata: [Paths.authorizationServerMetadata],
         registration: Paths.register, pushedAuthorization: Paths.pushedAuthorization),
-      supportedScopes: [
-        ("openid", "confirm who you are"),
-        ("profile", "see your user name"),
-        ("email", "see your e-mail address"),
-        ("offline_access", "stay signed in when you are away (refresh token)"),
-      ],
-      rotatesRefreshTokens: true, returnsIssuer: true, signingAlgorithms: [.rs256, .es256],
-      clientAlgorithms: [:])
+      supportedScopes: OIDCProfile.scopes, rotatesRefreshTokens: true, returnsIssuer: true,
+      signingAlgorithms: [.rs256, .es256], clientAlgorithms: [:])
     configuration.onlyInAuthorizationServerMetadata = [
       "revocation_endpoint", "revocation_endpoint_auth_methods_supported",
       "registration_endpoint", "device_authorization_endpoint",

@@ -47,8 +47,7 @@ struct GitHubProfile: ProviderProfile {
   mutating func respond(to request: HTTPRequest, context: inout ProviderContext) -> HTTPResponse {
     switch request.path {
     case Paths.deviceCode:
-      guard request.method == "POST" else { return Answers.methodNotAllowed(["POST"]) }
-      return deviceCode(request, context: &context)
+      return Answers.allowing(["POST"], request) { deviceCode(request, context: &context) }
     case Paths.device:
       switch request.method {
       case "GET": return verification.entryPage(request)
@@ -56,11 +55,9 @@ struct GitHubProfile: ProviderProfile {
       default: return Answers.methodNotAllowed(["GET", "POST"])
       }
     case Paths.token:
-      guard request.method == "POST" else { return Answers.methodNotAllowed(["POST"]) }
-      return token(request, context: &context)
+      return Answers.allowing(["POST"], request) { token(request, context: &context) }
     case Paths.user:
-      guard request.method == "GET" else { return Answers.methodNotAllowed(["GET"]) }
-      return user(request, context: &context)
+      return Answers.allowing(["GET"], request) { user(request, context: &context) }
     default:
       if request.path.hasPrefix(Paths.applications) {
         return Self.apiError(

@@ -44,13 +44,9 @@ struct HivesignerProfile: ProviderProfile {
       default: return Answers.methodNotAllowed(["GET", "POST"])
       }
     case Paths.token:
-      guard request.method == "POST" else { return Answers.methodNotAllowed(["POST"]) }
-      return exchange(request, context: &context)
+      return Answers.allowing(["POST"], request) { exchange(request, context: &context) }
     case Paths.me:
-      guard request.method == "GET" || request.method == "POST" else {
-        return Answers.methodNotAllowed(["GET", "POST"])
-      }
-      return me(request, context: &context)
+      return Answers.allowing(["GET", "POST"], request) { me(request, context: &context) }
     default:
       return Answers.notFound(request.path)
     }

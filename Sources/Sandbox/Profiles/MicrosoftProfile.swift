@@ -61,10 +61,7 @@ struct MicrosoftProfile: ProviderProfile {
     }
     defer { authorities[tenant] = authority }
     if request.path == Paths.logout(tenant) {
-      guard request.method == "GET" || request.method == "POST" else {
-        return Answers.methodNotAllowed(["GET", "POST"])
-      }
-      return logout(request, context: &context)
+      return Answers.allowing(["GET", "POST"], request) { logout(request, context: &context) }
     }
     return authority.respond(to: request, context: &context) ?? Answers.notFound(request.path)
   }

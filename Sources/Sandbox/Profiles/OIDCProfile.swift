@@ -25,6 +25,15 @@ struct OIDCProfile: ProviderProfile {
 
   private var authority: OpenIDAuthority
 
+  /// The scopes a client may ask for, with what the consent page says of each; the `dynamic`
+  /// profile offers the same.
+  static let scopes = [
+    (name: "openid", meaning: "confirm who you are"),
+    (name: "profile", meaning: "see your user name"),
+    (name: "email", meaning: "see your e-mail address"),
+    (name: "offline_access", meaning: "stay signed in when you are away (refresh token)"),
+  ]
+
   init(signingKeys: [SigningKey] = []) {
     authority = OpenIDAuthority(
       OpenIDAuthority.Configuration(
@@ -35,13 +44,8 @@ struct OIDCProfile: ProviderProfile {
           deviceAuthorization: Paths.deviceAuthorization, device: Paths.device,
           revocation: Paths.revoke, endSession: Paths.endSession,
           pushedAuthorization: Paths.pushedAuthorization),
-        supportedScopes: [
-          ("openid", "confirm who you are"),
-          ("profile", "see your user name"),
-          ("email", "see your e-mail address"),
-          ("offline_access", "stay signed in when you are away (refresh token)"),
-        ],
-        rotatesRefreshTokens: true, returnsIssuer: true, signingAlgorithms: [.rs256, .es256],
+        supportedScopes: Self.scopes, rotatesRefreshTokens: true, returnsIssuer: true,
+        signingAlgorithms: [.rs256, .es256],
         clientAlgorithms: [
           SandboxProfile.defaultClientID: .rs256, OIDCClients.es256ClientID: .es256,
         ]
@@ -52,10 +56,7 @@ struct OIDCProfile: ProviderProfile {
 
   mutating func respond(to request: HTTPRequest, context: inout ProviderContext) -> HTTPResponse {
     if request.path == Paths.endSession {
-      guard request.method == "GET" || request.method == "POST" else {
-        return Answers.methodNotAllowed(["GET", "POST"])
-      }
-      return endSession(request, context: &context)
+      return Answers.allowing(["GET", "POST"], request) { endSession(request, context: &context) }
     }
     return authority.respond(to: request, context: &context) ?? Answers.notFound(request.path)
   }

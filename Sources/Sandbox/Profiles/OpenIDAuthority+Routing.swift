@@ -7,29 +7,25 @@ extension OpenIDAuthority {
   /// Answers a request for one of the authority's endpoints; nil for any other path.
   mutating func respond(to request: HTTPRequest, context: inout ProviderContext) -> HTTPResponse? {
     let routes = configuration.routes
-    let method = request.method
     switch request.path {
     case let path where routes.discovery.contains(path):
-      guard method == "GET" else { return Answers.methodNotAllowed(["GET"]) }
-      guard context.settings.publishesOpenIDDiscovery else { return Answers.notFound(path) }
-      return discovery(context, authorizationServer: false)
+      return Answers.allowing(["GET"], request) {
+        guard context.settings.publishesOpenIDDiscovery else { return Answers.notFound(path) }
+        return discovery(context, authorizationServer: false)
+      }
     case let path where routes.authorizationServerMetadata.contains(path):
-      guard method == "GET" else { return Answers.methodNotAllowed(["GET"]) }
-      return discovery(context, authorizationServer: true)
+      return Answers.allowing(["GET"], request) { discovery(context, authorizationServer: true) }
     case routes.registration:
-      guard method == "POST" else { return Answers.methodNotAllowed(["POST"]) }
-      return register(request, context: &context)
+      return Answers.allowing(["POST"], request) { register(request, context: &context) }
     case let path
     where routes.registration.map { path.hasPrefix($0 + "/") } == true:
-      guard method == "GET" || method == "DELETE" else {
-        return Answers.methodNotAllowed(["GET", "DELETE"])
+      return Answers.allowing(["GET", "DELETE"], request) {
+        manageRegistration(request, context: &context)
       }
-      return manageRegistration(request, context: &context)
     case routes.jwks:
-      guard method == "GET" else { return Answers.methodNotAllowed(["GET"]) }
-      return jwksResponse()
+      return Answers.allowing(["GET"], request) { jwksResponse() }
     case routes.authorize:
-      switch method {
+      switch request.method {
       case "GET":
         return authorize(request, context: &context)
       case "POST":
@@ -40,28 +36,22 @@ extension OpenIDAuthority {
         return Answers.methodNotAllowed(["GET", "POST"])
       }
     case routes.token:
-      guard method == "POST" else { return Answers.methodNotAllowed(["POST"]) }
-      return token(request, context: &context)
+      return Answers.allowing(["POST"], request) { token(request, context: &context) }
     case routes.identity:
-      guard method == "GET" || method == "POST" else {
-        return Answers.methodNotAllowed(["GET", "POST"])
-      }
-      return identity(request, context: &context)
+      return Answers.allowing(["GET", "POST"], request) { identity(request, context: &context) }
     case routes.deviceAuthorization:
-      guard method == "POST" else { return Answers.methodNotAllowed(["POST"]) }
-      return deviceAuthorization(request, verificationPath: routes.device ?? "", context: &context)
-    case let path where path == routes.device:
-      guard method == "GET" || method == "POST" else {
-        return Answers.methodNotAllowed(["GET", "POST"])
+      return Answers.allowing(["POST"], request) {
+        deviceAuthorization(request, verificationPath: routes.device ?? "", context: &context)
       }
-      return devicePage(request, verificationPath: path, context: &context)
+    case let path where path == routes.device:
+      return Answers.allowing(["GET", "POST"], request) {
+        devicePage(request, verificationPath: path, context: &context)
+      }
     case routes.revocation:
-      guard method == "POST" else { return Answers.methodNotAllowed(["POST"]) }
-      return revoke(request, context: &context)
+      return Answers.allowing(["POST"], request) { revoke(request, context: &context) }
     case let path
     where path == routes.pushedAuthorization && context.settings.pushedAuthorization != .off:
-      guard method == "POST" else { return Answers.methodNotAllowed(["POST"]) }
-      return pushAuthorization(request, context: &context)
+      return Answers.allowing(["POST"], request) { pushAuthorization(request, context: &context) }
     default:
       return nil
     }

@@ -62,21 +62,17 @@ struct SimklProfile: ProviderProfile {
       default: return Answers.methodNotAllowed(["GET", "POST"])
       }
     case Paths.token:
-      guard request.method == "POST" else { return Answers.methodNotAllowed(["POST"]) }
-      return exchange(request, context: &context)
+      return Answers.allowing(["POST"], request) { exchange(request, context: &context) }
     case Paths.pin:
-      guard request.method == "GET" else { return Answers.methodNotAllowed(["GET"]) }
-      return startPIN(request, context: &context)
+      return Answers.allowing(["GET"], request) { startPIN(request, context: &context) }
     case Paths.userSettings:
-      guard request.method == "GET" || request.method == "POST" else {
-        return Answers.methodNotAllowed(["GET", "POST"])
-      }
-      return userSettings(request, context: &context)
+      return Answers.allowing(["GET", "POST"], request) { userSettings(request, context: &context) }
     default:
       if path.hasPrefix(Paths.pin + "/"), path.count > Paths.pin.count + 1 {
-        guard request.method == "GET" else { return Answers.methodNotAllowed(["GET"]) }
         let userCode = FormEncoding.unescape(path.dropFirst(Paths.pin.count + 1))
-        return pollPIN(userCode: userCode, request, context: &context)
+        return Answers.allowing(["GET"], request) {
+          pollPIN(userCode: userCode, request, context: &context)
+        }
       }
       // Including `/simkl-api/oauth/authorize`: the API host has no consent page.
       return Answers.notFound(path)

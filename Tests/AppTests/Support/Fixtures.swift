@@ -256,6 +256,36 @@ struct Driver {
     return nil
   }
 
+  /// Selects bob's account and presses `c`: the copy's request; nil, with an issue recorded,
+  /// when it did not copy.
+  mutating func copyBobsToken(sourceLocation: SourceLocation = #_sourceLocation) -> RequestID? {
+    select("bob")
+    let effects = press(.character("c"))
+    guard case .copyToken(let id, Fixtures.bob.name)? = effects.first else {
+      Issue.record("c did not copy: \(effects)", sourceLocation: sourceLocation)
+      return nil
+    }
+    return id
+  }
+
+  /// `startSignIn`, recording an issue and throwing when the sign-in did not start.
+  mutating func startedSignIn(
+    _ provider: ProviderID, _ method: SignInFlow, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws -> RequestID {
+    let started = startSignIn(provider, method)
+    return try #require(started, sourceLocation: sourceLocation)
+  }
+
+  /// A device sign-in to `work` started, its code (`codeSnapshot()`) shown, and `seconds`
+  /// gone by: the attempt's id, nil when it did not start.
+  @discardableResult
+  mutating func showDeviceCode(for seconds: TimeInterval) -> RequestID? {
+    guard let id = startSignIn("work", .device) else { return nil }
+    send(.signInProgress(id, codeSnapshot()))
+    advance(seconds)
+    return id
+  }
+
   /// A browser snapshot waiting until `seconds` from now.
   func browserSnapshot(seconds: TimeInterval = 300) -> SignInProgress {
     var progress = SignInProgress(flow: .pkce, phase: .waitingForBrowser)

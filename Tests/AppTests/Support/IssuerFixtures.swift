@@ -42,4 +42,16 @@ enum IssuerFixtures {
   static let added = ProviderSummary(
     id: "dynamic", name: "dynamic", methods: [.pkce, .device], canRevoke: nil,
     fixedRedirectPort: 49152)
+
+  /// The form's file, `providers/dynamic.json`, as the UI names it.
+  static let file = "~/.config/authtui/providers/dynamic.json"
+
+  /// The answer to the form's `addProvider`: `dynamic` saved, registered as
+  /// `registeredClientID` when registration gave one, and the catalog's `providers` after it.
+  static func saved(registeredClientID: String? = nil, providers: [ProviderSummary]) -> Answer {
+    .providerAdded(
+      .success(
+        ProviderAdded(
+          id: "dynamic", file: file, registeredClientID: registeredClientID, providers: providers)))
+  }
 }

@@ -42,12 +42,10 @@ extension FuzzTargets {
   ///
   /// An accepted answer has a `request_uri` of visible ASCII that fits in a URL, and a lifetime
   /// between one second and an hour.
-  static let pushedAuthorization = FuzzTarget(
+  static let pushedAuthorization = FuzzTarget.readingJSONObject(
     name: "pushed-authorization", summary: "PushedAuthorizationResponse: PAR answers"
-  ) { bytes in
-    guard let json = JSONValue.object(from: Data(bytes)),
-      let answer = try? PushedAuthorizationResponse(json: json)
-    else { return }
+  ) { json in
+    guard let answer = try? PushedAuthorizationResponse(json: json) else { return }
     require(!answer.requestURI.isEmpty, "accepted without a request_uri")
     require(
       answer.requestURI.utf8.count <= PushedAuthorizationResponse.maximumRequestURILength,

@@ -63,12 +63,10 @@ extension FuzzTargets {
   /// A JWK Set (RFC 7517 §5) from a `jwks_uri`.
   ///
   /// Every entry of `keys` ends up either as a usable key or as a skipped one.
-  static let jwks = FuzzTarget(
+  static let jwks = FuzzTarget.readingJSONObject(
     name: "jwks", summary: "JSONWebKeySet: jwks_uri answers"
-  ) { bytes in
-    guard let json = JSONValue.object(from: Data(bytes)),
-      let set = try? JSONWebKeySet(json: json)
-    else { return }
+  ) { json in
+    guard let set = try? JSONWebKeySet(json: json) else { return }
     if case .array(let entries)? = json["keys"] {
       require(
         set.keys.count + set.skipped.count == entries.count,

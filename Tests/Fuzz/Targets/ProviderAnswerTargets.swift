@@ -9,10 +9,9 @@ extension FuzzTargets {
   ///
   /// An accepted answer has an access token; its description never shows a token, and merged
   /// into stored tokens it keeps what it does not replace.
-  static let tokenResponse = FuzzTarget(
+  static let tokenResponse = FuzzTarget.readingJSONObject(
     name: "token-response", summary: "TokenResponse: token endpoint answers"
-  ) { bytes in
-    guard let json = JSONValue.object(from: Data(bytes)) else { return }
+  ) { json in
     guard let response = try? TokenResponse(json: json, receivedAt: Date(timeIntervalSince1970: 0))
     else { return }
     require(!response.accessToken.isEmpty, "accepted without an access token")
@@ -68,12 +67,10 @@ extension FuzzTargets {
   ///
   /// An accepted answer has a user code, an absolute verification URI, a positive lifetime and
   /// a polling interval of at least one second.
-  static let deviceAuthorization = FuzzTarget(
+  static let deviceAuthorization = FuzzTarget.readingJSONObject(
     name: "device-authorization", summary: "DeviceAuthorizationResponse: device and PIN answers"
-  ) { bytes in
-    guard let json = JSONValue.object(from: Data(bytes)),
-      let response = try? DeviceAuthorizationResponse(json: json)
-    else { return }
+  ) { json in
+    guard let response = try? DeviceAuthorizationResponse(json: json) else { return }
     require(!response.userCode.isEmpty, "accepted without a user code")
     require(response.verificationURI.scheme != nil, "a relative verification URI")
     require(response.expiresIn > 0, "expires_in \(response.expiresIn)")
@@ -85,10 +82,9 @@ extension FuzzTargets {
   ///
   /// An accepted document names the issuer asked for, and only https (or loopback http)
   /// endpoints.
-  static let discovery = FuzzTarget(
+  static let discovery = FuzzTarget.readingJSONObject(
     name: "discovery", summary: "OIDCProviderMetadata: openid-configuration documents"
-  ) { bytes in
-    guard let json = JSONValue.object(from: Data(bytes)) else { return }
+  ) { json in
     let issuer = json["issuer"]?.stringValue ?? "https://issuer.example"
     for overridden in [[], ["jwks_uri"]] as [Set<String>] {
       guard
