@@ -175,7 +175,9 @@ private final class RequestLoop<Request: Sendable>: @unchecked Sendable {
         pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0),
       ]
       fds += connections.keys.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-      let nearest = connections.values.map(\.deadline).min()
+      // A closure, not the key path `\.deadline`: a key path into this generic type is made
+      // anew at each use (looked up by its mangled name), 3% of a busy agent's time.
+      let nearest = connections.values.lazy.map { $0.deadline }.min()
       let timeout = nearest.map {
         max(0, min(1000, Int32(clamping: $0.timeIntervalSince(now) * 1000 + 1)))
       }
@@ -212,6 +214,10 @@ private final class RequestLoop<Request: Sendable>: @unchecked Sendable {
         continue
       }
       connections[fd] = Connection(deadline: now.addingTimeInterval(rules.readTimeout))
+      // A client mostly sends its request as soon as it has connected: read what is there
+      // now rather than a poll later. A burst of callers then does not fill the places for
+      // connections being read with requests that have arrived whole already.
+      readFrom(fd)
     }
   }
 
