@@ -33,16 +33,30 @@ package struct AgentPeer: Sendable, Equatable {
 
   /// What `/proc` says of process `pid`.
   package static func process(_ pid: Int32) -> AgentPeer {
-    let comm = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8))
-      .map { $0.hasSuffix("\n") ? String($0.dropLast()) : $0 }
-    return AgentPeer(
-      pid: pid, name: comm.flatMap { $0.isEmpty ? nil : $0 } ?? "pid \(pid)",
-      executable: executablePath(of: pid))
+    AgentPeer(pid: pid, name: name(of: pid) ?? "pid \(pid)", executable: executablePath(of: pid))
   }
 
   /// The requester of a request from this peer that said it comes from `host`.
   package func requester(saying host: String?) -> Requester {
     Requester(name: name, pid: pid, executable: executable, remoteHost: host)
+  }
+
+  /// `/proc/PID/comm` without its newline; nil when it cannot be read or is empty. One
+  /// `read` into a buffer on the stack: this is done for every request, and Foundation's
+  /// `String(contentsOfFile:)` (a `stat`, a growing buffer, an encoding check) cost as much
+  /// as the rest of the request's bookkeeping.
+  private static func name(of pid: Int32) -> String? {
+    let fd = open("/proc/\(pid)/comm", O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    // The kernel's name is at most 15 bytes and a newline (TASK_COMM_LEN).
+    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer in
+      let count = read(fd, buffer.baseAddress, buffer.count)
+      guard count > 0 else { return nil }
+      var bytes = buffer[..<count]
+      if bytes.last == UInt8(ascii: "\n") { bytes = bytes.dropLast() }
+      return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+    }
   }
 
   private static func executablePath(of pid: Int32) -> String? {

@@ -16,10 +16,21 @@ import Spelling
 /// caller's `frame` and `timedOut`.
 ///
 /// Nothing here waits for a turn on the cooperative pool: the thread starts before `init`
-/// returns, and each answering task prefers a serial queue of its own (`QueueTaskExecutor`). A
-/// client is waiting, and on the two-thread pool of a loaded machine a server started by a
-/// task, or an answer queued there, once came only after every client had given up (30 s).
+/// returns, and each answering task prefers a dispatch queue (`Answering`). A client is
+/// waiting, and on the two-thread pool of a loaded machine a server started by a task, or an
+/// answer queued there, once came only after every client had given up (30 s).
 public final class SocketRequestServer<Request: Sendable>: Sendable {
+  /// Where the answering tasks run (the code of `respond` between its awaits).
+  public enum Answering: Sendable {
+    /// Each on a serial queue of its own, made for it: `respond` may block (a send to a client
+    /// that reads slowly), and holds up no other answer while it does.
+    case eachOnItsOwnQueue
+    /// All on `executor`, one after another between their awaits: `respond` must never block.
+    /// Requests that come together are then answered on one thread, in turn, rather than
+    /// each on a new queue with thread hand-offs of its own.
+    case allOn(any TaskExecutor)
+  }
+
   /// What the bytes read so far from one connection amount to.
   public enum Framing: Sendable {
     /// Not a whole request yet: keep reading.
@@ -58,9 +69,11 @@ public final class SocketRequestServer<Request: Sendable>: Sendable {
   /// - `frame` reads the bytes received so far (`ended`: the client stopped sending).
   /// - `timedOut` says what to answer a connection whose request did not arrive in time (nil:
   ///   close it).
-  /// - `respond` answers a request on its socket and must close it.
+  /// - `respond` answers a request on its socket and must close it; it runs as `answering`
+  ///   says.
   public init(
     listening listenFD: Int32, rules: Rules, threadName: String,
+    answering: Answering = .eachOnItsOwnQueue,
     admit: @escaping @Sendable (Int32) -> Bool = { _ in true },
     overloaded: @escaping @Sendable (Int32) -> Void = { _ in },
     frame: @escaping @Sendable (_ received: [UInt8], _ ended: Bool) -> Framing,
@@ -80,7 +93,7 @@ public final class SocketRequestServer<Request: Sendable>: Sendable {
     }
     wakeFD = pair[1]
     let loop = RequestLoop(
-      listenFD: listenFD, wakeReadFD: pair[0], rules: rules, admit: admit,
+      listenFD: listenFD, wakeReadFD: pair[0], rules: rules, answering: answering, admit: admit,
       overloaded: overloaded, frame: frame, timedOut: timedOut, respond: respond)
     do {
       finished = try startOwnThread(named: threadName) { loop.run() }
@@ -131,6 +144,7 @@ private final class RequestLoop<Request: Sendable>: @unchecked Sendable {
   let listenFD: Int32
   let wakeReadFD: Int32
   let rules: Server.Rules
+  let answering: Server.Answering
   let admit: @Sendable (Int32) -> Bool
   let overloaded: @Sendable (Int32) -> Void
   let frame: @Sendable ([UInt8], Bool) -> Server.Framing
@@ -139,7 +153,7 @@ private final class RequestLoop<Request: Sendable>: @unchecked Sendable {
   var connections: [Int32: Connection] = [:]
 
   init(
-    listenFD: Int32, wakeReadFD: Int32, rules: Server.Rules,
+    listenFD: Int32, wakeReadFD: Int32, rules: Server.Rules, answering: Server.Answering,
     admit: @escaping @Sendable (Int32) -> Bool, overloaded: @escaping @Sendable (Int32) -> Void,
     frame: @escaping @Sendable ([UInt8], Bool) -> Server.Framing,
     timedOut: @escaping @Sendable ([UInt8]) -> Request?,
@@ -148,6 +162,7 @@ private final class RequestLoop<Request: Sendable>: @unchecked Sendable {
     self.listenFD = listenFD
     self.wakeReadFD = wakeReadFD
     self.rules = rules
+    self.answering = answering
     self.admit = admit
     self.overloaded = overloaded
     self.frame = frame
@@ -175,7 +190,9 @@ private final class RequestLoop<Request: Sendable>: @unchecked Sendable {
         pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0),
       ]
       fds += connections.keys.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-      let nearest = connections.values.map(\.deadline).min()
+      // A closure, not the key path `\.deadline`: a key path into this generic type is made
+      // anew at each use (looked up by its mangled name), 3% of a busy agent's time.
+      let nearest = connections.values.lazy.map { $0.deadline }.min()
       let timeout = nearest.map {
         max(0, min(1000, Int32(clamping: $0.timeIntervalSince(now) * 1000 + 1)))
       }
@@ -212,6 +229,10 @@ private final class RequestLoop<Request: Sendable>: @unchecked Sendable {
         continue
       }
       connections[fd] = Connection(deadline: now.addingTimeInterval(rules.readTimeout))
+      // A client mostly sends its request as soon as it has connected: read what is there
+      // now rather than a poll later. A burst of callers then does not fill the places for
+      // connections being read with requests that have arrived whole already.
+      readFrom(fd)
     }
   }
 
@@ -243,8 +264,11 @@ private final class RequestLoop<Request: Sendable>: @unchecked Sendable {
   private func dispatch(_ request: Request, on fd: Int32) {
     connections[fd] = nil
     let respond = self.respond
-    Task(executorPreference: QueueTaskExecutor(label: "authtui-answer-\(fd)")) {
-      await respond(request, fd)
-    }
+    let executor: any TaskExecutor =
+      switch answering {
+      case .eachOnItsOwnQueue: QueueTaskExecutor(label: "authtui-answer-\(fd)")
+      case .allOn(let executor): executor
+      }
+    Task(executorPreference: executor) { await respond(request, fd) }
   }
 }
