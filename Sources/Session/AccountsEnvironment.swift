@@ -401,17 +401,28 @@ public actor AccountsEnvironment: AppEnvironment {
   /// What the server at `issuer` offers, as `providers add` prints it; kept for the addition
   /// that follows.
   private func discover(_ issuer: String) async -> Result<IssuerSummary, ProviderAdditionError> {
+    do throws(ProviderAdditionError) {
+      return .success(IssuerSummary(try await metadata(of: issuer)))
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  /// What the server at `issuer` publishes, discovered now and kept for the addition that
+  /// follows; a server that offers no flow authtui can use is refused.
+  private func metadata(of issuer: String) async throws(ProviderAdditionError)
+    -> OIDCProviderMetadata
+  {
     let metadata: OIDCProviderMetadata
     do {
       metadata = try await OIDCProvider.discover(
         issuer: issuer, transport: transport, requestTimeout: Self.requestTimeout)
     } catch {
-      return .failure(.discovery(error, issuer: issuer))
+      throw .discovery(error, issuer: issuer)
     }
-    let summary = IssuerSummary(metadata)
-    guard !summary.flows.isEmpty else { return .failure(.noUsableFlow(issuer: issuer)) }
+    guard !IssuerSummary(metadata).flows.isEmpty else { throw .noUsableFlow(issuer: issuer) }
     discovered = (issuer, metadata)
-    return .success(summary)
+    return metadata
   }
 
   /// Adds the provider as `providers add` does (the same planning, registration and file
@@ -427,12 +438,12 @@ public actor AccountsEnvironment: AppEnvironment {
     let metadata: OIDCProviderMetadata
     do throws(ProviderAdditionError) {
       try ProviderAddition.checkAvailable(id, in: configuration, replacing: false)
+      // What the form's discovery found, unless it was of another issuer (a discovery the
+      // person left, answered late): then this one's, afresh.
       if let discovered, discovered.issuer == issuer {
         metadata = discovered.metadata
       } else {
-        _ = try await discover(issuer).get()
-        guard let discovered else { throw .noUsableFlow(issuer: issuer) }
-        metadata = discovered.metadata
+        metadata = try await self.metadata(of: issuer)
       }
       addition = try ProviderAddition(
         id: id, issuer: issuer, metadata: metadata, clientID: clientID)
