@@ -9,7 +9,7 @@ import Loopback
 
 /// The agent's end of its Unix socket: one request line in, one answer line out, per connection.
 ///
-/// It stands on AuthCore's `SocketRequestServer`, the thread-and-poll server under the loopback
+/// It stands on Loopback's `SocketRequestServer`, the thread-and-poll server under the loopback
 /// HTTP server too. Each connection is checked first: the peer's uid (`SO_PEERCRED`) must be
 /// this process's, else it is closed unanswered. Then it has `readTimeout` to send one line of
 /// at most `maximumRequestBytes`; the line (or the verdict that it was too long or too slow)
