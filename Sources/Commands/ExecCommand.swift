@@ -55,9 +55,9 @@ struct ExecCommand: AsyncParsableCommand {
   func status(
     console: Console, environment: [String: String] = ProcessInfo.processInfo.environment
   ) async -> Int32 {
-    // First: what the caller handed down (`3<file`), before the agent's socket or
-    // URLSession's socket pairs exist; COMMAND gets those descriptors and no other.
-    let handedDown = InheritedDescriptors.current()
+    // What the caller handed down (`3<file`), as the process found it before its first
+    // thread, the agent's socket or URLSession's socket pairs; COMMAND gets those and no other.
+    let handedDown = InheritedDescriptors.atStart
     let startedAt = Date()
     let name = command[0]
     let program: String
@@ -89,7 +89,8 @@ struct ExecCommand: AsyncParsableCommand {
     childEnvironment["AUTHTUI_TOKEN_TYPE"] = exportable.tokenType
     return await ForegroundCommand.exitStatus(
       of: program, name: name, arguments: Array(command.dropFirst()),
-      environment: childEnvironment, passing: handedDown, console: console)
+      environment: childEnvironment, passing: InheritedDescriptors.stillHandedDown(handedDown),
+      console: console)
   }
 
   /// The token and its expiry: from the agent for this vault when one runs, else from the

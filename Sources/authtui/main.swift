@@ -9,6 +9,8 @@ import System
 
 // The composition root: parse the command line, then hand over to one command.
 ProcessHardening.apply()  // before any secret is read: no core dump, no backtrace of memory
+// Before any thread exists: the descriptors the caller handed down, for `exec`'s command.
+_ = InheritedDescriptors.atStart
 // The front's note that it found no agent for `token`, read and removed before any child can
 // inherit it.
 _ = AgentAbsenceNote.leftByFront
