@@ -1,8 +1,8 @@
 import Foundation
 
 /// A look the UI takes again and again in the background (at the vault, at the provider files,
-/// at the agent's held requests): one at a time, the next at most `interval` seconds after the
-/// last one started.
+/// at the agent's held requests): one at a time, the next no sooner than `interval` seconds
+/// after the last one started.
 struct RepeatedLook: Sendable {
   /// How long after one look started the next may start.
   let interval: TimeInterval
