@@ -229,7 +229,8 @@ extension AccountBook {
         }
       }
       return await Self.store(
-        answer, of: record, providerID: providerID, under: lease, in: vault, waited: waited)
+        answer, of: record, named: AccountName(provider: providerID, label: record.label),
+        under: lease, in: vault, waited: waited)
     }
     guard let outcome else {
       // The process is ending: nothing was sent.
@@ -242,18 +243,17 @@ extension AccountBook {
   /// Stores what the refresh brought (`nil`: the deadline passed first) and ends the lease.
   private static func store(
     _ answer: Result<TokenResponse, AuthError>?, of record: AccountRecord,
-    providerID: ProviderID, under lease: RefreshLease, in vault: Vault, waited: TimeInterval
+    named name: AccountName, under lease: RefreshLease, in vault: Vault, waited: TimeInterval
   ) async -> Result<AccountRecord, AccountsError> {
     switch answer {
     case .success(let response)?:
       return await storeRotated(
-        record.tokens.updated(with: response), of: record, providerID: providerID, under: lease,
-        in: vault)
+        record.tokens.updated(with: response), named: name, under: lease, in: vault)
     case .failure(.refreshTokenRejected)?:
       _ = try? await vault.markSignInNeeded(lease)
       return .failure(
         .signInNeeded(
-          AccountName(provider: providerID, label: record.label),
+          name,
           reason: lease.refreshTokenMayBeSpent ? .interruptedRefreshSpentToken : .refreshRejected))
     case .failure(let error)?:
       try? await vault.releaseRefresh(lease, refreshTokenMayBeSpent: Self.mayHaveSpent(error))
@@ -272,7 +272,7 @@ extension AccountBook {
   /// refresh token is spent): retried, then kept aside in the side file, and only if that fails
   /// too, lost, with the sign-in to do named.
   private static func storeRotated(
-    _ tokens: TokenSet, of record: AccountRecord, providerID: ProviderID,
+    _ tokens: TokenSet, named name: AccountName,
     under lease: RefreshLease, in vault: Vault
   ) async -> Result<AccountRecord, AccountsError> {
     var failure: VaultError
@@ -294,8 +294,7 @@ extension AccountBook {
       try await vault.keepAside(tokens, refreshedUnder: lease)
       return .failure(
         .refreshNotStored(
-          AccountName(provider: providerID, label: record.label), detail: detail,
-          keptAsideIn: vault.refreshSideFilePath))
+          name, detail: detail, keptAsideIn: vault.refreshSideFilePath))
     } catch {
       // Lost: the account needs a new sign-in, and should say so rather than try the spent
       // token; if even that cannot be written, the lease's marker says the token may be spent.
@@ -304,8 +303,7 @@ extension AccountBook {
       }
       return .failure(
         .refreshNotStored(
-          AccountName(provider: providerID, label: record.label), detail: detail,
-          keptAsideIn: nil))
+          name, detail: detail, keptAsideIn: nil))
     }
   }
 
