@@ -168,7 +168,8 @@ public struct SpawnedProcess: Sendable {
     while true {
       let left = ContinuousClock.now.duration(to: end)
       guard left > .zero else { return false }
-      let milliseconds = Int32(clamping: left.components.seconds * 1000 + 1)
+      let (seconds, attoseconds) = left.components
+      let milliseconds = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
       let ready = poll(&entry, 1, milliseconds)
       if ready > 0 { return true }
       if ready < 0 && errno != EINTR { return true }  // Let read() say what is wrong.
