@@ -43,7 +43,7 @@ let package = Package(
     // The one JSON reader (line and column in its errors) and the one ordered writer.
     .target(name: "JSON", dependencies: ["Spelling"]),
     // The one poll(2) socket server, the HTTP/1.1 server and parser, the raw loopback client.
-    .target(name: "Loopback", dependencies: ["Isolation", "Spelling"]),
+    .target(name: "Loopback", dependencies: ["CProcessControl", "Isolation", "Spelling"]),
     .target(name: "Terminal", dependencies: ["Spelling"]),
     .target(name: "TerminalCurses", dependencies: ["Terminal", "Spelling", "CNcursesW"]),
     .target(

@@ -3,6 +3,7 @@
 
 #include <spawn.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 
 #if defined(__linux__)
 #include <sys/prctl.h>
@@ -27,6 +28,13 @@ extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *
 // posix_spawn_file_actions_t), after its other file actions.
 static inline int authtui_spawn_close_from(void *actions, int from) {
   return posix_spawn_file_actions_addclosefrom_np((posix_spawn_file_actions_t *)actions, from);
+}
+
+// accept4 is declared only under _GNU_SOURCE too (Linux has had it since 2.6.28): a connection
+// made close-on-exec and non-blocking by the accept itself, without two fcntl calls after it.
+extern int accept4(int, struct sockaddr *, socklen_t *, int);
+static inline int authtui_accept_cloexec_nonblock(int listener) {
+  return accept4(listener, 0, 0, SOCK_CLOEXEC | SOCK_NONBLOCK);
 }
 
 #endif

@@ -1,3 +1,4 @@
+internal import CProcessControl
 import Foundation
 import Isolation
 import Spelling
@@ -215,10 +216,10 @@ private final class RequestLoop<Request: Sendable>: @unchecked Sendable {
     // The time after the wait, not before it: poll may have slept for minutes.
     let now = Date()
     while true {
-      let fd = Glibc.accept(listenFD, nil, nil)
+      // Close-on-exec from the start (a child spawned meanwhile by another thread must not
+      // inherit the connection) and non-blocking, in the one call.
+      let fd = authtui_accept_cloexec_nonblock(listenFD)
       if fd < 0 { return }
-      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
       guard admit(fd) else {
         close(fd)
         continue

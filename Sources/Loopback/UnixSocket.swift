@@ -34,9 +34,9 @@ public enum UnixSocket {
 
   /// A new stream socket, close-on-exec, or -1.
   public static func stream() -> Int32 {
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-    return fd
+    // Close-on-exec from the start: a child spawned meanwhile by another thread must not
+    // inherit it.
+    socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
   }
 
   /// Two connected stream sockets, both close-on-exec, or nil (`errno` says why): a private
