@@ -236,13 +236,14 @@ let package = Package(
       path: "Tests/Fuzz", exclude: ["Corpus"]),
     .testTarget(name: "FuzzCorpusTests", dependencies: ["authtui-fuzz", "TestSupport"]),
 
-    // Benchmarks (run by `make bench`; built in release by Benchmarks/vault).
+    // Benchmarks (run by `make bench`; built in release by the Benchmarks/ scripts).
     .executableTarget(
       name: "VaultBenchmark", dependencies: ["Vault", "Crypto"], path: "Benchmarks/VaultBenchmark"),
     .executableTarget(
       name: "TUIBenchmark",
       dependencies: ["Accounts", "App", "AuthCore", "Terminal", "TerminalCurses", "Theme"],
       path: "Benchmarks/TUIBenchmark"),
+    .executableTarget(name: "AgentBurst", path: "Benchmarks/AgentBurst"),
   ],
   swiftLanguageModes: [.v6]
 )
