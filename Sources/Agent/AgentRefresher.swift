@@ -55,11 +55,20 @@ package actor AgentRefresher {
   }
 
   /// Keeps `service`'s accounts fresh until the task is cancelled; `report` hears one line per
-  /// failed background refresh (no secret in it). Refreshes in flight when it ends are not cut:
-  /// the service's `drain` waits for them.
-  package func run(for service: AgentService, report: @escaping @Sendable (String) -> Void) async {
+  /// failed background refresh (no secret in it), and `afterFirstLook` is called once the
+  /// first look at the vault is over (the agent's start-up ends there). Refreshes in flight
+  /// when it ends are not cut: the service's `drain` waits for them.
+  package func run(
+    for service: AgentService, afterFirstLook: @Sendable () -> Void = {},
+    report: @escaping @Sendable (String) -> Void
+  ) async {
+    var looked = false
     while !Task.isCancelled {
       await lookAtVault(of: service)
+      if !looked {
+        looked = true
+        afterFirstLook()
+      }
       let now = await clock.now()
       for (id, plan) in plans where plan.due <= now && !refreshing.contains(id) {
         guard let book = await service.beginBackgroundRefresh() else { return }

@@ -54,7 +54,12 @@ import Vault
     let folder = try TemporaryDirectory()
     let (service, records) = try await Self.service(
       in: folder, [Self.account("alice"), Self.account("bob", refreshable: false)])
-    let running = Task { await service.refresher.run(for: service) { _ in } }
+    // The agent's start-up ends with the first look (it then gives back what starting
+    // touched of its libraries, StartupPages): said once, however many looks follow.
+    let (looks, lookSink) = AsyncStream<Void>.makeStream()
+    let running = Task {
+      await service.refresher.run(for: service, afterFirstLook: { lookSink.yield() }) { _ in }
+    }
     try await waitUntil("the refresher planned alice") {
       await !service.nextRefreshes().isEmpty
     }
@@ -74,6 +79,10 @@ import Vault
 
     running.cancel()
     await running.value
+    lookSink.finish()
+    var firstLooks = 0
+    for await _ in looks { firstLooks += 1 }
+    #expect(firstLooks == 1)
     await service.drain()
     await service.vault.close()
   }

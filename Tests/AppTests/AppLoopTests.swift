@@ -43,6 +43,24 @@ import Testing
     #expect(await environment.refreshes == [Fixtures.bob.name])
   }
 
+  /// Starting is over once the accounts show: the loop says so once (the UI then gives back
+  /// what starting touched of its libraries, `StartupPages`), not at the unlock prompt nor
+  /// again on later screens.
+  @Test func theLoopSaysOnceWhenTheAccountsFirstShow() async throws {
+    let mailbox = try Mailbox<AppLoop.Message>()
+    let outcome = await LoopHarness.run(
+      FakeEnvironment(access: .locked(problem: nil)), mailbox: mailbox,
+      steps: [
+        .init("Unlock your vault", [.paste("right"), .enter]),
+        .init("› dave", [.character("?")]),
+        .init("Help", [.escape]),
+        .init("› dave"),
+      ])
+    #expect(outcome.stuckAt == nil)
+    #expect(outcome.settledOn.count == 1)
+    #expect(outcome.settledOn.first?.contains("› dave") == true)
+  }
+
   @Test func aCancelledSignInStoresNothing() async throws {
     let mailbox = try Mailbox<AppLoop.Message>()
     let environment = FakeEnvironment()

@@ -24,15 +24,21 @@ public final class AppLoop {
   private let mailbox: Mailbox<Message>
   private let clock: () -> Date
   private let runner: EffectRunner
+  /// Called once, after the first frame that shows the accounts (see `init`).
+  private var settled: (() -> Void)?
   /// The state now (the final state once `run` returns).
   public private(set) var state: AppState
 
   /// A loop over `screen` with `environment`, drawing with `theme`; `clock` gives the time.
+  /// `settled` is called once, after the first frame that shows the accounts, when starting
+  /// (the vault opened and unlocked, its accounts read) is over.
   public init(
     screen: any Screen, theme: Theme, state: AppState, environment: any AppEnvironment,
-    mailbox: Mailbox<Message>, clock: @escaping () -> Date = Date.init
+    mailbox: Mailbox<Message>, clock: @escaping () -> Date = Date.init,
+    settled: (() -> Void)? = nil
   ) {
     self.screen = screen
+    self.settled = settled
     self.theme = theme
     self.state = state
     self.mailbox = mailbox
@@ -48,6 +54,10 @@ public final class AppLoop {
     while !state.shouldExit {
       let now = clock()
       screen.render(AppView.render(state, size: screen.size, now: now), styles: theme.style(for:))
+      if let settled, state.phase == .ready, state.accountsLoaded {
+        self.settled = nil
+        settled()
+      }
       let animating =
         !state.busy.isEmpty || !state.runningAttempts.isEmpty || state.phase == .starting
       let event = screen.readEvent(timeout: animating ? .milliseconds(100) : .milliseconds(250))

@@ -151,7 +151,11 @@ struct AgentCommand: AsyncParsableCommand {
         }
       }
       let refresher = Task {
-        await service.refresher.run(for: service) { console.err($0) }
+        // Started, the agent mostly waits: what starting touched of its libraries' code is
+        // given back (StartupPages), and comes back from the page cache as it is used.
+        await service.refresher.run(for: service, afterFirstLook: { StartupPages.release() }) {
+          console.err($0)
+        }
       }
       let fileWatch = Task {
         while !Task.isCancelled {

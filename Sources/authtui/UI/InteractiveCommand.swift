@@ -136,8 +136,11 @@ enum InteractiveCommand {
         demoApprover: useApprover ? approver.username : nil,
         issuerSuggestion: demo?.dynamicIssuer),
       keys: keys, notices: notices)
+    // Once the accounts show, what starting touched of the libraries' code is given back
+    // (StartupPages); what the UI uses from then on comes back from the page cache.
     let loop = AppLoop(
-      screen: screen, theme: theme, state: state, environment: world, mailbox: mailbox)
+      screen: screen, theme: theme, state: state, environment: world, mailbox: mailbox,
+      settled: { StartupPages.release() })
     // SIGTERM, SIGHUP (and SIGINT) end the loop, so the terminal is restored before the process
     // ends by that signal (main.swift); a refresh being stored finishes first.
     TerminationSignals.shared.setTerminator { _ in mailbox.post(.stop) }

@@ -40,6 +40,8 @@ enum LoopHarness {
     var stuckAt: String?
     /// Sizes of the frames drawn.
     var frameSizes: [Size]
+    /// The frame on screen at each call of the loop's `settled`.
+    var settledOn: [String]
   }
 
   /// Runs the loop with `environment` until the script ends (then `q`) or `timeout` passes.
@@ -84,13 +86,15 @@ enum LoopHarness {
       }
     }
     let state = AppState(configuration: Fixtures.configuration)
+    var settledOn: [String] = []
     let loop = AppLoop(
       screen: screen, theme: Theme(name: "plain", styles: [:]), state: state,
-      environment: environment, mailbox: mailbox)
+      environment: environment, mailbox: mailbox, settled: { settledOn.append(screen.lastText) })
     loop.run()
     return Outcome(
       lastScreen: screen.lastText, everything: screen.seenTexts.sorted().joined(separator: "\n"),
-      clipboard: screen.clipboard, stuckAt: stuckAt, frameSizes: screen.frameSizes)
+      clipboard: screen.clipboard, stuckAt: stuckAt, frameSizes: screen.frameSizes,
+      settledOn: settledOn)
   }
 }
 
