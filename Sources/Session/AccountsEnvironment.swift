@@ -169,7 +169,7 @@ public actor AccountsEnvironment: AppEnvironment {
       return .questionAnswered(
         id, question: question, decision,
         problem: await access.answerAgentQuestion(vault, question, decision, environment))
-    case .cancelSignIn, .redraw:
+    case .cancel, .redraw:
       return nil
     }
   }

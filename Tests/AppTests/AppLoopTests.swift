@@ -84,6 +84,33 @@ import Testing
     #expect(await environment.stored.isEmpty)
   }
 
+  @Test func escDuringADiscoveryCancelsItsRequest() async throws {
+    let mailbox = try Mailbox<AppLoop.Message>()
+    let environment = FakeEnvironment(holdDiscoveries: true)
+    let outcome = await LoopHarness.run(
+      environment, mailbox: mailbox,
+      steps: [
+        .init("› dave", [.character("a")]),
+        // "Other provider…" is the last line.
+        .init("Choose a provider", [.end, .enter]),
+        .init("from its issuer URL", [.paste(IssuerFixtures.issuer), .enter]),
+        .init("Discovering", [.escape]),
+        .init("discovery stopped; Enter tries again", [.escape]),
+        .init("Choose a provider", [.escape]),
+        .init("› dave"),
+      ])
+    #expect(outcome.stuckAt == nil)
+    // The cancel reaches the environment on a task of its own: wait for it, with a bound that
+    // only matters when it never comes.
+    let deadline = ContinuousClock.now + .seconds(60)
+    var cancelled = await environment.cancelledDiscoveries
+    while cancelled.isEmpty, ContinuousClock.now < deadline {
+      try await Task.sleep(for: .milliseconds(10))
+      cancelled = await environment.cancelledDiscoveries
+    }
+    #expect(cancelled.count == 1)
+  }
+
   @Test func aPastedRedirectCompletesTheSignInAndTheAccountAppears() async throws {
     let mailbox = try Mailbox<AppLoop.Message>()
     let environment = FakeEnvironment()

@@ -320,7 +320,7 @@ import Vault
     var signingIn = Driver()
     let started = signingIn.startSignIn("work", .pkce)
     let id2 = try #require(started)
-    #expect(signingIn.press(.character("q")) == [.cancelSignIn(id2)])
+    #expect(signingIn.press(.character("q")) == [.cancel(id2)])
     #expect(signingIn.state.shouldExit)
   }
 

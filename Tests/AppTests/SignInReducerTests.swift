@@ -18,7 +18,7 @@ import Testing
     #expect(!driver.text.contains("no answer"))
 
     let ended = driver.advance(1)
-    #expect(ended == [.cancelSignIn(id)])
+    #expect(ended == [.cancel(id)])
     // The ended attempt's countdown, address and approve line are gone: one message says what
     // ended it, then the retry key.
     #expect(!driver.text.contains("left"))
@@ -53,7 +53,7 @@ import Testing
     var driver = Driver()
     let id = try driver.startedSignIn("work", .device)
     driver.send(.signInProgress(id, driver.codeSnapshot(seconds: 10)))
-    #expect(driver.advance(10) == [.cancelSignIn(id)])
+    #expect(driver.advance(10) == [.cancel(id)])
     #expect(driver.text.contains("✗ The code expired before it was approved."))
     #expect(!driver.text.contains("WDJB"))
   }
@@ -111,7 +111,7 @@ import Testing
     #expect(presses == (step == .pasteField || step == .flowChoice ? 2 : 1))
     let afterCancel = Array(driver.effects.dropFirst(before))
     #expect(!afterCancel.contains { $0.couldStore })
-    #expect(afterCancel == (attempt.map { [Effect.cancelSignIn($0)] } ?? []))
+    #expect(afterCancel == (attempt.map { [Effect.cancel($0)] } ?? []))
     #expect(driver.state.context == .list)
     if let attempt {
       driver.finish(attempt, .signedIn(.success(SignedInSummary(Fixtures.alice))))

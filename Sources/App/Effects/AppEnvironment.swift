@@ -17,7 +17,7 @@ import AuthCore
 /// which reports only what it did.
 public protocol AppEnvironment: Sendable {
   /// Does the work of `effect` and returns its answer; `progress` takes a sign-in's reports on
-  /// the way. Nil for the effects that are not the environment's (`.cancelSignIn`, `.redraw`),
+  /// the way. Nil for the effects that are not the environment's (`.cancel`, `.redraw`),
   /// and for `.followNews` when the task is cancelled. Cancelling the calling task ends a
   /// sign-in attempt with nothing stored.
   func perform(_ effect: Effect, progress: @escaping @Sendable (SignInProgress) -> Void) async

@@ -8,7 +8,7 @@ import Vault
 /// the clipboard. Plain data, so reducer tests compare it; `AppEnvironment.perform` does it and
 /// answers with the `Response` case each effect names, and `EffectRunner` runs it in a task,
 /// off the UI thread, and hands the answer back as `.response`. `redraw` stays with the loop,
-/// `cancelSignIn` with the runner.
+/// `cancel` with the runner.
 ///
 /// An effect names what it is about by typed handle (a request id, a sign-in attempt's id, an
 /// `AccountName`), never by text to be matched back. A new operation is a case here, its
@@ -49,8 +49,10 @@ public enum Effect: Sendable, Equatable {
   /// Start a sign-in attempt; its progress comes back as `.signInProgress` under the same id,
   /// and its end as `.signedIn`. The account is stored only when the attempt succeeds.
   case startSignIn(RequestID, provider: ProviderID, method: SignInFlow, label: String?)
-  /// End a running attempt; it stores nothing (the runner cancels its task).
-  case cancelSignIn(RequestID)
+  /// End the running sign-in attempt or issuer discovery asked for under this id: the runner
+  /// cancels its task (a sign-in stores nothing, a discovery's request is abandoned) and the
+  /// environment never sees it.
+  case cancel(RequestID)
   /// Hand a pasted redirect URL to the running browser attempt `attempt`: `.redirectSubmitted`.
   case submitRedirect(RequestID, attempt: RequestID, SecretText)
   /// Open the page of the running attempt `attempt` in the browser (a browser sign-in's
@@ -98,11 +100,12 @@ public enum Effect: Sendable, Equatable {
 }
 
 extension Effect {
-  /// The sign-in attempt whose task this effect starts (so it can be cancelled), or ends.
-  var attempt: (id: RequestID, starts: Bool)? {
+  /// The work that can be cancelled (a sign-in attempt, an issuer discovery) whose task this
+  /// effect starts, or ends: the runner keeps the task under its id.
+  var cancellable: (id: RequestID, starts: Bool)? {
     switch self {
-    case .startSignIn(let id, _, _, _): return (id, true)
-    case .cancelSignIn(let id): return (id, false)
+    case .startSignIn(let id, _, _, _), .discoverIssuer(let id, _): return (id, true)
+    case .cancel(let id): return (id, false)
     default: return nil
     }
   }

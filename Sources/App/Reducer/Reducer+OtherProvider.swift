@@ -16,12 +16,13 @@ extension AppState {
     case .back:
       switch form.pending {
       case .discovering(let id)?:
-        // The form stays with what was typed; the discovery's answer is dropped.
+        // The form stays with what was typed; the discovery's request is abandoned.
         endBusy(id)
         updateOtherProvider {
           $0.pending = nil
           $0.problem = "discovery stopped; Enter tries again"
         }
+        return [.cancel(id)]
       case .adding?, nil:
         // An addition in flight still finishes: the provider then shows in the list.
         panels.removeLast()

@@ -164,7 +164,7 @@ extension AppState {
       closeSignIn()
       guard attempt.isRunning else { return [] }
       message = StatusMessage(.info, "sign-in cancelled; nothing was stored", now: now)
-      return [.cancelSignIn(attempt.id)]
+      return [.cancel(attempt.id)]
     case .retry:
       guard !attempt.isRunning else { return [] }
       return startAttempt(provider: attempt.provider, method: attempt.method, now: now)

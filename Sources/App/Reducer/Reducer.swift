@@ -235,7 +235,7 @@ extension AppState {
       message = StatusMessage(
         .info, "finishing \(writes) vault write(s) before quitting…", now: now)
     }
-    return runningAttempts.map { .cancelSignIn($0) }
+    return runningAttempts.map { .cancel($0) }
   }
 
   /// The ids of sign-in attempts still running.
@@ -304,7 +304,7 @@ extension AppState {
         attempt.paste = nil
         signIn.step = .attempt(attempt)
         panels[index] = .signIn(signIn)
-        effects.append(.cancelSignIn(attempt.id))
+        effects.append(.cancel(attempt.id))
       case .exchangingCode, .signedIn, .failed:
         break
       }

@@ -99,7 +99,7 @@ extension Effect {
     switch self {
     case .start, .followNews, .redraw: return nil
     case .unlock(let id, _), .createVault(let id, _), .loadAccounts(let id),
-      .loadProviders(let id), .startSignIn(let id, _, _, _), .cancelSignIn(let id),
+      .loadProviders(let id), .startSignIn(let id, _, _, _), .cancel(let id),
       .submitRedirect(let id, _, _), .openSignInPage(let id, _, _), .openSignOutPage(let id, _),
       .copyText(let id, _, _), .copyToken(let id, _), .refresh(let id, _),
       .refreshAhead(let id, _), .watchVault(let id), .signOut(let id, _),

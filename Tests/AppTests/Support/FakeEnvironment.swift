@@ -13,6 +13,11 @@ actor FakeEnvironment: AppEnvironment {
   private(set) var stored: [AccountName] = []
   /// Sign-in attempts that ended cancelled.
   private(set) var cancelledAttempts: [RequestID] = []
+  /// Issuer discoveries whose task was cancelled while they waited (`holdDiscoveries`).
+  private(set) var cancelledDiscoveries: [RequestID] = []
+  /// Discoveries wait for a cancel instead of answering.
+  private let holdDiscoveries: Bool
+  private var heldDiscoveries: [RequestID: CheckedContinuation<Void, Never>] = [:]
   /// Refreshes asked for.
   private(set) var refreshes: [AccountName] = []
   private var heldRefreshes: [CheckedContinuation<Void, Never>] = []
@@ -27,10 +32,11 @@ actor FakeEnvironment: AppEnvironment {
 
   init(
     accounts: [AccountSummary] = Fixtures.accounts, access: VaultAvailability = .unlocked,
-    holdRefreshes: Bool = false, clipboard: TerminalClipboard? = nil,
-    providers: [ProviderSummary] = Fixtures.providers
+    holdRefreshes: Bool = false, holdDiscoveries: Bool = false,
+    clipboard: TerminalClipboard? = nil, providers: [ProviderSummary] = Fixtures.providers
   ) {
     self.accounts = accounts
+    self.holdDiscoveries = holdDiscoveries
     self.providers = providers
     self.access = access
     self.holdRefreshes = holdRefreshes
@@ -104,6 +110,7 @@ actor FakeEnvironment: AppEnvironment {
     case .removeDamaged(let id, let damaged):
       return .damagedRemoved(id, damaged, nil)
     case .discoverIssuer(let id, let issuer):
+      if holdDiscoveries { await waitForCancel(of: id) }
       return .issuerDiscovered(id, issuer: issuer, .failure(.noUsableFlow(issuer: issuer)))
     case .addProvider(let id, let provider, let issuer, _):
       return .providerAdded(
@@ -145,7 +152,7 @@ actor FakeEnvironment: AppEnvironment {
     case .learnSignOutFacts(let id, let provider):
       return .signOutFactsLearned(
         id, provider, .success(SignOutFacts(canRevoke: true, hasSignOutPage: true)))
-    case .cancelSignIn, .redraw:
+    case .cancel, .redraw:
       return nil
     }
   }
@@ -181,6 +188,26 @@ actor FakeEnvironment: AppEnvironment {
     stored.append(account.name)
     accounts.append(account)
     return account
+  }
+
+  /// Waits until the task of discovery `id` is cancelled, and records it.
+  private func waitForCancel(of id: RequestID) async {
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        if Task.isCancelled {
+          continuation.resume()
+        } else {
+          heldDiscoveries[id] = continuation
+        }
+      }
+    } onCancel: {
+      Task { await self.releaseDiscovery(id) }
+    }
+    cancelledDiscoveries.append(id)
+  }
+
+  private func releaseDiscovery(_ id: RequestID) {
+    heldDiscoveries.removeValue(forKey: id)?.resume()
   }
 
   private func cancel(_ attempt: RequestID) {

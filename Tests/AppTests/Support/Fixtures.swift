@@ -162,7 +162,7 @@ struct Driver {
   mutating func finish(_ id: RequestID, _ outcome: Answer) -> [Effect] {
     // A cancel is the runner's, never answered: the outcome answers the work it cancelled.
     let answered = effects.last { effect in
-      if case .cancelSignIn = effect { return false }
+      if case .cancel = effect { return false }
       return effect.request == id
     }
     guard let effect = answered else {
