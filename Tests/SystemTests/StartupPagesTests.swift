@@ -30,37 +30,22 @@ import Testing
   }
 
   @Test func onlyCleanPrivateReadOnlyFileMappingsAreReleasable() {
-    let smaps = [
-      Self.mapping(
-        "55d0a0000000-55d0a0010000 r-xp 00001000 08:01 1234   /usr/lib/libswiftCore.so",
-        rss: 48, anonymous: 0),
-      Self.mapping(
-        "55d0a0010000-55d0a0020000 r--p 00011000 08:01 1234   /usr/lib/libswiftCore.so",
-        rss: 12, anonymous: 0),
+    // Each mapping's first line, then its resident, anonymous and locked kilobytes.
+    let mappings: [(String, Int, Int, Int)] = [
+      ("55d0a0000000-55d0a0010000 r-xp 00001000 08:01 1234   /usr/lib/libswiftCore.so", 48, 0, 0),
+      ("55d0a0010000-55d0a0020000 r--p 00011000 08:01 1234   /usr/lib/libswiftCore.so", 12, 0, 0),
       // Relocated, then made read-only: its pages are its own.
-      Self.mapping(
-        "55d0a0020000-55d0a0030000 r--p 00021000 08:01 1234   /usr/lib/libswiftCore.so",
-        rss: 16, anonymous: 16),
-      Self.mapping(
-        "55d0a0030000-55d0a0040000 rw-p 00031000 08:01 1234   /usr/lib/libswiftCore.so",
-        rss: 8, anonymous: 8),
-      Self.mapping(
-        "55d0a1000000-55d0a2000000 rw-p 00000000 00:00 0   [heap]", rss: 900, anonymous: 900),
-      Self.mapping("7f0000000000-7f0000010000 r--p 00000000 00:00 0", rss: 4, anonymous: 0),
-      Self.mapping(
-        "7f0000010000-7f0000020000 r--s 00000000 08:01 99   /tmp/shared.db", rss: 4, anonymous: 0),
-      Self.mapping(
-        "7f0000020000-7f0000030000 r-xp 00000000 08:01 77   /opt/locked.so", rss: 4, anonymous: 0,
-        locked: 4),
-      Self.mapping(
-        "7f0000030000-7f0000040000 r-xp 00000000 08:01 78   /opt/old.so (deleted)", rss: 4,
-        anonymous: 0),
-      Self.mapping(
-        "7ffd00000000-7ffd00002000 r-xp 00000000 00:00 0   [vdso]", rss: 4, anonymous: 0),
-      Self.mapping(
-        "7f0000040000-7f0000050000 r-xp 00000000 08:01 79   /opt/with spaces/lib.so", rss: 20,
-        anonymous: 0),
-    ].joined()
+      ("55d0a0020000-55d0a0030000 r--p 00021000 08:01 1234   /usr/lib/libswiftCore.so", 16, 16, 0),
+      ("55d0a0030000-55d0a0040000 rw-p 00031000 08:01 1234   /usr/lib/libswiftCore.so", 8, 8, 0),
+      ("55d0a1000000-55d0a2000000 rw-p 00000000 00:00 0   [heap]", 900, 900, 0),
+      ("7f0000000000-7f0000010000 r--p 00000000 00:00 0", 4, 0, 0),
+      ("7f0000010000-7f0000020000 r--s 00000000 08:01 99   /tmp/shared.db", 4, 0, 0),
+      ("7f0000020000-7f0000030000 r-xp 00000000 08:01 77   /opt/locked.so", 4, 0, 4),
+      ("7f0000030000-7f0000040000 r-xp 00000000 08:01 78   /opt/old.so (deleted)", 4, 0, 0),
+      ("7ffd00000000-7ffd00002000 r-xp 00000000 00:00 0   [vdso]", 4, 0, 0),
+      ("7f0000040000-7f0000050000 r-xp 00000000 08:01 79   /opt/with spaces/lib.so", 20, 0, 0),
+    ]
+    let smaps = mappings.map { Self.mapping($0, rss: $1, anonymous: $2, locked: $3) }.joined()
     #expect(
       StartupPages.releasable(smaps: smaps) == [
         .init(start: 0x55d0_a000_0000, end: 0x55d0_a001_0000, residentKilobytes: 48),
