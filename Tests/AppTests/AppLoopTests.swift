@@ -2,6 +2,7 @@ import Accounts
 import App
 import Foundation
 import Terminal
+import TestSupport
 import Testing
 
 /// The real loop with an in-memory screen and a fake environment: effects run off the loop's
@@ -72,15 +73,11 @@ import Testing
       ])
     #expect(outcome.stuckAt == nil)
     // The attempt's task was cancelled and the environment stored nothing. The cancel reaches
-    // the environment on a task of its own, which on a busy machine can take seconds: wait for
-    // it, with a bound that only matters when it never comes.
-    let deadline = ContinuousClock.now + .seconds(60)
-    var cancelled = await environment.cancelledAttempts
-    while cancelled.isEmpty, ContinuousClock.now < deadline {
-      try await Task.sleep(for: .milliseconds(10))
-      cancelled = await environment.cancelledAttempts
+    // the environment on a task of its own, which on a busy machine can take seconds.
+    try await waitUntil("the attempt is cancelled") {
+      await !environment.cancelledAttempts.isEmpty
     }
-    #expect(cancelled.count == 1)
+    #expect(await environment.cancelledAttempts.count == 1)
     #expect(await environment.stored.isEmpty)
   }
 
@@ -100,15 +97,11 @@ import Testing
         .init("› dave"),
       ])
     #expect(outcome.stuckAt == nil)
-    // The cancel reaches the environment on a task of its own: wait for it, with a bound that
-    // only matters when it never comes.
-    let deadline = ContinuousClock.now + .seconds(60)
-    var cancelled = await environment.cancelledDiscoveries
-    while cancelled.isEmpty, ContinuousClock.now < deadline {
-      try await Task.sleep(for: .milliseconds(10))
-      cancelled = await environment.cancelledDiscoveries
+    // The cancel reaches the environment on a task of its own.
+    try await waitUntil("the discovery is cancelled") {
+      await !environment.cancelledDiscoveries.isEmpty
     }
-    #expect(cancelled.count == 1)
+    #expect(await environment.cancelledDiscoveries.count == 1)
   }
 
   @Test func aPastedRedirectCompletesTheSignInAndTheAccountAppears() async throws {
