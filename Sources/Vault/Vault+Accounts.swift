@@ -7,24 +7,22 @@ extension Vault {
   /// Every account, decrypted; accounts whose cells fail to open are listed apart, by id only,
   /// so one damaged row never hides the others.
   public func listAccounts() throws(VaultError) -> AccountListing {
-    let table = try accountTable()
-    var accounts: [AccountRecord] = []
-    var damaged: [DamagedAccount] = []
-    // One snapshot for the keys' thumbprints and the rows (`mapRows` reads them apart). A
-    // default mark read after the rows is trusted only for a row that was read.
-    let rows = try table.connection.transaction(.deferred) { () throws(VaultError) in
-      try table.storedRows()
-    }
-    for stored in rows {
-      switch stored {
-      case .readable(let account): accounts.append(account)
-      case .damaged(let account): damaged.append(account)
+    // One snapshot for the keys' thumbprints, the rows (`mapRows` reads them apart) and the
+    // default marks; a mark is trusted only for a row that was read.
+    try readTransaction { table throws(VaultError) in
+      var accounts: [AccountRecord] = []
+      var damaged: [DamagedAccount] = []
+      for stored in try table.storedRows() {
+        switch stored {
+        case .readable(let account): accounts.append(account)
+        case .damaged(let account): damaged.append(account)
+        }
       }
+      accounts.sort(by: Self.listingOrder)
+      return AccountListing(
+        accounts: accounts, damaged: damaged.sorted { $0.id < $1.id },
+        defaults: try table.defaults(among: accounts))
     }
-    accounts.sort(by: Self.listingOrder)
-    return AccountListing(
-      accounts: accounts, damaged: damaged.sorted { $0.id < $1.id },
-      defaults: try table.defaults(among: accounts))
   }
 
   /// The order of `listAccounts()`: by provider id, then label.
@@ -34,8 +32,9 @@ extension Vault {
 
   /// The account with this id; `accountNotFound` or `accountDamaged` otherwise.
   public func account(_ id: AccountID) throws(VaultError) -> AccountRecord {
-    let table = try accountTable()
-    return try Self.decoded(try table.existingRow(id), by: table)
+    try readTransaction { table throws(VaultError) in
+      try Self.decoded(try table.existingRow(id), by: table)
+    }
   }
 
   /// The account named `providerID`/`label`, or nil when there is none.
@@ -43,17 +42,17 @@ extension Vault {
   /// One indexed read of the blind name index (see `VaultKeys.nameIndex`), then one row decrypted;
   /// the row's sealed name is checked against the request.
   public func account(providerID: String, label: String) throws(VaultError) -> AccountRecord? {
-    let table = try accountTable()
-    let index = table.keys.nameIndex(providerID: providerID, label: label)
-    guard let row = try table.row(nameIndex: index) else { return nil }
-    return try Self.decoded(row, by: table)
+    try readTransaction { table throws(VaultError) in
+      let index = table.keys.nameIndex(providerID: providerID, label: label)
+      guard let row = try table.row(nameIndex: index) else { return nil }
+      return try Self.decoded(row, by: table)
+    }
   }
 
   /// The account with this id as far as its cells open (`accountNotFound` when there is none):
   /// unlike `account(_:)`, a damaged row is returned, not thrown, so it can be removed.
   public func storedAccount(_ id: AccountID) throws(VaultError) -> StoredAccount {
-    let table = try accountTable()
-    return table.stored(try table.existingRow(id))
+    try readTransaction { table throws(VaultError) in table.stored(try table.existingRow(id)) }
   }
 
   /// The row that answers to `providerID`/`label`, read as far as its cells open; nil when none
@@ -69,7 +68,14 @@ extension Vault {
   public func storedAccount(providerID: String, label: String) throws(VaultError)
     -> StoredAccount?
   {
-    let table = try accountTable()
+    try readTransaction { table throws(VaultError) in
+      try Self.storedAccount(providerID: providerID, label: label, in: table)
+    }
+  }
+
+  private static func storedAccount(providerID: String, label: String, in table: AccountTable)
+    throws(VaultError) -> StoredAccount?
+  {
     var passedOver: AccountID?
     if let row = try table.row(
       nameIndex: table.keys.nameIndex(providerID: providerID, label: label))
@@ -107,9 +113,10 @@ extension Vault {
   /// (`accountDamaged`). The private key stays inside the value returned, which never prints
   /// it, and is never written anywhere but this vault.
   public func dpopKey(of id: AccountID) throws(VaultError) -> P256SigningKey? {
-    let table = try accountTable()
-    _ = try table.existingRow(id)
-    return try DPoPKeyTable(table).key(of: id)
+    try readTransaction { table throws(VaultError) in
+      _ = try table.existingRow(id)
+      return try DPoPKeyTable(table).key(of: id)
+    }
   }
 
   /// Adds several accounts in one transaction: all of them, or none when one fails.

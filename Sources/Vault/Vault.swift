@@ -337,6 +337,19 @@ public actor Vault {
     return table
   }
 
+  /// Runs `body` on the account table of the unlocked vault in one read transaction that
+  /// starts with the schema check (`accountTable()`'s), so the check and every read of `body`
+  /// see one snapshot of the file: a newer authtui's migration between them cannot have its
+  /// cells read as this version's (and misreported as damaged). One shared lock for both, too.
+  func readTransaction<T>(_ body: (AccountTable) throws(VaultError) -> T) throws(VaultError) -> T {
+    let table = try unlockedTable()
+    let supported = migrations.count
+    return try table.connection.transaction(.deferred) { () throws(VaultError) in
+      try table.connection.requireSchema(atMost: supported)
+      return try body(table)
+    }
+  }
+
   /// Runs `body` in one `BEGIN IMMEDIATE` transaction of the unlocked vault, checking the schema
   /// version under the write lock, so this process never writes cells of an older version into
   /// a file another process has just migrated.
