@@ -179,7 +179,11 @@ private final class RequestLoop<Request: Sendable>: @unchecked Sendable {
     }
     while true {
       let now = Date()
-      for (fd, connection) in connections where connection.deadline <= now {
+      for (fd, expired) in connections where expired.deadline <= now {
+        // What arrived while this thread did not run (a loaded machine, a laptop asleep)
+        // arrived in time: read it before giving up on the connection.
+        readFrom(fd)
+        guard let connection = connections[fd] else { continue }
         if let answer = timedOut(connection.buffer) {
           dispatch(answer, on: fd)
         } else {
