@@ -152,6 +152,9 @@ private final class RequestLoop<Request: Sendable>: @unchecked Sendable {
   let timedOut: @Sendable ([UInt8]) -> Request?
   let respond: @Sendable (Request, Int32) async -> Void
   var connections: [Int32: Connection] = [:]
+  /// Where each `recv` lands: one buffer for the loop's life, not 16 KiB made and zeroed for
+  /// every read.
+  private var chunk = [UInt8](repeating: 0, count: 16 * 1024)
 
   init(
     listenFD: Int32, wakeReadFD: Int32, rules: Server.Rules, answering: Server.Answering,
@@ -242,8 +245,7 @@ private final class RequestLoop<Request: Sendable>: @unchecked Sendable {
   }
 
   private func readFrom(_ fd: Int32) {
-    var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-    let count = recv(fd, &chunk, chunk.count, 0)
+    let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
     if count < 0 && (errno == EAGAIN || errno == EINTR) { return }
     guard count >= 0, var connection = connections[fd] else {
       drop(fd)
