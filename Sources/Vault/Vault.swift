@@ -342,21 +342,23 @@ public actor Vault {
   /// see one snapshot of the file: a newer authtui's migration between them cannot have its
   /// cells read as this version's (and misreported as damaged). One shared lock for both, too.
   func readTransaction<T>(_ body: (AccountTable) throws(VaultError) -> T) throws(VaultError) -> T {
-    let table = try unlockedTable()
-    let supported = migrations.count
-    return try table.connection.transaction(.deferred) { () throws(VaultError) in
-      try table.connection.requireSchema(atMost: supported)
-      return try body(table)
-    }
+    try checkedTransaction(.deferred, body)
   }
 
   /// Runs `body` in one `BEGIN IMMEDIATE` transaction of the unlocked vault, checking the schema
   /// version under the write lock, so this process never writes cells of an older version into
   /// a file another process has just migrated.
   func writeTransaction<T>(_ body: (AccountTable) throws(VaultError) -> T) throws(VaultError) -> T {
+    try checkedTransaction(.immediate, body)
+  }
+
+  /// `body` in one transaction of `kind` that starts with the schema check.
+  private func checkedTransaction<T>(
+    _ kind: SQLiteConnection.TransactionKind, _ body: (AccountTable) throws(VaultError) -> T
+  ) throws(VaultError) -> T {
     let table = try unlockedTable()
     let supported = migrations.count
-    return try table.connection.transaction(.immediate) { () throws(VaultError) in
+    return try table.connection.transaction(kind) { () throws(VaultError) in
       try table.connection.requireSchema(atMost: supported)
       return try body(table)
     }
