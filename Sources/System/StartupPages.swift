@@ -22,6 +22,11 @@ import Foundation
 /// relocated read-only segment, whose pages were copied on write, keeps them: dropping those
 /// would bring back the file's unrelocated bytes). The process's own memory (heap, stacks,
 /// keys and tokens) is never touched.
+///
+/// The mappings are listed once and released at once, while other threads run: a new mapping
+/// never lands on a listed range, since ranges in use are not reused, unless a library is
+/// unloaded and another mapped there in between (glibc never unloads what it loads for name
+/// lookups, and authtui itself unloads no library).
 public enum StartupPages {
   /// A mapping that `release()` may drop: its address range.
   public struct Mapping: Equatable, Sendable {
