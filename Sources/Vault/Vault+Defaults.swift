@@ -32,13 +32,15 @@ extension Vault {
   /// The default account of provider `providerID`, or nil when it has none (or the marked row
   /// is not that provider's: a mark is trusted only when the account it names says so).
   public func defaultAccountID(providerID: String) throws(VaultError) -> AccountID? {
-    let table = try accountTable()
-    let marked = try table.connection.query(
-      "SELECT account_id FROM provider_defaults WHERE provider_index = ?",
-      [.blob(table.keys.providerIndex(providerID: providerID))]
-    ) { AccountID($0.int64(0)) }
-    guard let id = marked.first, let row = try table.row(id) else { return nil }
-    return table.readableName(row).providerID == providerID ? id : nil
+    // One snapshot for the mark and the row it names.
+    try readTransaction { table throws(VaultError) in
+      let marked = try table.connection.query(
+        "SELECT account_id FROM provider_defaults WHERE provider_index = ?",
+        [.blob(table.keys.providerIndex(providerID: providerID))]
+      ) { AccountID($0.int64(0)) }
+      guard let id = marked.first, let row = try table.row(id) else { return nil }
+      return table.readableName(row).providerID == providerID ? id : nil
+    }
   }
 }
 

@@ -13,11 +13,8 @@ extension Vault {
   public func listAccounts(updating previous: AccountListing) throws(VaultError)
     -> AccountListingUpdate
   {
-    let table = try accountTable()
-    // One snapshot for the versions, the rows and the marks.
-    return try table.connection.transaction(.deferred) { () throws(VaultError) in
-      try Self.update(previous, from: table)
-    }
+    // One snapshot for the schema check, the versions, the rows and the marks.
+    try readTransaction { table throws(VaultError) in try Self.update(previous, from: table) }
   }
 
   private static func update(_ previous: AccountListing, from table: AccountTable)
