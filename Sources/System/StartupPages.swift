@@ -55,18 +55,10 @@ public enum StartupPages {
   /// The whole text of the file at `path`, read to its end (a /proc file's size says 0, and
   /// `String(contentsOfFile:)` reads nothing of it).
   static func readAll(_ path: String) -> String? {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return nil }
-    defer { close(descriptor) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if count < 0 && errno == EINTR { continue }
-      guard count >= 0 else { return nil }
-      if count == 0 { return String(decoding: bytes, as: UTF8.self) }
-      bytes += chunk[0..<count]
-    }
+    guard let file = FileHandle(forReadingAtPath: path), let data = try? file.readToEnd()
+    else { return nil }
+    try? file.close()
+    return String(decoding: data, as: UTF8.self)
   }
 
   /// The mappings of `smaps` (the text of `/proc/PID/smaps`) that are private, not writable,
