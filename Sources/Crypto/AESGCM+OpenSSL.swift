@@ -41,7 +41,8 @@ final class GCMCipherContext {
   ) throws -> (ciphertext: [UInt8], tag: [UInt8]) {
     precondition(encrypting, "a context keyed for opening cannot seal")
     try start(nonce: nonce, associatedData: associatedData)
-    let ciphertext = try update(plaintext)
+    var ciphertext = [UInt8](repeating: 0, count: plaintext.count)
+    try ciphertext.withUnsafeMutableBytes { try update(plaintext, into: $0) }
     var finalLength: Int32 = 0
     let finished = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { final in
       EVP_EncryptFinal_ex(context, final.baseAddress, &finalLength)
@@ -53,16 +54,24 @@ final class GCMCipherContext {
     return (ciphertext, tag)
   }
 
-  /// Decrypts `ciphertext` sealed under `nonce` and checks `tag` over it and `associatedData`;
-  /// throws `authenticationFailed` (and keeps no plaintext) when the tag does not match.
+  /// Decrypts `ciphertext` sealed under `nonce` into `output` (exactly as long as it) and
+  /// checks `tag` over it and `associatedData`; throws `authenticationFailed` when the tag does
+  /// not match, with `output` zeroed first, so no unauthenticated plaintext is kept.
   func open(
     _ ciphertext: UnsafeRawBufferPointer, tag: UnsafeRawBufferPointer,
-    nonce: UnsafeRawBufferPointer, associatedData: UnsafeRawBufferPointer
-  ) throws -> [UInt8] {
+    nonce: UnsafeRawBufferPointer, associatedData: UnsafeRawBufferPointer,
+    into output: UnsafeMutableRawBufferPointer
+  ) throws {
     precondition(!encrypting, "a context keyed for sealing cannot open")
     precondition(tag.count == AESGCM.tagByteCount, "an AES-GCM tag is 16 bytes")
+    precondition(output.count == ciphertext.count, "the plaintext is as long as the ciphertext")
     try start(nonce: nonce, associatedData: associatedData)
-    var plaintext = try update(ciphertext)
+    do {
+      try update(ciphertext, into: output)
+    } catch {
+      if let base = output.baseAddress { OPENSSL_cleanse(base, output.count) }
+      throw error
+    }
     let (tagSet, finished) = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) {
       buffer -> (Int32, Int32) in
       // The control call takes a mutable pointer: give it a copy of the tag.
@@ -73,16 +82,16 @@ final class GCMCipherContext {
       var finalLength: Int32 = 0
       return (tagSet, EVP_DecryptFinal_ex(context, buffer.baseAddress, &finalLength))
     }
-    guard tagSet == 1 else { throw openSSLFailure("AES-GCM set tag") }
+    guard tagSet == 1 else {
+      if let base = output.baseAddress { OPENSSL_cleanse(base, output.count) }
+      throw openSSLFailure("AES-GCM set tag")
+    }
     guard finished == 1 else {
       // A tag mismatch is the expected failure here; drop OpenSSL's queue entry for it.
       ERR_clear_error()
-      plaintext.withUnsafeMutableBytes { buffer in
-        if let base = buffer.baseAddress { OPENSSL_cleanse(base, buffer.count) }
-      }
+      if let base = output.baseAddress { OPENSSL_cleanse(base, output.count) }
       throw CryptoError.authenticationFailed
     }
-    return plaintext
   }
 
   /// Gives the keyed context a fresh nonce (which restarts GCM's counter and hash) and feeds
@@ -106,21 +115,18 @@ final class GCMCipherContext {
 
   /// Runs `input` through the cipher; GCM is a stream mode, so the output is as long as the
   /// input, and OpenSSL holds nothing back for the final call.
-  private func update(_ input: UnsafeRawBufferPointer) throws -> [UInt8] {
-    guard let inputBytes = input.baseAddress, !input.isEmpty else { return [] }
+  /// The cipher run over `input` into `output`, as long as it.
+  private func update(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer)
+    throws
+  {
+    guard let inputBytes = input.baseAddress, !input.isEmpty else { return }
     let updateCipher = encrypting ? EVP_EncryptUpdate : EVP_DecryptUpdate
-    var status: Int32 = 0
-    let output = [UInt8](unsafeUninitializedCapacity: input.count) { buffer, count in
-      var written: Int32 = 0
-      status = updateCipher(
-        context, buffer.baseAddress, &written, inputBytes.assumingMemoryBound(to: UInt8.self),
-        Int32(input.count))
-      // Zeroed on failure, so no uninitialised byte is ever read.
-      count = status == 1 ? Int(written) : 0
-    }
-    guard status == 1, output.count == input.count else {
+    var written: Int32 = 0
+    let status = updateCipher(
+      context, output.baseAddress?.assumingMemoryBound(to: UInt8.self), &written,
+      inputBytes.assumingMemoryBound(to: UInt8.self), Int32(input.count))
+    guard status == 1, Int(written) == input.count else {
       throw openSSLFailure(encrypting ? "AES-GCM encrypt" : "AES-GCM decrypt")
     }
-    return output
   }
 }

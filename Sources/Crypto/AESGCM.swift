@@ -140,20 +140,44 @@ public enum AESGCM {
     public func open(combined: ArraySlice<UInt8>, authenticating associatedData: [UInt8] = [])
       throws -> [UInt8]
     {
+      var plaintext: [UInt8] = []
+      try open(combined: combined, authenticating: associatedData, into: &plaintext)
+      return plaintext
+    }
+
+    /// `open(combined:authenticating:)` into `plaintext`, whose contents it replaces and whose
+    /// storage it reuses: for a caller that opens many small values one after another and
+    /// reads each before the next (a listing of thousands of cells), one buffer instead of
+    /// an array for each. When it throws, `plaintext` is left empty, and what was written
+    /// of it wiped first.
+    public func open(
+      combined: ArraySlice<UInt8>, authenticating associatedData: [UInt8] = [],
+      into plaintext: inout [UInt8]
+    ) throws {
+      plaintext.removeAll(keepingCapacity: true)
       guard combined.count >= nonceByteCount + tagByteCount else {
         throw CryptoError.invalidParameter(
           "a sealed box is at least 28 bytes, not \(combined.count)")
       }
       let context = try openingContext()
-      return try combined.withUnsafeBytes { sealed in
-        let tagStart = sealed.count - tagByteCount
-        return try associatedData.withUnsafeBytes { associatedData in
-          try context.open(
-            UnsafeRawBufferPointer(rebasing: sealed[nonceByteCount..<tagStart]),
-            tag: UnsafeRawBufferPointer(rebasing: sealed[tagStart...]),
-            nonce: UnsafeRawBufferPointer(rebasing: sealed[..<nonceByteCount]),
-            associatedData: associatedData)
+      plaintext.append(
+        contentsOf: repeatElement(0, count: combined.count - nonceByteCount - tagByteCount))
+      do {
+        try combined.withUnsafeBytes { sealed in
+          let tagStart = sealed.count - tagByteCount
+          try associatedData.withUnsafeBytes { associatedData in
+            try plaintext.withUnsafeMutableBytes { output in
+              try context.open(
+                UnsafeRawBufferPointer(rebasing: sealed[nonceByteCount..<tagStart]),
+                tag: UnsafeRawBufferPointer(rebasing: sealed[tagStart...]),
+                nonce: UnsafeRawBufferPointer(rebasing: sealed[..<nonceByteCount]),
+                associatedData: associatedData, into: output)
+            }
+          }
         }
+      } catch {
+        plaintext.removeAll(keepingCapacity: true)
+        throw error
       }
     }
   }

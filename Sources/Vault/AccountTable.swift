@@ -277,12 +277,12 @@ struct AccountTable {
     _ row: StoredAccountRow, _ column: AccountColumn, _ decode: ([UInt8]) -> T?
   ) throws(AccountDamage) -> T {
     guard
-      let plaintext = sealer.openAccountCell(
-        row.cell(column), rowID: row.id.rawValue, column: column)
+      let opened = sealer.openAccountCell(
+        row.cell(column), rowID: row.id.rawValue, column: column, decode)
     else {
       throw .cellRejected(column: column.rawValue)
     }
-    guard let decoded = decode(plaintext) else { throw .cellMalformed(column: column.rawValue) }
+    guard let decoded = opened else { throw .cellMalformed(column: column.rawValue) }
     return decoded
   }
 

@@ -72,15 +72,26 @@ struct CellSealer {
     try? cipher.open(combined: sealed, authenticating: associatedData(address))
   }
 
-  /// `open(_:at:)` of the cell of `column` in row `rowID` of `accounts`; its associated data
-  /// is written into the same scratch array each time.
-  func openAccountCell(_ sealed: ArraySlice<UInt8>, rowID: Int64, column: AccountColumn)
-    -> [UInt8]?
-  {
+  /// `read` of the plaintext of the cell of `column` in row `rowID` of `accounts`, or nil
+  /// when the cell fails authentication (as `open(_:at:)`). The associated data and the
+  /// plaintext are written into the same two scratch arrays each time, no new array for
+  /// each cell of a listing of thousands; the plaintext is wiped once `read` returns, so the
+  /// scratch holds no token between reads.
+  func openAccountCell<Value>(
+    _ sealed: ArraySlice<UInt8>, rowID: Int64, column: AccountColumn,
+    _ read: ([UInt8]) -> Value
+  ) -> Value? {
     scratch.bytes.removeAll(keepingCapacity: true)
     scratch.bytes += accountPrefixes[column.ordinal]
     append(rowID: rowID, to: &scratch.bytes)
-    return try? cipher.open(combined: sealed, authenticating: scratch.bytes)
+    do {
+      try cipher.open(
+        combined: sealed, authenticating: scratch.bytes, into: &scratch.plaintext)
+    } catch {
+      return nil
+    }
+    defer { scratch.wipePlaintext() }
+    return read(scratch.plaintext)
   }
 
   /// A sealer for the same vault under another schema version (for migrations).
@@ -114,6 +125,13 @@ struct CellSealer {
   /// Bytes reused from one cell to the next (inside the `Vault` actor, like the cipher).
   private final class Scratch {
     var bytes: [UInt8] = []
+    /// The last cell opened, zeroed once read (`wipePlaintext`).
+    var plaintext: [UInt8] = []
+
+    /// Zeroes the plaintext's bytes, in place: the array lives on, so the writes are kept.
+    func wipePlaintext() {
+      plaintext.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+    }
   }
 
   /// The associated data's fields before the row id: a label, then the vault id, the table and

@@ -119,6 +119,30 @@ import Testing
     }
   }
 
+  /// Opening into one buffer again and again gives each vector's plaintext, longer or
+  /// shorter than the last; a refused box leaves the buffer empty, and the next opens.
+  @Test func opensEachVectorIntoOneReusedBuffer() throws {
+    let cipher = AESGCM.Cipher(key: try SymmetricKey(bytes: hex(Self.key15)))
+    var plaintext: [UInt8] = [9, 9, 9]
+    for vector in Self.vectors.dropFirst(2) + Self.vectors.dropFirst(2).reversed() {
+      let sealed = hex(vector.nonce) + hex(vector.ciphertext) + hex(vector.tag)
+      try cipher.open(
+        combined: sealed[...], authenticating: hex(vector.associatedData), into: &plaintext)
+      #expect(hexString(plaintext) == vector.plaintext)
+      var altered = sealed
+      altered[AESGCM.nonceByteCount] ^= 0x01
+      #expect(throws: CryptoError.authenticationFailed) {
+        try cipher.open(
+          combined: altered[...], authenticating: hex(vector.associatedData), into: &plaintext)
+      }
+      #expect(plaintext.isEmpty)
+    }
+    #expect(throws: CryptoError.invalidParameter("a sealed box is at least 28 bytes, not 27")) {
+      try cipher.open(combined: [UInt8](repeating: 0, count: 27)[...], into: &plaintext)
+    }
+    #expect(plaintext.isEmpty)
+  }
+
   @Test func oneCipherDrawsAFreshNonceForEachSealAndRefusesAShortBox() throws {
     let key = try SymmetricKey.random()
     let cipher = AESGCM.Cipher(key: key)
