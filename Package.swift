@@ -200,6 +200,7 @@ let package = Package(
         "Sandbox", "TestSupport", "Vault",
       ]),
     .testTarget(name: "SystemTests", dependencies: ["System", "Vault"]),
+    .testTarget(name: "IsolationTests", dependencies: ["Isolation"]),
     .testTarget(
       name: "SessionTests",
       dependencies: ["Accounts", "App", "AuthCore", "Providers", "Session", "TestSupport"]),

@@ -199,7 +199,13 @@ extension Array where Element == AccountSummary {
   /// key is made once, and positions are sorted rather than the summaries themselves, which
   /// are large to move (for 10,000 accounts this is several times faster).
   public func sortedByName() -> [AccountSummary] {
-    let keys = map(\.name.orderKey)
+    sortedByName(keys: map(\.name.orderKey))
+  }
+
+  /// `sortedByName()` by keys already made, `keys[i]` the order key of `self[i]`'s name (made
+  /// over the cores, say).
+  public func sortedByName(keys: [AccountName.OrderKey]) -> [AccountSummary] {
+    precondition(keys.count == count, "one order key an account")
     return keys.indices.sorted { keys[$0] < keys[$1] }.map { self[$0] }
   }
 }

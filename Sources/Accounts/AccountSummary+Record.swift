@@ -8,14 +8,27 @@ extension AccountSummary {
     throws(AccountsError)
   {
     self.init(
-      name: try record.accountName,
-      providerName: providerName, hasAccessToken: record.tokens.accessToken != nil,
-      needsSignIn: record.needsSignIn, expiresAt: record.tokens.expiresAt,
-      obtainedAt: record.tokens.obtainedAt, scopes: record.tokens.scopes,
-      tokenType: record.tokens.tokenType, refreshable: record.tokens.refreshToken != nil,
-      identity: record.identity["email"] ?? record.identity["name"] ?? record.subject,
-      isDefault: isDefault, tenant: record.identity["tenant"],
-      refreshValidity: record.tokens.refreshValidity, isDPoPBound: record.tokens.isDPoPBound,
+      record, name: try record.accountName, providerName: providerName, isDefault: isDefault)
+  }
+
+  /// `init(_:providerName:isDefault:)` of a record whose `accountName` is `name`, already
+  /// read.
+  public init(
+    _ record: AccountRecord, name: AccountName, providerName: String? = nil,
+    isDefault: Bool = false
+  ) {
+    // Each of the record's properties read once: a read of `tokens` across the module
+    // boundary copies the whole token set (a retain for each string of it).
+    let tokens = record.tokens
+    let identity = record.identity
+    self.init(
+      name: name, providerName: providerName, hasAccessToken: tokens.accessToken != nil,
+      needsSignIn: record.needsSignIn, expiresAt: tokens.expiresAt,
+      obtainedAt: tokens.obtainedAt, scopes: tokens.scopes,
+      tokenType: tokens.tokenType, refreshable: tokens.refreshToken != nil,
+      identity: identity["email"] ?? identity["name"] ?? record.subject,
+      isDefault: isDefault, tenant: identity["tenant"],
+      refreshValidity: tokens.refreshValidity, isDPoPBound: tokens.isDPoPBound,
       dpopThumbprint: record.dpopThumbprint)
   }
 }

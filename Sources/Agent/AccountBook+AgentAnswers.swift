@@ -1,6 +1,7 @@
 import Accounts
 import AuthCore
 import Foundation
+import Isolation
 import Vault
 
 // What `list`, `export` and `logout` get from the vault, in the form the agent sends it: the
@@ -10,10 +11,17 @@ import Vault
 extension AgentListing {
   /// `listing` without its tokens: what `authtui list` shows of each account. A record whose
   /// provider id is no id is not in it: `AccountBook.listing()` reports such a row as damaged.
+  ///
+  /// The summaries are made over the cores (`parallelMap`): a vault may hold thousands.
   package init(_ listing: AccountListing) {
+    let defaults = listing.defaults
+    let named = listing.accounts.compactMap { record in
+      (try? record.accountName).map { (record: record, name: $0) }
+    }
     self.init(
-      accounts: listing.accounts.compactMap { account in
-        try? AccountSummary(account, isDefault: listing.defaults.contains(account.id))
+      accounts: named.parallelMap { account in
+        AccountSummary(
+          account.record, name: account.name, isDefault: defaults.contains(account.record.id))
       },
       damaged: listing.damaged.map { damaged in
         Damaged(id: damaged.id.rawValue, name: damaged.name, damage: damaged.damage.description)

@@ -2,6 +2,7 @@ import Accounts
 import Agent
 import AuthCore
 import Foundation
+import Isolation
 import JSON
 import Vault
 
@@ -59,8 +60,9 @@ struct ListCommand: AsyncParsableCommand {
   }
 
   /// `accounts` in the UI's order (AccountName's): natural, so user2 comes before user10.
+  /// The names' keys are made over the cores: a vault may hold thousands.
   static func ordered(_ accounts: [AccountSummary]) -> [AccountSummary] {
-    accounts.sortedByName()
+    accounts.sortedByName(keys: accounts.parallelMap { $0.name.orderKey })
   }
 
   static func json(_ accounts: [AccountSummary], now: Date) -> String {
@@ -75,7 +77,7 @@ struct ListCommand: AsyncParsableCommand {
         "No accounts yet. Sign in with `authtui login PROVIDER` (`authtui providers` lists them)."
     }
     let header = ["ACCOUNT", "STATUS", "EXPIRES", "REFRESH", "SCOPES"]
-    let cells = accounts.map { account in
+    let cells = accounts.parallelMap { account in
       let status = account.status(at: now)
       return [
         account.name.description + (account.isDefault ? AccountSummary.defaultMark : ""),

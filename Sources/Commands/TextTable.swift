@@ -1,4 +1,5 @@
 import Foundation
+import Isolation
 import Spelling
 
 /// A table for the terminal: columns padded by terminal columns, as the UI measures (a CJK or
@@ -11,8 +12,13 @@ enum TextTable {
   /// Each cell is measured once, and printable ASCII (what account names and dates are) by
   /// its length: `list` prints a row per account, and a vault may hold thousands.
   static func render(header: [String], rows: [[String]]) -> String {
-    let lines = [header] + rows.map { $0.map(cleaned) }
-    let cellWidths = lines.map { $0.map(width(of:)) }
+    // Cleaned and measured over the cores: `list` may have thousands of rows.
+    let measured = ([header] + rows).parallelMap { row in
+      let cells = row.map(cleaned)
+      return (cells: cells, widths: cells.map(width(of:)))
+    }
+    let lines = measured.map(\.cells)
+    let cellWidths = measured.map(\.widths)
     let widths = header.indices.map { column in cellWidths.map { $0[column] }.max() ?? 0 }
     // Written as bytes, a line at a time into one buffer: no string for each line or padding.
     var text: [UInt8] = []
