@@ -27,4 +27,24 @@ import Testing
     }.filter { InternetTime.text($0) != formatter.string(from: $0) }
     #expect(differing.isEmpty, "\(differing.prefix(5).map(\.timeIntervalSince1970))")
   }
+
+  /// Any moment up to the year 9999, leap days and century years included, is written with
+  /// the formatter's date and time.
+  @Test func writesEveryDateOfTheCalendarAsTheFormatterDoes() {
+    let formatter = ISO8601DateFormatter()
+    let leapDays: [TimeInterval] = [
+      68_169_600, 951_782_400, 4_107_542_400, 4_107_542_399, 13_574_563_200, 253_402_214_400,
+      253_402_300_799,
+    ]
+    var generator = SystemRandomNumberGenerator()
+    let moments =
+      leapDays
+      + (0..<20_000).map { _ in
+        Double(Int.random(in: 0..<253_402_300_800, using: &generator))
+          + Double.random(in: 0..<1, using: &generator)
+      }
+    let differing = moments.map { Date(timeIntervalSince1970: $0) }
+      .filter { InternetTime.text($0) != formatter.string(from: $0) }
+    #expect(differing.isEmpty, "\(differing.prefix(5).map(\.timeIntervalSince1970))")
+  }
 }
