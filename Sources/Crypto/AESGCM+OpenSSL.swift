@@ -113,9 +113,8 @@ final class GCMCipherContext {
     else { throw openSSLFailure("AES-GCM associated data") }
   }
 
-  /// Runs `input` through the cipher; GCM is a stream mode, so the output is as long as the
-  /// input, and OpenSSL holds nothing back for the final call.
-  /// The cipher run over `input` into `output`, as long as it.
+  /// Runs `input` through the cipher into `output`; GCM is a stream mode, so the output is as
+  /// long as the input, and OpenSSL holds nothing back for the final call.
   private func update(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer)
     throws
   {

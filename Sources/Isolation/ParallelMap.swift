@@ -11,8 +11,9 @@ extension RandomAccessCollection where Self: Sendable, Element: Sendable, Index 
   /// For thousands of elements, each a few microseconds of work (an account's summary or its
   /// row of `list`'s table): fewer than `minimumPerPart` elements a part, it maps them on the
   /// caller's thread alone, where starting the threads would cost more than they save. The
-  /// caller's thread is one of the threads, so a cooperative-pool task blocks for as long as
-  /// its own part takes, no longer than `map` would.
+  /// caller's thread maps parts too, and returns when every part is done: a cooperative-pool
+  /// task is held no longer than by `map` (when no other thread is free, it maps every part
+  /// itself).
   public func parallelMap<Result: Sendable>(
     minimumPerPart: Int = 512, _ transform: @Sendable (Element) -> Result
   ) -> [Result] {
