@@ -18,7 +18,7 @@ extension Vault {
         case .damaged(let account): damaged.append(account)
         }
       }
-      accounts.sort(by: Self.listingOrder)
+      Self.sortForListing(&accounts)
       return AccountListing(
         accounts: accounts, damaged: damaged.sorted { $0.id < $1.id },
         defaults: try table.defaults(among: accounts))
@@ -28,6 +28,15 @@ extension Vault {
   /// The order of `listAccounts()`: by provider id, then label.
   static func listingOrder(_ left: AccountRecord, _ right: AccountRecord) -> Bool {
     (left.providerID, left.label) < (right.providerID, right.label)
+  }
+
+  /// Sorts `accounts` into `listingOrder` by their names read once: comparing the records
+  /// themselves reads both names through their storage at every step, which for 10,000
+  /// accounts in the order their rows were written took about three times as long.
+  static func sortForListing(_ accounts: inout [AccountRecord]) {
+    let names = accounts.map { ($0.providerID, $0.label) }
+    let order = names.indices.sorted { names[$0] < names[$1] }
+    accounts = order.map { accounts[$0] }
   }
 
   /// The account with this id; `accountNotFound` or `accountDamaged` otherwise.

@@ -51,7 +51,7 @@ extension Vault {
     var accounts = previous.accounts.indices.filter { stillKept[$0] }.map {
       previous.accounts[$0]
     }
-    changed.sort(by: Self.listingOrder)
+    Self.sortForListing(&changed)
     if changed.count <= 64 {
       // Each into its place: the kept ones are in order already.
       for account in changed {
@@ -59,7 +59,7 @@ extension Vault {
       }
     } else {
       accounts += changed
-      accounts.sort(by: Self.listingOrder)
+      Self.sortForListing(&accounts)
     }
     let defaults = try table.defaults { id in
       if let account = changed.first(where: { $0.id == id }) { return account.providerID }
