@@ -13,6 +13,12 @@ import Testing
     [0x61, 0xEF, 0xBB, 0xBF], [0xEF, 0xBB], [0xC3], [0xC0, 0xAF], [0xED, 0xA0, 0x80],
     [0xF4, 0x90, 0x80, 0x80], [0xFF], [0x61, 0x80, 0x62],
     Array("é".decomposedStringWithCanonicalMapping.utf8),
+    // Longer than 64 bytes, as tokens are: the other path.
+    Array(String(repeating: "eyJhbGciOi", count: 60).utf8),
+    [0xEF, 0xBB, 0xBF] + Array(String(repeating: "t", count: 65).utf8),
+    Array(String(repeating: "t", count: 65).utf8) + [0x80],
+    Array(String(repeating: "t", count: 300).utf8) + [0xED, 0xA0, 0x80] + Array("end".utf8),
+    Array(String(repeating: "日本語", count: 30).utf8), Array(repeating: 0, count: 70),
   ]
 
   @Test(arguments: inputs)
