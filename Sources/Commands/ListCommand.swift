@@ -39,7 +39,9 @@ struct ListCommand: AsyncParsableCommand {
       } else {
         let book = try await AccountAccess.book(global, console: console)
         do {
-          listing = AgentListing(try await book.listing())
+          let records = try await book.listing()
+          listing = AgentListing(records)
+          releaseAside(consume records)
         } catch {
           throw AccountAccess.failure(error)
         }
@@ -52,6 +54,9 @@ struct ListCommand: AsyncParsableCommand {
       let now = Date()
       let accounts = Self.ordered(listing.accounts)
       console.out(json ? Self.json(accounts, now: now) : Self.table(accounts, now: now))
+      // The process ends once this returns: thousands of summaries need not be freed first.
+      releaseAside(consume listing)
+      releaseAside(consume accounts)
       return .ok
     } catch {
       console.err(error.line)
