@@ -130,7 +130,7 @@ struct CellSealer {
 
     /// Zeroes the plaintext's bytes, in place: the array lives on, so the writes are kept.
     func wipePlaintext() {
-      plaintext.withUnsafeMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+      plaintext.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) }
     }
   }
 
