@@ -16,14 +16,15 @@ build_products() {
 }
 
 # install_binaries FOLDER: authtui and authtui-core of $bin (build_products), installed under
-# FOLDER/prefix (bin/authtui, libexec/authtui/authtui-core); sets $authtui and $core. Timed
-# there, not in .build: a file the linker has just written is held in the page cache in small
+# FOLDER/prefix (bin/authtui, libexec/authtui/authtui-core) as `make install` puts them
+# (install(1) copies each file whole, and strips it); sets $authtui and $core. Timed there,
+# not in .build: a file the linker has just written is held in the page cache in small
 # pieces, and a process started from it takes about a fifth longer until the file is read
-# again from disk (see Benchmarks/token).
+# again from disk, or after a reboot.
 install_binaries() {
   install -d "$1/prefix/bin" "$1/prefix/libexec/authtui"
-  install -m 755 "$bin/authtui-core" "$1/prefix/libexec/authtui/authtui-core"
-  install -m 755 "$bin/authtui" "$1/prefix/bin/authtui"
+  install -s -m 755 "$bin/authtui-core" "$1/prefix/libexec/authtui/authtui-core"
+  install -s -m 755 "$bin/authtui" "$1/prefix/bin/authtui"
   authtui="$1/prefix/bin/authtui"
   core="$1/prefix/libexec/authtui/authtui-core"
 }
