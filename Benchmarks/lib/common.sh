@@ -17,14 +17,16 @@ build_products() {
 
 # install_binaries FOLDER: authtui and authtui-core of $bin (build_products), installed under
 # FOLDER/prefix (bin/authtui, libexec/authtui/authtui-core) as `make install` puts them
-# (install(1) copies each file whole, and strips it); sets $authtui and $core. Timed there,
-# not in .build: a file the linker has just written is held in the page cache in small
-# pieces, and a process started from it takes about a fifth longer until the file is read
-# again from disk, or after a reboot.
+# (stripped apart, then copied whole by install(1)); sets $authtui and $core. Timed there,
+# not in .build: a file the linker (or strip, in place) has just written is held in the page
+# cache in small pieces, and a process started from it takes a fifth or a sixth longer until
+# the file is read again from disk, or after a reboot.
 install_binaries() {
-  install -d "$1/prefix/bin" "$1/prefix/libexec/authtui"
-  install -s -m 755 "$bin/authtui-core" "$1/prefix/libexec/authtui/authtui-core"
-  install -s -m 755 "$bin/authtui" "$1/prefix/bin/authtui"
+  install -d "$1/prefix/bin" "$1/prefix/libexec/authtui" "$1/stripped"
+  strip -o "$1/stripped/authtui-core" "$bin/authtui-core"
+  strip -o "$1/stripped/authtui" "$bin/authtui"
+  install -m 755 "$1/stripped/authtui-core" "$1/prefix/libexec/authtui/authtui-core"
+  install -m 755 "$1/stripped/authtui" "$1/prefix/bin/authtui"
   authtui="$1/prefix/bin/authtui"
   core="$1/prefix/libexec/authtui/authtui-core"
 }
