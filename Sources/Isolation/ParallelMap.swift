@@ -1,12 +1,10 @@
 import Dispatch
-
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Foundation
 
 extension RandomAccessCollection where Self: Sendable, Element: Sendable, Index == Int {
-  /// `map(transform)`, its elements split into one consecutive part a core (at most four),
-  /// each part mapped on a thread of its own at once; the results in the elements' order.
+  /// `map(transform)`, its elements split into one consecutive part a core (at most four,
+  /// `ParallelParts.cores`), each part mapped on a thread of its own at once; the results in
+  /// the elements' order.
   ///
   /// For thousands of elements, each a few microseconds of work (an account's summary or its
   /// row of `list`'s table): fewer than `minimumPerPart` elements a part, it maps them on the
@@ -14,6 +12,7 @@ extension RandomAccessCollection where Self: Sendable, Element: Sendable, Index 
   /// caller's thread maps parts too, and returns when every part is done: a cooperative-pool
   /// task is held no longer than by `map` (when no other thread is free, it maps every part
   /// itself).
+  @inlinable
   public func parallelMap<Result: Sendable>(
     minimumPerPart: Int = 512, _ transform: @Sendable (Element) -> Result
   ) -> [Result] {
@@ -36,26 +35,25 @@ extension RandomAccessCollection where Self: Sendable, Element: Sendable, Index 
   }
 }
 
-/// How many threads `parallelMap` splits work over: the online cores, at most four.
-enum ParallelParts {
-  static let cores: Int = {
-    #if canImport(Glibc)
-      return Swift.min(4, Swift.max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-    #else
-      return 1
-    #endif
-  }()
+/// How many parts work for thousands of accounts is split into (`parallelMap`, the vault's
+/// listing): the cores this process may use (`activeProcessorCount`, which heeds its CPU
+/// affinity), at most four.
+public enum ParallelParts {
+  public static let cores = Swift.min(4, Swift.max(1, ProcessInfo.processInfo.activeProcessorCount))
 }
 
 /// The result array of `parallelMap` as its threads share it: each initialises the elements
 /// of its own part only, so no element is touched by two threads.
-private struct ResultSlots<Result>: @unchecked Sendable {
-  let buffer: UnsafeMutableBufferPointer<Result>
+@usableFromInline
+struct ResultSlots<Result>: @unchecked Sendable {
+  @usableFromInline let buffer: UnsafeMutableBufferPointer<Result>
 
+  @inlinable
   init(_ buffer: UnsafeMutableBufferPointer<Result>) {
     self.buffer = buffer
   }
 
+  @inlinable
   func initialize(_ offset: Int, to value: consuming Result) {
     buffer.initializeElement(at: offset, to: value)
   }

@@ -1,4 +1,5 @@
 import Foundation
+import Isolation
 
 extension AccountTable {
   /// How many rows are read before they are opened together, and how many threads open them:
@@ -6,7 +7,7 @@ extension AccountTable {
   /// alone; a long one spreads each batch over the cores, each thread with keys and a cipher of
   /// its own (OpenSSL's contexts are not shared), and holds one batch of sealed rows at a time.
   static let listingBatch = 1024
-  static let listingThreads = min(4, max(1, ProcessInfo.processInfo.activeProcessorCount))
+  static let listingThreads = ParallelParts.cores
 
   /// Every row, opened as `stored` opens it, in the order the rows are read. The caller reads
   /// in one transaction, if it needs the rows and their keys' thumbprints from one snapshot.
