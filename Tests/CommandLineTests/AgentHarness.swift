@@ -155,8 +155,13 @@ extension CLIHarness {
 
   /// The access token the vault holds for `provider/label`.
   func storedToken(_ provider: String, _ label: String) async throws -> String? {
+    try await storedTokens(provider, label)?.accessToken
+  }
+
+  /// The tokens the vault holds for `provider/label`.
+  func storedTokens(_ provider: String, _ label: String) async throws -> TokenSet? {
     try await workspace.withVault { vault in
-      try await vault.account(providerID: provider, label: label)?.tokens.accessToken
+      try await vault.account(providerID: provider, label: label)?.tokens
     }
   }
 }

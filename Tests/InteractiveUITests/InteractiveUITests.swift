@@ -126,7 +126,7 @@ import Testing
       // way to the result, as does the "signed in" message a few seconds later: a capture on a
       // busy machine may come after either, so what is waited for last is the account's row.
       let approving = "demo-user in "
-      let signedIn = { (screen: [String]) in
+      let signedIn: @Sendable ([String]) -> Bool = { screen in
         screen.contains { $0.contains("demo-user") && $0.contains("valid") }
       }
       try await tmux.waitUntil("the approver's notice or its result") { screen in

@@ -1,4 +1,5 @@
 import Foundation
+import Isolation
 
 #if canImport(Glibc)
   import Glibc
@@ -74,10 +75,15 @@ public final class TmuxSession: Sendable {
   /// Runs one tmux command against this server and returns its standard output.
   @discardableResult
   public func tmux(_ arguments: [String]) async throws -> String {
-    let result = try await ChildProcess.run(
+    try await onOwnThread { try self.tmuxBlocking(arguments) }
+  }
+
+  /// `tmux(_:)` on the calling thread.
+  private func tmuxBlocking(_ arguments: [String]) throws -> String {
+    let result = try ChildProcess.runBlocking(
       Self.executable,
       ["-L", socketName, "-f", configuration.file("tmux.conf")] + arguments,
-      environment: environment, timeout: 60)
+      environment: environment, input: nil, timeout: 60)
     guard result.status == 0 else {
       throw TmuxError.commandFailed(arguments, status: result.status, stderr: result.stderr)
     }
@@ -97,7 +103,12 @@ public final class TmuxSession: Sendable {
   /// The pane's screen, one string per row, trailing spaces trimmed; with `escapes`, the SGR
   /// sequences of colours and attributes are kept (`capture-pane -e`).
   public func capture(escapes: Bool = false) async throws -> [String] {
-    let output = try await tmux(
+    try await onOwnThread { try self.captureBlocking(escapes: escapes) }
+  }
+
+  /// `capture(escapes:)` on the calling thread.
+  private func captureBlocking(escapes: Bool = false) throws -> [String] {
+    let output = try tmuxBlocking(
       ["capture-pane", "-p", "-t", target] + (escapes ? ["-e"] : []))
     var lines = output.split(separator: "\n", omittingEmptySubsequences: false).map {
       String($0.reversed().drop { $0 == " " }.reversed())
@@ -109,19 +120,25 @@ public final class TmuxSession: Sendable {
   /// Captures until `condition` holds for the screen, or fails after `timeout` with the last
   /// screen in the error. The timeout only matters when the screen never gets there, so it is
   /// generous: on a busy machine a step of the app under test can take many seconds.
+  ///
+  /// The captures run one after another on a thread of their own, not as a task: under a full
+  /// parallel run a task's next turn on the cooperative pool can come many seconds late
+  /// (PLATFORM.md), long enough to miss a status message that stays six seconds.
   @discardableResult
   public func waitUntil(
     _ description: String, timeout: Duration = .seconds(60),
-    _ condition: ([String]) -> Bool
+    _ condition: @escaping @Sendable ([String]) -> Bool
   ) async throws -> [String] {
-    let deadline = ContinuousClock.now + timeout
-    var screen: [String] = []
-    while ContinuousClock.now < deadline {
-      screen = try await capture()
-      if condition(screen) { return screen }
-      try await Task.sleep(for: .milliseconds(50))
+    try await onOwnThread(named: "tmux-wait") { () throws -> [String] in
+      let deadline = ContinuousClock.now + timeout
+      var screen: [String] = []
+      while ContinuousClock.now < deadline {
+        screen = try self.captureBlocking()
+        if condition(screen) { return screen }
+        usleep(50_000)
+      }
+      throw TmuxError.timedOut(waitingFor: description, screen: screen)
     }
-    throw TmuxError.timedOut(waitingFor: description, screen: screen)
   }
 
   /// Waits until some row of the screen contains `text`.
