@@ -251,7 +251,7 @@ import Vault
     var driver = Driver()
     driver.select("alice")
     driver.press(.character("e"))
-    guard case .export(let form) = driver.state.topPanel else {
+    guard case .dialog(.export(let form)) = driver.state.topPanel else {
       Issue.record("e did not open the export dialog")
       return
     }

@@ -37,7 +37,7 @@ import Testing
 
   /// The form's state.
   static func issuerForm(_ driver: Driver) -> IssuerForm? {
-    guard case .otherProvider(let form) = driver.state.topPanel else { return nil }
+    guard case .dialog(.otherProvider(let form)) = driver.state.topPanel else { return nil }
     return form
   }
 

@@ -55,7 +55,7 @@ import Testing
     driver.type("q?app")
     driver.press(.tab, .backspace)
     driver.type("9")
-    guard case .providerSetup(let form) = driver.state.topPanel else {
+    guard case .dialog(.providerSetup(let form)) = driver.state.topPanel else {
       Issue.record("no form: \(String(describing: driver.state.topPanel))")
       return
     }
@@ -64,7 +64,7 @@ import Testing
     #expect(form.focus == .redirectPort)
     driver.press(.backtab)
     driver.press(.control("u"))
-    guard case .providerSetup(let cleared) = driver.state.topPanel else { return }
+    guard case .dialog(.providerSetup(let cleared)) = driver.state.topPanel else { return }
     #expect(cleared.clientID.isEmpty)
     #expect(!driver.state.shouldExit)
   }
@@ -84,7 +84,7 @@ import Testing
     driver.type("70000")
     #expect(driver.press(.enter).isEmpty)
     #expect(driver.text.contains("✗ \"70000\" is not a port from 1024 to 65535"))
-    guard case .providerSetup(let form) = driver.state.topPanel else { return }
+    guard case .dialog(.providerSetup(let form)) = driver.state.topPanel else { return }
     #expect(form.focus == .redirectPort)
     #expect(driver.effects.isEmpty)
   }
@@ -192,7 +192,7 @@ import Testing
     // Without the secret, Enter says so and moves to its field.
     driver.press(.enter)
     #expect(driver.text.contains("type the client secret shown with the client id"))
-    guard case .providerSetup(let form) = driver.state.topPanel else {
+    guard case .dialog(.providerSetup(let form)) = driver.state.topPanel else {
       Issue.record("no form")
       return
     }
@@ -218,7 +218,7 @@ import Testing
     driver.press(.character("a"), .home)
     #expect(driver.text.contains("✗ no client secret yet: Enter sets one up"))
     driver.press(.enter)
-    guard case .providerSetup(let form) = driver.state.topPanel else {
+    guard case .dialog(.providerSetup(let form)) = driver.state.topPanel else {
       Issue.record("no form")
       return
     }

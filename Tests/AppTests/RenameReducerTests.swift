@@ -11,7 +11,7 @@ import Vault
 /// under the provider's opaque identifier for the user.
 @Suite struct RenameReducerTests {
   static func renameForm(_ driver: Driver) -> RenameForm? {
-    guard case .rename(let form) = driver.state.topPanel else { return nil }
+    guard case .dialog(.rename(let form)) = driver.state.topPanel else { return nil }
     return form
   }
 

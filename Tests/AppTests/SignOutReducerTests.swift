@@ -28,7 +28,7 @@ import Testing
     var driver = Driver()
     guard let id = Self.signOutOfBob(&driver, fromDetails: fromDetails) else { return }
     driver.finish(id, .signedOut(.success(Self.revoked)))
-    guard case .signOut(let dialog)? = driver.state.topPanel else {
+    guard case .dialog(.signOut(let dialog))? = driver.state.topPanel else {
       Issue.record("no result dialog: \(driver.state.panels)")
       return
     }
@@ -49,7 +49,7 @@ import Testing
     driver.send(
       .response(
         .vaultWatched(RequestID(9_999), .accounts(.success(AccountList(accounts: remaining))))))
-    guard case .signOut? = driver.state.topPanel else {
+    guard case .dialog(.signOut)? = driver.state.topPanel else {
       Issue.record("the dialog closed with the details: \(driver.state.panels)")
       return
     }

@@ -71,7 +71,7 @@ extension AppState {
     case .signInAgain:
       return signInAgain(account, now: now)
     case .rename:
-      panels.append(.rename(RenameForm(account: name)))
+      panels.append(RenameForm(account: name).panel)
     case .makeDefault:
       let doing = account.isDefault ? "removing the default mark of" : "making default"
       let id = startBusy("\(doing) \(name)", account: name, writesVault: true)
@@ -111,10 +111,10 @@ extension AppState {
       if refusesBoundToken(account, refusing: "exporting", now: now) { return [] }
       let siblings = accounts.filter { $0.name.provider == name.provider }.count
       panels.append(
-        .export(
-          ExportForm(
-            account: name, configDirectory: configuration.configDirectory,
-            onlyAccountOfProvider: siblings == 1)))
+        ExportForm(
+          account: name, configDirectory: configuration.configDirectory,
+          onlyAccountOfProvider: siblings == 1
+        ).panel)
     case .signOut:
       let provider = provider(name.provider)
       var dialog = SignOutState(
@@ -125,7 +125,7 @@ extension AppState {
       // What the provider's file leaves to discovery is read before the question is answered.
       let learning = dialog.canRevoke == nil || dialog.hasSignOutPage == nil
       if learning { dialog.learning = newRequest() }
-      panels.append(.signOut(dialog))
+      panels.append(dialog.panel)
       if let id = dialog.learning { return [.learnSignOutFacts(id, name.provider)] }
     default:
       break

@@ -69,17 +69,17 @@ extension AppState {
     case .signedOut(let id, let name, let result):
       signOutFinished(id, name, result, now: now)
     case .signOutFactsLearned(let id, _, let result):
-      for index in panels.indices {
-        guard case .signOut(var dialog) = panels[index], dialog.learning == id else { continue }
-        dialog.learning = nil
-        switch result {
-        case .success(let facts):
-          dialog.canRevoke = facts.canRevoke
-          dialog.hasSignOutPage = facts.hasSignOutPage
-        case .failure(let failure):
-          dialog.factsProblem = failure.message
+      for index in panels.indices where SignOutState(panels[index])?.learning == id {
+        updateDialog(SignOutState.self, at: index) { dialog in
+          dialog.learning = nil
+          switch result {
+          case .success(let facts):
+            dialog.canRevoke = facts.canRevoke
+            dialog.hasSignOutPage = facts.hasSignOutPage
+          case .failure(let failure):
+            dialog.factsProblem = failure.message
+          }
         }
-        panels[index] = .signOut(dialog)
       }
     case .defaultSet(_, let name, let isDefault, let result):
       switch result {
@@ -117,7 +117,7 @@ extension AppState {
       case .opened(let command):
         // Only while the screen that opened it is up: a late answer must not cover newer news.
         switch topPanel {
-        case .signIn, .signOut:
+        case .signIn, .dialog(.signOut):
           message = StatusMessage(.info, "opened the page with \(command)", now: now)
         default:
           break
@@ -130,7 +130,7 @@ extension AppState {
             if state.isRunning { state.demoAnswersAt = now.addingTimeInterval(pause) }
             return []
           }
-        case .signOut:
+        case .dialog(.signOut):
           message = StatusMessage(
             .info, "the demo's approver opens the sign-out page, as a browser would", now: now)
         default:
@@ -174,11 +174,8 @@ extension AppState {
       keepSelectionVisible()
       closeDetails(of: name)
     }
-    for index in panels.indices {
-      if case .signOut(var dialog) = panels[index], dialog.step == .working(id) {
-        dialog.step = .done(result)
-        panels[index] = .signOut(dialog)
-      }
+    for index in panels.indices where SignOutState(panels[index])?.step == .working(id) {
+      updateDialog(SignOutState.self, at: index) { $0.step = .done(result) }
     }
     switch result {
     case .failure(let failure):

@@ -260,7 +260,7 @@ extension AppState {
       let isNew = self.account(account.name) == nil
       closeSignIn()
       if signedIn.labelIsSubject && isNew {
-        panels.append(.rename(RenameForm(naming: account)))
+        panels.append(RenameForm(naming: account).panel)
         return []
       }
       joinList(account, now: now)
@@ -276,6 +276,27 @@ extension AppState {
         return []
       }
     }
+    return []
+  }
+
+  /// Goes on with the sign-in on the provider choice after `provider` (row `index`) was
+  /// saved to `file`: straight to its flow screen when it has one flow, to the flow choice when
+  /// it has more, to its setup form when it still lacks a client id.
+  mutating func continueSignIn(
+    _ provider: ProviderSummary, at index: Int, file: String, now: Date
+  ) -> [Effect] {
+    updateSignIn { $0.step = .chooseProvider(selected: index) }
+    guard provider.isUsable, let method = provider.methods.first else {
+      if let setup = provider.setup { return openProviderSetup(provider, setup: setup) }
+      let problem = provider.problems.first ?? "it offers no sign-in flow"
+      message = StatusMessage(
+        .error, "saved \(file), but \(provider.name) cannot be used yet: \(problem)", now: now)
+      return []
+    }
+    if provider.methods.count == 1 {
+      return startAttempt(provider: provider, method: method, now: now)
+    }
+    updateSignIn { $0.step = .chooseMethod(provider: provider, selected: 0) }
     return []
   }
 }

@@ -54,10 +54,7 @@ extension AppState {
 
   /// True when typed characters go into a field now.
   var acceptsText: Bool {
-    let context = self.context
-    if context.takesText { return true }
-    if context == .export, case .export(let form) = topPanel { return form.focus != .destination }
-    return false
+    activeDialog?.acceptsText ?? context.takesText
   }
 
   mutating func handleKey(_ key: KeyEvent, now: Date) -> [Effect] {
@@ -115,6 +112,10 @@ extension AppState {
 
   /// Changes the focused field of the current context.
   mutating func editField(_ change: (inout TextField) -> Void) {
+    if let dialog = activeDialog {
+      edit(dialog, change)
+      return
+    }
     switch context {
     case .unlock:
       guard case .locked(var form) = phase, form.pending == nil else { return }
@@ -140,52 +141,6 @@ extension AppState {
         }
         return []
       }
-    case .providerSetup:
-      updateProviderSetup { form in
-        switch form.focus {
-        case .clientID: change(&form.clientID)
-        case .clientSecret:
-          if var field = form.clientSecret {
-            change(&field)
-            form.clientSecret = field
-          }
-        case .redirectPort:
-          if var field = form.redirectPort {
-            change(&field)
-            form.redirectPort = field
-          }
-        }
-        form.problem = nil
-      }
-    case .otherProvider:
-      updateOtherProvider { form in
-        guard form.pending == nil else { return }
-        switch form.focus {
-        case .issuer:
-          change(&form.issuer)
-          // What was found was for the issuer as it was: another one is discovered afresh.
-          form.discovery = nil
-          form.providerID.clear()
-        case .clientID: change(&form.clientID)
-        case .providerID: change(&form.providerID)
-        }
-        form.problem = nil
-      }
-    case .rename:
-      updateRename { form in
-        guard form.pending == nil else { return }
-        change(&form.label)
-        form.problem = nil
-      }
-    case .export:
-      updateExport { form in
-        switch form.focus {
-        case .path: change(&form.path)
-        case .variable: change(&form.variable)
-        case .destination: break
-        }
-        form.problem = nil
-      }
     default:
       break
     }
@@ -210,20 +165,16 @@ extension AppState {
     default:
       break
     }
-    switch context {
-    case .unlock: return performUnlock(command, now: now)
-    case .list, .filter: return performList(command, now: now)
+    // Where keys go, as `context` says.
+    if confirmation != nil { return performConfirmation(command, now: now) }
+    guard case .ready = phase else { return performUnlock(command, now: now) }
+    switch topPanel {
+    case nil: return performList(command, now: now)
     case .details: return performDetails(command, now: now)
-    case .providerChoice, .flowChoice, .signIn, .pasteRedirect, .labelField:
-      return performSignIn(command, now: now)
-    case .providerSetup: return performProviderSetup(command, now: now)
-    case .otherProvider: return performOtherProvider(command, now: now)
-    case .rename: return performRename(command, now: now)
-    case .signOut: return performSignOut(command, now: now)
-    case .export: return performExport(command, now: now)
+    case .signIn: return performSignIn(command, now: now)
+    case .dialog(let dialog): return dialog.current.perform(command, in: &self, now: now)
     case .help, .notices: return performScroll(command)
     case .damaged: return performDamaged(command, now: now)
-    case .confirmation: return performConfirmation(command, now: now)
     }
   }
 
@@ -314,20 +265,6 @@ extension AppState {
 
   // MARK: Panels
 
-  /// Changes the export form on top, if the top panel is one.
-  mutating func updateExport(_ change: (inout ExportForm) -> Void) {
-    guard case .export(var form) = topPanel else { return }
-    change(&form)
-    panels[panels.count - 1] = .export(form)
-  }
-
-  /// Changes the sign-out dialog on top, if the top panel is one.
-  mutating func updateSignOut(_ change: (inout SignOutState) -> Void) {
-    guard case .signOut(var dialog) = topPanel else { return }
-    change(&dialog)
-    panels[panels.count - 1] = .signOut(dialog)
-  }
-
   /// Changes the sign-in screens on top, if the top panel is one.
   mutating func updateSignIn(_ change: (inout SignInState) -> Void) {
     guard case .signIn(var signIn) = topPanel else { return }
@@ -386,10 +323,7 @@ extension AppState {
         return false
       })
     else { return }
-    let kept = panels[(index + 1)...].filter { panel in
-      if case .signOut(let dialog) = panel { return dialog.account == name }
-      return false
-    }
+    let kept = panels[(index + 1)...].filter { SignOutState($0)?.account == name }
     panels.removeSubrange(index...)
     panels += kept
   }

@@ -100,11 +100,7 @@ public struct AppState: Sendable {
     switch topPanel {
     case nil: return isEditingFilter ? .filter : .list
     case .details: return .details
-    case .signOut: return .signOut
-    case .export: return .export
-    case .providerSetup: return .providerSetup
-    case .otherProvider: return .otherProvider
-    case .rename: return .rename
+    case .dialog(let dialog): return dialog.current.context
     case .help: return .help
     case .notices: return .notices
     case .damaged: return .damaged

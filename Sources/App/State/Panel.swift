@@ -7,6 +7,18 @@ public enum Panel: Sendable, Equatable {
   case details(AccountName)
   /// The sign-in screens.
   case signIn(SignInState)
+  /// A dialog: a form or a question (`Dialog`).
+  case dialog(DialogPanel)
+  /// The help screen, listing `context` first; `scroll` is the first line shown.
+  case help(context: KeyContext, scroll: Int)
+  /// The configuration problems found at start; `scroll` is the first line shown.
+  case notices(scroll: Int)
+  /// The accounts the vault cannot read, to remove them.
+  case damaged(DamagedState)
+}
+
+/// The dialogs, one case each: a new dialog adds its case here and its line to `current`.
+public enum DialogPanel: Sendable, Equatable {
   /// The setup form of a provider without a client id, over the sign-in's provider choice.
   case providerSetup(ProviderSetupForm)
   /// The "Other provider…" form (a provider from its issuer URL), over the provider choice.
@@ -17,10 +29,15 @@ public enum Panel: Sendable, Equatable {
   case signOut(SignOutState)
   /// The export dialog.
   case export(ExportForm)
-  /// The help screen, listing `context` first; `scroll` is the first line shown.
-  case help(context: KeyContext, scroll: Int)
-  /// The configuration problems found at start; `scroll` is the first line shown.
-  case notices(scroll: Int)
-  /// The accounts the vault cannot read, to remove them.
-  case damaged(DamagedState)
+
+  /// The dialog, for what every dialog does (`Dialog`).
+  var current: any Dialog {
+    switch self {
+    case .providerSetup(let form): return form
+    case .otherProvider(let form): return form
+    case .rename(let form): return form
+    case .signOut(let dialog): return dialog
+    case .export(let form): return form
+    }
+  }
 }

@@ -84,20 +84,12 @@ public enum AppView {
         DetailsView.draw(name, state: state, body: body, now: now, in: &buffer)
       case .signIn(let signIn):
         SignInView.draw(signIn, state: state, body: body, now: now, in: &buffer)
-      case .signOut(let dialog):
-        DialogViews.drawSignOut(dialog, state: state, body: body, now: now, in: &buffer)
-      case .export(let form):
-        DialogViews.drawExport(form, state: state, body: body, in: &buffer)
-      case .providerSetup(let form):
-        ProviderSetupView.draw(form, state: state, body: body, now: now, in: &buffer)
-      case .otherProvider(let form):
-        OtherProviderView.draw(form, state: state, body: body, now: now, in: &buffer)
-      case .rename(let form):
-        RenameView.draw(form, state: state, body: body, now: now, in: &buffer)
+      case .dialog(let dialog):
+        dialog.current.draw(state: state, body: body, now: now, in: &buffer)
       case .help(let context, let scroll):
         HelpView.draw(state, first: context, scroll: scroll, body: body, in: &buffer)
       case .notices(let scroll):
-        DialogViews.drawNotices(state, scroll: scroll, body: body, in: &buffer)
+        NoticesView.draw(state, scroll: scroll, body: body, in: &buffer)
       case .damaged(let screen):
         DamagedView.draw(screen, state: state, body: body, now: now, in: &buffer)
       }
