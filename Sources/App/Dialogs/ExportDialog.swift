@@ -81,7 +81,7 @@ extension ExportForm: Dialog {
   }
 
   func hints(_ state: AppState) -> [(Command, String)] {
-    [(.confirm, "export"), (.nextField, "next field")]
+    [(.confirm, "export")] + Hints.words(.nextField)
       + (focus == .destination ? [(.toggle, "switch")] : []) + [(.back, "cancel")]
   }
 

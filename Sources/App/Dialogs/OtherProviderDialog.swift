@@ -103,7 +103,7 @@ extension IssuerForm: Dialog {
     }
     let confirm =
       discovery == nil ? "discover" : registers ? "register and save" : "save"
-    return [(.confirm, confirm), (.nextField, "next field"), (.back, "back")]
+    return [(.confirm, confirm)] + Hints.words(.nextField, .back)
   }
 
   func draw(state: AppState, body: Rect, now: Date, in buffer: inout ScreenBuffer) {

@@ -73,9 +73,8 @@ extension ProviderSetupForm: WaitingForm {
   }
 
   func hints(_ state: AppState) -> [(Command, String)] {
-    redirectPort == nil
-      ? [(.confirm, "save and sign in"), (.back, "back")]
-      : [(.confirm, "save and sign in"), (.nextField, "next field"), (.back, "back")]
+    [(.confirm, "save and sign in")]
+      + (redirectPort == nil ? Hints.words(.back) : Hints.words(.nextField, .back))
   }
 
   func draw(state: AppState, body: Rect, now: Date, in buffer: inout ScreenBuffer) {

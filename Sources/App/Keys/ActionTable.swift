@@ -297,6 +297,14 @@ public enum ActionTable {
   public static func row(_ command: Command) -> Row? {
     rows.first { $0.command == command }
   }
+
+  /// The status line's word for `command` (`Row.hint`), if the table gives one.
+  static func hintWord(_ command: Command) -> String? {
+    hintWords[command]
+  }
+
+  private static let hintWords = Dictionary(
+    rows.compactMap { row in row.hint.map { (row.command, $0) } }, uniquingKeysWith: { $1 })
 }
 
 extension ActionTable {

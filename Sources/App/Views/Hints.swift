@@ -26,40 +26,30 @@ enum Hints {
   /// The hints of the screen keys go to now (`AppState.context` as the panels say it).
   private static func wanted(_ state: AppState) -> [(Command, String)] {
     if let confirmation = state.confirmation {
-      return confirmation.answering == nil
-        ? [(.allowOnce, "allow once"), (.allowFifteenMinutes, "allow 15 min"), (.deny, "deny")]
-        : []
+      return confirmation.answering == nil ? words(.allowOnce, .allowFifteenMinutes, .deny) : []
     }
     guard case .ready = state.phase else {
       guard case .locked(let form) = state.phase else { return [(.back, "quit")] }
       return [(.confirm, form.creating ? "create" : "unlock")]
-        + (form.creating ? [(.nextField, "next field")] : []) + [(.back, "quit")]
+        + (form.creating ? words(.nextField) : []) + [(.back, "quit")]
     }
     switch state.topPanel {
     case nil:
       return state.isEditingFilter
         ? [(.confirm, "keep filter"), (.back, "clear"), (.moveDown, "move")] : listHints(state)
     case .details(let name):
-      var wanted: [(Command, String)] = [
-        (.refresh, "refresh"), (.copy, "copy"), (.export, "export"), (.signOut, "sign out"),
-        (.signInAgain, "sign in again"), (.rename, "rename"), (.back, "back"), (.help, "help"),
-      ]
+      var wanted = words(.refresh, .copy, .export, .signOut, .signInAgain, .rename, .back, .help)
       if state.account(name)?.needsSignIn == true {
         wanted.removeAll { $0.0 == .signInAgain || $0.0 == .refresh || $0.0 == .copy }
-        wanted.insert((.signInAgain, "sign in again"), at: 0)
+        wanted.insert(contentsOf: words(.signInAgain), at: 0)
       }
       return wanted
     case .signIn(let signIn):
       if signIn.labelField != nil { return [(.confirm, "keep label"), (.back, "cancel")] }
       switch signIn.step {
       case .chooseProvider, .chooseMethod:
-        var wanted: [(Command, String)] = [
-          (.confirm, "choose"), (.editLabel, "label"), (.back, "back"), (.help, "help"),
-        ]
-        if state.configuration.demoApprover != nil {
-          wanted.insert((.demoAnswer, "demo answer"), at: 2)
-        }
-        return wanted
+        let demo = state.configuration.demoApprover == nil ? [] : words(.demoAnswer)
+        return [(.confirm, "choose")] + words(.editLabel) + demo + words(.back, .help)
       case .attempt(let attempt):
         return attempt.paste == nil
           ? signInHints(attempt) : [(.confirm, "submit"), (.back, "close")]
@@ -69,27 +59,25 @@ enum Hints {
     case .help:
       return [(.back, "close"), (.moveDown, "scroll")]
     case .notices:
-      return [(.confirm, "continue"), (.help, "help"), (.quit, "quit")]
+      return [(.confirm, "continue")] + words(.help, .quit)
     case .damaged(let screen):
       if screen.confirming { return [(.yes, "remove"), (.no, "keep")] }
-      return [(.remove, "remove"), (.moveDown, "next"), (.back, "close"), (.help, "help")]
+      return words(.remove) + [(.moveDown, "next"), (.back, "close")] + words(.help)
     }
   }
 
   /// The list's hints: the account commands while an account is shown.
   private static func listHints(_ state: AppState) -> [(Command, String)] {
-    var wanted: [(Command, String)] =
+    var wanted =
       state.visibleAccounts.isEmpty
-      ? [(.add, "add"), (.filter, "filter"), (.help, "help"), (.quit, "quit")]
-      : [
-        (.details, "details"), (.add, "add"), (.refresh, "refresh"), (.copy, "copy"),
-        (.export, "export"), (.signOut, "sign out"), (.signInAgain, "sign in again"),
-        (.rename, "rename"), (.filter, "filter"), (.help, "help"), (.quit, "quit"),
-      ]
+      ? words(.add, .filter, .help, .quit)
+      : words(
+        .details, .add, .refresh, .copy, .export, .signOut, .signInAgain, .rename, .filter, .help,
+        .quit)
     if state.selectedAccount?.needsSignIn == true {
       // Nothing else works on it: signing in again is what the row needs.
       wanted.removeAll { $0.0 == .signInAgain || $0.0 == .refresh || $0.0 == .copy }
-      wanted.insert((.signInAgain, "sign in again"), at: 0)
+      wanted.insert(contentsOf: words(.signInAgain), at: 0)
     }
     if !state.damagedAccounts.isEmpty {
       wanted.insert((.showDamaged, "damaged (\(state.damagedAccounts.count))"), at: 0)
@@ -99,17 +87,23 @@ enum Hints {
   }
 
   private static func signInHints(_ attempt: SignInAttemptState) -> [(Command, String)] {
-    if !attempt.isRunning { return [(.retry, "retry"), (.back, "back"), (.help, "help")] }
+    if !attempt.isRunning { return words(.retry, .back, .help) }
     var hints: [(Command, String)] = []
     if attempt.progress?.pageToOpen != nil {
       hints.append((.openBrowser, attempt.method == .pkce ? "open browser" : "open page"))
     }
-    if attempt.progress?.userCode != nil { hints.append((.copyCode, "copy code")) }
-    if attempt.progress?.pageToOpen != nil { hints.append((.copyURL, "copy URL")) }
+    if attempt.progress?.userCode != nil { hints += words(.copyCode) }
+    if attempt.progress?.pageToOpen != nil { hints += words(.copyURL) }
     if attempt.method == .pkce && attempt.progress?.phase == .waitingForBrowser {
-      hints.append((.pasteRedirect, "paste address"))
+      hints += words(.pasteRedirect)
     }
     hints.append((.back, "cancel"))
     return hints
+  }
+
+  /// `commands` with their words from the one table (`ActionTable.Row.hint`); a screen whose
+  /// word for a key differs (Enter's "rename" in the rename dialog) pairs it by hand.
+  static func words(_ commands: Command...) -> [(Command, String)] {
+    commands.map { ($0, ActionTable.hintWord($0) ?? $0.rawValue) }
   }
 }
