@@ -92,7 +92,8 @@ import Vault
     try await cli.login("sandbox")
     let before = try #require(try await cli.storedToken("sandbox", "alice"))
     let agent = try await AgentProcess.start(cli)
-    await cli.hook("fault", #"{"path": "/oidc/token", "kind": "delay", "delay_ms": 30000}"#)
+    // The sandbox holds the refresh until released: it stays in flight whatever the load.
+    await cli.hook("fault", #"{"path": "/oidc/token", "kind": "hold"}"#)
     let started = Date()
     let caller = Task { try await cli.run(["token", "sandbox/alice", "--min-valid", "100000"]) }
     try await waitUntil("the agent's refresh reached the sandbox") {
@@ -108,6 +109,7 @@ import Vault
     #expect(Date().timeIntervalSince(started) < 25)
     #expect(await cli.stat("refreshes") == 0)
     #expect(await cli.stat("reuse_detections") == 0)
+    await cli.hook("release", "{}")
     await cli.stop()
   }
 

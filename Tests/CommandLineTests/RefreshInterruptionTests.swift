@@ -11,16 +11,22 @@ import Testing
 /// provider is finished and stored, or, when its process died, never blindly replayed.
 @Suite struct RefreshInterruptionTests {
   /// Signs in with a token that lasts two minutes (under the five asked for below), while
-  /// refreshed ones last an hour, then makes the sandbox hold the next refresh answer back for
-  /// `delay` milliseconds. Returns the signed-in access token.
-  private func accountWithADelayedRefresh(_ cli: CLIHarness, delay: Int) async throws -> String {
+  /// refreshed ones last an hour, then makes the sandbox hold the next refresh answer back
+  /// until `release` (a `hold` fault: whatever the machine's load, the refresh is in flight at
+  /// the provider until the test says). Returns the signed-in access token.
+  private func accountWithAHeldRefresh(_ cli: CLIHarness) async throws -> String {
     await cli.hook("settings", #"{"profile": "oidc", "access_token_lifetime": 120}"#)
     try await cli.login("sandbox")
     await cli.hook("settings", #"{"profile": "oidc", "access_token_lifetime": 3600}"#)
     let stored = try await cli.run(["token", "sandbox/alice", "--min-valid", "0"])
     #expect(stored.status == 0, "\(stored.stderr)")
-    await cli.hook("fault", #"{"path": "/oidc/token", "kind": "delay", "delay_ms": \#(delay)}"#)
+    await cli.hook("fault", #"{"path": "/oidc/token", "kind": "hold"}"#)
     return stored.stdout.trimmingCharacters(in: .newlines)
+  }
+
+  /// The provider answers the refresh it holds.
+  private func release(_ cli: CLIHarness) async {
+    await cli.hook("release", "{}")
   }
 
   /// `authtui token sandbox/alice --min-valid 300` (a refresh is due) as a running child.
@@ -35,7 +41,7 @@ import Testing
     try await cli.run(["token", "sandbox/alice", "--min-valid", "300"])
   }
 
-  /// `startToken` once the sandbox has taken the delay fault: the child's refresh request has
+  /// `startToken` once the sandbox has taken the hold fault: the child's refresh request has
   /// reached the provider, whose answer is held back.
   private func startTokenWithItsRefreshAtTheProvider(_ cli: CLIHarness) async throws
     -> RunningChild
@@ -49,9 +55,11 @@ import Testing
 
   @Test func sigtermDuringARefreshWaitsForItsAnswerToBeStoredThenEndsBySigterm() async throws {
     let cli = try await CLIHarness.start()
-    let old = try await accountWithADelayedRefresh(cli, delay: 10000)
+    let old = try await accountWithAHeldRefresh(cli)
     let refreshing = try await startTokenWithItsRefreshAtTheProvider(cli)
     await refreshing.kill(SIGTERM)
+    // The signal came while the refresh was at the provider; now the answer comes.
+    await release(cli)
     #expect(await refreshing.wait() == 128 + SIGTERM)
     // The answer was stored before the process ended: the next call uses it, no refresh.
     #expect(await cli.stat("refreshes") == 1)
@@ -67,7 +75,7 @@ import Testing
     async throws
   {
     let cli = try await CLIHarness.start()
-    let old = try await accountWithADelayedRefresh(cli, delay: 15000)
+    let old = try await accountWithAHeldRefresh(cli)
     let killed = try await startTokenWithItsRefreshAtTheProvider(cli)
     await killed.kill(SIGKILL)
     #expect(await killed.wait() == 128 + SIGKILL)
@@ -80,6 +88,7 @@ import Testing
     #expect(next.stdout.trimmingCharacters(in: .newlines) == old)
     #expect(Date().timeIntervalSince(started) < 30)
     // The killed process's request is carried out by the provider; nothing else arrives.
+    await release(cli)
     try await waitUntil("the sandbox carried out the killed process's refresh") {
       await cli.stat("refreshes") == 1
     }
@@ -92,7 +101,7 @@ import Testing
 
   @Test func aWaiterTakesOverPromptlyWhenTheLeaseHolderIsKilled() async throws {
     let cli = try await CLIHarness.start()
-    let old = try await accountWithADelayedRefresh(cli, delay: 30000)
+    let old = try await accountWithAHeldRefresh(cli)
     let holder = try await startTokenWithItsRefreshAtTheProvider(cli)
     let started = Date()
     let waiter = try startToken(cli)
@@ -104,12 +113,13 @@ import Testing
     #expect(Date().timeIntervalSince(started) < 20)
     #expect(await cli.stat("refreshes") == 0)
     #expect(await cli.stat("reuse_detections") == 0)
+    await release(cli)
     await cli.stop()
   }
 
   @Test func aSignalOutsideARefreshStillEndsTheProcessAtOnce() async throws {
     let cli = try await CLIHarness.start()
-    _ = try await accountWithADelayedRefresh(cli, delay: 30000)
+    _ = try await accountWithAHeldRefresh(cli)
     let holder = try await startTokenWithItsRefreshAtTheProvider(cli)
     // This one waits for the holder's lease: no request of its own is in flight.
     for signal in [SIGTERM, SIGINT, SIGHUP] {
@@ -121,6 +131,7 @@ import Testing
     }
     await holder.kill(SIGKILL)
     _ = await holder.wait()
+    await release(cli)
     await cli.stop()
   }
 

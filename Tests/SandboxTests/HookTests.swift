@@ -73,10 +73,28 @@ import Testing
     #expect(await harness.server.stats()[.faults, .oidc] == 1)
   }
 
+  @Test func aHoldFaultAnswersNormallyOnceReleasedAndNotBefore() async throws {
+    _ = await harness.postJSON(Hooks.fault, #"{"path":"/oidc/.well-known","kind":"hold"}"#)
+    let held = Task { await harness.get(SandboxPaths.OIDC.discovery) }
+    // The request is taken (counted) and kept: nothing answers it until the release.
+    while await harness.server.stats()[.faults, .oidc] < 1 {
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    #expect(await harness.server.stats()[.requests, .oidc] == 0)
+    let released = await harness.postJSON(SandboxPaths.Hooks.release, "{}")
+    #expect(released.status == 200)
+    #expect(released.json?["released"] as? Int == 1)
+    let answer = await held.value
+    #expect(answer.status == 200)
+    #expect(answer["issuer"] == harness.url(SandboxPaths.OIDC.issuer))
+    // A release with nothing held releases nothing.
+    #expect(await harness.postJSON(SandboxPaths.Hooks.release, "{}").json?["released"] as? Int == 0)
+  }
+
   @Test func faultHookRefusesWhatItCannotDoAndSaysWhatToSend() async throws {
     let unknownKind = await harness.postJSON(Hooks.fault, #"{"path":"/oidc/","kind":"flood"}"#)
     #expect(unknownKind.status == 400)
-    #expect(unknownKind["error"]?.contains("status500|delay|garbage|drop|drop_after") == true)
+    #expect(unknownKind["error"]?.contains("status500|delay|hold|garbage|drop|drop_after") == true)
     let noDelay = await harness.postJSON(Hooks.fault, #"{"path":"/oidc/","kind":"delay"}"#)
     #expect(noDelay.status == 400)
     let hooks = await harness.postJSON(Hooks.fault, #"{"path":"/_sandbox/stats","kind":"drop"}"#)

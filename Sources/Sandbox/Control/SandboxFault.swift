@@ -10,6 +10,10 @@ public struct SandboxFault: Sendable, Equatable {
     case status500
     /// The answer comes after `milliseconds`; the request is then processed normally.
     case delay(milliseconds: Int)
+    /// The answer waits until `POST /_sandbox/release` (at most ten minutes); the request is
+    /// then processed normally: a provider that takes as long as a test needs, whatever the
+    /// machine's load.
+    case hold
     /// `200` with `Content-Type: application/json` and a body that is not JSON; not processed.
     case garbage
     /// The connection is closed without an answer; the request is not processed.
@@ -27,6 +31,7 @@ public struct SandboxFault: Sendable, Equatable {
       switch self {
       case .status500: return "status500"
       case .delay: return "delay"
+      case .hold: return "hold"
       case .garbage: return "garbage"
       case .drop: return "drop"
       case .dropAfterProcessing: return "drop_after"

@@ -203,6 +203,8 @@ public enum SandboxPaths {
     public static let stats = "/_sandbox/stats"
     /// `POST`: inject a fault; `GET`: the faults waiting.
     public static let fault = "/_sandbox/fault"
+    /// `POST`: answer every request a `hold` fault keeps.
+    public static let release = "/_sandbox/release"
     /// `POST`: set or advance the clock offset; `GET`: the offset.
     public static let clock = "/_sandbox/clock"
     /// `POST`: change a profile's settings; `GET`: every profile's settings.

@@ -8,8 +8,9 @@ import Loopback
 /// | hook | body (JSON) | answer |
 /// | --- | --- | --- |
 /// | `GET /_sandbox/stats` | | every counter globally, then `"profiles":{"simkl":{…},…}` |
-/// | `POST /_sandbox/fault` | `{"path":"/oidc/token","kind":"status500\|delay\|garbage\|drop\|drop_after\|answer","count":1,"delay_ms":1500}` (an `answer` with `"status":400,"body":"{…}"`) | `{"faults":[…]}` (the faults waiting) |
+/// | `POST /_sandbox/fault` | `{"path":"/oidc/token","kind":"status500\|delay\|hold\|garbage\|drop\|drop_after\|answer","count":1,"delay_ms":1500}` (an `answer` with `"status":400,"body":"{…}"`) | `{"faults":[…]}` (the faults waiting) |
 /// | `GET /_sandbox/fault`, `DELETE /_sandbox/fault` | | the faults waiting (`DELETE` clears them first) |
+/// | `POST /_sandbox/release` | | `{"released":N}`: every request a `hold` fault keeps is answered now |
 /// | `POST /_sandbox/clock` | `{"offset_seconds":900}` sets, `{"advance_seconds":60}` adds | `{"offset_seconds":…,"now":UNIX}` |
 /// | `POST /_sandbox/settings` | `{"profile":"oidc","access_token_lifetime":2,"refresh_token_lifetime":…,"authorization_code_lifetime":…,"device_code_lifetime":…,"device_interval":…,"redirect_uris":[…] or null,"id_token_signing":"RS256\|ES256\|alternate" or null,"refresh_needs_client_secret":false,"registration":"open\|closed\|vendor_field","openid_discovery":true,"strict_offline_access":false,"error_redirect_omits_iss":false,"subject_only_claims":false,"par":"off\|offered\|required","par_lifetime":60,"dpop":"off\|offered\|required","dpop_signing_algs":["ES256"],"dpop_nonce":false}` (any subset; `par…` and `dpop…` for `oidc` and `dynamic`) | the profile's settings |
 /// | `GET /_sandbox/settings` | | every profile's settings |
@@ -40,6 +41,8 @@ extension SandboxEngine {
     case ("DELETE", Hooks.fault):
       faults.clear()
       return faultList()
+    case ("POST", Hooks.release):
+      return Answers.json(["released": .int(releaseHolds())])
     case ("POST", Hooks.clock):
       return moveClock(body)
     case ("GET", Hooks.clock):
@@ -87,7 +90,7 @@ extension SandboxEngine {
 
   private func addFault(_ body: [String: JSONValue]) -> HTTPResponse {
     let help =
-      "Send {\"path\":\"/oidc/token\",\"kind\":\"status500|delay|garbage|drop|drop_after|"
+      "Send {\"path\":\"/oidc/token\",\"kind\":\"status500|delay|hold|garbage|drop|drop_after|"
       + "answer\",\"count\":1,\"delay_ms\":1000} (an answer with \"status\":400,"
       + "\"body\":\"{…}\")."
     guard let path = body["path"]?.stringValue, path.hasPrefix("/"), !path.hasPrefix("/_sandbox"),
@@ -101,6 +104,7 @@ extension SandboxEngine {
     case "garbage": kind = .garbage
     case "drop": kind = .drop
     case "drop_after": kind = .dropAfterProcessing
+    case "hold": kind = .hold
     case "delay":
       guard let milliseconds = Self.integer(body["delay_ms"]), milliseconds >= 0 else {
         return Self.hookError("A delay needs delay_ms (0 or more). " + help)

@@ -15,6 +15,10 @@ actor SandboxEngine {
   var clockOffset: TimeInterval = 0
   var stats = SandboxStats()
   var faults = FaultPlan()
+  /// `hold` faults taken, and how many of them were released: hold `n` is released once
+  /// `holdsReleased` reaches `n`.
+  private var holdsTaken = 0
+  private var holdsReleased = 0
   var settings: [SandboxProfile: ProfileSettings]
   var simkl = SimklProfile()
   var hivesigner = HivesignerProfile()
@@ -49,11 +53,25 @@ actor SandboxEngine {
     settings[profile] ?? .defaults(for: profile)
   }
 
-  /// Takes one use of a fault waiting for `path`, counting it.
-  func takeFault(for path: String) -> SandboxFault.Kind? {
+  /// Takes one use of a fault waiting for `path`, counting it; a `hold` comes with its number,
+  /// which `isReleased` answers for.
+  func takeFault(for path: String) -> (kind: SandboxFault.Kind, hold: Int)? {
     guard let kind = faults.take(for: path) else { return nil }
     stats.record(.faults, profile: SandboxProfile.serving(path))
-    return kind
+    guard case .hold = kind else { return (kind, 0) }
+    holdsTaken += 1
+    return (kind, holdsTaken)
+  }
+
+  /// True once hold number `hold` was released (`POST /_sandbox/release`).
+  func isReleased(_ hold: Int) -> Bool {
+    hold <= holdsReleased
+  }
+
+  /// Releases every request held so far; returns how many were still held.
+  func releaseHolds() -> Int {
+    defer { holdsReleased = holdsTaken }
+    return holdsTaken - holdsReleased
   }
 
   /// Answers a request for a profile (or the index page).
@@ -118,6 +136,7 @@ actor SandboxEngine {
 
   /// Everything back to how it started.
   func reset() {
+    _ = releaseHolds()
     clockOffset = 0
     stats = SandboxStats()
     faults.clear()

@@ -126,6 +126,9 @@ public final class SandboxServer: Sendable {
 
   // MARK: Serving
 
+  /// The longest a `hold` fault keeps its request when no release comes.
+  static let longestHold: Duration = .seconds(600)
+
   private static func serve(
     _ request: HTTPRequest, engine: SandboxEngine, log: (@Sendable (String) -> Void)?
   ) async -> HTTPResponse {
@@ -136,25 +139,31 @@ public final class SandboxServer: Sendable {
       switch await engine.takeFault(for: request.path) {
       case nil:
         response = await engine.respond(to: request)
-      case .delay(let milliseconds)?:
+      case (.delay(let milliseconds), _)?:
         try? await Task.sleep(for: .milliseconds(milliseconds))
         response = await engine.respond(to: request)
-      case .status500?:
+      case (.hold, let hold)?:
+        let end = ContinuousClock.now + Self.longestHold
+        while !(await engine.isReleased(hold)), ContinuousClock.now < end {
+          try? await Task.sleep(for: .milliseconds(20))
+        }
+        response = await engine.respond(to: request)
+      case (.status500, _)?:
         response = .html(
           Pages.page(
             provider: "authtui", title: "500 Internal Server Error",
             body: "<p>Something went wrong (a fault injected by the sandbox).</p>\n"),
           status: 500)
-      case .garbage?:
+      case (.garbage, _)?:
         response = HTTPResponse(
           status: 200, headers: [("Content-Type", "application/json")],
           body: Array("\u{1}<<not json>>{\"access_token\":".utf8) + [0xFF, 0xFE, 0x00, 0x7B])
-      case .drop?:
+      case (.drop, _)?:
         response = .droppedConnection
-      case .dropAfterProcessing?:
+      case (.dropAfterProcessing, _)?:
         _ = await engine.respond(to: request)
         response = .droppedConnection
-      case .answer(let status, let body)?:
+      case (.answer(let status, let body), _)?:
         response = HTTPResponse(
           status: status, headers: [("Content-Type", "application/json")], body: Array(body.utf8))
       }
