@@ -17,26 +17,31 @@ extension AccountTable {
     batch.reserveCapacity(Self.listingBatch)
     var opening: OpeningBatches?
     var failure: VaultError?
-    _ = try mapRows { row in
-      batch.append(row)
-      guard batch.count == Self.listingBatch, failure == nil else { return }
-      if opening == nil {
-        do throws(VaultError) {
-          opening = try OpeningBatches(openers: openers())
-        } catch {
-          failure = error
-          return
+    do throws(VaultError) {
+      _ = try mapRows { row in
+        batch.append(row)
+        guard batch.count == Self.listingBatch, failure == nil else { return }
+        if opening == nil {
+          do throws(VaultError) {
+            opening = try OpeningBatches(openers: openers())
+          } catch {
+            failure = error
+            return
+          }
         }
+        opening?.open(batch)
+        batch.removeAll(keepingCapacity: true)
       }
-      opening?.open(batch)
-      batch.removeAll(keepingCapacity: true)
+    } catch {
+      failure = failure ?? error
     }
     guard let opening else {
       if let failure { throw failure }
       return batch.map(stored)
     }
-    opening.open(batch)
-    // Every batch handed on is opened before this returns, a failure or not.
+    if failure == nil { opening.open(batch) }
+    // Every batch handed on is opened before this returns, whatever happened: the openers
+    // include this table, whose cipher nothing else may use meanwhile.
     let opened = opening.finish()
     if let failure { throw failure }
     return opened

@@ -89,7 +89,7 @@ extension ExportForm: Dialog {
     let width = min(body.size.columns - 4, 72)
     let noteText: String
     if destination == .envFile {
-      let variable = variable.text.isEmpty ? "NAME" : variable.text
+      let variable = self.variable.text.isEmpty ? "NAME" : self.variable.text
       noteText =
         "Writes \(variable)='…' and \(variable)_EXPIRES_AT, mode 0600; other lines of the "
         + "file stay."
@@ -99,7 +99,7 @@ extension ExportForm: Dialog {
         + "cleared after \(Int(clamping: state.configuration.clipboardClearAfter)) s if unchanged."
     }
     let note = TextWrap.lines(noteText, width: width - 4)
-    let problem = problem.map { TextWrap.lines($0, width: width - 4) } ?? []
+    let problem = self.problem.map { TextWrap.lines($0, width: width - 4) } ?? []
     let rows = 3 + (destination == .envFile ? 2 : 0) + 1 + note.count + problem.count + 2
     let inner = Chrome.dialog(
       "Export \(account)", size: Size(rows: rows, columns: width), in: body, buffer: &buffer)

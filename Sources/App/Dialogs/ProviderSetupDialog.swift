@@ -80,7 +80,6 @@ extension ProviderSetupForm: WaitingForm {
   func draw(state: AppState, body: Rect, now: Date, in buffer: inout ScreenBuffer) {
     buffer.fill(body, role: .default)
     let name = provider.name
-    let setup = setup
     let wanted = setup.asksClientSecret ? "client id and secret" : "client id"
     Chrome.titleBar("Set up \(name)", detail: setup.missing, in: &buffer)
     let area = Rect(
@@ -153,7 +152,7 @@ extension ProviderSetupForm: WaitingForm {
       }
     }
     page.skip()
-    if let problem = problem {
+    if let problem {
       page.wrapped(
         "✗ " + problem, role: .statusError, limit: max(1, min(3, page.remaining)), in: &buffer)
     } else if pending != nil {
