@@ -22,10 +22,13 @@ public enum RawHTTPClient {
   }
 
   /// Sends a `GET target` request and returns the whole response text.
-  public static func get(_ target: String, port: UInt16, headers: [String] = []) async -> String {
+  public static func get(
+    _ target: String, port: UInt16, headers: [String] = [],
+    timeout: TimeInterval = defaultTimeout
+  ) async -> String {
     let head = (["GET \(target) HTTP/1.1", "Host: 127.0.0.1:\(port)"] + headers + ["", ""])
       .joined(separator: "\r\n")
-    return await exchange(port: port, bytes: Array(head.utf8))
+    return await exchange(port: port, bytes: Array(head.utf8), timeout: timeout)
   }
 
   /// Sends a `POST target` with a form body and returns the whole response text.
