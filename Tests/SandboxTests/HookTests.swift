@@ -77,8 +77,8 @@ import Testing
     _ = await harness.postJSON(Hooks.fault, #"{"path":"/oidc/.well-known","kind":"hold"}"#)
     let held = Task { await harness.get(SandboxPaths.OIDC.discovery) }
     // The request is taken (counted) and kept: nothing answers it until the release.
-    while await harness.server.stats()[.faults, .oidc] < 1 {
-      try await Task.sleep(for: .milliseconds(10))
+    try await waitUntil("the sandbox took the held request") {
+      await harness.server.stats()[.faults, .oidc] >= 1
     }
     #expect(await harness.server.stats()[.requests, .oidc] == 0)
     let released = await harness.postJSON(SandboxPaths.Hooks.release, "{}")

@@ -69,8 +69,9 @@ extension AppState {
     case .signedOut(let id, let name, let result):
       signOutFinished(id, name, result, now: now)
     case .signOutFactsLearned(let id, _, let result):
-      for index in panels.indices where SignOutState(panels[index])?.learning == id {
+      for index in panels.indices {
         updateDialog(SignOutState.self, at: index) { dialog in
+          guard dialog.learning == id else { return }
           dialog.learning = nil
           switch result {
           case .success(let facts):
@@ -174,8 +175,10 @@ extension AppState {
       keepSelectionVisible()
       closeDetails(of: name)
     }
-    for index in panels.indices where SignOutState(panels[index])?.step == .working(id) {
-      updateDialog(SignOutState.self, at: index) { $0.step = .done(result) }
+    for index in panels.indices {
+      updateDialog(SignOutState.self, at: index) { dialog in
+        if dialog.step == .working(id) { dialog.step = .done(result) }
+      }
     }
     switch result {
     case .failure(let failure):

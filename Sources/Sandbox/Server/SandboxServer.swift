@@ -144,7 +144,7 @@ public final class SandboxServer: Sendable {
         response = await engine.respond(to: request)
       case (.hold, let hold)?:
         let end = ContinuousClock.now + Self.longestHold
-        while !(await engine.isReleased(hold)), ContinuousClock.now < end {
+        while !(await engine.isReleased(hold)), ContinuousClock.now < end, !Task.isCancelled {
           try? await Task.sleep(for: .milliseconds(20))
         }
         response = await engine.respond(to: request)
