@@ -78,21 +78,9 @@ struct ProvidersShowCommand: AsyncParsableCommand {
     if !fixes.isEmpty {
       lines += ["", "To fix:"] + fixes.map { "  " + $0 }
     }
-    let endpoints =
-      OIDCProviderMetadata.endpointMembers.compactMap { member -> (String, String)? in
-        let url: URL?
-        switch member.name {
-        case "authorization_endpoint": url = file.authorizationEndpoint
-        case "token_endpoint": url = file.tokenEndpoint
-        case "device_authorization_endpoint": url = file.deviceAuthorizationEndpoint
-        case "revocation_endpoint": url = file.revocationEndpoint
-        case "userinfo_endpoint": url = file.userinfoEndpoint
-        case "end_session_endpoint": url = file.endSessionEndpoint
-        case "jwks_uri": url = file.jwksURI
-        default: url = nil
-        }
-        return url.map { (member.name, $0.absoluteString) }
-      } + (file.pinEndpoint.map { [("pin_endpoint", $0.absoluteString)] } ?? [])
+    let endpoints = ProviderEndpoint.allCases.compactMap { endpoint in
+      file.endpoints[endpoint].map { (endpoint.rawValue, $0.absoluteString) }
+    }
     if !endpoints.isEmpty {
       lines += ["", "Endpoints set in the file or preset:"] + aligned(endpoints)
     }

@@ -61,22 +61,7 @@ public struct OIDCProviderMetadata: Sendable, Equatable {
   /// document, RFC 8414 metadata, or both).
   public let sources: [MetadataDocument.Kind]
 
-  /// The wire names of the endpoint members, with the configuration field each one fills.
-  public static var endpointMembers:
-    [(name: String, keyPath: WritableKeyPath<ProviderConfiguration, URL?>)]
-  {
-    [
-      ("authorization_endpoint", \.authorizationEndpoint),
-      ("token_endpoint", \.tokenEndpoint),
-      ("device_authorization_endpoint", \.deviceAuthorizationEndpoint),
-      ("revocation_endpoint", \.revocationEndpoint),
-      ("userinfo_endpoint", \.userinfoEndpoint),
-      ("end_session_endpoint", \.endSessionEndpoint),
-      ("jwks_uri", \.jwksURI),
-    ]
-  }
-
-  /// Endpoint members read beside `endpointMembers`: the registration endpoint, which no
+  /// Endpoint members read beside `ProviderEndpoint.published`: the registration endpoint, which no
   /// configuration field holds, and the PAR endpoint, which `applying(_:)` takes on its own
   /// (a provider file does not set it; its `par` decides whether it is used).
   public static let otherEndpointMembers = [
@@ -135,7 +120,7 @@ public struct OIDCProviderMetadata: Sendable, Equatable {
     sources = usable.map(\.kind)
 
     var endpoints: [String: URL] = [:]
-    let names = Self.endpointMembers.map(\.name) + Self.otherEndpointMembers
+    let names = ProviderEndpoint.published.map(\.rawValue) + Self.otherEndpointMembers
     for name in names where !overridden.contains(name) {
       endpoints[name] = try Self.endpoint(name, in: usable)
     }
@@ -209,7 +194,7 @@ public struct OIDCProviderMetadata: Sendable, Equatable {
     return nil
   }
 
-  /// The endpoint member called `name` (one of `endpointMembers` or `otherEndpointMembers`).
+  /// The endpoint member called `name` (one of `ProviderEndpoint.published` or `otherEndpointMembers`).
   public func endpoint(named name: String) -> URL? {
     switch name {
     case "authorization_endpoint": return authorizationEndpoint
@@ -309,9 +294,8 @@ extension ProviderConfiguration {
   /// provider file's `par` and `dpop` decide what they are used for.
   public func applying(_ metadata: OIDCProviderMetadata) -> ProviderConfiguration {
     var merged = self
-    for member in OIDCProviderMetadata.endpointMembers where merged[keyPath: member.keyPath] == nil
-    {
-      merged[keyPath: member.keyPath] = metadata.endpoint(named: member.name)
+    for endpoint in ProviderEndpoint.published where merged[keyPath: endpoint.keyPath] == nil {
+      merged[keyPath: endpoint.keyPath] = metadata.endpoint(named: endpoint.rawValue)
     }
     merged.requiresIssuerInAuthorizationResponse =
       requiresIssuerInAuthorizationResponse || metadata.issuerParameterSupported
@@ -328,7 +312,6 @@ extension ProviderConfiguration {
   /// The wire names of the endpoints this configuration sets itself, which discovery must not
   /// replace.
   var explicitEndpointNames: Set<String> {
-    let members = OIDCProviderMetadata.endpointMembers
-    return Set(members.filter { self[keyPath: $0.keyPath] != nil }.map(\.name))
+    Set(ProviderEndpoint.published.filter { self[keyPath: $0.keyPath] != nil }.map(\.rawValue))
   }
 }

@@ -260,9 +260,9 @@ public struct ProviderCatalog: Sendable {
 
   static func derivedFlows(_ file: ProviderFile) -> [SignInFlow] {
     var flows: [SignInFlow] = []
-    if file.authorizationEndpoint != nil || file.issuer != nil { flows.append(.pkce) }
-    if file.deviceAuthorizationEndpoint != nil { flows.append(.device) }
-    if file.pinEndpoint != nil { flows.append(.pin) }
+    if file.endpoints[.authorization] != nil || file.issuer != nil { flows.append(.pkce) }
+    if file.endpoints[.deviceAuthorization] != nil { flows.append(.device) }
+    if file.endpoints[.pin] != nil { flows.append(.pin) }
     return flows
   }
 
@@ -275,12 +275,7 @@ public struct ProviderCatalog: Sendable {
     guard let id = file.id, let clientID = file.clientID else { return nil }
     var configuration = ProviderConfiguration(
       id: id, name: file.name, issuer: file.issuer, clientID: clientID, flows: flows,
-      scopes: file.scopes ?? [], authorizationEndpoint: file.authorizationEndpoint,
-      tokenEndpoint: file.tokenEndpoint,
-      deviceAuthorizationEndpoint: file.deviceAuthorizationEndpoint,
-      revocationEndpoint: file.revocationEndpoint, userinfoEndpoint: file.userinfoEndpoint,
-      endSessionEndpoint: file.endSessionEndpoint, jwksURI: file.jwksURI,
-      pinEndpoint: file.pinEndpoint, redirectPort: file.redirectPort,
+      scopes: file.scopes ?? [], redirectPort: file.redirectPort,
       redirectPath: file.redirectPath ?? "/callback",
       tokenRequestEncoding: file.tokenRequestEncoding ?? .form,
       loginTimeout: file.loginTimeout ?? defaultLoginTimeout ?? 300,
@@ -293,6 +288,7 @@ public struct ProviderCatalog: Sendable {
       identity: file.identity,
       clientSecret: file.clientSecretRequired == true ? file.clientSecret : nil,
       issuerTemplate: issuerTemplate, errorAliases: file.errorAliases ?? [:])
+    for (endpoint, url) in file.endpoints { configuration[keyPath: endpoint.keyPath] = url }
     configuration.refreshRequiresClientSecret = file.refreshRequiresClientSecret ?? false
     configuration.refreshTokenLifetime = file.refreshTokenLifetime.flatMap {
       $0 > 0 ? TimeInterval($0) : nil

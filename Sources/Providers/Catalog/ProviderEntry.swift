@@ -92,19 +92,11 @@ extension ProviderEntry {
 extension SignInFlow {
   /// True when `file` has the endpoints this flow needs without discovery.
   func hasEndpoints(in file: ProviderFile) -> Bool {
-    switch self {
-    case .pkce: return file.authorizationEndpoint != nil && file.tokenEndpoint != nil
-    case .device: return file.deviceAuthorizationEndpoint != nil && file.tokenEndpoint != nil
-    case .pin: return file.pinEndpoint != nil
-    }
+    requiredEndpoints.allSatisfy { file.endpoints[$0] != nil }
   }
 
   /// The endpoint names this flow needs, for error messages.
   var requiredEndpointNames: String {
-    switch self {
-    case .pkce: return "authorization_endpoint and token_endpoint"
-    case .device: return "device_authorization_endpoint and token_endpoint"
-    case .pin: return "pin_endpoint"
-    }
+    requiredEndpoints.map(\.rawValue).joined(separator: " and ")
   }
 }

@@ -35,17 +35,18 @@ public struct ProblemList: Error, Sendable, Equatable {
 
 extension FieldReader {
   /// Every field a provider file may have, for the unknown-field check and its suggestion.
-  static let providerFields = [
-    "id", "name", "preset", "issuer", "client_id", "flows", "scopes", "authorization_endpoint",
-    "token_endpoint", "device_authorization_endpoint", "revocation_endpoint", "userinfo_endpoint",
-    "end_session_endpoint", "jwks_uri", "pin_endpoint", "redirect_port", "redirect_path",
-    "token_request_encoding", "login_timeout", "extra_authorize_params", "extra_request_params",
-    "extra_request_params_location", "user_agent", "authorization_response_iss_parameter_supported",
-    "registration_url", "registration_note", "discovery", "post_logout_redirect_uri", "identity",
-    "access_settings_url", "refresh_requires_client_secret", "post_logout_uses_redirect_uri",
-    "application_type", "client_secret", "client_secret_required", "fields",
-    "id_token_issuer_fields", "error_aliases", "refresh_token_lifetime", "scope_separator",
-    "registration_client_uri", "registration_access_token", "par", "dpop",
+  static let providerFields = otherProviderFields + ProviderEndpoint.allCases.map(\.rawValue)
+
+  private static let otherProviderFields = [
+    "id", "name", "preset", "issuer", "client_id", "flows", "scopes", "redirect_port",
+    "redirect_path", "token_request_encoding", "login_timeout", "extra_authorize_params",
+    "extra_request_params", "extra_request_params_location", "user_agent",
+    "authorization_response_iss_parameter_supported", "registration_url", "registration_note",
+    "discovery", "post_logout_redirect_uri", "identity", "access_settings_url",
+    "refresh_requires_client_secret", "post_logout_uses_redirect_uri", "application_type",
+    "client_secret", "client_secret_required", "fields", "id_token_issuer_fields",
+    "error_aliases", "refresh_token_lifetime", "scope_separator", "registration_client_uri",
+    "registration_access_token", "par", "dpop",
   ]
 
   static let identityFields = [
@@ -92,14 +93,9 @@ extension FieldReader {
       return nil
     }
     file.scopes = stringList("scopes")
-    file.authorizationEndpoint = endpoint("authorization_endpoint")
-    file.tokenEndpoint = endpoint("token_endpoint")
-    file.deviceAuthorizationEndpoint = endpoint("device_authorization_endpoint")
-    file.revocationEndpoint = endpoint("revocation_endpoint")
-    file.userinfoEndpoint = endpoint("userinfo_endpoint")
-    file.endSessionEndpoint = endpoint("end_session_endpoint")
-    file.jwksURI = endpoint("jwks_uri")
-    file.pinEndpoint = endpoint("pin_endpoint")
+    for name in ProviderEndpoint.allCases {
+      file.endpoints[name] = endpoint(name.rawValue)
+    }
     file.redirectPort = integer("redirect_port", in: 1...65535).map { UInt16($0) }
     file.redirectPath = string("redirect_path").flatMap { path in
       if path.hasPrefix("/") && !path.contains("?") && !path.contains("#") { return path }

@@ -59,14 +59,7 @@ extension ProviderFile {
     }
     var file = self
     file.issuer = issuer.map { fill($0) }
-    file.authorizationEndpoint = fill(authorizationEndpoint)
-    file.tokenEndpoint = fill(tokenEndpoint)
-    file.deviceAuthorizationEndpoint = fill(deviceAuthorizationEndpoint)
-    file.revocationEndpoint = fill(revocationEndpoint)
-    file.userinfoEndpoint = fill(userinfoEndpoint)
-    file.endSessionEndpoint = fill(endSessionEndpoint)
-    file.jwksURI = fill(jwksURI)
-    file.pinEndpoint = fill(pinEndpoint)
+    file.endpoints = endpoints.mapValues { fill($0) ?? $0 }
     file.postLogoutRedirectURI = fill(postLogoutRedirectURI)
     file.extraAuthorizeParameters = extraAuthorizeParameters?.mapValues { fill($0) }
     file.extraRequestParameters = extraRequestParameters?.mapValues { fill($0) }

@@ -30,14 +30,9 @@ public struct ProviderFile: Sendable, Equatable {
   public var clientSecretRequired: Bool?
   public var flows: [SignInFlow]?
   public var scopes: [String]?
-  public var authorizationEndpoint: URL?
-  public var tokenEndpoint: URL?
-  public var deviceAuthorizationEndpoint: URL?
-  public var revocationEndpoint: URL?
-  public var userinfoEndpoint: URL?
-  public var endSessionEndpoint: URL?
-  public var jwksURI: URL?
-  public var pinEndpoint: URL?
+  /// The endpoints the file sets (`authorization_endpoint`, `token_endpoint`, … under their
+  /// metadata names); discovery fills the others when the file has an `issuer`.
+  public var endpoints: [ProviderEndpoint: URL] = [:]
   public var redirectPort: UInt16?
   public var redirectPath: String?
   public var tokenRequestEncoding: TokenRequestEncoding?
@@ -92,7 +87,8 @@ public struct ProviderFile: Sendable, Equatable {
 
   public init() {}
 
-  /// This file's fields laid over `base`: set fields win; parameter maps merge key by key.
+  /// This file's fields laid over `base`: set fields win; parameter maps and the endpoints
+  /// merge key by key.
   public func overriding(_ base: ProviderFile) -> ProviderFile {
     var merged = self
     func inherited<Value>(_ field: WritableKeyPath<ProviderFile, Value?>) -> (inout ProviderFile)
@@ -104,10 +100,7 @@ public struct ProviderFile: Sendable, Equatable {
       inherited(\.id), inherited(\.name), inherited(\.preset), inherited(\.issuer),
       inherited(\.idTokenIssuerFields), inherited(\.clientID), inherited(\.clientSecret),
       inherited(\.clientSecretRequired), inherited(\.flows), inherited(\.scopes),
-      inherited(\.authorizationEndpoint), inherited(\.tokenEndpoint),
-      inherited(\.deviceAuthorizationEndpoint), inherited(\.revocationEndpoint),
-      inherited(\.userinfoEndpoint), inherited(\.endSessionEndpoint), inherited(\.jwksURI),
-      inherited(\.pinEndpoint), inherited(\.redirectPort), inherited(\.redirectPath),
+      inherited(\.redirectPort), inherited(\.redirectPath),
       inherited(\.tokenRequestEncoding), inherited(\.loginTimeout),
       inherited(\.extraRequestParametersLocation), inherited(\.userAgent),
       inherited(\.issuerInAuthorizationResponse), inherited(\.usesDiscovery),
@@ -125,6 +118,7 @@ public struct ProviderFile: Sendable, Equatable {
     for map in parameterMaps {
       merged[keyPath: map] = Self.merge(base[keyPath: map], self[keyPath: map])
     }
+    merged.endpoints = base.endpoints.merging(endpoints) { _, own in own }
     return merged
   }
 

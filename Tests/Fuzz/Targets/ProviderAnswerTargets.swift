@@ -92,7 +92,7 @@ extension FuzzTargets {
           json: json, expectedIssuer: issuer, overridden: overridden)
       else { continue }
       require(metadata.issuer == issuer, "accepted another issuer")
-      for name in OIDCProviderMetadata.endpointMembers.map(\.name) {
+      for name in ProviderEndpoint.published.map(\.rawValue) {
         guard let url = metadata.endpoint(named: name) else { continue }
         require(ProviderConfiguration.isAllowedEndpoint(url), "accepted \(name) \(url)")
       }
