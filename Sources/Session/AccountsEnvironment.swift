@@ -97,6 +97,8 @@ public actor AccountsEnvironment: AppEnvironment {
       return .issuerDiscovered(id, issuer: issuer, await discover(issuer))
     case .addProvider(let id, let provider, let issuer, let clientID):
       return .providerAdded(id, await addProvider(provider, issuer: issuer, clientID: clientID))
+    case .changePassphrase(let id, let current, let new):
+      return .vaultPassphraseChanged(id, await changePassphrase(from: current, to: new))
     case .rename(let id, let account, let label):
       return .renamed(
         id, account, label: label,
@@ -236,6 +238,26 @@ public actor AccountsEnvironment: AppEnvironment {
     }
     await ready(vault)
     return nil
+  }
+
+  /// `authtui vault passwd`'s work: the current passphrase checked by unlocking with it again
+  /// (a wrong one changes nothing), the data key rewrapped under the new one, and the unlock
+  /// key that `vault unlock --cache` kept in the kernel keyring, stale now, removed.
+  private func changePassphrase(from current: SecretText, to new: SecretText) async
+    -> Result<PassphraseChange, PassphraseChangeFailure>
+  {
+    guard let vault else { return .failure(.vault("the vault is not open")) }
+    do throws(VaultError) {
+      try await vault.unlock(with: Passphrase(current.revealed))
+      try await vault.changePassphrase(
+        to: Passphrase(new.revealed), parameters: setup.newVaultParameters)
+    } catch .wrongPassphrase {
+      return .failure(.wrongCurrent)
+    } catch {
+      return .failure(.vault(error.description))
+    }
+    let removed = (try? await vault.identifier()).map { UnlockKeyCache.forget(vaultID: $0) }
+    return .success(PassphraseChange(removedCachedKey: removed ?? false))
   }
 
   /// Creates the vault; nil, or why not.

@@ -8,7 +8,8 @@ import Testing
 @testable import AuthCore
 
 /// Golden screens of "Other provider…" (the issuer form, what discovery found with and without
-/// registration, a failure), the rename dialog and the label prompt after a sign-in.
+/// registration, a failure), the rename dialog and the label prompt after a sign-in, and the
+/// passphrase dialog.
 extension ScreenSnapshotTests {
   @Test(arguments: sizes) func issuerFormWithAnIssuerTyped(size: Size) {
     var driver = Driver(size: size)
@@ -67,6 +68,28 @@ extension ScreenSnapshotTests {
     driver.press(.control("u"))
     driver.type("robert")
     Snapshot.check(driver.frame, Self.name("rename", size))
+  }
+
+  @Test(arguments: sizes) func passphraseDialog(size: Size) {
+    var driver = Driver(size: size)
+    driver.press(.character("P"))
+    driver.type("old secret")
+    driver.press(.enter)
+    driver.type("new")
+    Snapshot.check(driver.frame, Self.name("passphrase", size))
+  }
+
+  @Test(arguments: sizes) func passphraseDialogRefusingTheCurrentOne(size: Size) {
+    var driver = Driver(size: size)
+    driver.press(.character("P"))
+    for text in ["wrong", "new", "new"] {
+      driver.type(text)
+      driver.press(.enter)
+    }
+    if let id = driver.state.busy.last?.id {
+      driver.finish(id, .passphraseChanged(.failure(.wrongCurrent)))
+    }
+    Snapshot.check(driver.frame, Self.name("passphrase-refused", size))
   }
 
   @Test(arguments: sizes) func renameDialogRefusingALabel(size: Size) {

@@ -44,6 +44,9 @@ public enum Effect: Sendable, Equatable {
   /// when no `clientID` is given and the server allows it (RFC 7591), write
   /// `providers/ID.json`, read the catalog again: `.providerAdded`.
   case addProvider(RequestID, provider: ProviderID, issuer: String, clientID: String?)
+  /// Check the current passphrase and give the vault the new one (`authtui vault passwd`'s
+  /// work): `.vaultPassphraseChanged`.
+  case changePassphrase(RequestID, current: SecretText, new: SecretText)
   /// Give the account the label `label` (`AccountBook.rename`): `.renamed`.
   case rename(RequestID, AccountName, label: String)
   /// Start a sign-in attempt; its progress comes back as `.signInProgress` under the same id,

@@ -31,6 +31,8 @@ public enum Response: Sendable {
   /// The provider added (its file written, the catalog read again), or why not
   /// (`.addProvider`).
   case providerAdded(RequestID, Result<ProviderAdded, ProviderAdditionError>)
+  /// The vault's passphrase was changed, or why not (`.changePassphrase`).
+  case vaultPassphraseChanged(RequestID, Result<PassphraseChange, PassphraseChangeFailure>)
   /// The list after the account got its new label, or why it did not (`.rename`).
   case renamed(RequestID, AccountName, label: String, Result<AccountList, AccountsError>)
   /// The account a sign-in stored, and whether its label is only an opaque identifier, or why
@@ -77,6 +79,7 @@ public enum Response: Sendable {
     case .unlocked(let id, _), .accountsLoaded(let id, _), .providersLoaded(let id, _),
       .providerSetupSaved(let id, _, _), .providersWatched(let id, _),
       .issuerDiscovered(let id, _, _), .providerAdded(let id, _), .renamed(let id, _, _, _),
+      .vaultPassphraseChanged(let id, _),
       .signedIn(let id, _), .redirectSubmitted(let id, _), .pageOpened(let id, _),
       .copied(let id, _), .refreshed(let id, _, _), .refreshedAhead(let id, _, _),
       .vaultWatched(let id, _), .damagedRemoved(let id, _, _), .signedOut(let id, _, _),

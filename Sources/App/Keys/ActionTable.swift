@@ -33,6 +33,8 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
   case labelField = "label-field"
   /// Typing an account's new label (the rename dialog, or the prompt after a sign-in).
   case rename
+  /// The dialog that changes the vault's passphrase.
+  case passphrase
   /// The sign-out confirmation and its result.
   case signOut = "sign-out"
   /// The export dialog.
@@ -61,6 +63,7 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
     case .pasteRedirect: return "Paste the redirect address"
     case .labelField: return "Sign-in: type the label"
     case .rename: return "Rename an account"
+    case .passphrase: return "Change the vault's passphrase"
     case .signOut: return "Sign out"
     case .export: return "Export"
     case .damaged: return "Damaged accounts"
@@ -73,7 +76,8 @@ public enum KeyContext: String, Sendable, Hashable, CaseIterable {
   /// Esc, arrows, Tab, Ctrl-…) reach the key map there.
   public var takesText: Bool {
     switch self {
-    case .unlock, .filter, .pasteRedirect, .labelField, .providerSetup, .otherProvider, .rename:
+    case .unlock, .filter, .pasteRedirect, .labelField, .providerSetup, .otherProvider, .rename,
+      .passphrase:
       return true
     default: return false
     }
@@ -113,6 +117,7 @@ public enum Command: String, Sendable, Hashable, CaseIterable {
   case remove
   case editLabel = "label"
   case rename
+  case changePassphrase = "passphrase"
   case retry
   case nextField = "next-field"
   case previousField = "previous-field"
@@ -213,6 +218,10 @@ public enum ActionTable {
       help: "remove the damaged account from this vault (its tokens cannot be read or revoked)",
       hint: "remove", contexts: [.damaged]),
     Row(
+      command: .changePassphrase, defaultKeys: [key("P")],
+      help: "change the vault's passphrase (asks the current one first)", hint: "passphrase",
+      contexts: [.list]),
+    Row(
       command: .filter, defaultKeys: [key("/")], help: "filter the accounts as you type",
       hint: "filter", contexts: [.list]),
     Row(
@@ -244,7 +253,7 @@ public enum ActionTable {
       command: .confirm, defaultKeys: [.enter], help: "choose, confirm or submit", hint: "ok",
       contexts: [
         .unlock, .notices, .filter, .providerChoice, .providerSetup, .otherProvider, .flowChoice,
-        .pasteRedirect, .labelField, .rename, .signOut, .export,
+        .pasteRedirect, .labelField, .rename, .passphrase, .signOut, .export,
       ]),
     Row(
       command: .yes, defaultKeys: [key("y")], help: "yes, sign out or remove", hint: nil,
@@ -254,10 +263,10 @@ public enum ActionTable {
       contexts: [.signOut, .damaged]),
     Row(
       command: .nextField, defaultKeys: [.tab], help: "next field", hint: "next field",
-      contexts: [.unlock, .providerSetup, .otherProvider, .export]),
+      contexts: [.unlock, .providerSetup, .otherProvider, .passphrase, .export]),
     Row(
       command: .previousField, defaultKeys: [.backtab], help: "previous field", hint: nil,
-      contexts: [.unlock, .providerSetup, .otherProvider, .export]),
+      contexts: [.unlock, .providerSetup, .otherProvider, .passphrase, .export]),
     Row(
       command: .toggle, defaultKeys: [.character(" "), .left, .right],
       help: "switch between env file and clipboard", hint: nil, contexts: [.export]),

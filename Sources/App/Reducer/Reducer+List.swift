@@ -31,6 +31,8 @@ extension AppState {
         return []
       }
       panels.append(.damaged(DamagedState()))
+    case .changePassphrase:
+      panels.append(PassphraseForm().panel)
     case .filter:
       isEditingFilter = true
     case .confirm:

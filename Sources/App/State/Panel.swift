@@ -29,6 +29,8 @@ public enum DialogPanel: Sendable, Equatable {
   case signOut(SignOutState)
   /// The export dialog.
   case export(ExportForm)
+  /// The dialog that changes the vault's passphrase.
+  case passphrase(PassphraseForm)
 
   /// The dialog, for what every dialog does (`Dialog`).
   var current: any Dialog {
@@ -38,6 +40,7 @@ public enum DialogPanel: Sendable, Equatable {
     case .rename(let form): return form
     case .signOut(let dialog): return dialog
     case .export(let form): return form
+    case .passphrase(let form): return form
     }
   }
 }

@@ -27,6 +27,7 @@ enum Answer {
   case browser(BrowserReport)
   case signOutFacts(Result<SignOutFacts, AccountsError>)
   case questions([ConfirmationQuestion])
+  case passphraseChanged(Result<PassphraseChange, PassphraseChangeFailure>)
 }
 
 extension Action {
@@ -49,6 +50,8 @@ extension Response {
       (.createVault(let id, _), .unlocked(let problem)):
       return .unlocked(id, problem: problem)
     case (.loadAccounts(let id), .accounts(let result)): return .accountsLoaded(id, result)
+    case (.changePassphrase(let id, _, _), .passphraseChanged(let result)):
+      return .vaultPassphraseChanged(id, result)
     case (.rename(let id, let name, let label), .accounts(let result)):
       return .renamed(id, name, label: label, result)
     case (.setDefault(let id, let name, let isDefault), .accounts(let result)):
@@ -106,6 +109,7 @@ extension Effect {
       .removeDamaged(let id, _), .saveProviderSetup(let id, _, _, _, _),
       .exportEnvFile(let id, _, _, _), .setDefault(let id, _, _), .watchProviders(let id),
       .discoverIssuer(let id, _), .addProvider(let id, _, _, _), .rename(let id, _, _),
+      .changePassphrase(let id, _, _),
       .learnSignOutFacts(let id, _), .watchQuestions(let id), .answerQuestion(let id, _, _):
       return id
     }

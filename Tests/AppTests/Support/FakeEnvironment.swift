@@ -64,6 +64,11 @@ actor FakeEnvironment: AppEnvironment {
       return .unlocked(id, problem: passphrase.revealed == "right" ? nil : "wrong passphrase")
     case .createVault(let id, _):
       return .unlocked(id, problem: nil)
+    case .changePassphrase(let id, let current, _):
+      return .vaultPassphraseChanged(
+        id,
+        current.revealed == "right"
+          ? .success(PassphraseChange(removedCachedKey: false)) : .failure(.wrongCurrent))
     case .loadAccounts(let id):
       return .accountsLoaded(id, .success(AccountList(accounts: accounts)))
     case .loadProviders(let id):
