@@ -90,7 +90,8 @@ let package = Package(
     .target(
       name: "Session",
       dependencies: [
-        "Accounts", "App", "AuthCore", "Crypto", "Isolation", "Providers", "System", "Terminal", "Vault",
+        "Accounts", "App", "AuthCore", "Crypto", "Isolation", "Providers", "System", "Terminal",
+        "Theme", "Vault",
       ]),
 
     // Build tool: compiles data files (Themes/*.theme, provider presets) into their modules.
@@ -203,7 +204,9 @@ let package = Package(
     .testTarget(name: "IsolationTests", dependencies: ["Isolation"]),
     .testTarget(
       name: "SessionTests",
-      dependencies: ["Accounts", "App", "AuthCore", "Providers", "Session", "TestSupport"]),
+      dependencies: [
+        "Accounts", "App", "AuthCore", "Providers", "Session", "TestSupport", "Theme",
+      ]),
     .testTarget(
       name: "AgentTests",
       dependencies: [

@@ -72,30 +72,11 @@ enum InteractiveCommand {
     }
     defer { demo?.cleanUp() }
 
-    let configuration = setup.configuration
-    let settingsFile = ConfigurationLocation.display(configuration.settingsFile)
-    let (settings, settingsProblems) = UserSettings.load(from: configuration)
-    var notices = settingsProblems.map(\.description)
-    if demo == nil {
-      // Provider files that cannot be read at all (the rest show on the sign-in screens).
-      notices += ProviderCatalog.load(from: configuration).skippedFiles.map(\.description)
-    }
     let noColor = options.noColor
     let colors = ColorMode(environment: environment, noColorFlag: noColor)
-    notices += themes.problems.map(\.description)
-    let theme: Theme
-    do {
-      theme = try themes.theme(
-        requested: options.theme ?? settings.theme, colorsOff: colors == .monochrome)
-    } catch {
-      notices.append("\(settingsFile): \"theme\": \(error)")
-      theme =
-        (try? themes.theme(requested: nil, colorsOff: colors == .monochrome))
-        ?? Theme(name: "plain", styles: [:])
-    }
-    let keys = KeyBindings(
-      overrides: settings.keys, file: settingsFile,
-      lines: settings.keyPositions.mapValues(\.line))
+    let settings = InterfaceSettings(
+      configuration: setup.configuration, themes: themes, requestedTheme: options.theme,
+      colorsOff: colors == .monochrome, readsProviderFiles: demo == nil)
 
     let screen: CursesScreen
     do {
@@ -119,7 +100,7 @@ enum InteractiveCommand {
     let launcher = BrowserLauncher.available(environment: environment)
     let approver = DemoApprover()
     let useApprover = demo != nil && launcher == nil
-    let clearAfter = settings.clipboardClearAfter ?? 45
+    let clearAfter = settings.clipboardClearAfter
     let world = AccountsEnvironment(
       setup: setup, access: access, terminal: TerminalClipboard(mailbox: mailbox),
       environment: environment, clearAfter: clearAfter,
@@ -130,16 +111,16 @@ enum InteractiveCommand {
     let state = AppState(
       configuration: AppConfiguration(
         vaultPath: ConfigurationLocation.display(setup.location.fileURL),
-        configDirectory: ConfigurationLocation.display(configuration.directory),
+        configDirectory: ConfigurationLocation.display(setup.configuration.directory),
         browserAvailable: launcher != nil || useApprover, clipboardClearAfter: clearAfter,
         demoNotice: demo == nil ? nil : DemoSetup.notice,
         demoApprover: useApprover ? approver.username : nil,
         issuerSuggestion: demo?.dynamicIssuer),
-      keys: keys, notices: notices)
+      keys: settings.keys, notices: settings.notices)
     // Once the accounts show, what starting touched of the libraries' code is given back
     // (StartupPages); what the UI uses from then on comes back from the page cache.
     let loop = AppLoop(
-      screen: screen, theme: theme, state: state, environment: world, mailbox: mailbox,
+      screen: screen, theme: settings.theme, state: state, environment: world, mailbox: mailbox,
       settled: { StartupPages.release() })
     // SIGTERM, SIGHUP (and SIGINT) end the loop, so the terminal is restored before the process
     // ends by that signal (main.swift); a refresh being stored finishes first.
