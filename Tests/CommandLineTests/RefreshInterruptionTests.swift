@@ -86,7 +86,9 @@ import Testing
     let next = try await token(cli)
     #expect(next.status == 0, "\(next.stderr)")
     #expect(next.stdout.trimmingCharacters(in: .newlines) == old)
-    #expect(Date().timeIntervalSince(started) < 30)
+    // Waiting out the lease (45 s from its start) would take longer: well under it, there was
+    // no wait, however busy the machine.
+    #expect(Date().timeIntervalSince(started) < 35)
     // The killed process's request is carried out by the provider; nothing else arrives.
     await release(cli)
     try await waitUntil("the sandbox carried out the killed process's refresh") {
@@ -110,7 +112,7 @@ import Testing
     // The lease would last 45 s; the waiter sees its holder gone and answers long before.
     #expect(await waiter.nextLine(timeout: 40) == old)
     #expect(await waiter.wait() == 0)
-    #expect(Date().timeIntervalSince(started) < 20)
+    #expect(Date().timeIntervalSince(started) < 35)
     #expect(await cli.stat("refreshes") == 0)
     #expect(await cli.stat("reuse_detections") == 0)
     await release(cli)
