@@ -14,7 +14,7 @@ extension ScreenSnapshotTests {
 
   static var demo: AppConfiguration {
     var configuration = Fixtures.configuration
-    configuration.demoNotice = "DEMO · throwaway vault, cheap scrypt"
+    configuration.demoNotice = "DEMO · throwaway vault, passphrase \"demo\""
     configuration.demoApprover = "demo-user"
     return configuration
   }

@@ -115,7 +115,7 @@ import Testing
   @Test func theDemoApprovesWithoutABrowser() async throws {
     try await Self.runDemo { tmux in
       let start = try await tmux.waitFor("No accounts yet.")
-      #expect(start[0].contains("DEMO · throwaway vault, cheap scrypt"))
+      #expect(start[0].contains("DEMO · throwaway vault, passphrase \"demo\""))
       try await tmux.sendKeys("a")
       try await tmux.select(provider: "Simkl")
       try await tmux.sendKeys("Enter")

@@ -91,7 +91,7 @@ struct DemoSetup: Sendable {
   }
 
   /// What the title bar says during the demo.
-  static let notice = "DEMO · throwaway vault, cheap scrypt"
+  static let notice = "DEMO · throwaway vault, passphrase \"demo\""
 
   /// Removes the folder (the vault and the configuration).
   func cleanUp() {
