@@ -5,7 +5,8 @@ import Theme
 /// The passphrase dialog (the list's `P`): the current passphrase, then the new one twice.
 /// The current one is asked although the vault is open, as `authtui vault passwd` asks it: an
 /// unlocked terminal left alone does not let anyone lock its owner out. Only the wrapped data
-/// key is rewritten; the tokens, the agent's keys and every other process's stay as they are.
+/// key is rewritten: the tokens and a running agent's keys stay as they are, and another open
+/// UI asks for the new passphrase (it notices the change, `VaultChange.passphraseChanged`).
 public struct PassphraseForm: Sendable, Equatable {
   /// The fields, in focus order.
   public enum Field: Sendable, Equatable, CaseIterable {
@@ -95,8 +96,8 @@ extension PassphraseForm: WaitingForm {
     let width = min(body.size.columns - 4, 64)
     let last = lastLines(state: state, now: now, width: width - 4)
     var note = TextWrap.lines(
-      "Only the key that opens the vault is rewrapped: the accounts, the agent and the other "
-        + "authtui processes carry on.", width: width - 4, limit: 3)
+      "Only the key that opens the vault is rewrapped: the accounts and a running agent carry "
+        + "on; another open authtui asks for the new passphrase.", width: width - 4, limit: 3)
     // On a short screen the note goes first, then the lines between the fields: what went
     // wrong, under them, stays in sight.
     var fieldGap = 1
