@@ -104,4 +104,15 @@ import Testing
     driver.finish(id, .passphraseChanged(.failure(.vault("the vault is busy; try again"))))
     #expect(driver.state.message?.text == "the vault is busy; try again")
   }
+
+  @Test func aWrongCurrentPassphraseAnsweredAfterEscSaysHowToTryAgain() throws {
+    var (driver, effects) = Self.typed("wrong", "new one", "new one")
+    let id = try #require(effects.first.flatMap(\.request))
+    driver.press(.escape)
+    driver.finish(id, .passphraseChanged(.failure(.wrongCurrent)))
+    #expect(driver.state.topPanel == nil)
+    #expect(
+      driver.state.message?.text
+        == "the passphrase was not changed: that was not the vault's current one; P tries again")
+  }
 }

@@ -225,12 +225,18 @@ extension AppState {
     let formIndex = formIndex(waitingFor: request)
     switch result {
     case .failure(.wrongCurrent):
+      guard let formIndex else {
+        // The dialog was closed while the vault checked: no field to type it again in.
+        message = StatusMessage(
+          .error,
+          "the passphrase was not changed: that was not the vault's current one; "
+            + "\(keyName(.changePassphrase, in: .list)) tries again", now: now)
+        return
+      }
       requestFailed(PassphraseChangeFailure.wrongCurrent.message, inFormAt: formIndex, now: now)
-      if let formIndex {
-        updateDialog(PassphraseForm.self, at: formIndex) {
-          $0.current = TextField(isSecret: true)
-          $0.focus = .current
-        }
+      updateDialog(PassphraseForm.self, at: formIndex) {
+        $0.current = TextField(isSecret: true)
+        $0.focus = .current
       }
     case .failure(let failure):
       requestFailed(failure.message, inFormAt: formIndex, now: now)
