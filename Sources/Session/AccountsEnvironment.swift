@@ -241,8 +241,9 @@ public actor AccountsEnvironment: AppEnvironment {
   }
 
   /// `authtui vault passwd`'s work: the current passphrase checked by unlocking with it again
-  /// (a wrong one changes nothing), the data key rewrapped under the new one, and the unlock
-  /// key that `vault unlock --cache` kept in the kernel keyring, stale now, removed.
+  /// (a wrong one changes nothing), the data key rewrapped under the new one, the unlock key
+  /// that `vault unlock --cache` kept in the kernel keyring, stale now, removed, and the
+  /// passphrase variable named if one is set (it gives the old passphrase now).
   private func changePassphrase(from current: SecretText, to new: SecretText) async
     -> Result<PassphraseChange, PassphraseChangeFailure>
   {
@@ -257,7 +258,13 @@ public actor AccountsEnvironment: AppEnvironment {
       return .failure(.vault(error.description))
     }
     let removed = (try? await vault.identifier()).map { UnlockKeyCache.forget(vaultID: $0) }
-    return .success(PassphraseChange(removedCachedKey: removed ?? false))
+    let staleVariable: String? =
+      switch setup.passphrase?.origin {
+      case .variable(let name), .file(let name, _), .command(let name, _): name
+      case .terminal, nil: nil
+      }
+    return .success(
+      PassphraseChange(removedCachedKey: removed ?? false, staleVariable: staleVariable))
   }
 
   /// Creates the vault; nil, or why not.

@@ -83,6 +83,20 @@ import Testing
         == "changed the vault's passphrase; removed the stale unlock key cached in the keyring")
   }
 
+  @Test func aPassphraseVariableLeftStaleIsNamed() throws {
+    var (driver, effects) = Self.typed("right", "new one", "new one")
+    let id = try #require(effects.first.flatMap(\.request))
+    driver.finish(
+      id,
+      .passphraseChanged(
+        .success(
+          PassphraseChange(removedCachedKey: false, staleVariable: "AUTHTUI_PASSPHRASE_FILE")
+        )))
+    #expect(
+      driver.state.message?.text
+        == "changed the vault's passphrase; update AUTHTUI_PASSPHRASE_FILE where you set it")
+  }
+
   @Test func aWrongCurrentPassphraseIsTypedAgainAndTheNewOnesKept() throws {
     var (driver, effects) = Self.typed("wrong", "new one", "new one")
     let id = try #require(effects.first.flatMap(\.request))

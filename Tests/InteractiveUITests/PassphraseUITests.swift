@@ -37,6 +37,8 @@ import Testing
       for _ in 0..<3 { try await tmux.sendKeys("Enter") }
       let changed = try await tmux.waitFor("changed the vault's passphrase")
       #expect(!changed.contains { $0.contains("Change the vault's passphrase") })
+      // The UI was unlocked by AUTHTUI_PASSPHRASE, which now holds the old passphrase.
+      #expect(changed.contains { $0.contains("update AUTHTUI_PASSPHRASE where you set it") })
       try await tmux.quit()
     }
     let old = try await Self.list(with: UIFixture.passphrase, in: fixture)

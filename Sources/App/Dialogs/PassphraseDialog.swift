@@ -47,13 +47,27 @@ public struct PassphraseForm: Sendable, Equatable {
   }
 }
 
-/// A passphrase change that was made: whether it also removed the unlock key that
-/// `authtui vault unlock --cache` kept in the kernel keyring (the change made it stale).
+/// A passphrase change that was made, and what it made stale: the unlock key that `authtui
+/// vault unlock --cache` kept in the kernel keyring (removed), and the variable that supplied
+/// the old passphrase (which the user must update where they set it).
 public struct PassphraseChange: Sendable, Equatable {
+  /// True when the stale unlock key was removed from the kernel keyring.
   public var removedCachedKey: Bool
+  /// `AUTHTUI_PASSPHRASE`, `…_FILE` or `…_COMMAND` when one supplies the passphrase: it gives
+  /// the old one now.
+  public var staleVariable: String?
 
-  public init(removedCachedKey: Bool) {
+  public init(removedCachedKey: Bool, staleVariable: String? = nil) {
     self.removedCachedKey = removedCachedKey
+    self.staleVariable = staleVariable
+  }
+
+  /// The status line's sentence.
+  var summary: String {
+    var parts = ["changed the vault's passphrase"]
+    if let staleVariable { parts.append("update \(staleVariable) where you set it") }
+    if removedCachedKey { parts.append("removed the stale unlock key cached in the keyring") }
+    return parts.joined(separator: "; ")
   }
 }
 
@@ -242,11 +256,7 @@ extension AppState {
       requestFailed(failure.message, inFormAt: formIndex, now: now)
     case .success(let change):
       if let formIndex { panels.removeSubrange(formIndex...) }
-      message = StatusMessage(
-        .success,
-        "changed the vault's passphrase"
-          + (change.removedCachedKey ? "; removed the stale unlock key cached in the keyring" : ""),
-        now: now)
+      message = StatusMessage(.success, change.summary, now: now)
     }
   }
 }
