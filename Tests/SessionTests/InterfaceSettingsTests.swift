@@ -29,11 +29,18 @@ import Theme
     try body(location)
   }
 
+  /// The settings of `location` with the built-in themes, colours on.
+  static func settings(
+    _ location: ConfigurationLocation, theme: String? = nil, readsProviderFiles: Bool = true
+  ) -> InterfaceSettings {
+    InterfaceSettings(
+      configuration: location, themes: ThemeCatalog(), requestedTheme: theme, colorsOff: false,
+      readsProviderFiles: readsProviderFiles)
+  }
+
   @Test func withNoSettingsFileTheUIHasTheDefaultsAndNothingToSay() throws {
     try withFolder(settings: nil) { location in
-      let settings = InterfaceSettings(
-        configuration: location, themes: ThemeCatalog(), requestedTheme: nil, colorsOff: false,
-        readsProviderFiles: true)
+      let settings = Self.settings(location)
       #expect(settings.theme.name == "default")
       #expect(settings.clipboardClearAfter == 45)
       #expect(settings.notices.isEmpty)
@@ -42,14 +49,10 @@ import Theme
 
   @Test func theFilesThemeAndClipboardTimeAreUsedAndTheOptionsThemeWins() throws {
     try withFolder(settings: #"{"theme": "light", "clipboard_clear_after": 10}"#) { location in
-      let fromFile = InterfaceSettings(
-        configuration: location, themes: ThemeCatalog(), requestedTheme: nil, colorsOff: false,
-        readsProviderFiles: true)
+      let fromFile = Self.settings(location)
       #expect(fromFile.theme.name == "light")
       #expect(fromFile.clipboardClearAfter == 10)
-      let fromOption = InterfaceSettings(
-        configuration: location, themes: ThemeCatalog(), requestedTheme: "high-contrast",
-        colorsOff: false, readsProviderFiles: true)
+      let fromOption = Self.settings(location, theme: "high-contrast")
       #expect(fromOption.theme.name == "high-contrast")
       #expect(fromOption.notices.isEmpty)
     }
@@ -57,9 +60,7 @@ import Theme
 
   @Test func aThemeThatCannotBeUsedIsSaidAndTheDefaultDrawsInstead() throws {
     try withFolder(settings: #"{"theme": "nosuch"}"#) { location in
-      let settings = InterfaceSettings(
-        configuration: location, themes: ThemeCatalog(), requestedTheme: nil, colorsOff: false,
-        readsProviderFiles: true)
+      let settings = Self.settings(location)
       #expect(settings.theme.name == "default")
       #expect(settings.notices.count == 1)
       let notice = try #require(settings.notices.first)
@@ -71,23 +72,17 @@ import Theme
 
   @Test func aProviderFileThatCannotBeReadIsSaidUnlessTheFolderIsTheDemos() throws {
     try withFolder(settings: nil, providerFiles: ["broken.json": "{ not json"]) { location in
-      let user = InterfaceSettings(
-        configuration: location, themes: ThemeCatalog(), requestedTheme: nil, colorsOff: false,
-        readsProviderFiles: true)
+      let user = Self.settings(location)
       #expect(user.notices.count == 1)
       #expect(user.notices.first?.contains("broken.json") == true)
-      let demo = InterfaceSettings(
-        configuration: location, themes: ThemeCatalog(), requestedTheme: nil, colorsOff: false,
-        readsProviderFiles: false)
+      let demo = Self.settings(location, readsProviderFiles: false)
       #expect(demo.notices.isEmpty)
     }
   }
 
   @Test func aKeyBindingThatCannotBeUsedIsSaidWithItsFile() throws {
     try withFolder(settings: #"{"keys": {"refersh": ["r"]}}"#) { location in
-      let settings = InterfaceSettings(
-        configuration: location, themes: ThemeCatalog(), requestedTheme: nil, colorsOff: false,
-        readsProviderFiles: true)
+      let settings = Self.settings(location)
       let problems = settings.notices + settings.keys.problems
       #expect(problems.contains { $0.contains("refersh") })
     }
