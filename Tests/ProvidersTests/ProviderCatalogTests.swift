@@ -169,6 +169,24 @@ import Testing
     #expect(problem.message.hasPrefix("unknown field (did you mean \"token_endpoint\"?)"))
   }
 
+  @Test func aMisspeltFieldOfIdentityIsNamedWithTheFieldsIdentityTakes() throws {
+    try write(
+      "who.json",
+      """
+      { "id": "who", "client_id": "x", "authorization_endpoint": "https://x/a",
+        "token_endpoint": "https://x/t", "user_agnet": "me",
+        "identity": {"source": "userinfo", "labl": ["name"], "label": ["login"]} }
+      """)
+    let problems = ProviderCatalog.load(from: location).skippedFiles
+    #expect(problems.map(\.field) == ["user_agnet", "identity.labl"])
+    #expect(
+      problems.first?.message.hasPrefix("unknown field (did you mean \"user_agent\"?)") == true)
+    #expect(
+      problems.last?.message
+        == "unknown field (did you mean \"label\"?); identity takes source, endpoint, label, "
+        + "subject, email, name, forbidden_scope_hint, tenant")
+  }
+
   @Test func reportsEveryWrongTypeInAFileAtOnce() throws {
     try write(
       "types.json",

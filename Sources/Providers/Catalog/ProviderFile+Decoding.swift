@@ -34,33 +34,11 @@ public struct ProblemList: Error, Sendable, Equatable {
 }
 
 extension FieldReader {
-  /// Every field a provider file may have, for the unknown-field check and its suggestion.
-  static let providerFields = otherProviderFields + ProviderEndpoint.allCases.map(\.rawValue)
-
-  private static let otherProviderFields = [
-    "id", "name", "preset", "issuer", "client_id", "flows", "scopes", "redirect_port",
-    "redirect_path", "token_request_encoding", "login_timeout", "extra_authorize_params",
-    "extra_request_params", "extra_request_params_location", "user_agent",
-    "authorization_response_iss_parameter_supported", "registration_url", "registration_note",
-    "discovery", "post_logout_redirect_uri", "identity", "access_settings_url",
-    "refresh_requires_client_secret", "post_logout_uses_redirect_uri", "application_type",
-    "client_secret", "client_secret_required", "fields", "id_token_issuer_fields",
-    "error_aliases", "refresh_token_lifetime", "scope_separator", "registration_client_uri",
-    "registration_access_token", "par", "dpop",
-  ]
-
-  static let identityFields = [
-    "source", "endpoint", "label", "subject", "email", "name", "forbidden_scope_hint", "tenant",
-  ]
-
   mutating func readProviderFile() -> ProviderFile {
     guard case .object(let members) = document.root else {
       report(nil, "a provider file holds one JSON object ({ \"id\": …, \"client_id\": … })")
       return ProviderFile()
     }
-    reportUnknownFields(
-      of: members, known: Self.providerFields,
-      fix: "the fields are listed in docs/providers.md under \"Provider file fields\"")
     var file = ProviderFile()
     file.id = string("id").flatMap { text in
       do throws(ProviderIDError) {
@@ -131,6 +109,10 @@ extension FieldReader {
     }
     file.pushedAuthorization = choice("par", from: ProtocolMode.allCases)
     file.dpop = choice("dpop", from: ProtocolMode.allCases)
+    // Known are the fields read above: each is named once, where it is read.
+    reportUnknownFields(
+      of: members, known: knownFields(),
+      fix: "the fields are listed in docs/providers.md under \"Provider file fields\"")
     return file
   }
 
@@ -193,14 +175,11 @@ extension FieldReader {
 
   /// `identity`: where the account's label comes from after a sign-in.
   mutating func readIdentity() -> IdentityConfiguration? {
-    guard let value = value("identity") else { return nil }
+    guard let value = lookUp("identity") else { return nil }
     guard case .object(let members) = value else {
       typeMismatch("identity", expected: "an object ({\"source\": \"userinfo\", …})", found: value)
       return nil
     }
-    reportUnknownFields(
-      of: members, known: Self.identityFields, prefix: "identity.",
-      fix: "identity takes " + Self.identityFields.joined(separator: ", "))
     let sourceName = string("identity.source")
     let endpoint = endpoint("identity.endpoint")
     let labels = stringList("identity.label", allowingSingleString: true) ?? []
@@ -209,6 +188,10 @@ extension FieldReader {
     let names = stringList("identity.name", allowingSingleString: true) ?? []
     let hint = string("identity.forbidden_scope_hint")
     let tenants = stringList("identity.tenant", allowingSingleString: true) ?? []
+    let known = knownFields(under: "identity.")
+    reportUnknownFields(
+      of: members, known: known, prefix: "identity.",
+      fix: "identity takes " + known.joined(separator: ", "))
     guard let sourceName else {
       report(
         "identity",

@@ -9,6 +9,10 @@ struct FieldReader {
   let document: JSONDocument
   let file: String
   private var found: [ProviderProblem] = []
+  /// Every path a typed reader looked up, in the order first asked: the fields this reader
+  /// knows (`knownFields(under:)`), so a document's field list is the reading code itself.
+  private var consulted: [String] = []
+  private var consultedSet: Set<String> = []
 
   init(document: JSONDocument, file: String) {
     self.document = document
@@ -61,6 +65,23 @@ struct FieldReader {
     }
   }
 
+  /// The names under `prefix` (`""` for the top level, `identity.` for a member object) that
+  /// a typed reader has looked up so far, in the order first asked.
+  func knownFields(under prefix: String = "") -> [String] {
+    var names: [String] = []
+    for path in consulted where path.hasPrefix(prefix) {
+      let name = String(path.dropFirst(prefix.count).prefix { $0 != "." })
+      if !name.isEmpty && !names.contains(name) { names.append(name) }
+    }
+    return names
+  }
+
+  /// `value(field)`, with `field` noted as one this reader knows.
+  mutating func lookUp(_ field: String) -> JSONValue? {
+    if consultedSet.insert(field).inserted { consulted.append(field) }
+    return value(field)
+  }
+
   /// The value at a dotted path (`theme`, `keys.refresh`).
   func value(_ field: String) -> JSONValue? {
     var current = document.root
@@ -89,7 +110,7 @@ struct FieldReader {
   }
 
   mutating func string(_ field: String) -> String? {
-    guard let value = value(field) else { return nil }
+    guard let value = lookUp(field) else { return nil }
     guard case .string(let text) = value else {
       typeMismatch(field, expected: "a string in double quotes", found: value)
       return nil
@@ -98,7 +119,7 @@ struct FieldReader {
   }
 
   mutating func bool(_ field: String) -> Bool? {
-    guard let value = value(field) else { return nil }
+    guard let value = lookUp(field) else { return nil }
     guard case .bool(let flag) = value else {
       typeMismatch(field, expected: "true or false", found: value)
       return nil
@@ -107,7 +128,7 @@ struct FieldReader {
   }
 
   mutating func integer(_ field: String, in range: ClosedRange<Int>) -> Int? {
-    guard let value = value(field) else { return nil }
+    guard let value = lookUp(field) else { return nil }
     guard case .number(let number) = value, number.rounded() == number,
       let whole = Int(exactly: number)
     else {
@@ -122,7 +143,7 @@ struct FieldReader {
   }
 
   mutating func stringList(_ field: String, allowingSingleString: Bool = false) -> [String]? {
-    guard let value = value(field) else { return nil }
+    guard let value = lookUp(field) else { return nil }
     if allowingSingleString, case .string(let single) = value { return [single] }
     guard case .array(let elements) = value else {
       typeMismatch(field, expected: "an array of strings", found: value)
@@ -140,7 +161,7 @@ struct FieldReader {
   }
 
   mutating func stringMap(_ field: String) -> [String: String]? {
-    guard let value = value(field) else { return nil }
+    guard let value = lookUp(field) else { return nil }
     guard case .object(let members) = value else {
       typeMismatch(field, expected: "an object of string values", found: value)
       return nil
