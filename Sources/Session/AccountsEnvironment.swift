@@ -258,13 +258,9 @@ public actor AccountsEnvironment: AppEnvironment {
       return .failure(.vault(error.description))
     }
     let removed = (try? await vault.identifier()).map { UnlockKeyCache.forget(vaultID: $0) }
-    let staleVariable: String? =
-      switch setup.passphrase?.origin {
-      case .variable(let name), .file(let name, _), .command(let name, _): name
-      case .terminal, nil: nil
-      }
     return .success(
-      PassphraseChange(removedCachedKey: removed ?? false, staleVariable: staleVariable))
+      PassphraseChange(
+        removedCachedKey: removed ?? false, staleVariable: setup.passphrase?.origin.variable))
   }
 
   /// Creates the vault; nil, or why not.

@@ -141,6 +141,15 @@ public enum PassphraseOrigin: Sendable, Equatable, CustomStringConvertible {
     }
   }
 
+  /// The variable that supplies the passphrase (`AUTHTUI_PASSPHRASE`, `…_FILE` or
+  /// `…_COMMAND`); nil when it is typed.
+  public var variable: String? {
+    switch self {
+    case .variable(let name), .file(let name, _), .command(let name, _): return name
+    case .terminal: return nil
+    }
+  }
+
   /// What to do when this passphrase is wrong.
   public var remedy: String {
     switch self {

@@ -143,6 +143,9 @@ import Vault
       ])
     #expect(changed.status == 0, "\(changed.stderr)")
     #expect(changed.stdout.hasPrefix("Changed the passphrase of \(path)."))
+    #expect(
+      changed.stdout.contains(
+        "Update AUTHTUI_PASSPHRASE_COMMAND where you set it: it gives the old passphrase now."))
 
     let vault = try await Vault.open(at: VaultLocation(path: path))
     await #expect(throws: VaultError.wrongPassphrase(path: path)) {

@@ -246,8 +246,8 @@ extension VaultCommandTests {
         changed.stdout
           == "Changed the passphrase of \(path).\nRemoved the unlock key cached in the kernel "
           + "keyring: the new passphrase made it stale (`authtui vault unlock --cache DURATION` "
-          + "caches the new one).\nUpdate AUTHTUI_PASSPHRASE (or its _FILE or _COMMAND) where "
-          + "you set it.\n")
+          + "caches the new one).\nUpdate AUTHTUI_PASSPHRASE where you set it: it gives the old "
+          + "passphrase now.\n")
       #expect(try await cachedKeySerial() == nil)
       let refused = try await authtui(["list"], withoutTerminal: true)
       #expect(refused.status == 3)

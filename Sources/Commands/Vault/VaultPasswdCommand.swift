@@ -40,8 +40,8 @@ struct VaultPasswdCommand: AsyncParsableCommand {
           "Removed the unlock key cached in the kernel keyring: the new passphrase made it "
             + "stale (`authtui vault unlock --cache DURATION` caches the new one).")
       }
-      if PassphraseSource.current(environment: environment).origin != .terminal {
-        lines.append("Update AUTHTUI_PASSPHRASE (or its _FILE or _COMMAND) where you set it.")
+      if let variable = PassphraseSource.current(environment: environment).origin.variable {
+        lines.append("Update \(variable) where you set it: it gives the old passphrase now.")
       }
       console.out(lines.joined(separator: "\n"))
       return .ok
