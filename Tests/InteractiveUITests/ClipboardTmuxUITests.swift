@@ -8,9 +8,11 @@ import Testing
 /// on, instead of "copied".
 @Suite struct ClipboardTmuxUITests {
   /// Runs the UI over one signed-in account `sandbox/work` in a tmux with `setClipboard`, with
-  /// no display (so no wl-copy or xclip), presses `c` and hands the session to `body`.
+  /// no display (so no wl-copy or xclip), presses `c`, waits for `message` and hands the
+  /// session and the screen that showed it to `body`.
   static func copy(
-    inTmuxWith setClipboard: String, _ body: (TmuxSession, UIFixture) async throws -> Void
+    inTmuxWith setClipboard: String, saying message: String,
+    _ body: (TmuxSession, [String], UIFixture) async throws -> Void
   ) async throws {
     let fixture = try await UIFixture.start()
     try await LiveUITests.authtui(["login", "sandbox", "--label", "work"], in: fixture)
@@ -22,17 +24,18 @@ import Testing
       fixture.command, columns: 200, environment: environment, setClipboard: setClipboard
     ) { tmux in
       try await tmux.waitFor("› work")
-      try await tmux.sendKeys("c")
-      try await body(tmux, fixture)
+      let screen = try await tmux.press("c", thenWaitFor: message)
+      try await body(tmux, screen, fixture)
     }
     await fixture.stop()
   }
 
   @Test func withSetClipboardOnTheTokenIsSentThroughTmux() async throws {
-    try await Self.copy(inTmuxWith: "on") { tmux, fixture in
-      try await tmux.waitFor(
-        "sent the token of sandbox/work to the terminal through tmux (OSC 52); the clipboard is "
-          + "cleared in 45 s")
+    try await Self.copy(
+      inTmuxWith: "on",
+      saying: "sent the token of sandbox/work to the terminal through tmux (OSC 52); the "
+        + "clipboard is cleared in 45 s"
+    ) { tmux, _, fixture in
       let token = try #require(try await fixture.accessToken(provider: "sandbox", label: "work"))
       #expect(try await tmux.buffer(becoming: token) == token)
     }
@@ -41,11 +44,12 @@ import Testing
   @Test func withTmuxsDefaultExternalTheMessageSaysNothingWasCopiedAndHowToTurnItOn()
     async throws
   {
-    try await Self.copy(inTmuxWith: "external") { tmux, _ in
-      let screen = try await tmux.waitFor(
-        "the token of sandbox/work was not copied: tmux drops the terminal's copy (OSC 52) "
-          + "while its set-clipboard is external: `set -g set-clipboard on` in ~/.tmux.conf "
-          + "lets it through")
+    try await Self.copy(
+      inTmuxWith: "external",
+      saying: "the token of sandbox/work was not copied: tmux drops the terminal's copy (OSC 52) "
+        + "while its set-clipboard is external: `set -g set-clipboard on` in ~/.tmux.conf "
+        + "lets it through"
+    ) { _, screen, _ in
       #expect(!screen.contains { $0.contains("copied the token") })
       #expect(!screen.contains { $0.contains("cleared in") })
     }

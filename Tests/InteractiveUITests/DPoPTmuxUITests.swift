@@ -26,8 +26,7 @@ import Testing
       try await tmux.waitFor("› work")
       try await tmux.sendKeys("Enter")
       try await tmux.waitFor("Key (jkt)     \(jkt)")
-      try await tmux.sendKeys("c")
-      try await tmux.waitFor("sandbox/work's token is DPoP-bound")
+      try await tmux.press("c", thenWaitFor: "sandbox/work's token is DPoP-bound")
       let buffer = (try? await tmux.tmux("show-buffer")) ?? ""
       #expect(buffer.isEmpty)
     }

@@ -17,9 +17,8 @@ import Testing
       let signedIn = try await tmux.waitFor("signed in: sandbox/alice")
       #expect(signedIn.contains { $0.hasPrefix(" › alice") && $0.contains("● valid") })
 
-      try await tmux.sendKeys("c")
-      try await tmux.waitFor(
-        "sent the token of sandbox/alice to the terminal through tmux (OSC 52);")
+      try await tmux.press(
+        "c", thenWaitFor: "sent the token of sandbox/alice to the terminal through tmux (OSC 52);")
       let stored = try await fixture.accessToken(provider: "sandbox", label: "alice")
       let token = try #require(stored)
       #expect(try await tmux.buffer(becoming: token) == token)

@@ -34,8 +34,8 @@ import Testing
       // Nothing typed shows.
       #expect(!refused.contains { $0.contains(replacement) || $0.contains("not the passphrase") })
       try await tmux.type(UIFixture.passphrase)
-      for _ in 0..<3 { try await tmux.sendKeys("Enter") }
-      let changed = try await tmux.waitFor("changed the vault's passphrase")
+      let changed = try await tmux.press(
+        "Enter", "Enter", "Enter", thenWaitFor: "changed the vault's passphrase")
       #expect(!changed.contains { $0.contains("Change the vault's passphrase") })
       // The UI was unlocked by AUTHTUI_PASSPHRASE, which now holds the old passphrase.
       #expect(changed.contains { $0.contains("update AUTHTUI_PASSPHRASE where you set it") })

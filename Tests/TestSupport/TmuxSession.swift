@@ -141,6 +141,28 @@ public final class TmuxSession: Sendable {
     }
   }
 
+  /// Presses `keys`, then waits until some row of the screen contains `text`: the keys are sent
+  /// and the captures begin on one thread of its own, with no turn of the cooperative pool
+  /// between them. For what shows only for a while after a key (a status message stays six
+  /// seconds): under a full parallel run, the pool can give the test its next turn after the
+  /// keys later than that.
+  @discardableResult
+  public func press(
+    _ keys: String..., thenWaitFor text: String, timeout: Duration = .seconds(60)
+  ) async throws -> [String] {
+    try await onOwnThread(named: "tmux-press") { () throws -> [String] in
+      _ = try self.tmuxBlocking(["send-keys", "-t", self.target] + keys)
+      let deadline = ContinuousClock.now + timeout
+      var screen: [String] = []
+      while ContinuousClock.now < deadline {
+        screen = try self.captureBlocking()
+        if screen.contains(where: { $0.contains(text) }) { return screen }
+        usleep(50_000)
+      }
+      throw TmuxError.timedOut(waitingFor: "\"\(text)\"", screen: screen)
+    }
+  }
+
   /// Waits until some row of the screen contains `text`.
   @discardableResult
   public func waitFor(_ text: String, timeout: Duration = .seconds(60)) async throws -> [String] {
