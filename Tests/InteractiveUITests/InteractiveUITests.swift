@@ -13,8 +13,8 @@ import Testing
     try await TmuxSession.run(fixture.command, environment: environment) { tmux in
       try await tmux.unlock()
       try await tmux.waitFor("No accounts yet. Press a to sign in to a provider.")
-      try await tmux.signIn(provider: "Sandbox OpenID provider")
-      let signedIn = try await tmux.waitFor("signed in: sandbox/alice")
+      let signedIn = try await tmux.signIn(
+        provider: "Sandbox OpenID provider", thenWaitFor: "signed in: sandbox/alice")
       #expect(signedIn.contains { $0.hasPrefix(" › alice") && $0.contains("● valid") })
 
       try await tmux.press(

@@ -48,8 +48,7 @@ import Testing
         try await second.waitFor("› home")
         try await second.sendKeys("j")
         try await second.waitFor("› work")
-        try await second.sendKeys("r")
-        try await second.waitFor("refreshed sandbox/work")
+        try await second.press("r", thenWaitFor: "refreshed sandbox/work")
         try await second.quit()
       }
       try await tmux.waitUntil("the second UI's refresh of sandbox/work") { screen in

@@ -32,8 +32,7 @@ import Testing
       try await tmux.sendKeys("Enter")
       // Registered and saved, the sign-in goes on: two flows, the browser first.
       try await tmux.waitFor("How do you want to sign in to dynamic?")
-      try await tmux.sendKeys("Enter")
-      let signedIn = try await tmux.waitFor("signed in: dynamic/alice")
+      let signedIn = try await tmux.press("Enter", thenWaitFor: "signed in: dynamic/alice")
       #expect(signedIn.contains { $0.hasPrefix(" › alice") && $0.contains("● valid") })
       try await tmux.quit()
     }

@@ -97,8 +97,7 @@ import Testing
       try await tmux.type(secret)
       let typed = try await tmux.waitFor("Client secret  •")
       #expect(!typed.contains { $0.contains(secret) })
-      try await tmux.sendKeys("Enter")
-      try await tmux.waitFor("signed in: google/alice@example.com")
+      try await tmux.press("Enter", thenWaitFor: "signed in: google/alice@example.com")
       try await tmux.quit()
     }
     let written = try String(contentsOfFile: file, encoding: .utf8)

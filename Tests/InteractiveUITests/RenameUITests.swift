@@ -19,8 +19,7 @@ import Testing
       #expect(!number.isEmpty && number.allSatisfy(\.isNumber), "\(field)")
       try await tmux.sendKeys("C-u")
       try await tmux.type("work")
-      try await tmux.sendKeys("Enter")
-      let listed = try await tmux.waitFor("signed in: sandbox/work")
+      let listed = try await tmux.press("Enter", thenWaitFor: "signed in: sandbox/work")
       #expect(listed.contains { $0.hasPrefix(" › work") && $0.contains("● valid") })
       #expect(!listed.contains { $0.contains(number) })
       try await tmux.quit()
@@ -43,8 +42,8 @@ import Testing
       try await tmux.waitFor("✗ the label \"alice/home\" holds /")
       try await tmux.sendKeys("C-u")
       try await tmux.type("work")
-      try await tmux.sendKeys("Enter")
-      let renamed = try await tmux.waitFor("renamed sandbox/alice to sandbox/work")
+      let renamed = try await tmux.press(
+        "Enter", thenWaitFor: "renamed sandbox/alice to sandbox/work")
       #expect(renamed.contains { $0.hasPrefix(" › work") })
       #expect(try await fixture.accessToken(provider: "sandbox", label: "work") != nil)
 

@@ -100,13 +100,22 @@ extension TmuxSession {
   }
 
   /// Opens the sign-in, chooses `provider`, then its first flow (a provider with one flow has
-  /// no choice to make).
-  func signIn(provider: String, choosingFlow: Bool = true) async throws {
+  /// no choice to make); with `message`, waits for it after the last key, from the same thread
+  /// (`press(_:thenWaitFor:)`: "signed in: …" shows only for a while) and returns that screen.
+  @discardableResult
+  func signIn(provider: String, choosingFlow: Bool = true, thenWaitFor message: String? = nil)
+    async throws -> [String]
+  {
     try await sendKeys("a")
     try await select(provider: provider)
-    try await sendKeys("Enter")
-    guard choosingFlow else { return }
-    try await waitFor("How do you want to sign in to \(provider)?")
-    try await sendKeys("Enter")
+    if choosingFlow {
+      try await sendKeys("Enter")
+      try await waitFor("How do you want to sign in to \(provider)?")
+    }
+    guard let message else {
+      try await sendKeys("Enter")
+      return []
+    }
+    return try await press("Enter", thenWaitFor: message)
   }
 }
