@@ -44,7 +44,8 @@ extension AppState {
       return providerSetupSaved(id, provider: provider, result, now: now)
     case .signedIn(let id, let result):
       return signInFinished(id, result, now: now)
-    case .vaultPassphraseChanged(let id, let result): vaultPassphraseChanged(id, result, now: now)
+    case .vaultPassphraseChanged(let id, let result):
+      vaultPassphraseChanged(id, result, now: now)
     case .renamed(let id, let name, let label, let result):
       renamed(id, name, to: label, result, now: now)
     case .providersWatched(_, let list):

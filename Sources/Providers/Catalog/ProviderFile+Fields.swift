@@ -59,7 +59,7 @@ extension ProviderFile {
     }
     var file = self
     file.issuer = issuer.map { fill($0) }
-    file.endpoints = endpoints.mapValues { fill($0) ?? $0 }
+    file.endpoints = endpoints.compactMapValues { fill($0) }
     file.postLogoutRedirectURI = fill(postLogoutRedirectURI)
     file.extraAuthorizeParameters = extraAuthorizeParameters?.mapValues { fill($0) }
     file.extraRequestParameters = extraRequestParameters?.mapValues { fill($0) }
