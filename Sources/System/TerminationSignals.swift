@@ -11,8 +11,8 @@ import Foundation
 ///
 /// A mask on one thread is not enough in a multi-threaded process (STYLE.md "Files, processes
 /// and signals"), and Swift's main thread drops any mask once the top-level code first
-/// suspends: the default action is replaced process-wide (`SIG_IGN`, which libdispatch turns
-/// into its own handler) and a `DispatchSource` per signal reports it here. Nothing of ours runs
+/// suspends: a `DispatchSource` per signal replaces the default action process-wide
+/// (libdispatch's own handler and a `signalfd`) and reports the signal here. Nothing of ours runs
 /// in a signal handler. Outside a critical section a signal ends the process at once, by that
 /// signal (the default action, re-raised), as if nothing had caught it; inside one it is
 /// remembered and acted on when the last section ends. A command that gives a signal a meaning
@@ -47,19 +47,34 @@ public final class TerminationSignals: CriticalSection, @unchecked Sendable {
   private var restorer: (@Sendable () -> Void)?
 
   /// Takes the signals over. Call first thing in `main`.
-  public func install() {
+  ///
+  /// A signal is never lost on the way: the three are blocked on this thread (which every
+  /// thread started from now on inherits) until libdispatch has registered each source (its
+  /// handler and its `signalfd`), so one that comes meanwhile waits, pending, and is then
+  /// read by its source. A parent's ignored signal stays ignored (nohup, a background job's
+  /// SIGINT). When the registration has not come within `registrationDeadline`, the mask is
+  /// put back anyway: a signal then ends the process by its default action.
+  public func install(registrationDeadline: DispatchTimeInterval = .seconds(5)) {
+    var held = sigset_t()
+    var previous = sigset_t()
+    sigemptyset(&held)
+    for number in Self.numbers { sigaddset(&held, number) }
+    pthread_sigmask(SIG_BLOCK, &held, &previous)
+    defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+    let registered = DispatchGroup()
     let made: [any DispatchSourceSignal] = queue.sync { () -> [any DispatchSourceSignal] in
       guard self.sources.isEmpty else { return [] }
-      // A signal the parent chose to ignore (nohup, a background job's SIGINT) stays ignored.
       self.sources = Self.numbers.filter { !Self.isIgnored($0) }.map { number in
-        signal(number, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
         source.setEventHandler { [self] in received(number) }
+        registered.enter()
+        source.setRegistrationHandler { registered.leave() }
         return source
       }
       return self.sources
     }
     made.forEach { $0.resume() }
+    _ = registered.wait(timeout: .now() + registrationDeadline)
   }
 
   /// Gives the signals a meaning of their own until `removeInterceptor` (one at a time:
