@@ -84,11 +84,12 @@ let options = parse(Array(CommandLine.arguments.dropFirst()))
 /// SIGINT and SIGTERM as a stream of events instead of a kill, so the server can close its
 /// port before the process exits. Nonisolated, so the handlers belong to no actor: they run
 /// on a queue of their own. The sources must be kept alive as long as the stream is read.
+/// Until libdispatch has registered them (its handler and a `signalfd`), a signal has its
+/// default action and ends the process: never `SIG_IGN` meanwhile, which would lose it.
 nonisolated func terminationSignals() -> (AsyncStream<Int32>, [any DispatchSourceSignal]) {
   let (stream, continuation) = AsyncStream<Int32>.makeStream()
   let queue = DispatchQueue(label: "authtui-sandbox.signals")
   let sources = [SIGINT, SIGTERM].map { number in
-    signal(number, SIG_IGN)
     let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
     source.setEventHandler { continuation.yield(number) }
     source.resume()
