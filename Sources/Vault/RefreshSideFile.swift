@@ -22,7 +22,9 @@ import Foundation
 ///
 /// The file is opened only as a regular file of this user's with no group or other bits, never
 /// through a symlink; it is made with `O_CREAT|O_EXCL|O_NOFOLLOW` and mode 0600.
-struct RefreshSideFile {
+///
+/// Its reader (`parse`) is the package's for the fuzz target that feeds it damaged files.
+package struct RefreshSideFile {
   /// What the vault file's name is followed by.
   static let suffix = "-refresh"
 
@@ -35,13 +37,13 @@ struct RefreshSideFile {
   static let headerSize = 4 + 8 + 8 + 4
 
   /// One kept-aside refresh, its tokens still sealed.
-  struct Record: Equatable {
+  package struct Record: Equatable {
     let accountID: AccountID
     /// The account version the tokens replace: they are stored only over that version.
     let replacedVersion: Int64
     let sealed: [UInt8]
 
-    var bytes: [UInt8] {
+    package var bytes: [UInt8] {
       RefreshSideFile.magic + CellCodec.bigEndian(UInt64(bitPattern: accountID.rawValue))
         + CellCodec.bigEndian(UInt64(bitPattern: replacedVersion))
         + CellCodec.bigEndian(UInt32(sealed.count)) + sealed
@@ -83,7 +85,7 @@ struct RefreshSideFile {
   }
 
   /// The records at the start of `bytes`, up to the first place that does not hold one.
-  static func parse(_ bytes: ArraySlice<UInt8>) -> (records: [Record], end: Int) {
+  package static func parse(_ bytes: ArraySlice<UInt8>) -> (records: [Record], end: Int) {
     var records: [Record] = []
     var offset = bytes.startIndex
     while offset + headerSize <= bytes.endIndex,

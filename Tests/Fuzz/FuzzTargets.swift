@@ -4,7 +4,7 @@ enum FuzzTargets {
     httpRequest, redirect, jsonParser, jsonWire, providerFile, configFile, themeFile,
     tokenResponse, deviceAuthorization, discovery, compactJWS, idTokenClaims, jwks, envFile,
     agentRequest, agentResponse, gitCredential, dpopNonce, dpopChallenge, pushedAuthorization,
-    agentProof,
+    agentProof, clientRegistration, refreshSideFile,
   ]
 
   /// The target called `name`.

@@ -98,4 +98,44 @@ extension FuzzTargets {
       }
     }
   }
+
+  /// A dynamic client registration's answer (RFC 7591 §3.2.1, RFC 7592 §3), which
+  /// `providers add --issuer` writes into a provider file.
+  ///
+  /// An accepted answer has a client id without spaces or control characters, an https (or
+  /// loopback http) registration URI, dates in range and scopes without empty or spaced
+  /// ones; however it is printed, its secrets never show.
+  static let clientRegistration = FuzzTarget.readingJSONObject(
+    name: "client-registration", summary: "ClientRegistrationResponse: registration answers"
+  ) { json in
+    guard let response = try? ClientRegistrationResponse(json: json) else { return }
+    require(!response.clientID.isEmpty && response.clientID.count <= 512, "client_id kept")
+    require(
+      response.clientID.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F },
+      "a client_id with spaces or control characters kept")
+    if let uri = response.registrationClientURI {
+      require(ProviderConfiguration.isAllowedEndpoint(uri), "registration_client_uri \(uri)")
+    }
+    for date in [response.clientIDIssuedAt, response.clientSecretExpiresAt].compactMap({ $0 }) {
+      let seconds = date.timeIntervalSince1970
+      require(seconds > 0 && seconds < 1e11, "a date of \(seconds) s kept")
+    }
+    for scope in response.scopes ?? [] {
+      require(!scope.isEmpty && !scope.contains(" "), "scope \"\(scope)\" kept")
+    }
+    // Printed (a log line, an error's detail), the answer reads the same whatever its
+    // secrets are.
+    let other = ClientRegistrationResponse(
+      clientID: response.clientID, clientSecret: response.clientSecret.map { _ in .init("S") },
+      clientIDIssuedAt: response.clientIDIssuedAt,
+      clientSecretExpiresAt: response.clientSecretExpiresAt,
+      registrationAccessToken: response.registrationAccessToken.map { _ in .init("T") },
+      registrationClientURI: response.registrationClientURI,
+      redirectURIs: response.redirectURIs, grantTypes: response.grantTypes,
+      tokenEndpointAuthMethod: response.tokenEndpointAuthMethod, scopes: response.scopes)
+    require(
+      String(describing: response) == String(describing: other)
+        && String(reflecting: response) == String(reflecting: other),
+      "printing the answer shows a secret")
+  }
 }
