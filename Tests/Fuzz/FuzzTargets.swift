@@ -3,7 +3,7 @@ enum FuzzTargets {
   static let all: [FuzzTarget] = [
     httpRequest, redirect, jsonParser, jsonWire, providerFile, configFile, themeFile,
     tokenResponse, deviceAuthorization, discovery, compactJWS, idTokenClaims, jwks, envFile,
-    agentRequest, agentResponse, gitCredential, dpopNonce, dpopChallenge, pushedAuthorization,
+    agentRequest, agentResponse, gitCredential, dpopNonce, wwwAuthenticate, pushedAuthorization,
     agentProof, clientRegistration, refreshSideFile,
   ]
 

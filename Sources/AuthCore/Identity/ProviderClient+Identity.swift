@@ -79,7 +79,7 @@ extension ProviderClient {
     } else {
       response = try await send(getRequest(url, bearerToken: accessToken))
     }
-    let challenge = response.headers["www-authenticate"].map(BearerChallenge.init)
+    let challenge = response.headers["www-authenticate"].flatMap(BearerChallenge.init(header:))
     let missingScope = IdentityError.insufficientScope(
       scopeHint: challenge?.scope ?? scopeHint)
     switch response.status {
@@ -97,39 +97,5 @@ extension ProviderClient {
     case .error:
       throw .unexpectedStatus(response.status)
     }
-  }
-}
-
-/// The parameters of a `WWW-Authenticate: Bearer …` challenge (RFC 6750 §3) that the identity
-/// step reads: `error` and `scope`.
-struct BearerChallenge: Equatable {
-  /// `error` (`invalid_token`, `insufficient_scope`).
-  let error: String?
-  /// `scope`: the scopes the resource needs, space-separated.
-  let scope: String?
-
-  /// Reads `header`; parameters it does not find are nil.
-  init(_ header: String) {
-    var parameters: [String: String] = [:]
-    var rest = Substring(header)
-    if rest.lowercased().hasPrefix("bearer") { rest = rest.dropFirst("bearer".count) }
-    while let equals = rest.firstIndex(of: "=") {
-      let name = rest[..<equals].trimmingCharacters(in: CharacterSet(charactersIn: " ,"))
-      rest = rest[rest.index(after: equals)...]
-      let value: Substring
-      if rest.first == "\"" {
-        rest = rest.dropFirst()
-        let end = rest.firstIndex(of: "\"") ?? rest.endIndex
-        value = rest[..<end]
-        rest = end < rest.endIndex ? rest[rest.index(after: end)...] : ""
-      } else {
-        let end = rest.firstIndex(of: ",") ?? rest.endIndex
-        value = rest[..<end]
-        rest = rest[end...]
-      }
-      parameters[name.lowercased()] = OAuthError.clean(String(value))
-    }
-    error = parameters["error"]
-    scope = parameters["scope"]
   }
 }

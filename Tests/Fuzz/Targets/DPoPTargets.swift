@@ -20,22 +20,30 @@ extension FuzzTargets {
     require(DPoPNonce.parse(nonce) == nonce, "reading an accepted nonce again changes it")
   }
 
-  /// A `WWW-Authenticate` header's `DPoP` challenge (RFC 9449 §7.1, RFC 9110 §11.6.1), as a
-  /// resource server refuses a proof or asks for a nonce.
+  /// A `WWW-Authenticate` header (RFC 9110 §11.6.1) as its two readers take it: the `DPoP`
+  /// challenge of a resource server that refuses a proof or asks for a nonce (RFC 9449 §7.1),
+  /// the `Bearer` challenge of an identity endpoint that names a missing scope (RFC 6750 §3).
   ///
   /// What is kept from it is cleaned: no control character reaches a message.
-  static let dpopChallenge = FuzzTarget(
-    name: "dpop-challenge", summary: "DPoPChallenge: WWW-Authenticate headers"
+  static let wwwAuthenticate = FuzzTarget(
+    name: "www-authenticate", summary: "DPoPChallenge, BearerChallenge: WWW-Authenticate headers"
   ) { bytes in
     let text = String(fuzzInput: bytes)
-    guard let challenge = DPoPChallenge(header: text) else { return }
-    require(text.utf8.count <= DPoPChallenge.maximumLength, "an overlong header read")
-    for value in [challenge.error, challenge.errorDescription].compactMap({ $0 }) {
+    var kept: [String] = []
+    if let challenge = DPoPChallenge(header: text) {
+      require(challenge.algorithms.allSatisfy { !$0.isEmpty }, "an empty algorithm name")
+      kept += [challenge.error, challenge.errorDescription].compactMap { $0 }
+    }
+    if let challenge = BearerChallenge(header: text) {
+      kept += [challenge.error, challenge.scope].compactMap { $0 }
+    }
+    guard !kept.isEmpty else { return }
+    require(text.utf8.count <= AuthenticationChallenge.maximumLength, "an overlong header read")
+    for value in kept {
       require(
         !value.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F },
         "a control character kept in \(value.debugDescription)")
     }
-    require(challenge.algorithms.allSatisfy { !$0.isEmpty }, "an empty algorithm name")
   }
 
   /// A PAR endpoint's answer (RFC 9126 §2.2), read from its body as the client reads it.
