@@ -70,6 +70,17 @@ import Testing
     check("list", size, selecting: "🔑 ops-team", pressing: .character("r"))
   }
 
+  /// A terminal wide enough hints every key of the list, the two that only the help screen
+  /// lists at 80 columns (`*` default, `P` passphrase) included.
+  @Test func aWideTerminalHintsEveryKeyOfTheList() {
+    let size = Size(rows: 24, columns: 160)
+    var driver = Driver(size: size)
+    driver.select("🔑 ops-team")
+    let hints = driver.frame.textLines()[size.rows - 1]
+    #expect(hints.contains("* default") && hints.contains("P passphrase"), "\(hints)")
+    Snapshot.check(driver.frame, Self.name("list-wide", size))
+  }
+
   @Test(arguments: sizes) func theDefaultAccountIsMarkedAfterItsLabel(size: Size) {
     let accounts = Fixtures.accounts.map { account in
       var marked = account

@@ -64,7 +64,9 @@ enum Chrome {
     buffer.fill(Rect(row: row, column: 0, rows: 1, columns: width), role: .status)
     var room = width - 2
     var chosen = Set<Int>()
-    for index in hints.indices.sorted(by: { hints[$0].priority < hints[$1].priority }) {
+    // By priority, and among equals in their order: the same hints whatever the sort does.
+    let order = hints.indices.sorted { (hints[$0].priority, $0) < (hints[$1].priority, $1) }
+    for index in order {
       let needed = hints[index].width + (chosen.isEmpty ? 0 : 2)
       guard needed <= room else { continue }
       chosen.insert(index)

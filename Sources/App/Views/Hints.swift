@@ -16,9 +16,13 @@ enum Hints {
       .refresh, .copy,
     ]
     if wanted.first?.0 == .signInAgain { keep.insert(.signInAgain, at: 0) }
+    // Shown only where everything else fits too (a wide terminal): the help screen lists them.
+    let last: [Command] = [.makeDefault, .changePassphrase]
     return wanted.compactMap { command, word in
       guard let key = state.keys.keys(for: command, in: context).first else { return nil }
-      let priority = keep.firstIndex(of: command) ?? keep.count
+      let priority =
+        keep.firstIndex(of: command) ?? last.firstIndex(of: command).map { keep.count + 1 + $0 }
+        ?? keep.count
       return Chrome.Hint(key: key.displayName, word: word, priority: priority)
     }
   }
@@ -38,7 +42,8 @@ enum Hints {
       return state.isEditingFilter
         ? [(.confirm, "keep filter"), (.back, "clear"), (.moveDown, "move")] : listHints(state)
     case .details(let name):
-      var wanted = words(.refresh, .copy, .export, .signOut, .signInAgain, .rename, .back, .help)
+      var wanted = words(
+        .refresh, .copy, .export, .signOut, .signInAgain, .rename, .makeDefault, .back, .help)
       if state.account(name)?.needsSignIn == true {
         wanted.removeAll { $0.0 == .signInAgain || $0.0 == .refresh || $0.0 == .copy }
         wanted.insert(contentsOf: words(.signInAgain), at: 0)
@@ -72,8 +77,8 @@ enum Hints {
       state.visibleAccounts.isEmpty
       ? words(.add, .filter, .help, .quit)
       : words(
-        .details, .add, .refresh, .copy, .export, .signOut, .signInAgain, .rename, .filter, .help,
-        .quit)
+        .details, .add, .refresh, .copy, .export, .signOut, .signInAgain, .rename, .makeDefault,
+        .filter, .changePassphrase, .help, .quit)
     if state.selectedAccount?.needsSignIn == true {
       // Nothing else works on it: signing in again is what the row needs.
       wanted.removeAll { $0.0 == .signInAgain || $0.0 == .refresh || $0.0 == .copy }
