@@ -131,17 +131,40 @@ public enum Clipboard {
 
   /// Runs `command` with `text` on its standard input, without waiting for the daemon the tool
   /// leaves behind (xclip stays to serve the selection).
+  ///
+  /// The whole text is in the pipe before the tool starts: a tool that exits without reading
+  /// it (xclip or wl-copy with a stale `DISPLAY`, common in tmux and over ssh) would otherwise
+  /// have closed the pipe before the write, and the write would end this process by SIGPIPE,
+  /// the UI with its terminal not restored. A text larger than the pipe's buffer (64 KiB)
+  /// grows it first; what still does not fit is not copied, never waited for.
   private static func pipe(_ text: String, into command: String) -> Bool {
     var fds: [Int32] = [0, 0]
     guard Glibc.pipe(&fds) == 0 else { return false }
+    defer { close(fds[0]) }
     _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
-    let started = DetachedCommand.launch("\(command) <&3", inheriting: fds[0])
-    close(fds[0])
+    _ = fcntl(fds[1], F_SETFL, O_NONBLOCK)
     let bytes = Array(text.utf8)
-    let written = bytes.withUnsafeBytes { write(fds[1], $0.baseAddress, $0.count) }
+    if bytes.count > fcntl(fds[1], Self.getPipeSize) {
+      _ = fcntl(fds[1], Self.setPipeSize, Int32(clamping: bytes.count))
+    }
+    var written = 0
+    while written < bytes.count {
+      let count = bytes.withUnsafeBytes { buffer in
+        buffer.baseAddress.map { write(fds[1], $0 + written, buffer.count - written) } ?? -1
+      }
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { break }
+      written += count
+    }
     close(fds[1])
-    return started && written == bytes.count
+    guard written == bytes.count else { return false }
+    return DetachedCommand.launch("\(command) <&3", inheriting: fds[0])
   }
+
+  /// `fcntl`'s `F_SETPIPE_SZ` and `F_GETPIPE_SZ` (Linux 2.6.35; `F_LINUX_SPECIFIC_BASE` + 7
+  /// and + 8), which the Glibc module leaves out with the rest of `_GNU_SOURCE`.
+  private static let setPipeSize: Int32 = 1031
+  private static let getPipeSize: Int32 = 1032
 
   /// Starts the janitor: after `after` seconds, clear each clipboard whose contents still hash
   /// to `digest` (hex SHA-256).

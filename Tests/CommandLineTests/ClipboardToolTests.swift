@@ -1,0 +1,58 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `authtui export --clipboard` with a local clipboard tool (a stand-in for `xclip` on `PATH`,
+/// `DISPLAY` set): the token reaches the tool whole on its standard input, and a tool that
+/// exits without reading it (xclip with a stale `DISPLAY`, as tmux and ssh sessions often
+/// have) never ends the command by SIGPIPE.
+@Suite struct ClipboardToolTests {
+  /// The harness's environment with `xclip` the script `body` in a folder of its own, first
+  /// on `PATH`, and a display named.
+  private func withXclip(_ body: String, in cli: CLIHarness) throws -> [String: String?] {
+    let bin = cli.folder.file("bin")
+    try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+    let script = bin + "/xclip"
+    try "#!/bin/sh\n\(body)\n".write(toFile: script, atomically: true, encoding: .utf8)
+    chmod(script, 0o700)
+    return ["DISPLAY": ":99", "PATH": bin + ":" + (cli.environment["PATH"] ?? "/usr/bin:/bin")]
+  }
+
+  @Test func theTokenReachesTheToolWhole() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    let received = cli.folder.file("received")
+    let environment = try withXclip(
+      "cat > '\(received).part' && mv '\(received).part' '\(received)'", in: cli)
+    let copied = try await cli.run(
+      ["export", "sandbox/alice", "--clipboard", "--clear-after", "0"], environment)
+    #expect(copied.status == 0, "\(copied.stderr)")
+    #expect(copied.stdout.contains("xclip"), "\(copied.stdout)")
+    try await waitUntil("the stand-in xclip wrote what it read") {
+      FileManager.default.fileExists(atPath: received)
+    }
+    let token = try await cli.storedToken("sandbox", "alice")
+    #expect(try String(contentsOfFile: received, encoding: .utf8) == token)
+    await cli.stop()
+  }
+
+  /// The tool exits at once, before or after the command would have written to it: forty
+  /// times, no command ends by SIGPIPE (before, about one in four did, with no word).
+  @Test func aToolThatExitsWithoutReadingNeverEndsTheCommandBySIGPIPE() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    let environment = try withXclip("exit 1", in: cli)
+    var statuses: [Int32] = []
+    for _ in 0..<40 {
+      let result = try await cli.run(
+        ["export", "sandbox/alice", "--clipboard", "--clear-after", "0"], environment)
+      statuses.append(result.status)
+    }
+    #expect(!statuses.contains(128 + SIGPIPE), "\(statuses)")
+    await cli.stop()
+  }
+}
