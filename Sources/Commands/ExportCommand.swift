@@ -93,18 +93,19 @@ struct ExportCommand: AsyncParsableCommand {
             terminalPath: Clipboard.controllingTerminalPath(),
             writeToTerminal: Clipboard.writeToControllingTerminal)
           guard report.terminal || report.localTool != nil else {
+            let reason =
+              report.localToolFailure.map { "\($0), and there is no terminal to send OSC 52 to" }
+              ?? "there is no terminal to send OSC 52 to and no wl-copy or xclip with a display"
             throw AccountsError.envFile(
-              path: "the clipboard",
-              reason:
-                "there is no terminal to send OSC 52 to and no wl-copy or xclip with a display; "
-                + "use --env-file instead")
+              path: "the clipboard", reason: reason + "; use --env-file instead")
           }
           let copy = CopyReport(
             what: "the token of \(exportable.account)",
             tools: report.localTool.map { [$0] } ?? [],
             clearsAfter: clearAfter > 0 ? TimeInterval(clearAfter) : nil,
             terminal: CopyReport.route(
-              sent: report.terminal, tmuxSetClipboard: report.tmuxSetClipboard))
+              sent: report.terminal, tmuxSetClipboard: report.tmuxSetClipboard),
+            toolFailure: report.localToolFailure)
           guard copy.reachedAClipboard else {
             // Inside a tmux that drops OSC 52, with no desktop tool: nothing was copied.
             throw AccountsError.envFile(

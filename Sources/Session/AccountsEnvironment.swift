@@ -660,7 +660,8 @@ public actor AccountsEnvironment: AppEnvironment {
     }
     return CopyReport(
       what: what, tools: report.localTool.map { [$0] } ?? [], clearsAfter: clearsAfter,
-      terminal: CopyReport.route(sent: report.terminal, tmuxSetClipboard: report.tmuxSetClipboard))
+      terminal: CopyReport.route(sent: report.terminal, tmuxSetClipboard: report.tmuxSetClipboard),
+      toolFailure: report.localToolFailure)
   }
 
   // MARK: Sign-out and the browser

@@ -23,12 +23,19 @@ public enum Clipboard {
     /// Inside tmux, its `set-clipboard` option (`on`, `external`, `off`) as tmux answered;
     /// nil outside tmux, or when tmux could not be asked.
     public var tmuxSetClipboard: String?
+    /// Why the local clipboard tool there was did not take the text ("xclip could not copy
+    /// it: it exited with status 1"); nil when it did, or there was none.
+    public var localToolFailure: String?
 
     /// Creates a report.
-    public init(terminal: Bool, localTool: String? = nil, tmuxSetClipboard: String? = nil) {
+    public init(
+      terminal: Bool, localTool: String? = nil, tmuxSetClipboard: String? = nil,
+      localToolFailure: String? = nil
+    ) {
       self.terminal = terminal
       self.localTool = localTool
       self.tmuxSetClipboard = tmuxSetClipboard
+      self.localToolFailure = localToolFailure
     }
   }
 
@@ -45,8 +52,14 @@ public enum Clipboard {
       report.tmuxSetClipboard = tmuxSetClipboard(environment: environment)
     }
     let tool = localTool(environment: environment)
-    if let tool, pipe(text, into: tool.copy) {
-      report.localTool = tool.name
+    if let tool {
+      if let failure = hand(text, to: tool, environment: environment) {
+        let display = environment[tool.display] ?? ""
+        report.localToolFailure =
+          "\(tool.name) could not copy it (\(failure); is \(tool.display)=\(display) still there?)"
+      } else {
+        report.localTool = tool.name
+      }
     }
     if clearAfter > 0 {
       scheduleClearing(
@@ -108,6 +121,8 @@ public enum Clipboard {
     let paste: String
     /// Shell text that empties the clipboard.
     let clear: String
+    /// The variable that names the display it needs (`WAYLAND_DISPLAY`, `DISPLAY`).
+    let display: String
   }
 
   /// `wl-copy` under Wayland, `xclip` under X, when installed and a display exists (both fail
@@ -117,29 +132,39 @@ public enum Clipboard {
       DetachedCommand.isAvailable("wl-copy", environment: environment)
     {
       return LocalTool(
-        name: "wl-copy", copy: "wl-copy", paste: "wl-paste --no-newline", clear: "wl-copy --clear")
+        name: "wl-copy", copy: "wl-copy", paste: "wl-paste --no-newline", clear: "wl-copy --clear",
+        display: "WAYLAND_DISPLAY")
     }
     if !(environment["DISPLAY"] ?? "").isEmpty,
       DetachedCommand.isAvailable("xclip", environment: environment)
     {
       return LocalTool(
         name: "xclip", copy: "xclip -selection clipboard",
-        paste: "xclip -selection clipboard -o", clear: "printf '' | xclip -selection clipboard")
+        paste: "xclip -selection clipboard -o", clear: "printf '' | xclip -selection clipboard",
+        display: "DISPLAY")
     }
     return nil
   }
 
-  /// Runs `command` with `text` on its standard input, without waiting for the daemon the tool
-  /// leaves behind (xclip stays to serve the selection).
+  /// How long a clipboard tool has to take the text: it reads it, then leaves a process of its
+  /// own behind to serve the selection and exits (xclip and wl-copy both), or fails at once
+  /// without a display. One still running then is taken to be serving it.
+  static let toolDeadline: Duration = .seconds(3)
+
+  /// Runs `tool` with `text` on its standard input, in a session of its own, and waits for it
+  /// to take it (not for the process it leaves behind to serve the selection); nil when it
+  /// did, else why not ("it exited with status 1").
   ///
   /// The whole text is in the pipe before the tool starts: a tool that exits without reading
   /// it (xclip or wl-copy with a stale `DISPLAY`, common in tmux and over ssh) would otherwise
   /// have closed the pipe before the write, and the write would end this process by SIGPIPE,
   /// the UI with its terminal not restored. A text larger than the pipe's buffer (64 KiB)
   /// grows it first; what still does not fit is not copied, never waited for.
-  private static func pipe(_ text: String, into command: String) -> Bool {
+  private static func hand(_ text: String, to tool: LocalTool, environment: [String: String])
+    -> String?
+  {
     var fds: [Int32] = [0, 0]
-    guard Glibc.pipe(&fds) == 0 else { return false }
+    guard Glibc.pipe(&fds) == 0 else { return "no pipe (\(String(cString: strerror(errno))))" }
     defer { close(fds[0]) }
     _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
     _ = fcntl(fds[1], F_SETFL, O_NONBLOCK)
@@ -157,8 +182,20 @@ public enum Clipboard {
       written += count
     }
     close(fds[1])
-    guard written == bytes.count else { return false }
-    return DetachedCommand.launch("\(command) <&3", inheriting: fds[0])
+    guard written == bytes.count else { return "the text is larger than a pipe can hold" }
+    let process: SpawnedProcess
+    do {
+      process = try SpawnedProcess.start(
+        "/bin/sh", name: "sh", arguments: ["-c", tool.copy], environment: environment,
+        standardInput: .descriptor(fds[0]), standardOutput: .null, standardError: .null,
+        closing: [fds[0]], detached: true)
+    } catch {
+      return "it could not be started (\(error.reason))"
+    }
+    guard let ended = process.wait(before: .now + toolDeadline), !ended.succeeded else {
+      return nil
+    }
+    return ended.description
   }
 
   /// `fcntl`'s `F_SETPIPE_SZ` and `F_GETPIPE_SZ` (Linux 2.6.35; `F_LINUX_SPECIFIC_BASE` + 7

@@ -178,7 +178,7 @@ public struct SpawnedProcess: Sendable {
 
   /// How the child ended, once it has by `end`; nil when it is still running then. It is
   /// looked at every 10 ms: the children given a deadline end at once or hang.
-  private func wait(before end: ContinuousClock.Instant) -> Termination? {
+  public func wait(before end: ContinuousClock.Instant) -> Termination? {
     var status: Int32 = 0
     while true {
       let ended = waitpid(pid, &status, WNOHANG)

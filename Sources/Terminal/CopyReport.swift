@@ -25,16 +25,20 @@ public struct CopyReport: Sendable, Equatable {
   public var clearsAfter: TimeInterval?
   /// What became of the terminal's copy.
   public var terminal: TerminalRoute
+  /// Why the desktop tool there was did not take it ("xclip could not copy it (…)"), nil when
+  /// it did or there was none.
+  public var toolFailure: String?
 
   /// Describes a copy.
   public init(
     what: String, tools: [String] = [], clearsAfter: TimeInterval? = nil,
-    terminal: TerminalRoute = .sent
+    terminal: TerminalRoute = .sent, toolFailure: String? = nil
   ) {
     self.what = what
     self.tools = tools
     self.clearsAfter = clearsAfter
     self.terminal = terminal
+    self.toolFailure = toolFailure
   }
 
   /// The route of a copy whose OSC 52 was `sent` (or not), inside tmux with `set-clipboard`
@@ -58,7 +62,8 @@ public struct CopyReport: Sendable, Equatable {
 
   /// What was done, in words for the status line: "sent the token of simkl/alice to the
   /// terminal (OSC 52)", "copied … with xclip and sent it to the terminal (OSC 52)", or, inside
-  /// a tmux that drops OSC 52, what did not happen and the tmux setting that makes it happen.
+  /// a tmux that drops OSC 52, what did not happen and the tmux setting that makes it happen;
+  /// a desktop tool that failed is named with why.
   public var sentence: String {
     let tools = self.tools.joined(separator: " and ")
     var text: String
@@ -69,6 +74,7 @@ public struct CopyReport: Sendable, Equatable {
         tools.isEmpty
         ? "sent \(what) to \(place) (OSC 52)"
         : "copied \(what) with \(tools) and sent it to \(place) (OSC 52)"
+      if let toolFailure { text += "; \(toolFailure)" }
     case .droppedByTmux(let setting):
       let drop =
         "tmux drops the terminal's copy (OSC 52) while its set-clipboard is \(setting): "
@@ -77,10 +83,12 @@ public struct CopyReport: Sendable, Equatable {
         tools.isEmpty
         ? "\(what) was not copied: \(drop)"
         : "copied \(what) with \(tools); \(drop)"
+      if let toolFailure { text += "; \(toolFailure)" }
     case .notSent:
       text =
         tools.isEmpty
-        ? "\(what) was not copied: no terminal and no wl-copy or xclip with a display"
+        ? "\(what) was not copied: "
+          + (toolFailure ?? "no terminal and no wl-copy or xclip with a display")
         : "copied \(what) with \(tools)"
     }
     if let seconds = clearsAfter, reachedAClipboard {

@@ -36,6 +36,25 @@ import Testing
     #expect(tmux.sentence == "sent the code to the terminal through tmux (OSC 52)")
   }
 
+  /// A desktop tool that did not take the text (a stale display) is named with why, beside
+  /// what did happen: the terminal's copy still counts, and without one nothing was copied.
+  @Test func aToolThatFailedIsNamedWithWhy() {
+    let failure = "xclip could not copy it (it exited with status 1; is DISPLAY=:1 still there?)"
+    let terminal = CopyReport(what: Self.token, clearsAfter: 45, toolFailure: failure)
+    #expect(terminal.reachedAClipboard)
+    #expect(
+      terminal.sentence
+        == "sent the token of work/bob to the terminal (OSC 52); \(failure); the clipboard is "
+        + "cleared in 45 s")
+    let nowhere = CopyReport(what: Self.token, terminal: .notSent, toolFailure: failure)
+    #expect(!nowhere.reachedAClipboard)
+    #expect(nowhere.sentence == "the token of work/bob was not copied: \(failure)")
+    let dropped = CopyReport(
+      what: Self.token, terminal: .droppedByTmux(setting: "off"), toolFailure: failure)
+    #expect(!dropped.reachedAClipboard)
+    #expect(dropped.sentence.hasSuffix("lets it through; \(failure)"))
+  }
+
   @Test func aTmuxThatDropsOSC52IsSaidWithTheSettingThatLetsItThrough() {
     let dropped = CopyReport(
       what: Self.token, clearsAfter: 45, terminal: .droppedByTmux(setting: "external"))
