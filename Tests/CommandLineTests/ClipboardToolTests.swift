@@ -60,4 +60,30 @@ import Testing
     #expect(outcomes.allSatisfy { $0 == expected }, "\(Set(outcomes))")
     await cli.stop()
   }
+
+  /// The real xclip on an X server of the test's own (Xvfb): the token is on the clipboard,
+  /// as xclip reads it back; once the server is gone, the display is named.
+  @Test func theRealXclipCopiesTheTokenAndAGoneDisplayIsNamed() async throws {
+    guard VirtualDisplay.xclip != nil else {
+      Issue.record("xclip is missing: install xclip (.ci/run does)")
+      return
+    }
+    let display = try await VirtualDisplay.start()
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    let arguments = ["export", "sandbox/alice", "--clipboard", "--clear-after", "0"]
+    let copied = try await cli.run(arguments, ["DISPLAY": display.name])
+    #expect(copied.status == 0, "\(copied.stderr)")
+    #expect(copied.stdout == "Copied the token of sandbox/alice with xclip.\n")
+    let token = try await cli.storedToken("sandbox", "alice")
+    #expect(try await display.clipboard() == token)
+    await display.stop()
+    let gone = try await cli.run(arguments, ["DISPLAY": display.name])
+    #expect(gone.status == 1)
+    #expect(
+      gone.stderr.contains(
+        "xclip could not copy it (it exited with status 1; is DISPLAY=\(display.name) still "
+          + "there?)"), "\(gone.stderr)")
+    await cli.stop()
+  }
 }
