@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Isolation
 import Spelling
 import Terminal
 
@@ -23,8 +24,9 @@ public enum Clipboard {
     /// Inside tmux, its `set-clipboard` option (`on`, `external`, `off`) as tmux answered;
     /// nil outside tmux, or when tmux could not be asked.
     public var tmuxSetClipboard: String?
-    /// Why the local clipboard tool there was did not take the text ("xclip could not copy
-    /// it: it exited with status 1"); nil when it did, or there was none.
+    /// Why the local clipboard tool there was did not take the text ("xclip could not copy it
+    /// (it exited with status 1; is DISPLAY=:0 still there?)"); nil when it did, or there was
+    /// none.
     public var localToolFailure: String?
 
     /// Creates a report.
@@ -54,9 +56,7 @@ public enum Clipboard {
     let tool = localTool(environment: environment)
     if let tool {
       if let failure = hand(text, to: tool, environment: environment) {
-        let display = environment[tool.display] ?? ""
-        report.localToolFailure =
-          "\(tool.name) could not copy it (\(failure); is \(tool.display)=\(display) still there?)"
+        report.localToolFailure = "\(tool.name) could not copy it (\(failure))"
       } else {
         report.localTool = tool.name
       }
@@ -153,7 +153,7 @@ public enum Clipboard {
 
   /// Runs `tool` with `text` on its standard input, in a session of its own, and waits for it
   /// to take it (not for the process it leaves behind to serve the selection); nil when it
-  /// did, else why not ("it exited with status 1").
+  /// did, else why not ("it exited with status 1; is DISPLAY=:0 still there?").
   ///
   /// The whole text is in the pipe before the tool starts: a tool that exits without reading
   /// it (xclip or wl-copy with a stale `DISPLAY`, common in tmux and over ssh) would otherwise
@@ -192,10 +192,14 @@ public enum Clipboard {
     } catch {
       return "it could not be started (\(error.reason))"
     }
-    guard let ended = process.wait(before: .now + toolDeadline), !ended.succeeded else {
+    guard let ended = process.wait(before: .now + toolDeadline) else {
+      // Reaped whenever it ends, so that no zombie stays behind in a long-lived UI.
+      _ = try? startOwnThread(named: "clipboard-tool") { _ = process.wait() }
       return nil
     }
-    return ended.description
+    guard !ended.succeeded else { return nil }
+    let display = environment[tool.display] ?? ""
+    return "\(ended.description); is \(tool.display)=\(display) still there?"
   }
 
   /// `fcntl`'s `F_SETPIPE_SZ` and `F_GETPIPE_SZ` (Linux 2.6.35; `F_LINUX_SPECIFIC_BASE` + 7

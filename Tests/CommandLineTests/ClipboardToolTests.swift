@@ -61,6 +61,19 @@ import Testing
     await cli.stop()
   }
 
+  /// A tool that has read the token but not exited after three seconds (one that serves the
+  /// selection itself, or a slow display) is taken to have it: the command does not wait on.
+  @Test func aToolStillRunningAfterItsDeadlineIsTakenToHaveTheToken() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    let environment = try withXclip("cat > /dev/null; sleep 8", in: cli)
+    let copied = try await cli.run(
+      ["export", "sandbox/alice", "--clipboard", "--clear-after", "0"], environment)
+    #expect(copied.status == 0, "\(copied.stderr)")
+    #expect(copied.stdout == "Copied the token of sandbox/alice with xclip.\n")
+    await cli.stop()
+  }
+
   /// The real xclip on an X server of the test's own (Xvfb): the token is on the clipboard,
   /// as xclip reads it back; once the server is gone, the display is named.
   @Test func theRealXclipCopiesTheTokenAndAGoneDisplayIsNamed() async throws {
