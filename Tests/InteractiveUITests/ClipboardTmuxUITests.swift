@@ -8,17 +8,17 @@ import Testing
 /// on, instead of "copied".
 @Suite struct ClipboardTmuxUITests {
   /// Runs the UI over one signed-in account `sandbox/work` in a tmux with `setClipboard`, with
-  /// no display (so no wl-copy or xclip), presses `c`, waits for `message` and hands the
-  /// session and the screen that showed it to `body`.
+  /// no display (so no wl-copy or xclip) unless `display` names one, presses `c`, waits for
+  /// `message` and hands the session and the screen that showed it to `body`.
   static func copy(
-    inTmuxWith setClipboard: String, saying message: String,
+    inTmuxWith setClipboard: String, display: String? = nil, saying message: String,
     _ body: (TmuxSession, [String], UIFixture) async throws -> Void
   ) async throws {
     let fixture = try await UIFixture.start()
     try await LiveUITests.authtui(["login", "sandbox", "--label", "work"], in: fixture)
     var environment = fixture.environment()
     environment["AUTHTUI_PASSPHRASE"] = UIFixture.passphrase
-    environment["DISPLAY"] = .some(nil)
+    environment["DISPLAY"] = .some(display)
     environment["WAYLAND_DISPLAY"] = .some(nil)
     try await TmuxSession.run(
       fixture.command, columns: 200, environment: environment, setClipboard: setClipboard
@@ -53,5 +53,31 @@ import Testing
       #expect(!screen.contains { $0.contains("copied the token") })
       #expect(!screen.contains { $0.contains("cleared in") })
     }
+  }
+
+  /// With a display, the real xclip takes the token too (read back with `xclip -o`), and the
+  /// line says so; once that display is gone, the line names the failure beside the terminal's
+  /// copy, which still counts.
+  @Test func xclipOnADisplayIsNamedAndSoIsADisplayThatIsGone() async throws {
+    guard VirtualDisplay.xclip != nil else {
+      Issue.record("xclip is missing: install xclip (.ci/run does)")
+      return
+    }
+    let display = try await VirtualDisplay.start()
+    try await Self.copy(
+      inTmuxWith: "on", display: display.name,
+      saying: "copied the token of sandbox/work with xclip and sent it to the terminal through "
+        + "tmux (OSC 52); the clipboard is cleared in 45 s"
+    ) { _, _, fixture in
+      let token = try #require(try await fixture.accessToken(provider: "sandbox", label: "work"))
+      #expect(try await display.clipboard() == token)
+    }
+    await display.stop()
+    try await Self.copy(
+      inTmuxWith: "on", display: display.name,
+      saying: "sent the token of sandbox/work to the terminal through tmux (OSC 52); xclip could "
+        + "not copy it (it exited with status 1; is DISPLAY=\(display.name) still there?); the "
+        + "clipboard is cleared in 45 s"
+    ) { _, _, _ in }
   }
 }
