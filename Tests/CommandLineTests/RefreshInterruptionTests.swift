@@ -150,10 +150,14 @@ import Testing
   @Test func aSignalAtAnyMomentOfStartUpEndsTheProcessByIt() async throws {
     try await whileALeaseIsHeld { cli in
       var lost: [String] = []
+      // The holder's lease lasts 45 s from its start; past it a `token` takes over and answers
+      // at once, before its signal. So the moments are tried for 30 s at most: on a loaded
+      // machine (each start slow) fewer of them.
+      let leaseStillHeld = Date().addingTimeInterval(30)
       // Start-up takes some 25 ms here and longer on a busy machine; the moment the signals
       // change hands lasts under a millisecond. Half-millisecond steps over 60 ms found it
       // twice in two runs of the earlier code (SIG_IGN set before the sources were registered).
-      for attempt in 0..<120 {
+      for attempt in 0..<120 where Date() < leaseStillHeld {
         let signal = [SIGTERM, SIGINT, SIGHUP][attempt % 3]
         let waiter = try startToken(cli)
         usleep(UInt32(attempt) * 500)
