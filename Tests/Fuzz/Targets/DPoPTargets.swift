@@ -29,16 +29,16 @@ extension FuzzTargets {
     name: "www-authenticate", summary: "DPoPChallenge, BearerChallenge: WWW-Authenticate headers"
   ) { bytes in
     let text = String(fuzzInput: bytes)
-    var kept: [String] = []
-    if let challenge = DPoPChallenge(header: text) {
-      require(challenge.algorithms.allSatisfy { !$0.isEmpty }, "an empty algorithm name")
-      kept += [challenge.error, challenge.errorDescription].compactMap { $0 }
-    }
-    if let challenge = BearerChallenge(header: text) {
-      kept += [challenge.error, challenge.scope].compactMap { $0 }
-    }
-    guard !kept.isEmpty else { return }
+    let dpop = DPoPChallenge(header: text)
+    let bearer = BearerChallenge(header: text)
+    guard dpop != nil || bearer != nil else { return }
     require(text.utf8.count <= AuthenticationChallenge.maximumLength, "an overlong header read")
+    var kept: [String] = []
+    if let dpop {
+      require(dpop.algorithms.allSatisfy { !$0.isEmpty }, "an empty algorithm name")
+      kept += [dpop.error, dpop.errorDescription].compactMap { $0 }
+    }
+    if let bearer { kept += [bearer.error, bearer.scope].compactMap { $0 } }
     for value in kept {
       require(
         !value.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F },
