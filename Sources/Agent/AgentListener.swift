@@ -16,12 +16,15 @@ import Loopback
 /// goes to `handler` in a task of its own, with the process that sent it (`AgentPeer`), and
 /// its answer (if any) is written before the connection closes.
 ///
-/// Those tasks all run on one serial queue of the listener's, in turn between their awaits.
-/// Nothing they do blocks: the vault's work runs on the vault's own queue, a provider's answer
-/// and a person's confirmation are awaited, and the answer is sent without waiting. One
-/// long-lived queue answers a burst of callers on one thread; a new queue per request, as the
-/// loopback HTTP server has (its sends may wait), spent about half the agent's CPU in thread
-/// hand-offs (200 callers at once: about 210 µs per request, against 110 µs on one queue).
+/// Those tasks all run on one serial queue, in turn between their awaits: the vault's own
+/// (`Vault.sharedTaskExecutor`), since nearly all an answer does is ask the vault. Nothing they
+/// do blocks: a provider's answer and a person's confirmation are awaited, and the answer is
+/// sent without waiting. One long-lived queue answers a burst of callers on one thread; a new
+/// queue per request, as the loopback HTTP server has (its sends may wait), spent about half
+/// the agent's CPU in thread hand-offs (200 callers at once: about 210 µs per request, against
+/// 110 µs on one queue). And a queue of the listener's beside the vault's still handed each
+/// request to the vault's thread and back: five context switches and 390 µs of the agent's CPU
+/// per `token`, against three and 235 µs on the vault's queue.
 package final class AgentListener: Sendable {
   /// The longest request line, newline included.
   static let maximumRequestBytes = 4096
@@ -46,20 +49,19 @@ package final class AgentListener: Sendable {
   /// `refused` hears of every connection from another user (who it was: "uid 1001, pid 42",
   /// or "an unknown user"); `busy` is the answer line for a connection beyond
   /// `maximumConnections` (the `agent_busy` failure); `handler` answers the rest, knowing
-  /// which process sent it (nil: close without an answer), and must never block (its tasks
-  /// share one queue: see the type's documentation).
-  /// `readTimeout` is `AgentListener.readTimeout` but in tests.
+  /// which process sent it (nil: close without an answer), in tasks that prefer `answering`
+  /// (the vault's `sharedTaskExecutor`), and must never block (its tasks share one queue: see
+  /// the type's documentation). `readTimeout` is `AgentListener.readTimeout` but in tests.
   package init(
     listening listenFD: Int32,
     readTimeout: TimeInterval = AgentListener.readTimeout,
     refused: @escaping @Sendable (_ who: String) -> Void,
     busy: String,
+    answering answers: QueueTaskExecutor,
     handler: @escaping @Sendable (Delivery, AgentPeer) async -> String?
   ) throws(AgentSocketProblem) {
     let uid = geteuid()
     let busyLine = Array((busy + "\n").utf8)
-    // Every answer's queue (see the type's documentation).
-    let answers = QueueTaskExecutor(label: "authtui-agent-answers")
     do {
       server = try SocketRequestServer(
         listening: listenFD,

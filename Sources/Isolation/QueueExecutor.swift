@@ -24,6 +24,13 @@ public final class QueueExecutor: SerialExecutor {
     queue = DispatchQueue(label: label)
   }
 
+  /// A task executor on this same queue: a task that prefers it runs its nonisolated code (and
+  /// any default actor's it calls) one job at a time with this actor's, and goes into the actor
+  /// and out again without handing itself to another thread.
+  public func sharingTaskExecutor() -> QueueTaskExecutor {
+    QueueTaskExecutor(queue: queue)
+  }
+
   public func enqueue(_ job: consuming ExecutorJob) {
     let unowned = UnownedJob(job)
     let executor = asUnownedSerialExecutor()
@@ -49,6 +56,11 @@ public final class QueueTaskExecutor: TaskExecutor {
   /// An executor on a new serial queue called `label`.
   public init(label: String) {
     queue = DispatchQueue(label: label)
+  }
+
+  /// An executor on `queue`, which runs an actor's jobs too (`sharingTaskExecutor`).
+  fileprivate init(queue: DispatchQueue) {
+    self.queue = queue
   }
 
   public func enqueue(_ job: consuming ExecutorJob) {

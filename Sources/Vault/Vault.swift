@@ -28,6 +28,15 @@ public actor Vault {
     executor.asUnownedSerialExecutor()
   }
 
+  /// A task executor on the vault's own queue. A task that prefers it runs its nonisolated
+  /// code between the vault's jobs, one at a time with them, and goes into and out of the vault
+  /// on the thread it is on, with no hand-off to another thread and back. For tasks that do
+  /// little but ask the vault (the agent's answers); what they do outside the vault holds the
+  /// vault up, so it must not block.
+  public nonisolated var sharedTaskExecutor: QueueTaskExecutor {
+    executor.sharingTaskExecutor()
+  }
+
   /// Where the vault file is.
   public nonisolated let location: VaultLocation
 

@@ -264,6 +264,7 @@ struct AgentCommand: AsyncParsableCommand {
           CommandFailure.answering(
             .busy(vault: service.vaultPath, connections: AgentListener.maximumConnections))
         ).line,
+        answering: service.vault.sharedTaskExecutor,
         handler: { await service.answer($0, from: $1) })
       return (listener, socket.identity)
     } catch {
