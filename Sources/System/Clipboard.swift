@@ -151,6 +151,21 @@ public enum Clipboard {
   /// without a display. One still running then is taken to be serving it.
   static let toolDeadline: Duration = .seconds(3)
 
+  /// Debug and test builds only: the seconds a tool has instead of `toolDeadline`, so that a
+  /// test of a tool that fails does not depend on its `sh` starting within three seconds on a
+  /// busy machine, and one of a tool that stays need not wait three seconds.
+  static let testDeadlineVariable = "AUTHTUI_TEST_CLIPBOARD_DEADLINE"
+
+  /// `toolDeadline`, or in a debug build the seconds `AUTHTUI_TEST_CLIPBOARD_DEADLINE` gives.
+  static func toolDeadline(environment: [String: String]) -> Duration {
+    #if DEBUG
+      if let text = environment[testDeadlineVariable], let seconds = Double(text), seconds > 0 {
+        return .milliseconds(Int64(seconds * 1000))
+      }
+    #endif
+    return toolDeadline
+  }
+
   /// Runs `tool` with `text` on its standard input, in a session of its own, and waits for it
   /// to take it (not for the process it leaves behind to serve the selection); nil when it
   /// did, else why not ("it exited with status 1; is DISPLAY=:0 still there?").
@@ -192,7 +207,7 @@ public enum Clipboard {
     } catch {
       return "it could not be started (\(error.reason))"
     }
-    guard let ended = process.wait(before: .now + toolDeadline) else {
+    guard let ended = process.wait(before: .now + toolDeadline(environment: environment)) else {
       // Reaped whenever it ends, so that no zombie stays behind in a long-lived UI.
       _ = try? startOwnThread(named: "clipboard-tool") { _ = process.wait() }
       return nil

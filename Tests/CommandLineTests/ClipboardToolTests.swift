@@ -11,6 +11,10 @@ import Testing
 /// exits without reading it (xclip with a stale `DISPLAY`, as tmux and ssh sessions often
 /// have) never ends the command by SIGPIPE.
 @Suite struct ClipboardToolTests {
+  /// The variable that gives a debug build's clipboard tool its deadline in seconds (three in
+  /// use): long where a tool fails, so that only its exit status decides; short where it stays.
+  static let deadline = "AUTHTUI_TEST_CLIPBOARD_DEADLINE"
+
   /// The harness's environment with `xclip` the script `body` in a folder of its own, first
   /// on `PATH`, and a display named.
   private func withXclip(_ body: String, in cli: CLIHarness) throws -> [String: String?] {
@@ -46,7 +50,10 @@ import Testing
   @Test func aToolThatFailsIsReportedAndNeverEndsTheCommandBySIGPIPE() async throws {
     let cli = try await CLIHarness.start()
     try await cli.login("sandbox")
-    let environment = try withXclip("exit 1", in: cli)
+    // The failure is told by the tool's exit status, not by its deadline: however slowly a
+    // busy machine starts it, it is waited for.
+    var environment = try withXclip("exit 1", in: cli)
+    environment[Self.deadline] = "600"
     var outcomes: [String] = []
     for _ in 0..<40 {
       let result = try await cli.run(
@@ -61,12 +68,14 @@ import Testing
     await cli.stop()
   }
 
-  /// A tool that has read the token but not exited after three seconds (one that serves the
-  /// selection itself, or a slow display) is taken to have it: the command does not wait on.
+  /// A tool that has read the token but not exited by its deadline (three seconds; one here),
+  /// one that serves the selection itself or a slow display, is taken to have it: the command
+  /// does not wait on.
   @Test func aToolStillRunningAfterItsDeadlineIsTakenToHaveTheToken() async throws {
     let cli = try await CLIHarness.start()
     try await cli.login("sandbox")
-    let environment = try withXclip("cat > /dev/null; sleep 8", in: cli)
+    var environment = try withXclip("cat > /dev/null; sleep 8", in: cli)
+    environment[Self.deadline] = "1"
     let copied = try await cli.run(
       ["export", "sandbox/alice", "--clipboard", "--clear-after", "0"], environment)
     #expect(copied.status == 0, "\(copied.stderr)")
@@ -91,7 +100,7 @@ import Testing
     let token = try await cli.storedToken("sandbox", "alice")
     #expect(try await display.clipboard() == token)
     await display.stop()
-    let gone = try await cli.run(arguments, ["DISPLAY": display.name])
+    let gone = try await cli.run(arguments, ["DISPLAY": display.name, Self.deadline: "600"])
     #expect(gone.status == 1)
     #expect(
       gone.stderr.contains(
