@@ -24,7 +24,9 @@ import Loopback
 /// the agent's CPU in thread hand-offs (200 callers at once: about 210 µs per request, against
 /// 110 µs on one queue). And a queue of the listener's beside the vault's still handed each
 /// request to the vault's thread and back: five context switches and 390 µs of the agent's CPU
-/// per `token`, against three and 235 µs on the vault's queue.
+/// per `token`, against three and 235 µs on the vault's queue. The price: while the vault
+/// waits for another process's write (SQLite's busy wait, at most the vault's busy timeout),
+/// every answer waits with it, a `ping` too, where before only those that asked the vault did.
 package final class AgentListener: Sendable {
   /// The longest request line, newline included.
   static let maximumRequestBytes = 4096
