@@ -160,7 +160,7 @@ public enum Clipboard {
   static func toolDeadline(environment: [String: String]) -> Duration {
     #if DEBUG
       if let text = environment[testDeadlineVariable], let seconds = Double(text), seconds > 0 {
-        return .milliseconds(Int64(seconds * 1000))
+        return .milliseconds(Int64(min(seconds, 86_400) * 1000))
       }
     #endif
     return toolDeadline
