@@ -15,25 +15,38 @@ import Testing
   /// use): long where a tool fails, so that only its exit status decides; short where it stays.
   static let deadline = "AUTHTUI_TEST_CLIPBOARD_DEADLINE"
 
+  /// The copy every test makes: sandbox/alice's token to the clipboard, its clearing left out.
+  static let copy = ["export", "sandbox/alice", "--clipboard", "--clear-after", "0"]
+
+  /// A harness with sandbox/alice signed in.
+  private func signedIn() async throws -> CLIHarness {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    return cli
+  }
+
   /// The harness's environment with `xclip` the script `body` in a folder of its own, first
-  /// on `PATH`, and a display named.
-  private func withXclip(_ body: String, in cli: CLIHarness) throws -> [String: String?] {
+  /// on `PATH`, a display named, and the tool's `deadline` in seconds when given.
+  private func withXclip(_ body: String, deadline: String? = nil, in cli: CLIHarness) throws
+    -> [String: String?]
+  {
     let bin = cli.folder.file("bin")
     try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
     let script = bin + "/xclip"
     try "#!/bin/sh\n\(body)\n".write(toFile: script, atomically: true, encoding: .utf8)
     chmod(script, 0o700)
-    return ["DISPLAY": ":99", "PATH": bin + ":" + (cli.environment["PATH"] ?? "/usr/bin:/bin")]
+    return [
+      "DISPLAY": ":99", "PATH": bin + ":" + (cli.environment["PATH"] ?? "/usr/bin:/bin"),
+      Self.deadline: deadline,
+    ]
   }
 
   @Test func theTokenReachesTheToolWhole() async throws {
-    let cli = try await CLIHarness.start()
-    try await cli.login("sandbox")
+    let cli = try await signedIn()
     let received = cli.folder.file("received")
     let environment = try withXclip(
       "cat > '\(received).part' && mv '\(received).part' '\(received)'", in: cli)
-    let copied = try await cli.run(
-      ["export", "sandbox/alice", "--clipboard", "--clear-after", "0"], environment)
+    let copied = try await cli.run(Self.copy, environment)
     #expect(copied.status == 0, "\(copied.stderr)")
     #expect(copied.stdout.contains("xclip"), "\(copied.stdout)")
     try await waitUntil("the stand-in xclip wrote what it read") {
@@ -48,16 +61,13 @@ import Testing
   /// about one command in four ended by SIGPIPE, with no word): forty times, the command says
   /// the tool failed and, with no terminal either, that nothing was copied.
   @Test func aToolThatFailsIsReportedAndNeverEndsTheCommandBySIGPIPE() async throws {
-    let cli = try await CLIHarness.start()
-    try await cli.login("sandbox")
+    let cli = try await signedIn()
     // The failure is told by the tool's exit status, not by its deadline: however slowly a
     // busy machine starts it, it is waited for.
-    var environment = try withXclip("exit 1", in: cli)
-    environment[Self.deadline] = "600"
+    let environment = try withXclip("exit 1", deadline: "600", in: cli)
     var outcomes: [String] = []
     for _ in 0..<40 {
-      let result = try await cli.run(
-        ["export", "sandbox/alice", "--clipboard", "--clear-after", "0"], environment)
+      let result = try await cli.run(Self.copy, environment)
       outcomes.append("\(result.status) \(result.stdout)\(result.stderr)")
     }
     let expected =
@@ -72,12 +82,9 @@ import Testing
   /// one that serves the selection itself or a slow display, is taken to have it: the command
   /// does not wait on.
   @Test func aToolStillRunningAfterItsDeadlineIsTakenToHaveTheToken() async throws {
-    let cli = try await CLIHarness.start()
-    try await cli.login("sandbox")
-    var environment = try withXclip("cat > /dev/null; sleep 8", in: cli)
-    environment[Self.deadline] = "1"
-    let copied = try await cli.run(
-      ["export", "sandbox/alice", "--clipboard", "--clear-after", "0"], environment)
+    let cli = try await signedIn()
+    let environment = try withXclip("cat > /dev/null; sleep 8", deadline: "1", in: cli)
+    let copied = try await cli.run(Self.copy, environment)
     #expect(copied.status == 0, "\(copied.stderr)")
     #expect(copied.stdout == "Copied the token of sandbox/alice with xclip.\n")
     await cli.stop()
@@ -91,16 +98,14 @@ import Testing
       return
     }
     let display = try await VirtualDisplay.start()
-    let cli = try await CLIHarness.start()
-    try await cli.login("sandbox")
-    let arguments = ["export", "sandbox/alice", "--clipboard", "--clear-after", "0"]
-    let copied = try await cli.run(arguments, ["DISPLAY": display.name])
+    let cli = try await signedIn()
+    let copied = try await cli.run(Self.copy, ["DISPLAY": display.name])
     #expect(copied.status == 0, "\(copied.stderr)")
     #expect(copied.stdout == "Copied the token of sandbox/alice with xclip.\n")
     let token = try await cli.storedToken("sandbox", "alice")
     #expect(try await display.clipboard() == token)
     await display.stop()
-    let gone = try await cli.run(arguments, ["DISPLAY": display.name, Self.deadline: "600"])
+    let gone = try await cli.run(Self.copy, ["DISPLAY": display.name, Self.deadline: "600"])
     #expect(gone.status == 1)
     #expect(
       gone.stderr.contains(
