@@ -158,12 +158,10 @@ public enum Clipboard {
 
   /// `toolDeadline`, or in a debug build the seconds `AUTHTUI_TEST_CLIPBOARD_DEADLINE` gives.
   static func toolDeadline(environment: [String: String]) -> Duration {
-    #if DEBUG
-      if let text = environment[testDeadlineVariable], let seconds = Double(text), seconds > 0 {
-        return .milliseconds(Int64(min(seconds, 86_400) * 1000))
-      }
-    #endif
-    return toolDeadline
+    guard let seconds = TestSeconds.value(of: testDeadlineVariable, in: environment) else {
+      return toolDeadline
+    }
+    return .milliseconds(Int64(min(seconds, 86_400) * 1000))
   }
 
   /// Runs `tool` with `text` on its standard input, in a session of its own, and waits for it

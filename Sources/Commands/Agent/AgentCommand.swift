@@ -235,14 +235,7 @@ struct AgentCommand: AsyncParsableCommand {
   private static func readTimeout(
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> TimeInterval {
-    #if DEBUG
-      if let text = environment[testReadTimeoutVariable], let seconds = TimeInterval(text),
-        seconds > 0
-      {
-        return seconds
-      }
-    #endif
-    return AgentListener.readTimeout
+    TestSeconds.value(of: testReadTimeoutVariable, in: environment) ?? AgentListener.readTimeout
   }
 
   private static func listen(

@@ -28,14 +28,7 @@ enum AgentConfirmation {
 
   /// The window, shortened by `AUTHTUI_TEST_CONFIRM_WINDOW` in a debug build.
   static func window(environment: [String: String]) -> TimeInterval {
-    #if DEBUG
-      if let text = environment[testWindowVariable], let seconds = TimeInterval(text),
-        seconds > 0
-      {
-        return seconds
-      }
-    #endif
-    return window
+    TestSeconds.value(of: testWindowVariable, in: environment) ?? window
   }
 
   /// The rules: `--confirm` for every account, and each account's own in config.json.
