@@ -61,10 +61,11 @@ let package = Package(
     .target(
       name: "Accounts",
       dependencies: ["AccountFacts", "AuthCore", "Crypto", "Providers", "Spelling", "Vault"]),
-    // The agent's one-line JSON wire protocol (fuzzed too), its socket and the blocking client:
-    // all the small front of `authtui` needs to answer `token`.
-    .target(
-      name: "AgentProtocol", dependencies: ["AccountFacts", "JSON", "Locations", "Loopback"]),
+    // What the small front of `authtui` needs to answer `token`, without Foundation: the agent's
+    // socket and the blocking client, the `token` and `proof` requests and their answers.
+    .target(name: "AgentWire", dependencies: ["JSON", "Locations", "Spelling"]),
+    // The agent's one-line JSON wire protocol (fuzzed too), every request and answer.
+    .target(name: "AgentProtocol", dependencies: ["AccountFacts", "AgentWire", "JSON", "Locations"]),
     // The agent: its service and listener, and the client of the full program.
     .target(
       name: "Agent",
@@ -111,13 +112,12 @@ let package = Package(
     // Composition roots. `authtui` is a small statically linked front: it answers `token` from
     // a running agent in about a millisecond, and `exec`s `authtui-core` (the full program,
     // installed beside it or in ../libexec/authtui) for everything else. Its modules (and
-    // those they use) call nothing of Foundation beyond FoundationEssentials, so the static
-    // link leaves out Foundation proper and CoreFoundation with its start-up (a third of the
-    // binary, and of its start): no `Thread`, `NSString` paths, `CharacterSet` or
-    // `NSHomeDirectory` there (see Isolation's onOwnThread, Spelling's trimmingHorizontalSpace,
-    // Locations' PathText).
+    // those they use: AgentWire, Hardening, JSON, Locations, Spelling) import no Foundation at
+    // all (scripts/check-imports), so the static link holds the Swift runtime alone, without
+    // FoundationEssentials' code, metadata and start-up: no `Date`, `URL`, `TimeInterval` or
+    // `FileManager` there (see AgentWire's UnixTime and ProofTarget.plainURL).
     .executableTarget(
-      name: "authtui", dependencies: ["AgentProtocol", "Hardening", "Locations", "Spelling"],
+      name: "authtui", dependencies: ["AgentWire", "Hardening", "Locations", "Spelling"],
       path: "Sources/Front",
       // At compile time too: the static Foundation module's link entries (CoreFoundation, ICU)
       // come with the imports of this target.
@@ -138,7 +138,8 @@ let package = Package(
     .testTarget(name: "JSONTests", dependencies: ["JSON"]),
     .testTarget(name: "QRCodeTests", dependencies: ["QRCode", "TestSupport"]),
     .testTarget(
-      name: "LoopbackTests", dependencies: ["Loopback", "LoopbackPoolProbe", "TestSupport"]),
+      name: "LoopbackTests",
+      dependencies: ["AgentWire", "Loopback", "LoopbackPoolProbe", "TestSupport"]),
     // A child process that holds every thread of its own cooperative pool and asks a loopback
     // server meanwhile: in the test process that would stall every other test.
     .executableTarget(
@@ -210,8 +211,8 @@ let package = Package(
     .testTarget(
       name: "AgentTests",
       dependencies: [
-        "Accounts", "Agent", "AgentProtocol", "AuthCore", "Crypto", "Locations", "Providers",
-        "TestSupport", "Vault",
+        "Accounts", "Agent", "AgentProtocol", "AgentWire", "AuthCore", "Crypto", "Locations",
+        "Providers", "TestSupport", "Vault",
       ]),
     .testTarget(
       name: "CommandsTests",

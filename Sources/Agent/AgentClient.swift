@@ -25,7 +25,7 @@ package enum AgentClient {
   /// request must not run twice (`logout`) tells `unanswered` from `noAgent`.
   package static func exchange(
     _ request: AgentRequest, at location: AgentSocketLocation, timeout: TimeInterval
-  ) async -> AgentConnection.Exchange {
+  ) async -> AgentConnection.Exchange<AgentResponse> {
     // Most calls find no socket: answer that without starting a thread.
     guard location.exists else { return .noAgent }
     return await onOwnThread { AgentConnection.exchange(request, at: location, timeout: timeout) }

@@ -25,15 +25,15 @@ public struct AgentProof: Sendable, Equatable {
   }
 
   /// The token's scheme (`token_type`): `DPoP` with a proof, else `Bearer`.
-  public var tokenType: String { proof == nil ? "Bearer" : "DPoP" }
+  public var tokenType: String { headers.tokenType }
 
   /// The header lines, without a final newline: `Authorization: Bearer TOKEN`, or
   /// `Authorization: DPoP TOKEN` and `DPoP: PROOF` (RFC 9449 §7.1), one a line, as
   /// `curl -H @-` reads them.
-  public var headerLines: String {
-    guard let proof else { return "Authorization: Bearer \(token)" }
-    return "Authorization: DPoP \(token)\nDPoP: \(proof)"
-  }
+  public var headerLines: String { headers.lines }
+
+  /// The token and its proof, as the front reads them.
+  var headers: ProofHeaders { ProofHeaders(token: token, proof: proof) }
 
   var json: OrderedJSON {
     .object([
@@ -46,36 +46,13 @@ public struct AgentProof: Sendable, Equatable {
   /// `proof` disagree (a DPoP token needs its proof, a Bearer token takes none).
   init?(json members: [String: JSONValue]) {
     guard let account = members["account"]?.stringValue.flatMap(AccountName.init),
-      let token = members["token"]?.stringValue, let type = members["token_type"]?.stringValue
+      let headers = ProofHeaders(json: members)
     else { return nil }
-    let proof: String?
-    switch members["proof"] {
-    case .string(let text)?: proof = text
-    case .null?, nil: proof = nil
-    default: return nil
-    }
-    guard (type == "DPoP") == (proof != nil), type == "DPoP" || type == "Bearer" else {
-      return nil
-    }
-    self.init(account: account, token: token, proof: proof)
+    self.init(account: account, token: headers.token, proof: headers.proof)
   }
 }
 
-/// The request a proof is for (`method`, `url`): checked on both sides of the socket, so the
-/// agent signs nothing a command line could not have asked.
-public enum ProofTarget {
-  /// The longest URL taken, in bytes.
-  public static let maximumURLLength = 8192
-
-  /// `text` as a method (RFC 9110 §9: a token; `GET`, `POST`…), in capitals, or nil when it is
-  /// not letters only (1 to 32 of them).
-  public static func method(_ text: String) -> String? {
-    guard (1...32).contains(text.utf8.count),
-      text.utf8.allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) })
-    else { return nil }
-    return text.uppercased()
-  }
-
+extension ProofTarget {
   /// `text` as the URL of the request: absolute, `https` or `http`, with a host, of visible
   /// ASCII only; nil otherwise.
   public static func url(_ text: String) -> URL? {

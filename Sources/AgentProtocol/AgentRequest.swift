@@ -24,7 +24,9 @@ import JSON
 /// only over a socket forwarded from another machine (`authtui ssh` sets
 /// `AUTHTUI_AGENT_FORWARDED=1` there), is that machine's host name as it says: the agent shows
 /// it and trusts it for nothing.
-public struct AgentRequest: Sendable, Equatable {
+public struct AgentRequest: AgentWireRequest, Equatable {
+  package typealias Answer = AgentResponse
+
   /// What is asked.
   public enum Operation: Sendable, Equatable {
     /// A valid access token for `account` (`min_valid`, `started_at`).
@@ -81,16 +83,21 @@ public struct AgentRequest: Sendable, Equatable {
     self.host = host
   }
 
+  /// The same request, from `host`.
+  package func from(host: String?) -> AgentRequest {
+    AgentRequest(operation: operation, vault: vault, host: host)
+  }
+
   /// The line sent, without its newline.
   public var line: String {
     var members: [(String, OrderedJSON)] = []
     switch operation {
     case .token(let account, let minimumValidity, let startedAt):
-      members = [
-        ("op", "token"), ("account", .string(account)), ("min_valid", .int(minimumValidity)),
-        ("vault", .string(vault)),
-      ]
-      if let startedAt { members.append(("started_at", .double(startedAt.timeIntervalSince1970))) }
+      // The front sends the same line.
+      return TokenRequest(
+        account: account, minimumValidity: minimumValidity,
+        startedAt: startedAt?.timeIntervalSince1970, vault: vault, host: host
+      ).line
     case .ping:
       members = [("op", "ping"), ("vault", .string(vault))]
     case .list:
@@ -118,12 +125,12 @@ public struct AgentRequest: Sendable, Equatable {
         ("vault", .string(vault)),
       ]
     case .proof(let account, let minimumValidity, let startedAt, let method, let url):
-      members = [
-        ("op", "proof"), ("account", .string(account)), ("min_valid", .int(minimumValidity)),
-        ("method", .string(method)), ("url", .string(url.absoluteString)),
-        ("vault", .string(vault)),
-      ]
-      if let startedAt { members.append(("started_at", .double(startedAt.timeIntervalSince1970))) }
+      return TokenRequest(
+        account: account, minimumValidity: minimumValidity,
+        startedAt: startedAt?.timeIntervalSince1970,
+        target: TokenRequest.Target(method: method, url: url.absoluteString), vault: vault,
+        host: host
+      ).line
     case .questions:
       members = [("op", "questions"), ("vault", .string(vault))]
     case .confirm(let id, let decision):
@@ -170,7 +177,7 @@ extension AgentRequest.Operation {
 
 extension AgentRequest {
   /// The longest `min_valid` accepted: a year, as for `token --min-valid`.
-  public static let maximumValidity = 31_536_000
+  public static let maximumValidity = TokenRequest.maximumValidity
 
   /// Reads a request line, or says what is wrong with it (for a `bad_request` answer).
   public init(parsing line: String) throws(MalformedAgentRequest) {

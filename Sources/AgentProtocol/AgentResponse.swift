@@ -21,7 +21,7 @@ import JSON
 /// are about the request rather than the account, and make the caller unlock the vault itself
 /// instead (`declined`): `other_vault` (this agent serves another vault), `bad_request`,
 /// `answer_too_long` (a listing over what a client reads) and `agent_stopping`.
-public enum AgentResponse: Sendable, Equatable {
+public enum AgentResponse: AgentWireAnswer {
   /// The access token asked for.
   case token(String)
   /// The answer to a ping: who answers, for which vault.
@@ -49,10 +49,12 @@ public enum AgentResponse: Sendable, Equatable {
 
   /// True when the agent did not serve the request at all: the caller then asks the vault
   /// itself rather than taking this as the result.
-  public var declined: Bool {
-    guard case .failure(let failure) = self else { return false }
-    return failure.code == "other_vault" || failure.code == "bad_request"
-      || failure.code == "answer_too_long" || failure.code == "agent_stopping"
+  public var declined: Bool { failed?.declinesRequest == true }
+
+  /// The failure, when the answer is one.
+  package var failed: CommandFailure? {
+    guard case .failure(let failure) = self else { return nil }
+    return failure
   }
 
   /// The line sent, without its newline.
@@ -64,10 +66,7 @@ public enum AgentResponse: Sendable, Equatable {
     case .pong(let pid, let vault):
       json = ["ok": true, "pid": .int(Int(pid)), "vault": .string(vault)]
     case .failure(let failure):
-      json = [
-        "ok": false, "exit": .int(Int(failure.exitStatus)), "code": .string(failure.code),
-        "message": .string(failure.message),
-      ]
+      return failure.answerLine
     case .listing(let listing):
       json = ["ok": true, "listing": listing.json]
     case .export(let export):
@@ -99,12 +98,8 @@ public enum AgentResponse: Sendable, Equatable {
       case .bool(let ok)? = members["ok"]
     else { return nil }
     if !ok {
-      // A failure exits like one: never 0, and never a status the shell reserves.
-      guard case .number(let exit)? = members["exit"], let status = Int32(exactly: exit),
-        (1...125).contains(status), let code = members["code"]?.stringValue,
-        let message = members["message"]?.stringValue
-      else { return nil }
-      self = .failure(CommandFailure(exitStatus: status, code: code, message: message))
+      guard let failure = CommandFailure(answer: members) else { return nil }
+      self = .failure(failure)
     } else if let token = members["token"]?.stringValue {
       self = .token(token)
     } else if members["since"] != nil {

@@ -1,4 +1,3 @@
-import Foundation
 import Locations
 
 #if canImport(Glibc)

@@ -1,5 +1,4 @@
-import AgentProtocol
-import Foundation
+import AgentWire
 import Hardening
 import Spelling
 
@@ -7,8 +6,8 @@ import Spelling
   import Glibc
 #endif
 
-// The front of `authtui`: statically linked and free of Foundation's networking stack, so it
-// starts in about a millisecond. It answers `authtui token ACCOUNT` from a running agent for
+// The front of `authtui`: statically linked and free of Foundation, so it starts in about a
+// millisecond. It answers `authtui token ACCOUNT` from a running agent for
 // this vault, the call scripts, mail clients and git make many times a minute, and hands every
 // other command line (and `token` when no agent answers) to the full program by `exec`: same
 // process, same arguments, same environment.
@@ -19,23 +18,23 @@ let arguments = CommandLine.arguments
 // environment as a dictionary costs as much as the rest of the answer.
 let variable: (String) -> String? = { name in getenv(name).map { String(cString: $0) } }
 if let shortcut = TokenShortcut(arguments: Array(arguments.dropFirst())),
-  AgentConnection.enabled(variable: variable)
+  AgentConnection.enabled(variable: variable),
+  let request = shortcut.request(variable: variable, startedAt: UnixTime.now())
 {
   let exchange = AgentConnection.exchange(
-    shortcut.request(variable: variable, startedAt: Date()),
-    at: .resolve(variable: variable),
+    request, at: .resolve(variable: variable),
     timeout: AgentConnection.connectTimeout + AgentConnection.tokenTimeout)
-  let answer: AgentResponse?
+  let answer: TokenAnswer?
   if case .answered(let response) = exchange { answer = response } else { answer = nil }
   switch answer {
   case .token(let token)? where shortcut.target == nil && TerminalText.isClean(token):
     FrontOutput.write(token + "\n", to: 1)
     exit(0)
-  case .proof(let proof)?
-  where shortcut.target != nil && TerminalText.isClean(proof.token)
-    && proof.proof.map(TerminalText.isClean) ?? true:
+  case .headers(let headers)?
+  where shortcut.target != nil && TerminalText.isClean(headers.token)
+    && headers.proof.map(TerminalText.isClean) ?? true:
     // `--header --for`: the lines the full program prints, the proof signed by the agent.
-    FrontOutput.write(proof.headerLines + "\n", to: 1)
+    FrontOutput.write(headers.lines + "\n", to: 1)
     exit(0)
   case .failure(let failure)?:
     // What the full program prints for the same answer, cleaned as its `Console` cleans it:

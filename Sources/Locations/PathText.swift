@@ -1,12 +1,10 @@
-import Foundation
-
 #if canImport(Glibc)
   import Glibc
 #endif
 
 /// Paths as text, without `URL`: what the front of `authtui` needs to name the vault and the
 /// agent's socket in a few microseconds (building a `URL` and standardizing it costs more than
-/// the rest of a `token` answer).
+/// the rest of a `token` answer), in a module that links no Foundation at all.
 package enum PathText {
   /// `path` made absolute against the working folder, with `.`, `..` and repeated slashes
   /// removed from the text (no link is followed): `URL.standardizedFileURL.path`'s result.
@@ -58,16 +56,6 @@ package enum PathText {
     let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
     guard count > 0 else { return CommandLine.arguments[0] }
     return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-  }
-
-  /// This user's home folder from the password database, for when `HOME` is not set:
-  /// FoundationEssentials' `FileManager` asks it (what `NSHomeDirectory` does, without linking
-  /// all of Foundation into the front). Not `getpwuid_r` here: in the statically linked front
-  /// the linker warns about every such call, and FoundationEssentials makes its own already
-  /// (docs/architecture.md, "A quiet build").
-  package static func homeFolder() -> String {
-    let path = FileManager.default.homeDirectoryForCurrentUser.path
-    return path.isEmpty ? "/" : path
   }
 
   private static func workingFolder() -> String {

@@ -1,4 +1,6 @@
-import Foundation
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Where the vault file lives and whether its permissions keep it private.
 ///
@@ -8,29 +10,19 @@ public struct VaultLocation: Sendable, Equatable {
   /// The vault file's path as given (relative to the working folder, or absolute).
   public let path: String
 
-  /// The vault file.
-  public var fileURL: URL { URL(fileURLWithPath: path) }
-
-  /// The folder holding the vault, created 0700.
-  public var directoryURL: URL { fileURL.deletingLastPathComponent() }
-
   /// Uses `path` exactly as given.
   public init(path: String) {
     self.path = path
   }
 
-  /// Resolves the location from an explicit option and the environment.
-  public static func resolve(
-    explicitPath: String?, environment: [String: String] = ProcessInfo.processInfo.environment
-  ) -> VaultLocation {
-    resolve(explicitPath: explicitPath, variable: { environment[$0] })
-  }
-
   /// Resolves the location from an explicit option and the environment variables `variable`
-  /// reads (the front of `authtui` reads just these, not the whole environment).
-  package static func resolve(explicitPath: String?, variable: (String) -> String?)
-    -> VaultLocation
-  {
+  /// reads (the front of `authtui` reads just these, not the whole environment), asking
+  /// `homeFolder` for this user's home only when `HOME` is not set and nothing else names the
+  /// vault. Nil when `homeFolder` then gives none: the front leaves that rare case to the full
+  /// program, whose `FileManager` asks the password database.
+  package static func resolve(
+    explicitPath: String?, variable: (String) -> String?, homeFolder: () -> String?
+  ) -> VaultLocation? {
     if let explicitPath, !explicitPath.isEmpty { return VaultLocation(path: explicitPath) }
     if let variable = variable("AUTHTUI_VAULT"), !variable.isEmpty {
       return VaultLocation(path: variable)
@@ -40,18 +32,10 @@ public struct VaultLocation: Sendable, Equatable {
       // The XDG spec says a relative XDG_DATA_HOME is invalid and must be ignored.
       dataHome = xdg
     } else {
-      let home = variable("HOME") ?? PathText.homeFolder()
+      guard let home = variable("HOME") ?? homeFolder() else { return nil }
       dataHome = home + "/.local/share"
     }
     return VaultLocation(path: dataHome + "/authtui/vault.db")
-  }
-
-  /// The permission problem of an existing vault file, or nil when only its owner can read it.
-  public func permissionProblem() -> VaultPermissionProblem? {
-    var info = stat()
-    guard stat(fileURL.path, &info) == 0 else { return nil }
-    let mode = info.st_mode & 0o777
-    return mode & 0o077 == 0 ? nil : VaultPermissionProblem(path: fileURL.path, mode: mode)
   }
 }
 

@@ -5,6 +5,36 @@ import Foundation
 #endif
 
 extension VaultLocation {
+  /// The vault file.
+  public var fileURL: URL { URL(fileURLWithPath: path) }
+
+  /// The folder holding the vault, created 0700.
+  public var directoryURL: URL { fileURL.deletingLastPathComponent() }
+
+  /// Resolves the location from an explicit option and the environment.
+  public static func resolve(
+    explicitPath: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> VaultLocation {
+    // Never nil: `homeFolder` always names a folder (the root at worst).
+    resolve(explicitPath: explicitPath, variable: { environment[$0] }, homeFolder: homeFolder)
+      ?? VaultLocation(path: "/.local/share/authtui/vault.db")
+  }
+
+  /// This user's home folder from the password database, for when `HOME` is not set:
+  /// `FileManager` asks it as `NSHomeDirectory` does.
+  private static func homeFolder() -> String {
+    let path = FileManager.default.homeDirectoryForCurrentUser.path
+    return path.isEmpty ? "/" : path
+  }
+
+  /// The permission problem of an existing vault file, or nil when only its owner can read it.
+  public func permissionProblem() -> VaultPermissionProblem? {
+    var info = stat()
+    guard stat(fileURL.path, &info) == 0 else { return nil }
+    let mode = info.st_mode & 0o777
+    return mode & 0o077 == 0 ? nil : VaultPermissionProblem(path: fileURL.path, mode: mode)
+  }
+
   /// True when something exists at the vault path.
   var fileExists: Bool {
     var info = stat()

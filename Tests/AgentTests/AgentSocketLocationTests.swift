@@ -4,6 +4,7 @@ import XCTest
 
 @testable import Agent
 @testable import AgentProtocol
+@testable import AgentWire
 
 #if canImport(Glibc)
   import Glibc

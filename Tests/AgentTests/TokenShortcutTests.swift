@@ -3,6 +3,7 @@ import Locations
 import Testing
 
 @testable import AgentProtocol
+@testable import AgentWire
 
 /// The command lines the front of `authtui` answers itself, and those it leaves to the full
 /// program (which then parses them, and reports any mistake, as it always has).
@@ -45,14 +46,17 @@ import Testing
       "--min-valid", "90",
     ]
     let shortcut = try #require(TokenShortcut(arguments: arguments))
-    #expect(shortcut.target?.method == "GET")
-    #expect(shortcut.target?.url.absoluteString == "https://api.example.com/me?x=1")
-    let request = shortcut.request(variable: { _ in nil }, startedAt: Date())
-    guard case .proof("work/alice", 90, _, "GET", let url) = request.operation else {
-      Issue.record("\(request.operation)")
-      return
-    }
-    #expect(url.host == "api.example.com")
+    #expect(shortcut.target == .init(method: "GET", url: "https://api.example.com/me?x=1"))
+    let request = try #require(
+      shortcut.request(variable: { $0 == "HOME" ? "/home/x" : nil }, startedAt: 1_712_345_678.25))
+    // The line the full program sends for the same command.
+    let url = try #require(ProofTarget.url("https://api.example.com/me?x=1"))
+    let started = Date(timeIntervalSince1970: 1_712_345_678.25)
+    let full = AgentRequest(
+      operation: .proof(
+        account: "work/alice", minimumValidity: 90, startedAt: started, method: "GET", url: url),
+      vault: "/home/x/.local/share/authtui/vault.db")
+    #expect(request.line == full.line)
     #expect(TokenShortcut(arguments: ["token", "a"])?.target == nil)
   }
 
@@ -72,19 +76,58 @@ import Testing
     #expect(TokenShortcut(arguments: arguments) == nil)
   }
 
-  @Test func asksForTheVaultTheFullProgramWouldOpen() {
+  @Test func asksForTheVaultTheFullProgramWouldOpen() throws {
     let variables = ["AUTHTUI_VAULT": "/a/../b/vault.db", "HOME": "/home/x"]
-    let shortcut = TokenShortcut(arguments: ["token", "simkl", "--min-valid", "90"])
-    let started = Date(timeIntervalSince1970: 1_712_345_678.25)
-    let request = shortcut?.request(variable: { variables[$0] }, startedAt: started)
-    #expect(
-      request
-        == AgentRequest(
-          operation: .token(account: "simkl", minimumValidity: 90, startedAt: started),
-          vault: VaultLocation.resolve(explicitPath: nil, environment: variables).canonicalPath))
-    #expect(request?.vault == "/b/vault.db")
+    let shortcut = try #require(TokenShortcut(arguments: ["token", "simkl", "--min-valid", "90"]))
+    let started = 1_712_345_678.25
+    let request = try #require(shortcut.request(variable: { variables[$0] }, startedAt: started))
+    // The line the full program sends for the same command.
+    let full = AgentRequest(
+      operation: .token(
+        account: "simkl", minimumValidity: 90, startedAt: Date(timeIntervalSince1970: started)),
+      vault: VaultLocation.resolve(explicitPath: nil, environment: variables).canonicalPath)
+    #expect(request.line == full.line)
+    #expect(request.vault == "/b/vault.db")
     let explicit = TokenShortcut(arguments: ["token", "simkl", "--vault", "/c/v.db"])
-    #expect(explicit?.request(variable: { variables[$0] }, startedAt: started).vault == "/c/v.db")
+    #expect(explicit?.request(variable: { variables[$0] }, startedAt: started)?.vault == "/c/v.db")
+  }
+
+  /// Without `HOME`, only the password database knows where the default vault is: the front,
+  /// which does not read it, leaves the command to the full program.
+  @Test func leavesTheDefaultVaultWithoutHomeToTheFullProgram() throws {
+    let shortcut = try #require(TokenShortcut(arguments: ["token", "simkl"]))
+    #expect(shortcut.request(variable: { _ in nil }, startedAt: 1) == nil)
+    let data = ["XDG_DATA_HOME": "/data"]
+    #expect(
+      shortcut.request(variable: { data[$0] }, startedAt: 1)?.vault
+        == "/data/authtui/vault.db")
+    let named = try #require(TokenShortcut(arguments: ["token", "simkl", "--vault", "/v.db"]))
+    #expect(named.request(variable: { _ in nil }, startedAt: 1)?.vault == "/v.db")
+  }
+
+  /// The URLs of `--for` the front sends as they are written: each one the full program reads
+  /// (`ProofTarget.url`) and would send the same.
+  @Test(arguments: [
+    "https://api.example.com/me?x=1", "http://localhost:8080", "HTTPS://Example.COM/a/b/",
+    "https://x.example/a%20b?q=%C3%A9&r=1#frag", "https://x.example/:@!$&'()*+,;=-._~",
+    "https://x.example?only=query", "https://x.example#only-fragment", "https://127.0.0.1:1/",
+  ])
+  func sendsAPlainURLAsTheFullProgramWould(_ text: String) throws {
+    #expect(ProofTarget.plainURL(text) == text)
+    #expect(try #require(ProofTarget.url(text)).absoluteString == text)
+  }
+
+  /// URLs the full program may read but the front does not: the command line is its to answer.
+  @Test(arguments: [
+    "https://user:pass@x.example/", "https://[::1]:8443/", "https://x.example/{a}",
+    "https://x.example/a%2", "https://x.example/a%zz", "https://x.example/#a#b",
+    "https://x%2Eexample/", "https://x.example:/", "https://x.example:123456/",
+    "https://x.example\\a", "https:/x.example/", "https://", "ftp://x.example/",
+    "https://x_y.example/", "https://x.example/a|b",
+  ])
+  func leavesOtherURLsToTheFullProgram(_ text: String) {
+    #expect(ProofTarget.plainURL(text) == nil)
+    #expect(TokenShortcut(arguments: ["token", "a", "--header", "--for", "GET", text]) == nil)
   }
 }
 

@@ -1,3 +1,4 @@
+import AgentWire
 import Foundation
 import TestSupport
 import Testing

@@ -8,12 +8,34 @@ extension FuzzTargets {
   ///
   /// A request accepted names a method of capital letters and an absolute https or http URL
   /// with a host, and reads back the same once written again; an answer accepted has a proof
-  /// exactly when its token is DPoP, and reads back the same.
+  /// exactly when its token is DPoP, and reads back the same. The front's readers, which link
+  /// no Foundation, agree with the full program's: a URL `plainURL` takes is one `url` takes
+  /// and writes back as it is, and an answer `TokenAnswer` reads is what `AgentResponse` reads.
   static let agentProof = FuzzTarget(
     name: "agent-proof",
-    summary: "AgentRequest .proof and AgentResponse .proof: the proof op's wire form"
+    summary: "AgentRequest .proof and AgentResponse .proof: the proof op's wire form; "
+      + "the front's plain URLs and answers"
   ) { bytes in
     let line = String(fuzzInput: bytes)
+    if let plain = ProofTarget.plainURL(line) {
+      require(
+        ProofTarget.url(plain)?.absoluteString == plain,
+        "the front sends \(plain), the full program another URL or none")
+    }
+    let response = AgentResponse(parsing: line)
+    switch TokenAnswer(parsing: line) {
+    case .token(let token)?:
+      require(response == .token(token), "the front reads a token the full program does not")
+    case .failure(let failure)?:
+      require(response == .failure(failure), "the front reads a failure the full program does not")
+    case .headers(let headers)?:
+      if case .proof(let proof)? = response {
+        require(proof.headerLines == headers.lines, "the front prints other headers")
+      }
+    case nil:
+      if case .token? = response { require(false, "the front misses a token") }
+      if case .failure? = response { require(false, "the front misses a failure") }
+    }
     if let request = try? AgentRequest(parsing: line),
       case .proof(let account, _, _, let method, let url) = request.operation
     {

@@ -1,12 +1,10 @@
-import Foundation
-import Spelling
-
 #if canImport(Glibc)
   import Glibc
 #endif
 
 /// The few Unix-domain socket calls the agent and `authtui token` make: an address from a path,
-/// the peer's credentials, a connect with a deadline, bind and listen, and a wait for an answer.
+/// the peer's credentials, a connect with a deadline (`timeout` in seconds), bind and listen,
+/// and a wait for an answer.
 public enum UnixSocket {
   /// The longest socket path Linux takes (`sun_path` is 108 bytes with the terminating NUL).
   public static let maximumPathBytes = MemoryLayout.size(ofValue: sockaddr_un().sun_path) - 1
@@ -82,7 +80,7 @@ public enum UnixSocket {
 
   /// Connects to the socket at `path`, waiting at most `timeout` for a listener whose queue is
   /// full (Linux bounds a blocking Unix `connect` by the send timeout).
-  public static func connect(to path: String, timeout: TimeInterval) -> Connection {
+  public static func connect(to path: String, timeout: Double) -> Connection {
     let fd = stream()
     guard fd >= 0 else { return .failed(errno) }
     setTimeout(SO_SNDTIMEO, of: fd, to: timeout)
@@ -115,7 +113,7 @@ public enum UnixSocket {
   }
 
   /// Sets `SO_SNDTIMEO` or `SO_RCVTIMEO` of `fd`.
-  public static func setTimeout(_ option: Int32, of fd: Int32, to seconds: TimeInterval) {
+  public static func setTimeout(_ option: Int32, of fd: Int32, to seconds: Double) {
     let whole = max(0, seconds.rounded(.down))
     var value = timeval(
       tv_sec: Int(clamping: whole),

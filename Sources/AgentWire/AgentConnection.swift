@@ -1,13 +1,12 @@
-import Foundation
-import Loopback
-
 #if canImport(Glibc)
   import Glibc
 #endif
 
 /// One request to a running agent and its answer, on the calling thread: what `authtui token`
 /// does, in the full program (through `AgentClient`, off the cooperative pool) and in the small
-/// front that answers `token` without loading the rest.
+/// front that answers `token` without loading the rest. The request and answer types are the
+/// caller's: `AgentRequest` and `AgentResponse` in the full program, `TokenRequest` and
+/// `TokenAnswer` in the front. Times are in seconds.
 ///
 /// Every way the agent can be missing or unusable ends in nil, and the caller unlocks the vault
 /// itself without a word: no socket, a socket in a folder other users could use, an agent run
@@ -23,18 +22,18 @@ import Loopback
 /// run a 128 MiB key derivation in each of a burst of callers.
 package enum AgentConnection {
   /// How long connecting may take, and a ping's answer.
-  package static let connectTimeout: TimeInterval = 2
+  package static let connectTimeout: Double = 2
   /// How long a token request the agent holds (`agent start --confirm`) waits for a person
   /// before it is denied.
-  package static let confirmationWindow: TimeInterval = 60
+  package static let confirmationWindow: Double = 60
   /// How long a token's answer may take: the provider request's own timeout (30 s), as much
   /// again for waiting on another process's refresh of the same account, and the wait for a
   /// person when the agent holds the request.
-  package static let tokenTimeout: TimeInterval = 60 + confirmationWindow
+  package static let tokenTimeout: Double = 60 + confirmationWindow
   /// The longest answer read.
   package static let maximumAnswerBytes = 64 * 1024
   /// How long a caller keeps trying an agent that answered `agent_busy`.
-  package static let busyRetryWindow: TimeInterval = 2
+  package static let busyRetryWindow: Double = 2
   /// The `code` of the answer of an agent that cannot take the connection now.
   package static let busyCode = "agent_busy"
 
@@ -46,7 +45,7 @@ package enum AgentConnection {
   }
 
   /// What became of a request sent to the agent.
-  package enum Exchange: Sendable, Equatable {
+  package enum Exchange<Answer: AgentWireAnswer>: Sendable, Equatable {
     /// No usable agent took it (none there, not ours, or it declined the request): nothing
     /// was done, and the caller does the work itself.
     case noAgent
@@ -54,15 +53,15 @@ package enum AgentConnection {
     /// too long): it may have acted on it.
     case unanswered
     /// The agent's answer (never a declined one).
-    case answered(AgentResponse)
+    case answered(Answer)
   }
 
   /// The agent's answer to `request`, or nil when there is no usable agent, it declined, or
   /// it did not answer. Blocks the calling thread for at most `timeout` seconds after
   /// connecting.
-  package static func ask(
-    _ request: AgentRequest, at location: AgentSocketLocation, timeout: TimeInterval
-  ) -> AgentResponse? {
+  package static func ask<Request: AgentWireRequest>(
+    _ request: Request, at location: AgentSocketLocation, timeout: Double
+  ) -> Request.Answer? {
     guard case .answered(let response) = exchange(request, at: location, timeout: timeout)
     else { return nil }
     return response
@@ -70,23 +69,23 @@ package enum AgentConnection {
 
   /// Sends `request` to the agent at `location` and says what became of it; a caller whose
   /// request must not run twice (`logout`) tells `unanswered` from `noAgent`.
-  package static func exchange(
-    _ request: AgentRequest, at location: AgentSocketLocation, timeout: TimeInterval
-  ) -> Exchange {
-    let giveUp = Date().addingTimeInterval(busyRetryWindow)
+  package static func exchange<Request: AgentWireRequest>(
+    _ request: Request, at location: AgentSocketLocation, timeout: Double
+  ) -> Exchange<Request.Answer> {
+    let giveUp = ContinuousClock.now + .seconds(busyRetryWindow)
     while true {
       let exchange = exchangeOnce(request, at: location, timeout: timeout)
-      guard case .answered(.failure(let failure)) = exchange, failure.code == busyCode,
-        Date() < giveUp
+      guard case .answered(let answer) = exchange, answer.failed?.code == busyCode,
+        ContinuousClock.now < giveUp
       else { return exchange }
       // 50 to 100 ms, at random: a burst of callers does not come back all at once.
       usleep(UInt32.random(in: 50_000...100_000))
     }
   }
 
-  private static func exchangeOnce(
-    _ request: AgentRequest, at location: AgentSocketLocation, timeout: TimeInterval
-  ) -> Exchange {
+  private static func exchangeOnce<Request: AgentWireRequest>(
+    _ request: Request, at location: AgentSocketLocation, timeout: Double
+  ) -> Exchange<Request.Answer> {
     guard location.exists, location.directoryProblem() == nil else { return .noAgent }
     let fd: Int32
     switch UnixSocket.connect(to: location.path, timeout: connectTimeout) {
@@ -99,7 +98,7 @@ package enum AgentConnection {
     guard UnixSocket.peer(of: fd)?.uid == geteuid() else { return .noAgent }
     // From here on the agent may have read the request, even when sending fails part-way.
     guard let answer = answer(to: request, on: fd, timeout: timeout) else { return .unanswered }
-    return answer.declined ? .noAgent : .answered(answer)
+    return answer.failed?.declinesRequest == true ? .noAgent : .answered(answer)
   }
 
   /// The answer to `request` as it came, declined or not, and the process id of the agent
@@ -107,9 +106,9 @@ package enum AgentConnection {
   /// talk to whatever agent of this user listens there. Nil when none answers. An agent whose
   /// queue of new connections is full gives no pid: the answer is then the `agent_busy`
   /// failure with a nil `pid`.
-  package static func exchangeNamingPeer(
-    _ request: AgentRequest, at location: AgentSocketLocation, timeout: TimeInterval
-  ) -> (response: AgentResponse, pid: pid_t?)? {
+  package static func exchangeNamingPeer<Request: AgentWireRequest>(
+    _ request: Request, at location: AgentSocketLocation, timeout: Double
+  ) -> (response: Request.Answer, pid: pid_t?)? {
     guard location.exists, location.directoryProblem() == nil else { return nil }
     let fd: Int32
     switch UnixSocket.connect(to: location.path, timeout: connectTimeout) {
@@ -147,40 +146,35 @@ package enum AgentConnection {
     return host.isEmpty ? nil : host
   }
 
-  private static func answer(to request: AgentRequest, on fd: Int32, timeout: TimeInterval)
-    -> AgentResponse?
-  {
+  private static func answer<Request: AgentWireRequest>(
+    to request: Request, on fd: Int32, timeout: Double
+  ) -> Request.Answer? {
     // A request sent from a machine the agent's socket was forwarded to says so, whichever
     // command sends it (the front's `token` or the full program's).
     let stated =
       request.host != nil
       ? request
-      : AgentRequest(
-        operation: request.operation, vault: request.vault,
-        host: forwardedHost(variable: { getenv($0).map { String(cString: $0) } }))
+      : request.from(host: forwardedHost(variable: { getenv($0).map { String(cString: $0) } }))
     // Read even when sending failed: an agent at its limit answers `agent_busy` and closes
     // without reading, and its line is still there to read.
     let sent = UnixSocket.sendAll(Array((stated.line + "\n").utf8), to: fd)
     shutdown(fd, Int32(SHUT_WR))
-    let answer = readAnswer(on: fd, timeout: sent ? timeout : connectTimeout)
-    guard sent || answer.map({ Self.isBusy($0) }) == true else { return nil }
+    let line = readAnswer(on: fd, timeout: sent ? timeout : connectTimeout)
+    let answer = line.flatMap(Request.Answer.init(parsing:))
+    guard sent || answer?.failed?.code == busyCode else { return nil }
     return answer
   }
 
-  private static func isBusy(_ answer: AgentResponse) -> Bool {
-    guard case .failure(let failure) = answer else { return false }
-    return failure.code == busyCode
-  }
-
-  private static func readAnswer(on fd: Int32, timeout: TimeInterval) -> AgentResponse? {
-    let deadline = Date().addingTimeInterval(timeout)
+  /// The answer's line, without its newline; nil when none came in `timeout` seconds.
+  private static func readAnswer(on fd: Int32, timeout: Double) -> String? {
+    let deadline = ContinuousClock.now + .seconds(timeout)
     var answer: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 16 * 1024)
     while answer.count < maximumAnswerBytes {
       if let newline = answer.firstIndex(of: UInt8(ascii: "\n")) {
-        return AgentResponse(parsing: String(decoding: answer[..<newline], as: UTF8.self))
+        return String(decoding: answer[..<newline], as: UTF8.self)
       }
-      let remaining = deadline.timeIntervalSinceNow
+      let remaining = seconds(ContinuousClock.now.duration(to: deadline))
       guard remaining > 0 else { return nil }
       let ready = UnixSocket.waitUntilReadable(
         fd, milliseconds: Int32(min(remaining, 60) * 1000) + 1)
@@ -192,5 +186,11 @@ package enum AgentConnection {
       answer += chunk[0..<count]
     }
     return nil
+  }
+
+  /// `duration` in seconds.
+  private static func seconds(_ duration: Duration) -> Double {
+    let (whole, fraction) = duration.components
+    return Double(whole) + Double(fraction) / 1e18
   }
 }

@@ -1,6 +1,4 @@
-import Foundation
 import Locations
-import Loopback
 
 #if canImport(Glibc)
   import Glibc
@@ -24,13 +22,6 @@ package struct AgentSocketLocation: Sendable, Equatable {
   /// `agent.sock` logs to `agent.log`, any other name to the name plus `.log`.
   package var logPath: String {
     path.hasSuffix(".sock") ? String(path.dropLast(5)) + ".log" : path + ".log"
-  }
-
-  /// The location this environment names.
-  package static func resolve(
-    environment: [String: String] = ProcessInfo.processInfo.environment
-  ) -> AgentSocketLocation {
-    resolve(variable: { environment[$0] })
   }
 
   /// The location the environment variables `variable` reads name.

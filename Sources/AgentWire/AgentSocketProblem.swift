@@ -1,5 +1,3 @@
-import Loopback
-
 #if canImport(Glibc)
   import Glibc
 #endif

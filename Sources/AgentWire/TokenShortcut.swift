@@ -1,4 +1,3 @@
-import Foundation
 import Locations
 
 /// The one command line the front of `authtui` answers itself: `token ACCOUNT`, with
@@ -8,8 +7,9 @@ import Locations
 /// agent signs among them.
 ///
 /// Anything else, including every malformed or unusual form of these (a repeated option, `--`,
-/// a value that is not a plain number, options before `token`), is not recognised: the full
-/// program then parses the command line, so its usage errors stay the only ones.
+/// a value that is not a plain number, options before `token`, a URL other than a plain one),
+/// is not recognised: the full program then parses the command line, so its usage errors stay
+/// the only ones.
 package struct TokenShortcut: Sendable, Equatable {
   /// The account as written.
   package let account: String
@@ -17,16 +17,9 @@ package struct TokenShortcut: Sendable, Equatable {
   package let minimumValidity: Int
   /// `--vault`, when given.
   package let vault: String?
-  /// `--header --for METHOD URL`, when given: the request the headers are for.
-  package let target: Target?
-
-  /// The request of `--for METHOD URL`, checked as the full program checks it.
-  package struct Target: Sendable, Equatable {
-    /// The method, in capitals.
-    package let method: String
-    /// The URL, absolute, `https` or `http`.
-    package let url: URL
-  }
+  /// `--header --for METHOD URL`, when given: the request the headers are for, its URL one
+  /// the full program would send as it is written (`ProofTarget.plainURL`).
+  package let target: TokenRequest.Target?
 
   /// Recognises `arguments` (argv without the program's name), or nil.
   package init?(arguments: [String]) {
@@ -34,7 +27,7 @@ package struct TokenShortcut: Sendable, Equatable {
     var account: String?
     var values: [String: String] = [:]
     var header = false
-    var target: Target?
+    var target: TokenRequest.Target?
     var rest = arguments.dropFirst()[...]
     while let argument = rest.popFirst() {
       if argument == "--header" {
@@ -45,9 +38,9 @@ package struct TokenShortcut: Sendable, Equatable {
       if argument == "--for" {
         // Exactly as the full program reads it: the next two words, whatever they are.
         guard target == nil, let methodWord = rest.popFirst(), let urlWord = rest.popFirst(),
-          let method = ProofTarget.method(methodWord), let url = ProofTarget.url(urlWord)
+          let method = ProofTarget.method(methodWord), let url = ProofTarget.plainURL(urlWord)
         else { return nil }
-        target = Target(method: method, url: url)
+        target = TokenRequest.Target(method: method, url: url)
         continue
       }
       guard argument.hasPrefix("--") else {
@@ -77,7 +70,7 @@ package struct TokenShortcut: Sendable, Equatable {
     if let text = values["min-valid"] {
       // Digits only: the full program explains everything else.
       guard text.utf8.count <= 8, text.utf8.allSatisfy({ (48...57).contains($0) }),
-        let number = Int(text), number <= AgentRequest.maximumValidity
+        let number = Int(text), number <= TokenRequest.maximumValidity
       else { return nil }
       minimumValidity = number
     }
@@ -87,20 +80,16 @@ package struct TokenShortcut: Sendable, Equatable {
     self.target = target
   }
 
-  /// The agent request for this command line, started at `startedAt`, in the environment
-  /// whose variables `variable` reads.
-  package func request(variable: (String) -> String?, startedAt: Date) -> AgentRequest {
-    let location = VaultLocation.resolve(explicitPath: vault, variable: variable)
-    guard let target else {
-      return AgentRequest(
-        operation: .token(
-          account: account, minimumValidity: minimumValidity, startedAt: startedAt),
-        vault: location.canonicalPath)
-    }
-    return AgentRequest(
-      operation: .proof(
-        account: account, minimumValidity: minimumValidity, startedAt: startedAt,
-        method: target.method, url: target.url),
+  /// The agent request for this command line, started at `startedAt` (seconds since 1970), in
+  /// the environment whose variables `variable` reads; nil when only the password database
+  /// could say where the vault is (`HOME` unset), which the front leaves to the full program.
+  package func request(variable: (String) -> String?, startedAt: Double) -> TokenRequest? {
+    guard
+      let location = VaultLocation.resolve(
+        explicitPath: vault, variable: variable, homeFolder: { nil })
+    else { return nil }
+    return TokenRequest(
+      account: account, minimumValidity: minimumValidity, startedAt: startedAt, target: target,
       vault: location.canonicalPath)
   }
 }
