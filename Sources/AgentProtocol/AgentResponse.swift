@@ -94,15 +94,19 @@ public enum AgentResponse: AgentWireAnswer {
 
   /// Reads an answer line; nil for anything that is not one (the caller then falls back).
   public init?(parsing line: String) {
-    guard let members = JSONValue.object(fromLine: line),
-      case .bool(let ok)? = members["ok"]
-    else { return nil }
-    if !ok {
-      guard let failure = CommandFailure(answer: members) else { return nil }
+    // A failure and a token as the front reads them.
+    let members: [String: JSONValue]
+    switch AnswerLine(parsing: line) {
+    case .failure(let failure)?:
       self = .failure(failure)
-    } else if let token = members["token"]?.stringValue {
+      return
+    case .token(let token)?:
       self = .token(token)
-    } else if members["since"] != nil {
+      return
+    case .other(let other)?: members = other
+    case nil: return nil
+    }
+    if members["since"] != nil {
       guard let status = AgentStatus(members) else { return nil }
       self = .status(status)
     } else if case .number(let pid)? = members["pid"], let whole = Int32(exactly: pid),

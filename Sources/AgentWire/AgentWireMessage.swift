@@ -126,6 +126,32 @@ package struct TokenRequest: AgentWireRequest, Equatable {
   }
 }
 
+/// An answer line as every reader reads it first (`TokenAnswer` in the front, `AgentResponse`
+/// in the full program): a failure, a token, or the members of another answer.
+package enum AnswerLine {
+  /// `{"ok":false,"exit":5,"code":"sign_in_needed","message":"…"}`.
+  case failure(CommandFailure)
+  /// `{"ok":true,"token":"…"}`.
+  case token(String)
+  /// Any other `{"ok":true,…}` object: the reader's to read.
+  case other([String: JSONValue])
+
+  /// Reads `line`; nil when it is not a JSON object with `ok`, or a failure that does not exit
+  /// like one.
+  package init?(parsing line: String) {
+    guard let members = JSONValue.object(fromLine: line), case .bool(let ok)? = members["ok"]
+    else { return nil }
+    if !ok {
+      guard let failure = CommandFailure(answer: members) else { return nil }
+      self = .failure(failure)
+    } else if let token = members["token"]?.stringValue {
+      self = .token(token)
+    } else {
+      self = .other(members)
+    }
+  }
+}
+
 /// The agent's answers the front reads: a token, the headers for one request, or a failure.
 /// Any other answer, or a line that is not one, is not read (nil): the full program then asks
 /// again.
@@ -138,18 +164,15 @@ package enum TokenAnswer: AgentWireAnswer {
   case failure(CommandFailure)
 
   package init?(parsing line: String) {
-    guard let members = JSONValue.object(fromLine: line), case .bool(let ok)? = members["ok"]
-    else { return nil }
-    // A token before a proof, as `AgentResponse` reads them.
-    if !ok {
-      guard let failure = CommandFailure(answer: members) else { return nil }
-      self = .failure(failure)
-    } else if let token = members["token"]?.stringValue {
-      self = .token(token)
-    } else if let headers = members["proof"]?.objectValue.flatMap(ProofHeaders.init(json:)) {
+    switch AnswerLine(parsing: line) {
+    case .failure(let failure)?: self = .failure(failure)
+    case .token(let token)?: self = .token(token)
+    case .other(let members)?:
+      guard let headers = members["proof"]?.objectValue.flatMap(ProofHeaders.init(json:)) else {
+        return nil
+      }
       self = .headers(headers)
-    } else {
-      return nil
+    case nil: return nil
     }
   }
 
