@@ -1,8 +1,5 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
-
-/// Where the vault file lives and whether its permissions keep it private.
+/// Where the vault file lives (Vault adds its URLs and whether its permissions keep it
+/// private).
 ///
 /// Resolution order: an explicit path (`--vault`), then `AUTHTUI_VAULT`, then
 /// `$XDG_DATA_HOME/authtui/vault.db`, then `~/.local/share/authtui/vault.db`.
@@ -36,27 +33,5 @@ public struct VaultLocation: Sendable, Equatable {
       dataHome = home + "/.local/share"
     }
     return VaultLocation(path: dataHome + "/authtui/vault.db")
-  }
-}
-
-/// A vault file that someone other than its owner can read or write.
-public struct VaultPermissionProblem: Error, Equatable, Sendable, CustomStringConvertible {
-  /// The vault path.
-  public let path: String
-  /// The permission bits found.
-  public let mode: mode_t
-
-  /// Describes the problem of the file at `path` with permission bits `mode`.
-  public init(path: String, mode: mode_t) {
-    self.path = path
-    self.mode = mode
-  }
-
-  /// The message, including the exact command that fixes it.
-  public var description: String {
-    let octal = String(mode, radix: 8)
-    return
-      "the vault \(path) is readable or writable by other users (mode 0\(octal)); "
-      + "run `chmod 600 '\(path)'` and try again"
   }
 }

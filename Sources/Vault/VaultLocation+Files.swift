@@ -77,3 +77,25 @@ extension VaultLocation {
     }
   }
 }
+
+/// A vault file that someone other than its owner can read or write.
+public struct VaultPermissionProblem: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The vault path.
+  public let path: String
+  /// The permission bits found.
+  public let mode: mode_t
+
+  /// Describes the problem of the file at `path` with permission bits `mode`.
+  public init(path: String, mode: mode_t) {
+    self.path = path
+    self.mode = mode
+  }
+
+  /// The message, including the exact command that fixes it.
+  public var description: String {
+    let octal = String(mode, radix: 8)
+    return
+      "the vault \(path) is readable or writable by other users (mode 0\(octal)); "
+      + "run `chmod 600 '\(path)'` and try again"
+  }
+}
