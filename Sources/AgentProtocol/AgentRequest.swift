@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import Locations
 
 /// One request to the agent: a JSON object on one line, one per connection.
 ///
@@ -184,7 +185,7 @@ extension AgentRequest {
     guard let members = JSONValue.object(fromLine: line) else {
       throw MalformedAgentRequest("the request is not a JSON object on one line")
     }
-    guard let vault = members["vault"]?.stringValue, vault.hasPrefix("/") else {
+    guard let vault = members["vault"]?.stringValue, PathText.isAbsolute(vault) else {
       throw MalformedAgentRequest("\"vault\" must be the absolute path of the vault")
     }
     let host = try Self.host(in: members)

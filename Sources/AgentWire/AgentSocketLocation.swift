@@ -30,7 +30,7 @@ package struct AgentSocketLocation: Sendable, Equatable {
       return AgentSocketLocation(path: PathText.standardized(override))
     }
     // The XDG spec says a relative XDG_RUNTIME_DIR is invalid and must be ignored.
-    if let runtime = variable("XDG_RUNTIME_DIR"), runtime.hasPrefix("/") {
+    if let runtime = variable("XDG_RUNTIME_DIR"), PathText.isAbsolute(runtime) {
       return AgentSocketLocation(path: runtime + "/authtui/agent.sock")
     }
     return AgentSocketLocation(path: "/tmp/authtui-\(geteuid())/agent.sock")

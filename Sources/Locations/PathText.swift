@@ -8,19 +8,32 @@
 package enum PathText {
   /// `path` made absolute against the working folder, with `.`, `..` and repeated slashes
   /// removed from the text (no link is followed): `URL.standardizedFileURL.path`'s result.
+  ///
+  /// Paths are read byte by byte, never as characters: a slash followed by a combining mark
+  /// (`/\u{349}o`) is one `Character`, and `hasPrefix("/")` or `split(separator: "/")` would not
+  /// see the slash at all.
   package static func standardized(_ path: String) -> String {
     if isStandard(path) { return path }
-    let absolute = path.hasPrefix("/") ? path : workingFolder() + "/" + path
-    var components: [Substring] = []
-    for component in absolute.split(separator: "/") {
-      switch component {
-      case ".": continue
-      case "..": _ = components.popLast()
-      default: components.append(component)
+    let absolute = isAbsolute(path) ? path : workingFolder() + "/" + path
+    var components: [Substring.UTF8View] = []
+    for component in absolute.utf8.split(separator: slash) {
+      if component.elementsEqual(".".utf8) { continue }
+      if component.elementsEqual("..".utf8) {
+        _ = components.popLast()
+        continue
       }
+      components.append(component)
     }
-    return "/" + components.joined(separator: "/")
+    // Cut at an ASCII slash, each component is whole UTF-8.
+    return "/" + components.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "/")
   }
+
+  /// True when `path` starts with a slash (its first byte, whatever follows it).
+  package static func isAbsolute(_ path: String) -> Bool {
+    path.utf8.first == slash
+  }
+
+  private static let slash = UInt8(ascii: "/")
 
   /// True when `path` is absolute and has no empty, `.` or `..` component: most paths, read
   /// without building an array.
@@ -44,9 +57,10 @@ package enum PathText {
 
   /// The folder holding `path` (`/` for a file at the root), as `deletingLastPathComponent`.
   package static func folder(of path: String) -> String {
-    let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
-    guard let slash = trimmed.lastIndex(of: "/") else { return "." }
-    return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+    var bytes = path.utf8[...]
+    if bytes.count > 1 && bytes.last == slash { bytes = bytes.dropLast() }
+    guard let last = bytes.lastIndex(of: slash) else { return "." }
+    return last == bytes.startIndex ? "/" : String(decoding: bytes[..<last], as: UTF8.self)
   }
 
   /// The running program's own file, links resolved (`/proc/self/exe`); `argv[0]` where that

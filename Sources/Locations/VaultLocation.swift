@@ -25,7 +25,7 @@ public struct VaultLocation: Sendable, Equatable {
       return VaultLocation(path: variable)
     }
     let dataHome: String
-    if let xdg = variable("XDG_DATA_HOME"), xdg.hasPrefix("/") {
+    if let xdg = variable("XDG_DATA_HOME"), PathText.isAbsolute(xdg) {
       // The XDG spec says a relative XDG_DATA_HOME is invalid and must be ignored.
       dataHome = xdg
     } else {

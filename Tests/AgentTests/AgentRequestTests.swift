@@ -69,6 +69,13 @@ final class AgentRequestTests: XCTestCase {
     }
   }
 
+  /// A vault whose first folder starts with a combining mark is still an absolute path.
+  func testVaultPathStartingWithASlashBeforeACombiningMarkIsAbsolute() throws {
+    let request = AgentRequest(operation: .ping, vault: "/\u{349}o/v.db")
+    XCTAssertEqual(try AgentRequest(parsing: request.line), request)
+    XCTAssertThrowsError(try AgentRequest(parsing: #"{"op":"ping","vault":"\u0349/v.db"}"#))
+  }
+
   func testPingRequestReadsBackWhatItWrites() throws {
     let request = AgentRequest(operation: .ping, vault: "/v.db")
     XCTAssertEqual(request.line, #"{"op":"ping","vault":"/v.db"}"#)

@@ -141,6 +141,22 @@ import Testing
     #expect(PathText.standardized(path) == URL(fileURLWithPath: path).standardizedFileURL.path)
   }
 
+  /// A slash followed by a combining mark is one `Character`: the paths are still cut at
+  /// every slash, and one that starts with such a slash is still absolute.
+  @Test func readsASlashBeforeACombiningMarkAsASlash() {
+    #expect(PathText.isAbsolute("/\u{349}o"))
+    #expect(!PathText.isAbsolute("\u{349}/o"))
+    #expect(PathText.standardized("/\u{349}o") == "/\u{349}o")
+    #expect(PathText.standardized("/a/\u{349}b/../c//d") == "/a/c/d")
+    #expect(PathText.standardized("/a/./\u{349}b") == "/a/\u{349}b")
+    #expect(PathText.folder(of: "/tmp/x/\u{349}y") == "/tmp/x")
+    #expect(PathText.folder(of: "/\u{349}y/") == "/")
+    let location = VaultLocation.resolve(
+      explicitPath: nil, variable: { $0 == "XDG_DATA_HOME" ? "/\u{349}d" : nil },
+      homeFolder: { nil })
+    #expect(location?.path == "/\u{349}d/authtui/vault.db")
+  }
+
   @Test func namesTheFolderOfAPath() {
     #expect(PathText.folder(of: "/run/user/1/authtui/agent.sock") == "/run/user/1/authtui")
     #expect(PathText.folder(of: "/agent.sock") == "/")

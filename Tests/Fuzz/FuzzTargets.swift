@@ -4,7 +4,7 @@ enum FuzzTargets {
     httpRequest, redirect, jsonParser, jsonWire, providerFile, configFile, themeFile,
     tokenResponse, deviceAuthorization, discovery, compactJWS, idTokenClaims, jwks, envFile,
     agentRequest, agentResponse, gitCredential, dpopNonce, wwwAuthenticate, pushedAuthorization,
-    agentProof, clientRegistration, refreshSideFile,
+    agentProof, clientRegistration, refreshSideFile, tokenShortcut,
   ]
 
   /// The target called `name`.

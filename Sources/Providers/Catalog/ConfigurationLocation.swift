@@ -21,7 +21,7 @@ public struct ConfigurationLocation: Sendable, Equatable {
       return ConfigurationLocation(directory: URL(fileURLWithPath: variable))
     }
     // The XDG Base Directory spec: a relative XDG_CONFIG_HOME is invalid and must be ignored.
-    if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
+    if let xdg = environment["XDG_CONFIG_HOME"], xdg.utf8.first == UInt8(ascii: "/") {
       return ConfigurationLocation(directory: URL(fileURLWithPath: xdg + "/authtui"))
     }
     let home = environment["HOME"] ?? NSHomeDirectory()
