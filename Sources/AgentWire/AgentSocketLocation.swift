@@ -39,9 +39,7 @@ package struct AgentSocketLocation: Sendable, Equatable {
   /// Creates the folder (0700, with any missing parents) when it is missing, then checks it.
   package func prepareDirectory() throws(AgentSocketProblem) {
     guard path.utf8.count <= UnixSocket.maximumPathBytes else { throw .pathTooLong(path) }
-    var prefix = ""
-    for component in directory.split(separator: "/") {
-      prefix += "/" + component
+    for prefix in PathText.chain(to: directory) {
       // The mode is given to mkdir itself: the folder never exists with looser permissions.
       if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
         throw .cannotCreate(prefix, reason: String(cString: strerror(errno)))

@@ -63,6 +63,16 @@ package enum PathText {
     return last == bytes.startIndex ? "/" : String(decoding: bytes[..<last], as: UTF8.self)
   }
 
+  /// The folders from the root down to `folder` itself, each cut at a slash byte: `/a`, `/a/b`,
+  /// `/a/b/c` for `/a/b/c` (empty components skipped): what to create in turn, with its parents.
+  package static func chain(to folder: String) -> [String] {
+    var prefix = ""
+    return folder.utf8.split(separator: slash).map { component in
+      prefix += "/" + String(decoding: component, as: UTF8.self)
+      return prefix
+    }
+  }
+
   /// The running program's own file, links resolved (`/proc/self/exe`); `argv[0]` where that
   /// cannot be read.
   package static func runningExecutable() -> String {

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Locations
 
 /// How many key derivations may run at once on this machine: the unlock turns a process waits
 /// for when it finds this many held (`Vault+UnlockTurns.swift`).
@@ -142,8 +143,8 @@ package enum UnlockCapacity {
       var path = String(fields[2])
       while true {
         folders.append(CgroupFolder(path: path == "/" ? root : root + path, version: version))
-        guard path != "/", let slash = path.lastIndex(of: "/") else { break }
-        path = slash == path.startIndex ? "/" : String(path[..<slash])
+        guard path != "/", path.utf8.contains(UInt8(ascii: "/")) else { break }
+        path = PathText.folder(of: path)
       }
     }
     return folders

@@ -55,9 +55,7 @@ extension VaultLocation {
   /// (a umask can only remove bits).
   func createFile() throws(VaultError) {
     let path = fileURL.path
-    var prefix = ""
-    for component in directoryURL.path.split(separator: "/") {
-      prefix += "/" + component
+    for prefix in PathText.chain(to: directoryURL.path) {
       if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
         throw .cannotCreate(path: prefix, reason: String(cString: strerror(errno)))
       }

@@ -151,6 +151,7 @@ import Testing
     #expect(PathText.standardized("/a/./\u{349}b") == "/a/\u{349}b")
     #expect(PathText.folder(of: "/tmp/x/\u{349}y") == "/tmp/x")
     #expect(PathText.folder(of: "/\u{349}y/") == "/")
+    #expect(PathText.chain(to: "/a//\u{349}b/c") == ["/a", "/a/\u{349}b", "/a/\u{349}b/c"])
     let location = VaultLocation.resolve(
       explicitPath: nil, variable: { $0 == "XDG_DATA_HOME" ? "/\u{349}d" : nil },
       homeFolder: { nil })
