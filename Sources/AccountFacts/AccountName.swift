@@ -16,12 +16,18 @@ public struct AccountName: Hashable, Comparable, Sendable, CustomStringConvertib
   /// `/` (one stored before `AccountLabel`'s rules may hold slashes) and may not be empty, the
   /// provider is an id. Nil for any other text.
   public init?(_ text: String) {
-    guard let slash = text.firstIndex(of: "/"),
-      let provider = try? ProviderID(String(text[..<slash]))
+    guard let (providerText, label) = Self.halves(of: text),
+      let provider = try? ProviderID(String(providerText)), !label.isEmpty
     else { return nil }
-    let label = String(text[text.index(after: slash)...])
-    guard !label.isEmpty else { return nil }
-    self.init(provider: provider, label: label)
+    self.init(provider: provider, label: String(label))
+  }
+
+  /// `text` cut at its first `/` byte: what comes before it and after it; nil without one.
+  /// Never at a `Character`: a slash followed by a combining mark (`simkl/\u{349}x`, a label a
+  /// provider may give) is one, and `firstIndex(of: "/")` would not find it.
+  public static func halves(of text: String) -> (provider: Substring, label: Substring)? {
+    guard let slash = text.utf8.firstIndex(of: UInt8(ascii: "/")) else { return nil }
+    return (text[..<slash], text[text.utf8.index(after: slash)...])
   }
 
   /// `PROVIDER/LABEL`.

@@ -34,14 +34,14 @@ public struct AccountReference: Sendable, Equatable, CustomStringConvertible {
       target = .rowID(AccountID(id))
       return
     }
-    guard let slash = text.firstIndex(of: "/") else {
+    guard let (providerText, labelText) = AccountName.halves(of: text) else {
       guard !text.isEmpty else { throw .malformedAccountName(text) }
       target =
         (try? ProviderID(text)).map(Target.provider) ?? .storedText(provider: text, label: nil)
       return
     }
-    let provider = String(text[..<slash])
-    let label = String(text[text.index(after: slash)...])
+    let provider = String(providerText)
+    let label = String(labelText)
     guard !provider.isEmpty, !label.isEmpty else { throw .malformedAccountName(text) }
     target =
       (try? ProviderID(provider)).map { .name(AccountName(provider: $0, label: label)) }

@@ -27,6 +27,15 @@ import Vault
     #expect(try AccountReference(parsing: "Not An Id/bob").providerID == nil)
   }
 
+  /// A label that starts with a combining mark (which AccountLabel allows, and a provider may
+  /// give) is still named: the slash before it is found as a byte, not as a `Character`.
+  @Test func findsTheSlashBeforeALabelStartingWithACombiningMark() throws {
+    let name = AccountName(provider: "simkl", label: "\u{349}x")
+    #expect(AccountName("simkl/\u{349}x") == name)
+    #expect(AccountName(name.description) == name)
+    #expect(try AccountReference(parsing: "simkl/\u{349}x").target == .name(name))
+  }
+
   @Test(arguments: ["", "/alice", "simkl/"])
   func refusesNamesWithAnEmptyPart(text: String) {
     #expect(throws: AccountsError.malformedAccountName(text)) {
