@@ -10,8 +10,16 @@ build_products() {
     bin=$AUTHTUI_BENCH_BUILD
     return 0
   fi
-  local product
-  for product in "$@"; do swift build -c release --product "$product" >/dev/null; done
+  local product output
+  for product in "$@"; do
+    # The build's own words only when it fails (swift build writes its errors to standard
+    # output): a benchmark then says why it stopped, not nothing.
+    if ! output=$(swift build -c release --product "$product" 2>&1); then
+      printf '%s\n' "$output" | tail -n 40 >&2
+      echo "$(basename "$0"): swift build -c release --product $product failed" >&2
+      return 1
+    fi
+  done
   bin=$(swift build -c release --show-bin-path)
 }
 
