@@ -213,10 +213,13 @@ public actor AccountBook {
   /// or with a label that matches exactly.
   static func closeNames(to text: String, among names: [String]) -> [String] {
     var result = SpellingSuggestion.close(to: text, among: names.sorted(), maximumDistance: 3)
-    let parts = text.split(separator: "/", maxSplits: 1).map(String.init)
+    // Each side of the first slash, or the whole text for both when it has none.
+    let halves = AccountName.halves(of: text)
     for name in names.sorted() where !result.contains(name) {
-      let nameParts = name.split(separator: "/", maxSplits: 1).map(String.init)
-      if nameParts.first == parts.first || (parts.count == 2 && nameParts.last == parts.last) {
+      let nameHalves = AccountName.halves(of: name)
+      if (nameHalves?.provider ?? name[...]) == (halves?.provider ?? text[...])
+        || (halves.map { (nameHalves?.label ?? name[...]) == $0.label } ?? false)
+      {
         result.append(name)
       }
     }
