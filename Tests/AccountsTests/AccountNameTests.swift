@@ -1,6 +1,7 @@
-import Accounts
 import Testing
 import Vault
+
+@testable import Accounts
 
 @Suite struct AccountNameTests {
   @Test func readsProviderLabelPairsBareProvidersAndRowIDs() throws {
@@ -34,6 +35,16 @@ import Vault
     #expect(AccountName("simkl/\u{349}x") == name)
     #expect(AccountName(name.description) == name)
     #expect(try AccountReference(parsing: "simkl/\u{349}x").target == .name(name))
+  }
+
+  /// The names offered for one that names no account: its provider's accounts, and every
+  /// account with its label, the slash found as a byte there too.
+  @Test func suggestsTheProvidersAccountsAndTheSameLabelElsewhere() {
+    let names = ["simkl/alice", "simkl/bob", "work/\u{349}x", "github/carol"]
+    #expect(
+      AccountBook.closeNames(to: "simkl/\u{349}x", among: names)
+        == ["simkl/alice", "simkl/bob", "work/\u{349}x"])
+    #expect(AccountBook.closeNames(to: "github", among: names) == ["github/carol"])
   }
 
   @Test(arguments: ["", "/alice", "simkl/"])
