@@ -65,7 +65,8 @@ let package = Package(
     // socket and the blocking client, the `token` and `proof` requests and their answers.
     .target(name: "AgentWire", dependencies: ["JSON", "Locations", "Spelling"]),
     // The agent's one-line JSON wire protocol (fuzzed too), every request and answer.
-    .target(name: "AgentProtocol", dependencies: ["AccountFacts", "AgentWire", "JSON", "Locations"]),
+    .target(
+      name: "AgentProtocol", dependencies: ["AccountFacts", "AgentWire", "JSON", "Locations"]),
     // The agent: its service and listener, and the client of the full program.
     .target(
       name: "Agent",
