@@ -86,16 +86,13 @@ package enum AgentConnection {
   private static func exchangeOnce<Request: AgentWireRequest>(
     _ request: Request, at location: AgentSocketLocation, timeout: Double
   ) -> Exchange<Request.Answer> {
-    guard location.exists, location.directoryProblem() == nil else { return .noAgent }
     let fd: Int32
-    switch UnixSocket.connect(to: location.path, timeout: connectTimeout) {
-    case .connected(let connected): fd = connected
-    case .failed(EAGAIN): return .answered(.failure(queueFull(location)))
-    default: return .noAgent
+    switch connect(to: location) {
+    case .agent(let connected, _): fd = connected
+    case .queueFull: return .answered(.failure(queueFull(location)))
+    case .none: return .noAgent
     }
     defer { close(fd) }
-    // An agent of another user could hand out tokens of its own choosing.
-    guard UnixSocket.peer(of: fd)?.uid == geteuid() else { return .noAgent }
     // From here on the agent may have read the request, even when sending fails part-way.
     guard let answer = answer(to: request, on: fd, timeout: timeout) else { return .unanswered }
     return answer.failed?.declinesRequest == true ? .noAgent : .answered(answer)
@@ -109,16 +106,39 @@ package enum AgentConnection {
   package static func exchangeNamingPeer<Request: AgentWireRequest>(
     _ request: Request, at location: AgentSocketLocation, timeout: Double
   ) -> (response: Request.Answer, pid: pid_t?)? {
-    guard location.exists, location.directoryProblem() == nil else { return nil }
-    let fd: Int32
-    switch UnixSocket.connect(to: location.path, timeout: connectTimeout) {
-    case .connected(let connected): fd = connected
-    case .failed(EAGAIN): return (.failure(queueFull(location)), nil)
-    default: return nil
+    switch connect(to: location) {
+    case .agent(let fd, let pid):
+      defer { close(fd) }
+      return answer(to: request, on: fd, timeout: timeout).map { ($0, pid) }
+    case .queueFull: return (.failure(queueFull(location)), nil)
+    case .none: return nil
     }
-    defer { close(fd) }
-    guard let peer = UnixSocket.peer(of: fd), peer.uid == geteuid() else { return nil }
-    return answer(to: request, on: fd, timeout: timeout).map { ($0, peer.pid) }
+  }
+
+  /// What connecting to the socket at `location` found.
+  private enum Connection {
+    /// An agent of this user took the connection (`fd`, which the caller closes).
+    case agent(fd: Int32, pid: pid_t)
+    /// Its queue of new connections stayed full for `connectTimeout`.
+    case queueFull
+    /// No usable agent: no socket, a folder others could use, nobody listening, or a peer of
+    /// another user.
+    case none
+  }
+
+  private static func connect(to location: AgentSocketLocation) -> Connection {
+    guard location.exists, location.directoryProblem() == nil else { return .none }
+    switch UnixSocket.connect(to: location.path, timeout: connectTimeout) {
+    case .connected(let fd):
+      // An agent of another user could hand out tokens of its own choosing.
+      guard let peer = UnixSocket.peer(of: fd), peer.uid == geteuid() else {
+        close(fd)
+        return .none
+      }
+      return .agent(fd: fd, pid: peer.pid)
+    case .failed(EAGAIN): return .queueFull
+    default: return .none
+    }
   }
 
   /// The failure for an agent whose queue of new connections stayed full for `connectTimeout`

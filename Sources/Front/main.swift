@@ -7,10 +7,10 @@ import Spelling
 #endif
 
 // The front of `authtui`: statically linked and free of Foundation, so it starts in about a
-// millisecond. It answers `authtui token ACCOUNT` from a running agent for
-// this vault, the call scripts, mail clients and git make many times a minute, and hands every
-// other command line (and `token` when no agent answers) to the full program by `exec`: same
-// process, same arguments, same environment.
+// millisecond. It answers `authtui token ACCOUNT` from a running agent for this vault, the
+// call scripts, mail clients and git make many times a minute, and hands every other command
+// line (and `token` when no agent answers) to the full program by `exec`: same process, same
+// arguments, same environment.
 ProcessHardening.apply()  // before a token is read: the same switches as the full program's
 
 let arguments = CommandLine.arguments
