@@ -232,26 +232,41 @@ public actor AccountBook {
   /// once, at the edge. Text that cannot be an id names no provider, and is refused as the
   /// lookup of an unknown one is, with the closest ids.
   public nonisolated func providerID(named text: String) throws(AccountsError) -> ProviderID {
-    do {
-      return try ProviderID(text)
-    } catch {
-      throw noSuchProvider(text)
-    }
+    try Self.providerID(named: text, in: catalog)
   }
 
   /// The catalog entry for `id`; when there is none, the problems of its file, or the closest
   /// ids.
   public nonisolated func providerEntry(_ id: ProviderID) throws(AccountsError) -> ProviderEntry {
+    try Self.providerEntry(id, in: catalog)
+  }
+
+  /// `providerID(named:)` in `catalog`, for a command that checks the provider it is given
+  /// before it opens the vault (`login`).
+  public static func providerID(named text: String, in catalog: ProviderCatalog)
+    throws(AccountsError) -> ProviderID
+  {
+    do {
+      return try ProviderID(text)
+    } catch {
+      throw noSuchProvider(text, in: catalog)
+    }
+  }
+
+  /// `providerEntry(_:)` in `catalog`.
+  public static func providerEntry(_ id: ProviderID, in catalog: ProviderCatalog)
+    throws(AccountsError) -> ProviderEntry
+  {
     let unreadable = catalog.skippedProblems(for: id)
     guard unreadable.isEmpty else {
       throw .providerUnusable(id, problems: unreadable.map(\.description))
     }
-    guard let entry = catalog.entry(id) else { throw noSuchProvider(id.rawValue) }
+    guard let entry = catalog.entry(id) else { throw noSuchProvider(id.rawValue, in: catalog) }
     return entry
   }
 
-  /// `noSuchProvider` for `text`, with the known ids closest to it.
-  private nonisolated func noSuchProvider(_ text: String) -> AccountsError {
+  /// `noSuchProvider` for `text`, with the known ids of `catalog` closest to it.
+  private static func noSuchProvider(_ text: String, in catalog: ProviderCatalog) -> AccountsError {
     .noSuchProvider(
       text, suggestions: SpellingSuggestion.close(to: text, among: catalog.knownIDs.map(\.rawValue))
     )

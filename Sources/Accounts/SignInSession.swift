@@ -1,6 +1,7 @@
 import AuthCore
 import Crypto
 import Foundation
+import Providers
 import Vault
 
 /// One sign-in on its way to becoming an account: the running attempt, and what is needed to
@@ -88,6 +89,24 @@ public struct SignedInAccount: Sendable, Equatable {
 }
 
 extension AccountBook {
+  /// The flow a sign-in to `providerID` uses (`flow`, or the provider's first) once the
+  /// provider is known, its file complete and the flow one it offers: what `beginSignIn`
+  /// checks first, and `login` before it opens the vault, so that a typo in the provider or a
+  /// missing client id is the first thing it says.
+  public static func signInFlow(
+    _ providerID: ProviderID, _ flow: SignInFlow?, in catalog: ProviderCatalog
+  ) throws(AccountsError) -> SignInFlow {
+    let entry = try providerEntry(providerID, in: catalog)
+    guard let known = entry.configuration else {
+      throw .providerUnusable(providerID, problems: entry.problems.map(\.message))
+    }
+    let chosen = flow ?? known.flows.first ?? .pkce
+    guard known.flows.contains(chosen) else {
+      throw .flowNotOffered(provider: providerID, flow: chosen, offered: known.flows)
+    }
+    return chosen
+  }
+
   /// Starts a sign-in to `providerID` with `flow` (nil: the provider's first flow).
   ///
   /// `loginTimeout` overrides how long a browser sign-in waits for its redirect. What the
@@ -99,14 +118,7 @@ extension AccountBook {
     provider providerID: ProviderID, flow: SignInFlow? = nil, label: String? = nil,
     loginTimeout: TimeInterval? = nil
   ) async throws(AccountsError) -> SignInSession {
-    let entry = try providerEntry(providerID)
-    guard let known = entry.configuration else {
-      throw .providerUnusable(providerID, problems: entry.problems.map(\.message))
-    }
-    let chosen = flow ?? known.flows.first ?? .pkce
-    guard known.flows.contains(chosen) else {
-      throw .flowNotOffered(provider: providerID, flow: chosen, offered: known.flows)
-    }
+    let chosen = try Self.signInFlow(providerID, flow, in: catalog)
     if let label {
       let existing = try await readableAccount(providerID: providerID, label: label)
       if existing == nil { try AccountLabel.check(label) }

@@ -38,8 +38,11 @@ package enum AccountAccess {
   enum ProviderScope {
     /// Every provider (`list`, the agent).
     case all
-    /// The provider `login PROVIDER` names, as typed: text that is no id reads no file.
+    /// The provider `providers remove ID` names, as typed: text that is no id reads no file.
     case provider(String)
+    /// The catalog the command loaded already (`login`, which checks its provider before it
+    /// opens the vault).
+    case loaded(ProviderCatalog)
     /// The provider of the account this text names (`token`, `export`, `logout`); for `#N`
     /// the vault says which.
     case account(String)
@@ -65,6 +68,7 @@ package enum AccountAccess {
     }
     let selection: ProviderSelection
     switch providers {
+    case .loaded(let catalog): return book(over: vault, catalog: catalog)
     case .all: selection = .all
     case .provider(let text): selection = .only(Set([try? ProviderID(text)].compactMap { $0 }))
     case .account(let text):

@@ -84,16 +84,34 @@ struct LoginCommand: AsyncParsableCommand {
     let output = LoginOutput(console: console, json: json)
     do throws(CommandFailure) {
       let browser = noBrowser ? nil : BrowserLauncher.available()
-      let book = try await AccountAccess.book(
-        global, console: console, reportProblems: true, providers: .provider(provider))
+      // The provider first: a typo in its id, a missing client id or a flow it does not
+      // offer is said before the vault is opened (a new user's first `login` should not
+      // create a vault only to learn that the provider needs a client id).
+      let catalog = AccountAccess.catalog(
+        global, console: console, reportProblems: true,
+        providers: .only(Set([try? ProviderID(provider)].compactMap { $0 })))
       let providerID: ProviderID
+      let chosen: SignInFlow
       do throws(AccountsError) {
-        providerID = try book.providerID(named: provider)
+        providerID = try AccountBook.providerID(named: provider, in: catalog)
+        // The catalog's flows: discovery does not change them, and asking the provider now
+        // would cost a request before a usage error.
+        let offered = try AccountBook.providerEntry(providerID, in: catalog).flows
+        chosen = try AccountBook.signInFlow(
+          providerID, flow ?? Self.preferredFlow(offered: offered, hasBrowser: browser != nil),
+          in: catalog)
+        if flow == nil, chosen != offered.first {
+          output.note(
+            "No browser here: using the \(chosen.rawValue) flow (--flow pkce to paste a redirect instead)."
+          )
+        }
       } catch {
         throw AccountAccess.failure(error)
       }
+      let book = try await AccountAccess.book(
+        global, console: console, providers: .loaded(catalog))
       let signedIn = try await Self.signIn(
-        book: book, providerID: providerID, flow: flow, label: label,
+        book: book, providerID: providerID, flow: chosen, label: label,
         timeout: timeout.map(TimeInterval.init), browser: browser, output: output)
       await output.signedIn(signedIn)
       if signedIn.labelIsSubject {
@@ -114,20 +132,11 @@ struct LoginCommand: AsyncParsableCommand {
 
   /// Runs the sign-in with its countdown, browser, paste path and Ctrl-C.
   static func signIn(
-    book: AccountBook, providerID: ProviderID, flow requested: SignInFlow?, label: String?,
+    book: AccountBook, providerID: ProviderID, flow: SignInFlow, label: String?,
     timeout: TimeInterval?, browser: BrowserLauncher?, output: LoginOutput
   ) async throws(CommandFailure) -> SignedInAccount {
     let session: SignInSession
     do throws(AccountsError) {
-      // The catalog's flows: discovery does not change them, and asking the provider now
-      // would cost a request before a usage error.
-      let offered = try book.providerEntry(providerID).flows
-      let flow = requested ?? preferredFlow(offered: offered, hasBrowser: browser != nil)
-      if requested == nil, flow != offered.first {
-        output.note(
-          "No browser here: using the \(flow.rawValue) flow (--flow pkce to paste a redirect instead)."
-        )
-      }
       session = try await book.beginSignIn(
         provider: providerID, flow: flow, label: label, loginTimeout: timeout)
     } catch {

@@ -58,6 +58,41 @@ import Testing
     await cli.stop()
   }
 
+  /// A new user's first `login` names a provider that is mistyped or has no client id yet:
+  /// that is what it says, before it says there is no vault (which would have them create one
+  /// only to learn it next), and it touches no vault and no network.
+  @Test func loginSaysWhatIsWrongWithTheProviderBeforeItLooksForTheVault() async throws {
+    let cli = try await CLIHarness.start()
+    let missing = cli.folder.file("new/vault.db")
+    // A provider file written before its client was registered.
+    let draft = #"{"id": "draft", "name": "Draft", "issuer": "https://draft.example"}"#
+    try Data(draft.utf8).write(
+      to: URL(fileURLWithPath: cli.workspace.configPath + "/providers/draft.json"))
+    let cases: [([String], Int32, String)] = [
+      (["nosuch"], 4, "authtui: no provider nosuch; `authtui providers` lists them\n"),
+      (["sandbx"], 4, "authtui: no provider sandbx; did you mean `sandbox`?\n"),
+      (["Sandbox"], 4, "authtui: no provider Sandbox; did you mean `sandbox`?\n"),
+      (
+        ["sandbox", "--flow", "pin"], 2,
+        "authtui: sandbox does not offer the pin flow; use --flow pkce or device\n"
+      ),
+      (["draft"], 1, "authtui: the provider draft is not ready: no client_id"),
+      (
+        ["sandbox"], 1,
+        "authtui: there is no vault at \(missing); create one with `authtui vault init`"
+      ),
+    ]
+    for (arguments, status, message) in cases {
+      let result = try await cli.run(["login"] + arguments, ["AUTHTUI_VAULT": missing])
+      #expect(result.status == status, "\(arguments): \(result.stderr)")
+      #expect(result.stderr.hasPrefix(message), "\(arguments): \(result.stderr)")
+      #expect(result.stdout.isEmpty, "\(arguments)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: cli.folder.file("new")))
+    #expect(await cli.stat("requests") == 0)
+    await cli.stop()
+  }
+
   @Test func exportRefusesAVariableNameBeforeUnlockingOrRefreshing() async throws {
     let cli = try await CLIHarness.start()
     // A token with 30 s left: an export that got as far as the token would refresh it.
