@@ -2,6 +2,7 @@ import AuthCore
 import Foundation
 import JSON
 import Providers
+import Spelling
 
 /// `authtui providers add ID --issuer URL [--client-id ID] [--client-secret-file PATH]
 /// [--name NAME] [--flow pkce|device]… [--replace] [--json]`: a provider of one's own from its
@@ -26,7 +27,7 @@ struct ProvidersAddCommand: AsyncParsableCommand {
       built-in preset, 7 when the server cannot be reached, its metadata is unusable or it
       refuses the registration.
       """,
-    arguments: [.required("ID", \.id, .providerID)],
+    arguments: [.required("ID", \.id, .newProviderID)],
     options: [
       .value(
         "issuer", \.issuer, .text, "URL", help: "the server's issuer (https, or http on 127.0.0.1)",
@@ -253,5 +254,38 @@ struct ProvidersAddCommand: AsyncParsableCommand {
         ])
       ),
     ]).text
+  }
+}
+
+extension ValueType where Value == ProviderID {
+  /// The id of the provider `providers add` adds. An issuer URL in its place (what
+  /// `oidc-gen --issuer` users type first) is refused with the command that adds it, under
+  /// the id its host suggests.
+  static var newProviderID: ValueType {
+    ValueType { text, context throws(CommandFailure) in
+      guard let scheme = URLComponents(string: text)?.scheme?.lowercased(),
+        scheme == "https" || scheme == "http"
+      else {
+        return try ValueType.providerID.read(text, context)
+      }
+      let id = ProviderAddition.suggestedID(forIssuer: text, avoiding: [])
+      throw CommandFailure(
+        exitCode: .usage,
+        message: "\(MessageQuoting.quoted(text, limit: 200)) is an issuer URL, not a provider "
+          + "id; give the provider an id of your choice and the URL with --issuer, for example "
+          + "`authtui \(context.command) \(id) --issuer \(shellWord(text))`")
+    }
+  }
+
+  /// `url` as one shell word: as it is when it holds only characters no shell reads, else
+  /// single-quoted; control characters escaped (`MessageQuoting`), so a message stays text.
+  private static func shellWord(_ url: String) -> String {
+    let plain = url.unicodeScalars.allSatisfy {
+      $0.isASCII
+        && ($0.properties.isAlphabetic || $0.properties.numericType != nil
+          || ":/._~%-+=,@".unicodeScalars.contains($0))
+    }
+    let shown = MessageQuoting.shown(url, limit: 200)
+    return plain ? shown : "'" + shown.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
   }
 }

@@ -263,6 +263,32 @@ import Testing
     await cli.stop()
   }
 
+  /// `providers add URL`, the issuer where the id goes, is refused with the command that adds
+  /// it under the id its host suggests; that command, run as written, adds it.
+  @Test func anIssuerURLInPlaceOfTheIDGetsTheCommandThatAddsIt() async throws {
+    let cli = try await CLIHarness.start()
+    let issuer = Self.url(cli, "/dynamic")
+    let url = try await cli.run(["providers", "add", issuer])
+    #expect(url.status == 2)
+    #expect(
+      url.stderr
+        == "authtui: \"\(issuer)\" is an issuer URL, not a provider id; give the provider an id "
+        + "of your choice and the URL with --issuer, for example `authtui providers add dynamic "
+        + "--issuer \(issuer)`\n")
+    let quoted = try await cli.run(["providers", "add", "https://login.example.com/a?b&c"])
+    #expect(quoted.status == 2)
+    #expect(
+      quoted.stderr.hasSuffix(
+        "`authtui providers add example --issuer 'https://login.example.com/a?b&c'`\n"))
+    #expect(await cli.stat("requests") == 0)
+    let suggested = try #require(url.stderr.split(separator: "`").dropLast().last)
+    let added = try await cli.run(
+      Array(suggested.split(separator: " ").dropFirst().map(String.init)))
+    #expect(added.status == 0, "\(added.stderr)")
+    #expect(try Self.file(cli, "dynamic")["issuer"] as? String == issuer)
+    await cli.stop()
+  }
+
   @Test func anExistingIDExits4UnlessReplaced() async throws {
     let cli = try await CLIHarness.start()
     let issuer = Self.url(cli, "/oidc")
