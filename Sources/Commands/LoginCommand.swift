@@ -92,6 +92,7 @@ struct LoginCommand: AsyncParsableCommand {
         providers: .only(Set([try? ProviderID(provider)].compactMap { $0 })))
       let providerID: ProviderID
       let chosen: SignInFlow
+      let fellBack: Bool
       do throws(AccountsError) {
         providerID = try AccountBook.providerID(named: provider, in: catalog)
         // The catalog's flows: discovery does not change them, and asking the provider now
@@ -100,16 +101,17 @@ struct LoginCommand: AsyncParsableCommand {
         chosen = try AccountBook.signInFlow(
           providerID, flow ?? Self.preferredFlow(offered: offered, hasBrowser: browser != nil),
           in: catalog)
-        if flow == nil, chosen != offered.first {
-          output.note(
-            "No browser here: using the \(chosen.rawValue) flow (--flow pkce to paste a redirect instead)."
-          )
-        }
+        fellBack = flow == nil && chosen != offered.first
       } catch {
         throw AccountAccess.failure(error)
       }
       let book = try await AccountAccess.book(
         global, console: console, providers: .loaded(catalog))
+      if fellBack {
+        output.note(
+          "No browser here: using the \(chosen.rawValue) flow (--flow pkce to paste a redirect instead)."
+        )
+      }
       let signedIn = try await Self.signIn(
         book: book, providerID: providerID, flow: chosen, label: label,
         timeout: timeout.map(TimeInterval.init), browser: browser, output: output)

@@ -90,6 +90,20 @@ import Testing
     }
     #expect(!FileManager.default.fileExists(atPath: cli.folder.file("new")))
     #expect(await cli.stat("requests") == 0)
+
+    // Without a browser the sandbox's second flow is taken, and said so once the vault is
+    // open, just before the sign-in starts (here its first request fails).
+    let noVault = try await cli.run(
+      ["login", "sandbox", "--no-browser"], ["AUTHTUI_VAULT": missing])
+    #expect(noVault.stderr.hasPrefix("authtui: there is no vault at \(missing)"))
+    await cli.hook(
+      "fault", #"{"path": "/oidc/device_authorization", "kind": "status500", "count": 1}"#)
+    let fellBack = try await cli.run(["login", "sandbox", "--no-browser"])
+    #expect(fellBack.status == 7)
+    #expect(
+      fellBack.stderr.hasPrefix(
+        "No browser here: using the device flow (--flow pkce to paste a redirect instead).\n"
+          + "authtui: "))
     await cli.stop()
   }
 
