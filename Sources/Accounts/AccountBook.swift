@@ -160,7 +160,7 @@ public actor AccountBook {
       throw .damagedAccount(damaged, requested: text)
     }
     if let found { return found }
-    throw .noSuchAccount(text, suggestions: Self.closeNames(to: text, in: try await listing()))
+    throw noSuchAccount(text, provider: provider, label: label, in: try await listing())
   }
 
   /// The one account stored with the provider text `provider`, else its default, named `text`.
@@ -182,7 +182,20 @@ public actor AccountBook {
       throw .ambiguousAccount(
         provider, candidates: names + damaged.map { $0.name ?? "'\($0.id)'" })
     }
-    throw .noSuchAccount(text, suggestions: Self.closeNames(to: text, in: listing))
+    throw noSuchAccount(text, provider: provider, label: nil, in: listing)
+  }
+
+  /// The failure for `text`, which names no account of `listing`: the names close to it, or,
+  /// when there are none and `provider` is one the catalog knows, the sign-in that would make
+  /// the first account of it (`noAccountYet`: a new user's `authtui token github` after
+  /// `providers add` but before `login`).
+  private nonisolated func noSuchAccount(
+    _ text: String, provider: String, label: String?, in listing: AccountListing
+  ) -> AccountsError {
+    let suggestions = Self.closeNames(to: text, in: listing)
+    guard suggestions.isEmpty, let id = try? ProviderID(provider), catalog.knownIDs.contains(id)
+    else { return .noSuchAccount(text, suggestions: suggestions) }
+    return .noAccountYet(text, provider: id, label: label)
   }
 
   /// The account `text` names, decrypted; a damaged one is thrown as `accountDamaged`

@@ -11,6 +11,9 @@ public enum AccountsError: Error, Sendable, Equatable {
   case malformedAccountName(String)
   /// No account has that name; `suggestions` are the closest existing names.
   case noSuchAccount(String, suggestions: [String])
+  /// No account has that name, nor any other of its provider, which is known: the text as
+  /// given, and the sign-in that makes one (`label`, when the text named one).
+  case noAccountYet(String, provider: ProviderID, label: String?)
   /// A bare provider name with several accounts: the user must say which.
   case ambiguousAccount(String, candidates: [String])
   /// No provider has that id, as typed or stored (so perhaps no id at all); `suggestions` are
@@ -82,7 +85,7 @@ public enum AccountsError: Error, Sendable, Equatable {
   public var code: String {
     switch self {
     case .malformedAccountName: return "malformed_account_name"
-    case .noSuchAccount: return "no_such_account"
+    case .noSuchAccount, .noAccountYet: return "no_such_account"
     case .ambiguousAccount: return "ambiguous_account"
     case .noSuchProvider: return "no_such_provider"
     case .providerUnusable: return "provider_unusable"
@@ -117,6 +120,10 @@ public enum AccountsError: Error, Sendable, Equatable {
     case .noSuchAccount(let name, let suggestions):
       return "no account \(name); "
         + Self.didYouMean(suggestions, otherwise: "`authtui list` shows your accounts")
+    case .noAccountYet(let name, let provider, let label):
+      let signIn = label.map { Self.signInCommand(for: AccountName(provider: provider, label: $0)) }
+      return "no account \(name): you have no \(provider) account yet (`"
+        + (signIn ?? "authtui login \(provider)") + "` signs in to one)"
     case .ambiguousAccount(let provider, let candidates):
       let shown = candidates.prefix(Self.namesShown)
       let more =

@@ -47,7 +47,7 @@ extension ExitCode {
   package init(_ error: AccountsError) {
     switch error {
     case .malformedAccountName, .invalidLabel, .flowNotOffered: self = .usage
-    case .noSuchAccount, .ambiguousAccount, .noSuchProvider: self = .notFound
+    case .noSuchAccount, .noAccountYet, .ambiguousAccount, .noSuchProvider: self = .notFound
     case .providerUnusable, .envFile, .labelTaken, .damagedAccount, .revocationImpossible,
       .dpopBound:
       self = .failure

@@ -270,6 +270,34 @@ import Vault
     await harness.stop()
   }
 
+  /// A name of a known provider that has no account at all gets the sign-in that makes one
+  /// (the label kept, quoted for the shell); once the provider has an account, a wrong name
+  /// gets the close ones instead, and an unknown provider's name the list.
+  @Test func aKnownProviderWithoutAccountsGetsTheSignInThatMakesOne() async throws {
+    let harness = try await AccountsHarness.start()
+    for (text, label) in [("sandbox", nil), ("sandbox/alice", "alice"), ("sandbox/it's", "it's")] {
+      await #expect(
+        throws: AccountsError.noAccountYet(text, provider: "sandbox", label: label)
+      ) {
+        _ = try await harness.book.account(named: text)
+      }
+    }
+    #expect(
+      AccountsError.noAccountYet("sandbox/it's", provider: "sandbox", label: "it's").message
+        == "no account sandbox/it's: you have no sandbox account yet "
+        + #"(`authtui login sandbox --label 'it'\''s'` signs in to one)"#)
+    await #expect(throws: AccountsError.noSuchAccount("nosuch/x", suggestions: [])) {
+      _ = try await harness.book.account(named: "nosuch/x")
+    }
+    _ = try await harness.signIn(as: "alice")
+    await #expect(
+      throws: AccountsError.noSuchAccount("sandbox/bob", suggestions: ["sandbox/alice"])
+    ) {
+      _ = try await harness.book.account(named: "sandbox/bob")
+    }
+    await harness.stop()
+  }
+
   /// Typed text that cannot be an id is refused as an unknown provider is, before any lookup:
   /// `login Sandbox` says what `login sandbx` says.
   @Test func refusesTextThatIsNoProviderIDAsAnUnknownProvider() async throws {

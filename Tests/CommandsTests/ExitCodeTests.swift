@@ -31,6 +31,7 @@ final class ExitCodeTests: XCTestCase {
       (.invalidLabel("#7", problem: .leadingHash), .usage),
       (.flowNotOffered(provider: simkl, flow: .device, offered: [.pkce, .pin]), .usage),
       (.noSuchAccount("simkl/x", suggestions: []), .notFound),
+      (.noAccountYet("simkl/x", provider: simkl, label: "x"), .notFound),
       (.noSuchProvider("nope", suggestions: []), .notFound),
       (.signInNeeded(AccountName(provider: simkl, label: "a"), reason: .noToken), .signInNeeded),
       (.auth(.cancelled), .cancelled),
