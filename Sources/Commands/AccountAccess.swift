@@ -59,7 +59,16 @@ package enum AccountAccess {
     _ options: GlobalOptions, console: Console, reportProblems: Bool = false,
     providers: ProviderScope = .all, leavingAgent: Bool = true
   ) async throws(CommandFailure) -> AccountBook {
-    let vault = try await VaultAccess.unlocked(options)
+    await book(
+      over: try await VaultAccess.unlocked(options), options, console: console,
+      reportProblems: reportProblems, providers: providers, leavingAgent: leavingAgent)
+  }
+
+  /// The account book over `vault`, unlocked already, as `book(_:console:…)` makes it.
+  static func book(
+    over vault: Vault, _ options: GlobalOptions, console: Console, reportProblems: Bool = false,
+    providers: ProviderScope = .all, leavingAgent: Bool = true
+  ) async -> AccountBook {
     if leavingAgent,
       let problem = await AgentLauncher.leaveRunningIfAsked(
         vault, configuration: configuration(options))

@@ -29,6 +29,8 @@ struct LoginCommand: AsyncParsableCommand {
       once (the page's URL would show its state in `ps`); if it is opened twice, the sign-in
       starts again with fresh values and says so.
       --json writes one event per line: authorize, user_code, restarted, signed_in, error.
+      With no vault yet, at a terminal and with no passphrase variable set, login creates it
+      first as `authtui vault init` does; otherwise it says to run that.
       """,
     arguments: [.required("PROVIDER", \.provider, .provider)],
     options: [
@@ -105,8 +107,9 @@ struct LoginCommand: AsyncParsableCommand {
       } catch {
         throw AccountAccess.failure(error)
       }
-      let book = try await AccountAccess.book(
-        global, console: console, providers: .loaded(catalog))
+      let book = await AccountAccess.book(
+        over: try await VaultAccess.unlockedOrCreated(global, console: console), global,
+        console: console, providers: .loaded(catalog))
       if fellBack {
         output.note(
           "No browser here: using the \(chosen.rawValue) flow (--flow pkce to paste a redirect instead)."

@@ -35,6 +35,28 @@ package enum VaultAccess {
     return vault
   }
 
+  /// The vault unlocked as `unlocked` does it, made first when there is none yet and a person
+  /// is at the terminal to choose its passphrase (none comes from a variable, a file or a
+  /// command): `login`, a new user's first command after `providers add` or without the UI's
+  /// first run, then creates it as `vault init` would, saying so on standard error, instead of
+  /// sending them to `vault init` and back. A script (no terminal, or a passphrase variable)
+  /// still hears that there is no vault: a mistyped `--vault` must not become a new vault.
+  static func unlockedOrCreated(
+    _ options: GlobalOptions, console: Console,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) async throws(CommandFailure) -> Vault {
+    let location = location(options, environment: environment)
+    let source = PassphraseSource.current(environment: environment)
+    guard source.origin == .terminal,
+      !FileManager.default.fileExists(atPath: location.fileURL.path),
+      TerminalPassphrase.isAvailable
+    else { return try await unlocked(options, environment: environment) }
+    console.err(
+      "There is no vault at \(location.fileURL.path) yet: authtui creates it now, as "
+        + "`authtui vault init` does (Ctrl-C stops here). Choose its passphrase.")
+    return try await VaultInitCommand.create(at: location, source: source, report: console.err)
+  }
+
   /// Opens the vault, locked.
   static func open(_ location: VaultLocation) async throws(CommandFailure) -> Vault {
     do {

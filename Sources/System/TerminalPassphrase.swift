@@ -13,6 +13,14 @@ import Vault
 /// key and cancels, instead of killing the process and leaving the terminal silent, and a
 /// SIGTERM or SIGHUP that ends the process restores it first.
 public enum TerminalPassphrase {
+  /// True when this process has a controlling terminal to ask on: a person may be there.
+  public static var isAvailable: Bool {
+    let tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+    guard tty >= 0 else { return false }
+    close(tty)
+    return true
+  }
+
   /// Asks with `prompt` (and again with `confirmation`, when given); `variable` names the
   /// variables to set instead when there is no terminal.
   public static func ask(prompt: String, confirmation: String?, variable: String)

@@ -19,27 +19,37 @@ struct VaultInitCommand: AsyncParsableCommand {
       if FileManager.default.fileExists(atPath: location.fileURL.path) {
         throw VaultAccess.failure(.alreadyExists(path: location.fileURL.path))
       }
-      let passphrase = try await VaultAccess.read(
-        .current(environment: environment), prompt: "New vault passphrase: ",
-        confirmation: "Repeat the passphrase: ")
-      let vault: Vault
-      do {
-        vault = try await Vault.create(
-          at: location, passphrase: passphrase, parameters: .interactive)
-      } catch {
-        throw VaultAccess.failure(error)
-      }
+      let vault = try await Self.create(
+        at: location, source: .current(environment: environment), report: console.out)
       await vault.close()
-      console.out(
-        """
-        Created the vault \(location.fileURL.path)
-        (scrypt \(VaultCommand.describe(Scrypt.Parameters.interactive)), AES-256-GCM).
-        Keep the passphrase safe: without it the tokens in this vault cannot be recovered.
-        """)
       return .ok
     } catch {
       console.err(error.line)
       return error.exitCode
     }
+  }
+
+  /// Creates the vault at `location` (which must not exist) with a passphrase from `source`,
+  /// asked twice on a terminal, and returns it unlocked; `report` gets what was made and the
+  /// advice to keep the passphrase safe.
+  static func create(
+    at location: VaultLocation, source: PassphraseSource, report: (String) -> Void
+  ) async throws(CommandFailure) -> Vault {
+    let passphrase = try await VaultAccess.read(
+      source, prompt: "New vault passphrase: ", confirmation: "Repeat the passphrase: ")
+    let vault: Vault
+    do {
+      vault = try await Vault.create(
+        at: location, passphrase: passphrase, parameters: .interactive)
+    } catch {
+      throw VaultAccess.failure(error)
+    }
+    report(
+      """
+      Created the vault \(location.fileURL.path)
+      (scrypt \(VaultCommand.describe(Scrypt.Parameters.interactive)), AES-256-GCM).
+      Keep the passphrase safe: without it the tokens in this vault cannot be recovered.
+      """)
+    return vault
   }
 }

@@ -1,0 +1,65 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A new user's first `authtui login` on a real terminal (tmux), before any vault exists:
+/// it creates the vault as `vault init` does, asking for the passphrase twice, then signs in,
+/// as the README's tour (`providers add`, then `login`) expects.
+@Suite(.serialized) struct FirstLoginTests {
+  @Test func aFirstLoginAtATerminalCreatesTheVaultThenSignsIn() async throws {
+    let cli = try await CLIHarness.start()
+    let vault = cli.folder.file("first/vault.db")
+    var changes = cli.workspace.environmentChanges()
+    changes["AUTHTUI_VAULT"] = vault
+    let passphrase = "first login passphrase"
+    // Each line is checked on the screen it first shows on: in a 240×100 pane with no
+    // history, tmux 3.3 drops the first row once the long sign-in address wraps.
+    let (first, created, screen) = try await TmuxSession.run(
+      "'\(Products.authtui)' login sandbox", columns: 240, rows: 100, environment: changes
+    ) { session in
+      let first = try await session.waitFor("New vault passphrase:")
+      // Two that differ are asked again, as `vault init` asks them.
+      try await session.type("one")
+      try await session.sendKeys("Enter")
+      try await session.waitFor("Repeat the passphrase:")
+      try await session.type("two")
+      try await session.sendKeys("Enter")
+      try await session.waitFor("The two passphrases differ; once more.")
+      try await session.type(passphrase)
+      try await session.sendKeys("Enter")
+      try await session.waitUntil("the second confirmation") {
+        $0.filter { $0.hasPrefix("Repeat the passphrase:") }.count == 2
+      }
+      try await session.type(passphrase)
+      try await session.sendKeys("Enter")
+      let created = try await session.waitFor("Created the vault")
+      return (first, created, try await session.waitFor("Signed in as sandbox/alice."))
+    }
+    #expect(
+      first.first
+        == "There is no vault at \(vault) yet: authtui creates it now, as `authtui vault init` "
+        + "does (Ctrl-C stops here). Choose its passphrase.")
+    #expect(created.contains { $0 == "Created the vault \(vault)" })
+    #expect(!screen.joined().contains(passphrase))
+    var status = stat()
+    #expect(stat(vault, &status) == 0 && status.st_mode & 0o777 == 0o600)
+    #expect(stat(cli.folder.file("first"), &status) == 0 && status.st_mode & 0o777 == 0o700)
+    let list = try await cli.run(
+      ["list"], ["AUTHTUI_VAULT": vault, "AUTHTUI_PASSPHRASE": passphrase])
+    #expect(list.status == 0, "\(list.stderr)")
+    #expect(list.stdout.contains("sandbox/alice"))
+
+    // A script (a passphrase from a variable) is still told that there is no vault: a
+    // mistyped --vault must not become a new vault.
+    let elsewhere = cli.folder.file("typo/vault.db")
+    let script = try await cli.run(["login", "sandbox"], ["AUTHTUI_VAULT": elsewhere])
+    #expect(script.status == 1)
+    #expect(script.stderr.hasPrefix("authtui: there is no vault at \(elsewhere)"))
+    #expect(!FileManager.default.fileExists(atPath: cli.folder.file("typo")))
+    await cli.stop()
+  }
+}
