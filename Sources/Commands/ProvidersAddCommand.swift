@@ -6,7 +6,9 @@ import Spelling
 
 /// `authtui providers add ID --issuer URL [--client-id ID] [--client-secret-file PATH]
 /// [--name NAME] [--flow pkce|device]… [--replace] [--json]`: a provider of one's own from its
-/// issuer URL, registered with the server when it allows it (RFC 7591).
+/// issuer URL, registered with the server when it allows it (RFC 7591); and
+/// `authtui providers add PRESET --client-id ID [--client-secret-file PATH]`: a built-in
+/// preset with the client id one registered for it, written as the UI's setup writes it.
 struct ProvidersAddCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration<Self>(
     name: "add",
@@ -23,15 +25,18 @@ struct ProvidersAddCommand: AsyncParsableCommand {
       the file without a client id and says what to ask the server's administrator for.
       --client-secret-file reads a client secret from the file's first line, for a server
       that wants one at its token endpoint. --flow (repeatable) keeps only those flows.
-      Exit 2 for a usage error, 4 when ID exists (--replace overwrites its file) or is a
-      built-in preset, 7 when the server cannot be reached, its metadata is unusable or it
-      refuses the registration.
+      For a built-in preset (github, gitlab, google, microsoft, simkl, hivesigner, muhajir)
+      give only --client-id (and --client-secret-file where the preset wants one, as Google's
+      does): it goes into providers/ID.json beside what the file holds already.
+      Exit 2 for a usage error, 4 when ID exists (--replace overwrites its file; for a preset,
+      sets another client id) or is a preset given --issuer, 7 when the server cannot be
+      reached, its metadata is unusable or it refuses the registration.
       """,
     arguments: [.required("ID", \.id, .newProviderID)],
     options: [
       .value(
-        "issuer", \.issuer, .text, "URL", help: "the server's issuer (https, or http on 127.0.0.1)",
-        required: "the server's issuer (for example --issuer https://id.example.com/realms/work)"),
+        "issuer", \.issuer, .text, "URL",
+        help: "the server's issuer (https, or http on 127.0.0.1); none for a preset"),
       .value(
         "client-id", \.clientID, .clientID, "ID",
         help: "a client id you have already (no registration then)"),
@@ -66,12 +71,43 @@ struct ProvidersAddCommand: AsyncParsableCommand {
   /// `--json`.
   var json = false
 
+  /// The preset ID names, when it is a built-in preset's id.
+  private var preset: ProviderFile? {
+    id.flatMap { id in ProviderCatalog.presets[id.rawValue].flatMap { $0.id == id ? $0 : nil } }
+  }
+
   mutating func validate() throws(CommandFailure) {
     if clientSecret != nil && clientID == nil {
       throw CommandFailure(
         exitCode: .usage,
         message: "--client-secret-file goes with --client-id: a secret is issued with a "
           + "client id (authtui registers itself as a public client, with no secret)")
+    }
+    guard issuer.isEmpty, let id else { return }
+    guard let preset else {
+      throw CommandFailure(
+        exitCode: .usage,
+        message: "'providers add' needs --issuer URL, the server's issuer (for example "
+          + "--issuer https://id.example.com/realms/work)")
+    }
+    guard clientID != nil else {
+      throw CommandFailure(
+        exitCode: .usage,
+        message: "\(id) is a built-in preset: give it the client id you registered for it, "
+          + "`authtui providers add \(id) --client-id ID` (`authtui providers show \(id)` says "
+          + "where to register one)")
+    }
+    guard name == nil, flows.isEmpty else {
+      throw CommandFailure(
+        exitCode: .usage,
+        message: "--name and --flow describe a provider of your own; the \(id) preset keeps its "
+          + "own (give another id with --issuer for a server of your own)")
+    }
+    if preset.clientSecretRequired == true, clientSecret == nil {
+      throw CommandFailure(
+        exitCode: .usage,
+        message: "the \(id) preset needs your application's client secret too: "
+          + "--client-secret-file PATH, a file whose first line is the secret")
     }
   }
 
@@ -81,6 +117,10 @@ struct ProvidersAddCommand: AsyncParsableCommand {
   func run(console: Console) async -> ExitCode {
     guard let id else { return .usage }  // read from the required ID before this runs
     do throws(CommandFailure) {
+      if issuer.isEmpty, preset != nil, let clientID {
+        try setUpPreset(id, clientID: clientID, console: console)
+        return .ok
+      }
       do {
         // Before any request: a registration that could not be saved would be left behind.
         try ProviderAddition.checkAvailable(
@@ -137,6 +177,47 @@ struct ProvidersAddCommand: AsyncParsableCommand {
       }
       console.err(error.line)
       return error.exitCode
+    }
+  }
+
+  /// `providers add PRESET --client-id ID`: the client id (and secret) written into the
+  /// preset's file as the UI's setup form writes them (`ProviderFile.saveSetup`: the file's
+  /// other fields kept, 0600, atomically, never through a link). A preset that has a client
+  /// id already keeps it unless `--replace`.
+  private func setUpPreset(_ id: ProviderID, clientID: String, console: Console)
+    throws(CommandFailure)
+  {
+    let location = AccountAccess.configuration(global)
+    let catalog = ProviderCatalog.load(
+      from: location, providers: .only([id]), defaultLoginTimeout: nil)
+    if let entry = catalog.entry(id), let current = entry.file.clientID, !replace {
+      throw CommandFailure(
+        exitCode: .notFound,
+        message: "the \(id) preset has a client id already (\(current), in \(entry.editFile)); "
+          + "`authtui providers add \(id) --client-id ID --replace` sets another")
+    }
+    let file: URL
+    do {
+      file = try ProviderFile.saveSetup(
+        id, clientID: clientID, redirectPort: nil, clientSecret: clientSecret, in: location)
+    } catch .file(let path, let reason) {
+      throw CommandFailure(exitCode: .failure, message: "\(path): \(reason)")
+    } catch {
+      // The client id and the secret file were checked as the command line was read.
+      throw CommandFailure(exitCode: .usage, message: error.description)
+    }
+    let shown = ConfigurationLocation.display(file)
+    if json {
+      console.out(
+        OrderedJSON.object([
+          ("id", .string(id.rawValue)), ("file", .string(shown)), ("preset", .string(id.rawValue)),
+          ("client_id", .string(clientID)), ("registered", .bool(false)),
+        ]).text)
+    } else {
+      console.out(
+        "Wrote \(shown): the \(id) preset with your client id"
+          + (clientSecret == nil ? "" : " and client secret")
+          + ". Sign in with `authtui login \(id)`.")
     }
   }
 

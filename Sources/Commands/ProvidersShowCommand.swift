@@ -71,8 +71,12 @@ struct ProvidersShowCommand: AsyncParsableCommand {
       lines += guide.facts.map { "  \($0.label): \($0.value)" }
       if let note = guide.note { lines.append("  note: \(note)") }
       lines.append(
-        "Then add \"client_id\": \"…\" to \(entry.editFile), or choose \(entry.id) in `authtui`, "
-          + "which asks for it.")
+        ProviderCatalog.presets[entry.id.rawValue]?.id == entry.id
+          ? "Then `authtui providers add \(entry.id) --client-id ID"
+            + (file.clientSecretRequired == true ? " --client-secret-file PATH" : "")
+            + "`, or choose \(entry.id) in `authtui`, which asks for it."
+          : "Then add \"client_id\": \"…\" to \(entry.editFile), or choose \(entry.id) in "
+            + "`authtui`, which asks for it.")
     }
     let fixes = entry.state == .needsFix ? entry.problems.map(\.description) : []
     if !fixes.isEmpty {

@@ -289,6 +289,65 @@ import Testing
     await cli.stop()
   }
 
+  /// `providers add PRESET --client-id ID`: the preset gets the client id registered for it,
+  /// in its file beside what the file holds (as the UI's setup writes it), without a request;
+  /// a second one needs --replace, a preset that wants a secret needs it, and --name or
+  /// --flow are refused. The provider is then ready to sign in to.
+  @Test func aPresetGetsItsClientIDFromTheCommandLine() async throws {
+    let cli = try await CLIHarness.start()
+    let config = cli.workspace.configPath
+    func run(_ arguments: String...) async throws -> ChildProcess.Result {
+      try await cli.run(["providers", "add"] + arguments, ["AUTHTUI_CONFIG_DIR": config + "2"])
+    }
+    let bare = try await run("simkl")
+    #expect(bare.status == 2)
+    #expect(
+      bare.stderr
+        == "authtui: simkl is a built-in preset: give it the client id you registered for it, "
+        + "`authtui providers add simkl --client-id ID` (`authtui providers show simkl` says "
+        + "where to register one)\n")
+    let added = try await run("simkl", "--client-id", "my-simkl-app")
+    #expect(added.status == 0, "\(added.stderr)")
+    #expect(
+      added.stdout
+        == "Wrote ~/config2/providers/simkl.json: the simkl preset with your client id. Sign "
+        + "in with `authtui login simkl`.\n")
+    let written = try String(contentsOfFile: config + "2/providers/simkl.json", encoding: .utf8)
+    #expect(written.contains(#""preset" : "simkl""#) && written.contains(#""my-simkl-app""#))
+    #expect(Self.mode(config + "2/providers/simkl.json") & 0o777 == 0o600)
+    let again = try await run("simkl", "--client-id", "other")
+    #expect(again.status == 4)
+    #expect(
+      again.stderr
+        == "authtui: the simkl preset has a client id already (my-simkl-app, in "
+        + "~/config2/providers/simkl.json); `authtui providers add simkl --client-id ID "
+        + "--replace` sets another\n")
+    let replaced = try await run("simkl", "--client-id", "other", "--replace", "--json")
+    #expect(replaced.status == 0, "\(replaced.stderr)")
+    #expect(
+      replaced.stdout
+        == #"{"id":"simkl","file":"~/config2/providers/simkl.json","preset":"simkl","#
+        + #""client_id":"other","registered":false}"# + "\n")
+    let show = try await cli.run(
+      ["providers", "show", "simkl"], ["AUTHTUI_CONFIG_DIR": config + "2"])
+    #expect(show.stdout.contains("state:        ready\n"))
+    #expect(show.stdout.contains("client id:    other\n"))
+    let secretless = try await run("google", "--client-id", "x.apps.googleusercontent.com")
+    #expect(secretless.status == 2)
+    #expect(
+      secretless.stderr
+        == "authtui: the google preset needs your application's client secret too: "
+        + "--client-secret-file PATH, a file whose first line is the secret\n")
+    let named = try await run("gitlab", "--client-id", "g", "--flow", "pkce")
+    #expect(named.status == 2)
+    #expect(named.stderr.hasPrefix("authtui: --name and --flow describe a provider of your own"))
+    let noIssuer = try await run("mine", "--client-id", "m")
+    #expect(noIssuer.status == 2)
+    #expect(noIssuer.stderr.hasPrefix("authtui: 'providers add' needs --issuer URL"))
+    #expect(await cli.stat("requests") == 0)
+    await cli.stop()
+  }
+
   @Test func anExistingIDExits4UnlessReplaced() async throws {
     let cli = try await CLIHarness.start()
     let issuer = Self.url(cli, "/oidc")
@@ -309,7 +368,8 @@ import Testing
     #expect(
       preset.stderr
         == "authtui: gitlab is a built-in preset; give your provider another id, such as "
-        + "gitlab-2 (or set \"client_id\" in providers/gitlab.json to use the preset)\n")
+        + "gitlab-2 (or give the preset your client id: `authtui providers add gitlab "
+        + "--client-id ID`)\n")
     let replaced = try await cli.run(add + ["--name", "Replaced", "--replace"])
     #expect(replaced.status == 0, "\(replaced.stderr)")
     #expect(try Self.file(cli, "work")["name"] as? String == "Replaced")

@@ -91,7 +91,7 @@ import Testing
           redirect URI: http://127.0.0.1:8765/callback
           scopes: none asked for
           note: create an app there with the redirect URI http://127.0.0.1:8765/callback
-        Then add "client_id": "…" to \(config.path)/providers/simkl.json, or choose simkl in `authtui`, which asks for it.
+        Then `authtui providers add simkl --client-id ID`, or choose simkl in `authtui`, which asks for it.
 
         Endpoints set in the file or preset:
           authorization_endpoint: https://simkl.com/oauth/authorize

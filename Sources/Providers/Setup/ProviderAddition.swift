@@ -208,7 +208,7 @@ public enum ProviderAdditionError: Error, Sendable, Equatable, CustomStringConve
     switch self {
     case .presetID(let id):
       return "\(id) is a built-in preset; give your provider another id, such as \(id)-2 "
-        + "(or set \"client_id\" in providers/\(id).json to use the preset)"
+        + "(or give the preset your client id: `authtui providers add \(id) --client-id ID`)"
     case .exists(let id, let path):
       return "\(path) exists already; add the provider under another id, or replace the file "
         + "with `authtui providers add \(id) … --replace`"
