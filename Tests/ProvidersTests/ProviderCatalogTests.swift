@@ -63,7 +63,8 @@ import Testing
     #expect(message.contains("http://127.0.0.1:8765/callback"))
     #expect(
       message.hasSuffix(
-        "add \"client_id\": \"…\" to \(location.providersDirectory.path)/simkl.json"))
+        "then run `authtui providers add simkl --client-id ID` (or add \"client_id\": \"…\" "
+          + "to \(location.providersDirectory.path)/simkl.json)"))
   }
 
   @Test func completesAPresetFromAUserFileHoldingOnlyTheClientID() throws {
