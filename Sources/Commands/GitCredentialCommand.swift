@@ -12,19 +12,26 @@ import System
 
 /// `authtui git-credential get|store|erase`: git's credential helper protocol
 /// (git-credential(1)), answering with the token of the account `config.json`'s `git` object
-/// names for the URL.
+/// names for the URL; and `authtui git-credential setup URL ACCOUNT [--username NAME]`, which
+/// writes that entry and git's helper setting (`GitCredentialCommand+Setup.swift`).
 struct GitCredentialCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration<Self>(
     name: "git-credential",
     summary: "Answer git's credential requests with the token of the URL's account.",
     details: """
-      Set it up once per URL (the ! makes git run it as a shell command, with get, store or
-      erase appended):
+      Set it up once per URL:
+
+        authtui git-credential setup https://git.example.com work/alice
+
+      names the account in config.json's "git" object and makes it git's helper for the URL
+      in git's global configuration, replacing any helper set there before for that URL (and
+      with a path, sets credential.URL.useHttpPath so that git sends the path). By hand, the
+      same is (the ! makes git run it as a shell command, with get, store or erase appended):
 
         git config --global credential.https://git.example.com.helper '!authtui git-credential'
 
-      and name the account in config.json (the longest matching prefix wins; scheme and host
-      must match exactly, paths by whole segments):
+      and in config.json (the longest matching prefix wins; scheme and host must match
+      exactly, paths by whole segments):
 
         "git": { "https://git.example.com": "work/alice",
                  "https://gitlab.com": { "account": "gitlab/me", "username": "oauth2" } }
@@ -48,21 +55,54 @@ struct GitCredentialCommand: AsyncParsableCommand {
       .required(
         "ACTION", \.action,
         .choice(Action.allCases) { text, _ in
-          "unknown git-credential action '\(text)' (git runs it with get, store or erase; see "
+          "unknown git-credential action '\(text)' (git runs it with get, store or erase; "
+            + "`authtui git-credential setup URL ACCOUNT` sets it up; see "
             + "`authtui help git-credential`)"
-        })
+        }),
+      .optional("URL", \.setupURL, .text),
+      .optional("ACCOUNT", \.setupAccount, .account),
+    ],
+    options: [
+      .value(
+        "username", \.username, .nonEmptyText, "NAME",
+        help: "with setup: the user name git is given (default: git's, else the label)")
     ])
 
-  /// What git asks of a credential helper.
+  /// What git asks of a credential helper, and the setup of one URL.
   enum Action: String, CaseIterable, Sendable {
-    case get, store, erase
+    case get, store, erase, setup
   }
 
   var global = GlobalOptions()
   /// What git asks.
   var action = Action.get
+  /// `setup`'s URL prefix, as typed.
+  var setupURL: String?
+  /// `setup`'s account, as typed.
+  var setupAccount: String?
+  /// `setup --username`.
+  var username: String?
+
+  mutating func validate() throws(CommandFailure) {
+    if action == .setup {
+      guard setupURL != nil, setupAccount != nil else {
+        throw CommandFailure(
+          exitCode: .usage,
+          message: "'git-credential setup' needs URL and ACCOUNT (for example `authtui "
+            + "git-credential setup https://git.example.com work/alice`)")
+      }
+    } else if setupURL != nil || username != nil {
+      throw CommandFailure(
+        exitCode: .usage,
+        message: "git-credential \(action.rawValue) takes no arguments: git writes the request "
+          + "on its standard input")
+    }
+  }
 
   func run(console: Console) async -> ExitCode {
+    if action == .setup, let setupURL, let setupAccount {
+      return await setUp(url: setupURL, account: setupAccount, console: console)
+    }
     do throws(CommandFailure) {
       let request = try await Self.readRequest()
       guard action == .get else { return .ok }

@@ -171,6 +171,99 @@ struct GitCredentialCommandTests {
     await cli.stop()
   }
 
+  /// `git-credential setup URL ACCOUNT`, run with `authtui` on PATH: the entry goes into
+  /// config.json beside what it holds (another entry for the same URL replaced in its place),
+  /// git's global configuration gets the helper alone for the URL (and useHttpPath for a
+  /// path), and `git credential fill` then answers with the account's token.
+  @Test func setupWritesTheEntryAndGitsHelperThenGitGetsTheToken() async throws {
+    let (cli, token) = try await Self.start(
+      git: #""https://git.example.com:443": "sandbox/bob", "https://other.example.com": "x/y""#)
+    try cli.folder.write(
+      #"{"theme": "light", "git": {"https://git.example.com:443": "sandbox/bob"}}"#,
+      to: "config/config.json")
+    var path = cli.environment["PATH"] ?? "/usr/bin:/bin"
+    path = URL(fileURLWithPath: Products.authtui).deletingLastPathComponent().path + ":" + path
+    _ = try await Self.runGit(
+      cli, ["config", "--global", "credential.https://git.example.com.helper", "store"])
+    let setup = try await cli.run(
+      ["git-credential", "setup", "https://git.example.com", "sandbox/alice"], ["PATH": path])
+    #expect(setup.status == 0, "\(setup.stderr)")
+    #expect(
+      setup.stdout
+        == "git now asks authtui for https://git.example.com: the token of sandbox/alice.\n"
+        + "  ~/config/config.json: \"git\": {\"https://git.example.com\": …}\n"
+        + "  git config --global: credential.https://git.example.com.helper (any helper set "
+        + "there before for this URL is no longer asked)\n")
+    let written = try String(contentsOfFile: cli.folder.file("config/config.json"), encoding: .utf8)
+    #expect(
+      written == """
+        {
+          "theme" : "light",
+          "git" : {
+            "https://git.example.com" : "sandbox/alice"
+          }
+        }
+
+        """)
+    let helpers = try await Self.runGit(
+      cli, ["config", "--global", "--get-all", "credential.https://git.example.com.helper"])
+    #expect(helpers.stdout == "\n\(Self.helper)\n")
+    let fill = try await Self.runGit(
+      cli, ["credential", "fill"], input: "protocol=https\nhost=git.example.com\n\n")
+    #expect(fill.status == 0, "\(fill.stderr)")
+    #expect(
+      fill.stdout == "protocol=https\nhost=git.example.com\nusername=alice\npassword=\(token)\n")
+
+    // A URL with a path: git is told to send paths for it, and the user name is kept.
+    let team = try await cli.run(
+      [
+        "git-credential", "setup", "https://forge.example.com/team", "sandbox/alice",
+        "--username", "oauth2",
+      ], ["PATH": path])
+    #expect(team.status == 0, "\(team.stderr)")
+    let usesPath = try await Self.runGit(
+      cli, ["config", "--global", "credential.https://forge.example.com/team.useHttpPath"])
+    #expect(usesPath.stdout == "true\n")
+    let teamFill = try await Self.runGit(
+      cli, ["credential", "fill"],
+      input: "protocol=https\nhost=forge.example.com\npath=team/app.git\n\n")
+    #expect(teamFill.stdout.hasSuffix("username=oauth2\npassword=\(token)\n"), "\(teamFill)")
+
+    // What cannot be an entry is refused before anything is written.
+    for (arguments, message) in [
+      (
+        ["http://git.example.com", "sandbox/alice"],
+        "authtui: the URL \"http://git.example.com\" uses plain http, which would send the "
+          + "token unencrypted: use https (http only for 127.0.0.1, localhost and [::1])\n"
+      ),
+      (
+        ["https://git.example.com", "sandbox"],
+        "authtui: the account \"sandbox\" is not PROVIDER/LABEL (work/alice, as `authtui list` "
+          + "shows it)\n"
+      ),
+      (
+        ["https://git.example.com", "#1"],
+        "authtui: the account \"#1\" is not PROVIDER/LABEL (work/alice, as `authtui list` "
+          + "shows it)\n"
+      ),
+      (
+        ["https://git.example.com"],
+        "authtui: 'git-credential setup' needs URL and ACCOUNT (for example `authtui "
+          + "git-credential setup https://git.example.com work/alice`)\n"
+      ),
+    ] {
+      let refused = try await cli.run(["git-credential", "setup"] + arguments)
+      #expect(refused.status == 2, "\(arguments)")
+      #expect(refused.stderr == message)
+    }
+    let extra = try await cli.run(["git-credential", "get", "https://git.example.com"], input: "")
+    #expect(extra.status == 2)
+    #expect(
+      try String(contentsOfFile: cli.folder.file("config/config.json"), encoding: .utf8)
+        .contains("https://forge.example.com/team"))
+    await cli.stop()
+  }
+
   @Test func aPathWithDotSegmentsGetsNoTokenFromAnEntryForAnotherPath() async throws {
     let server = try DumbGitServer()
     let origin = "http://127.0.0.1:\(server.port)"

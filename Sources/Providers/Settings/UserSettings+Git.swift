@@ -83,7 +83,8 @@ extension UserSettings {
 
   /// Why `account` cannot name the account of a git route: it must be `PROVIDER/LABEL`, so the
   /// token git gets does not change when another account of the provider is added.
-  private static func accountProblem(_ account: String) -> String? {
+  /// `git-credential setup` refuses what this would.
+  package static func accountProblem(_ account: String) -> String? {
     let parts = account.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
     guard parts.count == 2, (try? ProviderID(String(parts[0]))) != nil, !parts[1].isEmpty,
       !parts[1].contains(where: { $0.isNewline || $0 == "\0" })

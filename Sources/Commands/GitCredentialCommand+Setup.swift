@@ -1,0 +1,137 @@
+import Foundation
+import Isolation
+import Providers
+import Spelling
+import System
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `authtui git-credential setup URL ACCOUNT [--username NAME]`: what `gh auth setup-git`
+/// does for GitHub, for any URL and account. It writes the `git` entry of config.json, then
+/// makes `authtui git-credential` git's one helper for the URL in git's global configuration
+/// (and, for a URL with a path, `useHttpPath`, without which git sends no path).
+extension GitCredentialCommand {
+  /// How long each `git config` may take: it answers at once or is stuck.
+  static let gitDeadline: Duration = .seconds(10)
+
+  func setUp(url: String, account: String, console: Console) async -> ExitCode {
+    do throws(CommandFailure) {
+      let route = try Self.route(url: url, account: account, username: username)
+      let file: URL
+      do {
+        file = try route.save(in: AccountAccess.configuration(global))
+      } catch {
+        throw CommandFailure(exitCode: .failure, message: error.description)
+      }
+      let shown = ConfigurationLocation.display(file)
+      let settings = Self.gitSettings(url: url, helper: Self.helper(), path: route.prefix)
+      if let failure = await Self.configureGit(settings) {
+        throw CommandFailure(
+          exitCode: .failure,
+          message: "wrote the entry for \(url) to \(shown), but git's configuration could not "
+            + "be changed (\(failure)); run:\n"
+            + settings.map {
+              "  git config --global " + $0.map(Self.shellWord).joined(separator: " ")
+            }
+            .joined(separator: "\n"))
+      }
+      console.out(
+        "git now asks authtui for \(url): the token of \(account)"
+          + (username.map { ", user name \($0)" } ?? "") + ".\n"
+          + "  \(shown): \"git\": {\"\(url)\": …}\n"
+          + "  git config --global: credential.\(url).helper (any helper set there before for "
+          + "this URL is no longer asked)"
+          + (route.prefix.segments.isEmpty ? "" : ", credential.\(url).useHttpPath true"))
+      return .ok
+    } catch {
+      console.err(error.line)
+      return error.exitCode
+    }
+  }
+
+  /// The route `setup` writes, its URL, account and user name checked as config.json's are
+  /// read, and as git's protocol can carry them.
+  static func route(url: String, account: String, username: String?)
+    throws(CommandFailure) -> GitCredentialRoute
+  {
+    let prefix: GitURLPrefix
+    switch GitURLPrefix.parse(url) {
+    case .success(let parsed): prefix = parsed
+    case .failure(let problem):
+      throw CommandFailure(
+        exitCode: .usage, message: "the URL \(MessageQuoting.quoted(url)) \(problem)")
+    }
+    // PROVIDER/LABEL, as config.json's entries must be: the token git gets must not change
+    // when the provider gets another account.
+    if let problem = UserSettings.accountProblem(account) {
+      throw CommandFailure(exitCode: .usage, message: problem)
+    }
+    if let username, username.unicodeScalars.contains(where: { $0.value < 0x20 || $0 == "\u{7F}" })
+    {
+      throw CommandFailure(
+        exitCode: .usage,
+        message: "--username cannot hold a line break or another control character, which "
+          + "git's credential protocol cannot carry")
+    }
+    return GitCredentialRoute(url: url, prefix: prefix, account: account, username: username)
+  }
+
+  /// The helper git runs: `authtui git-credential` when `authtui` on `PATH` is a program, else
+  /// this program by its full path (a build tree, an `authtui` not on `PATH`).
+  static func helper(environment: [String: String] = ProcessInfo.processInfo.environment)
+    -> String
+  {
+    if case .found = ForegroundCommand.locate("authtui", environment: environment) {
+      return "!authtui git-credential"
+    }
+    let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+    return "!" + (own.map(shellWord) ?? "authtui") + " git-credential"
+  }
+
+  /// The `git config --global` arguments of the setup: the URL's helpers emptied (an empty
+  /// value resets git's list), this one added, and `useHttpPath` for a URL with a path.
+  static func gitSettings(url: String, helper: String, path prefix: GitURLPrefix) -> [[String]] {
+    var settings = [
+      ["--replace-all", "credential.\(url).helper", ""],
+      ["--add", "credential.\(url).helper", helper],
+    ]
+    if !prefix.segments.isEmpty { settings.append(["credential.\(url).useHttpPath", "true"]) }
+    return settings
+  }
+
+  /// Runs `git config --global` with each of `settings` in turn; nil when every one did,
+  /// else why not.
+  static func configureGit(_ settings: [[String]]) async -> String? {
+    guard case .found(let git) = ForegroundCommand.locate("git") else {
+      return "git is not installed, or not on PATH"
+    }
+    return await onOwnThread(named: "git-config") { () -> String? in
+      for arguments in settings {
+        let result = try? SpawnedProcess.output(
+          of: git, arguments: ["config", "--global"] + arguments, standardInput: .null,
+          standardError: .null, deadline: gitDeadline)
+        guard let result else { return "git could not be started" }
+        guard result.termination == .exited(0) else {
+          return "git config --global \(arguments.first ?? "") … ended: "
+            + result.termination.description
+        }
+      }
+      return nil
+    }
+  }
+
+  /// `word` for a POSIX shell: as it is when it holds only characters no shell reads, else
+  /// single-quoted.
+  static func shellWord(_ word: String) -> String {
+    let plain =
+      !word.isEmpty
+      && word.unicodeScalars.allSatisfy {
+        $0.isASCII
+          && ($0.properties.isAlphabetic || $0.properties.numericType != nil
+            || "-_./:@=+,".unicodeScalars.contains($0))
+      }
+    return plain ? word : "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+  }
+}
