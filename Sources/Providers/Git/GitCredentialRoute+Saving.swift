@@ -85,5 +85,11 @@ public struct ConfigurationWriteError: Error, Sendable, Equatable, CustomStringC
   /// Why not, and what to do.
   public let reason: String
 
+  /// An error for `path` (as shown) and `reason`.
+  public init(path: String, reason: String) {
+    self.path = path
+    self.reason = reason
+  }
+
   public var description: String { "\(path): \(reason)" }
 }
