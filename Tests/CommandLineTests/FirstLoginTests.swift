@@ -21,21 +21,21 @@ import Testing
     let (first, created, screen) = try await TmuxSession.run(
       "'\(Products.authtui)' login sandbox", columns: 240, rows: 100, environment: changes
     ) { session in
+      func answer(_ text: String) async throws {
+        try await session.type(text)
+        try await session.sendKeys("Enter")
+      }
       let first = try await session.waitFor("New vault passphrase:")
       // Two that differ are asked again, as `vault init` asks them.
-      try await session.type("one")
-      try await session.sendKeys("Enter")
+      try await answer("one")
       try await session.waitFor("Repeat the passphrase:")
-      try await session.type("two")
-      try await session.sendKeys("Enter")
+      try await answer("two")
       try await session.waitFor("The two passphrases differ; once more.")
-      try await session.type(passphrase)
-      try await session.sendKeys("Enter")
+      try await answer(passphrase)
       try await session.waitUntil("the second confirmation") {
         $0.filter { $0.hasPrefix("Repeat the passphrase:") }.count == 2
       }
-      try await session.type(passphrase)
-      try await session.sendKeys("Enter")
+      try await answer(passphrase)
       let created = try await session.waitFor("Created the vault")
       return (first, created, try await session.waitFor("Signed in as sandbox/alice."))
     }

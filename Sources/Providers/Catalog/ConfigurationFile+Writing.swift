@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 #if canImport(Glibc)
   import Glibc
@@ -111,5 +112,63 @@ extension ConfigurationFile {
       return FileIdentity(device: .max, inode: .max)
     }
     return FileIdentity(device: UInt64(status.st_dev), inode: UInt64(status.st_ino))
+  }
+}
+
+extension ConfigurationFile {
+  /// Changes the JSON object in the file at `url` as `change` says and writes it back with
+  /// `replace`: what a writer of one of the user's files (a provider file's setup, config.json's
+  /// `git` entry) does, keeping every member it does not change in its place. The file's
+  /// folder is made (0700) when missing; no file starts as an empty object (`change` may fill
+  /// it in). A path that is not a regular file of this user's, a file that is not a JSON
+  /// object, and a file swapped meanwhile are refused (`WriteFailure`) and left as they are.
+  static func editObject(
+    at url: URL,
+    _ change: (_ members: inout [(String, OrderedJSON)], _ isNew: Bool) throws(WriteFailure)
+      -> Void
+  ) throws(WriteFailure) {
+    let folder = url.deletingLastPathComponent()
+    do {
+      try FileManager.default.createDirectory(
+        at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    } catch {
+      throw WriteFailure(
+        reason: "its folder cannot be created (\(error.localizedDescription)); check "
+          + ConfigurationLocation.display(folder))
+    }
+    let existing = try existingFile(at: url.path)
+    var members: [(String, OrderedJSON)] = []
+    if existing != nil {
+      let text: String
+      do {
+        text = try read(url)
+      } catch {
+        throw WriteFailure(reason: error.description)
+      }
+      let document: JSONDocument
+      do {
+        document = try JSONParser.parse(text)
+      } catch {
+        throw WriteFailure(reason: "\(error); fix the file (or remove it), then try again")
+      }
+      guard case .object(let read) = document.ordered else {
+        throw WriteFailure(
+          reason: "it is not a JSON object; fix the file (or remove it), then try again")
+      }
+      members = read
+    }
+    try change(&members, existing == nil)
+    try replace(url.path, expecting: existing, with: OrderedJSON.object(members).prettyText + "\n")
+  }
+
+  /// Sets the member `name` where it is, or adds it at the end.
+  static func set(
+    _ name: String, _ value: OrderedJSON, in members: inout [(String, OrderedJSON)]
+  ) {
+    if let index = members.firstIndex(where: { $0.0 == name }) {
+      members[index].1 = value
+    } else {
+      members.append((name, value))
+    }
   }
 }

@@ -15,64 +15,31 @@ extension GitCredentialRoute {
   @discardableResult
   public func save(in location: ConfigurationLocation) throws(ConfigurationWriteError) -> URL {
     let file = location.settingsFile
-    let shown = ConfigurationLocation.display(file)
-    func refuse(_ reason: String) -> ConfigurationWriteError {
-      ConfigurationWriteError(path: shown, reason: reason)
-    }
-    do {
-      try FileManager.default.createDirectory(
-        at: location.directory, withIntermediateDirectories: true,
-        attributes: [.posixPermissions: 0o700])
-    } catch {
-      throw refuse("its folder cannot be created (\(error.localizedDescription))")
-    }
-    let existing: ConfigurationFile.FileIdentity?
-    do {
-      existing = try ConfigurationFile.existingFile(at: file.path)
-    } catch {
-      throw refuse(error.reason)
-    }
-    var members: [(String, OrderedJSON)] = []
-    if existing != nil {
-      let document: JSONDocument
-      do {
-        document = try JSONParser.parse(try ConfigurationFile.read(file))
-      } catch let error as ConfigurationFileError {
-        throw refuse(error.description)
-      } catch {
-        throw refuse("\(error); fix the file (or remove it), then try again")
-      }
-      guard case .object(let read) = document.ordered else {
-        throw refuse("it is not a JSON object; fix the file (or remove it), then try again")
-      }
-      members = read
-    }
-    var routes: [(String, OrderedJSON)] = []
-    let index = members.firstIndex { $0.0 == "git" }
-    if let index {
-      guard case .object(let read) = members[index].1 else {
-        throw refuse("its \"git\" is not an object of URLs to accounts; fix it, then try again")
-      }
-      routes = read
-    }
     let entry: OrderedJSON =
       username.map { .object([("account", .string(account)), ("username", .string($0))]) }
       ?? .string(account)
-    if let same = routes.firstIndex(where: { (try? GitURLPrefix.parse($0.0).get()) == prefix }) {
-      routes[same] = (self.url, entry)
-    } else {
-      routes.append((self.url, entry))
-    }
-    if let index {
-      members[index].1 = .object(routes)
-    } else {
-      members.append(("git", .object(routes)))
-    }
     do {
-      try ConfigurationFile.replace(
-        file.path, expecting: existing, with: OrderedJSON.object(members).prettyText + "\n")
+      try ConfigurationFile.editObject(at: file) {
+        members, _ throws(ConfigurationFile.WriteFailure) in
+        var routes: [(String, OrderedJSON)] = []
+        if let git = members.first(where: { $0.0 == "git" }) {
+          guard case .object(let read) = git.1 else {
+            throw ConfigurationFile.WriteFailure(
+              reason: "its \"git\" is not an object of URLs to accounts; fix it, then try again")
+          }
+          routes = read
+        }
+        if let same = routes.firstIndex(where: { (try? GitURLPrefix.parse($0.0).get()) == prefix })
+        {
+          routes[same] = (url, entry)
+        } else {
+          routes.append((url, entry))
+        }
+        ConfigurationFile.set("git", .object(routes), in: &members)
+      }
     } catch {
-      throw refuse(error.reason)
+      throw ConfigurationWriteError(
+        path: ConfigurationLocation.display(file), reason: error.reason)
     }
     return file
   }
@@ -84,12 +51,6 @@ public struct ConfigurationWriteError: Error, Sendable, Equatable, CustomStringC
   public let path: String
   /// Why not, and what to do.
   public let reason: String
-
-  /// An error for `path` (as shown) and `reason`.
-  public init(path: String, reason: String) {
-    self.path = path
-    self.reason = reason
-  }
 
   public var description: String { "\(path): \(reason)" }
 }

@@ -27,75 +27,30 @@ extension ProviderFile {
       try ProviderSetup.checkedClientSecret(secret.value)
     }
     if let redirectPort { _ = try ProviderSetup.checkedPort(String(redirectPort)) }
-    let folder = location.providersDirectory
-    let url = folder.appendingPathComponent("\(id).json")
-    let shown = ConfigurationLocation.display(url)
-    func refuse(_ reason: String) -> ProviderSetupError { .file(path: shown, reason: reason) }
+    let url = location.providersDirectory.appendingPathComponent("\(id).json")
     do {
-      try FileManager.default.createDirectory(
-        at: folder, withIntermediateDirectories: true,
-        attributes: [.posixPermissions: 0o700])
+      try ConfigurationFile.editObject(at: url) { members, isNew in
+        if isNew, ProviderCatalog.presets[id.rawValue]?.id == id {
+          members = [("preset", .string(id.rawValue))]
+        }
+        ConfigurationFile.set("client_id", .string(clientID), in: &members)
+        if let clientSecret {
+          ConfigurationFile.set("client_secret", .string(clientSecret.value), in: &members)
+        }
+        if let redirectPort {
+          let preset = members.first { $0.0 == "preset" }.flatMap { member -> String? in
+            if case .string(let name) = member.1 { return name }
+            return nil
+          }
+          let inherited = ProviderCatalog.presets[preset ?? id.rawValue]?.redirectPort
+          if members.contains(where: { $0.0 == "redirect_port" }) || inherited != redirectPort {
+            ConfigurationFile.set("redirect_port", .int(Int(redirectPort)), in: &members)
+          }
+        }
+      }
     } catch {
-      throw refuse(
-        "its folder cannot be created (\(error.localizedDescription)); check "
-          + ConfigurationLocation.display(location.directory))
-    }
-    let existing: ConfigurationFile.FileIdentity?
-    do {
-      existing = try ConfigurationFile.existingFile(at: url.path)
-    } catch {
-      throw refuse(error.reason)
-    }
-    var members: [(String, OrderedJSON)] = []
-    if existing != nil {
-      let text: String
-      do {
-        text = try ConfigurationFile.read(url)
-      } catch {
-        throw refuse(error.description)
-      }
-      let document: JSONDocument
-      do {
-        document = try JSONParser.parse(text)
-      } catch {
-        throw refuse("\(error); fix the file (or remove it), then try again")
-      }
-      guard case .object(let read) = document.ordered else {
-        throw refuse("it is not a JSON object; fix the file (or remove it), then try again")
-      }
-      members = read
-    } else if ProviderCatalog.presets[id.rawValue]?.id == id {
-      members = [("preset", .string(id.rawValue))]
-    }
-    set("client_id", .string(clientID), in: &members)
-    if let clientSecret { set("client_secret", .string(clientSecret.value), in: &members) }
-    if let redirectPort {
-      let preset = members.first { $0.0 == "preset" }.flatMap { member -> String? in
-        if case .string(let name) = member.1 { return name }
-        return nil
-      }
-      let inherited = ProviderCatalog.presets[preset ?? id.rawValue]?.redirectPort
-      if members.contains(where: { $0.0 == "redirect_port" }) || inherited != redirectPort {
-        set("redirect_port", .int(Int(redirectPort)), in: &members)
-      }
-    }
-    let text = OrderedJSON.object(members).prettyText + "\n"
-    do {
-      try ConfigurationFile.replace(url.path, expecting: existing, with: text)
-    } catch {
-      throw refuse(error.reason)
+      throw .file(path: ConfigurationLocation.display(url), reason: error.reason)
     }
     return url
-  }
-
-  /// Sets the member `name` where it is, or adds it at the end.
-  private static func set(
-    _ name: String, _ value: OrderedJSON, in members: inout [(String, OrderedJSON)]
-  ) {
-    if let index = members.firstIndex(where: { $0.0 == name }) {
-      members[index].1 = value
-    } else {
-      members.append((name, value))
-    }
   }
 }
