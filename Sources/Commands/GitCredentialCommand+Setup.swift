@@ -56,6 +56,14 @@ extension GitCredentialCommand {
   static func route(url: String, account: String, username: String?)
     throws(CommandFailure) -> GitCredentialRoute
   {
+    // git sends a URL's parts on lines of their own, and git's configuration keys hold no
+    // line break: such a URL could never be asked for.
+    if url.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 }) {
+      throw CommandFailure(
+        exitCode: .usage,
+        message: "the URL \(MessageQuoting.quoted(url)) holds a space or a control character; "
+          + "give it as git sees it, percent-encoded (https://git.example.com/team%20a)")
+    }
     let prefix: GitURLPrefix
     switch GitURLPrefix.parse(url) {
     case .success(let parsed): prefix = parsed

@@ -237,6 +237,11 @@ struct GitCredentialCommandTests {
           + "token unencrypted: use https (http only for 127.0.0.1, localhost and [::1])\n"
       ),
       (
+        ["https://git.example.com/a\nb", "sandbox/alice"],
+        "authtui: the URL \"https://git.example.com/a\\u{A}b\" holds a space or a control "
+          + "character; give it as git sees it, percent-encoded (https://git.example.com/team%20a)\n"
+      ),
+      (
         ["https://git.example.com", "sandbox"],
         "authtui: the account \"sandbox\" is not PROVIDER/LABEL (work/alice, as `authtui list` "
           + "shows it)\n"
