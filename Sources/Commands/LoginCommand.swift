@@ -1,6 +1,7 @@
 import Accounts
 import AuthCore
 import Foundation
+import Providers
 import Spelling
 import System
 import Vault
@@ -30,7 +31,9 @@ struct LoginCommand: AsyncParsableCommand {
       starts again with fresh values and says so.
       --json writes one event per line: authorize, user_code, restarted, signed_in, error.
       With no vault yet, at a terminal and with no passphrase variable set, login creates it
-      first as `authtui vault init` does; otherwise it says to run that.
+      first as `authtui vault init` does; otherwise it says to run that. At a terminal, a
+      preset without a client id says where to register an application and asks for the
+      client id, which it writes as `authtui providers add ID --client-id` does.
       """,
     arguments: [.required("PROVIDER", \.provider, .provider)],
     options: [
@@ -89,9 +92,14 @@ struct LoginCommand: AsyncParsableCommand {
       // The provider first: a typo in its id, a missing client id or a flow it does not
       // offer is said before the vault is opened (a new user's first `login` should not
       // create a vault only to learn that the provider needs a client id).
-      let catalog = AccountAccess.catalog(
+      var catalog = AccountAccess.catalog(
         global, console: console, reportProblems: true,
         providers: .only(Set([try? ProviderID(provider)].compactMap { $0 })))
+      if let id = try? ProviderID(provider),
+        let asked = try askForClientID(id, in: catalog, console)
+      {
+        catalog = asked
+      }
       let providerID: ProviderID
       let chosen: SignInFlow
       let fellBack: Bool
@@ -133,6 +141,45 @@ struct LoginCommand: AsyncParsableCommand {
       await output.failed(error)
       return error.exitCode
     }
+  }
+
+  /// When `id` is a built-in preset that lacks only its client id and a person is at the
+  /// terminal (and not `--json`): says where to register an application and what, asks for the
+  /// client id it was given, and writes it as `providers add ID --client-id` does; returns the
+  /// catalog read again. Nil when nothing was asked, or nothing typed: the provider is then
+  /// refused as not ready, with the command to run.
+  func askForClientID(_ id: ProviderID, in catalog: ProviderCatalog, _ console: Console)
+    throws(CommandFailure) -> ProviderCatalog?
+  {
+    guard !json, ProviderCatalog.presets[id.rawValue]?.id == id, let entry = catalog.entry(id),
+      let setup = entry.setup, setup.clientID == nil, !setup.asksClientSecret,
+      TerminalPassphrase.isAvailable
+    else { return nil }
+    console.err(
+      (["\(entry.name) needs a client id of your own, once."]
+        + ProvidersShowCommand.registrationLines(entry.registration)).joined(separator: "\n"))
+    let typed: String?
+    do {
+      typed = try TerminalQuestion.ask("Its client id (Enter alone to stop): ")
+    } catch {
+      // Ctrl-C or Ctrl-D: the only ways out of the question.
+      throw CommandFailure(
+        exitCode: .cancelled, message: "cancelled at the client id question; nothing was written")
+    }
+    guard let typed, !typed.isEmpty else { return nil }
+    let file: URL
+    do {
+      file = try ProviderFile.saveSetup(
+        id, clientID: typed, redirectPort: nil, in: AccountAccess.configuration(global))
+    } catch .file(let path, let reason) {
+      throw CommandFailure(exitCode: .failure, message: "\(path): \(reason)")
+    } catch {
+      throw CommandFailure(exitCode: .usage, message: error.description)
+    }
+    console.err(
+      "Wrote \(ConfigurationLocation.display(file)) (`authtui providers show \(id)` shows it).")
+    return AccountAccess.catalog(
+      global, console: console, reportProblems: false, providers: .only([id]))
   }
 
   /// Runs the sign-in with its countdown, browser, paste path and Ctrl-C.

@@ -65,11 +65,7 @@ struct ProvidersShowCommand: AsyncParsableCommand {
     }
     var lines = ["\(entry.id): \(entry.name)"] + aligned(facts)
     if entry.state == .noClientID || entry.state == .noClientSecret {
-      let guide = entry.registration
-      let place = guide.registrationURL.map { " at \($0)" } ?? ""
-      lines += ["", "To get a client id, register an application\(place):"]
-      lines += guide.facts.map { "  \($0.label): \($0.value)" }
-      if let note = guide.note { lines.append("  note: \(note)") }
+      lines += [""] + Self.registrationLines(entry.registration)
       lines.append(
         ProviderCatalog.presets[entry.id.rawValue]?.id == entry.id
           ? "Then `authtui providers add \(entry.id) --client-id ID"
@@ -109,5 +105,14 @@ struct ProvidersShowCommand: AsyncParsableCommand {
     return facts.map {
       "  " + ($0.0 + ":").padding(toLength: width, withPad: " ", startingAt: 0) + $0.1
     }
+  }
+
+  /// Where to register an application for a client id and what to register there, a line
+  /// each (`providers show`, and `login` before it asks for the client id).
+  static func registrationLines(_ guide: RegistrationGuide) -> [String] {
+    let place = guide.registrationURL.map { " at \($0)" } ?? ""
+    return ["To get a client id, register an application\(place):"]
+      + guide.facts.map { "  \($0.label): \($0.value)" }
+      + (guide.note.map { ["  note: \($0)"] } ?? [])
   }
 }

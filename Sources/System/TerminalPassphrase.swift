@@ -46,6 +46,17 @@ public enum TerminalPassphrase {
 
   /// One line typed with echo off.
   private static func line(_ tty: Int32, prompt: String) throws(PassphraseError) -> Passphrase {
+    guard let text = String(bytes: try typedLine(tty, prompt: prompt, echo: false), encoding: .utf8)
+    else { throw .notUTF8(.terminal) }
+    return Passphrase(text)
+  }
+
+  /// The bytes of one line typed after `prompt`, read a byte at a time with the terminal's own
+  /// echo and signals off: Ctrl-C and Ctrl-D on an empty line cancel, Backspace and Ctrl-U
+  /// edit. With `echo`, what is typed is shown (written back, an erased character rubbed out).
+  fileprivate static func typedLine(_ tty: Int32, prompt: String, echo: Bool)
+    throws(PassphraseError) -> [UInt8]
+  {
     write(tty, prompt)
     var saved = termios()
     let isTerminal = tcgetattr(tty, &saved) == 0
@@ -81,20 +92,21 @@ public enum TerminalPassphrase {
       guard count == 1 else { throw .cancelled }
       switch byte {
       case 0x0A, 0x0D:
-        guard let text = String(bytes: bytes, encoding: .utf8) else {
-          throw .notUTF8(.terminal)
-        }
-        return Passphrase(text)
+        return bytes
       case 0x03:  // Ctrl-C
         throw .cancelled
       case 0x04 where bytes.isEmpty:  // Ctrl-D on an empty line
         throw .cancelled
       case 0x7F, 0x08:  // Backspace: drop the last character (its UTF-8 continuation bytes too)
+        if echo, !bytes.isEmpty { write(tty, "\u{8} \u{8}") }
         while let last = bytes.popLast(), last & 0xC0 == 0x80 {}
       case 0x15:  // Ctrl-U: start over
+        if echo { write(tty, "\r\u{1B}[K" + prompt) }
         bytes.removeAll()
       default:
-        if byte >= 0x20 || byte == 0x09 { bytes.append(byte) }
+        guard byte >= 0x20 || byte == 0x09 else { continue }
+        bytes.append(byte)
+        if echo { _ = withUnsafePointer(to: byte) { Glibc.write(tty, $0, 1) } }
       }
     }
   }
@@ -102,5 +114,19 @@ public enum TerminalPassphrase {
   private static func write(_ tty: Int32, _ text: String) {
     let bytes = Array(text.utf8)
     _ = bytes.withUnsafeBytes { Glibc.write(tty, $0.baseAddress, $0.count) }
+  }
+}
+
+/// Asks a person a question on the controlling terminal, what they type shown (a client id, not
+/// a secret), edited as `TerminalPassphrase` edits: `login` asking for a preset's client id.
+public enum TerminalQuestion {
+  /// The line typed after `prompt`, white space around it dropped; nil when there is no
+  /// terminal. Ctrl-C or Ctrl-D on an empty line throw `cancelled`.
+  public static func ask(_ prompt: String) throws(PassphraseError) -> String? {
+    let tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+    guard tty >= 0 else { return nil }
+    defer { close(tty) }
+    let bytes = try TerminalPassphrase.typedLine(tty, prompt: prompt, echo: true)
+    return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespaces)
   }
 }

@@ -62,4 +62,44 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: cli.folder.file("typo")))
     await cli.stop()
   }
+
+  /// `login` of a preset without a client id, at a terminal: it says where to register an
+  /// application and asks for the client id, writes it into the preset's file, and signs in.
+  @Test func aPresetWithoutAClientIDIsAskedForOneThenSignedInTo() async throws {
+    let cli = try await CLIHarness.start()
+    let file = cli.workspace.configPath + "/providers/simkl.json"
+    var fields = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file)))
+        as? [String: Any])
+    let clientID = try #require(fields.removeValue(forKey: "client_id") as? String)
+    try JSONSerialization.data(withJSONObject: fields).write(to: URL(fileURLWithPath: file))
+    var changes = cli.workspace.environmentChanges()
+    changes["AUTHTUI_PASSPHRASE"] = SandboxWorkspace.passphrase
+    let (asked, screen) = try await TmuxSession.run(
+      "'\(Products.authtui)' login simkl", columns: 200, rows: 60, environment: changes
+    ) { session in
+      let asked = try await session.waitFor("Its client id (Enter alone to stop):")
+      try await session.type(clientID)
+      try await session.sendKeys("Enter")
+      return (asked, try await session.waitFor("Signed in as simkl/"))
+    }
+    #expect(asked.first == "Simkl needs a client id of your own, once.")
+    #expect(
+      asked.contains {
+        $0
+          == "To get a client id, register an application at https://simkl.com/settings/developer/:"
+      })
+    #expect(screen.contains { $0 == "Its client id (Enter alone to stop): \(clientID)" })
+    let written = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file)))
+        as? [String: Any])
+    #expect(written["client_id"] as? String == clientID)
+
+    // Without a terminal nothing is asked: the provider is not ready, and says how to fix it.
+    try JSONSerialization.data(withJSONObject: fields).write(to: URL(fileURLWithPath: file))
+    let script = try await cli.run(["login", "simkl"])
+    #expect(script.status == 1)
+    #expect(script.stderr.contains("then run `authtui providers add simkl --client-id ID`"))
+    await cli.stop()
+  }
 }

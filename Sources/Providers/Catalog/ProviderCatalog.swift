@@ -253,8 +253,9 @@ public struct ProviderCatalog: Sendable {
     // A preset's file is written by `providers add ID --client-id` as well as by hand.
     let add =
       file.id.map { presets[$0.rawValue]?.id == $0 } == true
-      ? "run `authtui providers add \(file.id?.rawValue ?? "") --client-id ID` (or add "
-        + "\"client_id\": \"…\" to \(editFile))"
+      ? "run `authtui providers add \(file.id?.rawValue ?? "") --client-id ID"
+        + (file.clientSecretRequired == true ? " --client-secret-file PATH" : "")
+        + "` (or add \"client_id\": \"…\" to \(editFile))"
       : "add \"client_id\": \"…\" to \(editFile)"
     guard let url = file.registrationURL else {
       return "no client_id: ask the provider for a public (PKCE) client id, then \(add)"
