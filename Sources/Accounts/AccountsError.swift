@@ -225,10 +225,7 @@ public enum AccountsError: Error, Sendable, Equatable {
 
   /// `label` as a shell word: unchanged when it is plain, single-quoted otherwise.
   static func shellQuoted(_ label: String, keeping extra: String = "") -> String {
-    let plain = label.allSatisfy {
-      $0.isLetter || $0.isNumber || "-_.@+".contains($0) || extra.contains($0)
-    }
-    return plain ? label : "'" + label.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    MessageQuoting.shellWord(label, keeping: extra)
   }
 
   /// How many names a message lists before it says how many more there are.

@@ -33,7 +33,8 @@ extension GitCredentialCommand {
           message: "wrote the entry for \(url) to \(shown), but git's configuration could not "
             + "be changed (\(failure)); run:\n"
             + settings.map {
-              "  git config --global " + $0.map(Self.shellWord).joined(separator: " ")
+              "  git config --global "
+                + $0.map { MessageQuoting.shellWord($0, keeping: "/:=,") }.joined(separator: " ")
             }
             .joined(separator: "\n"))
       }
@@ -95,7 +96,8 @@ extension GitCredentialCommand {
       return "!authtui git-credential"
     }
     let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-    return "!" + (own.map(shellWord) ?? "authtui") + " git-credential"
+    return "!" + (own.map { MessageQuoting.shellWord($0, keeping: "/") } ?? "authtui")
+      + " git-credential"
   }
 
   /// The `git config --global` arguments of the setup: the URL's helpers emptied (an empty
@@ -128,18 +130,5 @@ extension GitCredentialCommand {
       }
       return nil
     }
-  }
-
-  /// `word` for a POSIX shell: as it is when it holds only characters no shell reads, else
-  /// single-quoted.
-  static func shellWord(_ word: String) -> String {
-    let plain =
-      !word.isEmpty
-      && word.unicodeScalars.allSatisfy {
-        $0.isASCII
-          && ($0.properties.isAlphabetic || $0.properties.numericType != nil
-            || "-_./:@=+,".unicodeScalars.contains($0))
-      }
-    return plain ? word : "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
   }
 }

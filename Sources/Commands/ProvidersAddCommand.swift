@@ -350,23 +350,13 @@ extension ValueType where Value == ProviderID {
         return try ValueType.providerID.read(text, context)
       }
       let id = ProviderAddition.suggestedID(forIssuer: text, avoiding: [])
+      let shellWord = MessageQuoting.shellWord(
+        MessageQuoting.shown(text, limit: 200), keeping: ":/~%=,")
       throw CommandFailure(
         exitCode: .usage,
         message: "\(MessageQuoting.quoted(text, limit: 200)) is an issuer URL, not a provider "
           + "id; give the provider an id of your choice and the URL with --issuer, for example "
-          + "`authtui \(context.command) \(id) --issuer \(shellWord(text))`")
+          + "`authtui \(context.command) \(id) --issuer \(shellWord)`")
     }
-  }
-
-  /// `url` as one shell word: as it is when it holds only characters no shell reads, else
-  /// single-quoted; control characters escaped (`MessageQuoting`), so a message stays text.
-  private static func shellWord(_ url: String) -> String {
-    let plain = url.unicodeScalars.allSatisfy {
-      $0.isASCII
-        && ($0.properties.isAlphabetic || $0.properties.numericType != nil
-          || ":/._~%-+=,@".unicodeScalars.contains($0))
-    }
-    let shown = MessageQuoting.shown(url, limit: 200)
-    return plain ? shown : "'" + shown.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
   }
 }

@@ -26,4 +26,20 @@ public enum MessageQuoting {
     }
     return result
   }
+
+  /// `text` as one word of a command a message tells the user to run: as it is when every
+  /// character is a letter, a digit, or one of `-_.@+` and `extra`; else in single quotes
+  /// (`'it'\''s'`), which a POSIX shell takes as written. Control characters should be
+  /// escaped first (`shown`): a message is text, not a script to paste blindly.
+  public static func shellWord(_ text: String, keeping extra: String = "") -> String {
+    let plain =
+      !text.isEmpty
+      && text.allSatisfy {
+        $0.isLetter || $0.isNumber || "-_.@+".contains($0) || extra.contains($0)
+      }
+    guard !plain else { return text }
+    return "'"
+      + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''")
+      + "'"
+  }
 }
