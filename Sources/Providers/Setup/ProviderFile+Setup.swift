@@ -2,10 +2,6 @@ import AuthCore
 import Foundation
 import JSON
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 extension ProviderFile {
   /// Writes a provider's setup into `providers/ID.json` of `location`: `client_id`,
   /// `client_secret` when given (only for a preset that requires one, such as Google's), and
