@@ -121,11 +121,15 @@ import Testing
 
   /// Runs `body` while one `token` holds the refresh lease, its request held at the provider:
   /// a `token` started meanwhile waits for that lease, with no request of its own in flight.
-  private func whileALeaseIsHeld(_ body: (CLIHarness) async throws -> Void) async throws {
+  /// `body` is given the moment before the holder started: the holder gives its request up 30 s
+  /// after it took the lease (the book's request deadline, 15 s before the lease would lapse),
+  /// and a `token` started from then on takes the lease over and answers at once.
+  private func whileALeaseIsHeld(_ body: (CLIHarness, Date) async throws -> Void) async throws {
     let cli = try await CLIHarness.start()
     _ = try await accountWithAHeldRefresh(cli)
+    let beforeTheHolder = Date()
     let holder = try await startTokenWithItsRefreshAtTheProvider(cli)
-    try await body(cli)
+    try await body(cli, beforeTheHolder)
     await holder.kill(SIGKILL)
     _ = await holder.wait()
     await release(cli)
@@ -133,7 +137,7 @@ import Testing
   }
 
   @Test func aSignalOutsideARefreshStillEndsTheProcessAtOnce() async throws {
-    try await whileALeaseIsHeld { cli in
+    try await whileALeaseIsHeld { cli, _ in
       for signal in [SIGTERM, SIGINT, SIGHUP] {
         let waiter = try startToken(cli)
         let started = Date()
@@ -148,12 +152,13 @@ import Testing
   /// moments spread over the first milliseconds of `token` (which then waits for the held
   /// lease, so only the signal can end it early), each one ends the process by that signal.
   @Test func aSignalAtAnyMomentOfStartUpEndsTheProcessByIt() async throws {
-    try await whileALeaseIsHeld { cli in
+    try await whileALeaseIsHeld { cli, beforeTheHolder in
       var lost: [String] = []
-      // The holder's lease lasts 45 s from its start; past it a `token` takes over and answers
-      // at once, before its signal. So the moments are tried for 30 s at most: on a loaded
-      // machine (each start slow) fewer of them.
-      let leaseStillHeld = Date().addingTimeInterval(30)
+      // Once the holder gives its request up (30 s after it took the lease, so never before
+      // `beforeTheHolder` plus 30 s), a `token` takes over and answers at once, perhaps before
+      // its signal. So a moment is tried only while the request certainly stands, with 10 s to
+      // spare for a start that a loaded machine makes slow: there, fewer moments.
+      let leaseStillHeld = beforeTheHolder.addingTimeInterval(20)
       // Start-up takes some 25 ms here and longer on a busy machine; the moment the signals
       // change hands lasts under a millisecond. Half-millisecond steps over 60 ms found it
       // twice in two runs of the earlier code (SIG_IGN set before the sources were registered).
