@@ -298,7 +298,9 @@ struct StatusCommand: AsyncParsableCommand {
     case .unlockedByAgent:
       return "needs a passphrase; the agent holds it unlocked, so none was asked"
     case .unlocked: return "needs a passphrase; unlocked with it"
-    case .noVault: return "no vault yet — run `authtui vault init`"
+    case .noVault:
+      return "no vault yet — run `authtui vault init` (a first `authtui login` at a terminal "
+        + "also creates it)"
     case .locked: return "locked: " + (report.vaultMessage ?? "the passphrase did not open it")
     case .unreadable: return "cannot be read: " + (report.vaultMessage ?? "")
     }

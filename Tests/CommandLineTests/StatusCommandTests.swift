@@ -169,7 +169,8 @@ import Vault
     #expect(result.status == 1)
     #expect(
       result.stdout.hasPrefix(
-        "vault     \(path)\n          no vault yet — run `authtui vault init`\n"))
+        "vault     \(path)\n          no vault yet — run `authtui vault init` (a first "
+          + "`authtui login` at a terminal also creates it)\n"))
     let json = try Self.object(try await cli.run(["status", "--json", "--vault", path]))
     let vault = try #require(json["vault"] as? [String: Any])
     #expect(vault["state"] as? String == "no_vault")
