@@ -266,6 +266,16 @@ public actor AccountBook {
     }
   }
 
+  /// The provider id `text` names when `catalog` knows it (a preset, or a provider file, even
+  /// one that cannot be read now), else `noSuchProvider` with the known ids closest to it.
+  public static func knownProviderID(named text: String, in catalog: ProviderCatalog)
+    throws(AccountsError) -> ProviderID
+  {
+    let id = try providerID(named: text, in: catalog)
+    guard catalog.knownIDs.contains(id) else { throw noSuchProvider(text, in: catalog) }
+    return id
+  }
+
   /// `providerEntry(_:)` in `catalog`.
   public static func providerEntry(_ id: ProviderID, in catalog: ProviderCatalog)
     throws(AccountsError) -> ProviderEntry

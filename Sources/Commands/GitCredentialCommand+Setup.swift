@@ -1,3 +1,4 @@
+import Accounts
 import Foundation
 import Isolation
 import Providers
@@ -19,6 +20,16 @@ extension GitCredentialCommand {
   func setUp(url: String, account: String, console: Console) async -> ExitCode {
     do throws(CommandFailure) {
       let route = try Self.route(url: url, account: account, username: username)
+      // A provider authtui does not know (a typo) is said now, not at git's first ask. Its
+      // file is not read: one without a client id yet may be set up later.
+      let provider = String(account.prefix { $0 != "/" })
+      do throws(AccountsError) {
+        let names = AccountAccess.catalog(
+          global, console: console, reportProblems: false, providers: .only([]))
+        _ = try AccountBook.knownProviderID(named: provider, in: names)
+      } catch {
+        throw AccountAccess.failure(error)
+      }
       let file: URL
       do {
         file = try route.save(in: AccountAccess.configuration(global))

@@ -261,6 +261,14 @@ struct GitCredentialCommandTests {
       #expect(refused.status == 2, "\(arguments)")
       #expect(refused.stderr == message)
     }
+    // A provider authtui does not know: said with the closest ids, and nothing written.
+    let before = try String(contentsOfFile: cli.folder.file("config/config.json"), encoding: .utf8)
+    let unknown = try await cli.run(
+      ["git-credential", "setup", "https://other.example.com", "sandbx/alice"])
+    #expect(unknown.status == 4)
+    #expect(unknown.stderr == "authtui: no provider sandbx; did you mean `sandbox`?\n")
+    #expect(
+      try String(contentsOfFile: cli.folder.file("config/config.json"), encoding: .utf8) == before)
     let extra = try await cli.run(["git-credential", "get", "https://git.example.com"], input: "")
     #expect(extra.status == 2)
     #expect(
