@@ -73,7 +73,9 @@ import Testing
     var driver = Self.choosing("simkl")
     driver.press(.enter)
     #expect(driver.press(.enter).isEmpty)
-    #expect(driver.text.contains("✗ type the client id the provider gave your application"))
+    #expect(
+      driver.text.contains(
+        "✗ the client id is empty: give the one the provider gave your application"))
     driver.type("has space")
     #expect(!driver.text.contains("✗"))
     #expect(driver.press(.enter).isEmpty)
@@ -191,7 +193,7 @@ import Testing
     driver.type("123.apps.googleusercontent.com")
     // Without the secret, Enter says so and moves to its field.
     driver.press(.enter)
-    #expect(driver.text.contains("type the client secret shown with the client id"))
+    #expect(driver.text.contains("the client secret is empty: give the one shown with"))
     guard case .dialog(.providerSetup(let form)) = driver.state.topPanel else {
       Issue.record("no form")
       return

@@ -344,6 +344,20 @@ import Testing
     let noIssuer = try await run("mine", "--client-id", "m")
     #expect(noIssuer.status == 2)
     #expect(noIssuer.stderr.hasPrefix("authtui: 'providers add' needs --issuer URL"))
+    // A client id that cannot be one is refused with why, in the command line's words.
+    for (clientID, why) in [
+      (" ", "the client id is empty: give the one the provider gave your application"),
+      ("a b", "a client id has no spaces or control characters; paste just the id"),
+      (
+        String(repeating: "a", count: 600),
+        "a client id has at most 512 characters, this one 600; paste just the id"
+      ),
+    ] {
+      let refused = try await run("hivesigner", "--client-id", clientID)
+      #expect(refused.status == 2)
+      #expect(refused.stderr == "authtui: --client-id: \(why)\n")
+    }
+    #expect(!FileManager.default.fileExists(atPath: config + "2/providers/hivesigner.json"))
     #expect(await cli.stat("requests") == 0)
     await cli.stop()
   }

@@ -41,7 +41,8 @@ import Testing
       #expect(!form.contains { $0.contains("Redirect port") })
       // Enter on the empty field says what is missing, in the form.
       try await tmux.sendKeys("Enter")
-      try await tmux.waitFor("✗ type the client id the provider gave your application")
+      try await tmux.waitFor(
+        "✗ the client id is empty: give the one the provider gave your application")
       try await tmux.type("sandbox-client")
       try await tmux.sendKeys("Enter")
 

@@ -149,6 +149,16 @@ import Testing
     #expect(throws: ProviderSetupError.malformedClientID) {
       try ProviderSetup.checkedClientID("abc def")
     }
+    #expect(try ProviderSetup.checkedClientID(String(repeating: "a", count: 512)).count == 512)
+    #expect(throws: ProviderSetupError.clientIDTooLong(characters: 513)) {
+      try ProviderSetup.checkedClientID(String(repeating: "a", count: 513))
+    }
+    #expect(
+      ProviderSetupError.clientIDTooLong(characters: 5000).description
+        == "a client id has at most 512 characters, this one 5000; paste just the id")
+    #expect(
+      ProviderSetupError.emptyClientID.description
+        == "the client id is empty: give the one the provider gave your application")
     #expect(try ProviderSetup.checkedPort("8765") == 8765)
     for text in ["80", "65536", "", "87x", "-1"] {
       #expect(throws: ProviderSetupError.badRedirectPort(text)) {
@@ -242,6 +252,7 @@ import Testing
     #expect(setup.clientID == "123.apps.googleusercontent.com")
     for (typed, refusal) in [
       ("", ProviderSetupError.emptyClientSecret), ("GOCSPX a", .malformedClientSecret),
+      (String(repeating: "s", count: 600), .clientSecretTooLong(characters: 600)),
     ] {
       #expect(throws: refusal) {
         try ProviderFile.saveSetup(

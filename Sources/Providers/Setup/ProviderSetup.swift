@@ -60,7 +60,9 @@ public struct ProviderSetup: Sendable, Equatable {
   /// white space or control characters inside (a paste that caught more than the id), it is
   /// refused with what to do.
   public static func checkedClientID(_ text: String) throws(ProviderSetupError) -> String {
-    try checked(text, empty: .emptyClientID, malformed: .malformedClientID)
+    try checked(
+      text, empty: .emptyClientID, tooLong: ProviderSetupError.clientIDTooLong,
+      malformed: .malformedClientID)
   }
 
   /// The client secret as typed, checked as a client id is: white space around it is dropped,
@@ -68,21 +70,30 @@ public struct ProviderSetup: Sendable, Equatable {
   public static func checkedClientSecret(_ text: String) throws(ProviderSetupError)
     -> ClientSecret
   {
-    ClientSecret(try checked(text, empty: .emptyClientSecret, malformed: .malformedClientSecret))
+    ClientSecret(
+      try checked(
+        text, empty: .emptyClientSecret, tooLong: ProviderSetupError.clientSecretTooLong,
+        malformed: .malformedClientSecret))
   }
 
-  /// `text` without the white space around it; `empty` when nothing is left, `malformed` when
-  /// it is over 512 characters or holds white space or a control character.
+  /// The most characters a client id or secret may have.
+  public static let longest = 512
+
+  /// `text` without the white space around it; `empty` when nothing is left, `tooLong` (with
+  /// its length) when it is over `longest` characters, `malformed` when it holds white space or
+  /// a control character.
   private static func checked(
-    _ text: String, empty: ProviderSetupError, malformed: ProviderSetupError
+    _ text: String, empty: ProviderSetupError, tooLong: (Int) -> ProviderSetupError,
+    malformed: ProviderSetupError
   ) throws(ProviderSetupError) -> String {
     let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
     guard !trimmed.isEmpty else { throw empty }
-    guard trimmed.count <= 512,
+    guard
       !trimmed.unicodeScalars.contains(where: {
         $0.properties.isWhitespace || $0.value < 0x20 || (0x7F..<0xA0).contains($0.value)
       })
     else { throw malformed }
+    guard trimmed.count <= longest else { throw tooLong(trimmed.count) }
     return trimmed
   }
 
@@ -109,10 +120,14 @@ public enum ProviderSetupError: Error, Sendable, Equatable, CustomStringConverti
   case emptyClientID
   /// The client id holds white space or control characters.
   case malformedClientID
+  /// The client id has more than `ProviderSetup.longest` characters (how many).
+  case clientIDTooLong(characters: Int)
   /// Nothing was typed in the client secret field.
   case emptyClientSecret
   /// The client secret holds white space or control characters.
   case malformedClientSecret
+  /// The client secret has more than `ProviderSetup.longest` characters (how many).
+  case clientSecretTooLong(characters: Int)
   /// The redirect port is no number from 1024 to 65535 (as typed).
   case badRedirectPort(String)
   /// The provider file cannot be read, changed or written.
@@ -121,14 +136,20 @@ public enum ProviderSetupError: Error, Sendable, Equatable, CustomStringConverti
   public var description: String {
     switch self {
     case .emptyClientID:
-      return "type the client id the provider gave your application (Ctrl-U clears the field)"
+      return "the client id is empty: give the one the provider gave your application"
     case .malformedClientID:
       return "a client id has no spaces or control characters; paste just the id"
+    case .clientIDTooLong(let characters):
+      return "a client id has at most \(ProviderSetup.longest) characters, this one "
+        + "\(characters); paste just the id"
     case .emptyClientSecret:
-      return "type the client secret shown with the client id in the application's "
-        + "credentials (Ctrl-U clears the field)"
+      return "the client secret is empty: give the one shown with the client id in the "
+        + "application's credentials"
     case .malformedClientSecret:
       return "a client secret has no spaces or control characters; paste just the secret"
+    case .clientSecretTooLong(let characters):
+      return "a client secret has at most \(ProviderSetup.longest) characters, this one "
+        + "\(characters); paste just the secret"
     case .badRedirectPort(let text):
       let shown = text.isEmpty ? "an empty port" : "\"\(text)\""
       return "\(shown) is not a port from 1024 to 65535; type the port of the redirect URI "
