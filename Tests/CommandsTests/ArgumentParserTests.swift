@@ -78,12 +78,20 @@ final class ArgumentParserTests: XCTestCase {
   }
 
   func testSecondsMustBeAWholeNumberWithinAYear() throws {
-    for text in ["-1", "1.5", "soon", "31536001"] {
+    for text in ["-1", "1.5", "soon", ""] {
       XCTAssertThrowsError(try TokenCommand(try parse("token", "a", "--min-valid", text))) {
         XCTAssertEqual(
           ($0 as? CommandFailure)?.message,
           "--min-valid takes a whole number of seconds, not \"\(text)\" (for example --min-valid 60)"
         )
+      }
+    }
+    for text in ["31536001", "99999999999999999999"] {
+      XCTAssertThrowsError(try TokenCommand(try parse("token", "a", "--min-valid", text))) {
+        XCTAssertEqual(
+          ($0 as? CommandFailure)?.message,
+          "--min-valid takes at most 31536000 seconds (a year), not \"\(text)\" (for example "
+            + "--min-valid 60)")
       }
     }
     XCTAssertEqual(

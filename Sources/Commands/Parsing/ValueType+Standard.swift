@@ -56,18 +56,24 @@ extension ValueType where Value == Int {
   /// refusal's example is `example`, else the declared default.
   static func seconds(example: Int? = nil) -> ValueType {
     ValueType { text, context throws(CommandFailure) in
-      guard let number = Int(text), number >= 0, number <= 31_536_000 else {
+      guard let number = Int(text), number >= 0, number <= longestWait else {
         let example = (example.map(String.init) ?? context.example).map {
           " (for example \(context.name) \($0))"
         }
+        // Digits alone are a whole number, only too large to be a wait.
+        let what =
+          !text.isEmpty && text.allSatisfy { ("0"..."9").contains($0) }
+          ? "at most \(longestWait) seconds (a year)" : "a whole number of seconds"
         throw CommandFailure(
           exitCode: .usage,
-          message: "\(context.name) takes a whole number of seconds, not \"\(text)\""
-            + (example ?? ""))
+          message: "\(context.name) takes \(what), not \"\(text)\"" + (example ?? ""))
       }
       return number
     }
   }
+
+  /// The longest wait `seconds` takes: a year.
+  static let longestWait = 31_536_000
 }
 
 extension ValueType where Value == ProviderID {
