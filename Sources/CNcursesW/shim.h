@@ -58,6 +58,13 @@ static inline void authtui_getmaxyx(WINDOW *window, int *out_rows, int *out_cols
 // wcwidth is declared only under _XOPEN_SOURCE, which Swift's Glibc module is built without.
 static inline int authtui_wcwidth(wchar_t character) { return wcwidth(character); }
 
+// True when the current terminal (the last setupterm's) can move its cursor to a given place
+// (`cup`). TERM=dumb cannot: curses would draw every row on the bottom line.
+static inline bool authtui_terminal_addresses_cursor(void) {
+  char *cup = tigetstr("cup");
+  return cup != NULL && cup != (char *)-1;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Terminal guard: gives the terminal back on every exit path (signals, crashes, exit()).
 //

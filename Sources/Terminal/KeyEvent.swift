@@ -44,4 +44,7 @@ public enum KeyEvent: Hashable, Sendable {
   case resize
   /// Text pasted in one go (bracketed paste), newlines included. Has no key name.
   case paste(String)
+  /// The terminal hung up (its window was closed, its SSH connection dropped): no key will
+  /// come again, and the UI ends as when asked to terminate. Has no key name.
+  case hangup
 }

@@ -4,7 +4,8 @@
 
 /// Why the curses screen could not start; the message names the fix.
 public enum CursesError: Error, Hashable, Sendable, CustomStringConvertible {
-  /// The terminal cannot be driven (not a terminal, no `TERM`, unknown `TERM`).
+  /// The terminal cannot be driven (not a terminal, no `TERM`, unknown `TERM`, no cursor
+  /// addressing).
   case unusableTerminal(TerminfoProbe.Problem)
   /// Another `CursesScreen` is open in this process.
   case alreadyOpen

@@ -80,12 +80,16 @@ extension CursesScreen {
         }
         return nil
       }
-      // Readable but nothing decodable (end of file, a hung-up terminal): stop polling the
-      // input for this wait instead of spinning on it.
+      // Readable but nothing decodable: a hung-up terminal ends the screen's life (even when
+      // no SIGHUP came: a parent that ignores it, a wrapper that does not pass it on); end of
+      // file on another input stops polling it for this wait instead of spinning on it.
       if descriptors.count > 1, descriptors[1].revents != 0 {
         let read = readKey()
         if case .event(let event) = read { return event }
-        if case .nothing = read { inputUsable = false }
+        if case .nothing = read {
+          if descriptors[1].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return .hangup }
+          inputUsable = false
+        }
       }
     }
   }

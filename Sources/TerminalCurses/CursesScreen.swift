@@ -51,7 +51,7 @@ public final class CursesScreen: Screen {
       }
     }
     guard let term, !term.isEmpty else { throw .unusableTerminal(.missingTerm) }
-    guard TerminfoProbe.hasTerminfoEntry(term) else { throw .unusableTerminal(.unknownTerm(term)) }
+    if let problem = TerminfoProbe.terminfoProblem(term) { throw .unusableTerminal(problem) }
     Self.selectUTF8Locale()
 
     let wakePipe = try WakePipe()

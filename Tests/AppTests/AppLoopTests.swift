@@ -134,6 +134,17 @@ import Testing
     #expect(!outcome.everything.contains("token-of-dave"))
   }
 
+  /// A hung-up terminal ends the loop wherever it is: at the passphrase prompt, where the `q`
+  /// the script sends after its last step would only be typed, it ends at once.
+  @Test func aHungUpTerminalEndsTheLoop() async throws {
+    let mailbox = try Mailbox<AppLoop.Message>()
+    let outcome = await LoopHarness.run(
+      FakeEnvironment(access: .locked(problem: nil)), mailbox: mailbox,
+      steps: [.init("Unlock your vault", [.character("x"), .hangup])], timeout: 30)
+    #expect(outcome.stuckAt == nil)
+    #expect(outcome.lastScreen.contains("Unlock your vault"))
+  }
+
   @Test func aResizeRedrawsAtTheNewSize() async throws {
     let mailbox = try Mailbox<AppLoop.Message>()
     let outcome = await LoopHarness.run(

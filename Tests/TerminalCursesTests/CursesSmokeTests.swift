@@ -58,6 +58,26 @@ import Testing
         + "install ncurses-term`) or use a common type, for example `TERM=xterm-256color authtui`")
   }
 
+  @Test func refusesATerminalThatCannotMoveItsCursor() {
+    let null = open("/dev/null", O_RDWR)
+    defer { close(null) }
+    for term in ["dumb"] {
+      #expect(throws: CursesError.unusableTerminal(.cannotAddressCursor(term))) {
+        try CursesScreen(
+          configuration: .init(
+            term: term, inputFD: null, outputFD: null, requiresTerminal: false,
+            handlesSignals: false))
+      }
+    }
+    #expect(TerminfoProbe.terminfoProblem("xterm-256color") == nil)
+    #expect(TerminfoProbe.terminfoProblem("linux") == nil)
+    #expect(
+      CursesError.unusableTerminal(.cannotAddressCursor("dumb")).description
+        == "a terminal of type TERM=dumb cannot move its cursor, which the interactive UI needs; "
+        + "run `authtui` in a terminal emulator (in Emacs, `M-x term` rather than `M-x shell`), "
+        + "or for scripts use `authtui list`, `authtui token ACCOUNT` or `authtui login PROVIDER`")
+  }
+
   @Test func drawsCJKAndEmojiAndReadsThemBackAligned() throws {
     try withScreen { screen in
       let buffer = frame(

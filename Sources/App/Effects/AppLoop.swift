@@ -61,12 +61,12 @@ public final class AppLoop {
       let animating =
         !state.busy.isEmpty || !state.runningAttempts.isEmpty || state.phase == .starting
       let event = screen.readEvent(timeout: animating ? .milliseconds(100) : .milliseconds(250))
-      if let event {
-        if case .resize = event {
-          dispatch(.resized(screen.size))
-        } else {
-          dispatch(.key(event))
-        }
+      switch event {
+      case nil: break
+      case .resize?: dispatch(.resized(screen.size))
+      // No one is there to see a question or a last frame.
+      case .hangup?: dispatch(.terminate)
+      case let event?: dispatch(.key(event))
       }
       for message in mailbox.drain() {
         switch message {

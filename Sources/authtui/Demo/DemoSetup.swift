@@ -94,8 +94,20 @@ struct DemoSetup: Sendable {
   static let notice = "DEMO · throwaway vault, passphrase \"demo\""
 
   /// Removes the folder (the vault and the configuration).
+  ///
+  /// The vault's last connection may still be closing on another thread (the UI ended by a
+  /// signal or a hung-up terminal), and SQLite then deletes its `-wal` and `-shm` files under
+  /// the walk, which stops at the first file gone: so the walk is tried again while the folder
+  /// is there.
   func cleanUp() {
-    try? FileManager.default.removeItem(at: folder)
+    for _ in 0..<5 {
+      do {
+        try FileManager.default.removeItem(at: folder)
+        return
+      } catch {
+        guard FileManager.default.fileExists(atPath: folder.path) else { return }
+      }
+    }
   }
 }
 
