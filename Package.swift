@@ -60,7 +60,9 @@ let package = Package(
       name: "Sandbox", dependencies: ["AuthCore", "Crypto", "Isolation", "JSON", "Loopback"]),
     .target(
       name: "Accounts",
-      dependencies: ["AccountFacts", "AuthCore", "Crypto", "Providers", "Spelling", "Vault"]),
+      dependencies: [
+        "AccountFacts", "AuthCore", "Crypto", "Locations", "Providers", "Spelling", "Vault",
+      ]),
     // What the small front of `authtui` needs to answer `token`, without Foundation: the agent's
     // socket and the blocking client, the `token` and `proof` requests and their answers.
     .target(name: "AgentWire", dependencies: ["JSON", "Locations", "Spelling"]),

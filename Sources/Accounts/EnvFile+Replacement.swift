@@ -1,4 +1,5 @@
 import Foundation
+import Locations
 
 #if canImport(Glibc)
   import Glibc
@@ -218,7 +219,7 @@ extension EnvFile {
       throw .envFile(
         path: shown,
         reason: "\(path), where authtui puts the new content before renaming it over the file, "
-          + "holds something authtui did not leave there (\(typeName(fileType(info))), or not a "
+          + "holds something authtui did not leave there (\(FileType.name(of: info.st_mode)), or not a "
           + "0600 file of yours): move it away")
     }
     guard unlink(path) == 0 || errno == ENOENT else {
@@ -263,8 +264,8 @@ extension EnvFile {
     guard type == S_IFREG else {
       throw .envFile(
         path: shown,
-        reason: "\(description) \(typeName(type)), not a regular file: give the path of an env "
-          + "file")
+        reason: "\(description) \(FileType.name(of: type)), not a regular file: give the path "
+          + "of an env file")
     }
     let user = geteuid()
     guard info.st_uid == user else {
@@ -287,19 +288,6 @@ extension EnvFile {
   }
 
   private static func fileType(_ info: stat) -> mode_t { info.st_mode & S_IFMT }
-
-  private static func typeName(_ type: mode_t) -> String {
-    switch type {
-    case S_IFIFO: return "a FIFO (named pipe)"
-    case S_IFSOCK: return "a socket"
-    case S_IFCHR: return "a character device"
-    case S_IFBLK: return "a block device"
-    case S_IFDIR: return "a folder"
-    case S_IFREG: return "a file"
-    case S_IFLNK: return "a symlink"
-    default: return "something other than a file"
-    }
-  }
 
   /// What the symlink at `path` says, for messages.
   private static func linkText(_ path: String) -> String {

@@ -1,3 +1,9 @@
+import Locations
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Why a vault operation failed.
 ///
 /// Every case is safe to show and to log: none carries a token, a passphrase or a key, and the
@@ -14,6 +20,9 @@ public enum VaultError: Error, Equatable, Sendable {
   case unsafePermissions(VaultPermissionProblem)
   /// The file is not an authtui vault (another SQLite file, or not SQLite at all).
   case notAVault(path: String)
+  /// The vault path names something other than a regular file (a folder, a FIFO, a device):
+  /// `type` is its `stat`'s `S_IFMT` bits.
+  case notAFile(path: String, type: mode_t)
   /// The file was written by a newer authtui, whose schema this build does not know.
   case newerSchema(path: String, found: Int, supported: Int)
   /// The header row holds key-derivation parameters authtui never writes (another algorithm, a
@@ -76,6 +85,10 @@ extension VaultError: CustomStringConvertible {
     case .notAVault(let path):
       return "\(path) is not an authtui vault; point --vault or AUTHTUI_VAULT at the vault file,"
         + " or move this file away and run `authtui vault init`"
+    case .notAFile(let path, let type):
+      return "the vault path \(path) is \(FileType.name(of: type)), not a vault file; point "
+        + "--vault or AUTHTUI_VAULT at the vault file"
+        + (type == S_IFDIR ? " (for example \(path)/vault.db)" : "")
     case .newerSchema(let path, let found, let supported):
       return "the vault \(path) uses schema version \(found), newer than the \(supported) this"
         + " authtui understands; it was left untouched: upgrade authtui to open it"

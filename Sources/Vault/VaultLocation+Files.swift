@@ -35,6 +35,22 @@ extension VaultLocation {
     return mode & 0o077 == 0 ? nil : VaultPermissionProblem(path: fileURL.path, mode: mode)
   }
 
+  /// The type (`S_IFMT` bits) of what is at the vault path when it is not a regular file
+  /// (links followed: a folder, a FIFO, a device); nil for a regular file or nothing.
+  var nonFileType: mode_t? {
+    var info = stat()
+    guard stat(fileURL.path, &info) == 0, info.st_mode & S_IFMT != S_IFREG else { return nil }
+    return info.st_mode & S_IFMT
+  }
+
+  /// Why a vault cannot be created here: something is at the path already (a vault, or a
+  /// folder, a FIFO…); nil when the path is free.
+  public var creationProblem: VaultError? {
+    guard fileExists else { return nil }
+    if let type = nonFileType { return .notAFile(path: fileURL.path, type: type) }
+    return .alreadyExists(path: fileURL.path)
+  }
+
   /// True when something exists at the vault path.
   var fileExists: Bool {
     var info = stat()
@@ -62,7 +78,7 @@ extension VaultLocation {
     }
     let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
-      if errno == EEXIST { throw .alreadyExists(path: path) }
+      if errno == EEXIST { throw creationProblem ?? .alreadyExists(path: path) }
       throw .cannotCreate(path: path, reason: String(cString: strerror(errno)))
     }
     close(descriptor)

@@ -173,6 +173,29 @@ import Vault
     #expect(status.stderr.contains(chmodLine))
   }
 
+  /// A folder, a FIFO or a device where the vault file goes is named as such, never given a
+  /// `chmod 600` (which on /dev/null would break the system) nor opened (a FIFO would hang).
+  @Test func aVaultPathThatIsNoFileIsSaidToBeWhatItIs() async throws {
+    let folder = directory.file("folder")
+    let fifo = directory.file("fifo")
+    #expect(mkdir(folder, 0o755) == 0 && mkfifo(fifo, 0o644) == 0)
+    let point = "point --vault or AUTHTUI_VAULT at the vault file"
+    for (vault, said) in [
+      (folder, "a folder, not a vault file; \(point) (for example \(folder)/vault.db)"),
+      (fifo, "a FIFO (named pipe), not a vault file; \(point)"),
+      ("/dev/null", "a character device, not a vault file; \(point)"),
+    ] {
+      for arguments in [["list"], ["vault", "init"], ["vault", "status"]] {
+        let result = try await authtui(
+          arguments, ["AUTHTUI_VAULT": vault, "AUTHTUI_PASSPHRASE": "a pass phrase"])
+        #expect(result.status == 1, "\(arguments) \(vault)")
+        #expect(
+          result.stderr.contains("authtui: the vault path \(vault) is \(said)\n"),
+          "\(arguments): \(result.stderr)")
+      }
+    }
+  }
+
   @Test func statusOfAMissingVaultSaysHowToCreateOne() async throws {
     let result = try await authtui(["vault", "status"])
     #expect(result.status == 1)

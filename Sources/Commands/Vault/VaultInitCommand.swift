@@ -16,9 +16,7 @@ struct VaultInitCommand: AsyncParsableCommand {
     let location = VaultAccess.location(global, environment: environment)
     do throws(CommandFailure) {
       // Refuse before asking for a passphrase that would be thrown away.
-      if FileManager.default.fileExists(atPath: location.fileURL.path) {
-        throw VaultAccess.failure(.alreadyExists(path: location.fileURL.path))
-      }
+      if let problem = location.creationProblem { throw VaultAccess.failure(problem) }
       let vault = try await Self.create(
         at: location, source: .current(environment: environment), report: console.out)
       await vault.close()
