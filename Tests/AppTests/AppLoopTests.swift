@@ -140,7 +140,7 @@ import Testing
     let mailbox = try Mailbox<AppLoop.Message>()
     let outcome = await LoopHarness.run(
       FakeEnvironment(access: .locked(problem: nil)), mailbox: mailbox,
-      steps: [.init("Unlock your vault", [.character("x"), .hangup])], timeout: 30)
+      steps: [.init("Unlock your vault", [.character("x"), .hangup])])
     #expect(outcome.stuckAt == nil)
     #expect(outcome.lastScreen.contains("Unlock your vault"))
   }
