@@ -134,12 +134,9 @@ public actor Vault {
 
   private func connect(refusingUnsafePermissions: Bool) throws(VaultError) {
     let path = location.fileURL.path
-    guard location.fileExists else { throw .noVault(path: path) }
-    // Before its permissions (a folder's 0755 is no reason to run chmod) and before SQLite
-    // opens it (a FIFO would block the read).
-    if let type = location.nonFileType { throw .notAFile(path: path, type: type) }
-    if refusingUnsafePermissions, let problem = location.permissionProblem() {
-      throw .unsafePermissions(problem)
+    // Before SQLite opens it: a FIFO would block the read.
+    if let problem = location.openingProblem(checkingPermissions: refusingUnsafePermissions) {
+      throw problem
     }
     let connection = try SQLiteConnection(path: path, busyTimeout: busyTimeout)
     try Self.configure(connection)

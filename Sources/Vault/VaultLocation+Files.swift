@@ -31,30 +31,37 @@ extension VaultLocation {
   public func permissionProblem() -> VaultPermissionProblem? {
     var info = stat()
     guard stat(fileURL.path, &info) == 0 else { return nil }
-    let mode = info.st_mode & 0o777
-    return mode & 0o077 == 0 ? nil : VaultPermissionProblem(path: fileURL.path, mode: mode)
+    return Self.permissionProblem(info, path: fileURL.path)
   }
 
-  /// The type (`S_IFMT` bits) of what is at the vault path when it is not a regular file
-  /// (links followed: a folder, a FIFO, a device); nil for a regular file or nothing.
-  var nonFileType: mode_t? {
+  private static func permissionProblem(_ info: stat, path: String) -> VaultPermissionProblem? {
+    let mode = info.st_mode & 0o777
+    return mode & 0o077 == 0 ? nil : VaultPermissionProblem(path: path, mode: mode)
+  }
+
+  /// Why the vault file cannot be opened as it is, from one `stat` (links followed): nothing
+  /// there, something other than a regular file (a folder, a FIFO, a device: said before its
+  /// permissions, a folder's 0755 being no reason to run chmod), or, with
+  /// `checkingPermissions`, a file others can read or write. Nil when it can be opened.
+  func openingProblem(checkingPermissions: Bool) -> VaultError? {
+    let path = fileURL.path
     var info = stat()
-    guard stat(fileURL.path, &info) == 0, info.st_mode & S_IFMT != S_IFREG else { return nil }
-    return info.st_mode & S_IFMT
+    guard stat(path, &info) == 0 else { return .noVault(path: path) }
+    guard info.st_mode & S_IFMT == S_IFREG else {
+      return .notAFile(path: path, type: info.st_mode & S_IFMT)
+    }
+    guard checkingPermissions else { return nil }
+    return Self.permissionProblem(info, path: path).map { .unsafePermissions($0) }
   }
 
   /// Why a vault cannot be created here: something is at the path already (a vault, or a
   /// folder, a FIFO…); nil when the path is free.
   public var creationProblem: VaultError? {
-    guard fileExists else { return nil }
-    if let type = nonFileType { return .notAFile(path: fileURL.path, type: type) }
-    return .alreadyExists(path: fileURL.path)
-  }
-
-  /// True when something exists at the vault path.
-  var fileExists: Bool {
-    var info = stat()
-    return stat(fileURL.path, &info) == 0
+    switch openingProblem(checkingPermissions: false) {
+    case .noVault?: return nil
+    case let problem?: return problem
+    case nil: return .alreadyExists(path: fileURL.path)
+    }
   }
 
   /// The permission bits of the vault file (0 when it does not exist).
