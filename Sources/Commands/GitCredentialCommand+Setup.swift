@@ -22,7 +22,7 @@ extension GitCredentialCommand {
       let route = try Self.route(url: url, account: account, username: username)
       // A provider authtui does not know (a typo) is said now, not at git's first ask. Its
       // file is not read: one without a client id yet may be set up later.
-      let provider = String(account.prefix { $0 != "/" })
+      let provider = AccountName.halves(of: account).map { String($0.provider) } ?? account
       do throws(AccountsError) {
         let names = AccountAccess.catalog(
           global, console: console, reportProblems: false, providers: .only([]))
