@@ -120,12 +120,14 @@ enum Fixtures {
     tokenType: "DPoP", refreshable: true, identity: "dana@example.com", isDPoPBound: true,
     dpopThumbprint: "NzbLsXh8uDCcd-6MNwXF4W_7noWXFZAfHkxZsRGC9Xs")
 
-  /// A sign-in URL as long as real ones are.
+  /// A sign-in URL as long as real ones are: `state` and `nonce` of 32 random bytes each, as
+  /// authtui makes them (362 characters: five rows at 80 columns).
   static let authorizationURL =
     "http://127.0.0.1:41234/oidc/authorize?response_type=code&client_id=sandbox-client"
     + "&redirect_uri=http%3A%2F%2F127.0.0.1%3A39211%2Fcallback&scope=openid%20profile%20"
-    + "offline_access&state=Jd8fK2mQ0pLx7Rz9&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URW"
-    + "bbnTNCeAoxY&code_challenge_method=S256&nonce=n-0S6_WzA2Mj"
+    + "offline_access&state=Jd8fK2mQ0pLx7Rz9eigiVhZhMWQ_jbYOJ1trA8hX8g9&code_challenge="
+    + "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbbnTNCeAoxY&code_challenge_method=S256&nonce="
+    + "n-0S6_WzA2MjKCKnctCXw8a_ZVPidomSJg7atj0nF_W"
 }
 
 /// Drives the reducer like the loop does, recording every effect, with a clock the test moves.
