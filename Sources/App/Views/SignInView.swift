@@ -242,9 +242,10 @@ enum SignInView {
         intro = "Open this address in a browser and approve:"
       }
       page.wrapped(intro, role: .details, in: &buffer)
-      // The address gets the rows the text below leaves (it can be copied whole with a key);
+      // The address gets every row the text below leaves, so that it can be read whole where
+      // the copy key cannot reach a clipboard (a terminal without OSC 52, tmux that drops it);
       // the sentences below are never cut for it.
-      let urlLines = max(1, min(4, page.remaining - 1 - waitingRows(attempt, state: state, page)))
+      let urlLines = max(1, page.remaining - 1 - waitingRows(attempt, state: state, page))
       page.wrapped(
         progress?.authorizationURL?.absoluteString ?? "", role: .url, limit: urlLines,
         in: &buffer)
