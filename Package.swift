@@ -54,7 +54,7 @@ let package = Package(
     .target(
       name: "AuthCore", dependencies: ["AccountFacts", "Crypto", "JSON", "Loopback", "Spelling"]),
     .target(
-      name: "Providers", dependencies: ["AuthCore", "JSON", "Spelling"], exclude: ["Presets"],
+      name: "Providers", dependencies: ["AuthCore", "JSON", "Locations", "Spelling"], exclude: ["Presets"],
       plugins: ["EmbedDataFilesPlugin"]),
     .target(
       name: "Sandbox", dependencies: ["AuthCore", "Crypto", "Isolation", "JSON", "Loopback"]),

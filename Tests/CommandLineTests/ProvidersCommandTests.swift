@@ -3,6 +3,22 @@ import TestSupport
 import Testing
 
 @Suite struct ProvidersCommandTests {
+  @Test func aConfigurationFolderVariableNamingAFileIsSaidToBeOne() async throws {
+    let folder = try TemporaryDirectory()
+    let file = folder.path + "/config"
+    #expect(FileManager.default.createFile(atPath: file, contents: Data()))
+    let result = try await ChildProcess.run(
+      Products.authtui, ["providers"],
+      environment: ChildProcess.environment(["AUTHTUI_CONFIG_DIR": file]))
+    #expect(result.status == 0)
+    #expect(
+      result.stderr
+        == "authtui: \(file): the configuration folder is a file, not a folder, so its "
+        + "config.json, providers/ and themes/ were not read; point --config or "
+        + "AUTHTUI_CONFIG_DIR at the folder that holds them\n")
+    #expect(result.stdout.hasPrefix("ID  "))
+  }
+
   @Test func listsPresetsAndUserProvidersAsJSONAndReportsBrokenFilesOnStandardError() async throws {
     let config = try TemporaryDirectory()
     let providers = config.file("providers")

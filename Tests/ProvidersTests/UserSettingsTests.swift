@@ -78,6 +78,25 @@ import Testing
         == "config.json:3: not valid JSON: trailing comma before '}'; remove the last comma")
   }
 
+  @Test func aConfigurationFolderThatIsAFileIsSaidToBeOne() throws {
+    let folder = try TemporaryDirectory()
+    let file = folder.path + "/authtui"
+    #expect(FileManager.default.createFile(atPath: file, contents: Data("{}".utf8)))
+    let (settings, problems) = UserSettings.load(
+      from: ConfigurationLocation(directory: URL(fileURLWithPath: file)))
+    #expect(settings == UserSettings())
+    #expect(
+      problems.map(\.description) == [
+        "\(file): the configuration folder is a file, not a folder, so its config.json, "
+          + "providers/ and themes/ were not read; point --config or AUTHTUI_CONFIG_DIR at the "
+          + "folder that holds them"
+      ])
+    // A folder that is not there is simply no configuration.
+    let missing = ConfigurationLocation(directory: URL(fileURLWithPath: folder.path + "/none"))
+    #expect(missing.folderProblem == nil)
+    #expect(UserSettings.load(from: missing).1.isEmpty)
+  }
+
   @Test func aConfigJSONThatIsAFIFOIsReportedAndNeverOpened() async throws {
     let folder = try TemporaryDirectory()
     let location = ConfigurationLocation(directory: URL(fileURLWithPath: folder.path))

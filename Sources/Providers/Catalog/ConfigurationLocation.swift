@@ -1,4 +1,9 @@
 import Foundation
+import Locations
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Where the user's configuration folder is: `--config DIR`, else `AUTHTUI_CONFIG_DIR`, else
 /// `$XDG_CONFIG_HOME/authtui`, else `~/.config/authtui`.
@@ -34,6 +39,21 @@ public struct ConfigurationLocation: Sendable, Equatable {
   public var themesDirectory: URL { directory.appendingPathComponent("themes") }
   /// `config.json`, the settings file.
   public var settingsFile: URL { directory.appendingPathComponent("config.json") }
+
+  /// What is wrong with the folder itself: something other than a folder at its path (a file
+  /// given to `--config` or `AUTHTUI_CONFIG_DIR` for the folder). Nothing there, or a folder, is
+  /// no problem.
+  public var folderProblem: ProviderProblem? {
+    var status = stat()
+    guard stat(directory.path, &status) == 0, status.st_mode & S_IFMT != S_IFDIR else {
+      return nil
+    }
+    return ProviderProblem(
+      file: Self.display(directory), position: nil, field: nil,
+      message: "the configuration folder is \(FileType.name(of: status.st_mode)), not a folder, "
+        + "so its config.json, providers/ and themes/ were not read; point --config or "
+        + "AUTHTUI_CONFIG_DIR at the folder that holds them")
+  }
 
   /// A path as the user would type it, with the home folder as `~`.
   public static func display(

@@ -62,6 +62,7 @@ public struct UserSettings: Sendable, Equatable {
   /// returned beside the settings that could be read, so one bad field does not cost the others.
   public static func load(from location: ConfigurationLocation) -> (UserSettings, [ProviderProblem])
   {
+    if let problem = location.folderProblem { return (UserSettings(), [problem]) }
     let url = location.settingsFile
     let shown = ConfigurationLocation.display(url)
     let text: String
