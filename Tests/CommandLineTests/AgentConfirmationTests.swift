@@ -177,6 +177,61 @@ import Testing
     await AgentManagementTests.cleanUp(pid, cli)
   }
 
+  @Test(arguments: [
+    (
+      #"{"agent": {"confirm": {"sandbox/alice": "alwys"}}}"#,
+      "config.json:1: agent.confirm.sandbox/alice: must be \"forwarded\" or \"always\", "
+        + "not \"alwys\""
+    ),
+    (
+      #"{"agent": {"confirm": {"sandbox/alice": "always"}},}"#,
+      "config.json:1: not valid JSON: trailing comma before '}'; remove the last comma"
+    ),
+    (
+      #"{"agent": {"confirn": {"sandbox/alice": "always"}}}"#,
+      "config.json:1: agent.confirn: unknown field"
+    ),
+  ])
+  func anAgentIsNotStartedOnConfirmationRulesConfigJSONCannotState(
+    file: String, problem: String
+  ) async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    try cli.folder.write(file, to: "config/config.json")
+    let refused = try await cli.run(
+      ["agent", "start", "--idle-timeout", "600"], ["AUTHTUI_CONFIRM_COMMAND": nil])
+    #expect(refused.status == 1)
+    #expect(
+      refused.stderr.hasPrefix(
+        "authtui: the agent did not start: it cannot tell from config.json which accounts need "
+          + "confirmation (agent.confirm): "),
+      "\(refused.stderr)")
+    #expect(refused.stderr.contains(problem), "\(refused.stderr)")
+    #expect(refused.stderr.hasSuffix("; fix the file, then start the agent again\n"))
+    #expect(fileMode(cli.workspace.agentSocketPath) == nil)
+    await cli.stop()
+  }
+
+  @Test func aRunningAgentKeepsItsRulesWhenConfigJSONBreaks() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    try cli.folder.write(
+      #"{"agent": {"confirm": {"sandbox/alice": "always"}}}"#, to: "config/config.json")
+    let agent = try await AgentProcess.start(cli, [], ["AUTHTUI_CONFIRM_COMMAND": nil])
+    #expect(agent.firstLine != nil)
+    try cli.folder.write(
+      #"{"agent": {"confirm": {"sandbox/alice": "alwys"}}}"#, to: "config/config.json")
+    await agent.child.kill(SIGHUP)
+    try await waitUntil("the agent read config.json again") {
+      await agent.child.standardError().contains(
+        "; kept the confirmation rules as they were, config.json cannot state them: ")
+    }
+    let denied = try await cli.run(["token", "sandbox/alice"], Self.wrongPassphrase)
+    #expect(denied.status == 6, "\(denied.stderr)")
+    await agent.stop()
+    await cli.stop()
+  }
+
   @Test func aWrongConfirmValueIsAUsageError() async throws {
     let cli = try await CLIHarness.start()
     let wrong = try await cli.run(["agent", "start", "--confirm", "sometimes"])

@@ -84,7 +84,9 @@ import Testing
     #expect(FileManager.default.createFile(atPath: file, contents: Data("{}".utf8)))
     let (settings, problems) = UserSettings.load(
       from: ConfigurationLocation(directory: URL(fileURLWithPath: file)))
-    #expect(settings == UserSettings())
+    var unread = UserSettings()
+    unread.agentConfirmUncertain = true
+    #expect(settings == unread)
     #expect(
       problems.map(\.description) == [
         "\(file): the configuration folder is a file, not a folder, so its config.json, "
@@ -104,7 +106,9 @@ import Testing
     let watch = try FileOpenWatch([location.settingsFile.path])
     let loaded = await finishing(within: 30) { UserSettings.load(from: location) }
     let (settings, problems) = try #require(loaded, "reading a FIFO config.json blocked")
-    #expect(settings == UserSettings())
+    var unread = UserSettings()
+    unread.agentConfirmUncertain = true
+    #expect(settings == unread)
     #expect(
       problems.map(\.description) == [
         "\(location.settingsFile.path): is a FIFO (named pipe), not a file; authtui does not read from pipes: replace it with a regular file"

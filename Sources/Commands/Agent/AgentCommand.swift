@@ -99,8 +99,10 @@ struct AgentCommand: AsyncParsableCommand {
   func run(console: Console) async -> ExitCode {
     do throws(CommandFailure) {
       let location = AgentSocketLocation.resolve()
-      // Refuse a bad folder or a running agent before asking for the passphrase.
+      // Refuse a bad folder, a running agent or rules config.json cannot state before asking
+      // for the passphrase (`agent start` checked the rules before it asked, too).
       try location.claim()
+      let rules = try AgentConfirmation.rules(confirm, global)
       // Before the files are read: one saved meanwhile is read again at the first look.
       let stamps = await AgentProviderReload.stamps(global)
       let book =
@@ -114,7 +116,7 @@ struct AgentCommand: AsyncParsableCommand {
         idleTimeout: idleTimeout > 0 ? idleTimeout : nil,
         endsAt: lifetime.map { Date().addingTimeInterval(Self.seconds($0)) },
         confirmation: AgentConfirmation.desk(),
-        rules: AgentConfirmation.rules(confirm, global), failure: CommandFailure.answering)
+        rules: rules, failure: CommandFailure.answering)
       let reload = AgentProviderReload(
         options: global, catalog: book.catalog, stamps: stamps)
       let (events, continuation) = AsyncStream<Event>.makeStream()

@@ -31,19 +31,34 @@ enum AgentConfirmation {
     TestSeconds.value(of: testWindowVariable, in: environment) ?? window
   }
 
-  /// The rules: `--confirm` for every account, and each account's own in config.json.
-  static func rules(_ mode: ConfirmationMode?, _ options: GlobalOptions) -> ConfirmationRules {
-    let (settings, _) = UserSettings.load(from: AccountAccess.configuration(options))
-    return rules(mode, settings)
+  /// The rules: `--confirm` for every account, and each account's own in config.json. An agent
+  /// is not started on rules config.json cannot state for sure (a file that is not JSON, a
+  /// misspelt word): it would hand out unconfirmed what the user meant to have confirmed.
+  static func rules(_ mode: ConfirmationMode?, _ options: GlobalOptions) throws(CommandFailure)
+    -> ConfirmationRules
+  {
+    let (settings, problems) = UserSettings.load(from: AccountAccess.configuration(options))
+    guard let rules = rules(mode, settings) else {
+      throw CommandFailure(
+        exitCode: .failure,
+        message: "the agent did not start: it cannot tell from config.json which accounts "
+          + "need confirmation (agent.confirm): "
+          + problems.map(\.description).joined(separator: "; ")
+          + "; fix the file, then start the agent again")
+    }
+    return rules
   }
 
-  /// The rules of `--confirm` and of `settings`' `agent.confirm`.
-  static func rules(_ mode: ConfirmationMode?, _ settings: UserSettings) -> ConfirmationRules {
+  /// The rules of `--confirm` and of `settings`' `agent.confirm`; nil when they may lack what
+  /// the user wrote (`UserSettings.agentConfirmUncertain`, or an entry that is no account name).
+  static func rules(_ mode: ConfirmationMode?, _ settings: UserSettings) -> ConfirmationRules? {
+    guard !settings.agentConfirmUncertain else { return nil }
     var accounts: [AccountName: ConfirmationMode] = [:]
     for (text, word) in settings.agentConfirm {
-      if let name = AccountName(text), let mode = ConfirmationMode(rawValue: word) {
-        accounts[name] = mode
+      guard let name = AccountName(text), let mode = ConfirmationMode(rawValue: word) else {
+        return nil
       }
+      accounts[name] = mode
     }
     return ConfirmationRules(mode: mode, accounts: accounts)
   }

@@ -55,12 +55,14 @@ actor AgentProviderReload {
   /// the providers they now say; returns the line that tells the user which.
   func reload(after trigger: Trigger, into service: AgentService) async -> String {
     let options = self.options
-    let (stamps, fresh, settings) = await onOwnThread(named: "agent-provider-reload") {
+    let (stamps, fresh, (settings, settingsProblems)) = await onOwnThread(
+      named: "agent-provider-reload"
+    ) {
       // The stamps first: a file saved while it is read is read again at the next look.
       let stamps = ProviderFileStamps(of: AccountAccess.configuration(options))
       return (
         stamps, AccountAccess.catalog(options, console: Console(), reportProblems: false),
-        UserSettings.load(from: AccountAccess.configuration(options)).0
+        UserSettings.load(from: AccountAccess.configuration(options))
       )
     }
     let broken = fresh.skippedFiles.filter { !catalog.skippedFiles.contains($0) }
@@ -74,10 +76,17 @@ actor AgentProviderReload {
     loaded = stamps
     catalog = fresh
     await service.replaceBook(AccountAccess.book(over: service.vault, catalog: fresh))
-    await service.replaceConfirmationAccounts(AgentConfirmation.rules(nil, settings).accounts)
     var line =
       "authtui agent: read the provider files again (\(trigger.text)): "
       + (changes.isEmpty ? "no file changed" : changes.joined(separator: ", "))
+    if let rules = AgentConfirmation.rules(nil, settings) {
+      await service.replaceConfirmationAccounts(rules.accounts)
+    } else {
+      // Rules it cannot be sure of would hand out unconfirmed what was to be confirmed.
+      line +=
+        "; kept the confirmation rules as they were, config.json cannot state them: "
+        + settingsProblems.map(\.description).joined(separator: "; ")
+    }
     if !fresh.skippedFiles.isEmpty {
       let files = fresh.skippedFiles.map(\.file).reduce(into: [String]()) { files, file in
         if !files.contains(file) { files.append(file) }

@@ -39,8 +39,10 @@ struct AgentStartCommand: AsyncParsableCommand {
   func run(console: Console) async -> ExitCode {
     do throws(CommandFailure) {
       let location = AgentSocketLocation.resolve()
-      // Refuse a bad folder or a running agent before asking for the passphrase.
+      // Refuse a bad folder, a running agent or rules config.json cannot state before asking
+      // for the passphrase (the agent checks the rules again as it starts).
       try location.claim()
+      _ = try AgentConfirmation.rules(confirm, global)
       let vault = try await VaultAccess.unlocked(global)
       let started: AgentLauncher.Started
       do {

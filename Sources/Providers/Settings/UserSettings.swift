@@ -34,6 +34,11 @@ public struct UserSettings: Sendable, Equatable {
   /// holds until a person allows them: `forwarded` or `always` (`ConfirmationMode`), on top of
   /// `agent start --confirm` (the stricter one applies).
   public var agentConfirm: [String: String] = [:]
+  /// Whether `agentConfirm` may lack what the user wrote: config.json could not be read or is
+  /// not JSON, or its `agent` object has a problem (a misspelt field, a word other than
+  /// `forwarded` or `always`, an entry that names no account). An agent then does not hand out
+  /// tokens by rules it cannot be sure of: it refuses to start, or keeps the rules it had.
+  public var agentConfirmUncertain = false
   /// `git`: which account answers `authtui git-credential` for which URL prefix.
   public var gitRoutes: [GitCredentialRoute] = []
 
@@ -52,6 +57,13 @@ public struct UserSettings: Sendable, Equatable {
     self.keyPositions = keyPositions
   }
 
+  /// The defaults, for a config.json that could not be read at all.
+  static var unread: UserSettings {
+    var settings = UserSettings()
+    settings.agentConfirmUncertain = true
+    return settings
+  }
+
   static let fields = ["theme", "login_timeout", "clipboard_clear_after", "keys", "agent", "git"]
   static let agentFields = ["unlock_once", "idle_timeout", "confirm"]
   /// The words `agent.confirm` takes for an account.
@@ -62,7 +74,7 @@ public struct UserSettings: Sendable, Equatable {
   /// returned beside the settings that could be read, so one bad field does not cost the others.
   public static func load(from location: ConfigurationLocation) -> (UserSettings, [ProviderProblem])
   {
-    if let problem = location.folderProblem { return (UserSettings(), [problem]) }
+    if let problem = location.folderProblem { return (.unread, [problem]) }
     let url = location.settingsFile
     let shown = ConfigurationLocation.display(url)
     let text: String
@@ -73,7 +85,7 @@ public struct UserSettings: Sendable, Equatable {
     } catch {
       let problem = ProviderProblem(
         file: shown, position: nil, field: nil, message: error.description)
-      return (UserSettings(), [problem])
+      return (.unread, [problem])
     }
     return parse(text, file: shown)
   }
@@ -87,12 +99,12 @@ public struct UserSettings: Sendable, Equatable {
       let problem = ProviderProblem(
         file: file, position: error.position, field: nil,
         message: "not valid JSON: \(error.message)")
-      return (UserSettings(), [problem])
+      return (.unread, [problem])
     }
     var reader = FieldReader(document: document, file: file)
     guard case .object(let members) = document.root else {
       reader.report(nil, "config.json holds one JSON object ({ \"theme\": … })")
-      return (UserSettings(), reader.problems)
+      return (.unread, reader.problems)
     }
     reader.reportUnknownFields(
       of: members, known: fields,
@@ -116,6 +128,7 @@ public struct UserSettings: Sendable, Equatable {
       }
     }
     if let agent = members["agent"] {
+      let problemsBefore = reader.problems.count
       if case .object(let fields) = agent {
         reader.reportUnknownFields(
           of: fields, known: agentFields, prefix: "agent.",
@@ -139,6 +152,7 @@ public struct UserSettings: Sendable, Equatable {
         reader.typeMismatch(
           "agent", expected: "an object such as {\"unlock_once\": true}", found: agent)
       }
+      settings.agentConfirmUncertain = reader.problems.count > problemsBefore
     }
     if let git = members["git"] {
       settings.gitRoutes = gitRoutes(git, reader: &reader)
