@@ -241,15 +241,15 @@ struct AccountTable {
   /// The provider id and label cells, each nil when it does not open; no other cell is read.
   func readableName(_ row: StoredAccountRow) -> (providerID: String?, label: String?) {
     (
-      try? value(row, .providerID, CellCodec.decodeText),
-      try? value(row, .label, CellCodec.decodeText)
+      try? value(row, .providerID, CellCodec.decodeName),
+      try? value(row, .label, CellCodec.decodeName)
     )
   }
 
   /// The identifying cells, checked against the row's name index.
   func decodeName(_ row: StoredAccountRow) throws(AccountDamage) -> AccountNameCells {
-    let providerID = try value(row, .providerID, CellCodec.decodeText)
-    let label = try value(row, .label, CellCodec.decodeText)
+    let providerID = try value(row, .providerID, CellCodec.decodeName)
+    let label = try value(row, .label, CellCodec.decodeName)
     let name = AccountNameCells(
       providerID: providerID, label: label,
       subject: try value(row, .subject, CellCodec.decodeOptionalText),

@@ -29,6 +29,13 @@ enum CellCodec {
     return String(validating: text, as: UTF8.self)
   }
 
+  /// The text of a name cell (provider id, label) as it was sealed, a leading byte order mark
+  /// kept: the name index was made of exactly that text, so a label that began with one (which
+  /// authtui once let through) still matches its index and can be renamed.
+  static func decodeName(_ bytes: [UInt8]) -> String? {
+    String(validating: bytes, as: UTF8.self)
+  }
+
   static func decodeOptionalText(_ bytes: [UInt8]) -> String?? {
     decodeOptional(bytes, decodeText)
   }

@@ -25,6 +25,11 @@ import Vault
     ("a\nb", .invisibleCharacter("\n")), ("\u{1B}[31mred", .invisibleCharacter("\u{1B}")),
     ("evil\u{202E}txt", .invisibleCharacter("\u{202E}")),
     ("a\u{2028}b", .invisibleCharacter("\u{2028}")), (" alice", .surroundingSpace),
+    // Format characters: a byte order mark (the vault once read a label's back without it),
+    // a zero-width space, a soft hyphen.
+    ("\u{FEFF}zed", .invisibleCharacter("\u{FEFF}")),
+    ("a\u{200B}b", .invisibleCharacter("\u{200B}")),
+    ("a\u{AD}b", .invisibleCharacter("\u{AD}")),
     ("alice ", .surroundingSpace), ("alice\u{A0}", .surroundingSpace),
     (String(repeating: "x", count: 65), .tooLong),
     ("a" + String(repeating: "\u{301}", count: 300), .tooLong),

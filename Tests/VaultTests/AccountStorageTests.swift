@@ -29,6 +29,23 @@ import Vault
     #expect(try await reopened.account(providerID: "trakt", label: "alice-1") == nil)
   }
 
+  @Test func aLabelThatBeginsWithAByteOrderMarkReadsBackWhole() async throws {
+    // authtui let such a label through until the label rules refused format characters; its
+    // name read back without the mark no longer matched the name index, and the account was
+    // reported damaged for ever.
+    let fixture = try VaultFixture()
+    let marked = NewAccount(
+      providerID: "sandbox", label: "\u{FEFF}zed",
+      tokens: TokenSet(accessToken: "access", tokenType: "Bearer", obtainedAt: Date()))
+    let records = try await fixture.createClosedVault(with: [marked])
+    let vault = try await fixture.unlocked()
+    let listing = try await vault.listAccounts()
+    #expect(listing.damaged.isEmpty)
+    #expect(listing.accounts.map(\.label) == ["\u{FEFF}zed"])
+    #expect(try await vault.account(records[0].id).label == "\u{FEFF}zed")
+    await vault.close()
+  }
+
   @Test func absentTokensAndEmptyFieldsSurviveTheRoundTrip() async throws {
     let fixture = try VaultFixture()
     let when = Date(timeIntervalSince1970: 1_700_000_000.25)
