@@ -61,12 +61,13 @@ public enum Clipboard {
         report.localTool = tool.name
       }
     }
-    if clearAfter > 0 {
+    // Nothing to clear where nothing was copied.
+    if clearAfter > 0, report.terminal || report.localTool != nil {
       scheduleClearing(
         digest: SHA256.hash(text).map { String(format: "%02x", $0) }.joined(), after: clearAfter,
         terminalPath: report.terminal ? terminalPath : nil,
         tool: report.localTool.flatMap { _ in tool },
-        insideTmux: !(environment["TMUX"] ?? "").isEmpty)
+        insideTmux: !(environment["TMUX"] ?? "").isEmpty, environment: environment)
     }
     return report
   }
@@ -220,31 +221,40 @@ public enum Clipboard {
   private static let setPipeSize: Int32 = 1031
   private static let getPipeSize: Int32 = 1032
 
+  /// The variable that gives the janitor the digest of what it clears: in its environment,
+  /// which only its user can read, never in its arguments, which `ps` shows everyone.
+  static let digestVariable = "AUTHTUI_CLIPBOARD_DIGEST"
+
   /// Starts the janitor: after `after` seconds, clear each clipboard whose contents still hash
   /// to `digest` (hex SHA-256).
   private static func scheduleClearing(
     digest: String, after: TimeInterval, terminalPath: String?, tool: LocalTool?,
-    insideTmux: Bool
+    insideTmux: Bool, environment: [String: String]
   ) {
-    // $1 seconds, $2 hex SHA-256 of the token, $3 tty path. sha256sum is in coreutils.
+    // $1 seconds, $2 tty path, the digest in `digestVariable`. sha256sum is in coreutils.
     let hash = "sha256sum | cut -d ' ' -f 1"
+    let digestText = "\"$\(digestVariable)\""
     var script = "sleep \"$1\"; "
     if let tool {
       script +=
-        "if [ \"$(\(tool.paste) 2>/dev/null | \(hash))\" = \"$2\" ]; then \(tool.clear); fi; "
+        "if [ \"$(\(tool.paste) 2>/dev/null | \(hash))\" = \(digestText) ]; then \(tool.clear); "
+        + "fi; "
     }
     if terminalPath != nil {
-      let clearTerminal = "printf '\\033]52;c;\\007' > \"$3\""
+      let clearTerminal = "printf '\\033]52;c;\\007' > \"$2\""
       if insideTmux {
         script +=
-          "if [ \"$(tmux show-buffer 2>/dev/null | \(hash))\" = \"$2\" ]; then \(clearTerminal); "
-          + "tmux delete-buffer 2>/dev/null; fi; "
+          "if [ \"$(tmux show-buffer 2>/dev/null | \(hash))\" = \(digestText) ]; then "
+          + "\(clearTerminal); tmux delete-buffer 2>/dev/null; fi; "
       } else {
         script += "\(clearTerminal); "
       }
     }
     script += "true"
+    var environment = environment
+    environment[digestVariable] = digest
     DetachedCommand.launch(
-      script, arguments: [String(Int(clamping: after.rounded())), digest, terminalPath ?? ""])
+      script, arguments: [String(Int(clamping: after.rounded())), terminalPath ?? ""],
+      environment: environment)
   }
 }

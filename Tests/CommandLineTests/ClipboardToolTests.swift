@@ -57,6 +57,55 @@ import Testing
     await cli.stop()
   }
 
+  /// The processes whose arguments (`cmdline`) or, when `environment`, whose environment
+  /// holds `text`: /proc as `ps e` reads it.
+  private static func processes(holding text: String, environment: Bool = false) -> [String] {
+    let folders = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return folders.filter { $0.allSatisfy(\.isNumber) }.filter { pid in
+      let file = "/proc/\(pid)/" + (environment ? "environ" : "cmdline")
+      guard let bytes = FileManager.default.contents(atPath: file) else { return false }
+      return String(decoding: bytes, as: UTF8.self).contains(text)
+    }
+  }
+
+  /// The hex SHA-256 of `text`, as the janitor compares the clipboard's.
+  private static func digest(_ text: String) async throws -> String {
+    let hashed = try await ChildProcess.run("/usr/bin/sha256sum", input: text)
+    return String(hashed.stdout.prefix(64))
+  }
+
+  /// The clipboard is cleared after `--clear-after`, by a janitor that is given the token's
+  /// digest in its environment (which only its user reads), never in its arguments (which
+  /// `ps` shows every user); and none is left behind when nothing was copied.
+  @Test func theClearingKnowsTheTokenOnlyByAnEnvironmentNoOtherUserReads() async throws {
+    let cli = try await signedIn()
+    let held = cli.folder.file("held")
+    let environment = try withXclip(
+      "if [ \"$3\" = -o ]; then cat '\(held)'; else cat > '\(held).part' && "
+        + "mv '\(held).part' '\(held)'; fi", in: cli)
+    let token = try #require(try await cli.storedToken("sandbox", "alice"))
+    let digest = try await Self.digest(token)
+    let copy = ["export", "sandbox/alice", "--clipboard", "--clear-after", "2"]
+    let copied = try await cli.run(copy, environment)
+    #expect(copied.status == 0, "\(copied.stderr)")
+    #expect(Self.processes(holding: digest).isEmpty)
+    try await waitUntil("the janitor cleared the clipboard") {
+      (try? String(contentsOfFile: held, encoding: .utf8)) == ""
+    }
+
+    try await waitUntil("the janitor ended") {
+      Self.processes(holding: digest, environment: true).isEmpty
+    }
+
+    // A tool that fails copies nothing: no janitor waits to clear it.
+    let failing = try withXclip("exit 1", deadline: "600", in: cli)
+    let failed = try await cli.run(copy, failing)
+    #expect(failed.status == 1)
+    #expect(Self.processes(holding: digest).isEmpty)
+    #expect(Self.processes(holding: digest, environment: true).isEmpty)
+    await cli.stop()
+  }
+
   /// The tool exits at once, before or after the command would have written to it (before,
   /// about one command in four ended by SIGPIPE, with no word): forty times, the command says
   /// the tool failed and, with no terminal either, that nothing was copied.
