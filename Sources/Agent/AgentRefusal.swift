@@ -27,6 +27,9 @@ package enum AgentRefusal: Sendable {
   /// A `confirm` named no question that waits (`no_such_question`): answered already, or
   /// past its window.
   case noSuchQuestion(Int)
+  /// A sign-out, rename or default change came through a forward (`manage_forwarded`): a
+  /// forward lends the remote machine tokens to use, not the accounts to change or revoke.
+  case managementFromAfar
 
   /// The stable machine name (the answer's `code`); an account's failure is named by the
   /// command line, as for `authtui token`.
@@ -41,6 +44,7 @@ package enum AgentRefusal: Sendable {
     case .notConfirmed: return "not_confirmed"
     case .confirmationFromAfar: return "confirm_forwarded"
     case .noSuchQuestion: return "no_such_question"
+    case .managementFromAfar: return "manage_forwarded"
     }
   }
 
@@ -66,6 +70,9 @@ package enum AgentRefusal: Sendable {
     case .noSuchQuestion(let id):
       return "no request \(id) waits for confirmation (answered already, or past its "
         + "deadline)"
+    case .managementFromAfar:
+      return "a forwarded agent hands out tokens, but does not sign out, rename or change the "
+        + "default of the accounts it serves; do that on the machine that holds the vault"
     }
   }
 }

@@ -229,7 +229,11 @@ package actor AgentService {
       } catch {
         return .failure(failure(.account(error)))
       }
-    case .list, .export, .logout, .makeDefault, .clearDefault, .rename:
+    case .logout, .makeDefault, .clearDefault, .rename:
+      // A forward lends tokens to use; changing or revoking accounts stays on this machine.
+      guard !requester.isForwarded else { return .failure(failure(.managementFromAfar)) }
+      return await answerAboutAccounts(request.operation)
+    case .list, .export:
       return await answerAboutAccounts(request.operation)
     case .questions, .confirm:
       return await answerAboutConfirmations(request.operation, from: requester)

@@ -67,6 +67,40 @@ import Testing
     await AgentManagementTests.cleanUp(pid, cli)
   }
 
+  /// A forward lends the remote machine tokens, not the accounts: signing out (which revokes
+  /// at the provider), renaming and the default are refused from there, and nothing changes.
+  @Test func aForwardedAgentDoesNotSignOutRenameOrChangeTheDefault() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    let pid = try AgentManagementTests.started(try await cli.run(["agent", "start"]), cli)
+    let server = try await SSHServer.start()
+    let remote =
+      "env -u AUTHTUI_PASSPHRASE HOME=/nonexistent XDG_DATA_HOME=/nonexistent "
+      + "AUTHTUI_VAULT=/nonexistent/vault.db \(Products.authtui)"
+    let script = [
+      "logout sandbox/alice --no-browser", "rename sandbox/alice bob", "default sandbox/alice",
+      "default --clear sandbox",
+    ].map { "\(remote) \($0); echo \"status $?\"" }.joined(separator: "; ")
+    let session = try await cli.run(
+      ["ssh", "-F", server.clientConfig, server.host, "--", "sh", "-c", script],
+      Self.wrongPassphrase)
+    let log = await server.log()
+    #expect(session.status == 0, "\(session.stderr)\n\(log)")
+    #expect(session.stdout == String(repeating: "status 1\n", count: 4), "\(session.stdout)")
+    let refusal =
+      "authtui: a forwarded agent hands out tokens, but does not sign out, rename or change "
+      + "the default of the accounts it serves; do that on the machine that holds the vault\n"
+    #expect(session.stderr == String(repeating: refusal, count: 4), "\(session.stderr)")
+    // Still signed in, under its name, and never revoked.
+    let list = try await cli.run(["list", "--json"])
+    #expect(list.stdout.contains("\"account\":\"sandbox/alice\""), "\(list.stdout)")
+    #expect(try await cli.run(["token", "sandbox/alice"]).status == 0)
+    #expect(await cli.stat("revocations") == 0)
+    await server.stop()
+    #expect(try await cli.run(["agent", "stop"]).status == 0)
+    await AgentManagementTests.cleanUp(pid, cli)
+  }
+
   @Test func withoutACommandALoginShellOnATerminalHasTheAgent() async throws {
     let cli = try await CLIHarness.start()
     try await cli.login("sandbox")
