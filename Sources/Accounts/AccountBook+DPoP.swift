@@ -51,7 +51,13 @@ extension AccountBook {
   {
     let providerID = try self.providerID(named: record.providerID)
     let key = try await dpopKey(of: record)
-    return try await client(for: providerID).signingProofs(with: key)
+    let client = try await client(for: providerID).signingProofs(with: key)
+    if let moved = TokenOrigin.moved(record, to: client) {
+      throw .signInNeeded(
+        try record.accountName,
+        reason: .providerMoved(signedInAt: moved.signedInAt, now: moved.now))
+    }
+    return client
   }
 
   /// A DPoP proof (RFC 9449 §4, §7) for a request of `method` to `url` carrying `record`'s

@@ -56,6 +56,17 @@ extension AccountBook {
           // leaves the revocation to fail at the provider, reported; the delete still happens.
           let key = (try? await dpopKey(of: account)) ?? nil
           let client = try await client(for: id).signingProofs(with: key)
+          if let moved = TokenOrigin.moved(account, to: client) {
+            // Its tokens are not sent to a server that did not issue them, to be revoked or
+            // otherwise; the account is still deleted here.
+            try await vaulted { vault throws(VaultError) in try await vault.delete(account.id) }
+            return SignOutReport(
+              revocation: .failed(
+                code: "provider_moved",
+                message: "it signed in at \(moved.signedInAt), but its provider now sends tokens "
+                  + "to \(moved.now), where they were not sent."),
+              endSessionURL: nil)
+          }
           if account.tokens.accessToken != nil {
             _ = try await vaulted { vault throws(VaultError) in
               try await vault.markSignInNeeded(account.id)

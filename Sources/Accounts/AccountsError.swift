@@ -69,6 +69,9 @@ public enum AccountsError: Error, Sendable, Equatable {
     case interruptedRefreshSpentToken
     /// The token runs out in less than asked and the provider gives no refresh token.
     case noRefreshToken(expiresAt: Date?)
+    /// The provider now sends tokens to the server `now`, not `signedInAt` where the account
+    /// signed in (`TokenOrigin`): its refresh token is not sent there.
+    case providerMoved(signedInAt: String, now: String)
   }
 
   /// True when only a new sign-in gives the account usable tokens again: the provider refused
@@ -160,6 +163,10 @@ public enum AccountsError: Error, Sendable, Equatable {
         return
           "\(account)'s token runs out too soon\(when) and the provider gives no refresh token; "
           + again
+      case .providerMoved(let signedInAt, let now):
+        return "\(account) signed in at \(signedInAt), but its provider now sends tokens to "
+          + "\(now), so its refresh token was not sent there (it goes back only to the server "
+          + "that issued it); if the provider is right as it is now, \(again)"
       }
     case .refreshStalled(let account):
       return "another authtui process is refreshing \(account) and has not finished; "

@@ -210,6 +210,7 @@ extension AccountBook {
     fields["name"] = identity?.name
     fields["provider_label"] = identity?.label
     fields["tenant"] = identity?.tenant
+    fields[TokenOrigin.field] = TokenOrigin.of(client.configuration.tokenEndpoint)
 
     let labelIsSubject = session.requestedLabel == nil && identity?.labelIsSubject == true
     if let existing = try await readableAccount(providerID: providerID, label: label) {
@@ -217,7 +218,9 @@ extension AccountBook {
         throw .labelTaken(try existing.accountName)
       }
       let updated = try await vaulted { vault throws(VaultError) in
-        try await vault.updateTokens(of: existing.id, to: tokenSet, dpopKey: session.dpopKey)
+        try await vault.updateTokens(
+          of: existing.id, to: tokenSet, dpopKey: session.dpopKey,
+          identity: Self.identity(existing, issuedAt: fields[TokenOrigin.field]))
       }
       return SignedInAccount(record: updated, of: providerID, labelIsSubject: labelIsSubject)
     }
@@ -227,7 +230,9 @@ extension AccountBook {
       })
     {
       let updated = try await vaulted { vault throws(VaultError) in
-        try await vault.updateTokens(of: renamed.id, to: tokenSet, dpopKey: session.dpopKey)
+        try await vault.updateTokens(
+          of: renamed.id, to: tokenSet, dpopKey: session.dpopKey,
+          identity: Self.identity(renamed, issuedAt: fields[TokenOrigin.field]))
       }
       return SignedInAccount(record: updated, of: providerID)
     }
@@ -238,6 +243,16 @@ extension AccountBook {
       try await vault.insert(account, dpopKey: session.dpopKey)
     }
     return SignedInAccount(record: inserted, of: providerID, labelIsSubject: labelIsSubject)
+  }
+
+  /// `record`'s identity fields with the new sign-in's token origin (`TokenOrigin`): a sign-in
+  /// at a moved provider makes its new server the one the account's tokens go back to.
+  private static func identity(_ record: AccountRecord, issuedAt origin: String?) -> [String:
+    String]
+  {
+    var identity = record.identity
+    identity[TokenOrigin.field] = origin
+    return identity
   }
 }
 

@@ -141,14 +141,19 @@ extension Vault {
 
   /// Replaces the account's tokens (after a new sign-in) and clears "sign-in needed"; the
   /// account's DPoP key becomes `dpopKey`, the one the sign-in bound the tokens to (nil: none,
-  /// and a key it held is deleted), in the same transaction.
+  /// and a key it held is deleted), and its identity fields `identity` when given, in the same
+  /// transaction.
   ///
   /// For a refresh, use `beginRefresh` and `completeRefresh` instead: they keep two processes from
   /// spending the same refresh token, and keep the key.
   public func updateTokens(
-    of id: AccountID, to tokens: TokenSet, dpopKey: P256SigningKey? = nil
+    of id: AccountID, to tokens: TokenSet, dpopKey: P256SigningKey? = nil,
+    identity: [String: String]? = nil
   ) throws(VaultError) -> AccountRecord {
     try writeTransaction { table throws(VaultError) in
+      if let identity {
+        _ = try table.update(id, [(.identity, CellCodec.encode(identity))])
+      }
       let record = try Self.write(tokens, needsSignIn: false, to: id, in: table)
       return record.holdingKey(ofThumbprint: try DPoPKeyTable(table).replace(dpopKey, of: id))
     }

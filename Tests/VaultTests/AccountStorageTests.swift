@@ -124,6 +124,21 @@ import Vault
     }
   }
 
+  @Test func aNewSignInMayReplaceTheIdentityFieldsWithTheTokens() async throws {
+    let fixture = try VaultFixture()
+    let records = try await fixture.createClosedVault(with: [VaultFixture.account(1)])
+    let vault = try await fixture.unlocked()
+    let fresh = TokenSet(accessToken: "at-new", refreshToken: "rt-new", obtainedAt: Date())
+    let fields = ["email": "alice@example.com", "token_origin": "https://id.example.com"]
+    let updated = try await vault.updateTokens(of: records[0].id, to: fresh, identity: fields)
+    #expect(updated.identity == fields)
+    #expect(updated.tokens == fresh)
+    await vault.close()
+    let reopened = try await fixture.unlocked()
+    #expect(try await reopened.account(records[0].id).identity == fields)
+    await reopened.close()
+  }
+
   @Test func updatesTokensRenamesAndBumpsTheVersion() async throws {
     let fixture = try VaultFixture()
     let records = try await fixture.createClosedVault(with: [
