@@ -23,6 +23,14 @@ struct ProvidersShowCommand: AsyncParsableCommand {
 
   func run(console: Console) async -> ExitCode {
     let catalog = AccountAccess.catalog(global, console: console, reportProblems: true)
+    if let id = try? ProviderID(text), !catalog.skippedProblems(for: id).isEmpty {
+      // Its file's problems were said above; it is not missing, and no "did you mean" itself.
+      console.err(
+        "authtui: the provider \(id) cannot be shown while its file has the "
+          + (catalog.skippedProblems(for: id).count == 1 ? "problem" : "problems")
+          + " above; fix the file, then run `authtui providers show \(id)` again")
+      return .failure
+    }
     guard let id = try? ProviderID(text), let entry = catalog.entry(id) else {
       let suggestions = SpellingSuggestion.close(
         to: text, among: catalog.knownIDs.map(\.rawValue))

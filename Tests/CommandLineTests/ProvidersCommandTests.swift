@@ -3,6 +3,26 @@ import TestSupport
 import Testing
 
 @Suite struct ProvidersCommandTests {
+  @Test func showingAProviderWhoseFileIsBrokenPointsAtTheFileNotAtASpelling() async throws {
+    let config = try TemporaryDirectory()
+    try FileManager.default.createDirectory(
+      atPath: config.file("providers"), withIntermediateDirectories: true)
+    try
+      #"{"preset": "oidc", "issuer": "https://id.example.com", "client_id": "c", "flows": ["pim"]}"#
+      .write(toFile: config.file("providers/badflow.json"), atomically: true, encoding: .utf8)
+    let result = try await ChildProcess.run(
+      Products.authtui, ["providers", "show", "badflow"],
+      environment: ChildProcess.environment(["AUTHTUI_CONFIG_DIR": config.path]))
+    #expect(result.status == 1)
+    #expect(result.stdout.isEmpty)
+    #expect(
+      result.stderr
+        == "authtui: \(config.file("providers/badflow.json")):1: flows: unknown flow \"pim\"; use "
+        + "\"pkce\" (browser), \"device\" (RFC 8628 code) or \"pin\" (Simkl PIN)\n"
+        + "authtui: the provider badflow cannot be shown while its file has the problem above; "
+        + "fix the file, then run `authtui providers show badflow` again\n")
+  }
+
   @Test func aConfigurationFolderVariableNamingAFileIsSaidToBeOne() async throws {
     let folder = try TemporaryDirectory()
     let file = folder.path + "/config"
