@@ -121,6 +121,16 @@ import Testing
     #expect(silent.status == 0)
     #expect(silent.stdout.isEmpty)
     #expect(silent.stderr.isEmpty)
+    // Nor is a passphrase command run: it may ask (pinentry, `pass`) at every TAB.
+    let asked = cli.folder.file("asked")
+    let command: [String: String?] = [
+      "AUTHTUI_PASSPHRASE": nil,
+      "AUTHTUI_PASSPHRASE_COMMAND": "touch '\(asked)'; echo '\(SandboxWorkspace.passphrase)'",
+    ]
+    let uncommanded = try await cli.run(["completion", "--words", "accounts"], command)
+    #expect(uncommanded.status == 0)
+    #expect(uncommanded.stdout.isEmpty)
+    #expect(!FileManager.default.fileExists(atPath: asked))
     let agent = try await AgentProcess.start(cli)
     let viaAgent = try await cli.run(["completion", "--words", "accounts"], noSecret)
     #expect(viaAgent.stdout == "sandbox/alice\n")

@@ -15,8 +15,9 @@ struct CompletionCommand: AsyncParsableCommand {
     details: """
       The script completes commands, their actions and options, option values (--flow pkce),
       files, and account and provider names, which it asks of authtui as you type: from a
-      running `authtui agent`, or from the vault when a passphrase variable is set; it never
-      asks for a passphrase. Install it with one of:
+      running `authtui agent`, or from the vault when AUTHTUI_PASSPHRASE or
+      AUTHTUI_PASSPHRASE_FILE is set; it never asks for a passphrase, nor runs
+      AUTHTUI_PASSPHRASE_COMMAND. Install it with one of:
         source <(authtui completion bash)                      # in ~/.bashrc
         source <(authtui completion zsh)                       # in ~/.zshrc, after compinit
         authtui completion fish > ~/.config/fish/completions/authtui.fish
@@ -95,9 +96,13 @@ struct CompletionCommand: AsyncParsableCommand {
         console.out(listing.accounts.map(\.name.description).sorted().joined(separator: "\n"))
         return .ok
       }
-      // Unlock only from a variable: a completion must never stop to ask.
-      guard PassphraseSource.current().origin != .terminal,
-        let book = try? await AccountAccess.book(global, console: console),
+      // Unlock only from a variable or its file: a completion must never stop to ask, and a
+      // passphrase command may (pinentry, `pass`), at every TAB.
+      switch PassphraseSource.current().origin {
+      case .variable, .file: break
+      case .command, .terminal: return .ok
+      }
+      guard let book = try? await AccountAccess.book(global, console: console),
         let listing = try? await book.listing()
       else { return .ok }
       // Every account of a listing has a name (`AccountBook.listing()`).
