@@ -37,7 +37,8 @@ extension GitCredentialCommand {
         throw CommandFailure(exitCode: .failure, message: error.description)
       }
       let shown = ConfigurationLocation.display(file)
-      let settings = Self.gitSettings(url: url, helper: Self.helper(), path: route.prefix)
+      let settings = Self.gitSettings(
+        url: url, helper: Self.helper(options: global), path: route.prefix)
       if let failure = await Self.configureGit(settings) {
         throw CommandFailure(
           exitCode: .failure,
@@ -99,16 +100,27 @@ extension GitCredentialCommand {
   }
 
   /// The helper git runs: `authtui git-credential` when `authtui` on `PATH` is a program, else
-  /// this program by its full path (a build tree, an `authtui` not on `PATH`).
-  static func helper(environment: [String: String] = ProcessInfo.processInfo.environment)
-    -> String
-  {
+  /// this program by its full path (a build tree, an `authtui` not on `PATH`); with the
+  /// `--config` and `--vault` this setup was given, as absolute paths, since git runs it
+  /// without them.
+  static func helper(
+    options: GlobalOptions = GlobalOptions(),
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> String {
+    let program: String
     if case .found = ForegroundCommand.locate("authtui", environment: environment) {
-      return "!authtui git-credential"
+      program = "authtui"
+    } else {
+      let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+      program = own.map { MessageQuoting.shellWord($0, keeping: "/") } ?? "authtui"
     }
-    let own = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-    return "!" + (own.map { MessageQuoting.shellWord($0, keeping: "/") } ?? "authtui")
-      + " git-credential"
+    var words = [program]
+    for (option, path) in [("--config", options.config), ("--vault", options.vault)] {
+      guard let path, !path.isEmpty else { continue }
+      let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+      words += [option, MessageQuoting.shellWord(absolute, keeping: "/")]
+    }
+    return "!" + (words + ["git-credential"]).joined(separator: " ")
   }
 
   /// The `git config --global` arguments of the setup: the URL's helpers emptied (an empty

@@ -171,6 +171,36 @@ struct GitCredentialCommandTests {
     await cli.stop()
   }
 
+  /// `--config` and `--vault` given to the setup go into git's helper, absolute: git runs it
+  /// without them (nor the variables that may have named them), and it still answers.
+  @Test func setupKeepsTheConfigurationAndVaultItWasGivenInGitsHelper() async throws {
+    let (cli, token) = try await Self.start(git: "")
+    var path = cli.environment["PATH"] ?? "/usr/bin:/bin"
+    path = URL(fileURLWithPath: Products.authtui).deletingLastPathComponent().path + ":" + path
+    let config = cli.folder.file("config")
+    let vault = cli.folder.file("vault.db")
+    let elsewhere: [String: String?] = [
+      "AUTHTUI_CONFIG_DIR": nil, "AUTHTUI_VAULT": nil, "PATH": path,
+    ]
+    let setup = try await cli.run(
+      [
+        "--config", config, "--vault", vault, "git-credential", "setup",
+        "https://git.example.com", "sandbox/alice",
+      ], elsewhere)
+    #expect(setup.status == 0, "\(setup.stderr)")
+    let helpers = try await Self.runGit(
+      cli, ["config", "--global", "--get-all", "credential.https://git.example.com.helper"])
+    #expect(
+      helpers.stdout
+        == "\n!authtui --config \(config) --vault \(vault) git-credential\n")
+    let fill = try await Self.runGit(
+      cli, ["credential", "fill"], input: "protocol=https\nhost=git.example.com\n\n",
+      ["AUTHTUI_CONFIG_DIR": nil, "AUTHTUI_VAULT": nil])
+    #expect(fill.status == 0, "\(fill.stderr)")
+    #expect(fill.stdout.hasSuffix("password=\(token)\n"), "\(fill.stdout)")
+    await cli.stop()
+  }
+
   /// `git-credential setup URL ACCOUNT`, run with `authtui` on PATH: the entry goes into
   /// config.json beside what it holds (another entry for the same URL replaced in its place),
   /// git's global configuration gets the helper alone for the URL (and useHttpPath for a
