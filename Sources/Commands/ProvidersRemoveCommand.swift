@@ -18,12 +18,17 @@ struct ProvidersRemoveCommand: AsyncParsableCommand {
       The accounts are asked of a running `authtui agent`, else of the vault (its passphrase
       as for every command; no vault, no accounts). Where `providers add` registered authtui
       with the server, the registration is deleted there first (RFC 7592); when that fails
-      the file is removed all the same and the message says what is left at the server. A
-      built-in preset has no file to remove unless one of yours overrides it.
+      the file is kept, since it holds what deleting the registration takes, and the command
+      exits 7: run it again later, or add --force to remove the file all the same, leaving
+      the registration at the server. A built-in preset has no file to remove unless one of
+      yours overrides it.
       """,
     arguments: [.required("ID", \.id, .providerID)],
     options: [
-      .flag("force", \.force, help: "remove it even while the vault holds accounts of it")
+      .flag(
+        "force", \.force,
+        help: "remove it even while the vault holds accounts of it, or its registration at the "
+          + "server cannot be deleted")
     ])
 
   var global = GlobalOptions()
@@ -69,9 +74,20 @@ struct ProvidersRemoveCommand: AsyncParsableCommand {
             transport: URLSessionTransport(), requestTimeout: ProvidersAddCommand.requestTimeout
           ).delete(at: uri, accessToken: token)
         } catch {
+          let client = file?.clientID ?? "its client"
+          guard force else {
+            // The file holds the registration access token: removed, the registration could
+            // never be deleted by authtui.
+            throw CommandFailure(
+              exitCode: .providerError,
+              message: "the registration of \(client) at the server could not be deleted: "
+                + "\(error.message) The provider file was kept, with what deleting it takes: "
+                + "run `authtui providers remove \(id)` again later, or add --force to remove "
+                + "the file all the same and leave the registration at the server")
+          }
           warning =
-            "authtui: the registration of \(file?.clientID ?? "its client") at the server was "
-            + "not deleted: \(error.message)"
+            "authtui: the registration of \(client) at the server was not deleted (\(error.message)) "
+            + "and stays there: the server's administrator can remove it"
         }
       }
       let removed: String

@@ -435,6 +435,40 @@ import Testing
     await cli.stop()
   }
 
+  /// The file holds the registration access token: while the server cannot delete the
+  /// registration, the file stays (exit 7), and only --force removes it all the same.
+  @Test func removeKeepsTheFileWhileTheServerCannotDeleteTheRegistration() async throws {
+    let cli = try await CLIHarness.start()
+    #expect(
+      try await cli.run(["providers", "add", "dyn", "--issuer", Self.url(cli, "/dynamic")])
+        .status == 0)
+    let file = try Self.file(cli, "dyn")
+    let address = try #require(file["registration_client_uri"] as? String)
+    let uri = try #require(URL(string: address))
+    let client = try #require(file["client_id"] as? String)
+    await cli.hook("fault", #"{"path": "\#(uri.path)", "kind": "status500", "count": 2}"#)
+    let kept = try await cli.run(["providers", "remove", "dyn"])
+    #expect(kept.status == 7)
+    #expect(
+      kept.stderr.hasPrefix(
+        "authtui: the registration of \(client) at the server could not be deleted: "),
+      "\(kept.stderr)")
+    #expect(
+      kept.stderr.hasSuffix(
+        " The provider file was kept, with what deleting it takes: run `authtui providers "
+          + "remove dyn` again later, or add --force to remove the file all the same and leave "
+          + "the registration at the server\n"),
+      "\(kept.stderr)")
+    #expect(FileManager.default.fileExists(atPath: Self.path(cli, "dyn")))
+    let forced = try await cli.run(["providers", "remove", "dyn", "--force"])
+    #expect(forced.status == 0, "\(forced.stderr)")
+    #expect(forced.stdout == "Removed \(Self.shown("dyn")).\n")
+    #expect(forced.stderr.contains("and stays there: the server's administrator can remove it"))
+    #expect(!FileManager.default.fileExists(atPath: Self.path(cli, "dyn")))
+    #expect(await cli.stat("registration_deletions") == 0)
+    await cli.stop()
+  }
+
   @Test func showsOneProviderInFull() async throws {
     let cli = try await CLIHarness.start()
     let issuer = Self.url(cli, "/dynamic")
