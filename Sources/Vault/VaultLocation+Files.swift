@@ -54,14 +54,29 @@ extension VaultLocation {
     return Self.permissionProblem(info, path: path).map { .unsafePermissions($0) }
   }
 
-  /// Why a vault cannot be created here: something is at the path already (a vault, or a
-  /// folder, a FIFO…); nil when the path is free.
+  /// Why a vault cannot be created here: something is at the path already (a vault, a file
+  /// that is no vault, or a folder, a FIFO…); nil when the path is free.
   public var creationProblem: VaultError? {
     switch openingProblem(checkingPermissions: false) {
     case .noVault?: return nil
     case let problem?: return problem
-    case nil: return .alreadyExists(path: fileURL.path)
+    case nil:
+      // A file that does not even start as SQLite's do is no vault to change the passphrase
+      // of; one still empty may be a vault another `vault init` is creating now.
+      return Self.startsAsSQLite(fileURL.path) == false
+        ? .notAVault(path: fileURL.path) : .alreadyExists(path: fileURL.path)
     }
+  }
+
+  /// Whether the file at `path` starts with SQLite's 16-byte header string; nil when fewer
+  /// bytes than that can be read.
+  private static func startsAsSQLite(_ path: String) -> Bool? {
+    let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var bytes = [UInt8](repeating: 0, count: 16)
+    guard read(descriptor, &bytes, bytes.count) == bytes.count else { return nil }
+    return bytes == Array("SQLite format 3\u{0}".utf8)
   }
 
   /// The permission bits of the vault file (0 when it does not exist).

@@ -196,6 +196,21 @@ import Vault
     }
   }
 
+  /// A file that is no vault is not a vault to change the passphrase of: `vault init` says
+  /// what it is, and leaves it as it was.
+  @Test func initOverAFileThatIsNoVaultSaysSo() async throws {
+    let notes = directory.file("notes.txt")
+    try "my notes, not a vault\n".write(toFile: notes, atomically: true, encoding: .utf8)
+    let result = try await authtui(
+      ["vault", "init"], ["AUTHTUI_VAULT": notes, "AUTHTUI_PASSPHRASE": "a pass phrase"])
+    #expect(result.status == 1)
+    #expect(
+      result.stderr
+        == "authtui: \(notes) is not an authtui vault; point --vault or AUTHTUI_VAULT at the "
+        + "vault file, or move this file away and run `authtui vault init`\n")
+    #expect(try String(contentsOfFile: notes, encoding: .utf8) == "my notes, not a vault\n")
+  }
+
   @Test func statusOfAMissingVaultSaysHowToCreateOne() async throws {
     let result = try await authtui(["vault", "status"])
     #expect(result.status == 1)
