@@ -1,3 +1,4 @@
+import AgentWire
 import Locations
 
 #if canImport(Glibc)
@@ -38,14 +39,33 @@ enum FullProgram {
 
 /// Unbuffered writes (the process exits or `exec`s right after; nothing may stay in a buffer).
 enum FrontOutput {
-  /// Writes all of `text` to `descriptor`, retrying on interruption.
-  static func write(_ text: String, to descriptor: Int32) {
+  /// Writes all of `text` to `descriptor`, retrying on interruption; 0, or the `errno` of the
+  /// write that failed.
+  @discardableResult
+  static func write(_ text: String, to descriptor: Int32) -> Int32 {
     var bytes = Array(text.utf8)[...]
     while !bytes.isEmpty {
       let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-      if written < 0 && errno == EINTR { continue }
-      guard written > 0 else { return }
+      if written < 0 {
+        if errno == EINTR { continue }
+        return errno
+      }
+      // A write of 0 bytes for a non-empty buffer: nothing more will go.
+      guard written > 0 else { return EIO }
       bytes = bytes.dropFirst(written)
     }
+    return 0
+  }
+
+  /// Writes `text`, the command's result, to standard output and exits: 0 when it was all
+  /// written, else 1 with the full program's `CommandFailure.unwritableOutput` line (a token
+  /// a full disk refused was not delivered). EPIPE, where SIGPIPE is ignored, exits 0 as the
+  /// full program does: the reader chose to stop reading.
+  static func deliver(_ text: String) -> Never {
+    let error = write(text, to: 1)
+    guard error != 0, error != EPIPE else { exit(0) }
+    let failure = CommandFailure.unwritableOutput(errorNumber: error)
+    write(failure.line + "\n", to: 2)
+    exit(failure.exitStatus)
   }
 }

@@ -28,14 +28,12 @@ if let shortcut = TokenShortcut(arguments: Array(arguments.dropFirst())),
   if case .answered(let response) = exchange { answer = response } else { answer = nil }
   switch answer {
   case .token(let token)? where shortcut.target == nil && TerminalText.isClean(token):
-    FrontOutput.write(token + "\n", to: 1)
-    exit(0)
+    FrontOutput.deliver(token + "\n")
   case .headers(let headers)?
   where shortcut.target != nil && TerminalText.isClean(headers.token)
     && headers.proof.map(TerminalText.isClean) ?? true:
     // `--header --for`: the lines the full program prints, the proof signed by the agent.
-    FrontOutput.write(headers.lines + "\n", to: 1)
-    exit(0)
+    FrontOutput.deliver(headers.lines + "\n")
   case .failure(let failure)?:
     // What the full program prints for the same answer, cleaned as its `Console` cleans it:
     // the message may quote a provider.

@@ -26,12 +26,15 @@ do {
   exit(ExitCode.usage.rawValue)
 }
 
+// Every exit after a command wrote its result goes through `console.exitStatus`: a result
+// standard output refused (`>/dev/full`) is a failure, not a success.
 if invocation.wantsVersion {
   console.out("authtui \(BuildInfo.version)")
-  exit(ExitCode.ok.rawValue)
+  exit(console.exitStatus(ExitCode.ok.rawValue))
 }
 if invocation.wantsHelp {
-  exit(HelpCommand.run(topic: invocation.command, catalog: catalog, console: console).rawValue)
+  let status = HelpCommand.run(topic: invocation.command, catalog: catalog, console: console)
+  exit(console.exitStatus(status.rawValue))
 }
 
 // The interactive UI runs here, on the main thread and before any `await` below: curses needs
@@ -44,11 +47,11 @@ if invocation.command.isEmpty || invocation.command == "demo" {
       theme: global.theme, noColor: global.noColor),
     access: .commandLine, complain: console.err)
   TerminationSignals.shared.exitIfRequested()
-  exit(status.rawValue)
+  exit(console.exitStatus(status.rawValue))
 }
 
 // Every other command runs as the catalog says.
 guard let run = catalog.command(named: invocation.command)?.run else {
-  exit(HelpCommand.run(topic: nil, catalog: catalog, console: console).rawValue)
+  exit(console.exitStatus(HelpCommand.run(topic: nil, catalog: catalog, console: console).rawValue))
 }
-exit(await run(invocation, console).rawValue)
+exit(console.exitStatus(await run(invocation, console).rawValue))

@@ -18,15 +18,16 @@ struct CLIHarness {
   }
 
   /// Runs `authtui ARGUMENTS…` (or another `executable`) with the harness environment plus
-  /// `changes`.
+  /// `changes`, its standard output going to `output`.
   func run(
     _ arguments: [String], _ changes: [String: String?] = [:], input: String? = nil,
-    executable: String = Products.authtui
+    output: ChildProcess.Output = .captured, executable: String = Products.authtui
   ) async throws -> ChildProcess.Result {
     var environment = self.environment
     for (name, value) in changes { environment[name] = value }
     return try await ChildProcess.run(
-      executable, arguments, environment: environment, input: input, timeout: 90)
+      executable, arguments, environment: environment, input: input, output: output,
+      timeout: 90)
   }
 
   /// Runs `authtui ARGUMENTS…` `count` times at once, the `index`th with `changes(index)`.

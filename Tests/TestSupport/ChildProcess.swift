@@ -25,15 +25,26 @@ public enum ChildProcess {
     public let timedOut: Bool
   }
 
+  /// Where a child's standard output goes.
+  public enum Output: Sendable {
+    /// A pipe this process reads: `Result.stdout`.
+    case captured
+    /// The file at this path, opened for writing (`/dev/full`: every write fails with ENOSPC).
+    case file(String)
+    /// A pipe whose reading end is closed before the child starts, as after `| head -0`: a
+    /// write raises SIGPIPE, or fails with EPIPE where SIGPIPE is ignored.
+    case closedPipe
+  }
+
   /// Runs `executable` to completion (or `timeout`, after which it is killed with SIGKILL).
   public static func run(
     _ executable: String, _ arguments: [String] = [], environment: [String: String]? = nil,
-    input: String? = nil, timeout: TimeInterval = 60
+    input: String? = nil, output: Output = .captured, timeout: TimeInterval = 60
   ) async throws -> Result {
     try await onOwnThread {
       try runBlocking(
         executable, arguments, environment: environment, input: input.map { Array($0.utf8) },
-        timeout: timeout)
+        output: output, timeout: timeout)
     }
   }
 
@@ -48,10 +59,10 @@ public enum ChildProcess {
 
   static func runBlocking(
     _ executable: String, _ arguments: [String], environment: [String: String]?, input: [UInt8]?,
-    timeout: TimeInterval
+    output: Output = .captured, timeout: TimeInterval
   ) throws -> Result {
     let child = try Spawned(
-      executable, arguments, environment: environment, captureInput: true)
+      executable, arguments, environment: environment, captureInput: true, output: output)
     var output: [UInt8] = []
     var errors: [UInt8] = []
     var pendingInput = input ?? []
@@ -60,9 +71,9 @@ public enum ChildProcess {
       close(fd)
       inputFD = nil
     }
-    var outFD: Int32? = child.stdoutFD
+    var outFD: Int32? = child.stdoutFD >= 0 ? child.stdoutFD : nil
     var errFD: Int32? = child.stderrFD
-    for fd in [child.stdoutFD, child.stderrFD] {
+    for fd in [child.stdoutFD, child.stderrFD] where fd >= 0 {
       _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
     }
     let deadline = Date().addingTimeInterval(timeout)
@@ -127,12 +138,13 @@ public enum ChildProcess {
 struct Spawned {
   let pid: pid_t
   let stdinFD: Int32
+  /// The reading end of the child's standard output, -1 when `Output` is not `.captured`.
   let stdoutFD: Int32
   let stderrFD: Int32
 
   init(
     _ executable: String, _ arguments: [String], environment: [String: String]?,
-    captureInput: Bool
+    captureInput: Bool, output: ChildProcess.Output = .captured
   ) throws {
     var inPipe: [Int32] = [0, 0]
     var outPipe: [Int32] = [0, 0]
@@ -152,6 +164,15 @@ struct Spawned {
     posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
     posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
     posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+    switch output {
+    case .captured:
+      break
+    case .file(let path):
+      // Replaces the pipe on descriptor 1, which then has no writer and reads as empty.
+      posix_spawn_file_actions_addopen(&actions, 1, path, O_WRONLY, 0)
+    case .closedPipe:
+      close(outPipe[0])
+    }
     // Nothing else of the test process (another test's pipes, URLSession's socket pairs):
     // `authtui exec` passes on what it was handed, and its tests count descriptors.
     SpawnExtensions.closeDescriptors(from: 3, in: &actions)
@@ -185,15 +206,22 @@ struct Spawned {
     close(inPipe[0])
     close(outPipe[1])
     close(errPipe[1])
+    let outputEnd: Int32
+    if case .captured = output {
+      outputEnd = outPipe[0]
+    } else {
+      if case .file = output { close(outPipe[0]) }
+      outputEnd = -1
+    }
     guard result == 0 else {
       close(inPipe[1])
-      close(outPipe[0])
+      if outputEnd >= 0 { close(outputEnd) }
       close(errPipe[0])
       throw ChildProcessError.spawnFailed(executable, result)
     }
     self.pid = pid
     self.stdinFD = inPipe[1]
-    self.stdoutFD = outPipe[0]
+    self.stdoutFD = outputEnd
     self.stderrFD = errPipe[0]
   }
 
