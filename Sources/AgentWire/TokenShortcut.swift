@@ -7,7 +7,8 @@ import Locations
 /// agent signs among them.
 ///
 /// Anything else, including every malformed or unusual form of these (a repeated option, `--`,
-/// a value that is not a plain number, options before `token`, a URL other than a plain one),
+/// a value that is not a plain number, a separate value that starts with `-`, options before
+/// `token`, a URL other than a plain one),
 /// is not recognised: the full program then parses the command line, so its usage errors stay
 /// the only ones.
 package struct TokenShortcut: Sendable, Equatable {
@@ -54,7 +55,9 @@ package struct TokenShortcut: Sendable, Equatable {
       if let equals = name.firstIndex(of: "=") {
         value = String(name[name.index(after: equals)...])
         name = String(name[..<equals])
-      } else if let next = rest.popFirst() {
+      } else if let next = rest.popFirst(), !next.hasPrefix("-") {
+        // A word that could be an option (`--vault --header`) is not taken as a value here:
+        // the full program refuses the ones it reads as options.
         value = next
       } else {
         return nil

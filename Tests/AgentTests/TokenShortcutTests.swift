@@ -35,6 +35,9 @@ import Testing
     ["token", "a", "--help"], ["token", "a", "-h"], ["token", "a", "--json"], ["token", "-"],
     ["token", "--", "a"], ["token", "-a"], ["token", ""], ["token", "a", "--theme", "light"],
     ["token", "a", "-min-valid", "5"], ["token", "a", "--version"],
+    // A value that could be an option is the full program's to refuse.
+    ["token", "a", "--vault", "--min-valid=5"], ["token", "--vault", "--help", "a"],
+    ["token", "a", "--vault", "-x"],
   ])
   func leavesToTheFullProgram(_ arguments: [String]) {
     #expect(TokenShortcut(arguments: arguments) == nil)

@@ -75,6 +75,38 @@ import Testing
     #expect(result.stderr.contains("--vault needs a value"))
   }
 
+  /// `export ACCOUNT --env-file --clipboard` forgot the path: the token must not go to a file
+  /// named `--clipboard`. From the front too (`token`'s shortcut leaves such a line alone).
+  @Test func refusesAnOptionWhereAValueBelongs() async throws {
+    let folder = try TemporaryDirectory()
+    let environment = ChildProcess.environment([
+      "AUTHTUI_VAULT": folder.file("vault.db"), "AUTHTUI_NO_AGENT": "1",
+      "AUTHTUI_CONFIG_DIR": folder.file("config"),
+    ])
+    for (arguments, line) in [
+      (
+        ["export", "sandbox/alice", "--env-file", "--clipboard"],
+        "authtui: --env-file needs PATH, not the option --clipboard "
+          + "(write --env-file PATH; --env-file=--clipboard if that word is meant)\n"
+      ),
+      (
+        ["token", "sandbox/alice", "--vault", "--min-valid=5"],
+        "authtui: --vault needs PATH, not the option --min-valid=5 "
+          + "(write --vault PATH; --vault=--min-valid=5 if that word is meant)\n"
+      ),
+      (
+        ["exec", "sandbox/alice", "--var", "--", "env"],
+        "authtui: --var needs NAME, not --, which ends the options (write --var NAME)\n"
+      ),
+    ] {
+      let result = try await ChildProcess.run(
+        Products.authtui, arguments, environment: environment)
+      #expect(result.status == 2, "\(arguments): \(result.stderr)")
+      #expect(result.stdout.isEmpty)
+      #expect(result.stderr == line)
+    }
+  }
+
   @Test func refusesHelpForAnUnknownCommand() async throws {
     let result = try await ChildProcess.run(Products.authtui, ["help", "frob"])
     #expect(result.status == 2)

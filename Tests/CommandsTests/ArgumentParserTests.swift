@@ -35,6 +35,30 @@ final class ArgumentParserTests: XCTestCase {
     XCTAssertEqual(after.global, before.global)
   }
 
+  func testAnOptionIsNeverTakenAsTheValueBeforeIt() throws {
+    XCTAssertEqual(
+      usageError("export", "a", "--env-file", "--clipboard")?.line,
+      "authtui: --env-file needs PATH, not the option --clipboard "
+        + "(write --env-file PATH; --env-file=--clipboard if that word is meant)")
+    XCTAssertEqual(
+      usageError("exec", "a", "--var", "--", "env")?.message,
+      "--var needs NAME, not --, which ends the options")
+    XCTAssertEqual(
+      usageError("list", "--vault", "-h")?.message, "--vault needs PATH, not the option -h")
+    XCTAssertEqual(
+      usageError("token", "a", "--min-valid", "--vault=/v.db")?.message,
+      "--min-valid needs SECONDS, not the option --vault=/v.db")
+    XCTAssertEqual(
+      usageError("token", "a", "--for", "GET", "--header")?.message,
+      "--for needs METHOD URL, not the option --header")
+    // Words that are no option here stay values, for the value's own reading to judge.
+    XCTAssertEqual(try parse("export", "a", "--env-file", "-").values["env-file"], "-")
+    XCTAssertEqual(try parse("token", "a", "--min-valid", "-5").values["min-valid"], "-5")
+    XCTAssertEqual(try parse("login", "x", "--label", "--odd").values["label"], "--odd")
+    XCTAssertEqual(
+      try parse("export", "a", "--env-file=--clipboard").values["env-file"], "--clipboard")
+  }
+
   func testRepeatedOptionKeepsItsLastValue() throws {
     XCTAssertEqual(try parse("list", "--vault", "/a", "--vault=/b").global.vault, "/b")
   }

@@ -84,6 +84,7 @@ package struct ArgumentParser: Sendable {
         // `--for GET URL` (or `--for=GET URL`): the words after it, as many as it takes.
         var words = inlineValue.map { [$0] } ?? []
         while words.count < option.valueCount, index < arguments.count {
+          try Self.refuseOption(arguments[index], asValueOf: option, among: known)
           words.append(arguments[index])
           index += 1
         }
@@ -99,6 +100,7 @@ package struct ArgumentParser: Sendable {
         values[name] = inlineValue
         everyValue[name, default: []].append(inlineValue)
       } else if index < arguments.count {
+        try Self.refuseOption(arguments[index], asValueOf: option, among: known)
         values[name] = arguments[index]
         everyValue[name, default: []].append(arguments[index])
         index += 1
@@ -130,6 +132,30 @@ package struct ArgumentParser: Sendable {
         hint: "usage: authtui \(spec.usage)")
     }
     return invocation
+  }
+
+  /// Refuses `word`, the word after `option`, as its value when it is one the parser reads as
+  /// an option (`--clipboard`, `-h`, `--json=x`) or `--`: `--env-file --clipboard` forgot the
+  /// path, and writing the token to a file named `--clipboard` would hide that. A word that
+  /// is no option here stays a value (`-`, `-5`, `--unknown`, which the value's reading may
+  /// still refuse), and `--env-file=--clipboard` is always one.
+  private static func refuseOption(
+    _ word: String, asValueOf option: OptionSpec, among known: [OptionSpec]
+  ) throws(UsageError) {
+    guard word.hasPrefix("-"), word != "-" else { return }
+    let placeholder = option.valueName ?? "a value"
+    if word == "--" {
+      throw UsageError(
+        message: "--\(option.name) needs \(placeholder), not --, which ends the options",
+        hint: "write --\(option.name) \(placeholder)")
+    }
+    let (name, _) = split(option: word)
+    let isOption =
+      name == "help" || name == "h" || name == "version" || known.contains { $0.name == name }
+    guard isOption else { return }
+    throw UsageError(
+      message: "--\(option.name) needs \(placeholder), not the option \(word)",
+      hint: "write --\(option.name) \(placeholder); --\(option.name)=\(word) if that word is meant")
   }
 
   private static func split(option: String) -> (String, String?) {
