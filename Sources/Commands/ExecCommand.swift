@@ -12,11 +12,13 @@ struct ExecCommand: AsyncParsableCommand {
     name: "exec", summary: "Run COMMAND with ACCOUNT's access token in its environment.",
     details: """
       COMMAND (found on PATH) runs with the token in AUTHTUI_TOKEN (or --var NAME) and its
-      expiry in AUTHTUI_TOKEN_EXPIRES_AT (seconds since 1970, empty when the token does not
-      expire), and its scheme in AUTHTUI_TOKEN_TYPE (Bearer, or DPoP for a DPoP-bound token,
-      which needs a proof for each request: `authtui token ACCOUNT --header --for METHOD URL`),
-      e.g.
+      expiry in AUTHTUI_TOKEN_EXPIRES_AT (NAME_EXPIRES_AT with --var; seconds since 1970,
+      empty when the token does not expire), and its scheme in AUTHTUI_TOKEN_TYPE (Bearer, or
+      DPoP for a DPoP-bound token, which needs a proof for each request: `authtui token
+      ACCOUNT --header --for METHOD URL`), e.g.
         authtui exec simkl/alice -- sh -c 'curl -H "Authorization: Bearer $AUTHTUI_TOKEN" URL'
+      NAME may not be one the loader, the C library or the shell reads (PATH, HOME, IFS, ENV,
+      SHELL, BASH_ENV, LD_*, MALLOC_*, LC_*…) nor another AUTHTUI_ name (exit 2).
       The token is obtained as `token` obtains it: refreshed first when fewer than --min-valid
       seconds remain (default 60), from a running `authtui agent` when there is one (no
       passphrase needed), else from the vault; account errors exit as `token` does, before
@@ -29,7 +31,7 @@ struct ExecCommand: AsyncParsableCommand {
     arguments: [.required("ACCOUNT", \.account, .account), .commandAfterSeparator(\.command)],
     options: [
       .value(
-        "var", \.variable, .variableName, "NAME", help: "the variable that holds the token",
+        "var", \.variable, .execVariableName, "NAME", help: "the variable that holds the token",
         showsDefault: true),
       .minimumValidity(\.minimumValidity),
     ])

@@ -150,6 +150,53 @@ import Testing
     await cli.stop()
   }
 
+  /// `--var LD_PRELOAD` made ld.so print the token on standard error, `--var PATH` left
+  /// COMMAND's shell without programs, `--var AUTHTUI_TOKEN_TYPE` lost the token to its
+  /// scheme: such names are refused before anything runs, with the reason and a way out.
+  @Test func refusesVariablesTheLoaderTheShellOrAuthtuiReads() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox", as: "alice")
+    let (hash, _) = try await Self.stored(cli)
+    let loader =
+      "the dynamic loader or the C library reads it as COMMAND starts, and may print or act on "
+      + "the token"
+    let shell = "the shell and the programs COMMAND starts read it"
+    let own =
+      "authtui sets or reads AUTHTUI_ variables (exec sets AUTHTUI_TOKEN_TYPE and "
+      + "NAME_EXPIRES_AT), and the token would replace one or be replaced"
+    for (name, reason) in [
+      ("LD_PRELOAD", loader), ("LD_LIBRARY_PATH", loader), ("MALLOC_CHECK_", loader),
+      ("GCONV_PATH", loader), ("PATH", shell), ("HOME", shell), ("IFS", shell),
+      ("SHELL", shell), ("ENV", shell), ("BASH_ENV", shell), ("LC_ALL", shell),
+      ("AUTHTUI_TOKEN_TYPE", own), ("AUTHTUI_TOKEN_EXPIRES_AT", own),
+      ("AUTHTUI_PASSPHRASE", own),
+    ] {
+      let result = try await cli.run(["exec", "sandbox/alice", "--var", name, "--", "env"])
+      #expect(result.status == 2, "\(name): \(result.stderr)")
+      #expect(result.stdout.isEmpty, "\(name)")
+      #expect(
+        result.stderr
+          == "authtui: --var \(name) cannot hold the token: \(reason); choose a name of your "
+          + "own, for example --var MY_TOKEN\n")
+    }
+    // The default may be named, and a name of the user's own is taken as it is.
+    for name in ["AUTHTUI_TOKEN", "MY_TOKEN", "PATH_TOKEN"] {
+      let result = try await cli.run(
+        ["exec", "sandbox/alice", "--var", name, "--"] + Self.hashing(name))
+      #expect(result.status == 0, "\(name): \(result.stderr)")
+      #expect(result.stdout.hasPrefix(hash + "\n"), "\(name)")
+    }
+    await cli.stop()
+  }
+
+  /// `help exec` names the expiry variable as exec sets it: NAME_EXPIRES_AT with --var.
+  @Test func helpNamesTheExpiryVariableThatVarGives() async throws {
+    let help = try await ChildProcess.run(Products.authtui, ["help", "exec"])
+    #expect(help.status == 0)
+    let text = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(text.contains("expiry in AUTHTUI_TOKEN_EXPIRES_AT (NAME_EXPIRES_AT with --var;"))
+  }
+
   @Test func theChildGetsNoPassphraseVariable() async throws {
     let cli = try await CLIHarness.start()
     try await cli.login("sandbox", as: "alice")

@@ -34,6 +34,18 @@ extension ValueType where Value == String {
     }
   }
 
+  /// The variable that holds the token for `exec`'s COMMAND: a shell variable name that no
+  /// loader, shell or authtui gives a meaning of its own (`ExecVariableName`).
+  static var execVariableName: ValueType {
+    ValueType { text, context throws(CommandFailure) in
+      let name = try variableName.read(text, context)
+      if let refusal = ExecVariableName.refusal(name) {
+        throw CommandFailure(exitCode: .usage, message: refusal)
+      }
+      return name
+    }
+  }
+
   /// A client id the provider gave (`--client-id`): what the provider-setup form accepts.
   static var clientID: ValueType {
     ValueType { text, context throws(CommandFailure) in
