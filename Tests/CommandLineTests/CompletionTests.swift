@@ -109,6 +109,60 @@ import Testing
     await cli.stop()
   }
 
+  /// bash inserts each candidate as it is: a file or an account with a space in its name was
+  /// inserted as two words. Files are offered as they are with `compopt -o filenames`, for
+  /// readline to quote; accounts `printf %q`-quoted, or as they are after an opening quote.
+  @Test func bashQuotesAccountsAndFilesWithSpaces() async throws {
+    guard let bash = Self.shell("bash") else {
+      Issue.record("bash is not installed here (.ci/run installs it)")
+      return
+    }
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox", as: "bob", ["--label", "bob smith"])
+    let generated = try await cli.run(["completion", "bash"])
+    #expect(generated.status == 0)
+    let script = try cli.folder.write(generated.stdout, to: "authtui.bash")
+    let files = cli.folder.file("files")
+    try FileManager.default.createDirectory(atPath: files, withIntermediateDirectories: true)
+    for name in ["my file.env", "other.env"] {
+      _ = try cli.folder.write("", to: "files/" + name)
+    }
+    // The words exactly as typed (COMP_WORDS keeps quotes and backslashes), the last being
+    // completed; what bash would insert, one per line, then the options `compopt` was given.
+    func offers(_ words: String...) async throws -> [String] {
+      let program = """
+        source \(script); cd "$1"
+        compopt() { options="$*"; }
+        COMP_WORDS=("${@:2}"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _authtui
+        printf '%s\\n' "${COMPREPLY[@]}" "compopt: $options"
+        """
+      let result = try await ChildProcess.run(
+        bash, ["-c", program, "completion-test", files] + words,
+        environment: Self.environment(cli), timeout: 60)
+      #expect(result.status == 0, "\(words): \(result.stderr)")
+      return result.stdout.split(separator: "\n").map(String.init)
+    }
+
+    #expect(
+      try await offers("authtui", "token", "sandbox/b") == [#"sandbox/bob\ smith"#, "compopt: "])
+    #expect(
+      try await offers("authtui", "token", #"sandbox/bob\ s"#) == [
+        #"sandbox/bob\ smith"#, "compopt: ",
+      ])
+    // After an opening quote readline closes it: the name goes in as it is.
+    #expect(
+      try await offers("authtui", "token", "'sandbox/bob s") == ["sandbox/bob smith", "compopt: "])
+    #expect(try await offers("authtui", "token", "sandbox/x") == ["compopt: "])
+    for typed in ["my", #"my\ f"#, #""my f"#] {
+      #expect(
+        try await offers("authtui", "export", "sandbox", "--env-file", typed)
+          == ["my file.env", "compopt: -o filenames"], "\(typed)")
+    }
+    #expect(
+      try await offers("authtui", "login", "--flow", "d") == ["device", "compopt: "])
+    await cli.stop()
+  }
+
   @Test func namesAccountsFromTheAgentOrAPassphraseVariableAndNeverAsks() async throws {
     let cli = try await CLIHarness.start()
     try await cli.login("sandbox")

@@ -9,22 +9,48 @@
 /// `complete` rules.
 enum CompletionScript {
   /// The bash script (`source <(authtui completion bash)`).
+  ///
+  /// bash inserts each of `COMPREPLY` as it is, unlike zsh's `compadd` and fish: a file or an
+  /// account with a space in its name (`my file.env`, `sandbox/bob smith`) would become two
+  /// words. Files and folders are offered as they are, with `compopt -o filenames`, so that
+  /// readline quotes them as it quotes its own (and adds `/` to a folder); every other word
+  /// is offered `printf %q`-quoted, unless the word being typed opened a quote, which readline
+  /// then closes. The word typed so far is matched with its quoting removed (`my\ fi`).
   static func bash(_ model: CompletionModel) -> String {
     header("bash", install: "source <(authtui completion bash)   # in ~/.bashrc")
       + shared(model) + """
+        _authtui_unquote() {
+          local word=$1 char
+          _authtui_unquoted=
+          case $word in
+            "'"*) _authtui_unquoted=${word#"'"}; return ;;
+            '"'*) word=${word#'"'} ;;
+          esac
+          while [[ -n $word ]]; do
+            char=${word:0:1} word=${word:1}
+            if [[ $char == '\\' && -n $word ]]; then char=${word:0:1} word=${word:1}; fi
+            _authtui_unquoted+=$char
+          done
+        }
         _authtui() {
-          local current=${COMP_WORDS[COMP_CWORD]} what word
+          local current=${COMP_WORDS[COMP_CWORD]} what word option _authtui_unquoted
+          _authtui_unquote "$current"
+          local typed=$_authtui_unquoted
           COMPREPLY=()
           while IFS= read -r what; do
             case $what in
-              files) COMPREPLY+=($(compgen -f -- "$current")) ;;
-              folders) COMPREPLY+=($(compgen -d -- "$current")) ;;
-              programs) COMPREPLY+=($(compgen -c -- "$current")) ;;
-              *) while IFS= read -r word; do
-                   [[ -n $word && $word == "$current"* ]] && COMPREPLY+=("$word")
+              files|folders)
+                option=-f; [[ $what == folders ]] && option=-d
+                compopt -o filenames 2>/dev/null
+                while IFS= read -r word; do COMPREPLY+=("$word"); done < <(compgen $option -- "$typed") ;;
+              *) [[ $what == programs ]] && what=$(compgen -c -- "$typed")
+                 while IFS= read -r word; do
+                   [[ -n $word && $word == "$typed"* ]] || continue
+                   case $current in "'"*|'"'*) ;; *) printf -v word '%q' "$word" ;; esac
+                   COMPREPLY+=("$word")
                  done <<<"$what" ;;
             esac
-          done < <(_authtui_expand "$current" "${COMP_WORDS[@]:1:COMP_CWORD-1}")
+          done < <(_authtui_expand "$typed" "${COMP_WORDS[@]:1:COMP_CWORD-1}")
         }
         complete -F _authtui authtui
 
