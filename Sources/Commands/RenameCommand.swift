@@ -10,7 +10,8 @@ struct RenameCommand: AsyncParsableCommand {
     details: """
       The label follows the rules of `login --label`: 1 to 64 characters, no /, no leading #,
       no control character, no space at either end; a label another account of the provider
-      has is refused. The account keeps its tokens, its default mark and the provider's
+      has is refused. It may be given as the new name whole (`rename sandbox/alice
+      sandbox/bob`). The account keeps its tokens, its default mark and the provider's
       account details; a later `authtui login PROVIDER` without --label signs in to it again
       under its new name. When `authtui agent` runs for this vault, it makes the change and no
       passphrase is needed.
@@ -22,6 +23,15 @@ struct RenameCommand: AsyncParsableCommand {
   var target = ""
   /// Its new label, checked as `login --label` checks one.
   var label = ""
+
+  /// The label `text` gives: the text itself, or what follows `PROVIDER/` when it names the
+  /// account's own provider (`rename sandbox/alice sandbox/bob`, the name the account will
+  /// have), where `target` names it (`PROVIDER/LABEL`, or `PROVIDER` alone).
+  static func label(_ text: String, renaming target: String) -> String {
+    guard let new = AccountName.halves(of: text), !target.hasPrefix("#") else { return text }
+    let provider = AccountName.halves(of: target)?.provider ?? Substring(target)
+    return new.provider == provider ? String(new.label) : text
+  }
 
   func run(console: Console) async -> ExitCode {
     do throws(CommandFailure) {
@@ -44,6 +54,7 @@ struct RenameCommand: AsyncParsableCommand {
   private static func rename(
     _ target: String, to label: String, _ global: GlobalOptions, console: Console
   ) async throws(CommandFailure) -> RenameChange {
+    let label = Self.label(label, renaming: target)
     // The label's rules are checked before anything is asked: a usage error costs no unlock.
     if let problem = AccountLabel.problem(with: label) {
       throw AccountAccess.failure(.invalidLabel(label, problem: problem))

@@ -82,6 +82,14 @@ import Testing
     #expect(await agent.stop().status == 0)
     let names = try await cli.accounts().compactMap { $0["account"] as? String }
     #expect(names.sorted() == ["sandbox/bob", "sandbox/work"])
+
+    // The new name whole, of the account's own provider, is its label.
+    let whole = try await cli.run(["rename", "sandbox/work", "sandbox/home"])
+    #expect(whole.status == 0, "\(whole.stderr)")
+    #expect(whole.stdout == "sandbox/work is now sandbox/home.\n")
+    let byProvider = try await cli.run(["rename", "sandbox/home", "github/home"])
+    #expect(byProvider.status == 2)
+    #expect(byProvider.stderr.hasPrefix("authtui: the label \"github/home\" holds /"))
     await cli.stop()
   }
 }
