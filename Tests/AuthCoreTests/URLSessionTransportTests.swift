@@ -69,6 +69,38 @@ import Testing
     await server.stop()
   }
 
+  /// `{"issuer":"x"}`, gzip-compressed.
+  static let gzippedJSON = [UInt8](
+    Data(base64Encoded: "H4sIAAAAAAACA6tWyiwuLk0tUrJSqlCqBQCAq2lJDgAAAA==") ?? Data())
+
+  /// libcurl decodes a compressed body on URLSession's own queue, before the size cap can see
+  /// it (a 400 KB gzip answer grew to gigabytes): authtui asks for none, and a server that
+  /// compresses all the same is refused by name, its body unread.
+  @Test func asksForNoCompressionAndRefusesACompressedAnswer() async throws {
+    let (asked, record) = AsyncStream<String>.makeStream()
+    let server = try serve { request in
+      record.yield(request.header("Accept-Encoding") ?? "(none)")
+      return HTTPResponse(
+        status: 200,
+        headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")],
+        body: Self.gzippedJSON)
+    }
+    await #expect(throws: TransportError.compressedResponse(host: "127.0.0.1")) {
+      _ = try await URLSessionTransport().send(
+        TransportRequest(method: .get, url: url(server, "/.well-known/openid-configuration")))
+    }
+    record.finish()
+    var seen: [String] = []
+    for await value in asked { seen.append(value) }
+    #expect(seen == ["identity"])
+    #expect(
+      TransportError.compressedResponse(host: "127.0.0.1").message
+        == "The server at 127.0.0.1 compressed its answer though authtui asked it not to, and "
+        + "the answer was not read; check the endpoint URL in the provider's configuration "
+        + "(and any proxy in between).")
+    await server.stop()
+  }
+
   @Test func givesUpAtTheRequestsDeadline() async throws {
     // The answer is held until the client has given up, however late its timer fires on a
     // busy machine (a three-second sleep here once raced a timer that fired late).

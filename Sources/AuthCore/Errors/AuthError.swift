@@ -186,6 +186,7 @@ extension TransportError {
     case .cannotConnect: return "cannot_connect"
     case .insecureConnection: return "insecure_connection"
     case .responseTooLarge: return "response_too_large"
+    case .compressedResponse: return "compressed_response"
     case .cancelled: return "cancelled"
     case .failed: return "network_error"
     }

@@ -23,7 +23,9 @@ public enum PollTrouble: Sendable, Equatable, CustomStringConvertible {
     case .transport(.timedOut): self = .timedOut
     case .transport(.connectionLost), .transport(.cannotConnect), .transport(.failed):
       self = .noConnection
-    case .transport(.responseTooLarge), .nonJSONResponse, .emptyResponse: self = .unreadableAnswer
+    case .transport(.responseTooLarge), .transport(.compressedResponse), .nonJSONResponse,
+      .emptyResponse:
+      self = .unreadableAnswer
     case .serverError(let status): self = .httpStatus(status)
     case .unexpectedStatus(let status) where status == 429 || status >= 500:
       self = .httpStatus(status)
