@@ -26,10 +26,9 @@ extension ExitCode {
   /// Discovery failed: the configured issuer itself is a configuration mistake (1); what the
   /// provider published is the provider's fault (7).
   package init(_ error: DiscoveryError) {
-    if case .invalidIssuer = error {
-      self = .failure
-    } else {
-      self = .providerError
+    switch error {
+    case .invalidIssuer, .credentialsInIssuer: self = .failure
+    default: self = .providerError
     }
   }
 

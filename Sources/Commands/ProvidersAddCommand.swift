@@ -83,6 +83,11 @@ struct ProvidersAddCommand: AsyncParsableCommand {
         message: "--client-secret-file goes with --client-id: a secret is issued with a "
           + "client id (authtui registers itself as a public client, with no secret)")
     }
+    // Before anything repeats the issuer: the password is in it.
+    if case .credentialsInIssuer(let credentials)? = ProviderAddition.issuerProblem(issuer) {
+      throw CommandFailure(
+        exitCode: .usage, message: "--issuer \(credentials.problem)", code: "credentials_in_issuer")
+    }
     guard issuer.isEmpty, let id else { return }
     guard let preset else {
       throw CommandFailure(
@@ -237,6 +242,10 @@ struct ProvidersAddCommand: AsyncParsableCommand {
   /// A discovery failure: the issuer itself is a usage error (2), the server's fault or the
   /// network's is 7.
   private static func discoveryFailure(_ error: AuthError, issuer: String) -> CommandFailure {
+    if case .discoveryFailed(.credentialsInIssuer(let credentials)) = error {
+      return CommandFailure(
+        exitCode: .usage, message: "--issuer \(credentials.problem)", code: error.code)
+    }
     if case .discoveryFailed(.invalidIssuer) = error {
       return CommandFailure(
         exitCode: .usage,
@@ -259,7 +268,7 @@ struct ProvidersAddCommand: AsyncParsableCommand {
     let exitCode: ExitCode
     switch error {
     case .presetID, .exists: exitCode = .notFound
-    case .flowNotOffered: exitCode = .usage
+    case .flowNotOffered, .credentialsInIssuer: exitCode = .usage
     case .noUsableFlow: exitCode = .providerError
     case .file, .noRedirectPort: exitCode = .failure
     case .discovery(let error, let issuer): return discoveryFailure(error, issuer: issuer)

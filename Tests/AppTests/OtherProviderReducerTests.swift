@@ -61,6 +61,23 @@ import Testing
     #expect(driver.text.contains("✗ type the server's issuer URL"))
   }
 
+  /// `http://alice:S3cretPW@…` would send HTTP Basic credentials with every discovery
+  /// request and the busy line would repeat the password: refused in the form, unsent, the
+  /// password not shown.
+  @Test func anIssuerWithAUserAndPasswordIsRefusedInTheFormWithoutShowingThePassword() {
+    var driver = Self.form()
+    driver.type("https://alice:S3cretPW@id.example.com/realm")
+    #expect(driver.press(.enter).isEmpty)
+    #expect(driver.state.busy.isEmpty)
+    #expect(
+      Self.issuerForm(driver)?.problem
+        == "the issuer URL names a user and password in the URL, which an issuer URL never "
+        + "holds (they would be sent to the server): remove `alice:…@`")
+    #expect(Self.issuerForm(driver)?.focus == .issuer)
+    #expect(driver.text.contains("✗ the issuer URL names a user and password"))
+    #expect(!driver.text.contains("Discovering"))
+  }
+
   @Test func enterDiscoversInTheBackgroundAndEscCancelsItKeepingWhatWasTyped() throws {
     var driver = Self.form()
     driver.type(IssuerFixtures.issuer)

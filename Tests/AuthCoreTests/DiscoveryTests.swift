@@ -189,6 +189,32 @@ import Testing
     #expect(await transport.requests.isEmpty)
   }
 
+  /// URLSession would send them as HTTP Basic credentials to every discovery URL, and the
+  /// message naming the issuer would repeat the password.
+  @Test(arguments: [
+    ("https://alice:S3cretPW@id.example.com/realm", "alice:…@"),
+    ("http://alice:S3cretPW@127.0.0.1:8080", "alice:…@"),
+    ("https://alice@id.example.com", "alice@"),
+    ("https://ghp_0123456789abcdefghijklmnopqrstuv@id.example.com", "…@"),
+    ("https://alice:S3cretPW@[::1]:99999/x", "alice:…@"),
+  ])
+  func refusesAnIssuerWithAUserOrPasswordWithoutRequestOrRepeatingIt(
+    issuer: String, shown: String
+  ) async throws {
+    var base = issuerOnly
+    base.issuer = issuer
+    let provider = TestJWT.provider(transport, configuration: base)
+    let error = await #expect(throws: AuthError.self) { try await provider.configuration() }
+    guard case .discoveryFailed(.credentialsInIssuer(let credentials))? = error else {
+      Issue.record("not refused for its credentials: \(String(describing: error))")
+      return
+    }
+    #expect(credentials.shown == shown)
+    #expect(error?.exitCode == 1)
+    #expect(error.map { !$0.message.contains("S3cretPW") && !$0.message.contains("ghp_") } == true)
+    #expect(await transport.requests.isEmpty)
+  }
+
   @Test func readsTheKeysFromTheDiscoveredAddress() async throws {
     await transport.enqueue(
       path, FakeTransport.json(TestJWT.discovery(["jwks_uri": TestJWT.issuer + "/keys/v2"])))

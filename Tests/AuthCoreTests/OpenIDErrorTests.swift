@@ -24,6 +24,9 @@ import Testing
       .issuerMismatch(expected: "https://a", received: nil), .missingMember("jwks_uri"),
       .invalidEndpoint("token_endpoint"), .insecureEndpoint("token_endpoint"),
     ].map(AuthError.discoveryFailed)
+    + [IssuerCredentials(issuer: "https://u:p@a")].compactMap {
+      $0.map { AuthError.discoveryFailed(.credentialsInIssuer($0)) }
+    }
     + [
       IdentityError.tokenUnusable, .insufficientScope(scopeHint: "openid"),
       .insufficientScope(scopeHint: nil), .subjectMismatch, .userinfoWithoutSubject, .noIDToken,
@@ -47,7 +50,9 @@ import Testing
   }
 
   @Test func mapsConfigurationMistakesToOneAndProviderAnswersToSeven() {
-    let configuration: Set<String> = ["issuer_not_configured", "invalid_issuer"]
+    let configuration: Set<String> = [
+      "issuer_not_configured", "invalid_issuer", "credentials_in_issuer",
+    ]
     for error in Self.errors {
       #expect(error.exitCode == (configuration.contains(error.code) ? 1 : 7), "\(error.code)")
     }

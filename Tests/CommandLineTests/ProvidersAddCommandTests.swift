@@ -290,6 +290,41 @@ import Testing
     await cli.stop()
   }
 
+  /// `--issuer http://alice:S3cretPW@…` sent HTTP Basic credentials to every discovery URL
+  /// and repeated the password three times on stderr: refused as a usage error before any
+  /// request, the password never shown.
+  @Test func anIssuerURLWithAUserAndPasswordIsRefusedUnsentAndUnrepeated() async throws {
+    let cli = try await CLIHarness.start()
+    let (asked, record) = AsyncStream<String>.makeStream()
+    let server = try LoopbackServer(configuration: .server) { request in
+      record.yield(request.header("Authorization") ?? "(none)")
+      return .json("{}", status: 404)
+    }
+    let refusal =
+      "names a user and password in the URL, which an issuer URL never holds (they would be "
+      + "sent to the server): remove `alice:…@`"
+    let added = try await cli.run([
+      "providers", "add", "up", "--issuer", "http://alice:S3cretPW@127.0.0.1:\(server.port)/realm",
+    ])
+    #expect(added.status == 2)
+    #expect(added.stderr == "authtui: --issuer \(refusal)\n")
+    #expect(added.stdout == "")
+    let user = try await cli.run([
+      "providers", "add", "up", "--issuer", "http://alice@127.0.0.1:\(server.port)/realm",
+    ])
+    #expect(user.status == 2)
+    #expect(
+      user.stderr
+        == "authtui: --issuer names a user in the URL, which an issuer URL never holds (it would "
+        + "be sent to the server): remove `alice@`\n")
+    record.finish()
+    var requests: [String] = []
+    for await authorization in asked { requests.append(authorization) }
+    #expect(requests == [])
+    await server.stop()
+    await cli.stop()
+  }
+
   /// `providers add URL`, the issuer where the id goes, is refused with the command that adds
   /// it under the id its host suggests; that command, run as written, adds it.
   @Test func anIssuerURLInPlaceOfTheIDGetsTheCommandThatAddsIt() async throws {

@@ -240,6 +240,11 @@ extension AppState {
         "type the server's issuer URL, such as https://id.example.com/realms/work", at: .issuer)
       return []
     }
+    // Before the status line repeats the issuer: a password may be in it.
+    if let problem = ProviderAddition.issuerProblem(issuer) {
+      refuse(problem.formLine, at: problem.formField)
+      return []
+    }
     if let problem = clientIDProblem(form) {
       refuse(problem, at: .clientID)
       return []

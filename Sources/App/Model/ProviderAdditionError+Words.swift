@@ -22,7 +22,7 @@ extension ProviderAdditionError {
     switch self {
     case .exists, .presetID, .file: return .providerID
     case .registration, .noRedirectPort: return .clientID
-    case .discovery, .noUsableFlow, .flowNotOffered: return .issuer
+    case .credentialsInIssuer, .discovery, .noUsableFlow, .flowNotOffered: return .issuer
     }
   }
 }

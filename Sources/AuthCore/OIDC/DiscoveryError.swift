@@ -7,6 +7,9 @@ public enum DiscoveryError: Error, Sendable, Equatable {
   /// The configured `issuer` is not an https URL (or http on 127.0.0.1) without query or
   /// fragment (OIDC Discovery §2).
   case invalidIssuer(String)
+  /// The configured `issuer` names a user, and perhaps a password, before its host; the
+  /// issuer is not repeated, since the password is in it.
+  case credentialsInIssuer(IssuerCredentials)
   /// No document at the discovery URL (the HTTP status it answered with), nor RFC 8414
   /// metadata at any of `alsoTried`.
   case documentNotFound(url: String, status: Int, alsoTried: [String] = [])
@@ -28,6 +31,8 @@ extension DiscoveryError: CustomStringConvertible {
     case .invalidIssuer(let issuer):
       return "The issuer \(issuer) is not an https URL without query or fragment; fix `issuer` "
         + "in the provider file."
+    case .credentialsInIssuer(let credentials):
+      return "The issuer in the provider file \(credentials.problem); fix `issuer` there."
     case .documentNotFound(let url, let status, let alsoTried):
       let others =
         alsoTried.isEmpty ? "" : ", nor metadata at " + alsoTried.joined(separator: " or ")
@@ -56,6 +61,7 @@ extension DiscoveryError: CustomStringConvertible {
   public var code: String {
     switch self {
     case .invalidIssuer: return "invalid_issuer"
+    case .credentialsInIssuer: return "credentials_in_issuer"
     case .documentNotFound: return "discovery_not_found"
     case .issuerMismatch: return "discovery_issuer_mismatch"
     case .missingMember: return "discovery_missing_member"

@@ -241,6 +241,10 @@ public struct OIDCProviderMetadata: Sendable, Equatable {
   private static func wellKnownURLs(issuer: String, suffix: String) throws(DiscoveryError)
     -> (inserted: URL, appended: URL)
   {
+    // Before anything that repeats the issuer: the password is in it.
+    if let credentials = IssuerCredentials(issuer: issuer) {
+      throw .credentialsInIssuer(credentials)
+    }
     guard let url = URL(string: issuer), let host = url.host, url.query == nil,
       url.fragment == nil, ProviderConfiguration.isAllowedEndpoint(url),
       let scheme = url.scheme

@@ -68,6 +68,13 @@ public struct ProviderAddition: Sendable {
     self.scopes = scopes
   }
 
+  /// Why `issuer` cannot be an issuer URL before anything is sent or shown, nil when it may
+  /// be one: it names a user or a password (`providers add --issuer` and the UI's "Other
+  /// provider…" form both ask this first, so that no message repeats the password).
+  public static func issuerProblem(_ issuer: String) -> ProviderAdditionError? {
+    IssuerCredentials(issuer: issuer).map(ProviderAdditionError.credentialsInIssuer)
+  }
+
   /// True when there is no client id yet and the server lets applications register.
   public var needsRegistration: Bool { clientID == nil && summary.registration }
 
@@ -187,6 +194,8 @@ public struct ProviderAddition: Sendable {
 /// Why `authtui providers add` (or the UI's form) cannot add the provider; `description` says
 /// what to do.
 public enum ProviderAdditionError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The issuer URL names a user (and a password): refused before any request.
+  case credentialsInIssuer(IssuerCredentials)
   /// The id is a built-in preset's: a file of that name would change the preset.
   case presetID(ProviderID)
   /// `providers/ID.json` exists, and replacing it was not asked for.
@@ -206,6 +215,10 @@ public enum ProviderAdditionError: Error, Sendable, Equatable, CustomStringConve
 
   public var description: String {
     switch self {
+    case .credentialsInIssuer(let credentials),
+      .discovery(.discoveryFailed(.credentialsInIssuer(let credentials)), _):
+      // The issuer is not repeated: the password is in it.
+      return "the issuer URL \(credentials.problem)"
     case .presetID(let id):
       return "\(id) is a built-in preset; give your provider another id, such as \(id)-2 "
         + "(or give the preset your client id: `authtui providers add \(id) --client-id ID`)"
