@@ -3,6 +3,7 @@ import Foundation
 import JSON
 import Providers
 import Spelling
+import System
 
 /// `authtui providers add ID --issuer URL [--client-id ID] [--client-secret-file PATH]
 /// [--name NAME] [--flow pkce|device]… [--replace] [--json]`: a provider of one's own from its
@@ -116,8 +117,16 @@ struct ProvidersAddCommand: AsyncParsableCommand {
     }
   }
 
-  /// How long each request to the server may take.
-  static let requestTimeout: TimeInterval = 30
+  /// How long the discovery (all its requests together) may take, and then the registration:
+  /// 30 s, or in a debug build the seconds `AUTHTUI_TEST_REQUEST_TIMEOUT` gives, so that a
+  /// test of a server that never answers does not wait half a minute.
+  static var requestTimeout: TimeInterval {
+    TestSeconds.value(of: testRequestTimeoutVariable, in: ProcessInfo.processInfo.environment)
+      ?? 30
+  }
+
+  /// Debug and test builds only: the seconds in place of `requestTimeout`'s 30.
+  static let testRequestTimeoutVariable = "AUTHTUI_TEST_REQUEST_TIMEOUT"
 
   func run(console: Console) async -> ExitCode {
     guard let id else { return .usage }  // read from the required ID before this runs
@@ -232,6 +241,16 @@ struct ProvidersAddCommand: AsyncParsableCommand {
     -> CommandFailure
   {
     let failure = AccountAccess.failure(.auth(error))
+    if case .transport(.timedOut(let seconds)) = error {
+      // Said of the registration alone: the discovery before it had answered in its own time.
+      return CommandFailure(
+        exitCode: failure.exitCode,
+        message: "the registration endpoint of \(addition.issuer) did not answer within "
+          + "\(Int(clamping: seconds.rounded())) seconds (the discovery before it had answered); "
+          + "try again, or add the provider with a client id registered another way: "
+          + "`authtui providers add \(addition.id) --issuer \(addition.issuer) --client-id ID`",
+        code: failure.code)
+    }
     guard case .registrationFailed = error else { return failure }
     return CommandFailure(
       exitCode: failure.exitCode,

@@ -325,6 +325,75 @@ import Testing
     await cli.stop()
   }
 
+  /// A server that takes the connection and never answers: `providers add` and `providers
+  /// show` used to give each discovery request its own deadline (60 s in all, saying "within
+  /// 30 seconds"). The whole discovery keeps to the deadline it states; here 2 s
+  /// (`AUTHTUI_TEST_REQUEST_TIMEOUT`), and the last place to look is not asked once it has
+  /// passed. A registration endpoint that never answers is said to be the one.
+  @Test func aServerThatNeverAnswersIsGivenUpOnWithinTheDeadlineTheMessageStates() async throws {
+    let cli = try await CLIHarness.start()
+    let (held, release) = AsyncStream<Void>.makeStream()
+    let (asked, record) = AsyncStream<String>.makeStream()
+    let silent = try LoopbackServer(configuration: .server) { request in
+      record.yield(request.path)
+      for await _ in held {}
+      return .json("{}", status: 404)
+    }
+    let deadline: [String: String?] = ["AUTHTUI_TEST_REQUEST_TIMEOUT": "2"]
+    let issuer = silent.baseURL + "/realm"
+    let said =
+      "could not be discovered: The provider did not answer within 2 seconds; check your "
+      + "network connection and try again."
+    let added = try await cli.run(["providers", "add", "x", "--issuer", issuer], deadline)
+    #expect(added.status == 7)
+    #expect(added.stderr == "authtui: \(issuer) \(said)\n")
+    try FileManager.default.createDirectory(
+      atPath: cli.workspace.configPath + "/providers", withIntermediateDirectories: true)
+    try #"{"issuer": "\#(issuer)", "client_id": "c"}"#
+      .write(toFile: Self.path(cli, "x"), atomically: true, encoding: .utf8)
+    let shown = try await cli.run(["providers", "show", "x"], deadline)
+    #expect(
+      shown.stdout.contains(
+        "Discovery of \(issuer) failed: The provider did not answer within 2 seconds; "),
+      "\(shown.stdout)")
+    release.finish()
+    record.finish()
+    var paths: [String] = []
+    for await path in asked { paths.append(path) }
+    #expect(!paths.contains("/realm/.well-known/oauth-authorization-server"), "\(paths)")
+    await silent.stop()
+
+    // Discovery answers at once; the registration endpoint never does.
+    let (heldRegistration, releaseRegistration) = AsyncStream<Void>.makeStream()
+    let registrar = try LoopbackServer(configuration: .server) { request in
+      guard request.path == "/realm/.well-known/openid-configuration" else {
+        if request.path == "/realm/register" { for await _ in heldRegistration {} }
+        return .json("{}", status: 404)
+      }
+      let port = request.header("Host")?.split(separator: ":").last ?? ""
+      let base = "http://127.0.0.1:\(port)/realm"
+      return .json(
+        #"{"issuer": "\#(base)", "authorization_endpoint": "\#(base)/auth", "#
+          + #""token_endpoint": "\#(base)/token", "jwks_uri": "\#(base)/jwks", "#
+          + #""registration_endpoint": "\#(base)/register", "#
+          + #""response_types_supported": ["code"], "code_challenge_methods_supported": ["S256"]}"#
+      )
+    }
+    let registering = registrar.baseURL + "/realm"
+    let registered = try await cli.run(
+      ["providers", "add", "y", "--issuer", registering], deadline)
+    #expect(registered.status == 7, "\(registered.stderr)")
+    #expect(
+      registered.stderr
+        == "authtui: the registration endpoint of \(registering) did not answer within 2 seconds "
+        + "(the discovery before it had answered); try again, or add the provider with a client "
+        + "id registered another way: `authtui providers add y --issuer \(registering) "
+        + "--client-id ID`\n")
+    releaseRegistration.finish()
+    await registrar.stop()
+    await cli.stop()
+  }
+
   /// `providers add URL`, the issuer where the id goes, is refused with the command that adds
   /// it under the id its host suggests; that command, run as written, adds it.
   @Test func anIssuerURLInPlaceOfTheIDGetsTheCommandThatAddsIt() async throws {

@@ -65,7 +65,8 @@ public struct ProviderClient: Sendable {
 
   /// A `GET` of `url` with `parameters` and the provider's per-request extras in the query.
   func getRequest(
-    _ url: URL, parameters: [FormEncoding.Pair] = [], bearerToken: String? = nil
+    _ url: URL, parameters: [FormEncoding.Pair] = [], bearerToken: String? = nil,
+    timeout: TimeInterval? = nil
   ) -> TransportRequest {
     let query = configuration.withExtraParameters(
       parameters, extras: configuration.extraRequestParameters)
@@ -74,7 +75,8 @@ public struct ProviderClient: Sendable {
       headers.append(Header("Authorization", "Bearer \(bearerToken)"))
     }
     return TransportRequest(
-      method: .get, url: url.appendingQuery(query), headers: headers, timeout: requestTimeout)
+      method: .get, url: url.appendingQuery(query), headers: headers,
+      timeout: timeout ?? requestTimeout)
   }
 
   /// A `POST` of `parameters` to `url` in `encoding`, with the per-request extras in the body or
@@ -198,14 +200,15 @@ public struct ProviderClient: Sendable {
   // MARK: Resources
 
   /// `GET`s a JSON object from `url` with the provider's per-request parameters, optionally with
-  /// `Authorization: Bearer` (RFC 6750 §2.1); for the identity step after a sign-in.
-  public func fetchJSON(_ url: URL, bearerToken: String? = nil) async throws(AuthError)
-    -> [String: JSONValue]
-  {
+  /// `Authorization: Bearer` (RFC 6750 §2.1); for the identity step after a sign-in. `timeout`
+  /// replaces the client's `requestTimeout` (what is left of a deadline several requests share).
+  public func fetchJSON(
+    _ url: URL, bearerToken: String? = nil, timeout: TimeInterval? = nil
+  ) async throws(AuthError) -> [String: JSONValue] {
     guard ProviderConfiguration.isAllowedEndpoint(url) else {
       throw .insecureEndpoint(url.host ?? "endpoint", provider: configuration.name)
     }
-    let response = try await send(getRequest(url, bearerToken: bearerToken))
+    let response = try await send(getRequest(url, bearerToken: bearerToken, timeout: timeout))
     // 401 (token unusable) and 403 (a scope is missing) must stay distinguishable (RFC 6750 §3.1).
     if (400..<500).contains(response.status) { throw .unexpectedStatus(response.status) }
     switch try Self.read(response) {

@@ -7,11 +7,14 @@ import JSON
 /// The OpenID document (`{issuer}/.well-known/openid-configuration`) is fetched together with
 /// RFC 8414's path-insertion form (`https://host/.well-known/oauth-authorization-server/path`);
 /// when that gives no document and the issuer has a path, the suffix form
-/// (`{issuer}/.well-known/oauth-authorization-server`) is tried after it. Each request has the
-/// client's deadline. A server need publish only one of them: an answer of 4xx is "no such
-/// document". A failure of the OpenID fetch (the network, a 5xx) fails discovery, as it always
-/// has; RFC 8414 metadata that cannot be had or used is left out when the OpenID document is
-/// there, since most OpenID providers publish none.
+/// (`{issuer}/.well-known/oauth-authorization-server`) is tried after it. The whole discovery
+/// keeps to one deadline, the client's `requestTimeout`, which every request shares (each
+/// used to get its own, so a server that never answered held `providers add` for twice the
+/// time its message said), and a timeout says that deadline. A server need publish only one
+/// of them: an answer of 4xx is "no such document". A failure of the OpenID fetch (the
+/// network, a 5xx) fails discovery at once, as it always has; RFC 8414 metadata that cannot
+/// be had or used is left out when the OpenID document is there, since most OpenID providers
+/// publish none, and its failure is the one said when there is neither.
 enum MetadataDiscovery {
   /// What one fetch gave.
   enum Fetched: Sendable {
@@ -32,25 +35,29 @@ enum MetadataDiscovery {
     } catch {
       throw .discoveryFailed(error)
     }
-    async let openIDFetch = fetch(openIDURL, client: client)
-    async let insertedFetch = fetch(serverURLs[0], client: client)
+    let deadline = Deadline(
+      at: await client.clock.now().addingTimeInterval(client.requestTimeout),
+      seconds: client.requestTimeout)
+    async let openIDFetch = fetch(openIDURL, client: client, deadline: deadline)
+    async let insertedFetch = fetch(serverURLs[0], client: client, deadline: deadline)
     let openID = await openIDFetch
+    // The RFC 8414 fetch still in flight is cancelled as the error leaves this scope.
+    if case .failed(let error) = openID { throw error }
     var server = await insertedFetch
     if case .document = server {
     } else if serverURLs.count > 1 {
-      server = await fetch(serverURLs[1], client: client)
+      server = await fetch(serverURLs[1], client: client, deadline: deadline)
     }
 
     var documents: [MetadataDocument] = []
-    switch openID {
-    case .failed(let error): throw error
-    case .document(let json):
+    if case .document(let json) = openID {
       documents.append(MetadataDocument(kind: .openIDConfiguration, json: json))
-    case .notFound: break
     }
     if case .document(let json) = server {
       documents.append(MetadataDocument(kind: .authorizationServer, json: json))
     }
+    // No OpenID document: why the RFC 8414 metadata could not be had is the answer.
+    if documents.isEmpty, case .failed(let error) = server { throw error }
     guard !documents.isEmpty else {
       let status: Int
       if case .notFound(let answered) = openID { status = answered } else { status = 404 }
@@ -68,12 +75,24 @@ enum MetadataDiscovery {
     }
   }
 
-  /// One document: its members, a 4xx, or why it could not be had.
-  static func fetch(_ url: URL, client: ProviderClient) async -> Fetched {
+  /// The moment the whole discovery must be done by, and its length as messages say it.
+  struct Deadline: Sendable {
+    let at: Date
+    let seconds: TimeInterval
+  }
+
+  /// One document: its members, a 4xx, or why it could not be had, in what is left of
+  /// `deadline` (a timeout says the whole deadline, not the part left for this request).
+  static func fetch(_ url: URL, client: ProviderClient, deadline: Deadline) async -> Fetched {
+    let timedOut = Fetched.failed(.transport(.timedOut(seconds: deadline.seconds)))
+    let left = deadline.at.timeIntervalSince(await client.clock.now())
+    guard left > 0 else { return timedOut }
     do throws(AuthError) {
-      return .document(try await client.fetchJSON(url))
+      return .document(try await client.fetchJSON(url, timeout: left))
     } catch .unexpectedStatus(let status) where (400..<500).contains(status) {
       return .notFound(status: status)
+    } catch .transport(.timedOut) {
+      return timedOut
     } catch {
       return .failed(error)
     }
@@ -83,7 +102,7 @@ enum MetadataDiscovery {
 extension OIDCProvider {
   /// What the server at `issuer` publishes, for a provider that has no configuration yet
   /// (`authtui providers add`, the UI's "Other provider…" form): the same fetches and checks
-  /// as a sign-in's discovery, each bounded by `requestTimeout` seconds, nothing kept.
+  /// as a sign-in's discovery, all of them within `requestTimeout` seconds, nothing kept.
   /// `template` is the provider's per-token issuer (`id_token_issuer_fields`), whose shape a
   /// published issuer may have.
   public static func discover(
