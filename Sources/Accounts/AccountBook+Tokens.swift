@@ -318,7 +318,8 @@ extension AccountBook {
   /// failed our own checks. A provider's refusal, or no connection at all, spends nothing.
   static func mayHaveSpent(_ error: AuthError) -> Bool {
     switch error {
-    case .transport(.cannotConnect), .transport(.insecureConnection), .tokenRequestRejected,
+    case .transport(.cannotConnect), .transport(.hostNotFound), .transport(.insecureConnection),
+      .transport(.untrustedCertificate), .tokenRequestRejected,
       .unexpectedStatus, .serverError, .redirectRefused, .insecureEndpoint, .missingEndpoint:
       return false
     default:

@@ -21,6 +21,7 @@ import Testing
     .nonJSONResponse(status: 200), .malformedResponse("no access_token"),
     .transport(.timedOut(seconds: 30)), .transport(.connectionLost(host: "a")),
     .transport(.cannotConnect(host: "a")), .transport(.insecureConnection(host: "a")),
+    .transport(.hostNotFound(host: "a")), .transport(.untrustedCertificate(host: "a")),
     .transport(.responseTooLarge(limit: 1)), .transport(.compressedResponse(host: "a")),
     .transport(.cancelled),
     .transport(.failed("the request to a failed (URLError -1)")),

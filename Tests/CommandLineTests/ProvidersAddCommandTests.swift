@@ -394,6 +394,48 @@ import Testing
     await cli.stop()
   }
 
+  /// A self-signed certificate and a name that does not resolve reached the user as
+  /// "URLError -1" and "Could not connect": each is said by name, with the fix.
+  @Test func anUntrustedCertificateAndAnUnknownHostAreSaidByName() async throws {
+    let cli = try await CLIHarness.start()
+    let key = cli.folder.file("key.pem")
+    let certificate = cli.folder.file("certificate.pem")
+    let made = try await ChildProcess.run(
+      "/usr/bin/openssl",
+      [
+        "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1", "-days", "2",
+        "-keyout", key, "-out", certificate,
+      ])
+    try #require(made.status == 0, "\(made.stderr)")
+    let port = try #require(LoopbackServer.freePort())
+    let server = try RunningChild(
+      "/usr/bin/openssl",
+      ["s_server", "-key", key, "-cert", certificate, "-accept", "\(port)", "-www"])
+    // It says ACCEPT once it listens.
+    _ = await server.nextLine(timeout: 30)
+    let issuer = "https://127.0.0.1:\(port)/realm"
+    let selfSigned = try await cli.run(["providers", "add", "x", "--issuer", issuer])
+    await server.kill()
+    #expect(selfSigned.status == 7)
+    #expect(
+      selfSigned.stderr
+        == "authtui: \(issuer) could not be discovered: The certificate of 127.0.0.1 is not "
+        + "trusted (self-signed or from an unknown authority); give the server a certificate "
+        + "from a trusted authority, or add its authority to this computer's trust store "
+        + "(/usr/local/share/ca-certificates, then update-ca-certificates), and do not continue "
+        + "on a network you do not trust.\n")
+    // .invalid never resolves (RFC 6761 §6.4).
+    let nowhere = "https://authtui-test.invalid/realm"
+    let unknown = try await cli.run(["providers", "add", "x", "--issuer", nowhere])
+    #expect(unknown.status == 7)
+    #expect(
+      unknown.stderr
+        == "authtui: \(nowhere) could not be discovered: Cannot find authtui-test.invalid (DNS); "
+        + "check the host name in the URL, then your network connection (and any proxy), and "
+        + "try again.\n")
+    await cli.stop()
+  }
+
   /// `providers add URL`, the issuer where the id goes, is refused with the command that adds
   /// it under the id its host suggests; that command, run as written, adds it.
   @Test func anIssuerURLInPlaceOfTheIDGetsTheCommandThatAddsIt() async throws {

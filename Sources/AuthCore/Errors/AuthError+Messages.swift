@@ -207,6 +207,14 @@ extension TransportError: CustomStringConvertible {
     case .cannotConnect(let host):
       return "Could not connect to \(host); check your network connection (and any proxy) and "
         + "try again."
+    case .hostNotFound(let host):
+      return "Cannot find \(host) (DNS); check the host name in the URL, then your network "
+        + "connection (and any proxy), and try again."
+    case .untrustedCertificate(let host):
+      return "The certificate of \(host) is not trusted (self-signed or from an unknown "
+        + "authority); give the server a certificate from a trusted authority, or add its "
+        + "authority to this computer's trust store (/usr/local/share/ca-certificates, then "
+        + "update-ca-certificates), and do not continue on a network you do not trust."
     case .insecureConnection(let host):
       return "The secure connection to \(host) failed (certificate or TLS); check this "
         + "computer's clock and certificates, and do not continue on an untrusted network."

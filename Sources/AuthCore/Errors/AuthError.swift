@@ -184,6 +184,8 @@ extension TransportError {
     case .timedOut: return "timed_out"
     case .connectionLost: return "connection_lost"
     case .cannotConnect: return "cannot_connect"
+    case .hostNotFound: return "host_not_found"
+    case .untrustedCertificate: return "untrusted_certificate"
     case .insecureConnection: return "insecure_connection"
     case .responseTooLarge: return "response_too_large"
     case .compressedResponse: return "compressed_response"

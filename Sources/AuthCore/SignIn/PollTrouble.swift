@@ -21,7 +21,8 @@ public enum PollTrouble: Sendable, Equatable, CustomStringConvertible {
   init?(_ error: AuthError) {
     switch error {
     case .transport(.timedOut): self = .timedOut
-    case .transport(.connectionLost), .transport(.cannotConnect), .transport(.failed):
+    case .transport(.connectionLost), .transport(.cannotConnect), .transport(.hostNotFound),
+      .transport(.failed):
       self = .noConnection
     case .transport(.responseTooLarge), .transport(.compressedResponse), .nonJSONResponse,
       .emptyResponse:

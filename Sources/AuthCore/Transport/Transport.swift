@@ -102,9 +102,15 @@ public enum TransportError: Error, Sendable, Equatable {
   case timedOut(seconds: TimeInterval)
   /// The connection closed before a whole response arrived.
   case connectionLost(host: String)
-  /// No connection could be made (refused, unreachable, name not resolved).
+  /// No connection could be made (refused, unreachable).
   case cannotConnect(host: String)
-  /// The TLS handshake failed or the certificate was not trusted.
+  /// The host name did not resolve (DNS).
+  case hostNotFound(host: String)
+  /// The server's certificate is self-signed or from an authority this computer does not
+  /// trust.
+  case untrustedCertificate(host: String)
+  /// The TLS handshake failed otherwise (an expired certificate, another host's, no common
+  /// protocol).
   case insecureConnection(host: String)
   /// The body was larger than the cap; the rest was not read.
   case responseTooLarge(limit: Int)

@@ -213,7 +213,8 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
     if let failure = exchange.failure {
       result = .failure(failure)
     } else if let error {
-      result = .failure(Self.classify(error, exchange: exchange))
+      result = .failure(
+        URLSessionTransport.classify(error, host: exchange.host, timeout: exchange.timeout))
     } else if let http = task.response as? HTTPURLResponse {
       var headers: [String: String] = [:]
       for (name, value) in http.allHeaderFields {
@@ -228,27 +229,63 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
     }
     exchange.continuation?.resume(returning: result)
   }
+}
 
+extension URLSessionTransport {
   /// Maps URLSession's errors to `TransportError`, keeping only the host (never the URL).
-  static func classify(_ error: any Error, exchange: Exchange) -> TransportError {
+  ///
+  /// FoundationNetworking maps few of libcurl's errors to a `URLError` code of their own
+  /// (`_EasyHandle.urlErrorCode(for:)`): a refused or failed TLS handshake arrives as
+  /// `.unknown` (-1) with curl's text as the description ("SSL certificate problem:
+  /// self-signed certificate"), which is read here for the kind of failure only.
+  static func classify(_ error: any Error, host: String, timeout: TimeInterval)
+    -> TransportError
+  {
     guard let urlError = error as? URLError else { return .failed("the request failed") }
     switch urlError.code {
     case .timedOut:
-      return .timedOut(seconds: exchange.timeout)
+      return .timedOut(seconds: timeout)
     case .cancelled:
       return .cancelled
     case .networkConnectionLost, .badServerResponse, .cannotParseResponse, .zeroByteResource,
       .cannotDecodeRawData, .cannotDecodeContentData:
-      return .connectionLost(host: exchange.host)
-    case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet,
-      .resourceUnavailable:
-      return .cannotConnect(host: exchange.host)
-    case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
-      .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
-      .clientCertificateRequired:
-      return .insecureConnection(host: exchange.host)
+      return .connectionLost(host: host)
+    case .cannotFindHost, .dnsLookupFailed:
+      return .hostNotFound(host: host)
+    case .cannotConnectToHost, .notConnectedToInternet, .resourceUnavailable:
+      return .cannotConnect(host: host)
+    case .serverCertificateUntrusted, .serverCertificateHasUnknownRoot:
+      return .untrustedCertificate(host: host)
+    case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateNotYetValid,
+      .clientCertificateRejected, .clientCertificateRequired:
+      return .insecureConnection(host: host)
+    case .badURL, .unsupportedURL:
+      return .failed(
+        "the address of \(host) cannot be used (a port above 65535, or an IPv6 address such "
+          + "as [::1], which this HTTP client cannot reach: use 127.0.0.1)")
+    case .unknown:
+      return tlsFailure(urlError.localizedDescription, host: host)
+        ?? .failed("the request to \(host) failed (URLError \(urlError.code.rawValue))")
     default:
-      return .failed("the request to \(exchange.host) failed (URLError \(urlError.code.rawValue))")
+      return .failed("the request to \(host) failed (URLError \(urlError.code.rawValue))")
     }
+  }
+
+  /// The TLS failure libcurl's `description` tells of, or nil when it tells of none.
+  /// OpenSSL says "self-signed certificate" ("self signed" before 3.0), "unable to get local
+  /// issuer certificate" for an unknown authority; GnuTLS "certificate is not trusted".
+  static func tlsFailure(_ description: String, host: String) -> TransportError? {
+    let text = description.lowercased()
+    let untrusted = [
+      "self-signed", "self signed", "unable to get local issuer", "unknown ca",
+      "not trusted", "unable to get issuer",
+    ]
+    if text.contains("certificate"), untrusted.contains(where: text.contains) {
+      return .untrustedCertificate(host: host)
+    }
+    if text.contains("ssl") || text.contains("tls") || text.contains("certificate") {
+      return .insecureConnection(host: host)
+    }
+    return nil
   }
 }
