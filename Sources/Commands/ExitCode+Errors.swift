@@ -27,7 +27,7 @@ extension ExitCode {
   /// provider published is the provider's fault (7).
   package init(_ error: DiscoveryError) {
     switch error {
-    case .invalidIssuer, .credentialsInIssuer: self = .failure
+    case .invalidIssuer, .credentialsInIssuer, .unreachableIssuer: self = .failure
     default: self = .providerError
     }
   }

@@ -265,6 +265,11 @@ struct ProvidersAddCommand: AsyncParsableCommand {
       return CommandFailure(
         exitCode: .usage, message: "--issuer \(credentials.problem)", code: error.code)
     }
+    if case .discoveryFailed(.unreachableIssuer(_, let problem)) = error {
+      return CommandFailure(
+        exitCode: .usage, message: "--issuer \(issuer) is not a valid URL: \(problem)",
+        code: error.code)
+    }
     if case .discoveryFailed(.invalidIssuer) = error {
       return CommandFailure(
         exitCode: .usage,

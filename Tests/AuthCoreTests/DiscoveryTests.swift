@@ -189,6 +189,33 @@ import Testing
     #expect(await transport.requests.isEmpty)
   }
 
+  /// URLSession fails these at once as URLError -1000, which reached the user as a network
+  /// error (exit 7): the issuer is what is wrong, before any request.
+  @Test(arguments: [
+    ("http://127.0.0.1:99999/realm", "its port 99999 is not a number from 1 to 65535"),
+    ("https://id.example.com:0", "its port 0 is not a number from 1 to 65535"),
+    (
+      "http://[::1]:8080/realm",
+      "its host is an IPv6 address, which authtui's HTTP client cannot reach; give 127.0.0.1 "
+        + "or a host name instead"
+    ),
+  ])
+  func refusesAnIssuerThatCannotBeSentToBeforeAnyRequest(issuer: String, problem: String)
+    async throws
+  {
+    var base = issuerOnly
+    base.issuer = issuer
+    let provider = TestJWT.provider(transport, configuration: base)
+    let error = await #expect(throws: AuthError.self) { try await provider.configuration() }
+    #expect(error == .discoveryFailed(.unreachableIssuer(issuer, problem: problem)))
+    #expect(
+      error?.message
+        == "The issuer \(issuer) is not a valid URL: \(problem); fix `issuer` in the provider file."
+    )
+    #expect(error?.exitCode == 1)
+    #expect(await transport.requests.isEmpty)
+  }
+
   /// URLSession would send them as HTTP Basic credentials to every discovery URL, and the
   /// message naming the issuer would repeat the password.
   @Test(arguments: [

@@ -20,6 +20,7 @@ import Testing
     ].map(AuthError.idTokenRejected)
     + [
       DiscoveryError.invalidIssuer("http://a"),
+      .unreachableIssuer("http://127.0.0.1:99999", problem: "its port 99999 is too big"),
       .documentNotFound(url: "https://a/.well-known/openid-configuration", status: 404),
       .issuerMismatch(expected: "https://a", received: nil), .missingMember("jwks_uri"),
       .invalidEndpoint("token_endpoint"), .insecureEndpoint("token_endpoint"),
@@ -51,7 +52,7 @@ import Testing
 
   @Test func mapsConfigurationMistakesToOneAndProviderAnswersToSeven() {
     let configuration: Set<String> = [
-      "issuer_not_configured", "invalid_issuer", "credentials_in_issuer",
+      "issuer_not_configured", "invalid_issuer", "credentials_in_issuer", "invalid_issuer_address",
     ]
     for error in Self.errors {
       #expect(error.exitCode == (configuration.contains(error.code) ? 1 : 7), "\(error.code)")

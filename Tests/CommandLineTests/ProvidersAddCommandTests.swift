@@ -247,6 +247,22 @@ import Testing
         == "authtui: --issuer http://example.com is not an https URL (http only on 127.0.0.1) "
         + "without query or fragment; give the server's issuer, for example "
         + "https://id.example.com\n")
+    // URLSession failed these as URLError -1000, said as a network error (exit 7).
+    let port = try await cli.run([
+      "providers", "add", "x", "--issuer", "http://127.0.0.1:99999/realm",
+    ])
+    #expect(port.status == 2)
+    #expect(
+      port.stderr
+        == "authtui: --issuer http://127.0.0.1:99999/realm is not a valid URL: its port 99999 "
+        + "is not a number from 1 to 65535\n")
+    let ipv6 = try await cli.run(["providers", "add", "x", "--issuer", "http://[::1]:8080/realm"])
+    #expect(ipv6.status == 2)
+    #expect(
+      ipv6.stderr
+        == "authtui: --issuer http://[::1]:8080/realm is not a valid URL: its host is an IPv6 "
+        + "address, which authtui's HTTP client cannot reach; give 127.0.0.1 or a host name "
+        + "instead\n")
     let noIssuer = try await cli.run(["providers", "add", "x"])
     #expect(noIssuer.status == 2)
     let badID = try await cli.run(["providers", "add", "Work", "--issuer", "https://x.test"])

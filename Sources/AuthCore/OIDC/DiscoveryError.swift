@@ -7,6 +7,10 @@ public enum DiscoveryError: Error, Sendable, Equatable {
   /// The configured `issuer` is not an https URL (or http on 127.0.0.1) without query or
   /// fragment (OIDC Discovery §2).
   case invalidIssuer(String)
+  /// The configured `issuer` is a URL that cannot be sent to (its port is not one from 1 to
+  /// 65535, or its host an IPv6 address, which libcurl under URLSession is not given in a form
+  /// it takes): the issuer, and what is wrong with it (the rest of a sentence).
+  case unreachableIssuer(String, problem: String)
   /// The configured `issuer` names a user, and perhaps a password, before its host; the
   /// issuer is not repeated, since the password is in it.
   case credentialsInIssuer(IssuerCredentials)
@@ -31,6 +35,9 @@ extension DiscoveryError: CustomStringConvertible {
     case .invalidIssuer(let issuer):
       return "The issuer \(issuer) is not an https URL without query or fragment; fix `issuer` "
         + "in the provider file."
+    case .unreachableIssuer(let issuer, let problem):
+      return "The issuer \(issuer) is not a valid URL: \(problem); fix `issuer` in the provider "
+        + "file."
     case .credentialsInIssuer(let credentials):
       return "The issuer in the provider file \(credentials.problem); fix `issuer` there."
     case .documentNotFound(let url, let status, let alsoTried):
@@ -62,6 +69,7 @@ extension DiscoveryError: CustomStringConvertible {
     switch self {
     case .invalidIssuer: return "invalid_issuer"
     case .credentialsInIssuer: return "credentials_in_issuer"
+    case .unreachableIssuer: return "invalid_issuer_address"
     case .documentNotFound: return "discovery_not_found"
     case .issuerMismatch: return "discovery_issuer_mismatch"
     case .missingMember: return "discovery_missing_member"

@@ -249,6 +249,18 @@ public struct OIDCProviderMetadata: Sendable, Equatable {
       url.fragment == nil, ProviderConfiguration.isAllowedEndpoint(url),
       let scheme = url.scheme
     else { throw .invalidIssuer(OAuthError.clean(issuer) ?? "?") }
+    if let port = url.port, !(1...65535).contains(port) {
+      throw .unreachableIssuer(
+        OAuthError.clean(issuer) ?? "?", problem: "its port \(port) is not a number from 1 to 65535"
+      )
+    }
+    // URLSession here fails every request to one at once (URLError -1000, "bad URL").
+    if host.contains(":") {
+      throw .unreachableIssuer(
+        OAuthError.clean(issuer) ?? "?",
+        problem: "its host is an IPv6 address, which authtui's HTTP client cannot reach; give "
+          + "127.0.0.1 or a host name instead")
+    }
     var base = issuer
     if base.hasSuffix("/") { base.removeLast() }
     var path = url.path(percentEncoded: true)

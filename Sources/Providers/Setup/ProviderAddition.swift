@@ -241,6 +241,8 @@ public enum ProviderAdditionError: Error, Sendable, Equatable, CustomStringConve
     case .discovery(.discoveryFailed(.invalidIssuer), let issuer):
       return "\(issuer) is not an https URL (http only on 127.0.0.1) without query or fragment; "
         + "give the server's issuer, for example https://id.example.com"
+    case .discovery(.discoveryFailed(.unreachableIssuer(_, let problem)), let issuer):
+      return "\(issuer) is not a valid URL: \(problem)"
     case .discovery(.discoveryFailed(.issuerMismatch(_, let received?)), let issuer):
       return "the server at \(issuer) names its issuer \(received); give exactly that"
     case .discovery(.discoveryFailed(.documentNotFound(let url, let status, _)), let issuer):
