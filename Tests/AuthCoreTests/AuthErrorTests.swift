@@ -22,7 +22,7 @@ import Testing
     .transport(.timedOut(seconds: 30)), .transport(.connectionLost(host: "a")),
     .transport(.cannotConnect(host: "a")), .transport(.insecureConnection(host: "a")),
     .transport(.hostNotFound(host: "a")), .transport(.untrustedCertificate(host: "a")),
-    .transport(.responseTooLarge(limit: 1)), .transport(.compressedResponse(host: "a")),
+    .transport(.responseTooLarge(limit: 1)),
     .transport(.cancelled),
     .transport(.failed("the request to a failed (URLError -1)")),
     .flowNotOffered(.device, provider: "Simkl"), .missingEndpoint("token_endpoint", provider: "X"),

@@ -280,32 +280,6 @@ import Testing
     await cli.stop()
   }
 
-  /// A discovery answer compressed though authtui asked for none (a 400 KB gzip body that
-  /// expanded to 400 MB once drove `providers add` past a gigabyte) is refused by name, and
-  /// the provider is not added.
-  @Test func aCompressedDiscoveryAnswerIsRefusedAndNothingIsWritten() async throws {
-    let cli = try await CLIHarness.start()
-    let gzipped = [UInt8](
-      Data(base64Encoded: "H4sIAAAAAAACA6tWyiwuLk0tUrJSqlCqBQCAq2lJDgAAAA==") ?? Data())
-    let server = try LoopbackServer(configuration: .server) { _ in
-      HTTPResponse(
-        status: 200,
-        headers: [("Content-Type", "application/json"), ("Content-Encoding", "gzip")],
-        body: gzipped)
-    }
-    let issuer = server.baseURL + "/realm"
-    let added = try await cli.run(["providers", "add", "x", "--issuer", issuer])
-    #expect(added.status == 7)
-    #expect(
-      added.stderr
-        == "authtui: \(issuer) could not be discovered: The server at 127.0.0.1 compressed its "
-        + "answer though authtui asked it not to, and the answer was not read; check the "
-        + "endpoint URL in the provider's configuration (and any proxy in between).\n")
-    #expect(!FileManager.default.fileExists(atPath: Self.path(cli, "x")))
-    await server.stop()
-    await cli.stop()
-  }
-
   /// `--issuer http://alice:S3cretPW@…` sent HTTP Basic credentials to every discovery URL
   /// and repeated the password three times on stderr: refused as a usage error before any
   /// request, the password never shown.

@@ -221,10 +221,6 @@ extension TransportError: CustomStringConvertible {
     case .responseTooLarge(let limit):
       return "The provider's answer was larger than \(limit) bytes and was not read; check the "
         + "endpoint URL in the provider's configuration."
-    case .compressedResponse(let host):
-      return "The server at \(host) compressed its answer though authtui asked it not to, and "
-        + "the answer was not read; check the endpoint URL in the provider's configuration "
-        + "(and any proxy in between)."
     case .cancelled:
       return "The request was cancelled; start it again when you are ready."
     case .failed(let reason):

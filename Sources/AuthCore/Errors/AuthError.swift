@@ -188,7 +188,6 @@ extension TransportError {
     case .untrustedCertificate: return "untrusted_certificate"
     case .insecureConnection: return "insecure_connection"
     case .responseTooLarge: return "response_too_large"
-    case .compressedResponse: return "compressed_response"
     case .cancelled: return "cancelled"
     case .failed: return "network_error"
     }

@@ -24,7 +24,7 @@ public enum PollTrouble: Sendable, Equatable, CustomStringConvertible {
     case .transport(.connectionLost), .transport(.cannotConnect), .transport(.hostNotFound),
       .transport(.failed):
       self = .noConnection
-    case .transport(.responseTooLarge), .transport(.compressedResponse), .nonJSONResponse,
+    case .transport(.responseTooLarge), .nonJSONResponse,
       .emptyResponse:
       self = .unreadableAnswer
     case .serverError(let status): self = .httpStatus(status)

@@ -114,10 +114,6 @@ public enum TransportError: Error, Sendable, Equatable {
   case insecureConnection(host: String)
   /// The body was larger than the cap; the rest was not read.
   case responseTooLarge(limit: Int)
-  /// The server compressed its answer (a `Content-Encoding` other than `identity`) though the
-  /// request asked for none (`Accept-Encoding: identity`); the body was not read, since a
-  /// small compressed body can expand past any cap before the cap is checked.
-  case compressedResponse(host: String)
   /// The caller cancelled the request.
   case cancelled
   /// Any other failure, described without secrets.

@@ -66,7 +66,10 @@ public final class URLSessionTransport: Transport {
     }
     // libcurl would advertise gzip, br and zstd and decode them on URLSession's own queue,
     // where the size cap cannot reach: a small compressed body expands to gigabytes before
-    // the first byte of it reaches the delegate. Ask for none; the delegate refuses any.
+    // the first byte of it reaches the delegate. Ask for none. An answer compressed all the
+    // same is still read (decoded, under the cap as it reaches the delegate): refusing it
+    // would not bound the decoding, which has happened by then, and a refresh answer refused
+    // would lose a rotated refresh token the provider has already issued.
     urlRequest.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
     if request.method == .post {
       urlRequest.httpBody = request.body
@@ -166,9 +169,7 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
     // FoundationNetworking ignores the disposition given to `completionHandler` (it logs
     // "Ignoring disposition from completion handler" and reads on): only `cancel()` stops the
     // transfer.
-    if let http = response as? HTTPURLResponse, Self.isCompressed(http) {
-      refuse(dataTask, .compressedResponse(host: exchange.host))
-    } else if response.expectedContentLength > Int64(exchange.limit) {
+    if response.expectedContentLength > Int64(exchange.limit) {
       refuse(dataTask, .responseTooLarge(limit: exchange.limit))
     }
     completionHandler(exchanges[dataTask.taskIdentifier]?.failure == nil ? .allow : .cancel)
@@ -178,18 +179,6 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
   private func refuse(_ task: URLSessionDataTask, _ failure: TransportError) {
     exchanges[task.taskIdentifier]?.failure = failure
     task.cancel()
-  }
-
-  /// True when `response` has a `Content-Encoding` other than `identity` (RFC 9110 §8.4):
-  /// asked for none, a server that compresses all the same is misconfigured or hostile.
-  static func isCompressed(_ response: HTTPURLResponse) -> Bool {
-    guard let encoding = response.value(forHTTPHeaderField: "Content-Encoding") else {
-      return false
-    }
-    return encoding.split(separator: ",").contains {
-      let coding = $0.trimmingCharacters(in: .whitespaces).lowercased()
-      return !coding.isEmpty && coding != "identity"
-    }
   }
 
   func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
