@@ -1,4 +1,5 @@
 import Accounts
+import AuthCore
 import Foundation
 import Isolation
 import Providers
@@ -80,6 +81,13 @@ extension GitCredentialCommand {
     let prefix: GitURLPrefix
     switch GitURLPrefix.parse(url) {
     case .success(let parsed): prefix = parsed
+    case .failure(.userInURL):
+      // Its password (or a token given as the user) is not repeated on the terminal.
+      let shown = IssuerCredentials(issuer: url)?.shown ?? "…@"
+      throw CommandFailure(
+        exitCode: .usage,
+        message: "the URL names a user in it (`\(shown)`): give the URL without it, and the "
+          + "user name with --username")
     case .failure(let problem):
       throw CommandFailure(
         exitCode: .usage, message: "the URL \(MessageQuoting.quoted(url)) \(problem)")

@@ -272,6 +272,11 @@ struct GitCredentialCommandTests {
           + "character; give it as git sees it, percent-encoded (https://git.example.com/team%20a)\n"
       ),
       (
+        ["https://alice:S3cret@git.example.com", "sandbox/alice"],
+        "authtui: the URL names a user in it (`alice:…@`): give the URL without it, and the "
+          + "user name with --username\n"
+      ),
+      (
         ["https://git.example.com", "sandbox"],
         "authtui: the account \"sandbox\" is not PROVIDER/LABEL (work/alice, as `authtui list` "
           + "shows it)\n"
