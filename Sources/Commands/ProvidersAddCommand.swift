@@ -85,9 +85,14 @@ struct ProvidersAddCommand: AsyncParsableCommand {
           + "client id (authtui registers itself as a public client, with no secret)")
     }
     // Before anything repeats the issuer: the password is in it.
-    if case .credentialsInIssuer(let credentials)? = ProviderAddition.issuerProblem(issuer) {
+    switch ProviderAddition.issuerProblem(issuer) {
+    case .credentialsInIssuer(let credentials)?:
       throw CommandFailure(
         exitCode: .usage, message: "--issuer \(credentials.problem)", code: "credentials_in_issuer")
+    case let problem?:
+      throw CommandFailure(
+        exitCode: .usage, message: "--issuer " + problem.description, code: "invalid_issuer")
+    case nil: break
     }
     guard issuer.isEmpty, let id else { return }
     guard let preset else {
@@ -292,7 +297,7 @@ struct ProvidersAddCommand: AsyncParsableCommand {
     let exitCode: ExitCode
     switch error {
     case .presetID, .exists: exitCode = .notFound
-    case .flowNotOffered, .credentialsInIssuer: exitCode = .usage
+    case .flowNotOffered, .credentialsInIssuer, .documentAddress: exitCode = .usage
     case .noUsableFlow: exitCode = .providerError
     case .file, .noRedirectPort: exitCode = .failure
     case .discovery(let error, let issuer): return discoveryFailure(error, issuer: issuer)

@@ -78,6 +78,18 @@ import Testing
     #expect(!driver.text.contains("Discovering"))
   }
 
+  @Test func aDiscoveryDocumentsAddressIsRefusedNamingItsIssuer() {
+    var driver = Self.form()
+    driver.type("https://id.example.com/realms/work/.well-known/openid-configuration")
+    #expect(driver.press(.enter).isEmpty)
+    #expect(
+      Self.issuerForm(driver)?.problem
+        == "https://id.example.com/realms/work/.well-known/openid-configuration is the address "
+        + "of a discovery document, not an issuer: give the issuer it belongs to, "
+        + "https://id.example.com/realms/work")
+    #expect(Self.issuerForm(driver)?.focus == .issuer)
+  }
+
   @Test func enterDiscoversInTheBackgroundAndEscCancelsItKeepingWhatWasTyped() throws {
     var driver = Self.form()
     driver.type(IssuerFixtures.issuer)

@@ -565,6 +565,21 @@ import Testing
     await cli.stop()
   }
 
+  @Test func theAddressOfADiscoveryDocumentIsRefusedNamingItsIssuer() async throws {
+    let cli = try await CLIHarness.start()
+    let issuer = Self.url(cli, "/oidc")
+    let added = try await cli.run([
+      "providers", "add", "wk", "--issuer", issuer + "/.well-known/openid-configuration",
+    ])
+    #expect(added.status == 2)
+    #expect(
+      added.stderr
+        == "authtui: --issuer \(issuer)/.well-known/openid-configuration is the address of a "
+        + "discovery document, not an issuer: give the issuer it belongs to, \(issuer)\n")
+    #expect(await cli.stat("requests") == 0)
+    await cli.stop()
+  }
+
   @Test func removeDeletesTheFileAndItsRegistrationUnlessAccountsRemain() async throws {
     let cli = try await CLIHarness.start()
     #expect(

@@ -11,6 +11,33 @@ import Testing
 @Suite struct ProviderAdditionTests {
   static let issuer = "https://id.example.com"
 
+  @Test(arguments: [
+    ("https://id.example.com/.well-known/openid-configuration", "https://id.example.com"),
+    (
+      "https://id.example.com/realms/w/.well-known/openid-configuration/",
+      "https://id.example.com/realms/w"
+    ),
+    (
+      "https://id.example.com/.well-known/oauth-authorization-server/tenant",
+      "https://id.example.com/tenant"
+    ),
+    ("https://id.example.com/t/.well-known/oauth-authorization-server", "https://id.example.com/t"),
+  ])
+  func theAddressOfADiscoveryDocumentNamesItsIssuer(address: String, issuer: String) {
+    #expect(ProviderAddition.issuerOfDocument(at: address) == issuer)
+    #expect(
+      ProviderAddition.issuerProblem(address) == .documentAddress(address, issuer: issuer))
+  }
+
+  @Test(arguments: [
+    "https://id.example.com", "https://id.example.com/realms/w",
+    "https://id.example.com/.well-known/openid-configuration-x",
+    "https://.well-known/openid-configuration",
+  ])
+  func anIssuerIsNoDocumentsAddress(issuer: String) {
+    #expect(ProviderAddition.issuerOfDocument(at: issuer) == nil)
+  }
+
   static func metadata(_ members: [String: JSONValue] = [:], openID: Bool = true) throws
     -> OIDCProviderMetadata
   {

@@ -22,7 +22,8 @@ extension ProviderAdditionError {
     switch self {
     case .exists, .presetID, .file: return .providerID
     case .registration, .noRedirectPort: return .clientID
-    case .credentialsInIssuer, .discovery, .noUsableFlow, .flowNotOffered: return .issuer
+    case .credentialsInIssuer, .documentAddress, .discovery, .noUsableFlow, .flowNotOffered:
+      return .issuer
     }
   }
 }

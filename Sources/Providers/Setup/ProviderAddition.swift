@@ -72,7 +72,31 @@ public struct ProviderAddition: Sendable {
   /// be one: it names a user or a password (`providers add --issuer` and the UI's "Other
   /// provider…" form both ask this first, so that no message repeats the password).
   public static func issuerProblem(_ issuer: String) -> ProviderAdditionError? {
-    IssuerCredentials(issuer: issuer).map(ProviderAdditionError.credentialsInIssuer)
+    if let credentials = IssuerCredentials(issuer: issuer) {
+      return .credentialsInIssuer(credentials)
+    }
+    return issuerOfDocument(at: issuer).map { .documentAddress(issuer, issuer: $0) }
+  }
+
+  /// The issuer whose metadata `address` is, when it is the address of a discovery document
+  /// rather than an issuer (pasted from a browser or a provider's page):
+  /// `ISSUER/.well-known/openid-configuration` (OIDC Discovery §4),
+  /// `ORIGIN/.well-known/oauth-authorization-server/PATH` (RFC 8414 §3) or
+  /// `ISSUER/.well-known/oauth-authorization-server`; nil for any other text.
+  static func issuerOfDocument(at address: String) -> String? {
+    let trimmed = address.hasSuffix("/") ? String(address.dropLast()) : address
+    var issuer: String?
+    for suffix in ["/.well-known/openid-configuration", "/.well-known/oauth-authorization-server"]
+    where trimmed.hasSuffix(suffix) {
+      issuer = String(trimmed.dropLast(suffix.count))
+    }
+    let inserted = "/.well-known/oauth-authorization-server/"
+    if issuer == nil, let range = trimmed.range(of: inserted) {
+      issuer = String(trimmed[..<range.lowerBound]) + "/" + trimmed[range.upperBound...]
+    }
+    // What is left must still be a URL with a host to be an issuer.
+    guard let issuer, URL(string: issuer)?.host?.isEmpty == false else { return nil }
+    return issuer
   }
 
   /// True when there is no client id yet and the server lets applications register.
@@ -196,6 +220,8 @@ public struct ProviderAddition: Sendable {
 public enum ProviderAdditionError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The issuer URL names a user (and a password): refused before any request.
   case credentialsInIssuer(IssuerCredentials)
+  /// The "issuer" given is the address of the discovery document of `issuer`.
+  case documentAddress(String, issuer: String)
   /// The id is a built-in preset's: a file of that name would change the preset.
   case presetID(ProviderID)
   /// `providers/ID.json` exists, and replacing it was not asked for.
@@ -219,6 +245,9 @@ public enum ProviderAdditionError: Error, Sendable, Equatable, CustomStringConve
       .discovery(.discoveryFailed(.credentialsInIssuer(let credentials)), _):
       // The issuer is not repeated: the password is in it.
       return "the issuer URL \(credentials.problem)"
+    case .documentAddress(let address, let issuer):
+      return "\(address) is the address of a discovery document, not an issuer: give the "
+        + "issuer it belongs to, \(issuer)"
     case .presetID(let id):
       return "\(id) is a built-in preset; give your provider another id, such as \(id)-2 "
         + "(or give the preset your client id: `authtui providers add \(id) --client-id ID`)"
