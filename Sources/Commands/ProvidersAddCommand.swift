@@ -288,10 +288,29 @@ struct ProvidersAddCommand: AsyncParsableCommand {
         message: "the server at \(issuer) names its issuer \(received); give exactly that: "
           + "--issuer \(received)", code: error.code)
     }
-    return CommandFailure(
-      exitCode: .providerError,
-      message: "\(issuer) could not be discovered: \(error.message)", code: error.code)
+    // There is no provider file yet: the document's own problems are said of the server.
+    let message: String
+    switch error {
+    case .discoveryFailed(.documentNotFound):
+      message = ProviderAdditionError.discovery(error, issuer: issuer).description
+    case .discoveryFailed(.missingMember(let name)):
+      message = "\(issuer)'s metadata has no `\(name)`, which authtui needs; " + Self.serverFix
+    case .discoveryFailed(.invalidEndpoint(let name)):
+      message = "\(issuer)'s metadata has an unusable `\(name)`; " + Self.serverFix
+    case .discoveryFailed(.insecureEndpoint(let name)):
+      message =
+        "\(issuer)'s metadata gives a plain http `\(name)` (only 127.0.0.1 may use http); "
+        + Self.serverFix
+    default:
+      message = "\(issuer) could not be discovered: \(error.message)"
+    }
+    return CommandFailure(exitCode: .providerError, message: message, code: error.code)
   }
+
+  /// What to do about a server whose metadata authtui cannot use.
+  private static let serverFix =
+    "its administrator can fix that, or you can write the provider file with its endpoints "
+    + "yourself (docs/providers.md)"
 
   static func failure(_ error: ProviderAdditionError) -> CommandFailure {
     let exitCode: ExitCode

@@ -233,7 +233,12 @@ import Testing
       "providers", "add", "x", "--issuer", Self.url(cli, "/simkl-api"),
     ])
     #expect(missing.status == 7)
-    #expect(missing.stderr.contains("has no discovery document at"))
+    // No provider file exists yet: the fix named is the issuer URL, not a file's field.
+    #expect(
+      missing.stderr
+        == "authtui: \(Self.url(cli, "/simkl-api")) publishes neither OpenID discovery nor RFC "
+        + "8414 metadata (\(Self.url(cli, "/simkl-api"))/.well-known/openid-configuration "
+        + "answered HTTP 400); check the issuer URL: the server's documentation names it\n")
     let slash = try await cli.run(["providers", "add", "x", "--issuer", Self.url(cli, "/oidc/")])
     #expect(slash.status == 7)
     #expect(
