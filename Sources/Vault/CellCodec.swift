@@ -22,7 +22,12 @@ enum CellCodec {
   /// reads back as it always has.
   static func decodeText(_ bytes: ArraySlice<UInt8>) -> String? {
     let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
-    let text = bytes.starts(with: byteOrderMark) ? bytes.dropFirst(byteOrderMark.count) : bytes
+    return decodeExactly(
+      bytes.starts(with: byteOrderMark) ? bytes.dropFirst(byteOrderMark.count) : bytes)
+  }
+
+  /// `text` as UTF-8, every byte of it kept.
+  private static func decodeExactly(_ text: ArraySlice<UInt8>) -> String? {
     if text.count <= 64, text.allSatisfy({ $0 < 0x80 }) {
       return String(decoding: text, as: UTF8.self)
     }
@@ -33,7 +38,7 @@ enum CellCodec {
   /// kept: the name index was made of exactly that text, so a label that began with one (which
   /// authtui once let through) still matches its index and can be renamed.
   static func decodeName(_ bytes: [UInt8]) -> String? {
-    String(validating: bytes, as: UTF8.self)
+    decodeExactly(bytes[...])
   }
 
   static func decodeOptionalText(_ bytes: [UInt8]) -> String?? {
