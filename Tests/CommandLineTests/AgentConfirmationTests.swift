@@ -191,6 +191,10 @@ import Testing
       #"{"agent": {"confirn": {"sandbox/alice": "always"}}}"#,
       "config.json:1: agent.confirn: unknown field"
     ),
+    (
+      #"{"agent": {"confirm": {"Sandbox/alice": "always"}}}"#,
+      "agent.confirm: \"Sandbox/alice\" is not an account name (PROVIDER/LABEL)"
+    ),
   ])
   func anAgentIsNotStartedOnConfirmationRulesConfigJSONCannotState(
     file: String, problem: String

@@ -1,6 +1,7 @@
 import Agent
 import Foundation
 import Providers
+import Spelling
 import System
 
 /// The agent's confirmation of token requests (`--confirm`, `"agent": {"confirm": …}` in
@@ -42,11 +43,22 @@ enum AgentConfirmation {
       throw CommandFailure(
         exitCode: .failure,
         message: "the agent did not start: it cannot tell from config.json which accounts "
-          + "need confirmation (agent.confirm): "
-          + problems.map(\.description).joined(separator: "; ")
+          + "need confirmation (agent.confirm): " + uncertainty(settings, problems)
           + "; fix the file, then start the agent again")
     }
     return rules
+  }
+
+  /// Why `settings`' rules are uncertain: config.json's `problems`, or else its entries that
+  /// name no account.
+  static func uncertainty(_ settings: UserSettings, _ problems: [ProviderProblem]) -> String {
+    let said =
+      problems.isEmpty
+      ? settings.agentConfirm.keys.filter { AccountName($0) == nil }.sorted().map {
+        "agent.confirm: \(MessageQuoting.quoted($0)) is not an account name (PROVIDER/LABEL)"
+      }
+      : problems.map(\.description)
+    return said.joined(separator: "; ")
   }
 
   /// The rules of `--confirm` and of `settings`' `agent.confirm`; nil when they may lack what

@@ -85,7 +85,7 @@ actor AgentProviderReload {
       // Rules it cannot be sure of would hand out unconfirmed what was to be confirmed.
       line +=
         "; kept the confirmation rules as they were, config.json cannot state them: "
-        + settingsProblems.map(\.description).joined(separator: "; ")
+        + AgentConfirmation.uncertainty(settings, settingsProblems)
     }
     if !fresh.skippedFiles.isEmpty {
       let files = fresh.skippedFiles.map(\.file).reduce(into: [String]()) { files, file in
