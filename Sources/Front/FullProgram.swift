@@ -39,22 +39,10 @@ enum FullProgram {
 
 /// Unbuffered writes (the process exits or `exec`s right after; nothing may stay in a buffer).
 enum FrontOutput {
-  /// Writes all of `text` to `descriptor`, retrying on interruption; 0, or the `errno` of the
-  /// write that failed.
+  /// Writes all of `text` to `descriptor`; 0, or the `errno` of the write that failed.
   @discardableResult
   static func write(_ text: String, to descriptor: Int32) -> Int32 {
-    var bytes = Array(text.utf8)[...]
-    while !bytes.isEmpty {
-      let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-      if written < 0 {
-        if errno == EINTR { continue }
-        return errno
-      }
-      // A write of 0 bytes for a non-empty buffer: nothing more will go.
-      guard written > 0 else { return EIO }
-      bytes = bytes.dropFirst(written)
-    }
-    return 0
+    DescriptorWrite.all(text, to: descriptor)
   }
 
   /// Writes `text`, the command's result, to standard output and exits: 0 when it was all
