@@ -16,7 +16,8 @@ struct StatusCommand: AsyncParsableCommand {
       without a refresh token (from when a quarter of its lifetime is left, at most 3 days
       ahead, as the UI's "sign in again before"), has a refresh token that ends soon or has
       ended (Google's apps in "Testing", by the provider file's refresh_token_lifetime, and
-      GitHub's refresh_token_expires_in; the same rule), or is damaged; each comes with the
+      GitHub's refresh_token_expires_in; the same rule), is damaged, or its provider is not
+      configured any more (`providers remove --force`); each comes with the
       command that fixes it. When `authtui agent` runs for this vault, it answers and no
       passphrase is needed; otherwise the vault is unlocked once, as `list` does it, and a
       passphrase that does not open it is reported, not asked again.
@@ -30,8 +31,8 @@ struct StatusCommand: AsyncParsableCommand {
       "dpop_bound_accounts": [{"account", "dpop_jkt"}],
       "accounts_needing_attention": [{"account", "problem", "message", "fix"}]}:
       vault.state is unlocked_by_agent, unlocked, locked, no_vault or unreadable; problem is
-      sign_in_needed, expired, expiring_without_refresh, refresh_expiring, refresh_expired
-      or damaged; accounts (the number of readable ones), dpop_bound_accounts, pid and the
+      sign_in_needed, expired, expiring_without_refresh, refresh_expiring, refresh_expired,
+      damaged or provider_missing; accounts (the number of readable ones), dpop_bound_accounts, pid and the
       agent's vault are null when unknown, the agent's problem null when there is none;
       dpop_jkt is the RFC 7638 thumbprint of the key the token is bound to, null when unknown.
       """,
@@ -67,6 +68,7 @@ struct StatusCommand: AsyncParsableCommand {
     case refreshExpiring = "refresh_expiring"
     case refreshExpired = "refresh_expired"
     case damaged
+    case providerMissing = "provider_missing"
   }
 
   /// One account that needs attention.
@@ -155,7 +157,9 @@ struct StatusCommand: AsyncParsableCommand {
     }
     report.accounts = listing.accounts.count
     report.dpopBound = listing.accounts.filter(\.isDPoPBound)
-    report.attention = attention(listing, now: now)
+    // Every provider id there is, read or not: a broken file is not a missing provider.
+    let known = AccountAccess.catalog(global, console: console, reportProblems: false).knownIDs
+    report.attention = attention(listing, now: now, knownProviders: Set(known))
     return report
   }
 
@@ -208,13 +212,25 @@ struct StatusCommand: AsyncParsableCommand {
 
   /// The accounts of `listing` that need attention at `now`: the readable ones in the vault's
   /// order, then the damaged rows by id.
-  static func attention(_ listing: AgentListing, now: Date) -> [Attention] {
+  /// An account whose provider is not among `knownProviders` (when given) cannot be refreshed
+  /// or revoked: its provider was removed with `providers remove --force`.
+  static func attention(
+    _ listing: AgentListing, now: Date, knownProviders: Set<ProviderID>? = nil
+  ) -> [Attention] {
     let readable = listing.accounts.compactMap { account -> Attention? in
       let fix = AccountsError.signInCommand(for: account.name)
-      func needs(_ problem: Problem, _ message: String) -> Attention {
+      func needs(_ problem: Problem, _ message: String, fix: String = fix) -> Attention {
         let name = account.name.description
         return Attention(
           account: name, reference: name, problem: problem, message: message, fix: fix)
+      }
+      let provider = account.name.provider
+      if let knownProviders, !knownProviders.contains(provider) {
+        return needs(
+          .providerMissing,
+          "its provider \(provider) is not configured any more, so its token is neither "
+            + "refreshed nor revoked: add the provider back, or remove the account",
+          fix: "authtui logout '\(account.name)' --local-only")
       }
       guard account.usable else {
         return needs(.signInNeeded, "needs a new sign-in: it holds no token it can use")

@@ -610,6 +610,15 @@ import Testing
         == "Removed \(Self.shown("dyn")); its registration at the server was deleted too.\n")
     #expect(!FileManager.default.fileExists(atPath: Self.path(cli, "dyn")))
     #expect(await cli.stat("registration_deletions") == 1)
+    // The account left behind is said to need attention, with its removal.
+    let status = try await cli.run(["status"])
+    #expect(status.status == 1)
+    #expect(
+      status.stdout.contains(
+        "dyn/alice: its provider dyn is not configured any more, so its token is neither "
+          + "refreshed nor revoked: add the provider back, or remove the account\n"
+          + "  fix: authtui logout 'dyn/alice' --local-only"),
+      "\(status.stdout)")
     let gone = try await cli.run(["providers", "remove", "dyn"])
     #expect(gone.status == 4)
     let preset = try await cli.run(["providers", "remove", "hivesigner", "--force"])

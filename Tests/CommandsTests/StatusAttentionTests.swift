@@ -32,6 +32,28 @@ import Testing
       ).map { ($0.account, $0.problem.rawValue) })
   }
 
+  @Test func anAccountWhoseProviderIsGoneNeedsAttentionWithItsRemoval() {
+    let items = StatusCommand.attention(
+      AgentListing(
+        accounts: [Self.account("left", refreshable: true, expiresIn: 3600)], damaged: []),
+      now: Self.now, knownProviders: ["github"])
+    #expect(
+      items == [
+        StatusCommand.Attention(
+          account: "simkl/left", reference: "simkl/left", problem: .providerMissing,
+          message: "its provider simkl is not configured any more, so its token is neither "
+            + "refreshed nor revoked: add the provider back, or remove the account",
+          fix: "authtui logout 'simkl/left' --local-only")
+      ])
+    // Among the known providers, the same account is fine.
+    #expect(
+      StatusCommand.attention(
+        AgentListing(
+          accounts: [Self.account("left", refreshable: true, expiresIn: 3600)], damaged: []),
+        now: Self.now, knownProviders: ["simkl"]
+      ).isEmpty)
+  }
+
   @Test func aRefreshableOrLongLivedAccountIsFine() {
     #expect(
       Self.problems([
