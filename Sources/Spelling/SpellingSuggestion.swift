@@ -9,7 +9,7 @@ public enum SpellingSuggestion {
     let length = name.count
     return candidates.enumerated()
       .filter { abs($0.element.count - length) <= maximumDistance }
-      .map { (offset: $0.offset, name: $0.element, distance: editDistance(name, $0.element)) }
+      .map { (offset: $0.offset, name: $0.element, distance: distance(name, $0.element)) }
       .filter { $0.distance <= maximumDistance }
       .sorted { ($0.distance, $0.offset) < ($1.distance, $1.offset) }
       .map(\.name)
@@ -25,12 +25,19 @@ public enum SpellingSuggestion {
     // The lengths' difference is a lower bound of the distance: a long name (a hostile file's
     // 200,000-character key) is not compared letter by letter with every candidate.
     for candidate in candidates where abs(candidate.count - length) <= maximumDistance {
-      let distance = editDistance(name, candidate)
+      let distance = distance(name, candidate)
       if distance <= maximumDistance, distance < (best?.distance ?? Int.max) {
         best = (candidate, distance)
       }
     }
     return best?.name
+  }
+
+  /// How far `name` is from `candidate` for a suggestion: the edit distance of their lowercase
+  /// forms, so that `SANDBOX/ALICE` or a provider id typed `Work` finds `sandbox/alice` and
+  /// `work` (ids and most names are lowercase; the caps lock and the shift key are slips).
+  static func distance(_ name: String, _ candidate: String) -> Int {
+    editDistance(name.lowercased(), candidate.lowercased())
   }
 
   /// Levenshtein distance between two strings, counted in characters.

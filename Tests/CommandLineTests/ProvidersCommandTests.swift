@@ -3,6 +3,17 @@ import TestSupport
 import Testing
 
 @Suite struct ProvidersCommandTests {
+  @Test func aNameTypedInCapitalsIsSuggestedInItsOwnCase() async throws {
+    let config = try TemporaryDirectory()
+    let result = try await ChildProcess.run(
+      Products.authtui, ["providers", "show", "GITHUB"],
+      environment: ChildProcess.environment(["AUTHTUI_CONFIG_DIR": config.path]))
+    #expect(result.status == 4)
+    #expect(
+      result.stderr
+        == "authtui: no provider GITHUB; did you mean one of these?\n  github\n  gitlab\n")
+  }
+
   @Test func showingAProviderWhoseFileIsBrokenPointsAtTheFileNotAtASpelling() async throws {
     let config = try TemporaryDirectory()
     try FileManager.default.createDirectory(
