@@ -264,53 +264,24 @@ struct ProvidersAddCommand: AsyncParsableCommand {
   }
 
   /// A discovery failure: the issuer itself is a usage error (2), the server's fault or the
-  /// network's is 7.
+  /// network's is 7. The words are `ProviderAdditionError`'s, which the UI's form shows too,
+  /// with `--issuer` named where the option is at fault.
   private static func discoveryFailure(_ error: AuthError, issuer: String) -> CommandFailure {
-    if case .discoveryFailed(.credentialsInIssuer(let credentials)) = error {
+    let said = ProviderAdditionError.discovery(error, issuer: issuer).description
+    switch error {
+    case .discoveryFailed(.credentialsInIssuer(let credentials)):
+      // The issuer is not repeated: the password is in it.
       return CommandFailure(
         exitCode: .usage, message: "--issuer \(credentials.problem)", code: error.code)
-    }
-    if case .discoveryFailed(.unreachableIssuer(_, let problem)) = error {
+    case .discoveryFailed(.unreachableIssuer), .discoveryFailed(.invalidIssuer):
+      return CommandFailure(exitCode: .usage, message: "--issuer " + said, code: error.code)
+    case .discoveryFailed(.issuerMismatch(_, let received?)):
       return CommandFailure(
-        exitCode: .usage, message: "--issuer \(issuer) is not a valid URL: \(problem)",
-        code: error.code)
-    }
-    if case .discoveryFailed(.invalidIssuer) = error {
-      return CommandFailure(
-        exitCode: .usage,
-        message: "--issuer \(issuer) is not an https URL (http only on 127.0.0.1) without query "
-          + "or fragment; give the server's issuer, for example https://id.example.com",
-        code: error.code)
-    }
-    if case .discoveryFailed(.issuerMismatch(_, let received?)) = error {
-      return CommandFailure(
-        exitCode: .providerError,
-        message: "the server at \(issuer) names its issuer \(received); give exactly that: "
-          + "--issuer \(received)", code: error.code)
-    }
-    // There is no provider file yet: the document's own problems are said of the server.
-    let message: String
-    switch error {
-    case .discoveryFailed(.documentNotFound):
-      message = ProviderAdditionError.discovery(error, issuer: issuer).description
-    case .discoveryFailed(.missingMember(let name)):
-      message = "\(issuer)'s metadata has no `\(name)`, which authtui needs; " + Self.serverFix
-    case .discoveryFailed(.invalidEndpoint(let name)):
-      message = "\(issuer)'s metadata has an unusable `\(name)`; " + Self.serverFix
-    case .discoveryFailed(.insecureEndpoint(let name)):
-      message =
-        "\(issuer)'s metadata gives a plain http `\(name)` (only 127.0.0.1 may use http); "
-        + Self.serverFix
+        exitCode: .providerError, message: said + ": --issuer \(received)", code: error.code)
     default:
-      message = "\(issuer) could not be discovered: \(error.message)"
+      return CommandFailure(exitCode: .providerError, message: said, code: error.code)
     }
-    return CommandFailure(exitCode: .providerError, message: message, code: error.code)
   }
-
-  /// What to do about a server whose metadata authtui cannot use.
-  private static let serverFix =
-    "its administrator can fix that, or you can write the provider file with its endpoints "
-    + "yourself (docs/providers.md)"
 
   static func failure(_ error: ProviderAdditionError) -> CommandFailure {
     let exitCode: ExitCode

@@ -239,6 +239,11 @@ public enum ProviderAdditionError: Error, Sendable, Equatable, CustomStringConve
   /// The server did not register authtui, or registered it in a way it cannot use.
   case registration(AuthError)
 
+  /// What to do about a server whose metadata authtui cannot use.
+  private static let serverFix =
+    "its administrator can fix that, or you can write the provider file with its endpoints "
+    + "yourself (docs/providers.md)"
+
   public var description: String {
     switch self {
     case .credentialsInIssuer(let credentials),
@@ -277,6 +282,14 @@ public enum ProviderAdditionError: Error, Sendable, Equatable, CustomStringConve
     case .discovery(.discoveryFailed(.documentNotFound(let url, let status, _)), let issuer):
       return "\(issuer) publishes neither OpenID discovery nor RFC 8414 metadata (\(url) "
         + "answered HTTP \(status)); check the issuer URL: the server's documentation names it"
+    // There is no provider file yet: the metadata's own problems are said of the server.
+    case .discovery(.discoveryFailed(.missingMember(let name)), let issuer):
+      return "\(issuer)'s metadata has no `\(name)`, which authtui needs; " + Self.serverFix
+    case .discovery(.discoveryFailed(.invalidEndpoint(let name)), let issuer):
+      return "\(issuer)'s metadata has an unusable `\(name)`; " + Self.serverFix
+    case .discovery(.discoveryFailed(.insecureEndpoint(let name)), let issuer):
+      return "\(issuer)'s metadata gives a plain http `\(name)` (only 127.0.0.1 may use http); "
+        + Self.serverFix
     case .discovery(let error, let issuer):
       return "\(issuer) could not be discovered: \(error.message)"
     case .noRedirectPort:
