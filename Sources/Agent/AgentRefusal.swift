@@ -96,6 +96,9 @@ extension AgentRefusal {
     case .timedOut:
       return "the agent asked for confirmation and nobody allowed it within \(seconds) s: "
         + whereToConfirm
+    case .agentStopped:
+      return "the agent asked for confirmation, but it was stopped before anyone answered; "
+        + "ask again"
     case .nobodyToAsk, .allowedInUI, .allowedByCommand, .allowedEarlier:
       return "the agent asked for confirmation, but no authtui was open on its vault and "
         + "AUTHTUI_CONFIRM_COMMAND is not set: " + whereToConfirm

@@ -146,6 +146,9 @@ package actor AgentService {
   /// one, so the agent closes the vault only after this.
   package func drain() async {
     stopping = true
+    // A request held for confirmation would keep the agent, and the vault's key, up to a
+    // window longer: it is denied now.
+    await confirmation.close()
     if running == 0 && refreshing == 0 { return }
     await withCheckedContinuation { drainWaiters.append($0) }
   }

@@ -25,6 +25,9 @@ package actor ConfirmationDesk {
     case nobodyToAsk
     /// Nobody answered within the window.
     case timedOut
+    /// The agent was stopped while the request waited (`agent stop`, SIGTERM, its lifetime):
+    /// it no longer answers for the vault, so nobody may allow the request.
+    case agentStopped
 
     /// How the agent's log of requests says it (`agent status`).
     package var words: String {
@@ -37,6 +40,7 @@ package actor ConfirmationDesk {
       case .deniedByCommand: return "denied by AUTHTUI_CONFIRM_COMMAND"
       case .nobodyToAsk: return "nobody to ask"
       case .timedOut: return "nobody answered in time"
+      case .agentStopped: return "the agent stopped before anyone answered"
       }
     }
 
@@ -45,7 +49,7 @@ package actor ConfirmationDesk {
       switch self {
       case .allowedInUI(let decision): return decision != .deny
       case .allowedByCommand, .allowedEarlier: return true
-      case .deniedInUI, .deniedByCommand, .nobodyToAsk, .timedOut: return false
+      case .deniedInUI, .deniedByCommand, .nobodyToAsk, .timedOut, .agentStopped: return false
       }
     }
   }
@@ -68,6 +72,10 @@ package actor ConfirmationDesk {
     let reply: CheckedContinuation<Outcome, Never>
   }
   private var waiting: [Int: Waiting] = [:]
+  /// The confirm commands asking now, by question: `close` ends them.
+  private var asking: [Int: Task<String?, Never>] = [:]
+  /// Set by `close`: nothing more is asked, and nothing is allowed.
+  private var closed = false
   private var allowances: [Allowance: Date] = [:]
   private var lastAskedByUI: Date?
 
@@ -85,6 +93,7 @@ package actor ConfirmationDesk {
   package func confirm(
     account: AccountName, requester: String, forwarded: Bool, scope: String
   ) async -> Outcome {
+    if closed { return .agentStopped }
     let key = Allowance(account: account, scope: scope)
     if let until = allowances[key] {
       if until > now() { return .allowedEarlier(until: until) }
@@ -105,8 +114,25 @@ package actor ConfirmationDesk {
       }
     }
     guard let command else { return .nobodyToAsk }
-    if let refusal = await command(question, window) { return .deniedByCommand(refusal) }
+    let window = self.window
+    let asked = Task { await command(question, window) }
+    asking[question.id] = asked
+    let refusal = await asked.value
+    asking[question.id] = nil
+    // A command that allowed just as the agent began to stop allows nothing: the agent
+    // hands out no token from then on.
+    if closed { return .agentStopped }
+    if let refusal { return .deniedByCommand(refusal) }
     return .allowedByCommand
+  }
+
+  /// The agent is stopping: every question waiting is answered `.agentStopped` at once (its
+  /// caller is told so, rather than held while the agent keeps the vault's key up to a
+  /// window longer), every confirm command asking is ended, and no question is asked again.
+  package func close() {
+    closed = true
+    for id in Array(waiting.keys) { settle(id, with: .agentStopped) }
+    for task in asking.values { task.cancel() }
   }
 
   /// The questions waiting now, oldest first; asking marks a UI as open.

@@ -11,7 +11,8 @@ import Isolation
 ///
 /// It runs with `/bin/sh -c` (the variable may carry arguments), in a process group of its
 /// own, with the agent's standard output and error (its log). One that has not ended when the
-/// deadline comes is killed with its whole group, and that denies.
+/// deadline comes, or whose asking is cancelled (the agent is stopping), is killed with its
+/// whole group, and that denies.
 public struct ConfirmCommand: Sendable {
   /// The variable, read by the agent when it starts.
   public static let variable = "AUTHTUI_CONFIRM_COMMAND"
@@ -61,8 +62,14 @@ public struct ConfirmCommand: Sendable {
       // Its own session and group (`detached`): the shell and whatever it started.
       kill(-process.pid, SIGKILL)
     }
-    let termination = await ended.value
+    // Cancelled (the agent is stopping): the command and its dialog end now.
+    let termination = await withTaskCancellationHandler {
+      await ended.value
+    } onCancel: {
+      kill(-process.pid, SIGKILL)
+    }
     killer.cancel()
+    if Task.isCancelled { return "\(Self.variable) was stopped unanswered" }
     if termination.succeeded { return nil }
     if termination == .signalled(SIGKILL) {
       return "\(Self.variable) did not answer within \(Int(timeout)) s"

@@ -37,6 +37,42 @@ final class ConfirmationDeskTests: XCTestCase {
     throw NoQuestion()
   }
 
+  func testClosingDeniesTheQuestionsWaitingEndsTheCommandAskingAndAsksNoMore() async throws {
+    let desk = ConfirmationDesk(window: 600, command: nil)
+    _ = await desk.questions()  // the UI is open
+    let inUI = Task {
+      await desk.confirm(
+        account: "sandbox/alice", requester: "curl (pid 9)", forwarded: false, scope: "local:curl")
+    }
+    _ = try await question(on: desk)
+    await desk.close()
+    let closedInUI = await inUI.value
+    XCTAssertEqual(closedInUI, .agentStopped)
+    XCTAssertFalse(closedInUI.allowed)
+    let afterwards = await desk.confirm(
+      account: "sandbox/alice", requester: "curl (pid 9)", forwarded: false, scope: "local:curl")
+    XCTAssertEqual(afterwards, .agentStopped)
+
+    // A confirm command asking is cancelled, and even its "allowed" then allows nothing.
+    let started = AsyncStream<Void>.makeStream()
+    let commandDesk = ConfirmationDesk(
+      window: 600,
+      command: { _, _ in
+        started.continuation.yield()
+        while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(10)) }
+        return nil
+      })
+    let byCommand = Task {
+      await commandDesk.confirm(
+        account: "sandbox/alice", requester: "curl (pid 9)", forwarded: false, scope: "local:curl")
+    }
+    var iterator = started.stream.makeAsyncIterator()
+    _ = await iterator.next()
+    await commandDesk.close()
+    let closedByCommand = await byCommand.value
+    XCTAssertEqual(closedByCommand, .agentStopped)
+  }
+
   func testWithNoUIAndNoCommandTheRequestIsDeniedAtOnce() async {
     let desk = ConfirmationDesk(window: 600, command: nil)
     let outcome = await desk.confirm(

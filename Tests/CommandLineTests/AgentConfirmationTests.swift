@@ -135,6 +135,47 @@ import Testing
     await AgentManagementTests.cleanUp(pid, cli)
   }
 
+  @Test func stoppingTheAgentDeniesAHeldRequestAtOnceEndsItsCommandAndReturnsOnceItEnded()
+    async throws
+  {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    // The confirm command says it was asked (with its pid), then would wait far past any test.
+    let asked = cli.folder.file("asked")
+    let command =
+      "cat >/dev/null; echo $$ >'\(asked).new'; mv '\(asked).new' '\(asked)'; exec sleep 900"
+    let pid = try await Self.startAgent(
+      cli, ["--confirm", "always"], ["AUTHTUI_CONFIRM_COMMAND": command])
+    async let held = cli.run(["token", "sandbox/alice"], Self.wrongPassphrase)
+    let deadline = Date().addingTimeInterval(60)
+    while !FileManager.default.fileExists(atPath: asked), Date() < deadline {
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    let commandPID = try #require(
+      Int32(try String(contentsOfFile: asked, encoding: .utf8).trimmingCharacters(in: .newlines)))
+    let stop = try await cli.run(["agent", "stop"])
+    #expect(stop.status == 0, "\(stop.stderr)")
+    // Stopped means ended, the vault's key with it, and the confirm command with it.
+    #expect(Self.hasEnded(pid))
+    #expect(Self.hasEnded(commandPID))
+    let denied = try await held
+    #expect(denied.status == 6, "\(denied.stderr)")
+    #expect(denied.stdout.isEmpty)
+    #expect(
+      denied.stderr
+        == "authtui: the agent asked for confirmation, but it was stopped before anyone "
+        + "answered; ask again\n")
+  }
+
+  /// True once `pid` is gone or a zombie nobody has reaped yet.
+  static func hasEnded(_ pid: Int32) -> Bool {
+    guard kill(pid, 0) == 0 else { return true }
+    let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+    guard let close = stat.lastIndex(of: ")") else { return true }
+    let state = stat[stat.index(after: close)...].split(separator: " ").first
+    return state == "Z" || state == "X"
+  }
+
   @Test func withNobodyToAskTheRequestIsDeniedSayingWhereToConfirm() async throws {
     let cli = try await CLIHarness.start()
     try await cli.login("sandbox")

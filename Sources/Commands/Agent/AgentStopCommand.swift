@@ -7,7 +7,8 @@ import Spelling
 #endif
 
 /// `authtui agent stop`: stops the agent on this user's socket, as SIGTERM does, and returns
-/// once its socket is gone.
+/// once its process has ended (its socket goes first; the process then finishes the requests
+/// it is answering and closes the vault).
 struct AgentStopCommand: AsyncParsableCommand {
   /// How long the agent may take to stop: a refresh it is finishing has the provider's 30 s.
   static let stopTimeout: TimeInterval = 40
@@ -18,8 +19,9 @@ struct AgentStopCommand: AsyncParsableCommand {
     details: """
       Asks the agent on the socket (AUTHTUI_AGENT_SOCKET, else the default) who it is, checks
       that it is an agent of yours (the socket's peer credentials), sends its process SIGTERM
-      and waits until it has removed its socket (up to 40 s: a refresh it is storing finishes
-      first). `authtui token` then unlocks the vault itself again. Exit 1 when no agent runs.
+      and waits until it has ended (up to 40 s: a refresh it is storing finishes first; a
+      request held for confirmation is denied at once). `authtui token` then unlocks the
+      vault itself again. Exit 1 when no agent runs.
       """)
 
   var global = GlobalOptions()
@@ -41,7 +43,8 @@ struct AgentStopCommand: AsyncParsableCommand {
   }
 
   /// Sends the agent `pid`, proven to listen on `location`, SIGTERM, and returns once it
-  /// has removed its socket (`vault lock` stops it the same way).
+  /// has removed its socket and ended, the vault's key gone with it (`vault lock` stops it
+  /// the same way).
   static func stop(pid: Int32, at location: AgentSocketLocation) async throws(CommandFailure) {
     guard kill(pid, SIGTERM) == 0 else {
       throw CommandFailure(
@@ -49,7 +52,7 @@ struct AgentStopCommand: AsyncParsableCommand {
         message: "cannot stop the agent (PID \(pid)): \(String(cString: strerror(errno)))")
     }
     let deadline = Date().addingTimeInterval(Self.stopTimeout)
-    while location.exists {
+    while location.exists || !Self.hasEnded(pid) {
       guard Date() < deadline else {
         throw CommandFailure(
           exitCode: .failure,
@@ -60,5 +63,20 @@ struct AgentStopCommand: AsyncParsableCommand {
       }
       try? await Task.sleep(for: .milliseconds(20))
     }
+  }
+
+  /// True once process `pid` has ended: gone, or a zombie its parent has not reaped yet (a
+  /// test or a shell that started the agent in the foreground).
+  static func hasEnded(_ pid: Int32) -> Bool {
+    // ESRCH: gone; EPERM: the number is another user's process now, so ours is gone too.
+    if kill(pid, 0) != 0 { return true }
+    guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else {
+      return true
+    }
+    // The state (field 3) follows the command name, which is in parentheses and may hold
+    // either: it is the first field after the last `)`.
+    guard let close = text.lastIndex(of: ")") else { return false }
+    let state = text[text.index(after: close)...].split(separator: " ").first
+    return state == "Z" || state == "X"
   }
 }
