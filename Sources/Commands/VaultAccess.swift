@@ -72,10 +72,11 @@ package enum VaultAccess {
   /// `cachedKey: false` always asks for the passphrase (`vault passwd`, `vault unlock`: a
   /// person proves they know it).
   package static func unlock(
-    _ vault: Vault, with source: PassphraseSource, prompt: String, cachedKey: Bool = true
+    _ vault: Vault, with source: PassphraseSource, prompt: String, cachedKey: Bool = true,
+    warn: (@Sendable (String) -> Void)? = { Console().err("authtui: " + $0) }
   ) async throws(CommandFailure) {
     if cachedKey, await unlockWithCachedKey(vault) { return }
-    let passphrase = try await read(source, prompt: prompt)
+    let passphrase = try await read(source, prompt: prompt, warn: warn)
     let path = vault.location.fileURL.path
     let waiting = UnlockWaiting { others, turns in
       Console().err(
@@ -110,9 +111,13 @@ package enum VaultAccess {
   }
 
   /// Reads a passphrase, turning a failure into exit code 3 (6 when the user cancelled).
-  static func read(_ source: PassphraseSource, prompt: String, confirmation: String? = nil)
-    async throws(CommandFailure) -> Passphrase
-  {
+  /// `warn` is told when the passphrase's file can be read by other users (the UI, whose
+  /// screen standard error would damage, gives nil).
+  static func read(
+    _ source: PassphraseSource, prompt: String, confirmation: String? = nil,
+    warn: (@Sendable (String) -> Void)? = { Console().err("authtui: " + $0) }
+  ) async throws(CommandFailure) -> Passphrase {
+    if let warn, let exposure = source.exposure { warn(exposure) }
     do {
       return try await source.read(prompt: prompt, confirmation: confirmation)
     } catch {

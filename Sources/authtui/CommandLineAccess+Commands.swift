@@ -8,7 +8,8 @@ extension CommandLineAccess {
   static let commandLine = CommandLineAccess(
     unlock: { vault, source in
       do throws(CommandFailure) {
-        try await VaultAccess.unlock(vault, with: source, prompt: "")
+        // No warning on standard error: the UI's screen is up.
+        try await VaultAccess.unlock(vault, with: source, prompt: "", warn: nil)
         return nil
       } catch {
         return error.message

@@ -173,6 +173,23 @@ import Vault
     #expect(status.stderr.contains(chmodLine))
   }
 
+  @Test func aPassphraseFileOthersMayReadIsWarnedOfWithTheChmodToRun() async throws {
+    try await makeVault()
+    let file = directory.file("passphrase")
+    try "old pass phrase\n".write(toFile: file, atomically: true, encoding: .utf8)
+    #expect(chmod(file, 0o644) == 0)
+    let warned = try await authtui(["list"], ["AUTHTUI_PASSPHRASE_FILE": file])
+    #expect(warned.status == 0, "\(warned.stderr)")
+    #expect(
+      warned.stderr
+        == "authtui: warning: \(file) (named by AUTHTUI_PASSPHRASE_FILE) is readable by other "
+        + "users (mode 0644), and so is the vault's passphrase in it; run `chmod 600 '\(file)'`\n")
+    #expect(chmod(file, 0o600) == 0)
+    let quiet = try await authtui(["list"], ["AUTHTUI_PASSPHRASE_FILE": file])
+    #expect(quiet.status == 0, "\(quiet.stderr)")
+    #expect(quiet.stderr.isEmpty, "\(quiet.stderr)")
+  }
+
   /// A folder, a FIFO or a device where the vault file goes is named as such, never given a
   /// `chmod 600` (which on /dev/null would break the system) nor opened (a FIFO would hang).
   @Test func aVaultPathThatIsNoFileIsSaidToBeWhatItIs() async throws {
