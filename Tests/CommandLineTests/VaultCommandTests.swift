@@ -253,6 +253,24 @@ import Vault
         + " AUTHTUI_PASSPHRASE_FILE or AUTHTUI_PASSPHRASE_COMMAND\n")
   }
 
+  /// A name that cannot be an account's is said before a passphrase is asked (a person
+  /// would type it only to learn that), here where none could be.
+  @Test func aMalformedAccountNameIsAUsageErrorBeforeAnyPassphrase() async throws {
+    try await makeVault()
+    for arguments in [
+      ["token", "/alice"], ["logout", "simkl/"], ["export", ""], ["exec", "/x", "--", "true"],
+      ["rename", "simkl/", "bob"],
+    ] {
+      let result = try await authtui(arguments, withoutTerminal: true)
+      #expect(result.status == 2, "\(arguments): \(result.stderr)")
+      #expect(
+        result.stderr.hasPrefix(
+          "authtui: \"\(arguments[1])\" is not an account name; write PROVIDER/LABEL (for "
+            + "example simkl/alice), or PROVIDER alone when it has one account"),
+        "\(arguments): \(result.stderr)")
+    }
+  }
+
   @Test func initOnATerminalAsksTwiceWithEchoOff() async throws {
     let session = try await TmuxSession.start(
       command: "env -u AUTHTUI_PASSPHRASE AUTHTUI_VAULT='\(path)' '\(Products.authtui)' vault init")

@@ -13,9 +13,20 @@ extension ValueType where Value == String {
   /// A folder's path (a shell completes folder names).
   static var folder: ValueType { ValueType(completion: .folders) { text, _ in text } }
 
-  /// An account's name (`PROVIDER/LABEL`, `PROVIDER` or `#ID`), checked by the account book
-  /// when it is used; a shell completes the vault's account names.
-  static var account: ValueType { ValueType(completion: .accounts) { text, _ in text } }
+  /// An account's name (`PROVIDER/LABEL`, `PROVIDER` or `#ID`): its form is checked here, so
+  /// that a malformed one is a usage error before any passphrase is asked; whether such an
+  /// account exists, by the account book when it is used. A shell completes the vault's
+  /// account names.
+  static var account: ValueType {
+    ValueType(completion: .accounts) { text, _ throws(CommandFailure) in
+      do throws(AccountsError) {
+        _ = try AccountReference(parsing: text)
+      } catch {
+        throw CommandFailure(exitCode: ExitCode(error), message: error.message)
+      }
+      return text
+    }
+  }
 
   /// A provider as typed, checked against the catalog when it is used (`login PROVIDER`); a
   /// shell completes the provider ids.
