@@ -61,7 +61,7 @@ extension ScreenSnapshotTests {
     Snapshot.check(driver.frame, Self.name("other-provider-error", size))
   }
 
-  @Test(arguments: sizes) func renameDialog(size: Size) {
+  @Test(arguments: sizes + [AppView.minimumSize]) func renameDialog(size: Size) {
     var driver = Driver(size: size)
     driver.select("bob")
     driver.press(.character("l"))
@@ -92,7 +92,7 @@ extension ScreenSnapshotTests {
     Snapshot.check(driver.frame, Self.name("passphrase-refused", size))
   }
 
-  @Test(arguments: sizes) func renameDialogRefusingALabel(size: Size) {
+  @Test(arguments: sizes + [AppView.minimumSize]) func renameDialogRefusingALabel(size: Size) {
     var driver = Driver(size: size)
     driver.select("bob")
     driver.press(.character("l"))

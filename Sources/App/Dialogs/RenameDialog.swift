@@ -58,23 +58,40 @@ extension RenameForm: WaitingForm {
     }
     let width = min(body.size.columns - 4, 64)
     let provider = account.provider.rawValue
+    let last = RenameView.lastLines(self, state: state, now: now, width: width - 4)
+    // The rows go first to the field and what is said under it (a refusal is read whole),
+    // then to a blank row between them, to the note, whole, and last to the blank rows at the
+    // top and bottom: on a short screen a note cut short would say nothing the title and the
+    // field do not.
     let note = TextWrap.lines(
       "The label follows the provider in \(provider)/LABEL, the name `authtui token` and the "
-        + "other commands take.", width: width - 4, limit: 2)
-    let last = RenameView.lastLines(self, state: state, now: now, width: width - 4)
+        + "other commands take.", width: width - 4, limit: 4)
+    let under = Array(last.prefix(max(1, body.size.rows - 3)))
+    var spare = body.size.rows - 3 - under.count
+    func take(_ rows: Int) -> Bool {
+      guard spare >= rows else { return false }
+      spare -= rows
+      return true
+    }
+    let belowField = take(1) ? 1 : 0
+    let shown = take(note.count + 1) ? note : []
+    let top = take(1) ? 1 : 0
+    let bottom = take(1) ? 1 : 0
+    let noteRows = shown.isEmpty ? 0 : shown.count + 1
     let inner = Chrome.dialog(
       "Rename \(account)",
-      size: Size(rows: 2 + note.count + 1 + 1 + 1 + last.count + 2, columns: width), in: body,
-      buffer: &buffer)
+      size: Size(
+        rows: 2 + top + noteRows + 1 + belowField + under.count + bottom, columns: width),
+      in: body, buffer: &buffer)
     var page = Page(inner)
-    page.skip()
-    for line in note { page.line([(line, .dialog)], in: &buffer) }
-    page.skip()
+    page.skip(top)
+    for line in shown { page.line([(line, .dialog)], in: &buffer) }
+    page.skip(shown.isEmpty ? 0 : 1)
     let cursor = InputLine.draw(
       "Label", label, placeholder: "the new label", row: page.row, column: inner.left,
       labelWidth: 7, width: inner.size.columns - 7, in: &buffer)
-    page.skip(2)
-    for (text, role) in last { page.line([(text, role)], in: &buffer) }
+    page.skip(1 + belowField)
+    for (text, role) in under { page.line([(text, role)], in: &buffer) }
     buffer.cursor = pending == nil ? cursor : nil
   }
 
