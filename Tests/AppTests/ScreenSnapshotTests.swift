@@ -340,7 +340,8 @@ import Testing
     Snapshot.check(driver.frame, Self.name("message-wrapped", size))
   }
 
-  @Test(arguments: messageSizes) func unlockShowsALongProblemWhole(size: Size) {
+  @Test(arguments: messageSizes + [AppView.minimumSize])
+  func unlockShowsALongProblemWhole(size: Size) {
     var driver = Driver(size: size, unlocked: false)
     let problem =
       "the passphrase typed does not open the vault /home/someone/.local/share/authtui/vault.db "

@@ -14,16 +14,34 @@ enum UnlockView {
     // Heading, path, blank, one or two fields, blank, the note, then the demo notice: the box
     // grows with the note so a long problem is shown whole.
     let path = TextWrap.lines(state.configuration.vaultPath, width: width)
-    let wanted =
-      2 + path.count + (form.creating ? 2 : 1) + 1 + note.lines(width: width).count
-      + (demo.isEmpty ? 0 : 1 + demo.count)
+    let fields = form.creating ? 2 : 1
+    let noteLines = note.lines(width: width).count
+    let wanted = 2 + path.count + fields + 1 + noteLines + (demo.isEmpty ? 0 : 1 + demo.count)
+    // On a short screen the note (a problem above all) is still shown whole: the rows go
+    // first to the fields and the note, then to the path, the blank rows, and last to the
+    // heading the title bar repeats and the demo notice.
+    var spare = body.size.rows - fields - noteLines
+    func take(_ rows: Int) -> Bool {
+      guard spare >= rows else { return false }
+      spare -= rows
+      return true
+    }
+    let showsPath = take(path.count)
+    let gapBelow = take(1)
+    let gapAbove = take(1)
+    let heading = take(1)
+    let showsDemo = !demo.isEmpty && take(1 + demo.count)
     let height = min(body.size.rows, max(11, wanted))
     let area = body.centered(Size(rows: height, columns: width))
     var page = Page(area)
-    page.line(
-      [(form.creating ? "Create your vault" : "Unlock your vault", .dialogTitle)], in: &buffer)
-    page.wrapped(state.configuration.vaultPath, role: .listSecondary, in: &buffer)
-    page.skip()
+    if heading {
+      page.line(
+        [(form.creating ? "Create your vault" : "Unlock your vault", .dialogTitle)], in: &buffer)
+    }
+    if showsPath {
+      page.wrapped(state.configuration.vaultPath, role: .listSecondary, in: &buffer)
+    }
+    if gapAbove { page.skip() }
     let labelWidth = 12
     var cursor: Point?
     func input(_ label: String, _ field: TextField, focused: Bool) {
@@ -43,13 +61,13 @@ enum UnlockView {
     if form.creating {
       input("Again", form.repeated, focused: form.focus == 1)
     }
-    page.skip()
+    if gapBelow { page.skip() }
     if form.pending != nil {
       page.line([(Chrome.spinner(at: now), .spinner), (" " + note.text, note.role)], in: &buffer)
     } else {
       page.wrapped(note.text, role: note.role, in: &buffer)
     }
-    if let demo = state.configuration.demoNotice {
+    if let demo = state.configuration.demoNotice, showsDemo {
       page.skip()
       page.wrapped(demo, role: .notice, in: &buffer)
     }
