@@ -231,6 +231,10 @@ enum SignInView {
       return
     }
     let demo = demoSentence(attempt, state: state, now: now)
+    // What gives way, on a short screen, to the address: the blank row above the countdown,
+    // then the sentence about a browser on another machine (its key stays in the hints).
+    var gap = 1
+    var secondary = true
     if attempt.method == .pkce {
       let opened = attempt.browserOpened && attempt.browserProblem == nil
       let intro: String
@@ -242,13 +246,23 @@ enum SignInView {
         intro = "Open this address in a browser and approve:"
       }
       page.wrapped(intro, role: .details, in: &buffer)
-      // The address gets every row the text below leaves, so that it can be read whole where
-      // the copy key cannot reach a clipboard (a terminal without OSC 52, tmux that drops it);
-      // the sentences below are never cut for it.
-      let urlLines = max(1, page.remaining - 1 - waitingRows(attempt, state: state, page))
+      // The address is read whole where the copy key cannot reach a clipboard (a terminal
+      // without OSC 52, tmux that drops it): it gets every row the waiting line and the
+      // countdown leave, the blank row and the secondary sentence below giving theirs first
+      // when it needs them; those are dropped whole, never cut.
+      let address = progress?.authorizationURL?.absoluteString ?? ""
+      let whole = TextWrap.lines(address, width: page.rect.size.columns).count
+      if attempt.paste == nil,
+        page.remaining - 1 - waitingRows(attempt, state: state, page, secondary: true) < whole
+      {
+        secondary = false
+        if page.remaining - 1 - waitingRows(attempt, state: state, page, secondary: false) < whole {
+          gap = 0
+        }
+      }
+      let below = waitingRows(attempt, state: state, page, secondary: secondary)
       page.wrapped(
-        progress?.authorizationURL?.absoluteString ?? "", role: .url, limit: urlLines,
-        in: &buffer)
+        address, role: .url, limit: max(1, page.remaining - gap - below), in: &buffer)
     } else {
       if let qr = QRPlacement(progress, in: area) {
         qr.draw(in: &buffer)
@@ -269,8 +283,8 @@ enum SignInView {
         for line in big { page.line([(line, .code)], indent: 1, in: &buffer) }
       }
     }
-    page.skip()
-    drawWaiting(attempt, state: state, page: &page, now: now, in: &buffer)
+    page.skip(gap)
+    drawWaiting(attempt, state: state, page: &page, secondary: secondary, now: now, in: &buffer)
   }
 
   /// What the demo's approver does with this attempt's page, counting down to its answer;
@@ -361,20 +375,24 @@ enum SignInView {
 
   /// How many rows `drawWaiting` takes below `page`'s next row (it is drawn on a copy of the
   /// screen to count them).
-  private static func waitingRows(_ attempt: SignInAttemptState, state: AppState, _ page: Page)
-    -> Int
-  {
+  private static func waitingRows(
+    _ attempt: SignInAttemptState, state: AppState, _ page: Page, secondary: Bool
+  ) -> Int {
     var probe = Page(
       Rect(
         row: 0, column: page.rect.left, rows: Int.max / 2, columns: page.rect.size.columns))
     var scratch = ScreenBuffer(size: Size(rows: 1, columns: page.rect.right))
-    drawWaiting(attempt, state: state, page: &probe, now: attempt.startedAt, in: &scratch)
+    drawWaiting(
+      attempt, state: state, page: &probe, secondary: secondary, now: attempt.startedAt,
+      in: &scratch)
     return probe.row
   }
 
+  /// The waiting line, the countdown and any warning; with `secondary`, below them what to
+  /// do with a browser on another machine (or the paste field, once open).
   private static func drawWaiting(
-    _ attempt: SignInAttemptState, state: AppState, page: inout Page, now: Date,
-    in buffer: inout ScreenBuffer
+    _ attempt: SignInAttemptState, state: AppState, page: inout Page, secondary: Bool,
+    now: Date, in buffer: inout ScreenBuffer
   ) {
     let progress = attempt.progress
     let waiting: String
@@ -414,7 +432,9 @@ enum SignInView {
     if let notice = progress?.warning {
       page.wrapped("! " + notice, role: .statusWarning, in: &buffer)
     }
-    guard attempt.method == .pkce, progress?.phase == .waitingForBrowser else { return }
+    guard secondary, attempt.method == .pkce, progress?.phase == .waitingForBrowser else {
+      return
+    }
     page.skip()
     if let paste = attempt.paste {
       drawPasteField(paste, page: &page, in: &buffer)
