@@ -79,7 +79,8 @@ extension ScreenSnapshotTests {
     Snapshot.check(driver.frame, Self.name("passphrase", size))
   }
 
-  @Test(arguments: sizes) func passphraseDialogRefusingTheCurrentOne(size: Size) {
+  @Test(arguments: sizes + [AppView.minimumSize])
+  func passphraseDialogRefusingTheCurrentOne(size: Size) {
     var driver = Driver(size: size)
     driver.press(.character("P"))
     for text in ["wrong", "new", "new"] {

@@ -277,7 +277,8 @@ import Testing
     Snapshot.check(driver.frame, Self.name("sign-out-done", size))
   }
 
-  @Test(arguments: sizes) func exportToAnEnvFileWithABadVariableName(size: Size) {
+  @Test(arguments: sizes + [AppView.minimumSize])
+  func exportToAnEnvFileWithABadVariableName(size: Size) {
     var driver = Driver(size: size)
     driver.select("bob")
     driver.press(.character("e"), .tab, .tab, .control("u"))

@@ -100,11 +100,19 @@ extension ExportForm: Dialog {
     }
     let note = TextWrap.lines(noteText, width: width - 4)
     let problem = self.problem.map { TextWrap.lines($0, width: width - 4) } ?? []
-    let rows = 3 + (destination == .envFile ? 2 : 0) + 1 + note.count + problem.count + 2
+    let fields = 1 + (destination == .envFile ? 2 : 0)
+    // On a short screen a problem stays in sight: the blank rows at the top and bottom give
+    // way first, then the note.
+    var budget = RowBudget(rows: body.size.rows, needed: 2 + fields + problem.count)
+    let belowFields = budget.blank()
+    let shown = budget.take(note.count) ? note : []
+    let top = budget.blank()
+    let bottom = budget.blank()
+    let rows = 2 + top + fields + belowFields + shown.count + problem.count + bottom
     let inner = Chrome.dialog(
       "Export \(account)", size: Size(rows: rows, columns: width), in: body, buffer: &buffer)
     var page = Page(inner)
-    page.skip()
+    page.skip(top)
     let labelWidth = 10
     var cursor: Point?
     // Destination: two choices, the chosen one marked.
@@ -134,8 +142,8 @@ extension ExportForm: Dialog {
       input("File", path, focused: focus == .path)
       input("Variable", variable, focused: focus == .variable)
     }
-    page.skip()
-    for line in note { page.line([(line, .dialog)], in: &buffer) }
+    page.skip(belowFields)
+    for line in shown { page.line([(line, .dialog)], in: &buffer) }
     for line in problem { page.line([(line, .dialogWarning)], in: &buffer) }
     buffer.cursor = cursor
   }

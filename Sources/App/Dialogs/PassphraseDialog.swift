@@ -109,24 +109,27 @@ extension PassphraseForm: WaitingForm {
   func draw(state: AppState, body: Rect, now: Date, in buffer: inout ScreenBuffer) {
     let width = min(body.size.columns - 4, 64)
     let last = lastLines(state: state, now: now, width: width - 4)
-    var note = TextWrap.lines(
+    let note = TextWrap.lines(
       "Only the key that opens the vault is rewrapped: the accounts and a running agent carry "
         + "on; another open authtui asks for the new passphrase.", width: width - 4, limit: 3)
-    // On a short screen the note goes first, then the lines between the fields: what went
-    // wrong, under them, stays in sight.
-    var fieldGap = 1
-    func rows() -> Int {
-      2 + (note.isEmpty ? 0 : note.count + 1) + 3 + 2 * fieldGap + 1 + last.count + 2
-    }
-    if rows() > body.size.rows { note = [] }
-    if rows() > body.size.rows { fieldGap = 0 }
+    // On a short screen what went wrong, under the fields, stays in sight: the blank rows at
+    // the top and bottom give way first, then the note, then the rows between the fields.
+    var budget = RowBudget(rows: body.size.rows, needed: 2 + 3 + last.count)
+    let belowFields = budget.blank()
+    let fieldGap = budget.take(2) ? 1 : 0
+    let shown = budget.take(note.count + 1) ? note : []
+    let top = budget.blank()
+    let bottom = budget.blank()
+    let rows =
+      2 + top + (shown.isEmpty ? 0 : shown.count + 1) + 3 + 2 * fieldGap + belowFields
+      + last.count + bottom
     let inner = Chrome.dialog(
-      "Change the vault's passphrase", size: Size(rows: rows(), columns: width), in: body,
+      "Change the vault's passphrase", size: Size(rows: rows, columns: width), in: body,
       buffer: &buffer)
     var page = Page(inner)
-    page.skip()
-    if !note.isEmpty {
-      for line in note { page.line([(line, .dialog)], in: &buffer) }
+    page.skip(top)
+    if !shown.isEmpty {
+      for line in shown { page.line([(line, .dialog)], in: &buffer) }
       page.skip()
     }
     var cursor: Point?
@@ -141,7 +144,7 @@ extension PassphraseForm: WaitingForm {
       if field == focus { cursor = end }
       page.skip()
     }
-    page.skip()
+    page.skip(belowFields)
     for (text, role) in last { page.line([(text, role)], in: &buffer) }
     buffer.cursor = pending == nil ? cursor : nil
   }

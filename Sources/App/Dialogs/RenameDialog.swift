@@ -67,16 +67,11 @@ extension RenameForm: WaitingForm {
       "The label follows the provider in \(provider)/LABEL, the name `authtui token` and the "
         + "other commands take.", width: width - 4, limit: 4)
     let under = Array(last.prefix(max(1, body.size.rows - 3)))
-    var spare = body.size.rows - 3 - under.count
-    func take(_ rows: Int) -> Bool {
-      guard spare >= rows else { return false }
-      spare -= rows
-      return true
-    }
-    let belowField = take(1) ? 1 : 0
-    let shown = take(note.count + 1) ? note : []
-    let top = take(1) ? 1 : 0
-    let bottom = take(1) ? 1 : 0
+    var budget = RowBudget(rows: body.size.rows, needed: 3 + under.count)
+    let belowField = budget.blank()
+    let shown = budget.take(note.count + 1) ? note : []
+    let top = budget.blank()
+    let bottom = budget.blank()
     let noteRows = shown.isEmpty ? 0 : shown.count + 1
     let inner = Chrome.dialog(
       "Rename \(account)",

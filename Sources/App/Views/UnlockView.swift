@@ -20,17 +20,12 @@ enum UnlockView {
     // On a short screen the note (a problem above all) is still shown whole: the rows go
     // first to the fields and the note, then to the path, the blank rows, and last to the
     // heading the title bar repeats and the demo notice.
-    var spare = body.size.rows - fields - noteLines
-    func take(_ rows: Int) -> Bool {
-      guard spare >= rows else { return false }
-      spare -= rows
-      return true
-    }
-    let showsPath = take(path.count)
-    let gapBelow = take(1)
-    let gapAbove = take(1)
-    let heading = take(1)
-    let showsDemo = !demo.isEmpty && take(1 + demo.count)
+    var budget = RowBudget(rows: body.size.rows, needed: fields + noteLines)
+    let showsPath = budget.take(path.count)
+    let gapBelow = budget.take(1)
+    let gapAbove = budget.take(1)
+    let heading = budget.take(1)
+    let showsDemo = !demo.isEmpty && budget.take(1 + demo.count)
     let height = min(body.size.rows, max(11, wanted))
     let area = body.centered(Size(rows: height, columns: width))
     var page = Page(area)
