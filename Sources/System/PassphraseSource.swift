@@ -73,7 +73,9 @@ public struct PassphraseSource: Sendable {
   public var exposure: String? {
     guard case .file(let name, let path) = origin else { return nil }
     var status = stat()
-    guard stat(path, &status) == 0, status.st_mode & (S_IRGRP | S_IROTH) != 0 else { return nil }
+    guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+      status.st_mode & (S_IRGRP | S_IROTH) != 0
+    else { return nil }
     let mode = String(status.st_mode & 0o777, radix: 8)
     return "warning: \(path) (named by \(name)) is readable by other users (mode 0\(mode)), "
       + "and so is the vault's passphrase in it; run `chmod 600 '\(path)'`"
@@ -92,11 +94,7 @@ public struct PassphraseSource: Sendable {
     case .variable(let name):
       text = value(name) ?? ""
     case .file(_, let path):
-      guard let data = FileManager.default.contents(atPath: path) else {
-        let reason = access(path, R_OK) != 0 ? String(cString: strerror(errno)) : "unreadable"
-        throw .unreadableFile(origin, reason: reason)
-      }
-      text = try Self.firstLine(of: Array(data), from: origin)
+      text = try Self.firstLine(of: try Self.contents(of: path, origin: origin), from: origin)
     case .command(_, let command):
       text = try Self.firstLine(
         of: try Self.output(of: command, environment: environment, origin: origin), from: origin)
@@ -106,6 +104,49 @@ public struct PassphraseSource: Sendable {
     }
     guard !text.isEmpty else { throw .empty(origin) }
     return Passphrase(text)
+  }
+
+  /// The most of a passphrase file that is read: its first line is far shorter.
+  static let fileReadLimit = 64 * 1024
+
+  /// The start of the file at `path` (up to its first line break, at most `fileReadLimit`
+  /// bytes): a regular file, or a pipe such as bash's `<(pass show authtui)`. A folder or a
+  /// device is refused by name; a named pipe nothing writes to reads as empty rather than
+  /// waiting for ever.
+  private static func contents(of path: String, origin: PassphraseOrigin)
+    throws(PassphraseError) -> [UInt8]
+  {
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+    guard fd >= 0 else {
+      throw .unreadableFile(origin, reason: String(cString: strerror(errno)))
+    }
+    defer { close(fd) }
+    var status = stat()
+    guard fstat(fd, &status) == 0 else {
+      throw .unreadableFile(origin, reason: String(cString: strerror(errno)))
+    }
+    switch status.st_mode & S_IFMT {
+    case S_IFREG, S_IFIFO:
+      break
+    case S_IFDIR:
+      throw .unreadableFile(origin, reason: "it is a folder, not a file")
+    default:
+      throw .unreadableFile(origin, reason: "it is a device or socket, not a file")
+    }
+    // A pipe is read waiting for its writer (the reading end was opened without waiting).
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while bytes.count < fileReadLimit, !bytes.contains(UInt8(ascii: "\n")) {
+      let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+      if count < 0 && errno == EINTR { continue }
+      guard count >= 0 else {
+        throw .unreadableFile(origin, reason: String(cString: strerror(errno)))
+      }
+      if count == 0 { break }
+      bytes += chunk[0..<count]
+    }
+    return bytes
   }
 
   private static func firstLine(of bytes: [UInt8], from origin: PassphraseOrigin)

@@ -190,6 +190,35 @@ import Vault
     #expect(quiet.stderr.isEmpty, "\(quiet.stderr)")
   }
 
+  /// A passphrase file may be a pipe (bash's `<(pass show authtui)`); a folder or a device
+  /// is refused by name, and /dev/zero is not read for ever.
+  @Test func aPassphraseFileIsAFileOrAPipeAndAnythingElseIsSaidToBeWhatItIs() async throws {
+    try await makeVault()
+    var environment = ChildProcess.environment([
+      "AUTHTUI_VAULT": path, "AUTHTUI_AGENT_SOCKET": directory.file("agent/agent.sock"),
+      "AUTHTUI_CONFIG_DIR": directory.file("config"), "AUTHTUI_PASSPHRASE": nil,
+      "AUTHTUI_PASSPHRASE_COMMAND": nil, "AUTHTUI_PASSPHRASE_FILE": nil,
+    ])
+    environment["AUTHTUI"] = Products.authtui
+    let piped = try await ChildProcess.run(
+      "/bin/bash",
+      ["-c", #"AUTHTUI_PASSPHRASE_FILE=<(printf 'old pass phrase\n') "$AUTHTUI" list"#],
+      environment: environment)
+    #expect(piped.status == 0, "\(piped.stderr)")
+    #expect(piped.stdout.contains("alice-label-zq"), "\(piped.stdout)")
+    for (file, reason) in [
+      (directory.path, "it is a folder, not a file"),
+      ("/dev/zero", "it is a device or socket, not a file"),
+    ] {
+      let refused = try await authtui(["list"], ["AUTHTUI_PASSPHRASE_FILE": file])
+      #expect(refused.status == 3, "\(refused.stderr)")
+      #expect(
+        refused.stderr
+          == "authtui: cannot read \(file) (named by AUTHTUI_PASSPHRASE_FILE): \(reason); fix "
+          + "the path or unset AUTHTUI_PASSPHRASE_FILE\n")
+    }
+  }
+
   /// A folder, a FIFO or a device where the vault file goes is named as such, never given a
   /// `chmod 600` (which on /dev/null would break the system) nor opened (a FIFO would hang).
   @Test func aVaultPathThatIsNoFileIsSaidToBeWhatItIs() async throws {
