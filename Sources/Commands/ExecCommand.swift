@@ -22,10 +22,10 @@ struct ExecCommand: AsyncParsableCommand {
       The token is obtained as `token` obtains it: refreshed first when fewer than --min-valid
       seconds remain (default 60), from a running `authtui agent` when there is one (no
       passphrase needed), else from the vault; account errors exit as `token` does, before
-      COMMAND starts. COMMAND gets no AUTHTUI_PASSPHRASE* variable. SIGINT, SIGTERM and
-      SIGHUP sent to authtui are passed on to COMMAND, and authtui waits for it. The exit
-      status is COMMAND's (128 + the signal's number when a signal ended it); 127 when
-      COMMAND is not found, 126 when it cannot be run.
+      COMMAND starts. COMMAND gets no AUTHTUI_PASSPHRASE* variable. SIGINT, SIGTERM, SIGHUP,
+      SIGQUIT, SIGUSR1 and SIGUSR2 sent to authtui are passed on to COMMAND, and authtui
+      waits for it. The exit status is COMMAND's (128 + the signal's number when a signal
+      ended it); 127 when COMMAND is not found, 126 when it cannot be run.
       """,
     // Everything after `--` is COMMAND's, options included: only ACCOUNT comes before it.
     arguments: [.required("ACCOUNT", \.account, .account), .commandAfterSeparator(\.command)],

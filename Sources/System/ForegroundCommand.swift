@@ -8,9 +8,9 @@ import Isolation
 
 /// A program run in the foreground on the user's behalf (`authtui exec`): found on `PATH` as a
 /// shell finds it, started with the terminal and descriptors 0-2 of this process (and those
-/// the user handed down, but none authtui opened), sent the
-/// SIGINT, SIGTERM and SIGHUP this process receives (but a SIGINT the terminal sent to both),
-/// and waited for.
+/// the user handed down, but none authtui opened), sent the SIGINT, SIGTERM, SIGHUP, SIGQUIT,
+/// SIGUSR1 and SIGUSR2 this process receives (but a SIGINT or SIGQUIT the terminal sent to
+/// both), and waited for.
 public enum ForegroundCommand {
   /// Where `name` was found, or why it was not.
   public enum Lookup: Sendable, Equatable {
@@ -46,9 +46,10 @@ public enum ForegroundCommand {
 
   /// Runs `program` (a path `locate` found) with `arguments` and exactly `environment` until it
   /// ends, and says how it ended. Until then SIGINT, SIGTERM and SIGHUP sent to this process
-  /// are passed on to it (TerminationSignals' interceptor) rather than ending this process, so
-  /// that the program decides what they mean and this process reports its ending; one that
-  /// came before the program started reaches it as soon as it has.
+  /// (TerminationSignals' interceptor), and SIGQUIT, SIGUSR1 and SIGUSR2 (`ForwardedSignals`),
+  /// are passed on to it rather than ending this process, so that the program decides what
+  /// they mean and this process reports its ending; one that came before the program started
+  /// reaches it as soon as it has.
   /// `name` is its argv[0]: the name it was asked by, as a shell passes it. `passing` are the
   /// descriptors above 2 it keeps, under the same numbers (`InheritedDescriptors`); it gets no
   /// other descriptor of this process.
@@ -62,6 +63,10 @@ public enum ForegroundCommand {
       return .handled
     }
     defer { TerminationSignals.shared.removeInterceptor() }
+    // Caught before the program starts: one that came after would end this process and leave
+    // the program running, with no one to report how it ends.
+    ForwardedSignals.shared.pass(to: forwarding)
+    defer { ForwardedSignals.shared.stopPassing() }
     let process: SpawnedProcess
     do {
       process = try SpawnedProcess.start(
@@ -102,10 +107,11 @@ private final class SignalForwarding: @unchecked Sendable {
   func forward(_ number: Int32) {
     queue.sync {
       if let child {
-        // Ctrl-C at the terminal sends SIGINT to its whole foreground process group, which
-        // the child shares with this process: it has its own already, and a second one would
-        // reach it while it handles the first (Python's KeyboardInterrupt inside its cleanup).
-        if number == SIGINT, Self.terminalSignalsOurGroup() { return }
+        // Ctrl-C (Ctrl-\) at the terminal sends SIGINT (SIGQUIT) to its whole foreground
+        // process group, which the child shares with this process: it has its own already,
+        // and a second one would reach it while it handles the first (Python's
+        // KeyboardInterrupt inside its cleanup).
+        if number == SIGINT || number == SIGQUIT, Self.terminalSignalsOurGroup() { return }
         kill(child, number)
       } else if !ended {
         held.append(number)
@@ -114,8 +120,9 @@ private final class SignalForwarding: @unchecked Sendable {
   }
 
   /// True when this process's group is the foreground group of its controlling terminal, so a
-  /// SIGINT is most likely the terminal's, sent to the child too. `kill -INT` from elsewhere
-  /// while authtui is in the foreground then reaches authtui alone, which is the smaller harm.
+  /// SIGINT or SIGQUIT is most likely the terminal's, sent to the child too. `kill -INT` from
+  /// elsewhere while authtui is in the foreground then reaches authtui alone, which is the
+  /// smaller harm.
   private static func terminalSignalsOurGroup() -> Bool {
     let terminal = open("/dev/tty", O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
     guard terminal >= 0 else { return false }
@@ -142,6 +149,66 @@ private final class SignalForwarding: @unchecked Sendable {
       defer { held.removeAll() }
       return held
     }
+  }
+}
+
+/// SIGQUIT, SIGUSR1 and SIGUSR2 for the whole process while a foreground program runs: the
+/// signals besides TerminationSignals' whose default action ends a process, which would end
+/// this one and leave the program running, orphaned (aws-vault's `exec` passes on every signal
+/// it can catch). A `DispatchSource` per signal replaces the default action process-wide, as
+/// TerminationSignals' do; they are made on first use and stay. Between programs (before the
+/// first, after the last) a signal ends the process by its default action, as if nothing had
+/// caught it.
+///
+/// Not caught: SIGTSTP, SIGTTIN and SIGTTOU stop this process with the program (the shell's job
+/// control sees the whole job stop, and SIGCONT from `fg` reaches both), and SIGWINCH and
+/// SIGCHLD are ignored by default, so none of them can leave the program orphaned; the
+/// terminal sends SIGWINCH to the program itself.
+///
+/// @unchecked Sendable: both stored properties are read and written only on `queue`, a serial
+/// queue (the signal sources report from libdispatch's threads).
+private final class ForwardedSignals: @unchecked Sendable {
+  static let shared = ForwardedSignals()
+
+  /// The signals caught here.
+  static let numbers: [Int32] = [SIGQUIT, SIGUSR1, SIGUSR2]
+
+  private let queue = DispatchQueue(label: "authtui.forwarded-signals")
+  private var sources: [any DispatchSourceSignal] = []
+  private var forwarding: SignalForwarding?
+
+  /// From now on the signals go to `forwarding`. Returns once each is caught (libdispatch has
+  /// registered its source), so that none comes meanwhile and ends the process after the
+  /// program starts; at most five seconds, as TerminationSignals' `install` waits.
+  func pass(to forwarding: SignalForwarding) {
+    let registered = DispatchGroup()
+    let made: [any DispatchSourceSignal] = queue.sync {
+      self.forwarding = forwarding
+      guard sources.isEmpty else { return [] }
+      // A parent's ignored signal stays ignored (the program inherits that too).
+      sources = Self.numbers.filter { !TerminationSignals.isIgnored($0) }.map { number in
+        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+        source.setEventHandler { [self] in received(number) }
+        registered.enter()
+        source.setRegistrationHandler { registered.leave() }
+        return source
+      }
+      return sources
+    }
+    made.forEach { $0.resume() }
+    _ = registered.wait(timeout: .now() + .seconds(5))
+  }
+
+  /// No program to pass them to any more.
+  func stopPassing() {
+    queue.sync { forwarding = nil }
+  }
+
+  private func received(_ number: Int32) {
+    guard let forwarding = queue.sync(execute: { self.forwarding }) else {
+      TerminationSignals.die(by: number)
+    }
+    forwarding.forward(number)
   }
 }
 

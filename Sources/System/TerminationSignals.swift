@@ -174,7 +174,9 @@ public final class TerminationSignals: CriticalSection, @unchecked Sendable {
     }
   }
 
-  private static func isIgnored(_ number: Int32) -> Bool {
+  /// True when `number` is ignored (`SIG_IGN`), as a parent may leave it (nohup, a background
+  /// job's SIGINT).
+  static func isIgnored(_ number: Int32) -> Bool {
     var current = sigaction()
     guard sigaction(number, nil, &current) == 0,
       let handler = current.__sigaction_handler.sa_handler

@@ -117,6 +117,38 @@ import Testing
     await cli.stop()
   }
 
+  /// SIGQUIT, SIGUSR1 and SIGUSR2 end a process that does not catch them: authtui died of each
+  /// and left COMMAND running, with no one to report how it ended. Each now reaches COMMAND,
+  /// and authtui keeps waiting and exits with COMMAND's status.
+  @Test func sigquitSigusr1AndSigusr2ReachTheChildAndAuthtuiKeepsWaitingForIt() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox", as: "alice")
+    let log = cli.folder.file("signals")
+    // Each trap logs its signal and says so on standard output (the test's cue for the next
+    // one); `wait` returns as soon as a trapped signal comes, and the loop waits again. USR2
+    // ends the child with a status of its own.
+    let script = """
+      trap 'echo QUIT >> "$1"; echo got QUIT' QUIT
+      trap 'echo USR1 >> "$1"; echo got USR1' USR1
+      trap 'echo USR2 >> "$1"; kill $! 2>/dev/null; exit 5' USR2
+      sleep 1000 </dev/null >/dev/null 2>&1 &
+      echo ready
+      while :; do wait $!; done
+      """
+    let child = try RunningChild(
+      Products.authtui, ["exec", "sandbox/alice", "--", "sh", "-c", script, "sh", log],
+      environment: cli.environment)
+    #expect(await child.nextLine(timeout: 60) == "ready")
+    await child.kill(SIGQUIT)
+    #expect(await child.nextLine(timeout: 60) == "got QUIT")
+    await child.kill(SIGUSR1)
+    #expect(await child.nextLine(timeout: 60) == "got USR1")
+    await child.kill(SIGUSR2)
+    #expect(await child.wait(timeout: 60) == 5)
+    #expect(try String(contentsOfFile: log, encoding: .utf8) == "QUIT\nUSR1\nUSR2\n")
+    await cli.stop()
+  }
+
   /// The descriptors a child's shell has open, as numbers: `ls` runs as a child of that shell
   /// (the `; true` keeps the shell from replacing itself with it), so `ls`'s own are not
   /// counted.
