@@ -302,18 +302,21 @@ import Vault
 
   @Test func stopsByItselfAfterItsIdleTimeout() async throws {
     let cli = try await CLIHarness.start()
-    let agent = try await AgentProcess.start(cli, ["--idle-timeout", "1"])
+    // In the forms --lifetime takes (a bare number is seconds too).
+    let agent = try await AgentProcess.start(cli, ["--idle-timeout", "1s"])
     #expect(agent.firstLine != nil)
     let stopped = await agent.finish()
     #expect(stopped.status == 0)
     #expect(stopped.output.contains("authtui agent: stopped after 1 s without a request"))
     #expect(fileMode(cli.workspace.agentSocketPath) == nil)
-    let usage = try await cli.run(["agent", "--idle-timeout", "soon"])
-    #expect(usage.status == 2)
-    #expect(
-      usage.stderr
-        == "authtui: --idle-timeout takes a whole number of seconds, not \"soon\" (for example "
-        + "--idle-timeout 3600)\n")
+    for (command, text) in [(["agent"], "soon"), (["agent", "start"], "1.5h")] {
+      let usage = try await cli.run(command + ["--idle-timeout", text])
+      #expect(usage.status == 2)
+      #expect(
+        usage.stderr
+          == "authtui: --idle-timeout takes a duration such as 90s, 15m, 8h or 2d (a bare number "
+          + "is seconds), from 0 (never) to 365d, not \"\(text)\"\n")
+    }
     await cli.stop()
   }
 
@@ -322,7 +325,7 @@ import Vault
     #expect(help.status == 0)
     #expect(
       help.stdout.hasPrefix(
-        "Usage: authtui agent [--idle-timeout SECONDS] [--lifetime DURATION] "
+        "Usage: authtui agent [--idle-timeout DURATION] [--lifetime DURATION] "
           + "[--confirm forwarded|always]\n"))
     #expect(help.stdout.contains("$XDG_RUNTIME_DIR/authtui/agent.sock"))
     #expect(help.stdout.contains("AUTHTUI_NO_AGENT=1"))

@@ -291,15 +291,15 @@ final class HelpTextTests: XCTestCase {
     XCTAssertTrue(
       help.hasPrefix(
         """
-        Usage: authtui agent [--idle-timeout SECONDS] [--lifetime DURATION] [--confirm forwarded|always]
-               authtui agent start [--idle-timeout SECONDS] [--lifetime DURATION] [--confirm forwarded|always]
+        Usage: authtui agent [--idle-timeout DURATION] [--lifetime DURATION] [--confirm forwarded|always]
+               authtui agent start [--idle-timeout DURATION] [--lifetime DURATION] [--confirm forwarded|always]
                authtui agent stop
                authtui agent status [--json]
 
         """))
     XCTAssertTrue(
       help.contains(
-        "\nauthtui agent start [--idle-timeout SECONDS] [--lifetime DURATION] "
+        "\nauthtui agent start [--idle-timeout DURATION] [--lifetime DURATION] "
           + "[--confirm forwarded|always]\n  Start the agent in the background; "
           + "prints `pid=PID socket=PATH` once it listens.\n"))
     XCTAssertTrue(help.contains("\nauthtui agent status [--json]\n  Show the running agent"))
@@ -308,7 +308,7 @@ final class HelpTextTests: XCTestCase {
     let start = try XCTUnwrap(CommandCatalog.standard.command(named: "agent start"))
     XCTAssertTrue(
       CommandCatalog.standard.help(for: start).hasPrefix(
-        "Usage: authtui agent start [--idle-timeout SECONDS] [--lifetime DURATION] "
+        "Usage: authtui agent start [--idle-timeout DURATION] [--lifetime DURATION] "
           + "[--confirm forwarded|always]\n\n"
           + "Start the agent"))
   }

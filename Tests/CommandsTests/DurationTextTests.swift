@@ -44,4 +44,27 @@ import Testing
       ) { try type.read(text, context) }
     }
   }
+
+  /// `--idle-timeout` reads the same forms, and takes 0 (in any unit) for never.
+  @Test func theIdleTimeoutTakesTheSameFormsAndZeroForNever() throws {
+    let type = ValueType<Int>.durationOrNever
+    let context = ValueContext(
+      name: "--idle-timeout", example: "0", command: "agent start",
+      usage: "agent start [--idle-timeout DURATION]")
+    let read: [(String, Int)] = [
+      ("90s", 90), ("15m", 900), ("8h", 28_800), ("2d", 172_800), ("3600", 3600), ("0", 0),
+      ("0m", 0), ("365d", 31_536_000),
+    ]
+    for (text, seconds) in read {
+      #expect(try type.read(text, context) == seconds, "\(text)")
+    }
+    for text in ["366d", "31536001", "-1", "1.5h", "soon", ""] {
+      #expect(
+        throws: CommandFailure(
+          exitCode: .usage,
+          message: "--idle-timeout takes a duration such as 90s, 15m, 8h or 2d (a bare number is "
+            + "seconds), from 0 (never) to 365d, not \"\(text)\"")
+      ) { try type.read(text, context) }
+    }
+  }
 }

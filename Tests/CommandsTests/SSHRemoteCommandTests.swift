@@ -148,6 +148,13 @@ final class DurationValueTests: XCTestCase {
       try AgentStartCommand(try parser.parse(["agent", "start", "--lifetime", "15m"])).lifetime,
       .seconds(900))
     XCTAssertNil(try AgentStartCommand(try parser.parse(["agent", "start"])).lifetime)
+    // --idle-timeout reads the same forms, into seconds (0 and absent: never).
+    XCTAssertEqual(
+      try AgentStartCommand(try parser.parse(["agent", "start", "--idle-timeout", "15m"]))
+        .idleTimeout, 900)
+    XCTAssertEqual(
+      try AgentCommand(try parser.parse(["agent", "--idle-timeout", "600"])).idleTimeout, 600)
+    XCTAssertEqual(try AgentStartCommand(try parser.parse(["agent", "start"])).idleTimeout, 0)
     XCTAssertThrowsError(
       try AgentCommand(try parser.parse(["agent", "--lifetime", "soon"]))
     ) {

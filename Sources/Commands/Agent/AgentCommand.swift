@@ -7,7 +7,7 @@ import System
   import Glibc
 #endif
 
-/// `authtui agent [--idle-timeout SECONDS]`: unlocks the vault once and answers `authtui token`
+/// `authtui agent [--idle-timeout DURATION]`: unlocks the vault once and answers `authtui token`
 /// (and `list`, `export`, `logout`) over a private Unix socket, so that each call skips the
 /// scrypt unlock (about half a second).
 struct AgentCommand: AsyncParsableCommand {
@@ -287,11 +287,12 @@ struct AgentCommand: AsyncParsableCommand {
 }
 
 extension Option {
-  /// `--idle-timeout SECONDS`, as `agent` and `agent start` take it (absent or 0: never).
+  /// `--idle-timeout DURATION`, as `agent` and `agent start` take it (absent or 0: never), in
+  /// the forms `--lifetime` takes.
   static func idleTimeout(_ path: WritableKeyPath<Root, Int> & Sendable) -> Option {
     .value(
-      "idle-timeout", path, .seconds(example: 3600), "SECONDS",
-      help: "stop after this long without a request (default, or 0: never)")
+      "idle-timeout", path, .durationOrNever,
+      help: "stop after this long without a request (90s, 15m, 8h; default, or 0: never)")
   }
 }
 

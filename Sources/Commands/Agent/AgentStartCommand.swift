@@ -1,8 +1,8 @@
 import Agent
 import Foundation
 
-/// `authtui agent start [--idle-timeout SECONDS] [--lifetime DURATION]`: the agent in the background, returning once
-/// it listens.
+/// `authtui agent start [--idle-timeout DURATION] [--lifetime DURATION]`: the agent in the
+/// background, returning once it listens.
 struct AgentStartCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration<Self>(
     name: "start",
@@ -17,10 +17,11 @@ struct AgentStartCommand: AsyncParsableCommand {
       the line). The agent's own messages go to its log beside the socket
       ($XDG_RUNTIME_DIR/authtui/agent.log, 0600, rewritten at each start). Exit 1 naming
       the running agent's PID when one already runs on that socket. Without --idle-timeout
-      (or with 0) and --lifetime it runs until `authtui agent stop`. --lifetime DURATION
-      (90s, 15m, 8h, 2d; a bare number is seconds) stops it that long after it starts,
-      whatever its activity: it finishes what is under way, as `agent stop` does, and forgets
-      the vault's key; `agent status` shows when (`ends`). With --confirm forwarded, each
+      (or with 0) and --lifetime it runs until `authtui agent stop`. Both take a DURATION
+      (90s, 15m, 8h, 2d; a bare number is seconds): --idle-timeout stops it after that long
+      without a request, --lifetime that long after it starts, whatever its activity: it
+      finishes what is under way, as `agent stop` does, and forgets the vault's key; `agent
+      status` shows when (`ends`). With --confirm forwarded, each
       token request that came through an ssh forward waits for a person (--confirm always:
       every token request): an authtui UI open on the vault asks in a dialog, else the
       program AUTHTUI_CONFIRM_COMMAND names (read here) is asked, exit 0 allowing; with

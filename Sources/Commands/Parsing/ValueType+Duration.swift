@@ -4,17 +4,22 @@ extension ValueType where Value == Duration {
 
   /// A positive duration in whole seconds, up to `longest`: a number with its unit (`90s`,
   /// `15m`, `8h`, `2d`) or a bare number of seconds. The refusal names the accepted forms and
-  /// the bounds. The one reading of DURATION (`--lifetime`, `vault unlock --cache`).
+  /// the bounds. The one reading of DURATION (`--lifetime`, `vault unlock --cache`,
+  /// `--idle-timeout`).
   static func duration(longest: Duration) -> ValueType {
     let most = Int(longest.components.seconds)
     return ValueType(placeholder: "DURATION") { text, context throws(CommandFailure) in
-      guard let seconds = DurationText.seconds(text), seconds > 0, seconds <= most else {
-        throw CommandFailure(
-          exitCode: .usage,
-          message: "\(context.name) takes a duration such as 90s, 15m, 8h or 2d (a bare number "
-            + "is seconds), from 1s to \(DurationText.words(most)), not \"\(text)\"")
-      }
-      return .seconds(seconds)
+      .seconds(try DurationText.read(text, context, from: 1, to: most))
+    }
+  }
+}
+
+extension ValueType where Value == Int {
+  /// A duration in whole seconds from 0, which means never, to a year (`--idle-timeout`):
+  /// read as `duration` reads DURATION.
+  static var durationOrNever: ValueType {
+    ValueType(placeholder: "DURATION") { text, context throws(CommandFailure) in
+      try DurationText.read(text, context, from: 0, to: DurationText.year)
     }
   }
 }
@@ -43,6 +48,21 @@ enum DurationText {
     else { return nil }
     let (seconds, overflow) = number.multipliedReportingOverflow(by: unit)
     return overflow ? nil : seconds
+  }
+
+  /// The seconds `text` stands for, from `shortest` to `longest` (a shortest of 0 means
+  /// never); otherwise the usage error naming the forms and the bounds.
+  static func read(_ text: String, _ context: ValueContext, from shortest: Int, to longest: Int)
+    throws(CommandFailure) -> Int
+  {
+    guard let seconds = seconds(text), seconds >= shortest, seconds <= longest else {
+      let least = shortest == 0 ? "0 (never)" : words(shortest)
+      throw CommandFailure(
+        exitCode: .usage,
+        message: "\(context.name) takes a duration such as 90s, 15m, 8h or 2d (a bare number "
+          + "is seconds), from \(least) to \(words(longest)), not \"\(text)\"")
+    }
+    return seconds
   }
 
   /// `seconds` in the largest unit that writes it whole: `7d`, `90m`, `45s`.
