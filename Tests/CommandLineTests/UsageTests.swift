@@ -107,6 +107,39 @@ import Testing
     }
   }
 
+  /// An empty path (`--env-file "$FILE"` with FILE unset) is a usage error naming the option:
+  /// `export` failed later (exit 1), and `--vault ""` and `--config ""` fell back to the
+  /// default vault and configuration, the interactive UI included.
+  @Test func refusesAnEmptyPath() async throws {
+    let folder = try TemporaryDirectory()
+    let environment = ChildProcess.environment([
+      "AUTHTUI_VAULT": folder.file("vault.db"), "AUTHTUI_NO_AGENT": "1",
+      "AUTHTUI_CONFIG_DIR": folder.file("config"),
+    ])
+    func refusal(_ option: String, _ what: String, _ variable: String) -> String {
+      "authtui: \(option) is empty; give the path of \(what) (a shell variable that is unset or "
+        + "empty, as in \(option) \"$\(variable)\", gives an empty word)\n"
+    }
+    let file = refusal("--env-file", "a file", "FILE")
+    let vault = refusal("--vault", "a file", "FILE")
+    let config = refusal("--config", "a folder", "DIR")
+    for (arguments, line) in [
+      (["export", "sandbox/alice", "--env-file", ""], file),
+      (["export", "sandbox/alice", "--env-file="], file),
+      (["--vault", "", "list"], vault),
+      (["token", "sandbox/alice", "--vault="], vault),
+      (["--vault", ""], vault),
+      (["list", "--config", ""], config),
+      (["--config", "", "demo"], config),
+    ] {
+      let result = try await ChildProcess.run(
+        Products.authtui, arguments, environment: environment)
+      #expect(result.status == 2, "\(arguments): \(result.stderr)")
+      #expect(result.stdout.isEmpty, "\(arguments)")
+      #expect(result.stderr == line, "\(arguments)")
+    }
+  }
+
   @Test func refusesHelpForAnUnknownCommand() async throws {
     let result = try await ChildProcess.run(Products.authtui, ["help", "frob"])
     #expect(result.status == 2)

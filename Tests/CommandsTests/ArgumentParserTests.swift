@@ -35,6 +35,38 @@ final class ArgumentParserTests: XCTestCase {
     XCTAssertEqual(after.global, before.global)
   }
 
+  func testAnEmptyPathIsRefusedNamingTheOption() throws {
+    XCTAssertEqual(
+      usageError("--vault", "", "list")?.line,
+      "authtui: --vault is empty; give the path of a file (a shell variable that is unset or "
+        + "empty, as in --vault \"$FILE\", gives an empty word)")
+    XCTAssertEqual(
+      usageError("--config=")?.line,
+      "authtui: --config is empty; give the path of a folder (a shell variable that is unset or "
+        + "empty, as in --config \"$DIR\", gives an empty word)")
+    // Help needs no vault.
+    XCTAssertTrue(try parse("--vault", "", "--help").wantsHelp)
+    XCTAssertThrowsError(try ExportCommand(try parse("export", "a", "--env-file", ""))) {
+      XCTAssertEqual(
+        ($0 as? CommandFailure)?.message,
+        "--env-file is empty; give the path of a file (a shell variable that is unset or empty, "
+          + "as in --env-file \"$FILE\", gives an empty word)")
+      XCTAssertEqual(($0 as? CommandFailure)?.exitCode, .usage)
+    }
+    // It said "--client-secret-file  does not exist".
+    XCTAssertThrowsError(
+      try ProvidersAddCommand(
+        try parse(
+          "providers", "add", "x", "--issuer", "https://id.example.com",
+          "--client-secret-file", ""))
+    ) {
+      XCTAssertEqual(
+        ($0 as? CommandFailure)?.message,
+        "--client-secret-file is empty; give the path of a file (a shell variable that is unset "
+          + "or empty, as in --client-secret-file \"$FILE\", gives an empty word)")
+    }
+  }
+
   func testAnOptionIsNeverTakenAsTheValueBeforeIt() throws {
     XCTAssertEqual(
       usageError("export", "a", "--env-file", "--clipboard")?.line,

@@ -131,6 +131,13 @@ package struct ArgumentParser: Sendable {
         message: "unexpected argument '\(positionals[spec.arguments.count])'",
         hint: "usage: authtui \(spec.usage)")
     }
+    // A global option's value its declaration refuses (an empty `--vault`), for every command
+    // and the interactive UI: none reads them with refusals of its own.
+    do throws(CommandFailure) {
+      try GlobalOptions.check(invocation)
+    } catch {
+      throw UsageError(message: error.message, hint: nil)
+    }
     return invocation
   }
 

@@ -37,8 +37,19 @@ package struct GlobalOptions: ParsableArguments, Equatable {
     self.init()
     let context = CommandContext(name: invocation.command, usage: "")
     for option in Self.options {
-      // Paths, a name and a flag: no value of theirs is refused.
+      // A value its declaration refuses (an empty path) was refused by the parser (`check`).
       try? option.read(&self, invocation, context)
+    }
+  }
+
+  /// Refuses a value of `invocation`'s global options that its declaration refuses (`--vault
+  /// ""`): the parser asks, for every command and the interactive UI alike, so that no command
+  /// runs with the default in its place.
+  static func check(_ invocation: Invocation) throws(CommandFailure) {
+    var options = GlobalOptions()
+    let context = CommandContext(name: invocation.command, usage: "")
+    for option in Self.options {
+      try option.read(&options, invocation, context)
     }
   }
 }

@@ -29,9 +29,9 @@ package struct Invocation: Sendable, Equatable {
 package struct UsageError: Error, Equatable, Sendable {
   /// The problem.
   let message: String
-  /// The way out.
-  let hint: String
+  /// The way out; nil when `message` names it (a refusal a value's declaration words).
+  let hint: String?
 
   /// The one line printed to standard error.
-  package var line: String { "authtui: \(message) (\(hint))" }
+  package var line: String { "authtui: \(message)" + (hint.map { " (\($0))" } ?? "") }
 }

@@ -7,11 +7,32 @@ extension ValueType where Value == String {
   /// Any text.
   static var text: ValueType { ValueType { text, _ in text } }
 
-  /// A file's path (a shell completes file names).
-  static var file: ValueType { ValueType(completion: .files) { text, _ in text } }
+  /// A file's path (a shell completes file names); an empty one is refused (`path`).
+  static var file: ValueType {
+    ValueType(completion: .files) { text, context throws(CommandFailure) in
+      try path(text, of: "a file", variable: "FILE", context)
+    }
+  }
 
-  /// A folder's path (a shell completes folder names).
-  static var folder: ValueType { ValueType(completion: .folders) { text, _ in text } }
+  /// A folder's path (a shell completes folder names); an empty one is refused (`path`).
+  static var folder: ValueType {
+    ValueType(completion: .folders) { text, context throws(CommandFailure) in
+      try path(text, of: "a folder", variable: "DIR", context)
+    }
+  }
+
+  /// `text`, a path of `what`, unless it is empty: a shell variable that is unset or empty
+  /// (`--env-file "$FILE"`) gives an empty word, which would otherwise fail later as another
+  /// problem (exit 1), or leave the default in the option's place (`--vault`).
+  static func path(
+    _ text: String, of what: String, variable: String, _ context: ValueContext
+  ) throws(CommandFailure) -> String {
+    guard text.isEmpty else { return text }
+    throw CommandFailure(
+      exitCode: .usage,
+      message: "\(context.name) is empty; give the path of \(what) (a shell variable that is "
+        + "unset or empty, as in \(context.name) \"$\(variable)\", gives an empty word)")
+  }
 
   /// An account's name (`PROVIDER/LABEL`, `PROVIDER` or `#ID`): its form is checked here, so
   /// that a malformed one is a usage error before any passphrase is asked; whether such an
@@ -122,6 +143,7 @@ extension ValueType where Value == ClientSecret {
   /// (`--client-secret-file`): secrets stay out of argv.
   static var secretFile: ValueType {
     ValueType(completion: .files) { path, context throws(CommandFailure) in
+      _ = try ValueType<String>.path(path, of: "a file", variable: "FILE", context)
       let text: String
       do {
         text = try ConfigurationFile.read(path: path)
