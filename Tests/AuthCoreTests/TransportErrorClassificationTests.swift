@@ -60,6 +60,37 @@ import Testing
         + "your network connection and try again.")
   }
 
+  /// "Could not connect to 127.0.0.1" named no port, when a port is what tells one local
+  /// server from another: a connection's failure names the host and the port the URL gives.
+  @Test func aConnectionsFailureNamesTheHostAndThePortTheURLGives() throws {
+    let address = { (text: String) in
+      URLSessionTransport.address(of: try #require(URL(string: text)))
+    }
+    #expect(try address("http://127.0.0.1:8443/oidc/token?code=secret") == "127.0.0.1:8443")
+    #expect(try address("https://id.example.com/token") == "id.example.com")
+    #expect(try address("https://id.example.com:443/token") == "id.example.com:443")
+    #expect(try address("http://[::1]:8443/token") == "[::1]:8443")
+    #expect(try address("http://[::1]/token") == "[::1]")
+    #expect(try address("file:///tmp/x") == nil)
+
+    let refused = URLSessionTransport.classify(
+      URLError(.cannotConnectToHost), host: "127.0.0.1", address: "127.0.0.1:8443", timeout: 30)
+    #expect(refused == .cannotConnect(host: "127.0.0.1:8443"))
+    #expect(
+      refused.message
+        == "Could not connect to 127.0.0.1:8443; check your network connection (and any proxy) "
+        + "and try again.")
+    #expect(
+      URLSessionTransport.classify(
+        URLError(.networkConnectionLost), host: "::1", address: "[::1]:8443", timeout: 30
+      ).message == "The connection to [::1]:8443 dropped before the answer arrived; try again.")
+    // The name alone where the name is at fault.
+    #expect(
+      URLSessionTransport.classify(
+        URLError(.cannotFindHost), host: "id.example.com", address: "id.example.com:8443",
+        timeout: 30) == .hostNotFound(host: "id.example.com"))
+  }
+
   @Test func anUnknownFailureKeepsItsCodeAndNoText() {
     #expect(
       Self.classify(.unknown, "Failed writing body (secret-code)")

@@ -120,7 +120,7 @@ import Testing
           method: .post, url: url(server, "/token?code=secret-code"),
           body: Data("code=secret-code".utf8)))
     }
-    #expect(error == .connectionLost(host: "127.0.0.1"))
+    #expect(error == .connectionLost(host: "127.0.0.1:\(server.port)"))
     #expect(error.map { !"\($0)".contains("secret-code") } == true)
     await server.stop()
   }
@@ -141,7 +141,8 @@ import Testing
     }
     try #require(bound)
     let port = UInt16(bigEndian: address.sin_port)
-    await #expect(throws: TransportError.cannotConnect(host: "127.0.0.1")) {
+    // Named with its port: the host alone does not say which of its servers is down.
+    await #expect(throws: TransportError.cannotConnect(host: "127.0.0.1:\(port)")) {
       _ = try await URLSessionTransport().send(
         TransportRequest(method: .get, url: try #require(URL(string: "http://127.0.0.1:\(port)/"))))
     }

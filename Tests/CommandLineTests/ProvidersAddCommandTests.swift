@@ -228,7 +228,7 @@ import Testing
     #expect(
       nowhere.stderr
         == "authtui: http://127.0.0.1:1/x could not be discovered: Could not connect to "
-        + "127.0.0.1; check your network connection (and any proxy) and try again.\n")
+        + "127.0.0.1:1; check your network connection (and any proxy) and try again.\n")
     let missing = try await cli.run([
       "providers", "add", "x", "--issuer", Self.url(cli, "/simkl-api"),
     ])

@@ -100,9 +100,11 @@ public struct TransportResponse: Sendable, Equatable, CustomStringConvertible {
 public enum TransportError: Error, Sendable, Equatable {
   /// The whole exchange did not finish within the request's deadline.
   case timedOut(seconds: TimeInterval)
-  /// The connection closed before a whole response arrived.
+  /// The connection closed before a whole response arrived; `host` has the port the URL gives
+  /// (`127.0.0.1:8443`).
   case connectionLost(host: String)
-  /// No connection could be made (refused, unreachable).
+  /// No connection could be made (refused, unreachable); `host` has the port the URL gives
+  /// (`127.0.0.1:8443`, `[::1]:8443`).
   case cannotConnect(host: String)
   /// The host name did not resolve (DNS).
   case hostNotFound(host: String)

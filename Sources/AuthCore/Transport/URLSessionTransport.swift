@@ -78,7 +78,8 @@ public final class URLSessionTransport: Transport {
     let pending = PendingTask(urlRequest)
     let exchange = SessionDelegate.Exchange(
       followsRedirects: request.followsRedirects, limit: maxResponseBytes,
-      timeout: request.timeout, host: request.url.host ?? "the provider")
+      timeout: request.timeout, host: request.url.host ?? "the provider",
+      address: Self.address(of: request.url) ?? "the provider")
     let delegate = self.delegate
     let queue = self.queue
     let result = await withTaskCancellationHandler {
@@ -128,7 +129,10 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
     let followsRedirects: Bool
     let limit: Int
     let timeout: TimeInterval
+    /// The host's name, for what concerns the name (DNS, its certificate).
     let host: String
+    /// The host and its port, for what concerns the connection (`URLSessionTransport.address`).
+    let address: String
     var continuation: Continuation?
     var body = Data()
     var failure: TransportError?
@@ -203,7 +207,8 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
       result = .failure(failure)
     } else if let error {
       result = .failure(
-        URLSessionTransport.classify(error, host: exchange.host, timeout: exchange.timeout))
+        URLSessionTransport.classify(
+          error, host: exchange.host, address: exchange.address, timeout: exchange.timeout))
     } else if let http = task.response as? HTTPURLResponse {
       var headers: [String: String] = [:]
       for (name, value) in http.allHeaderFields {
@@ -214,22 +219,34 @@ private final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecke
       result = .success(
         TransportResponse(status: http.statusCode, headers: headers, body: exchange.body))
     } else {
-      result = .failure(.connectionLost(host: exchange.host))
+      result = .failure(.connectionLost(host: exchange.address))
     }
     exchange.continuation?.resume(returning: result)
   }
 }
 
 extension URLSessionTransport {
-  /// Maps URLSession's errors to `TransportError`, keeping only the host (never the URL).
+  /// Where `url` leads, as a message names a connection to it: its host, with the port when
+  /// the URL gives one (`127.0.0.1:8443`; an IPv6 address in brackets, `[::1]:8443`); nil
+  /// without a host. Never the path or the query, which may carry a code.
+  static func address(of url: URL) -> String? {
+    guard let host = url.host, !host.isEmpty else { return nil }
+    let shown = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+    return url.port.map { "\(shown):\($0)" } ?? shown
+  }
+
+  /// Maps URLSession's errors to `TransportError`, keeping only the host (never the URL):
+  /// `host` alone where the name is at fault (DNS, a certificate), `address` (the host and
+  /// any port the URL gives, `address(of:)`; `host` when nil) where the connection is.
   ///
   /// FoundationNetworking maps few of libcurl's errors to a `URLError` code of their own
   /// (`_EasyHandle.urlErrorCode(for:)`): a refused or failed TLS handshake arrives as
   /// `.unknown` (-1) with curl's text as the description ("SSL certificate problem:
   /// self-signed certificate"), which is read here for the kind of failure only.
-  static func classify(_ error: any Error, host: String, timeout: TimeInterval)
-    -> TransportError
-  {
+  static func classify(
+    _ error: any Error, host: String, address: String? = nil, timeout: TimeInterval
+  ) -> TransportError {
+    let address = address ?? host
     guard let urlError = error as? URLError else { return .failed("the request failed") }
     switch urlError.code {
     case .timedOut:
@@ -238,11 +255,11 @@ extension URLSessionTransport {
       return .cancelled
     case .networkConnectionLost, .badServerResponse, .cannotParseResponse, .zeroByteResource,
       .cannotDecodeRawData, .cannotDecodeContentData:
-      return .connectionLost(host: host)
+      return .connectionLost(host: address)
     case .cannotFindHost, .dnsLookupFailed:
       return .hostNotFound(host: host)
     case .cannotConnectToHost, .notConnectedToInternet, .resourceUnavailable:
-      return .cannotConnect(host: host)
+      return .cannotConnect(host: address)
     case .serverCertificateUntrusted, .serverCertificateHasUnknownRoot:
       return .untrustedCertificate(host: host)
     case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateNotYetValid,
@@ -254,9 +271,9 @@ extension URLSessionTransport {
           + "as [::1], which this HTTP client cannot reach: use 127.0.0.1)")
     case .unknown:
       return tlsFailure(urlError.localizedDescription, host: host)
-        ?? .failed("the request to \(host) failed (URLError \(urlError.code.rawValue))")
+        ?? .failed("the request to \(address) failed (URLError \(urlError.code.rawValue))")
     default:
-      return .failed("the request to \(host) failed (URLError \(urlError.code.rawValue))")
+      return .failed("the request to \(address) failed (URLError \(urlError.code.rawValue))")
     }
   }
 
