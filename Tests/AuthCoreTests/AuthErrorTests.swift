@@ -65,13 +65,22 @@ import Testing
     #expect(codes[7]?.count == Self.everyCase.count - 16)
   }
 
+  /// Control characters show as escapes, as docs/scripting.md says of error descriptions (they
+  /// were dropped: an ESC vanished without a trace), and the text stays short.
   @Test func keepsHostileProviderTextShortAndPrintable() {
     let error = OAuthError(
-      code: .invalidGrant, errorDescription: "bad\u{1B}[31m\n" + String(repeating: "x", count: 1000)
-    )
+      code: .invalidGrant,
+      errorDescription: " bad\u{1B}[31m\n\u{202E}" + String(repeating: "x", count: 1000) + "\n")
     let description = error.errorDescription ?? ""
     #expect(description.count == 300)
-    #expect(description.hasPrefix("bad[31mxxx"))
+    #expect(description.hasPrefix(#"bad\u{1B}[31m\u{A}\u{202E}xxx"#))
+    #expect(!description.unicodeScalars.contains { $0.value < 0x20 || $0 == "\u{202E}" })
+    // The cut never splits an escape: 296 x's and a whole `\u{1B}` would not fit in 300.
+    let cut = OAuthError(
+      code: .invalidGrant,
+      errorDescription: String(repeating: "x", count: 296) + "\u{1B}" + "yyyyyy")
+    #expect(cut.errorDescription == String(repeating: "x", count: 296))
+    #expect(OAuthError(code: .invalidGrant, errorDescription: " \n\t ").errorDescription == nil)
   }
 
   @Test func saysThatAServerWithoutADeviceEndpointDoesNotOfferTheDeviceFlow() {

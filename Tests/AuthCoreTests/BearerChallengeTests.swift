@@ -35,6 +35,6 @@ import Testing
 
   @Test func cleansWhatItKeeps() throws {
     let challenge = try #require(BearerChallenge(header: "Bearer scope=\"repo\u{1B}[31m\""))
-    #expect(challenge.scope == "repo[31m")
+    #expect(challenge.scope == #"repo\u{1B}[31m"#)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Spelling
 
 /// An error a provider answered with, as RFC 6749 puts it on the wire: `error`,
 /// `error_description` and `error_uri` (§4.1.2.1 for authorization responses, §5.2 for token
@@ -9,8 +10,10 @@ import Foundation
 public struct OAuthError: Sendable, Equatable {
   /// The error code (`error`).
   public let code: OAuthErrorCode
-  /// The provider's human-readable text (`error_description`, or `message`), cleaned of control
-  /// characters and cut to 300 characters so a hostile answer cannot flood the terminal.
+  /// The provider's human-readable text (`error_description`, or `message`), with each control
+  /// or direction character shown as a visible escape (`\u{1B}`, `TerminalText`) and cut to
+  /// 300 characters, so a hostile answer can neither act on nor flood the terminal, and the
+  /// reader sees what was there.
   public let errorDescription: String?
   /// A page about the error (`error_uri`).
   public let errorURI: String?
@@ -22,12 +25,20 @@ public struct OAuthError: Sendable, Equatable {
     self.errorURI = errorURI.flatMap(Self.clean)
   }
 
-  /// Printable ASCII and letters only, at most 300 characters; nil when nothing is left.
+  /// `text` without the white space and line breaks around it, each control or direction
+  /// character within written as `\u{1B}` (as `TerminalText.cleaned` writes it, so that
+  /// cleaning it again changes nothing), at most 300 characters, and never an escape cut in
+  /// two; nil when nothing is left.
   static func clean(_ text: String) -> String? {
-    let kept = text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }
-    let cleaned = String(String.UnicodeScalarView(kept.prefix(300)))
-      .trimmingCharacters(in: .whitespaces)
-    return cleaned.isEmpty ? nil : cleaned
+    var cleaned = String.UnicodeScalarView()
+    var left = 300
+    for scalar in text.trimmingCharacters(in: .whitespacesAndNewlines).unicodeScalars {
+      let shown = TerminalText.cleaned(String(scalar)).unicodeScalars
+      guard shown.count <= left else { break }
+      cleaned.append(contentsOf: shown)
+      left -= shown.count
+    }
+    return cleaned.isEmpty ? nil : String(cleaned)
   }
 }
 

@@ -57,7 +57,7 @@ import Testing
   @Test func cleansWhatItKeeps() throws {
     let challenge = try #require(
       DPoPChallenge(header: "DPoP error=\"bad\", error_description=\"a\u{1B}[31mb\""))
-    #expect(challenge.errorDescription == "a[31mb")
+    #expect(challenge.errorDescription == #"a\u{1B}[31mb"#)
   }
 
   @Test func ignoresAnUnterminatedValue() throws {

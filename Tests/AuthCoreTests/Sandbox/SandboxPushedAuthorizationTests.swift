@@ -93,7 +93,7 @@ import Testing
       try await AuthorizationCodeSignIn.start(client: try await provider.client())
     }
     let message = try #require(error?.message)
-    #expect(message.contains("(invalid_request: no]0;owned \\u{202E}gpj.exe)"))
+    #expect(message.contains(#"(invalid_request: no\u{1B}]0;owned\u{7} \u{202E}gpj.exe)"#))
     #expect(!message.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x202E })
   }
 
