@@ -37,7 +37,7 @@ struct ProvidersAddCommand: AsyncParsableCommand {
     options: [
       .value(
         "issuer", \.issuer, .text, "URL",
-        help: "the server's issuer (https, or http on 127.0.0.1); none for a preset"),
+        help: "the server's issuer (https, or http on 127.0.0.1 or localhost); none for a preset"),
       .value(
         "client-id", \.clientID, .clientID, "ID",
         help: "a client id you have already (no registration then)"),

@@ -73,6 +73,20 @@ import Testing
     #expect(throws: Never.self) { try request(configuration) }
   }
 
+  /// Plain http is for this machine: 127.0.0.1, ::1 and `localhost` (any case), which
+  /// libcurl resolves to loopback itself; not a name under it, nor one with the root's dot.
+  @Test(arguments: [
+    ("http://127.0.0.1:8080/x", true), ("http://[::1]:8080/x", true),
+    ("http://localhost:8080/realms/dev", true), ("http://LocalHost/x", true),
+    ("https://id.example.com", true), ("http://id.example.com", false),
+    ("http://app.localhost:8080", false), ("http://localhost.:8080", false),
+    ("http://127.0.0.2", false), ("ftp://localhost", false),
+  ])
+  func allowsPlainHTTPOnlyOnLoopbackHosts(address: String, allowed: Bool) throws {
+    let url = try #require(URL(string: address))
+    #expect(ProviderConfiguration.isAllowedEndpoint(url) == allowed)
+  }
+
   // MARK: Validating the redirect
 
   func response(_ request: AuthorizationRequest, _ query: String) -> AuthorizationResponse {

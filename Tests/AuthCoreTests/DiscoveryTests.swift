@@ -170,6 +170,10 @@ import Testing
     ("https://id.example.com", "https://id.example.com/.well-known/openid-configuration"),
     ("https://id.example.com/", "https://id.example.com/.well-known/openid-configuration"),
     (
+      "http://localhost:8080/realms/dev",
+      "http://localhost:8080/realms/dev/.well-known/openid-configuration"
+    ),
+    (
       "https://id.example.com/tenant/",
       "https://id.example.com/tenant/.well-known/openid-configuration"
     ),
@@ -178,7 +182,10 @@ import Testing
     #expect(try OIDCProviderMetadata.discoveryURL(issuer: issuer).absoluteString == expected)
   }
 
-  @Test(arguments: ["http://id.example.com", "https://id.example.com?tenant=1", "id.example.com"])
+  @Test(arguments: [
+    "http://id.example.com", "https://id.example.com?tenant=1", "id.example.com",
+    "http://app.localhost:8080", "http://localhost.:8080",
+  ])
   func refusesAnIssuerThatIsNotAnHTTPSURL(issuer: String) async throws {
     var base = issuerOnly
     base.issuer = issuer

@@ -249,8 +249,8 @@ import Testing
     #expect(http.status == 2)
     #expect(
       http.stderr
-        == "authtui: --issuer http://example.com is not an https URL (http only on 127.0.0.1) "
-        + "without query or fragment; give the server's issuer, for example "
+        == "authtui: --issuer http://example.com is not an https URL (http only on 127.0.0.1 "
+        + "or localhost) without query or fragment; give the server's issuer, for example "
         + "https://id.example.com\n")
     // URLSession failed these as URLError -1000, said as a network error (exit 7).
     let port = try await cli.run([
@@ -282,6 +282,51 @@ import Testing
         == "authtui: \(Self.url(cli, "/google")) does not offer the device flow (it offers "
         + "pkce); leave --flow out to take every flow it offers\n")
     #expect(await cli.stat("registrations") == 0)
+    await cli.stop()
+  }
+
+  /// A server on this machine that names itself `http://localhost:PORT/…` (a Keycloak at
+  /// http://localhost:8080/realms/dev) could not be added: plain http was allowed on
+  /// 127.0.0.1 alone, and its metadata must name the issuer given, so 127.0.0.1 in its place
+  /// would not do either. The sandbox names itself by 127.0.0.1 whatever the Host header says,
+  /// so a relay in front of it answers in its place with the addresses rewritten to the
+  /// relay's `localhost` ones: discovery, the registration and its deletion all go through
+  /// `http://localhost`, which libcurl takes to loopback itself.
+  @Test func aServerNamedLocalhostIsAddedRegisteredAndRemoved() async throws {
+    let cli = try await CLIHarness.start()
+    let port = cli.workspace.port
+    let relay = try LoopbackServer(configuration: .server) { request in
+      let own = "http://" + (request.header("Host") ?? "")
+      let headers = ["Content-Type", "Authorization", "Accept"].compactMap { name in
+        request.header(name).map { "\(name): \($0)" }
+      }
+      let answer = await RawHTTPClient.request(
+        request.method, request.target, port: port, headers: headers,
+        body: request.body.isEmpty ? nil : String(decoding: request.body, as: UTF8.self))
+      let body = answer.body.replacingOccurrences(of: "http://127.0.0.1:\(port)", with: own)
+      return HTTPResponse(
+        status: answer.status,
+        headers: [("Content-Type", answer.header("Content-Type") ?? "application/json")],
+        body: Array(body.utf8))
+    }
+    let issuer = "http://localhost:\(relay.port)/dynamic"
+    let added = try await cli.run(["providers", "add", "dev", "--issuer", issuer])
+    #expect(added.status == 0, "\(added.stderr)")
+    #expect(added.stdout.hasPrefix("Discovered \(issuer):\n"), "\(added.stdout)")
+    #expect(
+      added.stdout.hasSuffix("Wrote \(Self.shown("dev")). Sign in with `authtui login dev`.\n"))
+    let file = try Self.file(cli, "dev")
+    let clientID = try #require(file["client_id"] as? String)
+    #expect(file["issuer"] as? String == issuer)
+    #expect(file["registration_client_uri"] as? String == "\(issuer)/register/\(clientID)")
+    #expect(await cli.stat("registrations") == 1)
+    let removed = try await cli.run(["providers", "remove", "dev"])
+    #expect(removed.status == 0, "\(removed.stderr)")
+    #expect(
+      removed.stdout
+        == "Removed \(Self.shown("dev")); its registration at the server was deleted too.\n")
+    #expect(await cli.stat("registration_deletions") == 1)
+    await relay.stop()
     await cli.stop()
   }
 

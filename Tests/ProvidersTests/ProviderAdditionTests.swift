@@ -216,8 +216,9 @@ import Testing
     #expect(
       ProviderAdditionError.discovery(.discoveryFailed(.invalidIssuer(issuer)), issuer: issuer)
         .description
-        == "http://127.0.0.1:9/dyn is not an https URL (http only on 127.0.0.1) without query or "
-        + "fragment; give the server's issuer, for example https://id.example.com")
+        == "http://127.0.0.1:9/dyn is not an https URL (http only on 127.0.0.1 or localhost) "
+        + "without query or fragment; give the server's issuer, for example "
+        + "https://id.example.com")
     #expect(
       ProviderAdditionError.discovery(
         .discoveryFailed(.issuerMismatch(expected: issuer, received: issuer + "/")), issuer: issuer

@@ -148,7 +148,7 @@ import Testing
       catalog.skippedFiles.map(\.description) == [
         "\(dir)/a-bad-json.json:4: not valid JSON: expected ',' or '}' after the value of \"client_id\" (a missing comma?)",
         "\(dir)/b-unknown-flow.json:3: flows: unknown flow \"implicit\"; use \"pkce\" (browser), \"device\" (RFC 8628 code) or \"pin\" (Simkl PIN)",
-        "\(dir)/c-insecure.json:3: token_endpoint: \"http://id.example.com/token\" is not allowed: endpoints must use https (plain http only on 127.0.0.1, for the sandbox provider); change it to https://…",
+        "\(dir)/c-insecure.json:3: token_endpoint: \"http://id.example.com/token\" is not allowed: endpoints must use https (plain http only on 127.0.0.1 or localhost, this machine); change it to https://…",
       ])
     let noClient = try #require(catalog.entry("noclient"))
     #expect(noClient.configuration == nil)

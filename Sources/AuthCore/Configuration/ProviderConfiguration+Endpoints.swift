@@ -20,16 +20,30 @@ extension ProviderConfiguration {
     return url
   }
 
-  /// True for https URLs, and http URLs on the loopback address (the sandbox provider).
+  /// True for https URLs, and http URLs on a loopback host (`isLoopbackHost`: the sandbox
+  /// provider, a server on this machine under development).
   public static func isAllowedEndpoint(_ url: URL) -> Bool {
     switch url.scheme?.lowercased() {
     case "https":
       return url.host != nil
     case "http":
-      return url.host == "127.0.0.1" || url.host == "::1" || url.host == "[::1]"
+      return isLoopbackHost(url.host)
     default:
       return false
     }
+  }
+
+  /// True for the hosts that may be sent plain http, because nothing sent to them leaves this
+  /// machine: `127.0.0.1`, `::1` (bare or in brackets) and `localhost` in any case. libcurl,
+  /// URLSession's HTTP client on Linux, resolves `localhost` to 127.0.0.1 and ::1 itself,
+  /// never through /etc/hosts or DNS (since curl 7.78; RFC 6761 §6.3), so a server that names
+  /// itself `http://localhost:8080/…` (a local Keycloak) is reached on loopback. A name under
+  /// it (`app.localhost`) or `localhost.` with the root's dot is not taken: what resolves them
+  /// is not ours to rely on. The one test of every check that allows http: endpoints, issuers,
+  /// registration management addresses, git URL prefixes.
+  public static func isLoopbackHost(_ host: String?) -> Bool {
+    guard let host else { return false }
+    return ["127.0.0.1", "::1", "[::1]", "localhost"].contains(host.lowercased())
   }
 
   /// `client_secret` for a token request, when the provider requires its non-confidential

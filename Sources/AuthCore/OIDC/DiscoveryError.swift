@@ -4,8 +4,8 @@ import Foundation
 /// OIDC Discovery §4, and its RFC 8414 metadata) could not be used. Transport failures and server errors stay the general
 /// `AuthError` cases; these are the document's own problems.
 public enum DiscoveryError: Error, Sendable, Equatable {
-  /// The configured `issuer` is not an https URL (or http on 127.0.0.1) without query or
-  /// fragment (OIDC Discovery §2).
+  /// The configured `issuer` is not an https URL (or http on a loopback host,
+  /// `ProviderConfiguration.isLoopbackHost`) without query or fragment (OIDC Discovery §2).
   case invalidIssuer(String)
   /// The configured `issuer` is a URL that cannot be sent to (its port is not one from 1 to
   /// 65535, or its host an IPv6 address, which libcurl under URLSession is not given in a form
@@ -57,7 +57,7 @@ extension DiscoveryError: CustomStringConvertible {
         + "provider file."
     case .insecureEndpoint(let name):
       return "The provider's discovery document gives a plain http `\(name)` (only 127.0.0.1 "
-        + "may use http); set an https `\(name)` in the provider file."
+        + "and localhost may use http); set an https `\(name)` in the provider file."
     }
   }
 

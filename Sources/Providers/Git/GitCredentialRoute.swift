@@ -1,3 +1,5 @@
+import AuthCore
+
 /// One entry of `config.json`'s `git` object: which account answers git for the URLs under
 /// `prefix`, and with which user name.
 ///
@@ -170,10 +172,11 @@ public struct GitURLPrefix: Sendable, Equatable, Hashable {
     return String(host.dropLast(port.count + 1))
   }
 
-  /// True for 127.0.0.1, localhost and [::1], with any port.
+  /// True for 127.0.0.1, localhost and [::1], with any port: the hosts every check that
+  /// allows plain http allows (`ProviderConfiguration.isLoopbackHost`).
   private static func isLoopback(_ host: String) -> Bool {
     let name = portText(of: host).map { String(host.dropLast($0.count + 1)) } ?? host
-    return ["127.0.0.1", "localhost", "[::1]"].contains(name)
+    return ProviderConfiguration.isLoopbackHost(name)
   }
 }
 

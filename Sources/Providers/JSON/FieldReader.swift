@@ -30,7 +30,7 @@ struct FieldReader {
 
   static func insecureMessage(_ value: String) -> String {
     "\(MessageQuoting.quoted(value)) is not allowed: endpoints must use https (plain http "
-      + "only on 127.0.0.1, for the sandbox provider); change it to https://…"
+      + "only on 127.0.0.1 or localhost, this machine); change it to https://…"
   }
 
   // MARK: Typed field readers

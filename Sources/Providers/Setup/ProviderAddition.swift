@@ -273,8 +273,8 @@ public enum ProviderAdditionError: Error, Sendable, Equatable, CustomStringConve
     case .file(let path, let reason):
       return "\(path): \(reason)"
     case .discovery(.discoveryFailed(.invalidIssuer), let issuer):
-      return "\(issuer) is not an https URL (http only on 127.0.0.1) without query or fragment; "
-        + "give the server's issuer, for example https://id.example.com"
+      return "\(issuer) is not an https URL (http only on 127.0.0.1 or localhost) without "
+        + "query or fragment; give the server's issuer, for example https://id.example.com"
     case .discovery(.discoveryFailed(.unreachableIssuer(_, let problem)), let issuer):
       return "\(issuer) is not a valid URL: \(problem)"
     case .discovery(.discoveryFailed(.issuerMismatch(_, let received?)), let issuer):
@@ -288,8 +288,8 @@ public enum ProviderAdditionError: Error, Sendable, Equatable, CustomStringConve
     case .discovery(.discoveryFailed(.invalidEndpoint(let name)), let issuer):
       return "\(issuer)'s metadata has an unusable `\(name)`; " + Self.serverFix
     case .discovery(.discoveryFailed(.insecureEndpoint(let name)), let issuer):
-      return "\(issuer)'s metadata gives a plain http `\(name)` (only 127.0.0.1 may use http); "
-        + Self.serverFix
+      return "\(issuer)'s metadata gives a plain http `\(name)` (only 127.0.0.1 and "
+        + "localhost may use http); " + Self.serverFix
     case .discovery(let error, let issuer):
       return "\(issuer) could not be discovered: \(error.message)"
     case .noRedirectPort:
