@@ -330,6 +330,65 @@ import Testing
     await cli.stop()
   }
 
+  /// `providers add` registered authtui with the server before it found that the file could
+  /// not be written, so each try left a client nobody could use at the server. What the
+  /// write would refuse is refused first, in the write's words, before any request: a folder
+  /// no file can be made in, a `providers` that is no folder, a FIFO where the file goes.
+  @Test func aFileThatCannotBeWrittenIsRefusedBeforeAnyRegistration() async throws {
+    let cli = try await CLIHarness.start()
+    let add = ["providers", "add", "dyn", "--issuer", Self.url(cli, "/dynamic")]
+    // A read-only folder. Root writes in one all the same, so as root the command runs as
+    // nobody (through setpriv), whose folder it is.
+    let outside = try TemporaryDirectory()
+    let providers = outside.file("config/providers")
+    try FileManager.default.createDirectory(atPath: providers, withIntermediateDirectories: true)
+    var command = [Products.authtui]
+    if geteuid() == 0 {
+      try #require(access("/usr/bin/setpriv", X_OK) == 0, "as root, the test needs setpriv")
+      let nobody: uid_t = 65534
+      #expect(chmod(outside.path, 0o755) == 0)
+      #expect(chown(outside.file("config"), nobody, nobody) == 0)
+      #expect(chown(providers, nobody, nobody) == 0)
+      let setpriv = ["--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups", "--"]
+      command = ["/usr/bin/setpriv"] + setpriv + command
+    }
+    #expect(chmod(providers, 0o500) == 0)
+    let readOnly = try await cli.run(
+      Array(command.dropFirst()) + add, ["AUTHTUI_CONFIG_DIR": outside.file("config")],
+      executable: command[0])
+    #expect(readOnly.status == 1)
+    #expect(
+      readOnly.stderr
+        == "authtui: \(providers)/dyn.json: it cannot be written (Permission denied)\n")
+    #expect(readOnly.stdout == "")
+
+    try FileManager.default.createDirectory(
+      atPath: cli.folder.file("flat"), withIntermediateDirectories: true)
+    _ = try cli.folder.write("not a folder\n", to: "flat/providers")
+    let noFolder = try await cli.run(add, ["AUTHTUI_CONFIG_DIR": cli.folder.file("flat")])
+    #expect(noFolder.status == 1)
+    #expect(
+      noFolder.stderr.hasPrefix(
+        "authtui: ~/flat/providers/dyn.json: its folder cannot be created ("),
+      "\(noFolder.stderr)")
+    #expect(noFolder.stderr.hasSuffix("); check ~/flat\n"), "\(noFolder.stderr)")
+    #expect(noFolder.stdout == "")
+
+    try FileManager.default.createDirectory(
+      atPath: cli.workspace.configPath + "/providers", withIntermediateDirectories: true)
+    #expect(mkfifo(Self.path(cli, "dyn"), 0o600) == 0)
+    let fifo = try await cli.run(add + ["--replace"])
+    #expect(fifo.status == 1)
+    #expect(
+      fifo.stderr
+        == "authtui: \(Self.shown("dyn")): it is a FIFO (named pipe); authtui writes only a "
+        + "regular file there: replace it with one (or remove it), then try again\n")
+    #expect(fifo.stdout == "")
+    #expect(await cli.stat("registrations") == 0)
+    #expect(await cli.stat("requests") == 0)
+    await cli.stop()
+  }
+
   /// `--issuer http://alice:S3cretPW@…` sent HTTP Basic credentials to every discovery URL
   /// and repeated the password three times on stderr: refused as a usage error before any
   /// request, the password never shown.

@@ -209,6 +209,16 @@ import Testing
     #expect(throws: ProviderAdditionError.self) {
       try ProviderAddition.checkAvailable("gone", in: location, replacing: false)
     }
+    // What the write would refuse, refused with its words before a registration is asked for.
+    #expect(mkfifo(folder.file("config/providers/pipe.json"), 0o600) == 0)
+    #expect(
+      throws: ProviderAdditionError.file(
+        path: folder.file("config/providers/pipe.json"),
+        reason: "it is a FIFO (named pipe); authtui writes only a regular file there: replace "
+          + "it with one (or remove it), then try again")
+    ) {
+      try ProviderAddition.checkAvailable("pipe", in: location, replacing: true)
+    }
   }
 
   @Test func saysWhyDiscoveryFailedWithTheFix() {

@@ -56,21 +56,8 @@ extension ConfigurationFile {
   static func replace(_ path: String, expecting expected: FileIdentity?, with text: String)
     throws(WriteFailure)
   {
-    let url = URL(fileURLWithPath: path)
-    let folder = url.deletingLastPathComponent().path
-    var temporary = ""
-    var descriptor: Int32 = -1
-    for _ in 0..<16 where descriptor < 0 {
-      temporary =
-        "\(folder)/.\(url.lastPathComponent).\(String(UInt64.random(in: 0...UInt64.max), radix: 36)).tmp"
-      descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-      if descriptor < 0 && errno != EEXIST {
-        throw WriteFailure(reason: "it cannot be written (\(String(cString: strerror(errno))))")
-      }
-    }
-    guard descriptor >= 0 else {
-      throw WriteFailure(reason: "no temporary file could be made in \(folder)")
-    }
+    let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    let (temporary, descriptor) = try temporaryFile(beside: path)
     var problem: String?
     var bytes = Array(text.utf8)[...]
     while !bytes.isEmpty && problem == nil {
@@ -101,6 +88,40 @@ extension ConfigurationFile {
       fsync(folderDescriptor)
       close(folderDescriptor)
     }
+  }
+
+  /// What `replace` would refuse at `path`, found before anything else is done (a request
+  /// whose result the file is to hold): anything but a regular file of this user's there
+  /// (`existingFile`), and a folder no file can be made in (read-only, another user's), found
+  /// by making the temporary file `replace` makes and removing it at once. The same reasons as
+  /// `replace` gives. Returns the file there, nil when there is none.
+  @discardableResult
+  static func checkReplaceable(_ path: String) throws(WriteFailure) -> FileIdentity? {
+    let existing = try existingFile(at: path)
+    let (temporary, descriptor) = try temporaryFile(beside: path)
+    close(descriptor)
+    unlink(temporary)
+    return existing
+  }
+
+  /// A new, empty 0600 file beside `path` (`.NAME.RANDOM.tmp`, `O_CREAT|O_EXCL|O_NOFOLLOW`),
+  /// opened for writing.
+  private static func temporaryFile(beside path: String) throws(WriteFailure)
+    -> (path: String, descriptor: Int32)
+  {
+    let url = URL(fileURLWithPath: path)
+    let folder = url.deletingLastPathComponent().path
+    for _ in 0..<16 {
+      let temporary =
+        "\(folder)/.\(url.lastPathComponent).\(String(UInt64.random(in: 0...UInt64.max), radix: 36)).tmp"
+      let descriptor = open(
+        temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+      if descriptor >= 0 { return (temporary, descriptor) }
+      if errno != EEXIST {
+        throw WriteFailure(reason: "it cannot be written (\(String(cString: strerror(errno))))")
+      }
+    }
+    throw WriteFailure(reason: "no temporary file could be made in \(folder)")
   }
 
   /// The regular file at `path` now; nil when there is none (or something else is there,

@@ -3,9 +3,11 @@ import Foundation
 
 extension ProviderAddition {
   /// Refuses `id` before any request is made: a built-in preset's id (a file of that name
-  /// changes the preset), or a `providers/ID.json` that is there already (a file or a link)
-  /// unless `replacing`. `save` checks again as it writes; this spares a registration that
-  /// could not be saved.
+  /// changes the preset), a `providers/ID.json` that is there already (a file or a link)
+  /// unless `replacing`, and a file `save` could not write (`checkWritable`: a folder that
+  /// cannot be made or written in, a link or FIFO at the path; the folder is made when
+  /// missing). `save` checks again as it writes; this spares a registration that could not
+  /// be saved.
   public static func checkAvailable(
     _ id: ProviderID, in location: ConfigurationLocation, replacing: Bool
   ) throws(ProviderAdditionError) {
@@ -17,6 +19,7 @@ extension ProviderAddition {
     {
       throw .exists(id, path: ConfigurationLocation.display(url))
     }
+    try checkWritable(id, in: location)
   }
 
   /// Registers authtui at the server's `endpoint` (RFC 7591) and adopts the answer: for the

@@ -13,18 +13,7 @@ extension ProviderAddition {
     throws(ProviderAdditionError) -> URL
   {
     if ProviderCatalog.presets[id.rawValue]?.id == id { throw .presetID(id) }
-    let folder = location.providersDirectory
-    let url = folder.appendingPathComponent("\(id).json")
-    let shown = ConfigurationLocation.display(url)
-    do {
-      try FileManager.default.createDirectory(
-        at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    } catch {
-      throw .file(
-        path: shown,
-        reason: "its folder cannot be created (\(error.localizedDescription)); check "
-          + ConfigurationLocation.display(location.directory))
-    }
+    let (url, shown) = try Self.makeFolder(for: id, in: location)
     let existing: ConfigurationFile.FileIdentity?
     do {
       existing = try ConfigurationFile.existingFile(at: url.path)
@@ -39,5 +28,41 @@ extension ProviderAddition {
       throw .file(path: shown, reason: error.reason)
     }
     return url
+  }
+
+  /// Refuses, before any request is made, what `save` would refuse as it writes
+  /// `providers/ID.json`, with the same words: a folder that cannot be made (or is no folder),
+  /// one no file can be made in (read-only, another user's), and a link, FIFO, device or
+  /// folder at the file's path. The folder is made (0700) when missing, as `save` would make
+  /// it. A registration whose file then could not be written would be left at the server.
+  static func checkWritable(_ id: ProviderID, in location: ConfigurationLocation)
+    throws(ProviderAdditionError)
+  {
+    let (url, shown) = try makeFolder(for: id, in: location)
+    do {
+      try ConfigurationFile.checkReplaceable(url.path)
+    } catch {
+      throw .file(path: shown, reason: error.reason)
+    }
+  }
+
+  /// `providers/ID.json` of `location`, as a URL and as messages show it, with its folder
+  /// made (0700) when missing.
+  private static func makeFolder(for id: ProviderID, in location: ConfigurationLocation)
+    throws(ProviderAdditionError) -> (url: URL, shown: String)
+  {
+    let folder = location.providersDirectory
+    let url = folder.appendingPathComponent("\(id).json")
+    let shown = ConfigurationLocation.display(url)
+    do {
+      try FileManager.default.createDirectory(
+        at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    } catch {
+      throw .file(
+        path: shown,
+        reason: "its folder cannot be created (\(error.localizedDescription)); check "
+          + ConfigurationLocation.display(location.directory))
+    }
+    return (url, shown)
   }
 }
