@@ -30,9 +30,13 @@ struct ProvidersAddCommand: AsyncParsableCommand {
       For a built-in preset (github, gitlab, google, microsoft, simkl, hivesigner, muhajir)
       give only --client-id (and --client-secret-file where the preset wants one, as Google's
       does): it goes into providers/ID.json beside what the file holds already.
+      --replace over a provider authtui registered deletes that registration at the server
+      once the new file is written (RFC 7592, as `providers remove` does), unless the new file
+      names the same client.
       Exit 2 for a usage error, 4 when ID exists (--replace overwrites its file; for a preset,
       sets another client id) or is a preset given --issuer, 7 when the server cannot be
-      reached, its metadata is unusable or it refuses the registration.
+      reached, its metadata is unusable or it refuses the registration, or when it cannot
+      delete the replaced registration (the new file is written all the same).
       """,
     arguments: [.required("ID", \.id, .newProviderID)],
     options: [
@@ -175,17 +179,35 @@ struct ProvidersAddCommand: AsyncParsableCommand {
           throw Self.failure(error)
         }
       }
+      let location = AccountAccess.configuration(global)
+      // The file written over may hold a registration authtui made (RFC 7592): deleted once
+      // the new file is written, since nothing would be left to delete it with.
+      var replaced: ReplacedRegistration?
+      if replace,
+        let old = ProviderCatalog.load(from: location, providers: .only([id])).entry(id)?.file
+      {
+        replaced = addition.replacing(old)
+      }
       let file: URL
       do {
-        file = try addition.save(in: AccountAccess.configuration(global), replacing: replace)
+        file = try addition.save(in: location, replacing: replace)
       } catch {
         throw Self.failure(error)
       }
       let shown = ConfigurationLocation.display(file)
+      var deletion: ReplacedDeletion?
+      if let replaced {
+        deletion = await Self.delete(replaced, file: shown, transport: transport)
+      }
       if json {
-        console.out(Self.json(addition, file: shown))
+        console.out(Self.json(addition, file: shown, adding: deletion?.members ?? []))
       } else {
-        console.out(Self.outcome(addition, file: shown))
+        console.out(
+          Self.outcome(addition, file: shown) + (deletion?.done.map { "\n" + $0 } ?? ""))
+      }
+      if let failure = deletion?.failure {
+        console.err(failure.line)
+        return failure.exitCode
       }
       return .ok
     } catch {
@@ -238,6 +260,45 @@ struct ProvidersAddCommand: AsyncParsableCommand {
         "Wrote \(shown): the \(id) preset with your client id"
           + (clientSecret == nil ? "" : " and client secret")
           + ". Sign in with `authtui login \(id)`.")
+    }
+  }
+
+  /// What deleting the registration of the replaced file came to: the line that says it was
+  /// deleted, or the failure (exit 7, as `providers remove` exits when the server cannot
+  /// delete one, and `logout` when it cannot revoke); and the `--json` members that say which.
+  struct ReplacedDeletion {
+    var done: String?
+    var failure: CommandFailure?
+    var members: [(String, OrderedJSON)]
+  }
+
+  /// Deletes `replaced` at the server (RFC 7592 §2.3, as `providers remove` does), after the
+  /// new file, `file`, was written; the server's reason when it cannot, never the token.
+  static func delete(_ replaced: ReplacedRegistration, file: String, transport: any Transport)
+    async -> ReplacedDeletion
+  {
+    let client = replaced.clientID.map { "the client \($0)" } ?? "the client"
+    do throws(AuthError) {
+      try await ClientRegistrar(transport: transport, requestTimeout: requestTimeout).delete(
+        at: replaced.uri, accessToken: replaced.token)
+      return ReplacedDeletion(
+        done: "Deleted the registration of \(client), which the replaced file held, at the "
+          + "server.",
+        members: [("replaced_registration", "deleted")])
+    } catch {
+      let code = AccountAccess.failure(.auth(error)).code
+      return ReplacedDeletion(
+        failure: CommandFailure(
+          exitCode: .providerError,
+          message: "wrote \(file), but the registration of \(client), which the replaced file "
+            + "held, could not be deleted at the server: \(error.message) The new file does not "
+            + "hold what deleting it takes, so the registration stays there: the server's "
+            + "administrator can remove it",
+          code: code),
+        members: [
+          ("replaced_registration", "failed"), ("replaced_registration_code", .string(code)),
+          ("replaced_registration_message", .string(error.message)),
+        ])
     }
   }
 
@@ -336,11 +397,14 @@ struct ProvidersAddCommand: AsyncParsableCommand {
     return lines.joined(separator: "\n")
   }
 
-  /// The `--json` object: what was written and what the server offers, never a secret.
-  static func json(_ addition: ProviderAddition, file: String) -> String {
+  /// The `--json` object: what was written and what the server offers, never a secret, then
+  /// `adding`.
+  static func json(
+    _ addition: ProviderAddition, file: String, adding: [(String, OrderedJSON)] = []
+  ) -> String {
     let summary = addition.summary
     let refresh: OrderedJSON = summary.refresh.map(OrderedJSON.bool) ?? .null
-    return OrderedJSON.object([
+    let members: [(String, OrderedJSON)] = [
       ("id", .string(addition.id.rawValue)), ("file", .string(file)),
       ("issuer", .string(addition.issuer)),
       ("client_id", addition.clientID.map(OrderedJSON.string) ?? .null),
@@ -363,7 +427,8 @@ struct ProvidersAddCommand: AsyncParsableCommand {
           ("dpop_signing_alg_values", .array(summary.dpopAlgorithms.map(OrderedJSON.string))),
         ])
       ),
-    ]).text
+    ]
+    return OrderedJSON.object(members + adding).text
   }
 }
 

@@ -731,6 +731,64 @@ import Testing
     await cli.stop()
   }
 
+  /// `providers add ID --replace` over a provider authtui had registered left that
+  /// registration at the server, with nothing left to delete it with (its token was in the
+  /// file written over). Once the new file is written the old registration is deleted, as
+  /// `providers remove` deletes one; when the server cannot, the new file stays, and the
+  /// command says so and exits 7, as `remove` does. A replacement that names the registered
+  /// client itself keeps its registration.
+  @Test func replacingARegisteredProviderDeletesTheOldRegistration() async throws {
+    let cli = try await CLIHarness.start()
+    let add = ["providers", "add", "dyn", "--issuer", Self.url(cli, "/dynamic")]
+    #expect(try await cli.run(add).status == 0)
+    let first = try #require(try Self.file(cli, "dyn")["client_id"] as? String)
+    let replaced = try await cli.run(add + ["--replace"])
+    #expect(replaced.status == 0, "\(replaced.stderr)")
+    #expect(replaced.stderr == "")
+    let second = try #require(try Self.file(cli, "dyn")["client_id"] as? String)
+    #expect(second != first)
+    #expect(
+      replaced.stdout.hasSuffix(
+        "Wrote \(Self.shown("dyn")). Sign in with `authtui login dyn`.\nDeleted the "
+          + "registration of the client \(first), which the replaced file held, at the server.\n"),
+      "\(replaced.stdout)")
+    #expect(await cli.stat("registrations") == 2)
+    #expect(await cli.stat("registration_deletions") == 1)
+
+    // The registered client given as --client-id: still in use, its registration kept.
+    let same = try await cli.run(add + ["--client-id", second, "--replace"])
+    #expect(same.status == 0, "\(same.stderr)")
+    #expect(!same.stdout.contains("Deleted"), "\(same.stdout)")
+    let kept = try Self.file(cli, "dyn")
+    let address = try #require(kept["registration_client_uri"] as? String)
+    #expect(address == Self.url(cli, "/dynamic/register/\(second)"))
+    let token = try #require(kept["registration_access_token"] as? String)
+    #expect(await cli.stat("registration_deletions") == 1)
+
+    // The server cannot delete it: the new file stays; exit 7, the reason, never the token.
+    let path = try #require(URL(string: address)).path
+    await cli.hook("fault", #"{"path": "\#(path)", "kind": "status500", "count": 1}"#)
+    let failed = try await cli.run(add + ["--replace", "--json"])
+    #expect(failed.status == 7)
+    let third = try #require(try Self.file(cli, "dyn")["client_id"] as? String)
+    #expect(third != second)
+    #expect(
+      failed.stderr
+        == "authtui: wrote \(Self.shown("dyn")), but the registration of the client \(second), "
+        + "which the replaced file held, could not be deleted at the server: The provider "
+        + "failed with HTTP 500; try again in a few minutes. The new file does not hold what "
+        + "deleting it takes, so the registration stays there: the server's administrator can "
+        + "remove it\n")
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(failed.stdout.utf8)) as? [String: Any])
+    #expect(object["client_id"] as? String == third)
+    #expect(object["replaced_registration"] as? String == "failed")
+    #expect(object["replaced_registration_code"] as? String == "server_error")
+    #expect(!(failed.stdout + failed.stderr).contains(token))
+    #expect(await cli.stat("registration_deletions") == 1)
+    await cli.stop()
+  }
+
   /// The file holds the registration access token: while the server cannot delete the
   /// registration, the file stays (exit 7), and only --force removes it all the same.
   @Test func removeKeepsTheFileWhileTheServerCannotDeleteTheRegistration() async throws {

@@ -189,6 +189,34 @@ import Testing
     }
   }
 
+  /// The file `--replace` writes over holds the registration authtui made: returned, to be
+  /// deleted once the new file is written, unless the new file names that very client, whose
+  /// registration it then keeps managing.
+  @Test func returnsTheRegistrationOfTheReplacedFileUnlessItsClientIsKept() throws {
+    var old = ProviderFile()
+    old.issuer = Self.issuer
+    old.clientID = "c-1"
+    let uri = try #require(URL(string: Self.issuer + "/register/c-1"))
+    old.registrationClientURI = uri
+    old.registrationAccessToken = RegistrationAccessToken("rat-1")
+    var registering = try Self.addition(Self.metadata())
+    #expect(
+      registering.replacing(old)
+        == ReplacedRegistration(
+          clientID: "c-1", uri: uri, token: RegistrationAccessToken("rat-1")))
+    var same = try ProviderAddition(
+      id: "work", issuer: Self.issuer, metadata: Self.metadata(), clientID: "c-1")
+    #expect(same.replacing(old) == nil)
+    #expect(same.management?.uri == uri)
+    #expect(same.management?.token == RegistrationAccessToken("rat-1"))
+    var other = try ProviderAddition(
+      id: "work", issuer: Self.issuer, metadata: Self.metadata(), clientID: "c-2")
+    #expect(other.replacing(old)?.clientID == "c-1")
+    #expect(other.management == nil)
+    old.registrationAccessToken = nil
+    #expect(other.replacing(old) == nil)
+  }
+
   @Test func refusesAPresetOrAFileThereBeforeAnyRequest() throws {
     let folder = try TemporaryDirectory()
     let location = ConfigurationLocation(directory: URL(fileURLWithPath: folder.file("config")))

@@ -157,6 +157,23 @@ public struct ProviderAddition: Sendable {
     registered = true
   }
 
+  /// Takes in the provider file this addition replaces (`--replace`), read before it is
+  /// written over, and returns the registration it holds (RFC 7592), to be deleted once the new
+  /// file is written: the new file does not hold what deleting it takes, so left there it
+  /// could never be deleted by authtui. Nil when it holds none, or registered the client this
+  /// addition names too (`--client-id` with the registered id): that client is still in use,
+  /// so its registration is kept, and managed from the new file as it was from the old one.
+  public mutating func replacing(_ old: ProviderFile) -> ReplacedRegistration? {
+    guard let uri = old.registrationClientURI, let token = old.registrationAccessToken else {
+      return nil
+    }
+    if let clientID, clientID == old.clientID {
+      if management == nil { management = (uri, token) }
+      return nil
+    }
+    return ReplacedRegistration(clientID: old.clientID, uri: uri, token: token)
+  }
+
   /// What to ask the server's administrator for when authtui cannot register itself: a
   /// public client with the redirect URI on any loopback port and the grants of the flows.
   public var guide: RegistrationGuide {
