@@ -83,18 +83,11 @@ public enum AccountLabel {
     identity.flatMap(repaired) ?? "default"
   }
 
-  /// True for a scalar that does not show, or reorders what follows it: a control character,
-  /// a line or paragraph separator, a bidirectional control, or a format character (a byte
-  /// order mark, a zero-width space, a soft hyphen…) other than the zero-width joiner that
-  /// emoji sequences such as 👩‍💻 are made with.
+  /// True for a scalar that does not show, or reorders what follows it
+  /// (`TerminalText.isInvisible`, the rule a provider's display name follows too).
   static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
-    let category = scalar.properties.generalCategory
-    return category == .control || category == .lineSeparator
-      || category == .paragraphSeparator || scalar.properties.isBidiControl
-      || (category == .format && scalar != zeroWidthJoiner)
+    TerminalText.isInvisible(scalar)
   }
-
-  private static let zeroWidthJoiner: Unicode.Scalar = "\u{200D}"
 
   /// The sentence for `problem` with `label`: the rule, why, and what to type instead.
   static func message(_ label: String, _ problem: Problem) -> String {

@@ -49,7 +49,9 @@ struct ProvidersAddCommand: AsyncParsableCommand {
       .value(
         "client-secret-file", \.clientSecret, .secretFile, "PATH",
         help: "a file whose first line is the client secret"),
-      .value("name", \.name, .nonEmptyText, "NAME", help: "the name to show"),
+      .value(
+        "name", \.name, .providerName, "NAME",
+        help: "the name to show (visible characters and spaces)"),
       .repeated(
         "flow", \.flows, .flow(among: [.pkce, .device]),
         help: "keep only this flow (repeat for both; default: all offered)"),
@@ -429,6 +431,37 @@ struct ProvidersAddCommand: AsyncParsableCommand {
       ),
     ]
     return OrderedJSON.object(members + adding).text
+  }
+}
+
+extension ValueType where Value == String? {
+  /// The name a provider is shown by (`--name`), in lists and the UI: nothing in it may be
+  /// invisible or act on a terminal (`TerminalText.isInvisible`, the rule account labels
+  /// follow: no control character, line break, direction control or format character). An
+  /// empty name is none.
+  static var providerName: ValueType {
+    ValueType { text, context throws(CommandFailure) in
+      guard !text.isEmpty else { return nil }
+      guard let scalar = text.unicodeScalars.first(where: TerminalText.isInvisible) else {
+        return text
+      }
+      func code(_ scalar: Unicode.Scalar) -> String {
+        String(scalar.value, radix: 16, uppercase: true)
+      }
+      // Each one written as \u{…}, a zero-width space too, so the message shows where it is.
+      let shown = text.unicodeScalars.map {
+        TerminalText.isInvisible($0) ? "\\u{\(code($0))}" : String($0)
+      }.joined()
+      let visible = String(
+        String.UnicodeScalarView(text.unicodeScalars.filter { !TerminalText.isInvisible($0) }))
+      let instead = visible.trimmingCharacters(in: .whitespaces).isEmpty ? "Work SSO" : visible
+      throw CommandFailure(
+        exitCode: .usage,
+        message: "\(context.name) \(MessageQuoting.quoted(shown)) holds U+\(code(scalar)), a "
+          + "character that does not show (a control character, line break or direction "
+          + "mark); a name is visible characters and spaces: leave it out, such as "
+          + MessageQuoting.quoted(instead))
+    }
   }
 }
 

@@ -21,6 +21,21 @@ public enum TerminalText {
     return isDirectionControl(value)
   }
 
+  /// True for a scalar that does not show, or reorders what follows it: a control character,
+  /// a line or paragraph separator, a bidirectional control, or a format character (a byte
+  /// order mark, a zero-width space, a soft hyphen…) other than the zero-width joiner that
+  /// emoji sequences such as 👩‍💻 are made with. A name a person types and reads back (an
+  /// account label, a provider's display name) holds none: it is refused, not cleaned, so
+  /// that what is stored is what was meant.
+  public static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+    let category = scalar.properties.generalCategory
+    return category == .control || category == .lineSeparator
+      || category == .paragraphSeparator || scalar.properties.isBidiControl
+      || (category == .format && scalar != zeroWidthJoiner)
+  }
+
+  private static let zeroWidthJoiner: Unicode.Scalar = "\u{200D}"
+
   /// The marks, embeddings, overrides and isolates of the Unicode bidirectional algorithm
   /// (UAX #9): they take no column and reorder the characters around them.
   static func isDirectionControl(_ value: UInt32) -> Bool {

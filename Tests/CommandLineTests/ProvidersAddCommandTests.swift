@@ -662,6 +662,33 @@ import Testing
     await cli.stop()
   }
 
+  /// `--name` took control characters (ESC, a line break) and direction marks, which then
+  /// reached every list of providers: refused before any request, naming the option, the
+  /// character and what a name may hold. An emoji made with the zero-width joiner is a name.
+  @Test func aNameWithCharactersThatDoNotShowIsRefused() async throws {
+    let cli = try await CLIHarness.start()
+    let add = ["providers", "add", "work", "--issuer", Self.url(cli, "/oidc"), "--client-id", "c"]
+    let rule =
+      ", a character that does not show (a control character, line break or direction "
+      + "mark); a name is visible characters and spaces: leave it out, such as "
+    for (name, said) in [
+      ("Work\u{1B}[31m SSO", #""Work\u{1B}[31m SSO" holds U+1B"# + rule + #""Work[31m SSO""#),
+      ("Work\nSSO", #""Work\u{A}SSO" holds U+A"# + rule + #""WorkSSO""#),
+      ("\u{202E}OSS kroW", #""\u{202E}OSS kroW" holds U+202E"# + rule + #""OSS kroW""#),
+      ("\u{200B}", #""\u{200B}" holds U+200B"# + rule + #""Work SSO""#),
+    ] {
+      let refused = try await cli.run(add + ["--name", name])
+      #expect(refused.status == 2)
+      #expect(refused.stderr == "authtui: --name \(said)\n")
+    }
+    #expect(await cli.stat("requests") == 0)
+    #expect(!FileManager.default.fileExists(atPath: Self.path(cli, "work")))
+    let emoji = try await cli.run(add + ["--name", "Dev 👩‍💻"])
+    #expect(emoji.status == 0, "\(emoji.stderr)")
+    #expect(try Self.file(cli, "work")["name"] as? String == "Dev 👩‍💻")
+    await cli.stop()
+  }
+
   @Test func makesTheConfigurationFolderPrivateWhenItIsMissing() async throws {
     let cli = try await CLIHarness.start()
     let config = cli.folder.file("fresh/authtui")
