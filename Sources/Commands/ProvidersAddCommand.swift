@@ -47,7 +47,7 @@ struct ProvidersAddCommand: AsyncParsableCommand {
         "client-id", \.clientID, .clientID, "ID",
         help: "a client id you have already (no registration then)"),
       .value(
-        "client-secret-file", \.clientSecret, .secretFile, "PATH",
+        "client-secret-file", \.clientSecretFile, .namedSecretFile, "PATH",
         help: "a file whose first line is the client secret"),
       .value(
         "name", \.name, .providerName, "NAME",
@@ -68,8 +68,8 @@ struct ProvidersAddCommand: AsyncParsableCommand {
   var issuer = ""
   /// `--client-id`: registration is skipped.
   var clientID: String?
-  /// The secret `--client-secret-file` holds.
-  var clientSecret: ClientSecret?
+  /// `--client-secret-file`: the file as given, and the secret it holds.
+  var clientSecretFile: SecretFile?
   /// `--name`.
   var name: String?
   /// `--flow`: the flows kept; none for every flow offered.
@@ -78,6 +78,39 @@ struct ProvidersAddCommand: AsyncParsableCommand {
   var replace = false
   /// `--json`.
   var json = false
+
+  /// The secret `--client-secret-file` holds.
+  var clientSecret: ClientSecret? { clientSecretFile?.secret }
+
+  /// A file `--client-secret-file` named, as given, and the client secret on its first line.
+  struct SecretFile: Sendable {
+    let path: String
+    let secret: ClientSecret
+  }
+
+  /// This command line again with `--replace`, to run as it is: the same id and options,
+  /// each a word a POSIX shell takes as written (a name with a space is quoted), a secret
+  /// file by its path, never the secret, and the `--config` folder when one was given (the
+  /// other global options do not change what is written).
+  var replacingCommand: String {
+    var words: [String] = []
+    func add(_ option: String, _ value: String?, keeping extra: String = "/") {
+      guard let value else { return }
+      words += [
+        option,
+        MessageQuoting.shellWord(MessageQuoting.shown(value, limit: 4096), keeping: extra),
+      ]
+    }
+    add("--config", global.config)
+    words += ["providers", "add", id?.rawValue ?? "ID"]
+    add("--issuer", issuer.isEmpty ? nil : issuer, keeping: ":/~%=,")
+    add("--client-id", clientID)
+    add("--client-secret-file", clientSecretFile?.path)
+    add("--name", name)
+    for flow in flows { words += ["--flow", flow.rawValue] }
+    if json { words.append("--json") }
+    return (["authtui"] + words + ["--replace"]).joined(separator: " ")
+  }
 
   /// The preset ID names, when it is a built-in preset's id.
   private var preset: ProviderFile? {
@@ -152,7 +185,7 @@ struct ProvidersAddCommand: AsyncParsableCommand {
         try ProviderAddition.checkAvailable(
           id, in: AccountAccess.configuration(global), replacing: replace)
       } catch {
-        throw Self.failure(error)
+        throw refusal(error)
       }
       let transport = URLSessionTransport()
       let metadata: OIDCProviderMetadata
@@ -194,7 +227,7 @@ struct ProvidersAddCommand: AsyncParsableCommand {
       do {
         file = try addition.save(in: location, replacing: replace)
       } catch {
-        throw Self.failure(error)
+        throw refusal(error)
       }
       let shown = ConfigurationLocation.display(file)
       var deletion: ReplacedDeletion?
@@ -238,7 +271,7 @@ struct ProvidersAddCommand: AsyncParsableCommand {
       throw CommandFailure(
         exitCode: .notFound,
         message: "the \(id) preset has a client id already (\(current), in \(entry.editFile)); "
-          + "`authtui providers add \(id) --client-id ID --replace` sets another")
+          + "`\(replacingCommand)` replaces it")
     }
     let file: URL
     do {
@@ -347,6 +380,16 @@ struct ProvidersAddCommand: AsyncParsableCommand {
     }
   }
 
+  /// `failure(_:)`, where a provider file that exists already is said with the command that
+  /// replaces it, this one with `--replace`.
+  private func refusal(_ error: ProviderAdditionError) -> CommandFailure {
+    guard case .exists(_, let path) = error else { return Self.failure(error) }
+    return CommandFailure(
+      exitCode: .notFound,
+      message: "\(path) exists already; add the provider under another id, or replace the "
+        + "file: `\(replacingCommand)`")
+  }
+
   static func failure(_ error: ProviderAdditionError) -> CommandFailure {
     let exitCode: ExitCode
     switch error {
@@ -431,6 +474,17 @@ struct ProvidersAddCommand: AsyncParsableCommand {
       ),
     ]
     return OrderedJSON.object(members + adding).text
+  }
+}
+
+extension ValueType where Value == ProvidersAddCommand.SecretFile {
+  /// `--client-secret-file PATH`, read as every client secret file is (`secretFile`), with its
+  /// path kept for the command a message gives back.
+  static var namedSecretFile: ValueType {
+    let reading = ValueType<ClientSecret>.secretFile
+    return ValueType(completion: reading.completion) { path, context throws(CommandFailure) in
+      ProvidersAddCommand.SecretFile(path: path, secret: try reading.read(path, context))
+    }
   }
 }
 

@@ -592,8 +592,8 @@ import Testing
     #expect(
       again.stderr
         == "authtui: the simkl preset has a client id already (my-simkl-app, in "
-        + "~/config2/providers/simkl.json); `authtui providers add simkl --client-id ID "
-        + "--replace` sets another\n")
+        + "~/config2/providers/simkl.json); `authtui providers add simkl --client-id other "
+        + "--replace` replaces it\n")
     let replaced = try await run("simkl", "--client-id", "other", "--replace", "--json")
     #expect(replaced.status == 0, "\(replaced.stderr)")
     #expect(
@@ -644,7 +644,8 @@ import Testing
     #expect(
       again.stderr
         == "authtui: \(Self.shown("work")) exists already; add the provider under another "
-        + "id, or replace the file with `authtui providers add work … --replace`\n")
+        + "id, or replace the file: `authtui providers add work --issuer \(issuer) --client-id "
+        + "sandbox-client --replace`\n")
     // The workspace's sandbox.json: an existing file, refused before any request.
     let requests = await cli.stat("requests")
     #expect(try await cli.run(["providers", "add", "sandbox", "--issuer", issuer]).status == 4)
@@ -686,6 +687,42 @@ import Testing
     let emoji = try await cli.run(add + ["--name", "Dev 👩‍💻"])
     #expect(emoji.status == 0, "\(emoji.stderr)")
     #expect(try Self.file(cli, "work")["name"] as? String == "Dev 👩‍💻")
+    await cli.stop()
+  }
+
+  /// The hint for a provider that exists already said `authtui providers add work …
+  /// --replace`, which fails as pasted. It is the command as given with --replace, which runs
+  /// as written (through a shell: a name and a folder with a space are quoted), a secret file
+  /// by its path, never the secret.
+  @Test func theHintForAnExistingProviderIsACommandThatRunsAsWritten() async throws {
+    let cli = try await CLIHarness.start()
+    let issuer = Self.url(cli, "/oidc")
+    let config = cli.folder.file("my config")
+    let secretFile = try cli.folder.write("not-a-secret-to-print-9c1d\n", to: "secret.txt")
+    let add = [
+      "--config", config, "providers", "add", "work", "--issuer", issuer, "--client-id",
+      "sandbox-client", "--client-secret-file", secretFile, "--name", "Work SSO", "--flow", "pkce",
+      "--json",
+    ]
+    #expect(try await cli.run(add).status == 0)
+    let again = try await cli.run(add)
+    #expect(again.status == 4)
+    let command =
+      "authtui --config '\(config)' providers add work --issuer \(issuer) --client-id "
+      + "sandbox-client --client-secret-file \(secretFile) --name 'Work SSO' --flow pkce --json "
+      + "--replace"
+    #expect(
+      again.stderr
+        == "authtui: ~/my config/providers/work.json exists already; add the provider under "
+        + "another id, or replace the file: `\(command)`\n")
+    #expect(!(again.stdout + again.stderr).contains("not-a-secret-to-print-9c1d"))
+    let run = Products.authtui + command.dropFirst("authtui".count)
+    let replaced = try await cli.run(["-c", run], executable: "/bin/sh")
+    #expect(replaced.status == 0, "\(replaced.stderr)")
+    #expect(replaced.stdout.hasPrefix(#"{"id":"work","file":"~/my config/providers/work.json","#))
+    let file = try JSONSerialization.jsonObject(
+      with: Data(contentsOf: URL(fileURLWithPath: config + "/providers/work.json")))
+    #expect((file as? [String: Any])?["name"] as? String == "Work SSO")
     await cli.stop()
   }
 

@@ -274,8 +274,8 @@ public enum ProviderAdditionError: Error, Sendable, Equatable, CustomStringConve
       return "\(id) is a built-in preset; give your provider another id, such as \(id)-2 "
         + "(or give the preset your client id: `authtui providers add \(id) --client-id ID`)"
     case .exists(let id, let path):
-      return "\(path) exists already; add the provider under another id, or replace the file "
-        + "with `authtui providers add \(id) … --replace`"
+      return "\(path) exists already; give the provider another id than \(id), or give the "
+        + "same command again with --replace to replace the file"
     case .flowNotOffered(let flow, let issuer, let offered):
       let others =
         offered.isEmpty
