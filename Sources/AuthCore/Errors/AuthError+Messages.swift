@@ -101,7 +101,7 @@ extension AuthError: CustomStringConvertible {
         + "provider file if the server has one."
     case .insecureEndpoint(let name, let provider):
       return "The \(name) of \(provider) uses plain http; change it to https (only 127.0.0.1 "
-        + "may use http)."
+        + "and localhost may use http)."
     case .pushedAuthorizationUnavailable(let provider, let requiredByServer):
       if requiredByServer {
         return "\(provider) takes only pushed authorization requests, but its server publishes "
