@@ -4,6 +4,7 @@ import AuthCore
 import Foundation
 import Isolation
 import JSON
+import Providers
 import Vault
 
 /// `authtui list [--json]`: every account with its status and expiry, never a token.
@@ -20,6 +21,9 @@ struct ListCommand: AsyncParsableCommand {
       the table; refresh_expires_at is when the refresh token stops working, if known (the
       table's REFRESH says "until" then, or "ended" once it has passed), else null; tenant is
       the tenant it signed in through (Microsoft's tid), else null.
+      An account whose provider is not configured any more (`providers remove --force`) is
+      not refreshable (REFRESH no), and standard error says how to add the provider back or
+      remove the account.
       When `authtui agent` runs for this vault, it answers instead and no passphrase is
       needed; AUTHTUI_NO_AGENT=1 skips it.
       """,
@@ -52,7 +56,20 @@ struct ListCommand: AsyncParsableCommand {
             + "remove it with `authtui logout '\(damaged.idText)' --local-only`")
       }
       let now = Date()
-      let accounts = Self.ordered(listing.accounts)
+      var accounts = Self.ordered(listing.accounts)
+      // The providers' ids from their file names and the presets, no file read: an account
+      // of none of them is refreshed by nobody.
+      let known = Set(
+        ProviderCatalog.load(from: AccountAccess.configuration(global), providers: .only([]))
+          .knownIDs)
+      for index in accounts.indices where !known.contains(accounts[index].name.provider) {
+        accounts[index].refreshable = false
+        let name = accounts[index].name
+        console.err(
+          "authtui: \(name)'s provider \(name.provider) is not configured any more, so its token "
+            + "is neither refreshed nor revoked: add the provider back, or remove the account "
+            + "with `authtui logout '\(name)' --local-only`")
+      }
       console.out(json ? Self.json(accounts, now: now) : Self.table(accounts, now: now))
       // The process ends once this returns: thousands of summaries need not be freed first.
       releaseAside(consume listing)

@@ -787,6 +787,22 @@ import Testing
           + "refreshed nor revoked: add the provider back, or remove the account\n"
           + "  fix: authtui logout 'dyn/alice' --local-only"),
       "\(status.stdout)")
+    // `list` no longer says it is refreshed, and says why, from the vault and from an agent.
+    let note =
+      "authtui: dyn/alice's provider dyn is not configured any more, so its token is neither "
+      + "refreshed nor revoked: add the provider back, or remove the account with `authtui "
+      + "logout 'dyn/alice' --local-only`\n"
+    let list = try await cli.run(["list", "--json"])
+    #expect(list.status == 0, "\(list.stderr)")
+    #expect(list.stdout.contains(#""refreshable":false"#), "\(list.stdout)")
+    #expect(list.stderr == note)
+    let listingAgent = try await AgentProcess.start(cli)
+    let table = try await cli.run(["list"], wrong)
+    #expect(table.status == 0, "\(table.stderr)")
+    #expect(
+      table.stdout.contains("dyn/alice") && !table.stdout.contains(" yes "), "\(table.stdout)")
+    #expect(table.stderr == note)
+    #expect(await listingAgent.stop().status == 0)
     let gone = try await cli.run(["providers", "remove", "dyn"])
     #expect(gone.status == 4)
     let preset = try await cli.run(["providers", "remove", "hivesigner", "--force"])
