@@ -62,13 +62,13 @@ struct ListCommand: AsyncParsableCommand {
       let known = Set(
         ProviderCatalog.load(from: AccountAccess.configuration(global), providers: .only([]))
           .knownIDs)
+      var missing: [ProviderID: [AccountName]] = [:]
       for index in accounts.indices where !known.contains(accounts[index].name.provider) {
         accounts[index].refreshable = false
-        let name = accounts[index].name
-        console.err(
-          "authtui: \(name)'s provider \(name.provider) is not configured any more, so its token "
-            + "is neither refreshed nor revoked: add the provider back, or remove the account "
-            + "with `authtui logout '\(name)' --local-only`")
+        missing[accounts[index].name.provider, default: []].append(accounts[index].name)
+      }
+      for (provider, names) in missing.sorted(by: { $0.key < $1.key }) {
+        console.err(Self.providerMissing(provider, names))
       }
       console.out(json ? Self.json(accounts, now: now) : Self.table(accounts, now: now))
       // The process ends once this returns: thousands of summaries need not be freed first.
@@ -79,6 +79,20 @@ struct ListCommand: AsyncParsableCommand {
       console.err(error.line)
       return error.exitCode
     }
+  }
+
+  /// What standard error says of the accounts `names` (one or more) of `provider`, which is
+  /// not configured any more: one line for the provider, however many accounts it had.
+  static func providerMissing(_ provider: ProviderID, _ names: [AccountName]) -> String {
+    guard names.count > 1, let first = names.first else {
+      let name = names.first?.description ?? "\(provider)/LABEL"
+      return "authtui: \(name)'s provider \(provider) is not configured any more, so its token "
+        + "is neither refreshed nor revoked: add the provider back, or remove the account with "
+        + "`authtui logout '\(name)' --local-only`"
+    }
+    return "authtui: \(names.count) accounts of \(provider) (\(first), …) are neither refreshed "
+      + "nor revoked: their provider \(provider) is not configured any more; add it back, or "
+      + "remove each with `authtui logout '\(provider)/LABEL' --local-only`"
   }
 
   /// `accounts` in the UI's order (AccountName's): natural, so user2 comes before user10.

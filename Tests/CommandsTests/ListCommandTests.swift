@@ -31,6 +31,22 @@ import Vault
     ListCommand.ordered(AgentListing(AccountListing(accounts: records, damaged: [])).accounts)
   }
 
+  /// Thousands of accounts of a removed provider are one line on standard error, not one each.
+  @Test func theAccountsOfAProviderThatIsGoneAreOneLine() {
+    let work: ProviderID = "work"
+    let names = (0..<3).map { AccountName(provider: work, label: "user-\($0)") }
+    #expect(
+      ListCommand.providerMissing(work, names)
+        == "authtui: 3 accounts of work (work/user-0, …) are neither refreshed nor revoked: "
+        + "their provider work is not configured any more; add it back, or remove each with "
+        + "`authtui logout 'work/LABEL' --local-only`")
+    #expect(
+      ListCommand.providerMissing(work, [names[1]])
+        == "authtui: work/user-1's provider work is not configured any more, so its token is "
+        + "neither refreshed nor revoked: add the provider back, or remove the account with "
+        + "`authtui logout 'work/user-1' --local-only`")
+  }
+
   @Test func labelsAreInNaturalOrderAsInTheUI() {
     let records = [
       Self.record(1, "work", "user10"), Self.record(2, "work", "user2"),
