@@ -85,7 +85,11 @@ package struct CommandCatalog: Sendable {
       "Commands:",
     ]
     for command in commands {
-      lines.append("  " + padded(command.name, to: width + 2) + command.summary)
+      let left = "  " + padded(command.name, to: width + 2)
+      let summary = Self.wrapped(
+        command.summary.split(separator: " ").map(String.init), Self.width - left.count)
+      lines.append(left + summary[0])
+      lines += summary.dropFirst().map { String(repeating: " ", count: left.count) + $0 }
     }
     lines += ["", "Options for every command:"]
     lines += Self.optionLines(GlobalOptions.specs)
@@ -93,8 +97,9 @@ package struct CommandCatalog: Sendable {
       "  --help                     show help (also `authtui help COMMAND`)",
       "  --version                  print the version",
       "",
-      "Exit codes: 0 ok, 1 error, 2 usage, 3 vault locked or wrong passphrase, 4 no such account",
-      "or provider, 5 sign-in needed, 6 cancelled, denied or timed out, 7 provider or network error.",
+      "Exit codes: 0 ok, 1 error, 2 usage, 3 vault locked or wrong passphrase, 4 no such",
+      "account or provider, 5 sign-in needed, 6 cancelled, denied or timed out, 7 provider or",
+      "network error.",
     ]
     return lines.joined(separator: "\n")
   }
@@ -104,7 +109,8 @@ package struct CommandCatalog: Sendable {
   func help(for command: CommandSpec) -> String {
     // A command only whose actions run is used through them.
     let usages = (command.needsAction ? [] : [command.usage]) + command.actions.map(\.usage)
-    var lines = ["Usage: authtui \(usages[0])"] + usages.dropFirst().map { "       authtui \($0)" }
+    var lines = Self.usageLines("Usage: authtui ", usages[0])
+    for usage in usages.dropFirst() { lines += Self.usageLines("       authtui ", usage) }
     lines += ["", command.summary]
     if !command.details.isEmpty {
       lines += ["", command.details]
@@ -114,7 +120,7 @@ package struct CommandCatalog: Sendable {
       lines += Self.optionLines(command.options)
     }
     for action in command.actions {
-      lines += ["", "authtui \(action.usage)", "  " + action.summary]
+      lines += [""] + Self.usageLines("authtui ", action.usage) + ["  " + action.summary]
       lines += Self.optionLines(action.options)
     }
     if let first = command.actions.first {
@@ -126,11 +132,60 @@ package struct CommandCatalog: Sendable {
     return lines.joined(separator: "\n")
   }
 
+  /// The width help is written to: every line fits a terminal of this many columns (the
+  /// details are written to it; usage and option lines are wrapped here).
+  static let width = 90
+
+  /// An option per line, its help beside it, wrapped under itself where it is too long.
   private static func optionLines(_ options: [OptionSpec]) -> [String] {
-    options.filter { !$0.hidden }.map { option in
-      let left = "--\(option.name)" + (option.valueName.map { " \($0)" } ?? "")
-      return "  " + padded(left, to: 25) + "  " + option.help
+    options.filter { !$0.hidden }.flatMap { option in
+      let name = "--\(option.name)" + (option.valueName.map { " \($0)" } ?? "")
+      let left = "  " + padded(name, to: 25) + "  "
+      let indent = String(repeating: " ", count: left.count)
+      let help = wrapped(option.help.split(separator: " ").map(String.init), width - left.count)
+      return help.enumerated().map { ($0.offset == 0 ? left : indent) + $0.element }
     }
+  }
+
+  /// `usage` after `lead`, wrapped between its words (an optional group in brackets is one
+  /// word) when it is too long: the command's own words stay on the first line, the rest go
+  /// under its first argument.
+  private static func usageLines(_ lead: String, _ usage: String) -> [String] {
+    guard lead.count + usage.count > width else { return [lead + usage] }
+    var words: [String] = []
+    var depth = 0
+    for word in usage.split(separator: " ").map(String.init) {
+      if depth > 0, let last = words.popLast() {
+        words.append(last + " " + word)
+      } else {
+        words.append(word)
+      }
+      depth += word.filter { $0 == "[" }.count - word.filter { $0 == "]" }.count
+    }
+    let name = words.prefix { $0.first?.isLowercase == true }
+    let head = lead + name.joined(separator: " ") + " "
+    let indent = String(repeating: " ", count: head.count)
+    return wrapped(Array(words.dropFirst(name.count)), width - head.count).enumerated().map {
+      ($0.offset == 0 ? head : indent) + $0.element
+    }
+  }
+
+  /// `words` joined with spaces into lines of at most `width` characters (a longer word on a
+  /// line of its own).
+  private static func wrapped(_ words: [String], _ width: Int) -> [String] {
+    var lines: [String] = []
+    var line = ""
+    for word in words {
+      if line.isEmpty {
+        line = word
+      } else if line.count + 1 + word.count <= width {
+        line += " " + word
+      } else {
+        lines.append(line)
+        line = word
+      }
+    }
+    return lines + [line]
   }
 }
 

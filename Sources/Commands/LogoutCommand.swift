@@ -16,13 +16,14 @@ struct LogoutCommand: AsyncParsableCommand {
       status is 7 and the message says the tokens may still work at the provider until they
       expire. Before anything is revoked the account is marked "sign-in needed" with its tokens
       cleared, so a vault that then cannot delete it (a full disk) never hands out a revoked
-      token: logout exits 1 and names the `logout --local-only` that removes it later. A provider with an end_session_endpoint also gets its sign-out page opened (like
+      token: logout exits 1 and names the `logout --local-only` that removes it later.
+      A provider with an end_session_endpoint also gets its sign-out page opened (like
       login's page; printed on a terminal with --no-browser), so the browser session ends
       too. The browser is given a one-time address on 127.0.0.1 that leads to that page once
       (the page's URL carries your id_token, which other users could read in a program's
       arguments); logout says that it waits, and waits until it was opened: 10 seconds for a
-      browser, 2 minutes for a printed address (Ctrl-C skips). When the provider file registers a return address
-      authtui can serve (post_logout_redirect_uri on 127.0.0.1, or
+      browser, 2 minutes for a printed address (Ctrl-C skips). When the provider file
+      registers a return address authtui can serve (post_logout_redirect_uri on 127.0.0.1, or
       post_logout_uses_redirect_uri), the provider sends the browser back to a page authtui
       shows, checked by a fresh state, and logout waits up to 2 more minutes for it.
       `authtui logout '#N' --local-only` removes a damaged account that `list` reports by id

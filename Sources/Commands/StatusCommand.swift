@@ -32,8 +32,9 @@ struct StatusCommand: AsyncParsableCommand {
       "accounts_needing_attention": [{"account", "problem", "message", "fix"}]}:
       vault.state is unlocked_by_agent, unlocked, locked, no_vault or unreadable; problem is
       sign_in_needed, expired, expiring_without_refresh, refresh_expiring, refresh_expired,
-      damaged or provider_missing; accounts (the number of readable ones), dpop_bound_accounts, pid and the
-      agent's vault are null when unknown, the agent's problem null when there is none;
+      damaged or provider_missing; accounts (the number of readable ones),
+      dpop_bound_accounts, pid and the agent's vault are null when unknown, the agent's
+      problem null when there is none;
       dpop_jkt is the RFC 7638 thumbprint of the key the token is bound to, null when unknown.
       """,
     options: [.flag("json", \.json, help: "print a JSON object instead of text")])

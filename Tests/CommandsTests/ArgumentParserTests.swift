@@ -304,8 +304,8 @@ final class HelpTextTests: XCTestCase {
     }
     XCTAssertTrue(
       overview.contains(
-        "Exit codes: 0 ok, 1 error, 2 usage, 3 vault locked or wrong passphrase, 4 no such account"
-      ))
+        "Exit codes: 0 ok, 1 error, 2 usage, 3 vault locked or wrong passphrase, 4 no such\n"
+          + "account or provider"))
     XCTAssertTrue(overview.contains("  --vault PATH "))
   }
 
@@ -323,16 +323,18 @@ final class HelpTextTests: XCTestCase {
     XCTAssertTrue(
       help.hasPrefix(
         """
-        Usage: authtui agent [--idle-timeout DURATION] [--lifetime DURATION] [--confirm forwarded|always]
-               authtui agent start [--idle-timeout DURATION] [--lifetime DURATION] [--confirm forwarded|always]
+        Usage: authtui agent [--idle-timeout DURATION] [--lifetime DURATION]
+                             [--confirm forwarded|always]
+               authtui agent start [--idle-timeout DURATION] [--lifetime DURATION]
+                                   [--confirm forwarded|always]
                authtui agent stop
                authtui agent status [--json]
 
         """))
     XCTAssertTrue(
       help.contains(
-        "\nauthtui agent start [--idle-timeout DURATION] [--lifetime DURATION] "
-          + "[--confirm forwarded|always]\n  Start the agent in the background; "
+        "\nauthtui agent start [--idle-timeout DURATION] [--lifetime DURATION]\n"
+          + "                    [--confirm forwarded|always]\n  Start the agent in the background; "
           + "prints `pid=PID socket=PATH` once it listens.\n"))
     XCTAssertTrue(help.contains("\nauthtui agent status [--json]\n  Show the running agent"))
     XCTAssertTrue(help.contains("\n  --json                     print a JSON object"))
@@ -340,8 +342,8 @@ final class HelpTextTests: XCTestCase {
     let start = try XCTUnwrap(CommandCatalog.standard.command(named: "agent start"))
     XCTAssertTrue(
       CommandCatalog.standard.help(for: start).hasPrefix(
-        "Usage: authtui agent start [--idle-timeout DURATION] [--lifetime DURATION] "
-          + "[--confirm forwarded|always]\n\n"
+        "Usage: authtui agent start [--idle-timeout DURATION] [--lifetime DURATION]\n"
+          + "                           [--confirm forwarded|always]\n\n"
           + "Start the agent"))
   }
 
