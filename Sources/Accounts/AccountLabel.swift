@@ -108,8 +108,9 @@ public enum AccountLabel {
       return "the label \(shown) starts or ends with a space, which nobody sees when typing "
         + "it back; leave the space out, \(instead)"
     case .leadingHash:
-      return "the label \(shown) starts with #, which names an account by its number "
-        + "(`#7` is account 7 in `authtui list`); choose a label without the #, \(instead)"
+      return "the label \(shown) starts with #, which names an account by its number in the "
+        + "vault (`#7`, as `authtui list` names a damaged one); choose a label without the #, "
+        + "\(instead)"
     case .slash:
       return "the label \(shown) holds /, which separates the provider from the label in "
         + "PROVIDER/LABEL; choose a label without it, \(instead)"

@@ -15,12 +15,14 @@ struct ListCommand: AsyncParsableCommand {
     details: """
       Status is valid, expiring (less than 5 minutes left), expired, or sign-in needed.
       --json prints [{"account", "provider", "label", "status", "expires_at", "scopes",
-      "refreshable", "default", "refresh_expires_at", "tenant"}], with expires_at in ISO 8601
-      (UTC) or null and status one of valid, expiring, expired, sign_in_needed; default is
-      true for the account a bare PROVIDER names (`authtui default`), marked "(default)" in
-      the table; refresh_expires_at is when the refresh token stops working, if known (the
-      table's REFRESH says "until" then, or "ended" once it has passed), else null; tenant is
-      the tenant it signed in through (Microsoft's tid), else null.
+      "refreshable", "default", "refresh_expires_at", "tenant", "dpop_bound", "dpop_jkt"}],
+      with expires_at in ISO 8601 (UTC) or null and status one of valid, expiring, expired,
+      sign_in_needed; default is true for the account a bare PROVIDER names (`authtui
+      default`), marked "(default)" in the table; refresh_expires_at is when the refresh
+      token stops working, if known (the table's REFRESH says "until" then, or "ended" once
+      it has passed), else null; tenant is the tenant it signed in through (Microsoft's tid),
+      else null; dpop_bound is true for a DPoP-bound token, dpop_jkt then its key's RFC 7638
+      thumbprint (else null).
       An account whose provider is not configured any more (`providers remove --force`) is
       not refreshable (REFRESH no), and standard error says how to add the provider back or
       remove the account.

@@ -29,7 +29,8 @@ struct LoginCommand: AsyncParsableCommand {
       The browser is given a one-time address on 127.0.0.1 that leads to the provider's page
       once (the page's URL would show its state in `ps`); if it is opened twice, the sign-in
       starts again with fresh values and says so.
-      --json writes one event per line: authorize, user_code, restarted, signed_in, error.
+      --json writes one event per line: authorize, user_code, restarted, retrying (a device
+      or PIN sign-in that cannot reach the provider), signed_in, error.
       With no vault yet, at a terminal and with no passphrase variable set, login creates it
       first as `authtui vault init` does; otherwise it says to run that. At a terminal, a
       preset without a client id says where to register an application and asks for the

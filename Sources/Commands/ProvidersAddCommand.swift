@@ -271,7 +271,7 @@ struct ProvidersAddCommand: AsyncParsableCommand {
       throw CommandFailure(
         exitCode: .notFound,
         message: "the \(id) preset has a client id already (\(current), in \(entry.editFile)); "
-          + "`\(replacingCommand)` replaces it")
+          + "`\(replacingCommand)` replaces it", code: "provider_exists")
     }
     let file: URL
     do {
@@ -387,7 +387,7 @@ struct ProvidersAddCommand: AsyncParsableCommand {
     return CommandFailure(
       exitCode: .notFound,
       message: "\(path) exists already; add the provider under another id, or replace the "
-        + "file: `\(replacingCommand)`")
+        + "file: `\(replacingCommand)`", code: "provider_exists")
   }
 
   static func failure(_ error: ProviderAdditionError) -> CommandFailure {

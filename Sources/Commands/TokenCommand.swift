@@ -13,7 +13,8 @@ struct TokenCommand: AsyncParsableCommand {
     name: "token",
     summary: "Print a valid access token for ACCOUNT, refreshing it first when needed.",
     details: """
-      ACCOUNT is PROVIDER/LABEL (simkl/alice), or PROVIDER alone when it has one account.
+      ACCOUNT is PROVIDER/LABEL (simkl/alice), or PROVIDER alone when it has one account or
+      a default one (`authtui default`).
       The token is refreshed first when fewer than --min-valid seconds remain (default 60),
       at most once per call: a token obtained during this call is printed even when the
       provider's lifetime is shorter. Many processes may ask at once: one refreshes, the

@@ -56,8 +56,9 @@ import Vault
         + "the provider's name for you")
     #expect(
       message("#7")
-        == "the label \"#7\" starts with #, which names an account by its number (`#7` is "
-        + "account 7 in `authtui list`); choose a label without the #, such as \"7\"")
+        == "the label \"#7\" starts with #, which names an account by its number in the "
+        + "vault (`#7`, as `authtui list` names a damaged one); choose a label without the #, "
+        + "such as \"7\"")
     #expect(
       message("work/alt")
         == "the label \"work/alt\" holds /, which separates the provider from the label in "

@@ -594,6 +594,9 @@ import Testing
         == "authtui: the simkl preset has a client id already (my-simkl-app, in "
         + "~/config2/providers/simkl.json); `authtui providers add simkl --client-id other "
         + "--replace` replaces it\n")
+    let againJSON = try await run("simkl", "--client-id", "other", "--json")
+    #expect(againJSON.status == 4)
+    #expect(againJSON.stdout.hasPrefix(#"{"error":"provider_exists","#), "\(againJSON.stdout)")
     let replaced = try await run("simkl", "--client-id", "other", "--replace", "--json")
     #expect(replaced.status == 0, "\(replaced.stderr)")
     #expect(

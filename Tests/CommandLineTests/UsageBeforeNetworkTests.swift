@@ -16,8 +16,9 @@ import Testing
       ),
       (
         ["--label", "#7"],
-        "authtui: the label \"#7\" starts with #, which names an account by its number (`#7` is "
-          + "account 7 in `authtui list`); choose a label without the #, such as \"7\"\n"
+        "authtui: the label \"#7\" starts with #, which names an account by its number in the "
+          + "vault (`#7`, as `authtui list` names a damaged one); choose a label without the #, "
+          + "such as \"7\"\n"
       ),
       (
         ["--label", "work/alt"],
@@ -131,6 +132,7 @@ import Testing
     #expect(result.status == 0)
     #expect(
       result.stdout.contains(
-        "how long the browser flow waits, at least 10 (default: the provider's)"))
+        "how long the browser flow waits, at least 10 (default: the\n"
+          + "                             provider's)"))
   }
 }
