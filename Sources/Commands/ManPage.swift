@@ -50,6 +50,12 @@ enum ManPage {
     for status in ExitCode.allCases {
       page += [".TP", ".B \(status.rawValue)", text(status.meaning)]
     }
+    page += [".SH ENVIRONMENT"]
+    for (names, meaning) in environment {
+      // `\%`: a variable's name is never hyphenated.
+      let shown = names.components(separatedBy: ", ").map { #"\%"# + escaped($0) }
+      page += [".TP", ".B " + shown.joined(separator: ", "), text(meaning)]
+    }
     page += [
       ".SH FILES",
       ".TP", #".I $XDG_DATA_HOME/authtui/vault.db"#,
@@ -65,6 +71,47 @@ enum ManPage {
     ]
     return page.joined(separator: "\n") + "\n"
   }
+
+  /// The variables a user sets or a command sets for another, as docs/configuration.md's
+  /// table states them.
+  static let environment: [(String, String)] = [
+    ("AUTHTUI_VAULT", "The vault file, as --vault."),
+    ("AUTHTUI_CONFIG_DIR", "The configuration folder, as --config."),
+    (
+      "AUTHTUI_PASSPHRASE, AUTHTUI_PASSPHRASE_FILE, AUTHTUI_PASSPHRASE_COMMAND",
+      "The vault's passphrase itself, the first line of a file (or pipe), or the first line a "
+        + "command prints; the first that is set wins, else it is asked on the terminal."
+    ),
+    (
+      "AUTHTUI_NEW_PASSPHRASE, AUTHTUI_NEW_PASSPHRASE_FILE, AUTHTUI_NEW_PASSPHRASE_COMMAND",
+      "The new passphrase for vault passwd, the same way."
+    ),
+    ("AUTHTUI_AGENT_SOCKET", "The agent's socket, for the agent and its callers alike."),
+    (
+      "AUTHTUI_NO_AGENT",
+      "1: token, list, export and logout never ask an agent, and none is left running."
+    ),
+    (
+      "AUTHTUI_CONFIRM_COMMAND",
+      "Read by the agent when it starts: the program asked to allow a token request it holds "
+        + "when no authtui UI is open (the question on its standard input; exit 0 allows)."
+    ),
+    ("AUTHTUI_SSH", "The ssh program authtui ssh runs (default ssh)."),
+    (
+      "AUTHTUI_AGENT_FORWARDED",
+      "1, set by authtui ssh on the remote side: requests name this machine to the agent."
+    ),
+    (
+      "AUTHTUI_TOKEN, AUTHTUI_TOKEN_EXPIRES_AT, AUTHTUI_TOKEN_TYPE",
+      "Set by exec for its COMMAND: the token, its expiry and its scheme (Bearer or DPoP)."
+    ),
+    ("BROWSER", "The command that opens a URL (%s marks where it goes); else xdg-open."),
+    ("NO_COLOR", "Any non-empty value: no colour, as --no-color."),
+    (
+      "XDG_CONFIG_HOME, XDG_DATA_HOME, XDG_RUNTIME_DIR",
+      "Where the configuration, the vault and the agent's socket live by default."
+    ),
+  ]
 
   /// One command: its usage in bold, its summary, its details and options.
   private static func entry(_ command: CommandSpec) -> [String] {

@@ -37,6 +37,8 @@ import Testing
     }
     #expect(rendered.stdout.contains("--min-valid SECONDS"))
     #expect(rendered.stdout.contains("EXIT STATUS"))
+    #expect(rendered.stdout.contains("ENVIRONMENT"))
+    #expect(rendered.stdout.contains("AUTHTUI_PASSPHRASE_COMMAND"))
     #expect(rendered.stdout.contains("The account needs a new sign-in"))
   }
 }
