@@ -149,7 +149,19 @@ import Vault
     var driver = Driver()
     driver.select("alice")
     #expect(driver.press(.character("r")).isEmpty)
-    #expect(driver.text.contains("simkl/alice has no refresh token: sign in again with a"))
+    #expect(driver.text.contains("simkl/alice has no refresh token: sign in again with s"))
+  }
+
+  /// The key named is the one that signs this account in again (`s`), not the one that adds
+  /// another (`a`), in the list and in the details alike.
+  @Test func copyOrExportWithoutATokenNamesTheSignInAgainKey() {
+    var driver = Driver()
+    driver.select("carol")
+    #expect(driver.press(.character("c")).isEmpty)
+    #expect(driver.text.contains("work/carol has no token to copy: sign in again with s"))
+    driver.press(.enter)
+    #expect(driver.press(.character("e")).isEmpty)
+    #expect(driver.text.contains("work/carol has no token to export: sign in again with s"))
   }
 
   @Test func copyAsksTheEnvironmentAndReportsWhenTheClipboardClears() {

@@ -84,7 +84,7 @@ extension AppState {
           account.needsSignIn
           ? "\(name) needs a new sign-in" : "\(name) has no refresh token"
         message = StatusMessage(
-          .warning, "\(why): sign in again with \(keyName(.add, in: .list))", now: now)
+          .warning, "\(why): sign in again with \(keyName(.signInAgain, in: .list))", now: now)
         return []
       }
       if busy.contains(where: { $0.account == name && $0.kind == .refresh }) {
@@ -95,7 +95,7 @@ extension AppState {
     case .copy:
       if account.needsSignIn || !account.hasAccessToken {
         message = StatusMessage(
-          .error, "\(name) has no token to copy: sign in again with \(keyName(.add, in: .list))",
+          .error, "\(name) has no token to copy: sign in again with \(keyName(.signInAgain, in: .list))",
           now: now)
         return []
       }
@@ -106,7 +106,7 @@ extension AppState {
       if account.needsSignIn || !account.hasAccessToken {
         message = StatusMessage(
           .error,
-          "\(name) has no token to export: sign in again with \(keyName(.add, in: .list))",
+          "\(name) has no token to export: sign in again with \(keyName(.signInAgain, in: .list))",
           now: now)
         return []
       }

@@ -83,7 +83,10 @@ enum DetailsView {
     // blank line before it, rather than off the screen.
     if page.remaining > 1 { page.skip() }
     let handOut =
-      account.isDPoPBound
+      account.needsSignIn || !account.hasAccessToken
+      ? "There is no token to hand out until \(state.keyName(.signInAgain, in: .details)) signs "
+        + "\(name) in again."
+      : account.isDPoPBound
       ? "The token is never shown and works only with a proof of its key: "
         + "`authtui token \(name) --header --for METHOD URL` gives both."
       : "The token is never shown: \(state.keyName(.copy, in: .details)) copies it, "

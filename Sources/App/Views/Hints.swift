@@ -45,7 +45,7 @@ enum Hints {
       var wanted = words(
         .refresh, .copy, .export, .signOut, .signInAgain, .rename, .makeDefault, .back, .help)
       if state.account(name)?.needsSignIn == true {
-        wanted.removeAll { $0.0 == .signInAgain || $0.0 == .refresh || $0.0 == .copy }
+        wanted.removeAll { [.signInAgain, .refresh, .copy, .export].contains($0.0) }
         wanted.insert(contentsOf: words(.signInAgain), at: 0)
       }
       return wanted
@@ -81,7 +81,7 @@ enum Hints {
         .filter, .changePassphrase, .help, .quit)
     if state.selectedAccount?.needsSignIn == true {
       // Nothing else works on it: signing in again is what the row needs.
-      wanted.removeAll { $0.0 == .signInAgain || $0.0 == .refresh || $0.0 == .copy }
+      wanted.removeAll { [.signInAgain, .refresh, .copy, .export].contains($0.0) }
       wanted.insert(contentsOf: words(.signInAgain), at: 0)
     }
     if !state.damagedAccounts.isEmpty {
