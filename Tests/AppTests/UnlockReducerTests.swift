@@ -75,4 +75,17 @@ import Testing
     driver.press(.escape)
     #expect(driver.state.shouldExit)
   }
+
+  /// While the vault opens (held by another process, it can take a while) no field takes
+  /// text, so q quits as it does everywhere but in text fields; it was dropped.
+  @Test func qQuitsWhileTheVaultOpensAndWhenItCannotBeUsed() {
+    var opening = Driver(unlocked: false)
+    #expect(opening.state.phase == .starting)
+    opening.press(.character("q"))
+    #expect(opening.state.shouldExit)
+    var unusable = Driver(unlocked: false)
+    unusable.send(.finished(.start, .vault(.unusable("the vault is damaged"))))
+    unusable.press(.character("q"))
+    #expect(unusable.state.shouldExit)
+  }
 }

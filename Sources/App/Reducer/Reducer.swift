@@ -60,6 +60,12 @@ extension AppState {
   mutating func handleKey(_ key: KeyEvent, now: Date) -> [Effect] {
     if case .resize = key { return [] }
     if isTooSmall { return handleKeyWhileTooSmall(key, now: now) }
+    // While the vault opens (or cannot be), no field takes text: the quit key quits, as it
+    // does everywhere but in text fields.
+    if context == .unlock, !phase.isLocked, keys.command(for: key, in: .list) == .quit {
+      shouldExit = true
+      return []
+    }
     if acceptsText {
       switch key {
       case .character(let character):

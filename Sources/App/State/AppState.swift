@@ -19,6 +19,12 @@ public struct AppState: Sendable {
     case unusable(String)
     /// The account list and everything over it.
     case ready
+
+    /// True at the passphrase prompt, whose field takes every character typed.
+    var isLocked: Bool {
+      if case .locked = self { return true }
+      return false
+    }
   }
 
   /// Fixed facts of this run.
