@@ -55,6 +55,32 @@ import Vault
     #expect(Self.renameForm(driver)?.problem == nil)
   }
 
+  /// An empty label is refused in the dialog's own words: the command line's offer of "none
+  /// at all" (the provider's name) is what Esc does here.
+  @Test func anEmptyLabelIsRefusedSayingEscKeepsTheLabel() throws {
+    var driver = Driver()
+    driver.select("bob")
+    driver.press(.character("l"), .control("u"))
+    #expect(driver.press(.enter).isEmpty)
+    let form = try #require(Self.renameForm(driver))
+    #expect(form.problem == "a label cannot be empty; type one, or Esc keeps bob")
+  }
+
+  /// A refusal too long for four lines (a label of 70 characters, and one of 64 it suggests)
+  /// is shown whole.
+  @Test func aLongRefusalIsShownWhole() throws {
+    var driver = Driver()
+    driver.select("bob")
+    driver.press(.character("l"), .control("u"))
+    driver.type(String(repeating: "x", count: 70) + "END")
+    driver.press(.enter)
+    let problem = try #require(Self.renameForm(driver)?.problem)
+    #expect(problem.hasSuffix("\""), "\(problem)")
+    // The suggestion, the last thing said, is on the screen to its closing quote.
+    let suggestion = try #require(driver.text.range(of: "such as"), "\(driver.text)")
+    #expect(driver.text[suggestion.upperBound...].contains("xxxxx\""), "\(driver.text)")
+  }
+
   @Test func enterStoresTheLabelThroughTheVaultAndTheListFollows() throws {
     var driver = Driver()
     driver.select("bob")

@@ -122,6 +122,15 @@ extension AppState {
         }
         return []
       }
+      if typed.isEmpty {
+        // The command line's words for an empty label offer "none at all" (the provider's
+        // name): here that is what Esc does.
+        let keep = keyName(.back, in: .rename)
+        updateDialog(RenameForm.self) {
+          $0.problem = "a label cannot be empty; type one, or \(keep) keeps \(form.account.label)"
+        }
+        return []
+      }
       if let problem = AccountLabel.problem(with: typed) {
         updateDialog(RenameForm.self) {
           $0.problem = AccountsError.invalidLabel(typed, problem: problem).message
@@ -225,7 +234,7 @@ enum RenameView {
     _ form: RenameForm, state: AppState, now: Date, width: Int
   ) -> [(String, Role)] {
     if let problem = form.problem {
-      return TextWrap.lines("✗ " + problem, width: width, limit: 4).map { ($0, .statusError) }
+      return TextWrap.lines("✗ " + problem, width: width, limit: 8).map { ($0, .statusError) }
     }
     if form.pending != nil {
       return [(Chrome.spinner(at: now) + " Renaming…", .statusBusy)]
