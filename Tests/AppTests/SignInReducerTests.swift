@@ -232,6 +232,32 @@ import Testing
       driver.text.contains("Muhajir cannot be used: ~/.config/authtui/providers/muhajir.json:3"))
   }
 
+  @Test func aDeclineEndingInAFullStopIsNotEndedTwice() throws {
+    var driver = Driver()
+    let id = try driver.startedSignIn("work", .device)
+    driver.send(.signInProgress(id, driver.codeSnapshot()))
+    driver.finish(
+      id, .signedIn(.failure(.auth(.accessDenied(description: "The user declined.")))))
+    #expect(
+      ScreenSnapshotTests.joined(driver).contains(
+        "✗ Work SSO declined the sign-in (The user declined)."))
+  }
+
+  /// The command line's "sign in with another --label" is the provider choice's label key
+  /// here, reached by going back.
+  @Test func aLabelTakenByAnotherUserSaysHowToChooseAnotherInTheUI() throws {
+    var driver = Driver()
+    let id = try driver.startedSignIn("work", .device)
+    driver.send(.signInProgress(id, driver.codeSnapshot()))
+    driver.finish(id, .signedIn(.failure(.labelTaken("work/bob"))))
+    let text = ScreenSnapshotTests.joined(driver)
+    #expect(
+      text.contains(
+        "✗ work/bob belongs to another user of the provider; nothing was stored. Go back with "
+          + "Esc and choose another label with l, or sign work/bob out first"), "\(text)")
+    #expect(!text.contains("--label"))
+  }
+
   @Test func aFailedAttemptShowsTheProvidersMessage() throws {
     var driver = Driver()
     let id = try driver.startedSignIn("work", .device)

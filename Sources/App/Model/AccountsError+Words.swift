@@ -14,10 +14,23 @@ extension AccountsError {
   /// key: for the ends a person causes (a decline, no answer, an expired code) in a few words
   /// without the command line's "start a new sign-in" advice, which the retry key replaces;
   /// any other failure in its full sentence, which names its own fix.
-  func signInEnding(provider: String) -> String {
+  /// `labelKey` names the key that chooses another label on the provider choice, `backKey`
+  /// the one that goes back to it.
+  func signInEnding(provider: String, backKey: String = "Esc", labelKey: String = "l") -> String {
     switch self {
+    case .labelTaken(let account):
+      // The command line's "another --label": here the label is chosen on the provider choice.
+      return "\(account) belongs to another user of the provider; nothing was stored. Go back "
+        + "with \(backKey) and choose another label with \(labelKey), or sign \(account) out "
+        + "first"
     case .auth(.accessDenied(let description, let issuerMissing)):
-      let reason = description.map { " (\(TerminalText.cleaned($0)))" } ?? ""
+      // "(The user declined.)." reads twice-ended: the provider's full stop goes.
+      let reason =
+        description.map { text in
+          var cleaned = TerminalText.cleaned(text)
+          while cleaned.hasSuffix(".") { cleaned.removeLast() }
+          return " (\(cleaned))"
+        } ?? ""
       let note =
         issuerMissing
         ? " Its answer lacked the `iss` it promises (RFC 9207); no code was used." : ""

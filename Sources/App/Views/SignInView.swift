@@ -223,7 +223,10 @@ enum SignInView {
     if let failure = attempt.failure {
       // The attempt is over: its address, code and countdown are dead, so only what ended it
       // and the way to a fresh one stay.
-      page.wrapped("✗ " + failure.signInEnding(provider: name), role: .statusError, in: &buffer)
+      let ending = failure.signInEnding(
+        provider: name, backKey: state.keyName(.back, in: .signIn),
+        labelKey: state.keyName(.editLabel, in: .providerChoice))
+      page.wrapped("✗ " + ending, role: .statusError, in: &buffer)
       page.skip()
       page.wrapped(
         "Press \(state.keyName(.retry, in: .signIn)) to try again with a fresh attempt, "
