@@ -286,6 +286,43 @@ import Vault
     }
   }
 
+  /// A file that cannot be written (a FIFO, a folder) is said in the dialog, which stays open
+  /// with the path typed, to be corrected; it closed, and the path had to be typed again.
+  @Test func anEnvFileThatCannotBeWrittenIsSaidInTheDialogWhichKeepsThePath() throws {
+    var driver = Driver()
+    driver.select("alice")
+    driver.press(.character("e"), .tab, .control("u"))
+    driver.type("/tmp/x/fifo.env")
+    guard case .exportEnvFile(let id, _, _, _) = driver.press(.enter).first else {
+      Issue.record("Enter did not export")
+      return
+    }
+    #expect(driver.state.context == .export)
+    let refusal = AccountsError.envFile(
+      path: "/tmp/x/fifo.env", reason: "it is a FIFO (named pipe), not a regular file")
+    driver.finish(id, .exported(.failure(refusal)))
+    guard case .dialog(.export(let form)) = driver.state.topPanel else {
+      Issue.record("the export dialog closed")
+      return
+    }
+    #expect(form.path.text == "/tmp/x/fifo.env")
+    #expect(form.problem == refusal.message)
+    #expect(form.focus == .path)
+    #expect(driver.text.contains("it is a FIFO (named pipe)"))
+    // Corrected, it is written and the dialog closes.
+    driver.press(.control("u"))
+    driver.type("/tmp/x/simkl.env")
+    guard case .exportEnvFile(let again, _, _, _) = driver.press(.enter).first else {
+      Issue.record("Enter did not export again")
+      return
+    }
+    let report = ExportReport(
+      account: Fixtures.alice.name, path: "/tmp/x/simkl.env", variable: "SIMKL_TOKEN")
+    driver.finish(again, .exported(.success(report)))
+    #expect(driver.state.topPanel == nil)
+    #expect(driver.text.contains("wrote SIMKL_TOKEN for simkl/alice to /tmp/x/simkl.env"))
+  }
+
   @Test func exportingToTheClipboardCopiesTheToken() {
     var driver = Driver()
     driver.select("dave")

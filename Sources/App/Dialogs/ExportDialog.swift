@@ -27,8 +27,11 @@ public struct ExportForm: Sendable, Equatable {
   public var variable: TextField
   /// The focused field.
   public var focus: Field = .destination
-  /// Why the form cannot be submitted as it is.
+  /// Why the form cannot be submitted as it is, or why the file could not be written.
   public var problem: String?
+  /// The env file's writing in flight: the dialog stays open until it ends, so that a path
+  /// that cannot be written is said here, with what was typed kept.
+  public var pending: RequestID?
 
   /// The form for `account`, with the default path `<config dir>/env/PROVIDER.env` (or
   /// `PROVIDER-LABEL.env` when the provider has several accounts) and `PROVIDER_TOKEN`.
@@ -63,7 +66,7 @@ public struct ExportForm: Sendable, Equatable {
   }
 }
 
-extension ExportForm: Dialog {
+extension ExportForm: WaitingForm {
   static let dialogCase = DialogCase(embed: DialogPanel.export) {
     if case .export(let form) = $0 { form } else { nil }
   }
@@ -72,6 +75,7 @@ extension ExportForm: Dialog {
   var acceptsText: Bool { focus != .destination }
 
   mutating func edit(_ change: (inout TextField) -> Void) {
+    guard pending == nil else { return }
     switch focus {
     case .path: change(&path)
     case .variable: change(&variable)
@@ -81,7 +85,8 @@ extension ExportForm: Dialog {
   }
 
   func hints(_ state: AppState) -> [(Command, String)] {
-    [(.confirm, "export")] + Hints.words(.nextField)
+    if pending != nil { return [(.back, "close")] }
+    return [(.confirm, "export")] + Hints.words(.nextField)
       + (focus == .destination ? [(.toggle, "switch")] : []) + [(.back, "cancel")]
   }
 
@@ -145,7 +150,7 @@ extension ExportForm: Dialog {
     page.skip(belowFields)
     for line in shown { page.line([(line, .dialog)], in: &buffer) }
     for line in problem { page.line([(line, .dialogWarning)], in: &buffer) }
-    buffer.cursor = cursor
+    buffer.cursor = pending == nil ? cursor : nil
   }
 
   func perform(_ command: Command, in state: inout AppState, now: Date) -> [Effect] {
@@ -158,6 +163,9 @@ extension AppState {
     switch command {
     case .back:
       panels.removeLast()
+    case _ where form.pending != nil:
+      // Writing the file: only closing the dialog (the writing goes on) is offered.
+      break
     case .moveDown, .nextField, .moveUp, .previousField:
       let step = command == .moveDown || command == .nextField ? 1 : -1
       let next = form.fields.cycling(from: form.focus, by: step)
@@ -201,8 +209,29 @@ extension AppState {
       }
       return []
     }
-    panels.removeLast()
     let id = startBusy("exporting \(name)", account: name, writesVault: true)
+    updateDialog(ExportForm.self) {
+      $0.pending = id
+      $0.problem = nil
+    }
     return [.exportEnvFile(id, name, path: path, variable: variable)]
+  }
+
+  /// The env file's writing `request` ended: on success the dialog closes and the status line
+  /// says what was written; a refusal (a folder, a FIFO, a path that cannot be written) is said
+  /// in the dialog, which keeps what was typed, or on the status line once it was closed.
+  mutating func exported(
+    _ request: RequestID, _ result: Result<ExportReport, AccountsError>, now: Date
+  ) {
+    let formIndex = formIndex(waitingFor: request)
+    switch result {
+    case .success(let report):
+      if let formIndex { panels.removeSubrange(formIndex...) }
+      message = StatusMessage(
+        .success, "wrote \(report.variable) for \(report.account) to \(report.path)", now: now)
+    case .failure(let failure):
+      requestFailed(failure.message, inFormAt: formIndex, now: now)
+      if let formIndex { updateDialog(ExportForm.self, at: formIndex) { $0.focus = .path } }
+    }
   }
 }

@@ -98,14 +98,8 @@ extension AppState {
       case .failure(let failure):
         message = StatusMessage(.error, failure.message, now: now)
       }
-    case .exported(_, let result):
-      switch result {
-      case .success(let report):
-        message = StatusMessage(
-          .success, "wrote \(report.variable) for \(report.account) to \(report.path)", now: now)
-      case .failure(let failure):
-        message = StatusMessage(.error, failure.message, now: now)
-      }
+    case .exported(let id, let result):
+      exported(id, result, now: now)
     case .copied(_, let result):
       switch result {
       case .success(let report):
