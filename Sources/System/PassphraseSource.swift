@@ -213,8 +213,9 @@ public enum PassphraseOrigin: Sendable, Equatable, CustomStringConvertible {
     case .command(let name, _):
       return "make that command print the right passphrase, or unset \(name)"
     case .terminal:
-      return "try again with the passphrase set by `authtui vault init` or the last"
-        + " `authtui vault passwd`"
+      // The vault may have been created by the UI's first run, not `vault init`.
+      return "try again with the passphrase chosen when the vault was created, or the last one"
+        + " set since (`authtui vault passwd`, or P in authtui)"
     }
   }
 }
