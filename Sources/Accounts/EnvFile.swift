@@ -20,6 +20,8 @@ public enum EnvFile {
       character.isASCII && (character.isLetter || character.isNumber) ? character : "_"
     }
     if let first = name.first, first.isNumber { name.insert("_", at: 0) }
+    // A provider `ld` or `lc-x` would give a name the loader or the shell reads (`LD_TOKEN`).
+    if TokenVariableName.reason(String(name), for: .envFile) != nil { name.insert("_", at: 0) }
     return String(name)
   }
 

@@ -14,7 +14,9 @@ struct ExportCommand: AsyncParsableCommand {
       --env-file writes NAME='token' and NAME_EXPIRES_AT='seconds since 1970' (empty when the
       token does not expire), POSIX single-quoted so `. PATH` reads the token back exactly;
       the file is replaced atomically with mode 0600 and its other lines are kept. NAME
-      defaults to PROVIDER_TOKEN (SIMKL_TOKEN). A symlink is followed and its target replaced
+      defaults to PROVIDER_TOKEN (SIMKL_TOKEN); names the loader or the shell read (PATH,
+      LD_*, LC_*…) or authtui's own AUTHTUI_ names are refused, as for `exec --var` (exit 2).
+      A symlink is followed and its target replaced
       (the link stays); a FIFO, socket, device, folder or another user's file is refused.
       --clipboard copies with OSC 52 through the terminal (works over SSH and in tmux with
       `set -g set-clipboard on`; inside a tmux that drops it, with no wl-copy or xclip, nothing
@@ -32,7 +34,7 @@ struct ExportCommand: AsyncParsableCommand {
     options: [
       .value("env-file", \.envFile, .file, "PATH", help: "the env file to write"),
       .value(
-        "var", \.variable, .variableName, "NAME",
+        "var", \.variable, .envFileVariableName, "NAME",
         help: "the variable name (default PROVIDER_TOKEN)"),
       .flag("clipboard", \.clipboard, help: "copy to the clipboard instead"),
       .value(

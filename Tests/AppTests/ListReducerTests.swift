@@ -274,6 +274,12 @@ import Vault
     #expect(driver.press(.enter).isEmpty)
     #expect(driver.text.contains("\"9LIVES\" is not a shell variable name"))
     driver.press(.control("u"))
+    driver.type("LD_PRELOAD")
+    #expect(driver.press(.enter).isEmpty)
+    #expect(
+      driver.text.contains("LD_PRELOAD cannot hold the token: the dynamic loader or the C"),
+      "\(driver.text)")
+    driver.press(.control("u"))
     driver.type("MY_SIMKL")
     let effects = driver.press(.enter)
     #expect(effects.count == 1)
@@ -340,7 +346,10 @@ import Vault
       account: Fixtures.dave.name, configDirectory: "~/.config/authtui", onlyAccountOfProvider: true
     )
     #expect(form.path.text == "~/.config/authtui/env/hivesigner.env")
-    let defaults: [(ProviderID, String)] = [("my-idp", "MY_IDP_TOKEN"), ("42go", "_42GO_TOKEN")]
+    let defaults: [(ProviderID, String)] = [
+      ("my-idp", "MY_IDP_TOKEN"), ("42go", "_42GO_TOKEN"), ("ld", "_LD_TOKEN"),
+      ("lc-x", "_LC_X_TOKEN"),
+    ]
     for (provider, variable) in defaults {
       let other = ExportForm(
         account: Fixtures.name(provider, "x"),

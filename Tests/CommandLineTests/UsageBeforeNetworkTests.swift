@@ -121,6 +121,14 @@ import Testing
       result.stderr
         == "authtui: \"bad-name\" is not a shell variable name; use letters, digits and _ (not "
         + "starting with a digit), for example --var SIMKL_TOKEN\n")
+    // A name the shell that loads the file reads (an env file with PATH='token' leaves it
+    // unable to find a program) is refused as `exec --var` refuses it.
+    let path = try await cli.run(["export", "sandbox/alice", "--env-file", file, "--var", "PATH"])
+    #expect(path.status == 2)
+    #expect(
+      path.stderr
+        == "authtui: --var PATH cannot hold the token: the shell that loads the file, and every "
+        + "program it starts, read it; choose a name of your own, for example --var MY_TOKEN\n")
     #expect(await cli.stat("requests") == before)
     #expect(await cli.stat("refreshes") == 0)
     #expect(!FileManager.default.fileExists(atPath: file))

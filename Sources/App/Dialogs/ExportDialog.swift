@@ -209,6 +209,13 @@ extension AppState {
       }
       return []
     }
+    if let reason = TokenVariableName.reason(variable, for: .envFile) {
+      updateDialog(ExportForm.self) {
+        $0.problem = "\(variable) cannot hold the token: \(reason); choose a name of your own"
+        $0.focus = .variable
+      }
+      return []
+    }
     let id = startBusy("exporting \(name)", account: name, writesVault: true)
     updateDialog(ExportForm.self) {
       $0.pending = id

@@ -87,10 +87,10 @@ enum DetailsView {
       ? "There is no token to hand out until \(state.keyName(.signInAgain, in: .details)) signs "
         + "\(name) in again."
       : account.isDPoPBound
-      ? "The token is never shown and works only with a proof of its key: "
-        + "`authtui token \(name) --header --for METHOD URL` gives both."
-      : "The token is never shown: \(state.keyName(.copy, in: .details)) copies it, "
-        + "\(state.keyName(.export, in: .details)) exports it."
+        ? "The token is never shown and works only with a proof of its key: "
+          + "`authtui token \(name) --header --for METHOD URL` gives both."
+        : "The token is never shown: \(state.keyName(.copy, in: .details)) copies it, "
+          + "\(state.keyName(.export, in: .details)) exports it."
     page.wrapped(handOut, role: .listSecondary, in: &buffer)
   }
 

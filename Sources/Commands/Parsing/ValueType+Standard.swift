@@ -67,11 +67,16 @@ extension ValueType where Value == String {
   }
 
   /// The variable that holds the token for `exec`'s COMMAND: a shell variable name that no
-  /// loader, shell or authtui gives a meaning of its own (`ExecVariableName`).
-  static var execVariableName: ValueType {
+  /// loader, shell or authtui gives a meaning of its own (`TokenVariableName`).
+  static var execVariableName: ValueType { tokenVariableName(for: .exec) }
+
+  /// The variable that holds the token in an env file (`export --var`), as for `exec`.
+  static var envFileVariableName: ValueType { tokenVariableName(for: .envFile) }
+
+  private static func tokenVariableName(for use: TokenVariableName.Use) -> ValueType {
     ValueType { text, context throws(CommandFailure) in
       let name = try variableName.read(text, context)
-      if let refusal = ExecVariableName.refusal(name) {
+      if let refusal = TokenVariableName.refusal(name, for: use) {
         throw CommandFailure(exitCode: .usage, message: refusal)
       }
       return name
