@@ -95,7 +95,8 @@ extension AppState {
     case .copy:
       if account.needsSignIn || !account.hasAccessToken {
         message = StatusMessage(
-          .error, "\(name) has no token to copy: sign in again with \(keyName(.signInAgain, in: .list))",
+          .error,
+          "\(name) has no token to copy: sign in again with \(keyName(.signInAgain, in: .list))",
           now: now)
         return []
       }
