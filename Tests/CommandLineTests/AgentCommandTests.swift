@@ -325,8 +325,8 @@ import Vault
     #expect(help.status == 0)
     #expect(
       help.stdout.hasPrefix(
-        "Usage: authtui agent [--idle-timeout DURATION] [--lifetime DURATION] "
-          + "[--confirm forwarded|always]\n"))
+        "Usage: authtui agent [--idle-timeout DURATION] [--lifetime DURATION]\n"
+          + "                     [--confirm forwarded|always]\n"))
     #expect(help.stdout.contains("$XDG_RUNTIME_DIR/authtui/agent.sock"))
     #expect(help.stdout.contains("AUTHTUI_NO_AGENT=1"))
     let list = try await ChildProcess.run(Products.authtui, ["--help"])
