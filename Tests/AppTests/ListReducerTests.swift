@@ -84,6 +84,18 @@ import Vault
     #expect(driver.state.visibleAccounts.count == Fixtures.accounts.count)
   }
 
+  /// A filter longer than the row shows its end, where the typing is, with the cursor after
+  /// it; it was cut at the right edge, the end and the cursor out of sight.
+  @Test func aLongFilterShowsItsEnd() {
+    var driver = Driver()
+    driver.press(.character("/"))
+    driver.type(String(repeating: "a", count: 100) + "END")
+    let frame = driver.frame
+    let row = frame.size.rows - 2
+    #expect(frame.textLines()[row].hasSuffix("aaaEND"), "\(frame.textLines()[row])")
+    #expect(frame.cursor == Point(row: row, column: frame.size.columns - 1))
+  }
+
   @Test func aFilterMatchesLabelsCaseInsensitivelyAndHighlightsThem() {
     var driver = Driver()
     driver.press(.character("/"))

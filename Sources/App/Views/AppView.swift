@@ -99,16 +99,10 @@ public enum AppView {
   private static func drawFilterField(_ state: AppState, in buffer: inout ScreenBuffer) {
     let row = buffer.size.rows - 2
     buffer.fill(Rect(row: row, column: 0, rows: 1, columns: buffer.size.columns), role: .input)
-    let end = buffer.write("/", at: Point(row: row, column: 1), role: .inputLabel)
-    let textEnd = buffer.write(
-      " " + state.filter.text, at: Point(row: row, column: end), role: .input,
-      maxWidth: buffer.size.columns - end - 1)
-    if state.filter.isEmpty {
-      buffer.write(
-        "type to filter by label or provider", at: Point(row: row, column: end + 1),
-        role: .inputPlaceholder, maxWidth: buffer.size.columns - end - 2)
-    }
-    buffer.cursor = Point(row: row, column: min(textEnd, buffer.size.columns - 1))
+    // As the forms' fields: text longer than the row shows its end, where the typing is.
+    buffer.cursor = InputLine.draw(
+      "/", state.filter, placeholder: "type to filter by label or provider", row: row,
+      column: 1, labelWidth: 2, width: buffer.size.columns - 3, in: &buffer)
   }
 
   private static func drawTooSmall(_ state: AppState, in buffer: inout ScreenBuffer) {
