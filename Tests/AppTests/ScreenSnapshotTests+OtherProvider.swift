@@ -58,6 +58,9 @@ extension ScreenSnapshotTests {
             .registrationFailed(
               .refused(code: "invalid_client_metadata", description: "vendor_tenant missing"))))))
     #expect(driver.text.contains("✗ The server refused authtui's registration"))
+    // No "✓ authtui can register itself" beside the refusal, nor a placeholder that says so.
+    #expect(!driver.text.contains("can register itself"), "\(driver.text)")
+    #expect(!driver.text.contains("authtui registers itself"), "\(driver.text)")
     Snapshot.check(driver.frame, Self.name("other-provider-error", size))
   }
 

@@ -143,13 +143,19 @@ extension IssuerForm: Dialog {
     input(
       "Issuer URL", issuer, state.configuration.issuerSuggestion ?? "https://id.example.com",
       .issuer)
-    input("Client id", clientID, "optional: authtui registers itself", .clientID)
+    // Once a registration has failed, the field is where the administrator's client id goes.
+    let registrationFailed = problem != nil && discovery?.registration == true
+    input(
+      "Client id", clientID,
+      registrationFailed
+        ? "from the server's administrator"
+        : "optional: authtui registers itself", .clientID)
     if roomy { page.skip() }
     // The last line (the problem, the spinner or what Enter does) keeps its rows.
     let last = OtherProviderView.lastLine(self, state: state, now: now, width: area.size.columns)
     if let summary = discovery {
       let (verdict, verdictRole) = OtherProviderView.verdict(self)
-      let verdictLines = TextWrap.lines(verdict, width: area.size.columns)
+      let verdictLines = verdict.isEmpty ? [] : TextWrap.lines(verdict, width: area.size.columns)
       // The verdict, the id and the last line keep their rows; the facts take what is left.
       let reserved = verdictLines.count + 1 + last.lines.count + (roomy ? 2 : 0)
       let facts = summary.facts
@@ -374,6 +380,11 @@ enum OtherProviderView {
     guard let summary = form.discovery else { return ("", .details) }
     if let clientID = form.givenClientID {
       return ("✓ authtui signs in as the client \(clientID) you gave.", .statusSuccess)
+    }
+    if summary.registration, form.problem != nil {
+      // The last step failed (a refused registration, a file not written): no promise beside
+      // the refusal below, which says what to do (the facts above still say it is offered).
+      return ("", .details)
     }
     if summary.registration {
       return (
