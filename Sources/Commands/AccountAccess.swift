@@ -34,6 +34,13 @@ package enum AccountAccess {
     return catalog
   }
 
+  /// Every provider id there is, read or not (a broken file is not a missing provider): the
+  /// presets' and the provider files' names, with no file read. An account of none of them
+  /// is refreshed and revoked by nobody (`list`, `status`).
+  static func knownProviderIDs(_ options: GlobalOptions) -> Set<ProviderID> {
+    Set(ProviderCatalog.load(from: configuration(options), providers: .only([])).knownIDs)
+  }
+
   /// Which providers a command needs.
   enum ProviderScope {
     /// Every provider (`list`, the agent).

@@ -4,7 +4,6 @@ import AuthCore
 import Foundation
 import Isolation
 import JSON
-import Providers
 import Vault
 
 /// `authtui list [--json]`: every account with its status and expiry, never a token.
@@ -59,11 +58,7 @@ struct ListCommand: AsyncParsableCommand {
       }
       let now = Date()
       var accounts = Self.ordered(listing.accounts)
-      // The providers' ids from their file names and the presets, no file read: an account
-      // of none of them is refreshed by nobody.
-      let known = Set(
-        ProviderCatalog.load(from: AccountAccess.configuration(global), providers: .only([]))
-          .knownIDs)
+      let known = AccountAccess.knownProviderIDs(global)
       var missing: [ProviderID: [AccountName]] = [:]
       for index in accounts.indices where !known.contains(accounts[index].name.provider) {
         accounts[index].refreshable = false

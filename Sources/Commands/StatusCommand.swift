@@ -158,9 +158,8 @@ struct StatusCommand: AsyncParsableCommand {
     }
     report.accounts = listing.accounts.count
     report.dpopBound = listing.accounts.filter(\.isDPoPBound)
-    // Every provider id there is, read or not: a broken file is not a missing provider.
-    let known = AccountAccess.catalog(global, console: console, reportProblems: false).knownIDs
-    report.attention = attention(listing, now: now, knownProviders: Set(known))
+    report.attention = attention(
+      listing, now: now, knownProviders: AccountAccess.knownProviderIDs(global))
     return report
   }
 
