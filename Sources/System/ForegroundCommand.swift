@@ -65,7 +65,8 @@ public enum ForegroundCommand {
     defer { TerminationSignals.shared.removeInterceptor() }
     // Caught before the program starts: one that came after would end this process and leave
     // the program running, with no one to report how it ends.
-    ForwardedSignals.shared.pass(to: forwarding)
+    // Its wait for libdispatch's registration blocks: off the cooperative pool.
+    await onOwnThread(named: "forwarded-signals") { ForwardedSignals.shared.pass(to: forwarding) }
     defer { ForwardedSignals.shared.stopPassing() }
     let process: SpawnedProcess
     do {
@@ -186,12 +187,8 @@ private final class ForwardedSignals: @unchecked Sendable {
       self.forwarding = forwarding
       guard sources.isEmpty else { return [] }
       // A parent's ignored signal stays ignored (the program inherits that too).
-      sources = Self.numbers.filter { !TerminationSignals.isIgnored($0) }.map { number in
-        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-        source.setEventHandler { [self] in received(number) }
-        registered.enter()
-        source.setRegistrationHandler { registered.leave() }
-        return source
+      sources = TerminationSignals.sources(Self.numbers, registered: registered) { [self] in
+        received($0)
       }
       return sources
     }

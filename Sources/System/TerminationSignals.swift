@@ -64,17 +64,27 @@ public final class TerminationSignals: CriticalSection, @unchecked Sendable {
     let registered = DispatchGroup()
     let made: [any DispatchSourceSignal] = queue.sync { () -> [any DispatchSourceSignal] in
       guard self.sources.isEmpty else { return [] }
-      self.sources = Self.numbers.filter { !Self.isIgnored($0) }.map { number in
-        let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-        source.setEventHandler { [self] in received(number) }
-        registered.enter()
-        source.setRegistrationHandler { registered.leave() }
-        return source
-      }
+      self.sources = Self.sources(Self.numbers, registered: registered) { [self] in received($0) }
       return self.sources
     }
     made.forEach { $0.resume() }
     _ = registered.wait(timeout: .now() + registrationDeadline)
+  }
+
+  /// A signal source for each of `numbers` that is not ignored, reporting to `received` on
+  /// libdispatch's threads; each leaves `registered` once libdispatch has registered it (it
+  /// replaces the default action process-wide from then on). Not resumed yet.
+  static func sources(
+    _ numbers: [Int32], registered: DispatchGroup,
+    received: @escaping @Sendable (Int32) -> Void
+  ) -> [any DispatchSourceSignal] {
+    numbers.filter { !isIgnored($0) }.map { number in
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      source.setEventHandler { received(number) }
+      registered.enter()
+      source.setRegistrationHandler { registered.leave() }
+      return source
+    }
   }
 
   /// Gives the signals a meaning of their own until `removeInterceptor` (one at a time:
