@@ -53,4 +53,31 @@ import Testing
     #expect(driver.text.contains("› Other provider…"))
     #expect(!driver.text.contains("Work SSO"))
   }
+
+  @Test func aProviderFileNoticeWaitsForAnErrorOnTheStatusLineAndThenShows() throws {
+    var driver = Driver()
+    driver.select("bob")
+    let refresh = try #require(
+      driver.press(.character("r")).first { if case .refresh = $0 { true } else { false } })
+    let offline = AccountsError.auth(.transport(.failed("could not connect to the server")))
+    driver.send(.finished(refresh, .account(.failure(offline))))
+    let error = try #require(driver.state.message)
+    #expect(error.kind == .error)
+    let notice =
+      "left out a provider file that cannot be read: /cfg/providers/corp.json:3: expected a value"
+    #expect(driver.send(.response(.news(.warning, notice))) == [.followNews])
+    // The error stays while it shows; the notice is not lost but waits for it.
+    #expect(driver.state.message == error)
+    driver.advance(10)
+    #expect(driver.state.message == error)
+    driver.advance(6)
+    #expect(driver.state.message?.kind == .warning)
+    #expect(driver.state.message?.text == notice)
+    #expect(driver.text.contains("left out a provider file that cannot be read"))
+    // Then it stays until a key, as news does.
+    driver.advance(600)
+    #expect(driver.state.message?.text == notice)
+    driver.press(.character("j"))
+    #expect(driver.state.message == nil)
+  }
 }

@@ -205,9 +205,11 @@ import Testing
     // News stays until a key, however long that takes; then lesser news shows.
     driver.advance(600)
     #expect(driver.state.message?.text == "the agent could not be left running")
+    // The lesser news waited for it: the key that puts the graver one away shows it.
     driver.press(.character("j"))
-    #expect(driver.state.message == nil)
-    driver.send(.response(.news(.info, "the provider did not send it back")))
     #expect(driver.state.message?.text == "the provider did not send it back")
+    #expect(driver.state.message?.staysUntilKey == true)
+    driver.press(.character("k"))
+    #expect(driver.state.message == nil)
   }
 }

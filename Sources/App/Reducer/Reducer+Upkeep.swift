@@ -82,10 +82,23 @@ extension AppState {
   }
 
   /// Background news for the status line; never over a graver message still showing (a
-  /// failed refresh under a late "the provider did not send the browser back").
+  /// failed refresh under a late "the provider did not send the browser back"): it waits
+  /// until that message is gone (`showHeldNews`).
   mutating func heard(_ kind: StatusMessage.Kind, _ text: String, now: Date) {
-    if let shown = message, shown.expiresAt > now, shown.kind.severity > kind.severity { return }
-    message = .untilKey(kind, text, now: now)
+    let news = StatusMessage.untilKey(kind, text, now: now)
+    if let shown = message, shown.expiresAt > now, shown.kind.severity > kind.severity {
+      if shown.text != text, !heldNews.contains(where: { $0.text == text }) {
+        heldNews.append(news)
+      }
+      return
+    }
+    message = news
+  }
+
+  /// Shows the oldest news held back, once the status line has nothing to say.
+  mutating func showHeldNews() {
+    guard message == nil, !heldNews.isEmpty else { return }
+    message = heldNews.removeFirst()
   }
 
   /// Takes `list` as the catalog, keeping the provider choice on the provider it was on (or

@@ -47,6 +47,7 @@ extension AppState {
     {
       shouldExit = true
     }
+    showHeldNews()
     return effects
   }
 

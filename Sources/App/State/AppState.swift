@@ -57,6 +57,9 @@ public struct AppState: Sendable {
   public var notices: [String]
   /// The status line's message.
   public var message: StatusMessage?
+  /// Background news that came while a graver message showed, oldest first: each shows, until
+  /// a key, once the status line is free again.
+  var heldNews: [StatusMessage] = []
   /// Work in progress.
   public var busy: [BusyTask] = []
   /// Background refreshes by account: running, or waiting to try again after a failure.
