@@ -260,7 +260,8 @@ import Testing
     Snapshot.check(driver.frame, Self.name("sign-in-finishing", size))
   }
 
-  @Test(arguments: sizes) func signOutOfAProviderThatCannotRevoke(size: Size) {
+  @Test(arguments: sizes + [AppView.minimumSize])
+  func signOutOfAProviderThatCannotRevoke(size: Size) {
     check("sign-out-confirm", size, selecting: "alice", pressing: .character("d"))
   }
 

@@ -68,9 +68,16 @@ extension SignOutState: Dialog {
 
   func draw(state: AppState, body: Rect, now: Date, in buffer: inout ScreenBuffer) {
     let width = min(body.size.columns - 4, 64)
-    var lines: [(String, Role)] = []
-    func add(_ text: String, _ role: Role) {
-      for line in TextWrap.lines(text, width: width - 4) { lines.append((line, role)) }
+    // Each sentence is a paragraph, shown whole or not at all: on a short screen the
+    // question (or what came of the sign-out) keeps its rows, the explanations before it take
+    // what is left in order, and the blank rows give way first.
+    var paragraphs: [(lines: [(String, Role)], needed: Bool)] = []
+    var gapBeforeLast = false
+    func add(_ text: String, _ role: Role, needed: Bool = false) {
+      paragraphs.append((TextWrap.lines(text, width: width - 4).map { ($0, role) }, needed))
+    }
+    func line(_ text: String, _ role: Role, needed: Bool = false) {
+      paragraphs.append(([(text, role)], needed))
     }
     switch step {
     case .confirm:
@@ -82,8 +89,7 @@ extension SignOutState: Dialog {
             + "the account from the vault.", .dialog)
       case nil:
         if learning != nil {
-          lines.append(
-            (Chrome.spinner(at: now) + " Reading \(name)'s discovery document…", .statusBusy))
+          line(Chrome.spinner(at: now) + " Reading \(name)'s discovery document…", .statusBusy)
         } else {
           let problem = factsProblem ?? "no answer"
           add(
@@ -112,17 +118,17 @@ extension SignOutState: Dialog {
       case nil:
         break
       }
-      lines.append(("", .dialog))
-      add("Sign out of \(account)?", .dialog)
+      gapBeforeLast = true
+      add("Sign out of \(account)?", .dialog, needed: true)
     case .working:
-      lines.append((Chrome.spinner(at: now) + " Signing out…", .statusBusy))
+      line(Chrome.spinner(at: now) + " Signing out…", .statusBusy, needed: true)
       add("You can close this; the sign-out goes on.", .dialog)
     case .done(let result):
       let report = try? result.get()
       if case .failure(let failure) = result {
-        add(failure.message, .statusError)
+        add(failure.message, .statusError, needed: true)
       } else {
-        add("Signed out of \(account).", .dialog)
+        add("Signed out of \(account).", .dialog, needed: true)
       }
       // An account that could not be removed reads as one whose provider cannot revoke.
       switch report?.revocation ?? .unsupported {
@@ -139,12 +145,22 @@ extension SignOutState: Dialog {
             + "\(state.keyName(.openBrowser, in: .signOut)) opens its sign-out page.", .dialog)
       }
     }
+    let neededRows = paragraphs.filter(\.needed).reduce(0) { $0 + $1.lines.count }
+    var budget = RowBudget(rows: body.size.rows, needed: 2 + neededRows)
+    let shown = paragraphs.filter { $0.needed || budget.take($0.lines.count) }
+    let gap = gapBeforeLast ? budget.blank() : 0
+    let top = budget.blank()
+    let bottom = budget.blank()
+    let rows = shown.reduce(0) { $0 + $1.lines.count }
     let inner = Chrome.dialog(
-      "Sign out of \(account)", size: Size(rows: lines.count + 4, columns: width),
+      "Sign out of \(account)", size: Size(rows: 2 + top + rows + gap + bottom, columns: width),
       in: body, buffer: &buffer)
     var page = Page(inner)
-    page.skip()
-    for (text, role) in lines { page.line([(text, role)], in: &buffer) }
+    page.skip(top)
+    for (index, paragraph) in shown.enumerated() {
+      if index == shown.count - 1 { page.skip(gap) }
+      for (text, role) in paragraph.lines { page.line([(text, role)], in: &buffer) }
+    }
   }
 
   func perform(_ command: Command, in state: inout AppState, now: Date) -> [Effect] {
