@@ -47,7 +47,8 @@ extension ScreenSnapshotTests {
     Snapshot.check(driver.frame, Self.name("other-provider-found-no-registration", size))
   }
 
-  @Test(arguments: sizes) func issuerFormWithARefusedRegistration(size: Size) throws {
+  @Test(arguments: sizes + [AppView.minimumSize])
+  func issuerFormWithARefusedRegistration(size: Size) throws {
     var driver = discovered(try IssuerFixtures.summary(), size: size)
     guard case .addProvider(let id, _, _, _)? = driver.press(.enter).first else { return }
     driver.finish(
@@ -62,6 +63,23 @@ extension ScreenSnapshotTests {
     #expect(!driver.text.contains("can register itself"), "\(driver.text)")
     #expect(!driver.text.contains("authtui registers itself"), "\(driver.text)")
     Snapshot.check(driver.frame, Self.name("other-provider-error", size))
+  }
+
+  @Test func issuerFormWithALongRefusalShowsItWholeOnTheSmallestScreen() throws {
+    let size = AppView.minimumSize
+    var driver = discovered(try IssuerFixtures.summary(), size: size)
+    guard case .addProvider(let id, _, _, _)? = driver.press(.enter).first else { return }
+    let description = "a software statement is required"
+    driver.finish(
+      id,
+      .providerAdded(
+        .failure(
+          .registration(
+            .registrationFailed(
+              .refused(code: "invalid_software_statement", description: description))))))
+    #expect(driver.text.contains("Enter"), "\(driver.text)")
+    #expect(driver.text.contains("saves it."), "\(driver.text)")
+    Snapshot.check(driver.frame, Self.name("other-provider-long-refusal", size))
   }
 
   @Test(arguments: sizes + [AppView.minimumSize]) func renameDialog(size: Size) {

@@ -109,11 +109,28 @@ extension IssuerForm: Dialog {
   func draw(state: AppState, body: Rect, now: Date, in buffer: inout ScreenBuffer) {
     buffer.fill(body, role: .default)
     Chrome.titleBar("Other provider", detail: "from its issuer URL", in: &buffer)
-    let area = Rect(
-      row: body.top + 1, column: 2, rows: body.size.rows - 1, columns: body.size.columns - 4)
     // On a short screen the fields, the verdict and the last line come first: the blank
-    // lines and the explanation give way, and the facts run on as one text.
-    let roomy = area.size.rows >= 18
+    // lines and the explanation give way, and the facts run on as one text. On the shortest,
+    // the last line (a refusal is read whole) and the focused field keep their rows, the
+    // other fields and the verdict take what is left in order, and the blank row under the
+    // title gives way first.
+    let roomy = body.size.rows - 1 >= 18
+    let columns = body.size.columns - 4
+    let last = OtherProviderView.lastLine(
+      self, state: state, now: now, width: columns,
+      problemRows: roomy ? 7 : max(7, body.size.rows - 1))
+    let (verdict, verdictRole) = OtherProviderView.verdict(self)
+    var verdictLines = verdict.isEmpty ? [] : TextWrap.lines(verdict, width: columns)
+    var shownFields = fields
+    var top = 1
+    if !roomy {
+      var budget = RowBudget(rows: body.size.rows, needed: last.lines.count + 1)
+      shownFields = fields.filter { $0 == focus || budget.take(1) }
+      if !budget.take(verdictLines.count) { verdictLines = [] }
+      top = budget.blank()
+    }
+    let area = Rect(
+      row: body.top + top, column: 2, rows: body.size.rows - top, columns: columns)
     var page = Page(area)
     let labelWidth = 14
     let fieldWidth = min(area.size.columns - labelWidth, 56)
@@ -121,7 +138,7 @@ extension IssuerForm: Dialog {
     func input(
       _ label: String, _ field: TextField, _ placeholder: String, _ which: IssuerForm.Field
     ) {
-      guard !page.isFull else { return }
+      guard shownFields.contains(which), !page.isFull else { return }
       let end = InputLine.draw(
         label, field, placeholder: placeholder, row: page.row, column: area.left,
         labelWidth: labelWidth, width: fieldWidth, in: &buffer)
@@ -151,13 +168,11 @@ extension IssuerForm: Dialog {
         ? "from the server's administrator"
         : "optional: authtui registers itself", .clientID)
     if roomy { page.skip() }
-    // The last line (the problem, the spinner or what Enter does) keeps its rows.
-    let last = OtherProviderView.lastLine(self, state: state, now: now, width: area.size.columns)
     if let summary = discovery {
-      let (verdict, verdictRole) = OtherProviderView.verdict(self)
-      let verdictLines = verdict.isEmpty ? [] : TextWrap.lines(verdict, width: area.size.columns)
-      // The verdict, the id and the last line keep their rows; the facts take what is left.
-      let reserved = verdictLines.count + 1 + last.lines.count + (roomy ? 2 : 0)
+      // The verdict, the id and the last line (the problem, the spinner or what Enter does)
+      // keep their rows; the facts take what is left.
+      let idRows = shownFields.contains(.providerID) ? 1 : 0
+      let reserved = verdictLines.count + idRows + last.lines.count + (roomy ? 2 : 0)
       let facts = summary.facts
       let room = page.remaining - reserved
       if roomy && room >= facts.count + 1 {
@@ -397,13 +412,15 @@ enum OtherProviderView {
     )
   }
 
-  /// The form's last line: why the last step failed, the work under way (with the spinner),
-  /// or what Enter does.
-  static func lastLine(_ form: IssuerForm, state: AppState, now: Date, width: Int)
-    -> (lines: [String], role: Role, spinner: String?)
-  {
+  /// The form's last line: why the last step failed (in up to `problemRows` rows), the work
+  /// under way (with the spinner), or what Enter does.
+  static func lastLine(
+    _ form: IssuerForm, state: AppState, now: Date, width: Int, problemRows: Int = 7
+  ) -> (lines: [String], role: Role, spinner: String?) {
     if let problem = form.problem {
-      return (TextWrap.lines("✗ " + problem, width: width, limit: 7), .statusError, nil)
+      return (
+        TextWrap.lines("✗ " + problem, width: width, limit: problemRows), .statusError, nil
+      )
     }
     let issuer = form.issuer.text.trimmingCharacters(in: .whitespaces)
     switch form.pending {
