@@ -387,9 +387,11 @@ import Vault
     waiting.advance(3)
     #expect(waiting.state.shouldExit)
 
+    // A sign-in under way asks first (SignInReducerTests), then is cancelled.
     var signingIn = Driver()
     let started = signingIn.startSignIn("work", .pkce)
     let id2 = try #require(started)
+    #expect(signingIn.press(.character("q")).isEmpty)
     #expect(signingIn.press(.character("q")) == [.cancel(id2)])
     #expect(signingIn.state.shouldExit)
   }

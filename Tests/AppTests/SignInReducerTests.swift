@@ -224,6 +224,69 @@ import Testing
     #expect(driver.text.contains("That is not a redirect this sign-in can use"))
   }
 
+  static let quitQuestion =
+    "a sign-in is under way: press q again to quit and abandon it, or Esc to cancel only the "
+    + "sign-in"
+
+  @Test(arguments: [SignInFlow.pkce, .device])
+  func qDuringASignInAsksFirstAndASecondQQuits(method: SignInFlow) throws {
+    var driver = Driver()
+    let id = try driver.startedSignIn("work", method)
+    driver.send(
+      .signInProgress(id, method == .pkce ? driver.browserSnapshot() : driver.codeSnapshot()))
+    #expect(driver.press(.character("q")).isEmpty)
+    #expect(!driver.state.shouldExit)
+    #expect(driver.state.attemptOnScreen == id)
+    #expect(driver.state.message?.kind == .warning)
+    #expect(driver.state.message?.text == Self.quitQuestion)
+    #expect(driver.text.contains("a sign-in is under way: press q again to quit"))
+    // The countdown goes on meanwhile; the question stays until a key.
+    driver.advance(30)
+    #expect(driver.state.message?.text == Self.quitQuestion)
+    #expect(driver.press(.character("q")) == [.cancel(id)])
+    #expect(driver.state.shouldExit)
+  }
+
+  @Test func anotherKeyAfterQKeepsTheSignInAndTheNextQAsksAgain() throws {
+    var driver = Driver()
+    let id = try driver.startedSignIn("work", .pkce)
+    driver.send(.signInProgress(id, driver.browserSnapshot()))
+    driver.press(.character("q"))
+    driver.press(.character("j"))
+    #expect(driver.state.message == nil)
+    #expect(driver.press(.character("q")).isEmpty)
+    #expect(!driver.state.shouldExit)
+    #expect(driver.state.message?.text == Self.quitQuestion)
+    // Esc cancels only the sign-in.
+    #expect(driver.press(.escape) == [.cancel(id)])
+    #expect(!driver.state.shouldExit)
+    #expect(driver.state.message?.text == "sign-in cancelled; nothing was stored")
+    #expect(driver.state.topPanel == nil)
+    // With no sign-in under way, q quits at once, as before.
+    #expect(driver.press(.character("q")).isEmpty)
+    #expect(driver.state.shouldExit)
+  }
+
+  @Test func theRedirectFieldOfASignInTakesQAsText() throws {
+    var driver = Driver()
+    let id = try driver.startedSignIn("work", .pkce)
+    driver.send(.signInProgress(id, driver.browserSnapshot()))
+    driver.press(.character("p"))
+    #expect(driver.state.context == .pasteRedirect)
+    driver.type("q")
+    driver.press(.character("q"))
+    #expect(!driver.state.shouldExit)
+    #expect(driver.state.message == nil)
+    #expect(driver.state.attemptOnScreen == id)
+    guard case .signIn(let signIn)? = driver.state.topPanel,
+      case .attempt(let attempt) = signIn.step
+    else {
+      Issue.record("the sign-in screen is gone")
+      return
+    }
+    #expect(attempt.paste?.text == "qq")
+  }
+
   @Test func anUnusableProviderShowsItsProblemInsteadOfStarting() {
     var driver = Driver()
     driver.press(.character("a"), .home, .down)
@@ -300,6 +363,14 @@ extension AppState {
       return nil
     }
     return attempt.progress?.deadline
+  }
+
+  /// The sign-in on screen while it runs.
+  var attemptOnScreen: RequestID? {
+    guard case .signIn(let signIn) = topPanel, case .attempt(let attempt) = signIn.step,
+      attempt.isRunning
+    else { return nil }
+    return attempt.id
   }
 
   /// True when the sign-in on screen has ended and can be retried.

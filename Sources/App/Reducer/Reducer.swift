@@ -27,7 +27,10 @@ extension AppState {
     switch action {
     case .key(let key):
       if message?.staysUntilKey == true { message = nil }
+      // The question about a sign-in under way holds for the next key only.
+      let quitWasAsked = quitAsked
       effects = handleKey(key, now: now)
+      if quitWasAsked { quitAsked = false }
     case .command(let command): effects = perform(command, now: now)
     case .resized(let newSize):
       size = newSize
@@ -105,7 +108,9 @@ extension AppState {
   /// unseen. Only quitting does (the list's quit key anywhere, and Esc where it quits the
   /// unlock screen), as the notice says.
   mutating func handleKeyWhileTooSmall(_ key: KeyEvent, now: Date) -> [Effect] {
-    if keys.command(for: key, in: .list) == .quit { return requestQuit(now: now) }
+    if keys.command(for: key, in: .list) == .quit {
+      return requestQuit(now: now, askingAboutSignIns: false)
+    }
     if context == .unlock, keys.command(for: key, in: .unlock) == .back {
       shouldExit = true
     }
@@ -185,8 +190,19 @@ extension AppState {
     }
   }
 
-  /// Quits, after cancelling sign-ins; vault writes in flight get a moment to finish.
-  mutating func requestQuit(now: Date) -> [Effect] {
+  /// Quits, after cancelling sign-ins; vault writes in flight get a moment to finish. A
+  /// sign-in under way is not lost to one key: the first press asks (unless
+  /// `askingAboutSignIns` is false: the "terminal too small" notice says the key quits), the
+  /// next quits.
+  mutating func requestQuit(now: Date, askingAboutSignIns: Bool = true) -> [Effect] {
+    if askingAboutSignIns, !quitAsked, !runningAttempts.isEmpty {
+      quitAsked = true
+      message = .untilKey(
+        .warning,
+        "a sign-in is under way: press \(keyName(.quit, in: context)) again to quit and abandon "
+          + "it, or \(keyName(.back, in: .signIn)) to cancel only the sign-in", now: now)
+      return []
+    }
     quitRequestedAt = now
     let writes = busy.filter(\.writesVault).count
     if writes > 0 {

@@ -77,6 +77,9 @@ public struct AppState: Sendable {
   var answeredQuestions: Set<Int> = []
   /// The terminal's size, as the loop last reported it.
   public var size = Size(rows: 24, columns: 80)
+  /// True after the quit key was pressed while a sign-in was under way: the status line asks,
+  /// and the quit key pressed again next quits.
+  var quitAsked = false
   /// Set when the user asked to quit; the loop ends once `shouldExit` is true.
   public var quitRequestedAt: Date?
   /// True when the loop should end.
