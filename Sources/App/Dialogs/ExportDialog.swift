@@ -227,8 +227,10 @@ extension AppState {
   /// The env file's writing `request` ended: on success the dialog closes and the status line
   /// says what was written; a refusal (a folder, a FIFO, a path that cannot be written) is said
   /// in the dialog, which keeps what was typed, or on the status line once it was closed.
+  /// `account` is the account exported, for a failure that does not name it.
   mutating func exported(
-    _ request: RequestID, _ result: Result<ExportReport, AccountsError>, now: Date
+    _ request: RequestID, _ result: Result<ExportReport, AccountsError>, account: AccountName?,
+    now: Date
   ) {
     let formIndex = formIndex(waitingFor: request)
     switch result {
@@ -237,7 +239,8 @@ extension AppState {
       message = StatusMessage(
         .success, "wrote \(report.variable) for \(report.account) to \(report.path)", now: now)
     case .failure(let failure):
-      requestFailed(failure.message, inFormAt: formIndex, now: now)
+      let action = account.map { "export the token of \($0)" } ?? "export"
+      requestFailed(failure.message(failing: action), inFormAt: formIndex, now: now)
       if let formIndex { updateDialog(ExportForm.self, at: formIndex) { $0.focus = .path } }
     }
   }

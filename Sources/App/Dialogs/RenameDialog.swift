@@ -158,7 +158,7 @@ extension AppState {
     let formIndex = formIndex(waitingFor: request)
     switch result {
     case .failure(let failure):
-      requestFailed(failure.message, inFormAt: formIndex, now: now)
+      requestFailed(failure.message(failing: "rename \(name)"), inFormAt: formIndex, now: now)
     case .success(let list):
       let renamed = AccountName(provider: name.provider, label: label)
       var signedIn = false

@@ -126,7 +126,7 @@ extension SignOutState: Dialog {
     case .done(let result):
       let report = try? result.get()
       if case .failure(let failure) = result {
-        add(failure.message, .statusError, needed: true)
+        add(failure.message(failing: "sign out of \(account)"), .statusError, needed: true)
       } else {
         add("Signed out of \(account).", .dialog, needed: true)
       }

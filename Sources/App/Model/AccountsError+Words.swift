@@ -4,6 +4,19 @@ import Foundation
 import Spelling
 
 extension AccountsError {
+  /// True when another process held the vault's write lock too long (`VaultError.busy`).
+  var vaultIsBusy: Bool {
+    if case .vault(.busy) = self { return true }
+    return false
+  }
+
+  /// The sentence for `action` ("rename work/alice") that failed so: a vault kept busy by
+  /// another process is named with the action it stopped, which its own sentence cannot say;
+  /// any other failure says its own sentence, which names its subject.
+  func message(failing action: String) -> String {
+    vaultIsBusy ? "could not \(action): \(message)" : message
+  }
+
   /// The sentence for the account list's status line: where the error asks for a new
   /// sign-in, the UI's own key (`s`) instead of the command line's `authtui login …`.
   func listMessage(signInAgainKey key: String) -> String {
@@ -40,6 +53,8 @@ extension AccountsError {
         + "been declined)."
     case .auth(.userCodeExpired):
       return "The code expired before it was approved."
+    case .vault(.busy):
+      return "Could not finish the sign-in to \(provider): \(message)"
     default:
       return message
     }

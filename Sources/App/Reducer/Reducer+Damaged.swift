@@ -50,7 +50,8 @@ extension AppState {
       }
     }
     if let failure {
-      message = StatusMessage(.error, failure.message, now: now)
+      message = StatusMessage(
+        .error, failure.message(failing: "remove \(damaged.reference)"), now: now)
       return
     }
     damagedAccounts.removeAll { $0.id == damaged.id }

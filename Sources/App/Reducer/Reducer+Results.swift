@@ -7,6 +7,8 @@ extension AppState {
   /// What came of an effect. The work it was waiting for is over, whatever the answer; an
   /// answer for a form or an attempt that moved on changes nothing else.
   mutating func respond(_ response: Response, now: Date) -> [Effect] {
+    // The work's account, for a failure that does not name it (a vault kept busy).
+    let account = response.request.flatMap { id in busy.first { $0.id == id }?.account }
     if let id = response.request { endBusy(id) }
     switch response {
     case .vaultOpened(let access):
@@ -36,7 +38,7 @@ extension AppState {
       case .success(let list):
         follow(list)
       case .failure(let failure):
-        message = StatusMessage(.error, failure.message, now: now)
+        message = StatusMessage(.error, failure.message(failing: "read the accounts"), now: now)
       }
     case .providersLoaded(_, let list):
       useProviders(list)
@@ -96,10 +98,15 @@ extension AppState {
               + "token"
             : "\(provider) has no default account now", now: now)
       case .failure(let failure):
-        message = StatusMessage(.error, failure.message, now: now)
+        let provider = name.provider.rawValue
+        let action =
+          isDefault
+          ? "make \(name) \(provider)'s default account"
+          : "remove the default mark of \(name)"
+        message = StatusMessage(.error, failure.message(failing: action), now: now)
       }
     case .exported(let id, let result):
-      exported(id, result, now: now)
+      exported(id, result, account: account, now: now)
     case .copied(_, let result):
       switch result {
       case .success(let report):
@@ -107,7 +114,8 @@ extension AppState {
         let dropped = report.terminal != .sent && report.terminal != .sentThroughTmux
         message = StatusMessage(dropped ? .warning : .success, report.sentence, now: now)
       case .failure(let failure):
-        message = StatusMessage(.error, failure.message, now: now)
+        let action = account.map { "copy the token of \($0)" } ?? "copy"
+        message = StatusMessage(.error, failure.message(failing: action), now: now)
       }
     case .pageOpened(_, let report):
       switch report {
@@ -154,8 +162,11 @@ extension AppState {
       message = StatusMessage(.success, "refreshed \(name)", now: now)
     case .failure(let failure):
       if failure.requiresSignIn { markSignInNeeded(name) }
-      let text = failure.listMessage(signInAgainKey: keyName(.signInAgain, in: .list))
-      message = StatusMessage(.error, "\(name): \(text)", now: now)
+      let text =
+        failure.vaultIsBusy
+        ? failure.message(failing: "refresh \(name)")
+        : "\(name): " + failure.listMessage(signInAgainKey: keyName(.signInAgain, in: .list))
+      message = StatusMessage(.error, text, now: now)
     }
   }
 
@@ -178,7 +189,7 @@ extension AppState {
     }
     switch result {
     case .failure(let failure):
-      message = StatusMessage(.error, failure.message, now: now)
+      message = StatusMessage(.error, failure.message(failing: "sign out of \(name)"), now: now)
     case .success(let report):
       switch report.revocation {
       case .revoked:
