@@ -213,6 +213,9 @@ public actor AccountsEnvironment: AppEnvironment {
       return await unlock(passphrase).map { .locked(problem: $0) } ?? .unlocked
     case .unlockFromSource:
       guard let opened, let source else { return .locked(problem: nil) }
+      // The command line warns on standard error of a passphrase file others may read; here
+      // that would damage the screen, so the status line says it, once, with the fix.
+      if let exposure = source.exposureProblem { report(.warning, exposure) }
       // The unlock screen shows the command line's sentence, which names the variable.
       if let problem = await access.unlock(opened, source) { return .locked(problem: problem) }
       await ready(opened)

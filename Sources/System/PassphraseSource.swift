@@ -71,14 +71,20 @@ public struct PassphraseSource: Sendable {
   /// gives the group or others read access, as `ssh` warns of a private key): the passphrase
   /// is as safe as that file. Nil for any other source, or a file only its owner can read.
   public var exposure: String? {
+    exposureProblem.map { "warning: " + $0 }
+  }
+
+  /// `exposure` without its "warning: ", for a screen that shows it as a warning (the UI's
+  /// status line, where standard error would damage the screen).
+  public var exposureProblem: String? {
     guard case .file(let name, let path) = origin else { return nil }
     var status = stat()
     guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
       status.st_mode & (S_IRGRP | S_IROTH) != 0
     else { return nil }
     let mode = String(status.st_mode & 0o777, radix: 8)
-    return "warning: \(path) (named by \(name)) is readable by other users (mode 0\(mode)), "
-      + "and so is the vault's passphrase in it; run `chmod 600 '\(path)'`"
+    return "\(path) (named by \(name)) is readable by other users (mode 0\(mode)), and so "
+      + "is the vault's passphrase in it; run `chmod 600 '\(path)'`"
   }
 
   private func value(_ name: String) -> String? {

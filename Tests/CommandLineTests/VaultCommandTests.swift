@@ -190,6 +190,28 @@ import Vault
     #expect(quiet.stderr.isEmpty, "\(quiet.stderr)")
   }
 
+  /// The UI cannot warn on standard error (its screen is up): its status line says it, with
+  /// the chmod to run, and the accounts show.
+  @Test func theUIWarnsOfAPassphraseFileOthersMayReadOnItsStatusLine() async throws {
+    try await makeVault()
+    let file = directory.file("passphrase")
+    try "old pass phrase\n".write(toFile: file, atomically: true, encoding: .utf8)
+    #expect(chmod(file, 0o644) == 0)
+    let session = try await TmuxSession.start(
+      command: "env -u AUTHTUI_PASSPHRASE -u AUTHTUI_PASSPHRASE_COMMAND AUTHTUI_VAULT='\(path)' "
+        + "AUTHTUI_CONFIG_DIR='\(directory.file("config"))' "
+        + "AUTHTUI_AGENT_SOCKET='\(directory.file("agent/agent.sock"))' "
+        + "AUTHTUI_PASSPHRASE_FILE='\(file)' '\(Products.authtui)'")
+    defer { Task { await session.close() } }
+    let screen = try await session.waitFor(
+      "\(file) (named by AUTHTUI_PASSPHRASE_FILE) is readable by other users (mode 0644), and "
+        + "so is the vault's passphrase in it; run `chmod 600 '\(file)'`", wrapped: true)
+    #expect(screen.contains("alice-label-zq"))
+    #expect(!screen.contains("warning: "))
+    try await session.keys(["q"])
+    #expect(try await session.waitFor("EXIT=").contains("EXIT=0"))
+  }
+
   /// A passphrase file may be a pipe (bash's `<(pass show authtui)`); a folder or a device
   /// is refused by name, and /dev/zero is not read for ever.
   @Test func aPassphraseFileIsAFileOrAPipeAndAnythingElseIsSaidToBeWhatItIs() async throws {
@@ -353,13 +375,20 @@ private struct TmuxSession {
     try await tmux(["send-keys"] + keys)
   }
 
-  /// The screen once it contains `text` (a bounded wait, so a broken build fails, not hangs).
+  /// The screen once it contains `text` (a bounded wait, so a broken build fails, not hangs);
+  /// `wrapped` finds it wrapped over lines too (the runs of spaces and line ends of the screen
+  /// and of `text` read as one space).
   @discardableResult
-  func waitFor(_ text: String) async throws -> String {
+  func waitFor(_ text: String, wrapped: Bool = false) async throws -> String {
+    func spaced(_ text: String) -> String {
+      text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
     var screen = ""
     for _ in 0..<300 {
       screen = try await tmux(["capture-pane", "-p"])
-      if screen.contains(text) { return screen }
+      if screen.contains(text) || (wrapped && spaced(screen).contains(spaced(text))) {
+        return screen
+      }
       try await Task.sleep(for: .milliseconds(50))
     }
     throw TmuxError.timedOut(text, screen)
