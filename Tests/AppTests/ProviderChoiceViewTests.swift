@@ -37,6 +37,34 @@ import Testing
     let row = driver.frame.textLines().first { $0.contains("Example") } ?? ""
     #expect(row.contains("Example Identity Pr… Browser"), "\(row)")
   }
+
+  @Test func providersAreListedByTheNameShownWhateverItsCaseThenById() throws {
+    let providers = [
+      ProviderSummary(id: "acme", name: "Zeta Corp", methods: [.pkce]),
+      ProviderSummary(id: "corp", name: "Alpha Labs", methods: [.pkce]),
+      ProviderSummary(id: "beta", name: "alpha labs", methods: [.pkce]),
+      ProviderSummary(id: "work", name: "Work SSO", methods: [.pkce]),
+    ]
+    var driver = Driver(providers: providers)
+    #expect(driver.state.providers.map(\.id.rawValue) == ["beta", "corp", "work", "acme"])
+    driver.press(.character("a"), .home)
+    let rows = driver.frame.textLines().filter {
+      $0.contains("Browser") || $0.contains("Other provider")
+    }
+    #expect(
+      rows.map { $0.trimmingCharacters(in: .whitespaces).prefix(14) } == [
+        "› alpha labs  ", "Alpha Labs    ", "Work SSO      ", "Zeta Corp     ",
+        "Other provider",
+      ], "\(rows)")
+    // Enter signs in with the provider on the row chosen, in the order shown.
+    driver.press(.down, .down, .down)
+    let started = driver.press(.enter)
+    guard case .startSignIn(_, let provider, _, _)? = started.first else {
+      Issue.record("Enter did not start a sign-in: \(started)")
+      return
+    }
+    #expect(provider == "acme")
+  }
 }
 
 /// What must never be in a frame: C0 and C1 controls and direction controls.

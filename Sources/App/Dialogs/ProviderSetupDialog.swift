@@ -243,8 +243,9 @@ extension AppState {
     case .failure(let failure):
       requestFailed(failure.description, inFormAt: formIndex, now: now)
       return []
-    case .success(let list):
-      providers = list
+    case .success(let catalog):
+      providers = Self.inChoiceOrder(catalog)
+      let list = providers
       guard let index = list.firstIndex(where: { $0.id == id }) else { return [] }
       let provider = list[index]
       var file = "providers/\(id).json"

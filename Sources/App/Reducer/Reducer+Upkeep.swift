@@ -101,9 +101,20 @@ extension AppState {
     message = heldNews.removeFirst()
   }
 
+  /// The providers in the order the provider choice shows them: by the name shown, whatever
+  /// its case, then by id (the catalog's own order is by id).
+  static func inChoiceOrder(_ list: [ProviderSummary]) -> [ProviderSummary] {
+    list.sorted { first, second in
+      let order = first.name.localizedLowercase.compare(second.name.localizedLowercase)
+      return order == .orderedSame
+        ? first.id.rawValue < second.id.rawValue : order == .orderedAscending
+    }
+  }
+
   /// Takes `list` as the catalog, keeping the provider choice on the provider it was on (or
   /// on the row where it was, when that provider is gone).
   mutating func useProviders(_ list: [ProviderSummary]) {
+    let list = Self.inChoiceOrder(list)
     for index in panels.indices {
       guard case .signIn(var signIn) = panels[index],
         case .chooseProvider(let selected) = signIn.step
