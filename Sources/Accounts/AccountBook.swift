@@ -192,10 +192,23 @@ public actor AccountBook {
   private nonisolated func noSuchAccount(
     _ text: String, provider: String, label: String?, in listing: AccountListing
   ) -> AccountsError {
-    let suggestions = Self.closeNames(to: text, in: listing)
-    guard suggestions.isEmpty, let id = try? ProviderID(provider), catalog.knownIDs.contains(id)
-    else { return .noSuchAccount(text, suggestions: suggestions) }
-    return .noAccountYet(text, provider: id, label: label)
+    let known = (try? ProviderID(provider)).flatMap { catalog.knownIDs.contains($0) ? $0 : nil }
+    return Self.noSuchAccount(
+      text, among: Self.names(in: listing), knownProvider: known, label: label)
+  }
+
+  /// The failure for `text`, which names none of the accounts `names`: the names close to it,
+  /// or, when there are none and `knownProvider` (the provider it names, when the catalog
+  /// knows it) is given, the sign-in that would make the first account of it. What `token`
+  /// says of an unknown account, for a command that read the names elsewhere (from an agent).
+  public static func noSuchAccount(
+    _ text: String, among names: [String], knownProvider: ProviderID?, label: String?
+  ) -> AccountsError {
+    let suggestions = closeNames(to: text, among: names)
+    guard suggestions.isEmpty, let knownProvider else {
+      return .noSuchAccount(text, suggestions: suggestions)
+    }
+    return .noAccountYet(text, provider: knownProvider, label: label)
   }
 
   /// The account `text` names, decrypted; a damaged one is thrown as `accountDamaged`
@@ -217,9 +230,15 @@ public actor AccountBook {
   /// The names of `listing`'s accounts close to `text` (`closeNames(to:among:)`), the damaged
   /// ones' among them as far as their cells open.
   static func closeNames(to text: String, in listing: AccountListing) -> [String] {
+    closeNames(to: text, among: names(in: listing))
+  }
+
+  /// The names of `listing`'s accounts, the damaged ones' among them as far as their cells
+  /// open.
+  private static func names(in listing: AccountListing) -> [String] {
     // Every readable account of a listing has a name (`listing()`).
     let readable = listing.accounts.compactMap { try? $0.accountName.description }
-    return closeNames(to: text, among: readable + listing.damaged.compactMap(\.name))
+    return readable + listing.damaged.compactMap(\.name)
   }
 
   /// Names close to `text`: by edit distance on the whole name, and every account of a provider

@@ -1,4 +1,5 @@
 import Accounts
+import Agent
 import AuthCore
 import Foundation
 import Isolation
@@ -24,13 +25,16 @@ extension GitCredentialCommand {
       // A provider authtui does not know (a typo) is said now, not at git's first ask. Its
       // file is not read: one without a client id yet may be set up later.
       let provider = AccountName.halves(of: account).map { String($0.provider) } ?? account
+      let providerID: ProviderID
       do throws(AccountsError) {
         let names = AccountAccess.catalog(
           global, console: console, reportProblems: false, providers: .only([]))
-        _ = try AccountBook.knownProviderID(named: provider, in: names)
+        providerID = try AccountBook.knownProviderID(named: provider, in: names)
       } catch {
         throw AccountAccess.failure(error)
       }
+      // A misspelt label would have git ask for a token that never comes, at every push.
+      try await Self.checkAccountExists(account, of: providerID, global, console: console)
       let file: URL
       do {
         file = try route.save(in: AccountAccess.configuration(global))
@@ -63,6 +67,34 @@ extension GitCredentialCommand {
       console.err(error.line)
       return error.exitCode
     }
+  }
+
+  /// Refuses `account` unless the vault holds it, as `token` refuses an unknown account
+  /// (exit 4, with the close names or the sign-in to do). The names come from a running
+  /// agent, else from the vault unlocked here, as `default` reads them; a damaged account
+  /// counts (`token` then says what is wrong with it).
+  static func checkAccountExists(
+    _ account: String, of provider: ProviderID, _ global: GlobalOptions, console: Console
+  ) async throws(CommandFailure) {
+    let listing: AgentListing
+    if let answer = await AgentAnswer.ask(
+      .list, global, timeout: AgentAnswer.accountsTimeout, \.listing)
+    {
+      listing = try answer.get()
+    } else {
+      let book = try await AccountAccess.book(
+        global, console: console, providers: .provider(provider.rawValue))
+      do {
+        listing = AgentListing(try await book.listing())
+      } catch {
+        throw AccountAccess.failure(error)
+      }
+    }
+    let names = listing.accounts.map(\.name.description) + listing.damaged.compactMap(\.name)
+    guard !names.contains(account) else { return }
+    let label = AccountName.halves(of: account).map { String($0.label) }
+    throw AccountAccess.failure(
+      AccountBook.noSuchAccount(account, among: names, knownProvider: provider, label: label))
   }
 
   /// The route `setup` writes, its URL, account and user name checked as config.json's are

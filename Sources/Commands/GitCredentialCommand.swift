@@ -25,7 +25,9 @@ struct GitCredentialCommand: AsyncParsableCommand {
 
       names the account in config.json's "git" object and makes it git's helper for the URL
       in git's global configuration, replacing any helper set there before for that URL (and
-      with a path, sets credential.URL.useHttpPath so that git sends the path). By hand, the
+      with a path, sets credential.URL.useHttpPath so that git sends the path). The account
+      must be in the vault already (exit 4 otherwise, as for `authtui token`): sign in first.
+      It is looked up through a running agent, else in the vault unlocked here. By hand, the
       same is (the ! makes git run it as a shell command, with get, store or erase appended):
 
         git config --global credential.https://git.example.com.helper '!authtui git-credential'

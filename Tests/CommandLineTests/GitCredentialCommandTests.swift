@@ -312,6 +312,46 @@ struct GitCredentialCommandTests {
     await cli.stop()
   }
 
+  /// An account the vault does not hold (a misspelt label) is refused as `token` refuses it,
+  /// exit 4, before config.json or git's configuration is touched: git would otherwise ask a
+  /// helper that fails at every push. Through a running agent, no passphrase is needed.
+  @Test func setupRefusesAnAccountTheVaultDoesNotHold() async throws {
+    let (cli, _) = try await Self.start(git: #""https://other.example.com": "sandbox/alice""#)
+    let before = try String(contentsOfFile: cli.folder.file("config/config.json"), encoding: .utf8)
+    let misspelt = try await cli.run(
+      ["git-credential", "setup", "https://git.example.com", "sandbox/alcie"])
+    #expect(misspelt.status == 4)
+    #expect(misspelt.stdout.isEmpty)
+    #expect(misspelt.stderr == "authtui: no account sandbox/alcie; did you mean `sandbox/alice`?\n")
+    let token = try await cli.run(["token", "sandbox/alcie"])
+    #expect(token.status == 4)
+    #expect(token.stderr == misspelt.stderr)
+
+    // A provider with no account yet: the sign-in to do first.
+    let none = try await cli.run(
+      ["git-credential", "setup", "https://git.example.com", "hivesigner/bob"])
+    #expect(none.status == 4)
+    #expect(
+      none.stderr
+        == "authtui: no account hivesigner/bob: you have no hivesigner account yet (`authtui login "
+        + "hivesigner --label bob` signs in to one)\n")
+    #expect(
+      try String(contentsOfFile: cli.folder.file("config/config.json"), encoding: .utf8) == before)
+    let helpers = try await Self.runGit(
+      cli, ["config", "--global", "--get-all", "credential.https://git.example.com.helper"])
+    #expect(helpers.status == 1 && helpers.stdout.isEmpty, "\(helpers)")
+
+    let agent = try await AgentProcess.start(cli)
+    #expect(agent.firstLine != nil)
+    let viaAgent = try await cli.run(
+      ["git-credential", "setup", "https://git.example.com", "sandbox/alcie"],
+      ["AUTHTUI_PASSPHRASE": nil])
+    #expect(viaAgent.status == 4)
+    #expect(viaAgent.stderr == misspelt.stderr)
+    _ = await agent.stop()
+    await cli.stop()
+  }
+
   @Test func aPathWithDotSegmentsGetsNoTokenFromAnEntryForAnotherPath() async throws {
     let server = try DumbGitServer()
     let origin = "http://127.0.0.1:\(server.port)"
