@@ -307,7 +307,7 @@ import Vault
     #expect(agent.firstLine != nil)
     let stopped = await agent.finish()
     #expect(stopped.status == 0)
-    #expect(stopped.output.contains("authtui agent: stopped after 1 s without a request"))
+    #expect(stopped.output.contains("authtui agent: stopped after 1s without a request"))
     #expect(fileMode(cli.workspace.agentSocketPath) == nil)
     for (command, text) in [(["agent"], "soon"), (["agent", "start"], "1.5h")] {
       let usage = try await cli.run(command + ["--idle-timeout", text])

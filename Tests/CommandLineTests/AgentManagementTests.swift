@@ -90,7 +90,7 @@ import Testing
     #expect(lines.count == 12, "\(status.stdout)")
     #expect(lines.prefix(3) == ["pid      \(pid)", "socket   \(socket)", "vault    \(vault)"])
     #expect(lines[3].hasPrefix("since    20"))
-    #expect(lines[4] == "idle     stops after 900 s without a request")
+    #expect(lines[4] == "idle     stops after 15m without a request")
     #expect(lines[5] == "ends     when stopped (no --lifetime)")
     #expect(lines[6] == "")
     #expect(lines[7].hasPrefix("ACCOUNT        STATUS  EXPIRES"))
@@ -169,7 +169,8 @@ import Testing
     #expect(fileMode(socket) == nil)
 
     let settings = cli.workspace.configPath + "/config.json"
-    try #"{"agent": {"unlock_once": true, "idle_timeout": 700}}"#.write(
+    // idle_timeout as --idle-timeout writes it.
+    try #"{"agent": {"unlock_once": true, "idle_timeout": "90m"}}"#.write(
       toFile: settings, atomically: true, encoding: .utf8)
     let first = try await cli.run(["token", "sandbox/alice"])
     #expect(first.status == 0, "\(first.stderr)")
@@ -181,7 +182,11 @@ import Testing
     let status = try await cli.run(["agent", "status", "--json"])
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any])
-    #expect(object["idle_timeout"] as? Int == 700)
+    #expect(object["idle_timeout"] as? Int == 5400)
+    let text = try await cli.run(["agent", "status"])
+    #expect(
+      text.stdout.split(separator: "\n").contains("idle     stops after 90m without a request"),
+      "\(text.stdout)")
     let pid = object["pid"] as? Int
     #expect(try await cli.run(["agent", "stop"]).status == 0)
 
@@ -190,6 +195,24 @@ import Testing
     #expect(bypass.status == 0, "\(bypass.stderr)")
     #expect(fileMode(socket) == nil)
     await Self.cleanUp(pid.map(Int32.init), cli)
+  }
+
+  /// An `agent.idle_timeout` config.json cannot read is named with its file, line and the
+  /// forms it takes; no agent is left running on a guess, and the command goes on.
+  @Test func unlockOnceNamesAnIdleTimeoutItCannotRead() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    try #"{"agent": {"unlock_once": true, "idle_timeout": "90 minutes"}}"#.write(
+      toFile: cli.workspace.configPath + "/config.json", atomically: true, encoding: .utf8)
+    let token = try await cli.run(["token", "sandbox/alice"])
+    #expect(token.status == 0, "\(token.stderr)")
+    #expect(
+      token.stderr.contains(
+        "~/config/config.json:1: agent.idle_timeout: must be a duration such as 90s, 15m, 8h or "
+          + "2d (a bare number is seconds), from 0 (never) to 365d, not \"90 minutes\"; fix the "
+          + "file"), "\(token.stderr)")
+    #expect(fileMode(cli.workspace.agentSocketPath) == nil)
+    await cli.stop()
   }
 
   /// Another user planted the folder the socket's path is derived from (XDG_RUNTIME_DIR's

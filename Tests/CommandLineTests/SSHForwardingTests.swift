@@ -210,7 +210,7 @@ import Testing
     let log = cli.folder.file("agent/agent.log")
     try await waitUntil("the agent says why it stopped") {
       ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains(
-        "authtui agent: stopped: its lifetime (2 s) ended; it forgot the vault's key "
+        "authtui agent: stopped: its lifetime (2s) ended; it forgot the vault's key "
           + "(`authtui agent start` starts a new one)")
     }
     // Nothing answers for the vault any more: without the passphrase, the vault stays locked.

@@ -38,6 +38,29 @@ import Testing
     #expect(problems.isEmpty)
     #expect(on.agentUnlockOnce)
     #expect(on.agentIdleTimeout == 600)
+    // As --idle-timeout takes it: a bare number (in a string too) is seconds.
+    for (written, seconds) in [("\"90m\"", 5400), ("\"8h\"", 28_800), ("\"600\"", 600), ("0", 0)] {
+      let (read, problems) = UserSettings.parse(
+        #"{"agent": {"idle_timeout": \#(written)}}"#, file: "config.json")
+      #expect(problems.isEmpty, "\(written)")
+      #expect(read.agentIdleTimeout == seconds, "\(written)")
+    }
+  }
+
+  @Test func aBadIdleTimeoutIsNamedWithItsFileLineAndTheFormsItTakes() {
+    let forms =
+      "must be a duration such as 90s, 15m, 8h or 2d (a bare number is seconds), from 0 (never) "
+      + "to 365d, not "
+    for (written, shown) in [
+      ("\"90 minutes\"", "\"90 minutes\""), ("\"1.5h\"", "\"1.5h\""), ("2.5", "2.5"),
+      ("\"400d\"", "\"400d\""), ("true", "true or false"),
+    ] {
+      let (settings, problems) = UserSettings.parse(
+        "{\"agent\":\n {\"idle_timeout\": \(written)}}", file: "config.json")
+      #expect(settings.agentIdleTimeout == nil)
+      #expect(
+        problems.map(\.description) == ["config.json:2: agent.idle_timeout: \(forms)\(shown)"])
+    }
   }
 
   @Test func aWrongAgentFieldIsReportedWithItsLine() {
@@ -51,7 +74,8 @@ import Testing
         "config.json:2: agent.unlock_once: must be true or false, not a string",
         "config.json:3: agent.idle_timout: unknown field (did you mean \"idle_timeout\"?); the "
           + "fields are listed in docs/configuration.md under \"config.json\"",
-        "config.json:3: agent.idle_timeout: must be between 0 and 31536000, not -1",
+        "config.json:3: agent.idle_timeout: must be a duration such as 90s, 15m, 8h or 2d (a "
+          + "bare number is seconds), from 0 (never) to 365d, not -1",
       ])
     let (_, notAnObject) = UserSettings.parse(#"{"agent": true}"#, file: "config.json")
     #expect(

@@ -205,10 +205,12 @@ struct AgentCommand: AsyncParsableCommand {
       await service.vault.close()
       switch reason {
       case .idle:
-        console.err("authtui agent: stopped after \(idleTimeout) s without a request")
+        console.err(
+          "authtui agent: stopped after \(DurationText.words(idleTimeout)) without a request")
       case .lifetime:
         console.err(
-          "authtui agent: stopped: its lifetime (\(lifetime?.components.seconds ?? 0) s) ended; "
+          "authtui agent: stopped: its lifetime "
+            + "(\(DurationText.words(Int(lifetime?.components.seconds ?? 0)))) ended; "
             + "it forgot the vault's key (`authtui agent start` starts a new one)")
       case .signal(let number):
         let name = [SIGINT: "SIGINT", SIGTERM: "SIGTERM"][number] ?? "signal"

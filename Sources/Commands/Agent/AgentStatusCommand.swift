@@ -100,7 +100,9 @@ struct AgentStatusCommand: AsyncParsableCommand {
     -> String
   {
     let idle =
-      status.idleTimeout.flatMap { $0 > 0 ? "stops after \($0) s without a request" : nil }
+      status.idleTimeout.flatMap {
+        $0 > 0 ? "stops after \(DurationText.words($0)) without a request" : nil
+      }
       ?? "never stops by itself (`authtui agent stop` stops it)"
     var lines = [
       "pid      \(status.pid)",

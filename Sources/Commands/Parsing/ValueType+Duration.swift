@@ -1,3 +1,5 @@
+import Spelling
+
 extension ValueType where Value == Duration {
   /// A positive duration of at most a year (`agent start --lifetime`).
   static var duration: ValueType { duration(longest: .seconds(DurationText.year)) }
@@ -25,30 +27,14 @@ extension ValueType where Value == Int {
 }
 
 /// Durations as people write them on the command line (`90s`, `15m`, `8h`, `2d`) and as
-/// messages show them.
+/// messages show them: `DurationSpelling`'s, which config.json's durations share.
 enum DurationText {
   /// A year in seconds: the longest duration any option takes.
-  static let year = 31_536_000
-
-  private static let units: [(suffix: Character, seconds: Int)] = [
-    ("d", 86_400), ("h", 3_600), ("m", 60), ("s", 1),
-  ]
+  static let year = DurationSpelling.year
 
   /// The seconds `text` stands for: digits with an optional unit (`s`, `m`, `h`, `d`); nil
   /// for anything else, or too large to count.
-  static func seconds(_ text: String) -> Int? {
-    var digits = Substring(text)
-    var unit = 1
-    if let last = text.last, let match = units.first(where: { $0.suffix == last }) {
-      digits = digits.dropLast()
-      unit = match.seconds
-    }
-    guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
-      let number = Int(digits)
-    else { return nil }
-    let (seconds, overflow) = number.multipliedReportingOverflow(by: unit)
-    return overflow ? nil : seconds
-  }
+  static func seconds(_ text: String) -> Int? { DurationSpelling.seconds(text) }
 
   /// The seconds `text` stands for, from `shortest` to `longest` (a shortest of 0 means
   /// never); otherwise the usage error naming the forms and the bounds.
@@ -56,18 +42,14 @@ enum DurationText {
     throws(CommandFailure) -> Int
   {
     guard let seconds = seconds(text), seconds >= shortest, seconds <= longest else {
-      let least = shortest == 0 ? "0 (never)" : words(shortest)
       throw CommandFailure(
         exitCode: .usage,
-        message: "\(context.name) takes a duration such as 90s, 15m, 8h or 2d (a bare number "
-          + "is seconds), from \(least) to \(words(longest)), not \"\(text)\"")
+        message: "\(context.name) takes "
+          + DurationSpelling.accepted(from: shortest, to: longest) + ", not \"\(text)\"")
     }
     return seconds
   }
 
   /// `seconds` in the largest unit that writes it whole: `7d`, `90m`, `45s`.
-  static func words(_ seconds: Int) -> String {
-    let unit = units.first { seconds % $0.seconds == 0 && seconds >= $0.seconds } ?? (("s", 1))
-    return "\(seconds / unit.seconds)\(unit.suffix)"
-  }
+  static func words(_ seconds: Int) -> String { DurationSpelling.words(seconds) }
 }

@@ -142,6 +142,43 @@ struct FieldReader {
     return whole
   }
 
+  /// A duration in whole seconds within `range`: a number of seconds, or a string as the
+  /// command line's DURATION is written (`"90m"`, `"8h"`, `"600"`; `DurationSpelling`).
+  mutating func duration(_ field: String, in range: ClosedRange<Int>) -> Int? {
+    guard let value = lookUp(field) else { return nil }
+    let seconds: Int?
+    switch value {
+    case .number(let number):
+      seconds = number.rounded() == number ? Int(exactly: number) : nil
+    case .string(let text):
+      seconds = DurationSpelling.seconds(text)
+    default:
+      typeMismatch(
+        field, expected: DurationSpelling.accepted(from: range.lowerBound, to: range.upperBound),
+        found: value)
+      return nil
+    }
+    guard let seconds, range.contains(seconds) else {
+      report(
+        field,
+        "must be " + DurationSpelling.accepted(from: range.lowerBound, to: range.upperBound)
+          + ", not " + Self.shown(value))
+      return nil
+    }
+    return seconds
+  }
+
+  /// `value` as a message shows what the file holds: a number as written, a string quoted.
+  private static func shown(_ value: JSONValue) -> String {
+    switch value {
+    case .number(let number):
+      return number.rounded() == number && abs(number) < 1e15
+        ? String(Int(number)) : String(number)
+    case .string(let text): return MessageQuoting.quoted(text)
+    default: return value.kindDescription
+    }
+  }
+
   mutating func stringList(_ field: String, allowingSingleString: Bool = false) -> [String]? {
     guard let value = lookUp(field) else { return nil }
     if allowingSingleString, case .string(let single) = value { return [single] }

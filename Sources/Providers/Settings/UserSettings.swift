@@ -1,6 +1,7 @@
 import AuthCore
 import Foundation
 import JSON
+import Spelling
 
 /// The user's `config.json`: preferences that are not about one provider.
 ///
@@ -28,7 +29,8 @@ public struct UserSettings: Sendable, Equatable {
   /// (off unless set: any process of the user then gets tokens without the passphrase).
   public var agentUnlockOnce = false
   /// `agent.idle_timeout`: the seconds without a request after which that agent stops (0:
-  /// never); nil for the default.
+  /// never); nil for the default. Written as a number of seconds or as `--idle-timeout`'s
+  /// DURATION (`"90m"`).
   public var agentIdleTimeout: Int?
   /// `agent.confirm`: per account (`PROVIDER/LABEL`), which of its token requests the agent
   /// holds until a person allows them: `forwarded` or `always` (`ConfirmationMode`), on top of
@@ -134,7 +136,8 @@ public struct UserSettings: Sendable, Equatable {
           of: fields, known: agentFields, prefix: "agent.",
           fix: "the fields are listed in docs/configuration.md under \"config.json\"")
         settings.agentUnlockOnce = reader.bool("agent.unlock_once") ?? false
-        settings.agentIdleTimeout = reader.integer("agent.idle_timeout", in: 0...31_536_000)
+        settings.agentIdleTimeout = reader.duration(
+          "agent.idle_timeout", in: 0...DurationSpelling.year)
         for (account, word) in reader.stringMap("agent.confirm") ?? [:] {
           guard account.contains("/") else {
             reader.report(
