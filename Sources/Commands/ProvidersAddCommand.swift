@@ -18,7 +18,8 @@ struct ProvidersAddCommand: AsyncParsableCommand {
       Reads the server's OpenID Connect discovery document and its RFC 8414 metadata (both
       /.well-known/oauth-authorization-server forms), says what it offers, and writes
       providers/ID.json (the folder made 0700 if missing, the file 0600, atomically, never
-      through a link; whether it can be written is checked before any request) with the
+      through a link; whether it can be written is checked before any request, and a failed
+      attempt leaves no folder it made behind) with the
       issuer, the client id, the flows and the scopes: every sign-in discovers the endpoints
       afresh. Without --client-id, authtui registers itself where the
       server allows it (RFC 7591) as a native public client with a fixed loopback redirect

@@ -741,6 +741,30 @@ import Testing
     await cli.stop()
   }
 
+  /// A discovery that fails (the server down, a URL with no metadata) writes nothing: the
+  /// providers folder (and the configuration folder above it) made for the write check before
+  /// it are gone again, and an existing configuration folder keeps no empty providers folder.
+  @Test func aFailedDiscoveryLeavesNoFolderBehind() async throws {
+    let cli = try await CLIHarness.start()
+    let fresh = cli.folder.file("fresh/authtui")
+    let existing = cli.folder.file("existing")
+    try FileManager.default.createDirectory(
+      atPath: existing, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    for (config, issuer) in [
+      (fresh, "http://127.0.0.1:1/x"), (existing, "http://127.0.0.1:1/x"),
+      (fresh, Self.url(cli, "/simkl-api")),
+    ] {
+      let failed = try await cli.run(
+        ["providers", "add", "work", "--issuer", issuer], ["AUTHTUI_CONFIG_DIR": config])
+      #expect(failed.status == 7, "\(failed.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: config + "/providers"), "\(config)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: fresh))
+    #expect(!FileManager.default.fileExists(atPath: cli.folder.file("fresh")))
+    #expect(FileManager.default.fileExists(atPath: existing))
+    await cli.stop()
+  }
+
   @Test func theAddressOfADiscoveryDocumentIsRefusedNamingItsIssuer() async throws {
     let cli = try await CLIHarness.start()
     let issuer = Self.url(cli, "/oidc")

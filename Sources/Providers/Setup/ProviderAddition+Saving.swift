@@ -33,11 +33,21 @@ extension ProviderAddition {
   /// Refuses, before any request is made, what `save` would refuse as it writes
   /// `providers/ID.json`, with the same words: a folder that cannot be made (or is no folder),
   /// one no file can be made in (read-only, another user's), and a link, FIFO, device or
-  /// folder at the file's path. The folder is made (0700) when missing, as `save` would make
-  /// it. A registration whose file then could not be written would be left at the server.
+  /// folder at the file's path. A registration whose file then could not be written would be
+  /// left at the server. The folder is made (0700) when missing, as `save` would make it, for
+  /// the check, and removed again after it (with the parents it made): a discovery or a
+  /// registration that fails leaves no empty folder behind, and `save` makes it again.
   static func checkWritable(_ id: ProviderID, in location: ConfigurationLocation)
     throws(ProviderAdditionError)
   {
+    var missing: [String] = []
+    var folder = location.providersDirectory.standardizedFileURL
+    while folder.path != "/", !FileManager.default.fileExists(atPath: folder.path) {
+      missing.append(folder.path)
+      folder = folder.deletingLastPathComponent()
+    }
+    // Deepest first; rmdir removes only a folder still empty.
+    defer { for path in missing { rmdir(path) } }
     let (url, shown) = try makeFolder(for: id, in: location)
     do {
       try ConfigurationFile.checkReplaceable(url.path)
