@@ -78,16 +78,48 @@ extension AccountBook {
   public func accessToken(
     _ reference: AccountReference, minimumValidity: TimeInterval, startedAt: Date
   ) async throws(AccountsError) -> String {
-    try await validTokens(
+    try await accessTokenNotingShortfall(
+      reference, minimumValidity: minimumValidity, startedAt: startedAt
+    ).token
+  }
+
+  /// `accessToken(_:…)`, with the shortfall when the token has less than `minimumValidity`
+  /// left because its refresh was withheld after an interrupted one (`TokenShortfall`), for
+  /// `authtui token` and the agent to say so.
+  public func accessTokenNotingShortfall(
+    _ reference: AccountReference, minimumValidity: TimeInterval, startedAt: Date
+  ) async throws(AccountsError) -> (token: String, shortfall: TokenShortfall?) {
+    let found = try await validTokensNotingShortfall(
       from: try await account(reference), minimumValidity: minimumValidity,
-      startedAt: startedAt
-    ).accessToken
+      startedAt: startedAt)
+    return (found.accessToken, found.shortfall)
+  }
+
+  /// `accessTokenNotingShortfall(_:…)` for the account `text` names.
+  public func accessTokenNotingShortfall(
+    named text: String, minimumValidity: TimeInterval, startedAt: Date
+  ) async throws(AccountsError) -> (token: String, shortfall: TokenShortfall?) {
+    try await accessTokenNotingShortfall(
+      try AccountReference(parsing: text), minimumValidity: minimumValidity,
+      startedAt: startedAt)
   }
 
   /// `validTokens(for:…)` starting from `record`, the account as just read from the vault.
   private func validTokens(
     from stored: AccountRecord, minimumValidity: TimeInterval, startedAt: Date
   ) async throws(AccountsError) -> (accessToken: String, record: AccountRecord) {
+    let found = try await validTokensNotingShortfall(
+      from: stored, minimumValidity: minimumValidity, startedAt: startedAt)
+    return (found.accessToken, found.record)
+  }
+
+  /// `validTokens(from:…)`, with the shortfall of a token handed out under `minimumValidity`
+  /// because an interrupted refresh may have spent its refresh token.
+  private func validTokensNotingShortfall(
+    from stored: AccountRecord, minimumValidity: TimeInterval, startedAt: Date
+  ) async throws(AccountsError) -> (
+    accessToken: String, record: AccountRecord, shortfall: TokenShortfall?
+  ) {
     let id = stored.id
     var record = stored
     var waitingUntil: Date?
@@ -96,7 +128,7 @@ extension AccountBook {
       if let usable = try usableToken(
         record, minimumValidity: minimumValidity, startedAt: startedAt, now: now)
       {
-        return (usable, record)
+        return (usable, record, nil)
       }
       guard let refreshToken = record.tokens.refreshToken else {
         throw .signInNeeded(
@@ -112,7 +144,7 @@ extension AccountBook {
           current, minimumValidity: minimumValidity, startedAt: startedAt, now: now)
         {
           try? await vault.releaseRefresh(lease)
-          return (usable, current)
+          return (usable, current, nil)
         }
         // A holder ended (or gave up) after sending a refresh with this refresh token: the
         // provider may have spent it, and trying it again would be a reuse that revokes the
@@ -121,7 +153,14 @@ extension AccountBook {
           !current.needsSignIn, current.tokens.expiresAt.map({ $0 > now }) ?? true
         {
           try? await vault.releaseRefresh(lease)
-          return (token, current)
+          let shortfall = try current.tokens.expiresAt.map { expiresAt throws(AccountsError) in
+            TokenShortfall(
+              account: try name(of: current),
+              secondsLeft: Int(expiresAt.timeIntervalSince(now).rounded(.down)),
+              minimumValidity: minimumValidity.isFinite ? Int(minimumValidity) : 0)
+          }
+          // The UI's `r` (an infinite minimum) says why nothing happened its own way.
+          return (token, current, minimumValidity.isFinite ? shortfall : nil)
         }
         let refreshed: AccountRecord
         do {
@@ -131,15 +170,15 @@ extension AccountBook {
           // Nothing was sent. While the access token lasts, hand it out (as above); a refresh
           // asked for whatever the expiry (the UI's `r`) is told why it did not happen.
           if minimumValidity.isFinite, let token = Self.unexpired(current, now: now) {
-            return (token, current)
+            return (token, current, nil)
           }
           throw .vault(.noRoomForRefresh(path: path, detail: detail))
         }
-        return (refreshed.tokens.accessToken ?? "", refreshed)
+        return (refreshed.tokens.accessToken ?? "", refreshed, nil)
       case .keptAside(let kept):
         // A refresh's answer waits in the side file for room in the vault; the refresh token it
         // replaced is spent. Its access token is the one to hand out while it lasts.
-        if let token = Self.unexpired(kept, now: now) { return (token, kept) }
+        if let token = Self.unexpired(kept, now: now) { return (token, kept, nil) }
         throw .refreshWaiting(
           try name(of: kept), path: vault.refreshSideFilePath,
           detail: "the disk holding the vault is still full, or failing")

@@ -212,10 +212,10 @@ package actor AgentService {
       return await status()
     case .token(let name, let minimumValidity, let startedAt):
       do {
-        return .token(
-          try await book.accessToken(
-            named: name, minimumValidity: TimeInterval(minimumValidity),
-            startedAt: startedAt ?? Date()))
+        let (token, shortfall) = try await book.accessTokenNotingShortfall(
+          named: name, minimumValidity: TimeInterval(minimumValidity),
+          startedAt: startedAt ?? Date())
+        return shortfall.map { .notedToken(token, note: $0.message) } ?? .token(token)
       } catch .auth(.cancelled) {
         return nil
       } catch {

@@ -5,6 +5,7 @@ import JSON
 ///
 /// ```
 /// {"ok":true,"token":"…"}
+/// {"ok":true,"token":"…","note":"…"}
 /// {"ok":true,"pid":4242,"vault":"/abs/vault.db"}
 /// {"ok":false,"exit":5,"code":"sign_in_needed","message":"…"}
 /// {"ok":true,"listing":{"accounts":[…],"damaged":[…]}}
@@ -24,6 +25,9 @@ import JSON
 public enum AgentResponse: AgentWireAnswer {
   /// The access token asked for.
   case token(String)
+  /// The access token asked for, with a sentence the caller writes to standard error: it has
+  /// less validity left than asked for, and why (`TokenShortfall`).
+  case notedToken(String, note: String)
   /// The answer to a ping: who answers, for which vault.
   case pong(pid: Int32, vault: String)
   /// The request failed, or was declined.
@@ -63,6 +67,8 @@ public enum AgentResponse: AgentWireAnswer {
     switch self {
     case .token(let token):
       json = ["ok": true, "token": .string(token)]
+    case .notedToken(let token, let note):
+      json = ["ok": true, "token": .string(token), "note": .string(note)]
     case .pong(let pid, let vault):
       json = ["ok": true, "pid": .int(Int(pid)), "vault": .string(vault)]
     case .failure(let failure):
@@ -102,6 +108,9 @@ public enum AgentResponse: AgentWireAnswer {
       return
     case .token(let token)?:
       self = .token(token)
+      return
+    case .notedToken(let token, let note)?:
+      self = .notedToken(token, note: note)
       return
     case .other(let other)?: members = other
     case nil: return nil

@@ -7,6 +7,9 @@ package enum AnswerLine {
   case failure(CommandFailure)
   /// `{"ok":true,"token":"…"}`.
   case token(String)
+  /// `{"ok":true,"token":"…","note":"…"}`: a token and a sentence for standard error (a
+  /// `TokenShortfall`: less validity than asked for, and why).
+  case notedToken(String, note: String)
   /// Any other `{"ok":true,…}` object: the reader's to read.
   case other([String: JSONValue])
 
@@ -19,7 +22,11 @@ package enum AnswerLine {
       guard let failure = CommandFailure(answer: members) else { return nil }
       self = .failure(failure)
     } else if let token = members["token"]?.stringValue {
-      self = .token(token)
+      if let note = members["note"]?.stringValue {
+        self = .notedToken(token, note: note)
+      } else {
+        self = .token(token)
+      }
     } else {
       self = .other(members)
     }
@@ -32,6 +39,8 @@ package enum AnswerLine {
 package enum TokenAnswer: AgentWireAnswer {
   /// `{"ok":true,"token":"…"}`.
   case token(String)
+  /// `{"ok":true,"token":"…","note":"…"}`: the token, and a sentence for standard error.
+  case notedToken(String, note: String)
   /// `{"ok":true,"proof":{"account":…,"token":"…","token_type":"DPoP","proof":"…"}}`.
   case headers(ProofHeaders)
   /// `{"ok":false,"exit":5,"code":"sign_in_needed","message":"…"}`.
@@ -41,6 +50,7 @@ package enum TokenAnswer: AgentWireAnswer {
     switch AnswerLine(parsing: line) {
     case .failure(let failure)?: self = .failure(failure)
     case .token(let token)?: self = .token(token)
+    case .notedToken(let token, let note)?: self = .notedToken(token, note: note)
     case .other(let members)?:
       guard let headers = members["proof"]?.objectValue.flatMap(ProofHeaders.init(json:)) else {
         return nil

@@ -20,7 +20,11 @@ struct TokenCommand: AsyncParsableCommand {
       provider's lifetime is shorter. Many processes may ask at once: one refreshes, the
       others wait for it and print its token. Exit 5 when the account needs a new sign-in
       (no refresh token, or the provider refused it), 7 when the provider cannot be reached
-      (the stored tokens are then left as they were). When `authtui agent` runs for this
+      (the stored tokens are then left as they were). After a refresh whose answer was lost
+      (its process killed; docs/scripting.md, "Interrupting a refresh"), the refresh token may
+      be spent and is not sent again while the access token lasts: that token is printed even
+      with less than --min-valid left (exit 0), and standard error says how long it lasts,
+      why, and what to do. When `authtui agent` runs for this
       vault, it answers instead and no passphrase is needed; AUTHTUI_NO_AGENT=1 skips it.
       Without it, calls at once take turns at the vault's key derivation (128 MiB each), as
       many at a time as the cores and memory allow, and say so when they wait over 2 s.
@@ -71,7 +75,10 @@ struct TokenCommand: AsyncParsableCommand {
         return .ok
       }
       if let answer = await askAgent(startedAt: startedAt) {
-        console.outExactly(try output(try answer.get()))
+        let (token, note) = try answer.get()
+        let printed = try output(token)
+        if let note { console.err("authtui: \(note)") }
+        console.outExactly(printed)
         return .ok
       }
       // Read once: the providers to load and the book's lookup both take it. A malformed
@@ -80,14 +87,19 @@ struct TokenCommand: AsyncParsableCommand {
       let book = try await AccountAccess.book(
         global, console: console, providers: .reference(try? reference.get()))
       let token: String
+      let shortfall: TokenShortfall?
       do {
-        token = try await book.accessToken(
+        (token, shortfall) = try await book.accessTokenNotingShortfall(
           try reference.get(), minimumValidity: TimeInterval(minimumValidity),
           startedAt: startedAt)
       } catch {
         throw AccountAccess.failure(error)
       }
-      console.outExactly(try output(token))
+      let printed = try output(token)
+      // Still a valid token, handed out as "no blind replay" promises (exit 0), but shorter
+      // lived than asked for: the caller is told how long, why, and what to do.
+      if let shortfall { console.err("authtui: \(shortfall.message)") }
+      console.outExactly(printed)
       return .ok
     } catch {
       console.err(error.line)
@@ -166,10 +178,10 @@ struct TokenCommand: AsyncParsableCommand {
         + "sign in again (`authtui login`) to replace it")
   }
 
-  /// The token from a running agent for this vault, or its failure; nil when there is no agent
-  /// to ask (or `AUTHTUI_NO_AGENT` is set, or the front of `authtui` asked already and found
-  /// none), and the vault must be unlocked here.
-  func askAgent(startedAt: Date) async -> Result<String, CommandFailure>? {
+  /// The token from a running agent for this vault (with the note on its shortfall, if any),
+  /// or its failure; nil when there is no agent to ask (or `AUTHTUI_NO_AGENT` is set, or the
+  /// front of `authtui` asked already and found none), and the vault must be unlocked here.
+  func askAgent(startedAt: Date) async -> Result<(token: String, note: String?), CommandFailure>? {
     guard AgentClient.enabled(), !AgentAbsenceNote.leftByFront else { return nil }
     let request = AgentRequest(
       operation: .token(account: account, minimumValidity: minimumValidity, startedAt: startedAt),
@@ -178,7 +190,8 @@ struct TokenCommand: AsyncParsableCommand {
       request, at: .resolve(),
       timeout: AgentConnection.connectTimeout + AgentConnection.tokenTimeout)
     {
-    case .token(let token)?: return .success(token)
+    case .token(let token)?: return .success((token, nil))
+    case .notedToken(let token, let note)?: return .success((token, note))
     case .failure(let failure)?: return .failure(failure)
     default: return nil
     }

@@ -29,6 +29,14 @@ if let shortcut = TokenShortcut(arguments: Array(arguments.dropFirst())),
   switch answer {
   case .token(let token)? where shortcut.target == nil && TerminalText.isClean(token):
     FrontOutput.deliver(token + "\n")
+  case .notedToken(let token, let note)?
+  where shortcut.target == nil && TerminalText.isClean(token):
+    // The token has less validity than asked for: why, on standard error, as the full
+    // program says it.
+    _ = FrontOutput.write(
+      "authtui: " + TerminalText.cleaned(note, keeping: TerminalText.lineBreaksAndTabs) + "\n",
+      to: 2)
+    FrontOutput.deliver(token + "\n")
   case .headers(let headers)?
   where shortcut.target != nil && TerminalText.isClean(headers.token)
     && headers.proof.map(TerminalText.isClean) ?? true:

@@ -256,6 +256,7 @@ final class AgentResponseTests: XCTestCase {
   func testEachAnswerReadsBackWhatItWrites() {
     let answers: [(AgentResponse, String)] = [
       (.token("tok-en"), #"{"ok":true,"token":"tok-en"}"#),
+      (.notedToken("tok-en", note: "short"), #"{"ok":true,"token":"tok-en","note":"short"}"#),
       (.pong(pid: 4242, vault: "/v.db"), #"{"ok":true,"pid":4242,"vault":"/v.db"}"#),
       (
         .failure(CommandFailure(exitStatus: 5, code: "sign_in_needed", message: "sign in again")),

@@ -10,6 +10,7 @@ import Testing
 
   @Test(arguments: [
     AgentResponse.token("tok-123"),
+    .notedToken("tok-123", note: "sandbox/alice's token is valid for 42s more"),
     .failure(CommandFailure(exitStatus: 5, code: "sign_in_needed", message: "sign in again")),
     .failure(CommandFailure(exitStatus: 1, code: "agent_busy", message: "busy")),
   ])
@@ -17,6 +18,8 @@ import Testing
     let answer = try #require(TokenAnswer(parsing: response.line))
     switch (answer, response) {
     case (.token(let token), .token(let expected)): #expect(token == expected)
+    case (.notedToken(let token, let note), .notedToken(let expected, let expectedNote)):
+      #expect(token == expected && note == expectedNote)
     case (.failure(let failure), .failure(let expected)): #expect(failure == expected)
     default: Issue.record("\(answer) read from \(response.line)")
     }

@@ -26,6 +26,10 @@ extension FuzzTargets {
     switch TokenAnswer(parsing: line) {
     case .token(let token)?:
       require(response == .token(token), "the front reads a token the full program does not")
+    case .notedToken(let token, let note)?:
+      require(
+        response == .notedToken(token, note: note),
+        "the front reads a noted token the full program does not")
     case .failure(let failure)?:
       require(response == .failure(failure), "the front reads a failure the full program does not")
     case .headers(let headers)?:
@@ -34,6 +38,7 @@ extension FuzzTargets {
       }
     case nil:
       if case .token? = response { require(false, "the front misses a token") }
+      if case .notedToken? = response { require(false, "the front misses a token") }
       if case .failure? = response { require(false, "the front misses a failure") }
     }
     if let request = try? AgentRequest(parsing: line),
