@@ -33,7 +33,11 @@ struct ProvidersAddCommand: AsyncParsableCommand {
       does): it goes into providers/ID.json beside what the file holds already.
       --replace over a provider authtui registered deletes that registration at the server
       once the new file is written (RFC 7592, as `providers remove` does), unless the new file
-      names the same client.
+      names the same client; the accounts signed in through the old client then need a new
+      sign-in, and standard error names them (from a running agent, else from the vault
+      when a passphrase variable or `vault unlock --cache` opens it without a prompt; else
+      it says they were not looked for). --json adds "old_client_accounts" (their names, or
+      null when not looked for).
       Exit 2 for a usage error, 4 when ID exists (--replace overwrites its file; for a preset,
       sets another client id) or is a preset given --issuer, 7 when the server cannot be
       reached, its metadata is unusable or it refuses the registration, or when it cannot
@@ -232,14 +236,22 @@ struct ProvidersAddCommand: AsyncParsableCommand {
       }
       let shown = ConfigurationLocation.display(file)
       var deletion: ReplacedDeletion?
+      var oldClientAccounts: Result<[String], CommandFailure>?
       if let replaced {
         deletion = await Self.delete(replaced, file: shown, transport: transport)
+        // Their refresh tokens belong to the old client, which the new file does not name.
+        oldClientAccounts = await Self.oldClientAccounts(of: id, global, console: console)
       }
       if json {
-        console.out(Self.json(addition, file: shown, adding: deletion?.members ?? []))
+        let members =
+          (deletion?.members ?? []) + (oldClientAccounts.map { [Self.oldClientMember($0)] } ?? [])
+        console.out(Self.json(addition, file: shown, adding: members))
       } else {
         console.out(
           Self.outcome(addition, file: shown) + (deletion?.done.map { "\n" + $0 } ?? ""))
+      }
+      if let note = oldClientAccounts.flatMap({ Self.oldClientNote($0, of: id) }) {
+        console.err(note)
       }
       if let failure = deletion?.failure {
         console.err(failure.line)

@@ -117,9 +117,7 @@ struct ProvidersRemoveCommand: AsyncParsableCommand {
       .list, global, timeout: AgentAnswer.accountsTimeout, \.listing),
       case .success(let listing) = answer
     {
-      let damaged = listing.damaged.filter { $0.name?.hasPrefix(id.rawValue + "/") == true }
-      return listing.accounts.filter { $0.name.provider == id }.map(\.name.description)
-        + damaged.compactMap(\.name)
+      return names(of: id, in: listing)
     }
     let location = VaultAccess.location(global)
     guard FileManager.default.fileExists(atPath: location.path) else { return [] }
@@ -136,6 +134,14 @@ struct ProvidersRemoveCommand: AsyncParsableCommand {
     }
     let damaged = listing.damaged.filter { $0.providerID == id.rawValue }.map(\.reference)
     return readable + damaged
+  }
+
+  /// The names of the accounts of provider `id` in `listing` (an agent's), the damaged ones'
+  /// as far as their names read.
+  static func names(of id: ProviderID, in listing: AgentListing) -> [String] {
+    let damaged = listing.damaged.filter { $0.name?.hasPrefix(id.rawValue + "/") == true }
+    return listing.accounts.filter { $0.name.provider == id }.map(\.name.description)
+      + damaged.compactMap(\.name)
   }
 
   static func failure(_ error: ProviderRemovalError) -> CommandFailure {

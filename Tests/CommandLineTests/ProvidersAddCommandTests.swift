@@ -896,6 +896,55 @@ import Testing
     await cli.stop()
   }
 
+  /// The accounts signed in through the replaced client need a new sign-in: standard error
+  /// counts and names them, and --json lists them; without a passphrase variable or an agent
+  /// they are not looked for (no prompt), and it says so.
+  @Test func replacingARegisteredProviderNamesTheAccountsOfTheOldClient() async throws {
+    let cli = try await CLIHarness.start()
+    let add = ["providers", "add", "dyn", "--issuer", Self.url(cli, "/dynamic")]
+    #expect(try await cli.run(add).status == 0)
+    await cli.hook("settings", #"{"profile": "dynamic"}"#)
+    try await cli.login("dyn", as: "alice")
+    try await cli.login("dyn", as: "bob")
+    let replaced = try await cli.run(add + ["--replace"])
+    #expect(replaced.status == 0, "\(replaced.stderr)")
+    #expect(
+      replaced.stderr
+        == "authtui: 2 accounts of dyn (alice, bob) were signed in through the old client and "
+        + "need `authtui login dyn --label LABEL` again\n")
+
+    let json = try await cli.run(add + ["--replace", "--json"])
+    #expect(json.status == 0, "\(json.stderr)")
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    #expect(object["old_client_accounts"] as? [String] == ["dyn/alice", "dyn/bob"])
+    #expect(object["replaced_registration"] as? String == "deleted")
+
+    #expect(try await cli.run(["logout", "dyn/bob", "--local-only"]).status == 0)
+    let locked = try await cli.run(add + ["--replace", "--json"], ["AUTHTUI_PASSPHRASE": nil])
+    #expect(locked.status == 0, "\(locked.stderr)")
+    #expect(
+      locked.stderr
+        == "authtui: accounts of dyn signed in through the old client need `authtui login dyn "
+        + "--label LABEL` again; they were not looked for: the vault is locked (no agent runs, "
+        + "and no passphrase variable is set) (`authtui list` shows them)\n")
+    let unknown = try #require(
+      try JSONSerialization.jsonObject(with: Data(locked.stdout.utf8)) as? [String: Any])
+    #expect(unknown["old_client_accounts"] is NSNull)
+
+    // Through a running agent, no passphrase is needed.
+    let agent = try await AgentProcess.start(cli)
+    #expect(agent.firstLine != nil)
+    let viaAgent = try await cli.run(add + ["--replace"], ["AUTHTUI_PASSPHRASE": nil])
+    #expect(viaAgent.status == 0, "\(viaAgent.stderr)")
+    #expect(
+      viaAgent.stderr
+        == "authtui: 1 account of dyn (alice) was signed in through the old client and needs "
+        + "`authtui login dyn --label alice` again\n")
+    _ = await agent.stop()
+    await cli.stop()
+  }
+
   /// The file holds the registration access token: while the server cannot delete the
   /// registration, the file stays (exit 7), and only --force removes it all the same.
   @Test func removeKeepsTheFileWhileTheServerCannotDeleteTheRegistration() async throws {
