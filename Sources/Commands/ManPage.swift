@@ -80,7 +80,8 @@ enum ManPage {
     (
       "AUTHTUI_PASSPHRASE, AUTHTUI_PASSPHRASE_FILE, AUTHTUI_PASSPHRASE_COMMAND",
       "The vault's passphrase itself, the first line of a file (or pipe), or the first line a "
-        + "command prints; the first that is set wins, else it is asked on the terminal."
+        + "command prints (stopped, with what it started, if it has not ended within 2 "
+        + "minutes); the first that is set wins, else it is asked on the terminal."
     ),
     (
       "AUTHTUI_NEW_PASSPHRASE, AUTHTUI_NEW_PASSPHRASE_FILE, AUTHTUI_NEW_PASSPHRASE_COMMAND",

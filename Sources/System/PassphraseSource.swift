@@ -1,5 +1,6 @@
 import Foundation
 import Isolation
+import Spelling
 import Vault
 
 #if canImport(Glibc)
@@ -21,6 +22,24 @@ public struct PassphraseSource: Sendable {
   public let variable: String
   /// The environment the variables are read from.
   public let environment: [String: String]
+  /// How long the `_COMMAND` may take before it is stopped (its whole process group killed):
+  /// long enough for a person to answer its prompt (pinentry's, gpg's), short of for ever.
+  /// Tests give a shorter one.
+  var commandDeadline: Duration = Self.commandDeadline
+
+  /// The default `commandDeadline`: two minutes.
+  public static let commandDeadline: Duration = .seconds(120)
+  /// Whether the `_COMMAND` is lent the controlling terminal while it runs (its prompt reads
+  /// it, Ctrl-C reaches it); false for the UI, whose own input loop reads the terminal.
+  var lendsTerminal = true
+
+  /// This source, its `_COMMAND` not lent the terminal: for the UI, whose input loop reads
+  /// the terminal meanwhile (a read from a background process group would stop it).
+  public func keepingTheTerminal() -> PassphraseSource {
+    var source = self
+    source.lendsTerminal = false
+    return source
+  }
 
   /// The passphrase that opens the vault: `AUTHTUI_PASSPHRASE*`, else the terminal.
   public static func current(
@@ -103,7 +122,10 @@ public struct PassphraseSource: Sendable {
       text = try Self.firstLine(of: try Self.contents(of: path, origin: origin), from: origin)
     case .command(_, let command):
       text = try Self.firstLine(
-        of: try Self.output(of: command, environment: environment, origin: origin), from: origin)
+        of: try Self.output(
+          of: command, environment: environment, origin: origin, deadline: commandDeadline,
+          lendingTerminal: lendsTerminal),
+        from: origin)
     case .terminal:
       return try TerminalPassphrase.ask(
         prompt: prompt, confirmation: confirmation, variable: variable)
@@ -165,21 +187,34 @@ public struct PassphraseSource: Sendable {
   }
 
   /// Runs `command` with `/bin/sh -c` and returns its standard output. Its standard input and
-  /// error stay the terminal's, so `gpg` or `pass` can ask for their own passphrase.
+  /// error stay the terminal's, so `gpg` or `pass` can ask for their own passphrase: it runs
+  /// in a process group of its own, lent the terminal while it runs when `lendingTerminal`
+  /// (Ctrl-C reaches it, and is taken as cancelling), and killed whole when `deadline` passes.
   private static func output(
-    of command: String, environment: [String: String], origin: PassphraseOrigin
+    of command: String, environment: [String: String], origin: PassphraseOrigin,
+    deadline: Duration, lendingTerminal: Bool
   ) throws(PassphraseError) -> [UInt8] {
     let result: (termination: SpawnedProcess.Termination, output: [UInt8])
+    let end = ContinuousClock.now + deadline
     do {
       result = try SpawnedProcess.output(
-        of: "/bin/sh", arguments: ["-c", command], environment: environment)
+        of: "/bin/sh", arguments: ["-c", command], environment: environment,
+        deadline: deadline, ownProcessGroup: true, lendingTerminal: lendingTerminal)
     } catch {
       throw .commandFailed(origin, detail: error.reason)
     }
-    guard result.termination.succeeded else {
+    switch result.termination {
+    case .exited(0):
+      return result.output
+    case .signalled(SIGKILL) where ContinuousClock.now >= end:
+      // Killed by the deadline (only after it can that be).
+      throw .commandTimedOut(origin, seconds: Int(deadline.components.seconds))
+    case .signalled(SIGINT):
+      // Ctrl-C at its prompt: as at authtui's own.
+      throw .cancelled
+    default:
       throw .commandFailed(origin, detail: result.termination.description)
     }
-    return result.output
   }
 }
 
@@ -232,6 +267,9 @@ public enum PassphraseError: Error, Equatable, Sendable {
   case noTerminal(variable: String)
   case unreadableFile(PassphraseOrigin, reason: String)
   case commandFailed(PassphraseOrigin, detail: String)
+  /// The command gave no passphrase within its deadline (`PassphraseSource.commandDeadline`,
+  /// in whole seconds) and was stopped.
+  case commandTimedOut(PassphraseOrigin, seconds: Int)
   case empty(PassphraseOrigin)
   case notUTF8(PassphraseOrigin)
   /// The two entries on the terminal differed three times.
@@ -251,6 +289,11 @@ public enum PassphraseError: Error, Equatable, Sendable {
     case .commandFailed(let origin, let detail):
       guard case .command(let name, _) = origin else { return "the passphrase command failed" }
       return "the command in \(name) failed (\(detail)); fix it or unset \(name)"
+    case .commandTimedOut(let origin, let seconds):
+      guard case .command(let name, _) = origin else { return "the passphrase command hung" }
+      return "the command in \(name) gave no passphrase within "
+        + "\(DurationSpelling.words(seconds)) and was stopped; make "
+        + "it print the passphrase and end (answer any prompt it shows sooner), or unset \(name)"
     case .empty(let origin):
       return "\(origin) is empty; \(origin.remedy)"
     case .notUTF8(let origin):

@@ -53,13 +53,15 @@ public struct SpawnedProcess: Sendable {
   /// such as the other end of a pipe whose end it was given. Whatever else this process has
   /// open stays here: the child gets 0, 1, 2 and `extra`, nothing more. `detached` starts a
   /// daemon: the child runs in a session of its own (`setsid`, no controlling terminal).
+  /// `ownProcessGroup` starts it in a process group of its own, whose id is its pid, so that
+  /// it can be killed with everything it started (`killpg`).
   /// `name` is the child's argv[0], `program` unless given (a shell gives the name typed).
   public static func start(
     _ program: String, name: String? = nil, arguments: [String] = [],
     environment: [String: String] = ProcessInfo.processInfo.environment,
     standardInput: Stream = .inherited, standardOutput: Stream = .inherited,
     standardError: Stream = .inherited, extra: [Int32: Int32] = [:], closing: [Int32] = [],
-    detached: Bool = false
+    detached: Bool = false, ownProcessGroup: Bool = false
   ) throws(SpawnError) -> SpawnedProcess {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
@@ -93,7 +95,7 @@ public struct SpawnedProcess: Sendable {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
-    resetSignals(&attributes, newSession: detached)
+    resetSignals(&attributes, newSession: detached, newGroup: ownProcessGroup)
 
     let argv = ([name ?? program] + arguments).map { strdup($0) } + [nil]
     let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -122,12 +124,19 @@ public struct SpawnedProcess: Sendable {
   ///
   /// With `deadline`, a child that has not ended by then is killed (`SIGKILL`) and reported
   /// as killed by it, with what it wrote so far: for helpers that answer at once or not at
-  /// all (a tmux server that hangs), never for a program that asks a person.
+  /// all (a tmux server that hangs), or, generously, for a program that may ask a person.
+  ///
+  /// `ownProcessGroup` runs the child in a process group of its own, killed whole at the
+  /// deadline (a shell's children with it); with `lendingTerminal`, it is handed the
+  /// controlling terminal while it runs when this process has it in the foreground, as a
+  /// shell does for a job: its prompts read the terminal, and Ctrl-C goes to it (it then ends
+  /// by SIGINT), not to this process. Never lend it while this process reads the terminal
+  /// itself (the UI): a read from a background group stops the whole process.
   public static func output(
     of program: String, arguments: [String] = [],
     environment: [String: String] = ProcessInfo.processInfo.environment,
     standardInput: Stream = .inherited, standardError: Stream = .inherited,
-    deadline: Duration? = nil
+    deadline: Duration? = nil, ownProcessGroup: Bool = false, lendingTerminal: Bool = true
   ) throws(SpawnError) -> (termination: Termination, output: [UInt8]) {
     let end = deadline.map { ContinuousClock.now + $0 }
     var ends: [Int32] = [0, 0]
@@ -137,7 +146,7 @@ public struct SpawnedProcess: Sendable {
       process = try start(
         program, arguments: arguments, environment: environment, standardInput: standardInput,
         standardOutput: .descriptor(ends[1]), standardError: standardError,
-        closing: [ends[0], ends[1]])
+        closing: [ends[0], ends[1]], ownProcessGroup: ownProcessGroup)
     } catch {
       close(ends[0])
       close(ends[1])
@@ -145,11 +154,14 @@ public struct SpawnedProcess: Sendable {
     }
     close(ends[1])
     defer { close(ends[0]) }
+    let foreground =
+      ownProcessGroup && lendingTerminal ? TerminalForeground.handOver(to: process.pid) : nil
+    defer { foreground?.takeBack() }
     var output: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)
     while true {
       if let end, !Self.readable(ends[0], before: end) {
-        return (process.kill(), output)
+        return (process.kill(group: ownProcessGroup), output)
       }
       let count = read(ends[0], &buffer, buffer.count)
       if count > 0 {
@@ -159,7 +171,7 @@ public struct SpawnedProcess: Sendable {
       }
     }
     guard let end else { return (process.wait(), output) }
-    return (process.wait(before: end) ?? process.kill(), output)
+    return (process.wait(before: end) ?? process.kill(group: ownProcessGroup), output)
   }
 
   /// True once `descriptor` has something to read (or its end), false when `end` comes first.
@@ -189,9 +201,10 @@ public struct SpawnedProcess: Sendable {
     }
   }
 
-  /// Kills the child (`SIGKILL`) and waits for it: a deadline passed.
-  private func kill() -> Termination {
-    _ = Glibc.kill(pid, SIGKILL)
+  /// Kills the child (`SIGKILL`), with its process group when it has one of its own, and
+  /// waits for it: a deadline passed.
+  private func kill(group: Bool = false) -> Termination {
+    _ = group ? killpg(pid, SIGKILL) : Glibc.kill(pid, SIGKILL)
     return wait()
   }
 
@@ -201,7 +214,9 @@ public struct SpawnedProcess: Sendable {
   }
 
   /// Gives a child the signals as a fresh process has them, and a session of its own when asked.
-  private static func resetSignals(_ attributes: inout posix_spawnattr_t, newSession: Bool) {
+  private static func resetSignals(
+    _ attributes: inout posix_spawnattr_t, newSession: Bool, newGroup: Bool
+  ) {
     var empty = sigset_t()
     sigemptyset(&empty)
     var defaults = sigset_t()
@@ -213,6 +228,10 @@ public struct SpawnedProcess: Sendable {
     posix_spawnattr_setsigdefault(&attributes, &defaults)
     var flags = Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)
     if newSession { flags |= SpawnExtensions.newSessionFlag }
+    if newGroup {
+      flags |= Int16(POSIX_SPAWN_SETPGROUP)
+      posix_spawnattr_setpgroup(&attributes, 0)
+    }
     posix_spawnattr_setflags(&attributes, flags)
   }
 }

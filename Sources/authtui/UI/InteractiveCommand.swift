@@ -67,7 +67,9 @@ enum InteractiveCommand {
       setup = VaultSetup(
         location: VaultLocation.resolve(
           explicitPath: options.vault, environment: environment),
-        configuration: userConfiguration, passphrase: .current(environment: environment),
+        // The UI reads the terminal while a passphrase command runs: it is not lent to it.
+        configuration: userConfiguration,
+        passphrase: PassphraseSource.current(environment: environment).keepingTheTerminal(),
         newVaultParameters: .interactive)
     }
     defer { demo?.cleanUp() }
