@@ -153,14 +153,16 @@ extension AccountBook {
           !current.needsSignIn, current.tokens.expiresAt.map({ $0 > now }) ?? true
         {
           try? await vault.releaseRefresh(lease)
-          let shortfall = try current.tokens.expiresAt.map { expiresAt throws(AccountsError) in
-            TokenShortfall(
-              account: try name(of: current),
-              secondsLeft: Int(expiresAt.timeIntervalSince(now).rounded(.down)),
-              minimumValidity: minimumValidity.isFinite ? Int(minimumValidity) : 0)
-          }
           // The UI's `r` (an infinite minimum) says why nothing happened its own way.
-          return (token, current, minimumValidity.isFinite ? shortfall : nil)
+          var shortfall: TokenShortfall?
+          if minimumValidity.isFinite, let expiresAt = current.tokens.expiresAt,
+            let account = try? name(of: current)
+          {
+            shortfall = TokenShortfall(
+              account: account, secondsLeft: Int(expiresAt.timeIntervalSince(now).rounded(.down)),
+              minimumValidity: Int(minimumValidity))
+          }
+          return (token, current, shortfall)
         }
         let refreshed: AccountRecord
         do {
