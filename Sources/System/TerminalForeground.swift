@@ -37,5 +37,9 @@ struct TerminalForeground {
     _ = tcsetpgrp(terminal, getpgrp())
     pthread_sigmask(SIG_SETMASK, &previous, nil)
     close(terminal)
+    // Another process of this group (`less` in `authtui token … | less`) that read the
+    // terminal meanwhile was stopped by SIGTTIN: it goes on, as the shell would not know to
+    // make it.
+    _ = killpg(getpgrp(), SIGCONT)
   }
 }
