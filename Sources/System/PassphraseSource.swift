@@ -56,8 +56,8 @@ public struct PassphraseSource: Sendable {
   }
 
   /// `environment` without a variable any passphrase comes from (`AUTHTUI_PASSPHRASE`,
-  /// `AUTHTUI_NEW_PASSPHRASE` and their `_FILE` and `_COMMAND`): what a child that must never
-  /// see one (the agent `agent start` leaves running) is given.
+  /// `AUTHTUI_NEW_PASSPHRASE` and their `_FILE` and `_COMMAND`): what every child is given
+  /// (`SpawnedProcess.start` applies it).
   public static func withoutPassphrases(_ environment: [String: String]) -> [String: String] {
     environment.filter { name, _ in
       !["AUTHTUI_PASSPHRASE", "AUTHTUI_NEW_PASSPHRASE"].contains { name.hasPrefix($0) }

@@ -47,8 +47,11 @@ public struct SpawnedProcess: Sendable {
     }
   }
 
-  /// Starts `program` (an absolute path) with `arguments` (argv from argv[1] on) and exactly
-  /// `environment`. `extra` maps child descriptors 3 and up to descriptors of ours (a pipe a
+  /// Starts `program` (an absolute path) with `arguments` (argv from argv[1] on) and
+  /// `environment`, less any variable a passphrase comes from (`AUTHTUI_PASSPHRASE`,
+  /// `AUTHTUI_NEW_PASSPHRASE` and their `_FILE` and `_COMMAND`): no child authtui starts (a
+  /// browser that outlives it, git, a clipboard tool, a confirm or passphrase command, `exec`'s
+  /// command) learns the vault's passphrase from its environment. `extra` maps child descriptors 3 and up to descriptors of ours (a pipe a
   /// script reads as `<&3`); `closing` are descriptors of ours the child must not keep open,
   /// such as the other end of a pipe whose end it was given. Whatever else this process has
   /// open stays here: the child gets 0, 1, 2 and `extra`, nothing more. `detached` starts a
@@ -63,6 +66,7 @@ public struct SpawnedProcess: Sendable {
     standardError: Stream = .inherited, extra: [Int32: Int32] = [:], closing: [Int32] = [],
     detached: Bool = false, ownProcessGroup: Bool = false
   ) throws(SpawnError) -> SpawnedProcess {
+    let environment = PassphraseSource.withoutPassphrases(environment)
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }

@@ -52,6 +52,20 @@ final class SpawnedProcessTests: XCTestCase {
     XCTAssertEqual(lines.dropFirst().compactMap { Int($0) }.sorted(), [0, 1, 2, 3])
   }
 
+  func testNoChildIsGivenAVariableAPassphraseComesFrom() throws {
+    // A browser, git or a clipboard tool was handed AUTHTUI_PASSPHRASE with the rest of the
+    // environment; the browser and the clipboard's selection keeper outlive authtui.
+    var environment = ["PATH": "/usr/bin:/bin", "KEPT": "yes"]
+    for name in ["AUTHTUI_PASSPHRASE", "AUTHTUI_NEW_PASSPHRASE"] {
+      for suffix in ["", "_FILE", "_COMMAND"] { environment[name + suffix] = "secret" + suffix }
+    }
+    let result = try SpawnedProcess.output(
+      of: "/usr/bin/env", environment: environment, standardInput: .null)
+    XCTAssertEqual(result.termination, .exited(0))
+    let lines = String(decoding: result.output, as: UTF8.self).split(separator: "\n")
+    XCTAssertEqual(lines.sorted(), ["KEPT=yes", "PATH=/usr/bin:/bin"])
+  }
+
   func testEveryChildHasOnlyTheDescriptorsItIsGivenUnderTheirNumbers() throws {
     // Descriptors of ours without close-on-exec, as URLSession's socket pairs are: a child
     // that is not detached (a browser, a passphrase command, `exec`'s command) got them too.
