@@ -119,7 +119,8 @@ public struct PassphraseSource: Sendable {
     case .variable(let name):
       text = value(name) ?? ""
     case .file(_, let path):
-      text = try Self.firstLine(of: try Self.contents(of: path, origin: origin), from: origin)
+      text = try Self.firstLine(
+        of: try Self.contents(of: path, origin: origin, waiting: commandDeadline), from: origin)
     case .command(_, let command):
       text = try Self.firstLine(
         of: try Self.output(
@@ -141,9 +142,12 @@ public struct PassphraseSource: Sendable {
   /// bytes): a regular file, or a pipe such as bash's `<(pass show authtui)`. A folder or a
   /// device is refused by name; a named pipe nothing writes to reads as empty rather than
   /// waiting for ever.
-  private static func contents(of path: String, origin: PassphraseOrigin)
-    throws(PassphraseError) -> [UInt8]
-  {
+  /// The first line's worth of the file at `path` (at most `fileReadLimit` bytes). A named
+  /// pipe no program has opened yet is waited for, up to `waiting`: a reader that came first
+  /// read its end at once, and "is empty" sent the user looking for the wrong fault.
+  private static func contents(
+    of path: String, origin: PassphraseOrigin, waiting: Duration
+  ) throws(PassphraseError) -> [UInt8] {
     let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
     guard fd >= 0 else {
       throw .unreadableFile(origin, reason: String(cString: strerror(errno)))
@@ -161,6 +165,13 @@ public struct PassphraseSource: Sendable {
     default:
       throw .unreadableFile(origin, reason: "it is a device or socket, not a file")
     }
+    if status.st_mode & S_IFMT == S_IFIFO, !writerCame(to: fd, within: waiting) {
+      throw .unreadableFile(
+        origin,
+        reason: "it is a named pipe that no program wrote to within "
+          + "\(DurationSpelling.words(Int(waiting.components.seconds))) (start the program "
+          + "that writes it first)")
+    }
     // A pipe is read waiting for its writer (the reading end was opened without waiting).
     _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
     var bytes: [UInt8] = []
@@ -175,6 +186,22 @@ public struct PassphraseSource: Sendable {
       bytes += chunk[0..<count]
     }
     return bytes
+  }
+
+  /// True once the pipe `fd` (its reading end, opened without waiting) has something to read
+  /// or had a writer that left; false when `within` passes first. A pipe no program has
+  /// opened for writing yet shows nothing to `poll`, where a read would find its end at once.
+  private static func writerCame(to fd: Int32, within: Duration) -> Bool {
+    let end = ContinuousClock.now + within
+    while case let left = ContinuousClock.now.duration(to: end), left > .zero {
+      var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      let milliseconds =
+        left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
+      let ready = poll(&entry, 1, Int32(clamping: max(milliseconds, 1)))
+      if ready > 0 { return true }
+      if ready < 0, errno != EINTR { return true }
+    }
+    return false
   }
 
   private static func firstLine(of bytes: [UInt8], from origin: PassphraseOrigin)
