@@ -11,6 +11,8 @@ import Spelling
 // call scripts, mail clients and git make many times a minute, and hands every other command
 // line (and `token` when no agent answers) to the full program by `exec`: same process, same
 // arguments, same environment.
+// First, before anything opens a descriptor: a closed 0, 1 or 2 is held on /dev/null.
+StandardDescriptors.guardClosed()
 ProcessHardening.apply()  // before a token is read: the same switches as the full program's
 
 let arguments = CommandLine.arguments

@@ -8,6 +8,8 @@ import System
 #endif
 
 // The composition root: parse the command line, then hand over to one command.
+// First, before anything opens a descriptor: a closed 0, 1 or 2 is held on /dev/null.
+StandardDescriptors.guardClosed()
 ProcessHardening.apply()  // before any secret is read: no core dump, no backtrace of memory
 // Before any thread exists: the descriptors the caller handed down, for `exec`'s command.
 _ = InheritedDescriptors.atStart

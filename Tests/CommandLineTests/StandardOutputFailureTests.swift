@@ -70,4 +70,63 @@ import Testing
     #expect(await agent.stop().status == 0)
     await cli.stop()
   }
+
+  /// Runs `authtui ARGUMENTS…` through `/bin/sh` with `redirections` (`>&-`: a closed
+  /// standard output, which `ChildProcess` cannot give).
+  static func runClosing(
+    _ redirections: String, _ arguments: [String], in cli: CLIHarness,
+    _ changes: [String: String?] = [:], executable: String = Products.authtui
+  ) async throws -> ChildProcess.Result {
+    try await cli.run(
+      ["-c", #"exec "$0" "$@" "# + redirections, executable] + arguments, changes,
+      executable: "/bin/sh")
+  }
+
+  @Test func aClosedStandardOutputIsAnErrorAndNoHandleTakesItsPlace() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    let closed = "authtui: cannot write to standard output (it is closed)\n"
+    for arguments in [["token", "sandbox/alice"], ["list", "--json"], ["--version"]] {
+      let result = try await Self.runClosing(">&-", arguments, in: cli, Self.bypass)
+      #expect(result.status == 1, "\(arguments): \(result.stderr)")
+      #expect(result.stderr == closed, "\(arguments)")
+    }
+    // All three closed: the failure is still the exit status, and no message went anywhere
+    // the shell can see (it would have gone into an internal handle at 0, 1 or 2).
+    let all = try await cli.run(
+      ["-c", #""$0" token sandbox/alice <&- >&- 2>&-; echo "status $?""#, Products.authtui],
+      Self.bypass, executable: "/bin/sh")
+    #expect(all.stdout == "status 1\n")
+    #expect(all.stderr.isEmpty)
+    // A command's own failure with standard error closed: its message reaches no descriptor
+    // that is standard output's.
+    let missing = try await Self.runClosing("2>&-", ["token", "sandbox/nobody"], in: cli)
+    #expect(missing.status == 4)
+    #expect(missing.stdout.isEmpty)
+
+    // `exec`'s command gets standard output closed, as authtui got it, not /dev/null.
+    let child = try await Self.runClosing(
+      ">&-",
+      [
+        "exec", "sandbox/alice", "--", "sh", "-c",
+        "if [ -e /proc/self/fd/1 ]; then echo open >&2; else echo closed >&2; fi",
+      ],
+      in: cli, Self.bypass)
+    #expect(child.status == 0, "\(child.stderr)")
+    #expect(child.stderr == "closed\n")
+
+    // The front, answering from the agent, says the same.
+    let agent = try await AgentProcess.start(cli)
+    #expect(agent.firstLine != nil)
+    let front = try await FrontCommandTests.loneFront(in: cli)
+    for executable in [front, Products.authtui] {
+      let result = try await Self.runClosing(
+        ">&-", ["token", "sandbox/alice"], in: cli, FrontCommandTests.wrongPassphrase,
+        executable: executable)
+      #expect(result.status == 1, "\(result.stderr)")
+      #expect(result.stderr == closed)
+    }
+    #expect(await agent.stop().status == 0)
+    await cli.stop()
+  }
 }
