@@ -118,7 +118,8 @@ public enum AccountsError: Error, Sendable, Equatable {
   public func message(signInAgain advice: String?) -> String {
     switch self {
     case .malformedAccountName(let text):
-      return "\"\(text)\" is not an account name; write PROVIDER/LABEL (for example simkl/alice), "
+      return "\(MessageQuoting.quoted(text)) is not an account name; write PROVIDER/LABEL "
+        + "(for example simkl/alice), "
         + "or PROVIDER alone when it has one account"
     case .noSuchAccount(let name, let suggestions):
       return "no account \(name); "

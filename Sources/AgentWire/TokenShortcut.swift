@@ -1,4 +1,5 @@
 import Locations
+import Spelling
 
 /// The one command line the front of `authtui` answers itself: `token ACCOUNT`, with
 /// `--min-valid SECONDS` and `--vault PATH` (each as `--name VALUE` or `--name=VALUE`, at most
@@ -46,7 +47,10 @@ package struct TokenShortcut: Sendable, Equatable {
       }
       guard argument.hasPrefix("--") else {
         // One account, and never an argument the full program would read as something else.
-        guard account == nil, !argument.isEmpty, !argument.hasPrefix("-") else { return nil }
+        // One holding a control character is refused by the full program's parser.
+        guard account == nil, !argument.isEmpty, !argument.hasPrefix("-"),
+          TerminalText.isClean(argument)
+        else { return nil }
         account = argument
         continue
       }

@@ -158,4 +158,34 @@ import Testing
         == "authtui: the interactive UI needs a terminal; for scripts use `authtui list`, "
         + "`authtui token ACCOUNT` or `authtui login PROVIDER`\n")
   }
+
+  /// A control character typed into an account or provider name (a line break from a
+  /// script's variable) is refused before anything is looked up, shown escaped: echoed as it
+  /// is, it could forge a line in a log or send the terminal a sequence.
+  @Test func refusesAControlCharacterInANameWithExitTwoShowingItEscaped() async throws {
+    for (arguments, shown, example, list) in [
+      (
+        ["token", "sandbox/bob\nauthtui: forged"], #""sandbox/bob\u{A}authtui: forged""#,
+        "simkl/alice", "`authtui list`"
+      ),
+      (
+        ["logout", "sandbox/\u{1B}]0;x\u{7}"], #""sandbox/\u{1B}]0;x\u{7}""#, "simkl/alice",
+        "`authtui list`"
+      ),
+      (["login", "sandbox\r"], #""sandbox\u{D}""#, "simkl", "`authtui providers`"),
+    ] {
+      let name = arguments[0] == "login" ? "PROVIDER" : "ACCOUNT"
+      let code = shown.contains("u{A}") ? "A" : shown.contains("u{1B}") ? "1B" : "D"
+      let result = try await ChildProcess.run(
+        Products.authtui, arguments,
+        environment: ChildProcess.environment(["AUTHTUI_PASSPHRASE": "unused"]))
+      #expect(result.status == 2, "\(arguments): \(result.stderr)")
+      #expect(result.stdout.isEmpty)
+      #expect(
+        result.stderr
+          == "authtui: \(name) \(shown) holds U+\(code), a control character or direction "
+          + "mark, which no name holds; type the name alone, such as \(example) (\(list) "
+          + "shows them)\n", "\(arguments)")
+    }
+  }
 }

@@ -1,6 +1,7 @@
 import Accounts
 import AuthCore
 import Providers
+import Spelling
 
 /// The kinds of values the commands read.
 extension ValueType where Value == String {
@@ -39,7 +40,8 @@ extension ValueType where Value == String {
   /// account exists, by the account book when it is used. A shell completes the vault's
   /// account names.
   static var account: ValueType {
-    ValueType(completion: .accounts) { text, _ throws(CommandFailure) in
+    ValueType(completion: .accounts) { text, context throws(CommandFailure) in
+      try refuseUnsafe(text, context, example: "simkl/alice", list: "`authtui list`")
       do throws(AccountsError) {
         _ = try AccountReference(parsing: text)
       } catch {
@@ -51,7 +53,28 @@ extension ValueType where Value == String {
 
   /// A provider as typed, checked against the catalog when it is used (`login PROVIDER`); a
   /// shell completes the provider ids.
-  static var provider: ValueType { ValueType(completion: .providers) { text, _ in text } }
+  static var provider: ValueType {
+    ValueType(completion: .providers) { text, context throws(CommandFailure) in
+      try refuseUnsafe(text, context, example: "simkl", list: "`authtui providers`")
+      return text
+    }
+  }
+
+  /// Refuses a name holding a character that would act on a terminal or a log rather than
+  /// show (a control character such as a line break, or a direction mark): no account label
+  /// or provider id holds one, and echoed in a message it could forge a line. The message
+  /// shows each as `\u{A}`.
+  private static func refuseUnsafe(
+    _ text: String, _ context: ValueContext, example: String, list: String
+  ) throws(CommandFailure) {
+    guard let scalar = text.unicodeScalars.first(where: TerminalText.isUnsafe) else { return }
+    let code = String(scalar.value, radix: 16, uppercase: true)
+    throw CommandFailure(
+      exitCode: .usage,
+      message: "\(context.name) \(MessageQuoting.quoted(text)) holds U+\(code), a control "
+        + "character or direction mark, which no name holds; type the name alone, such as "
+        + "\(example) (\(list) shows them)")
+  }
 
   /// One of authtui's commands (`help COMMAND`); a shell completes the command words.
   static var command: ValueType { ValueType(completion: .commands) { text, _ in text } }
