@@ -180,7 +180,8 @@ public enum AccountsError: Error, Sendable, Equatable {
       return "\(account) belongs to another user of the provider; nothing was stored. "
         + "Sign in with another --label, or sign \(account) out first"
     case .envFile(let path, let reason):
-      return "cannot write \(path): \(reason)"
+      // One line, whatever the path holds: a line break in it is shown escaped.
+      return TerminalText.cleaned("cannot write \(path): \(reason)")
     case .damagedAccount(let damaged, let requested):
       let removal = "`authtui logout '\(damaged.id)' --local-only`"
       guard let name = damaged.name else {

@@ -188,4 +188,20 @@ import Testing
           + "shows them)\n", "\(arguments)")
     }
   }
+
+  /// Other words a message echoes (an unknown command, an env file's path) show a control
+  /// character escaped, and the message stays one line.
+  @Test func echoesOtherTypedWordsWithControlCharactersEscaped() async throws {
+    for (arguments, shown) in [
+      (["x\ny"], "'x\\u{A}y'"), (["help", "x\ny"], "'x\\u{A}y'"),
+      (["export", "sandbox/a", "--env-file", "/nonexistent/a\nb"], "/nonexistent/a\\u{A}b"),
+    ] {
+      let result = try await ChildProcess.run(
+        Products.authtui, arguments,
+        environment: ChildProcess.environment(["AUTHTUI_PASSPHRASE": "unused"]))
+      #expect(result.status != 0)
+      #expect(result.stderr.contains(shown), "\(arguments): \(result.stderr)")
+      #expect(result.stderr.split(separator: "\n").count == 1, "\(arguments)")
+    }
+  }
 }

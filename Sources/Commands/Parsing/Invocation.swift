@@ -1,3 +1,5 @@
+import Spelling
+
 /// A parsed command line: which command, its arguments, and the options given.
 package struct Invocation: Sendable, Equatable {
   /// The command's name (empty for the interactive UI).
@@ -33,5 +35,9 @@ package struct UsageError: Error, Equatable, Sendable {
   let hint: String?
 
   /// The one line printed to standard error.
-  package var line: String { "authtui: \(message)" + (hint.map { " (\($0))" } ?? "") }
+  /// Every control character in it (a typed word is echoed) is shown escaped, a line break
+  /// too: one usage error is one line.
+  package var line: String {
+    TerminalText.cleaned("authtui: \(message)" + (hint.map { " (\($0))" } ?? ""))
+  }
 }
