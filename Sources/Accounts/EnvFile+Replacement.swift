@@ -62,6 +62,20 @@ extension EnvFile {
     guard let resolved = realpath(path, nil) else {
       switch errno {
       case ENOENT:
+        // A link the kernel follows to something with no path (`/dev/stdout` is
+        // `/proc/self/fd/1`, which is `pipe:[…]` under a pipe): what it is, not "dangling".
+        var followed = stat()
+        if stat(path, &followed) == 0 {
+          let type = followed.st_mode & S_IFMT
+          let what =
+            [S_IFIFO: "a pipe", S_IFSOCK: "a socket", S_IFREG: "a deleted file"][type]
+            ?? "\(FileType.name(of: type)) with no name"
+          throw .envFile(
+            path: path,
+            reason: "it is a symlink to \(link), which is \(what), not a regular file: export "
+              + "writes files only (`authtui token ACCOUNT` prints the token on standard "
+              + "output); give the path of an env file")
+        }
         throw .envFile(
           path: path,
           reason: "it is a symlink to \(link), which does not exist (a dangling link): create "
@@ -262,10 +276,15 @@ extension EnvFile {
   {
     let type = fileType(info)
     guard type == S_IFREG else {
+      // A terminal (`/dev/stdout` at one, `/dev/tty`) is where `token` writes.
+      let stream =
+        type == S_IFCHR
+        ? "; export writes files only (`authtui token ACCOUNT` prints the token on standard "
+          + "output)" : ""
       throw .envFile(
         path: shown,
         reason: "\(description) \(FileType.name(of: type)), not a regular file: give the path "
-          + "of an env file")
+          + "of an env file" + stream)
     }
     let user = geteuid()
     guard info.st_uid == user else {

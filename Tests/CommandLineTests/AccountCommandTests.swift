@@ -293,6 +293,17 @@ import Testing
         + "give the path of an env file\n")
     #expect(lstat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO)
 
+    // `/dev/stdout` under a pipe links to `pipe:[…]`, which has no path: a pipe, not a
+    // dangling link, and `token` is the command that writes there.
+    let stdout = try await cli.run(["export", "sandbox/alice", "--env-file", "/dev/stdout"])
+    #expect(stdout.status == 1)
+    #expect(stdout.stdout.isEmpty)
+    #expect(
+      stdout.stderr
+        == "authtui: cannot write /dev/stdout: it is a symlink to /proc/self/fd/1, which is a "
+        + "pipe, not a regular file: export writes files only (`authtui token ACCOUNT` prints "
+        + "the token on standard output); give the path of an env file\n")
+
     let folder = cli.folder.file("a-folder")
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
     let refused = try await cli.run(["export", "sandbox/alice", "--env-file", folder])
