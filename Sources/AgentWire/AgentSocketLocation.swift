@@ -42,6 +42,9 @@ package struct AgentSocketLocation: Sendable, Equatable {
     for prefix in PathText.chain(to: directory) {
       // The mode is given to mkdir itself: the folder never exists with looser permissions.
       if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
+        // A file where a folder on the way should be (XDG_RUNTIME_DIR naming a file): that
+        // is what to say, not a `mkdir` that cannot work.
+        if errno == ENOTDIR, let problem = fileOnTheWay() { throw problem }
         throw .cannotCreate(prefix, reason: String(cString: strerror(errno)))
       }
     }
@@ -75,8 +78,25 @@ package struct AgentSocketLocation: Sendable, Equatable {
   /// would send the user to an `agent start` that refuses the same folder.
   package func existingDirectoryProblem() -> AgentSocketProblem? {
     var info = stat()
-    if lstat(directory, &info) != 0 && (errno == ENOENT || errno == ENOTDIR) { return nil }
+    if lstat(directory, &info) != 0 && (errno == ENOENT || errno == ENOTDIR) {
+      return errno == ENOTDIR ? fileOnTheWay() : nil
+    }
     return directoryProblem()
+  }
+
+  /// The first folder on the way to the socket's that is something else (a file); nil when
+  /// there is none.
+  private func fileOnTheWay() -> AgentSocketProblem? {
+    for prefix in PathText.chain(to: directory) {
+      var info = stat()
+      guard stat(prefix, &info) == 0 else { return nil }
+      let type = info.st_mode & S_IFMT
+      guard type == S_IFDIR else {
+        let kind = [S_IFREG: "a file", S_IFSOCK: "a socket", S_IFIFO: "a FIFO"][type] ?? "a device"
+        return .notAFolderOnTheWay(prefix, kind: kind, socket: path)
+      }
+    }
+    return nil
   }
 
   /// True when something is at the socket path (a socket or not).

@@ -12,6 +12,9 @@ package enum AgentSocketProblem: Error, Equatable, Sendable {
   /// Something else than a folder is at the folder's path: `kind` says what ("a symbolic
   /// link"), `owner` whose it is.
   case notAFolder(String, kind: String, owner: uid_t)
+  /// Something else than a folder (`kind`) is on the way to the folder: `XDG_RUNTIME_DIR` or
+  /// `AUTHTUI_AGENT_SOCKET` names a file. It is the user's, and not to be removed.
+  case notAFolderOnTheWay(String, kind: String, socket: String)
   case folderNotOwned(String, owner: uid_t, mode: mode_t)
   case folderNotPrivate(String, mode: mode_t)
   case notASocket(String)
@@ -34,6 +37,10 @@ package enum AgentSocketProblem: Error, Equatable, Sendable {
       return "the agent's folder \(folder) is \(kind) (owner uid \(owner)), not a folder, so "
         + "no agent can listen there; \(Self.removal(folder, owner: owner)), "
         + "\(elsewhereOrRuntime)"
+    case .notAFolderOnTheWay(let path, let kind, let socket):
+      return "the agent's socket \(socket) would be inside \(path), which is \(kind), not a "
+        + "folder; set XDG_RUNTIME_DIR to your runtime folder (or AUTHTUI_AGENT_SOCKET to a "
+        + "path in a folder only you can use)"
     case .folderNotOwned(let folder, let owner, let mode):
       return "the agent's folder \(folder) belongs to another user (uid \(owner), mode "
         + "0\(String(mode, radix: 8)); you are uid \(geteuid())), who could read or replace its "

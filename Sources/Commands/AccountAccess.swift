@@ -37,8 +37,15 @@ package enum AccountAccess {
   /// Every provider id there is, read or not (a broken file is not a missing provider): the
   /// presets' and the provider files' names, with no file read. An account of none of them
   /// is refreshed and revoked by nobody (`list`, `status`).
-  static func knownProviderIDs(_ options: GlobalOptions) -> Set<ProviderID> {
-    Set(ProviderCatalog.load(from: configuration(options), providers: .only([])).knownIDs)
+  /// With `console`, a configuration folder that cannot be read (a file where it, or a
+  /// folder on the way, should be) is said on standard error: it is why every provider file's
+  /// provider then counts as removed.
+  static func knownProviderIDs(_ options: GlobalOptions, console: Console? = nil)
+    -> Set<ProviderID>
+  {
+    let location = configuration(options)
+    if let console, let problem = location.folderProblem { console.err("authtui: \(problem)") }
+    return Set(ProviderCatalog.load(from: location, providers: .only([])).knownIDs)
   }
 
   /// Which providers a command needs.

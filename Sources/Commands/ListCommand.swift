@@ -58,7 +58,7 @@ struct ListCommand: AsyncParsableCommand {
       }
       let now = Date()
       var accounts = Self.ordered(listing.accounts)
-      let known = AccountAccess.knownProviderIDs(global)
+      let known = AccountAccess.knownProviderIDs(global, console: console)
       var missing: [ProviderID: [AccountName]] = [:]
       for index in accounts.indices where !known.contains(accounts[index].name.provider) {
         accounts[index].refreshable = false

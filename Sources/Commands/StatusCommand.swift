@@ -159,7 +159,7 @@ struct StatusCommand: AsyncParsableCommand {
     report.accounts = listing.accounts.count
     report.dpopBound = listing.accounts.filter(\.isDPoPBound)
     report.attention = attention(
-      listing, now: now, knownProviders: AccountAccess.knownProviderIDs(global))
+      listing, now: now, knownProviders: AccountAccess.knownProviderIDs(global, console: console))
     return report
   }
 

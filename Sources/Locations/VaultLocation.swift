@@ -29,7 +29,10 @@ public struct VaultLocation: Sendable, Equatable {
       // The XDG spec says a relative XDG_DATA_HOME is invalid and must be ignored.
       dataHome = xdg
     } else {
-      guard let home = variable("HOME") ?? homeFolder() else { return nil }
+      // An empty or relative HOME is refused by the full program (`HomeFolderCheck`).
+      guard let home = variable("HOME") ?? homeFolder(), PathText.isAbsolute(home) else {
+        return nil
+      }
       dataHome = home + "/.local/share"
     }
     return VaultLocation(path: dataHome + "/authtui/vault.db")

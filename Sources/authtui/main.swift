@@ -39,6 +39,12 @@ if invocation.wantsHelp {
   exit(console.exitStatus(status.rawValue))
 }
 
+// An empty or relative HOME would put the vault and settings somewhere unmeant.
+if let failure = HomeFolderCheck.failure(invocation.global, command: invocation.command) {
+  console.err(failure.line)
+  exit(failure.exitStatus)
+}
+
 // The interactive UI runs here, on the main thread and before any `await` below: curses needs
 // that thread to see resizes at once.
 if invocation.command.isEmpty || invocation.command == "demo" {

@@ -45,14 +45,35 @@ public struct ConfigurationLocation: Sendable, Equatable {
   /// no problem.
   public var folderProblem: ProviderProblem? {
     var status = stat()
-    guard stat(directory.path, &status) == 0, status.st_mode & S_IFMT != S_IFDIR else {
-      return nil
+    guard stat(directory.path, &status) == 0 else {
+      return errno == ENOTDIR ? fileOnTheWay() : nil
     }
+    guard status.st_mode & S_IFMT != S_IFDIR else { return nil }
     return ProviderProblem(
       file: Self.display(directory), position: nil, field: nil,
       message: "the configuration folder is \(FileType.name(of: status.st_mode)), not a folder, "
         + "so its config.json, providers/ and themes/ were not read; point --config or "
         + "AUTHTUI_CONFIG_DIR at the folder that holds them")
+  }
+
+  /// A folder on the way to the configuration folder is something else (`XDG_CONFIG_HOME`
+  /// naming a file): the folder cannot exist, and nothing of it was read.
+  private func fileOnTheWay() -> ProviderProblem? {
+    var prefix = ""
+    for component in directory.path.split(separator: "/") {
+      prefix += "/" + component
+      var status = stat()
+      guard stat(prefix, &status) == 0 else { return nil }
+      guard status.st_mode & S_IFMT == S_IFDIR else {
+        return ProviderProblem(
+          file: Self.display(directory), position: nil, field: nil,
+          message: "the configuration folder cannot exist: \(prefix) is "
+            + "\(FileType.name(of: status.st_mode)), not a folder, so no config.json, "
+            + "providers/ or themes/ were read; point XDG_CONFIG_HOME (or --config or "
+            + "AUTHTUI_CONFIG_DIR) at a folder")
+      }
+    }
+    return nil
   }
 
   /// A path as the user would type it, with the home folder as `~`.
