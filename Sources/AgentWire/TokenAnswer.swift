@@ -13,8 +13,8 @@ package enum AnswerLine {
   /// Any other `{"ok":true,…}` object: the reader's to read.
   case other([String: JSONValue])
 
-  /// Reads `line`; nil when it is not a JSON object with `ok`, or a failure that does not exit
-  /// like one.
+  /// Reads `line`; nil when it is not a JSON object with `ok`, a failure that does not exit
+  /// like one, or a token that is empty.
   package init?(parsing line: String) {
     guard let members = JSONValue.object(fromLine: line), case .bool(let ok)? = members["ok"]
     else { return nil }
@@ -22,6 +22,8 @@ package enum AnswerLine {
       guard let failure = CommandFailure(answer: members) else { return nil }
       self = .failure(failure)
     } else if let token = members["token"]?.stringValue {
+      // An empty token is no answer (a broken or fake agent): the vault is asked instead.
+      guard !token.isEmpty else { return nil }
       if let note = members["note"]?.stringValue {
         self = .notedToken(token, note: note)
       } else {
@@ -94,7 +96,7 @@ package struct ProofHeaders: Sendable, Equatable {
   /// `token_type` and `proof` disagree (a DPoP token needs its proof, a Bearer token takes none).
   package init?(json members: [String: JSONValue]) {
     guard members["account"]?.stringValue != nil, let token = members["token"]?.stringValue,
-      let type = members["token_type"]?.stringValue
+      !token.isEmpty, let type = members["token_type"]?.stringValue
     else { return nil }
     let proof: String?
     switch members["proof"] {

@@ -191,6 +191,18 @@ import Vault
     _ = await ignored.value
     #expect(fallback.status == 3)
     #expect(fallback.stderr.contains("AUTHTUI_PASSPHRASE does not open the vault"))
+
+    // An empty token is no answer either: never an empty line printed as success.
+    for answer in [#"{"ok":true,"token":""}"#, #"{"ok":true,"token":"","note":"short"}"#] {
+      unlink(socket)
+      let empty = try FakeAgent(at: socket)
+      let answered = Task { await empty.answerOne(with: answer) }
+      let result = try await cli.run(["token", "sandbox"], Self.wrongPassphrase)
+      _ = await answered.value
+      #expect(result.status == 3, "\(answer): \(result.stderr)")
+      #expect(result.stdout.isEmpty, "\(answer)")
+      #expect(result.stderr.contains("AUTHTUI_PASSPHRASE does not open the vault"))
+    }
     await cli.stop()
   }
 
