@@ -101,7 +101,8 @@ public actor Vault {
   /// Draws a random 256-bit data key and a 32-byte salt, and wraps the key under
   /// scrypt(`passphrase`, `parameters`); the parameters are stored, and every later unlock uses
   /// them as stored. The command line always passes `Scrypt.Parameters.interactive` (the default);
-  /// tests may pass cheaper ones. Refuses an empty passphrase and an existing file.
+  /// tests may pass cheaper ones. Refuses an empty passphrase and an existing file, but for an
+  /// empty one of this user's (not a link), which it takes (`VaultLocation.createFile`).
   public static func create(
     at location: VaultLocation, passphrase: Passphrase,
     parameters: Scrypt.Parameters = .interactive, busyTimeout: Duration = .seconds(10)
@@ -171,7 +172,7 @@ public actor Vault {
     // The slow part (scrypt) happens before the file exists, so a crash leaves nothing behind.
     let (header, keyEncryptionKey) = try VaultHeader.wrapping(
       dataKey, vaultID: vaultID, passphrase: passphrase, parameters: parameters)
-    try location.createFile()
+    let taken = try location.createFile()
     do throws(VaultError) {
       let connection = try SQLiteConnection(path: location.fileURL.path, busyTimeout: busyTimeout)
       try Self.configure(connection)
@@ -180,7 +181,12 @@ public actor Vault {
           path: location.fileURL.path, detail: "the file system does not support a WAL journal")
       }
       let migrations = self.migrations
+      let path = location.fileURL.path
       try connection.transaction(.immediate) { () throws(VaultError) in
+        // An empty file taken may have become a vault meanwhile (another `vault init`).
+        guard try connection.integerPragma("schema_version") == 0,
+          !(try connection.hasTable("accounts"))
+        else { throw VaultError.alreadyExists(path: path) }
         try connection.execute("PRAGMA application_id = \(VaultSchema.applicationID)")
         try connection.applyMigrations(migrations, from: 0)
         try header.write(to: connection)
@@ -191,9 +197,13 @@ public actor Vault {
       self.sealer = CellSealer(key: keys.cellKey, vaultID: vaultID, schemaVersion: migrations.count)
       unlockedSalt = header.salt
       self.keyEncryptionKey = keyEncryptionKey
+    } catch .alreadyExists(let path) {
+      // Another process's vault now: not ours to remove.
+      connection = nil
+      throw .alreadyExists(path: path)
     } catch {
       connection = nil
-      location.removeFiles()
+      if taken { location.emptyTakenFile() } else { location.removeFiles() }
       throw error
     }
   }

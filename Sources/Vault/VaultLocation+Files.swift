@@ -61,11 +61,26 @@ extension VaultLocation {
     case .noVault?: return nil
     case let problem?: return problem
     case nil:
-      // A file that does not even start as SQLite's do is no vault to change the passphrase
-      // of; one still empty may be a vault another `vault init` is creating now.
+      // An empty file of this user's own (`mktemp`'s) is where the vault goes: `createFile`
+      // takes it. A file that does not even start as SQLite's do is no vault to change the
+      // passphrase of.
+      if Self.emptyOwnFile(fileURL.path) { return nil }
       return Self.startsAsSQLite(fileURL.path) == false
         ? .notAVault(path: fileURL.path) : .alreadyExists(path: fileURL.path)
     }
+  }
+
+  /// Whether `path` itself (not through a symbolic link) is an empty regular file of this
+  /// user's, with no other name: one `vault init` may make the vault in.
+  private static func emptyOwnFile(_ path: String) -> Bool {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return false }
+    return isEmptyOwnFile(info)
+  }
+
+  private static func isEmptyOwnFile(_ info: stat) -> Bool {
+    info.st_mode & S_IFMT == S_IFREG && info.st_size == 0 && info.st_uid == geteuid()
+      && info.st_nlink == 1
   }
 
   /// Whether the file at `path` starts with SQLite's 16-byte header string; nil when fewer
@@ -86,12 +101,16 @@ extension VaultLocation {
     return UInt32(info.st_mode & 0o777)
   }
 
-  /// Creates the missing folders (0700) and an empty vault file (0600), refusing an existing one.
+  /// Creates the missing folders (0700) and an empty vault file (0600), refusing an existing
+  /// one, but for an empty regular file of this user's (`mktemp`'s), not a symbolic link,
+  /// which is made 0600 and taken: true then (a failed creation empties it again rather than
+  /// removing it).
   ///
   /// The modes are given to `mkdir` and `open` themselves rather than fixed by a `chmod` after:
   /// there is no moment in which the file exists with looser permissions, whatever the umask
-  /// (a umask can only remove bits).
-  func createFile() throws(VaultError) {
+  /// (a umask can only remove bits). A file taken is empty until its `fchmod`.
+  @discardableResult
+  func createFile() throws(VaultError) -> Bool {
     let path = fileURL.path
     for prefix in PathText.chain(to: directoryURL.path) {
       if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
@@ -100,10 +119,38 @@ extension VaultLocation {
     }
     let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
-      if errno == EEXIST { throw creationProblem ?? .alreadyExists(path: path) }
+      if errno == EEXIST {
+        if try takeEmptyFile() { return true }
+        throw creationProblem ?? .alreadyExists(path: path)
+      }
       throw .cannotCreate(path: path, reason: String(cString: strerror(errno)))
     }
     close(descriptor)
+    return false
+  }
+
+  /// Makes the empty file of this user's at the path 0600, checked again on the open file
+  /// (`O_NOFOLLOW`: not a link); false when it is not one.
+  private func takeEmptyFile() throws(VaultError) -> Bool {
+    let path = fileURL.path
+    let descriptor = open(path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    var info = stat()
+    guard fstat(descriptor, &info) == 0, Self.isEmptyOwnFile(info) else { return false }
+    guard fchmod(descriptor, 0o600) == 0 else {
+      throw .cannotCreate(path: path, reason: String(cString: strerror(errno)))
+    }
+    return true
+  }
+
+  /// Empties the file `createFile` took again and removes SQLite's companions (after a
+  /// creation that failed halfway).
+  func emptyTakenFile() {
+    truncate(fileURL.path, 0)
+    for suffix in ["-wal", "-shm", "-journal"] {
+      unlink(fileURL.path + suffix)
+    }
   }
 
   /// Removes the vault file and SQLite's companions (after a creation that failed halfway).

@@ -279,6 +279,48 @@ import Vault
     #expect(try String(contentsOfFile: notes, encoding: .utf8) == "my notes, not a vault\n")
   }
 
+  /// `V=$(mktemp); AUTHTUI_VAULT=$V authtui vault init`: an empty file of this user's is where
+  /// the vault goes, made 0600; one reached through a symbolic link, or another user's, is
+  /// not taken, and stays as it was.
+  @Test func initMakesTheVaultInAnEmptyFileOfTheUsersOwn() async throws {
+    let empty = directory.file("empty")
+    #expect(close(creat(empty, 0o644)) == 0)
+    #expect(chmod(empty, 0o644) == 0)
+    let created = try await authtui(
+      ["vault", "init"], ["AUTHTUI_VAULT": empty, "AUTHTUI_PASSPHRASE": "a fine passphrase"])
+    #expect(created.status == 0, "\(created.stderr)")
+    #expect(created.stdout.hasPrefix("Created the vault \(empty)\n"))
+    let mode = try FileManager.default.attributesOfItem(atPath: empty)[.posixPermissions] as? Int
+    #expect(mode == 0o600)
+    let status = try await authtui(["vault", "status"], ["AUTHTUI_VAULT": empty])
+    #expect(status.status == 0, "\(status.stderr)")
+    let list = try await authtui(
+      ["list"], ["AUTHTUI_VAULT": empty, "AUTHTUI_PASSPHRASE": "a fine passphrase"])
+    #expect(list.status == 0, "\(list.stderr)")
+
+    let target = directory.file("target")
+    let link = directory.file("link")
+    #expect(close(creat(target, 0o600)) == 0)
+    #expect(symlink(target, link) == 0)
+    // The path given, and the file it leads to.
+    var refused = [(link, target)]
+    if geteuid() == 0 {
+      let others = directory.file("others")
+      #expect(close(creat(others, 0o600)) == 0)
+      #expect(chown(others, 65534, 65534) == 0)
+      refused.append((others, others))
+    }
+    for (path, file) in refused {
+      let result = try await authtui(
+        ["vault", "init"], ["AUTHTUI_VAULT": path, "AUTHTUI_PASSPHRASE": "a fine passphrase"])
+      #expect(result.status == 1, "\(path)")
+      #expect(result.stderr.hasPrefix("authtui: a vault already exists at \(path)"), "\(path)")
+      let info = try FileManager.default.attributesOfItem(atPath: file)
+      #expect(info[.size] as? Int == 0, "\(path)")
+      #expect(info[.posixPermissions] as? Int == 0o600, "\(path)")
+    }
+  }
+
   @Test func statusOfAMissingVaultSaysHowToCreateOne() async throws {
     let result = try await authtui(["vault", "status"])
     #expect(result.status == 1)
