@@ -166,6 +166,12 @@ extension AccountBook {
       do throws(AccountsError) {
         return .success(
           try await self.store(tokens, of: session, provider: provider, client: client))
+      } catch .vault(.readOnly(let path, let block)) {
+        // The vault became read-only since `login` checked it: the tokens cannot be kept, so
+        // the provider is asked to forget them rather than leave a grant nobody holds.
+        _ = try? await client.revoke(
+          accessToken: tokens.accessToken, refreshToken: tokens.refreshToken)
+        return .failure(.vault(.readOnly(path: path, block)))
       } catch {
         return .failure(error)
       }

@@ -116,9 +116,13 @@ struct LoginCommand: AsyncParsableCommand {
       } catch {
         throw AccountAccess.failure(error)
       }
+      // A vault that cannot be written cannot keep the tokens: said before the passphrase,
+      // and before any code is shown or request sent.
+      try VaultAccess.requireWritable(VaultAccess.location(global))
+      let vault = try await VaultAccess.unlockedOrCreated(global, console: console)
+      try await VaultAccess.requireWritable(vault)
       let book = await AccountAccess.book(
-        over: try await VaultAccess.unlockedOrCreated(global, console: console), global,
-        console: console, providers: .loaded(catalog))
+        over: vault, global, console: console, providers: .loaded(catalog))
       if fellBack {
         output.note(
           "No browser here: using the \(chosen.rawValue) flow (--flow pkce to paste a redirect instead)."

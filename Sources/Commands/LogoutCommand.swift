@@ -116,6 +116,8 @@ struct LogoutCommand: AsyncParsableCommand {
     {
       return try answer.get()
     }
+    // Revoked at the provider but kept here would be a sign-out half done.
+    try VaultAccess.requireWritable(VaultAccess.location(global))
     let book = try await AccountAccess.book(
       global, console: console, providers: .account(account))
     do {

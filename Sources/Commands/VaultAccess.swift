@@ -125,11 +125,39 @@ package enum VaultAccess {
     }
   }
 
+  /// The machine name of a vault that cannot be written (`login --json`'s error event).
+  static let readOnlyCode = "vault_read_only"
+
+  /// Refuses, before anything is asked or sent, a vault at `location` that exists and that
+  /// this process cannot write (`VaultLocation.writeBlock()`): `login` must not sign in only
+  /// to drop the tokens.
+  static func requireWritable(_ location: VaultLocation) throws(CommandFailure) {
+    guard FileManager.default.fileExists(atPath: location.fileURL.path),
+      let block = location.writeBlock()
+    else { return }
+    throw failure(.readOnly(path: location.fileURL.path, block))
+  }
+
+  /// `requireWritable` for an open vault: also a connection SQLite opened for reading only.
+  static func requireWritable(_ vault: Vault) async throws(CommandFailure) {
+    let problem: VaultError?
+    do {
+      problem = try await vault.writeProblem()
+    } catch {
+      throw failure(error)
+    }
+    if let problem { throw failure(problem) }
+  }
+
   /// The exit code and message of a vault error; `origin` makes a wrong-passphrase message name
   /// where the passphrase came from.
   package static func failure(_ error: VaultError, passphraseFrom origin: PassphraseOrigin? = nil)
     -> CommandFailure
   {
+    if case .readOnly = error {
+      return CommandFailure(
+        exitCode: ExitCode(error), message: error.description, code: readOnlyCode)
+    }
     guard case .wrongPassphrase(let path) = error else {
       return CommandFailure(exitCode: ExitCode(error), message: error.description)
     }

@@ -8,17 +8,29 @@ import Foundation
 final class SQLiteConnection {
   /// The file this connection opened, for error messages.
   let path: String
+  /// Whether it was opened as an immutable snapshot (`init`'s `immutable`).
+  let isSnapshot: Bool
   private let handle: OpaquePointer
   private var statements: [String: SQLiteStatement] = [:]
 
-  /// Opens an existing file read-write; never creates one (creation goes through
-  /// `VaultLocation.createFile`, which controls the mode).
-  init(path: String, busyTimeout: Duration) throws(VaultError) {
+  /// Opens an existing file read-write (SQLite falls back to reading only when the file cannot
+  /// be written); never creates one (creation goes through `VaultLocation.createFile`, which
+  /// controls the mode).
+  ///
+  /// `immutable` opens it for reading only, as a file nobody changes (SQLite's `immutable=1`:
+  /// no locks, no `-shm`, no `-wal` read): for a file in a folder this process cannot write,
+  /// where SQLite could not make the `-shm` its WAL journal needs to read (see
+  /// `VaultLocation.readsAsSnapshot`).
+  init(path: String, busyTimeout: Duration, immutable: Bool = false) throws(VaultError) {
     self.path = path
+    isSnapshot = immutable
     var opened: OpaquePointer?
-    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+    let flags =
+      (immutable ? SQLITE_OPEN_READONLY | SQLITE_OPEN_URI : SQLITE_OPEN_READWRITE)
+      | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+    let name = immutable ? Self.immutableURI(path) : path
     // The default VFS, except in a debug build asked to inject faults (`VaultFaults`).
-    let status = sqlite3_open_v2(path, &opened, flags, VaultFaults.vfsName)
+    let status = sqlite3_open_v2(name, &opened, flags, VaultFaults.vfsName)
     guard status == SQLITE_OK, let opened else {
       let detail = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
       sqlite3_close_v2(opened)
@@ -29,6 +41,17 @@ final class SQLiteConnection {
       busyTimeout.components.seconds * 1000
       + busyTimeout.components.attoseconds / 1_000_000_000_000_000
     sqlite3_busy_timeout(handle, Int32(clamping: milliseconds))
+  }
+
+  /// `file:PATH?immutable=1`, every byte of PATH but the unreserved ones and `/`
+  /// percent-encoded (a `?`, `#` or `%` in a folder's name is part of the path).
+  private static func immutableURI(_ path: String) -> String {
+    let plain = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/".utf8)
+    let encoded = path.utf8.map { byte in
+      plain.contains(byte)
+        ? String(UnicodeScalar(byte)) : "%" + String(byte, radix: 16, uppercase: true).leftPadded
+    }
+    return "file:" + encoded.joined() + "?immutable=1"
   }
 
   deinit {
@@ -150,6 +173,9 @@ final class SQLiteConnection {
       return .constraint(detail)
     case SQLITE_NOTADB:
       return .notAVault(path: path)
+    case SQLITE_READONLY:
+      return VaultLocation(path: path).writeBlock().map { .readOnly(path: path, $0) }
+        ?? .storage(path: path, detail: detail)
     case SQLITE_CORRUPT:
       return .storage(path: path, detail: "the file is corrupt (\(detail))")
     default:
@@ -164,4 +190,9 @@ enum SQLiteValue {
   case blob([UInt8])
   case text(String)
   case null
+}
+
+extension String {
+  /// Two hex digits: a leading zero for a single one.
+  fileprivate var leftPadded: String { count == 1 ? "0" + self : self }
 }

@@ -139,7 +139,8 @@ public actor Vault {
     if let problem = location.openingProblem(checkingPermissions: refusingUnsafePermissions) {
       throw problem
     }
-    let connection = try SQLiteConnection(path: path, busyTimeout: busyTimeout)
+    let connection = try SQLiteConnection(
+      path: path, busyTimeout: busyTimeout, immutable: location.readsAsSnapshot())
     try Self.configure(connection)
     // Read-only checks first: nothing may be written to a file that is not ours or is newer.
     guard try connection.integerPragma("application_id") == VaultSchema.applicationID else {
@@ -256,7 +257,8 @@ public actor Vault {
     let sealer = CellSealer(
       key: keys.cellKey, vaultID: header.vaultID, schemaVersion: migrations.count)
     try connection.migrate(with: migrations, sealer: sealer)
-    if try connection.textPragma("journal_mode") != "wal" {
+    // A vault read as an immutable snapshot reports no WAL journal, and cannot be given one.
+    if !connection.isReadOnly, try connection.textPragma("journal_mode") != "wal" {
       _ = try connection.textPragma("journal_mode = WAL")
     }
     self.keys = keys
@@ -282,6 +284,17 @@ public actor Vault {
     connection = nil
   }
 
+  /// Why this vault cannot be written (`readOnly`), or nil when it can, as far as can be told
+  /// before writing: the connection is read-only, or the file, its folder or its file system
+  /// cannot be written. For commands that are about to ask a provider for tokens they must
+  /// store (`login`): a sign-in whose tokens cannot be kept is not started.
+  public func writeProblem() throws(VaultError) -> VaultError? {
+    let connection = try openConnection()
+    let path = location.fileURL.path
+    if let block = location.writeBlock() { return .readOnly(path: path, block) }
+    return connection.isReadOnly ? .readOnly(path: path, .readOnlyFile) : nil
+  }
+
   /// True between a successful `unlock` (or `create`) and `lock`.
   public var isUnlocked: Bool { keys != nil }
 
@@ -305,7 +318,10 @@ public actor Vault {
       accountCount: Int(count),
       fileMode: location.fileMode,
       permissionProblem: location.permissionProblem(),
-      journalMode: try connection.textPragma("journal_mode"),
+      // A snapshot reads no journal, and SQLite says "delete" of it whatever the file's is.
+      journalMode: connection.isSnapshot
+        ? "read as a snapshot (its folder cannot be written)"
+        : try connection.textPragma("journal_mode"),
       isUnlocked: isUnlocked)
   }
 

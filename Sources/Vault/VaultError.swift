@@ -61,6 +61,8 @@ public enum VaultError: Error, Equatable, Sendable {
   case constraint(String)
   /// A cryptographic step failed where it cannot fail (a bug, or a broken OpenSSL).
   case unexpected(String)
+  /// The vault cannot be written, for the reason `block` says: what only reads still works.
+  case readOnly(path: String, VaultWriteBlock)
   /// SQLite or the file system failed (disk full, I/O error, corruption); `detail` is its text.
   case storage(path: String, detail: String)
   /// The side file `path` (`RefreshSideFile`) could not be given its room before a refresh, so
@@ -136,6 +138,22 @@ extension VaultError: CustomStringConvertible {
     case .unexpected(let detail):
       return "the vault failed unexpectedly (\(detail)); this is a bug in authtui or its"
         + " OpenSSL: please report it"
+    case .readOnly(let path, let block):
+      let fix: String
+      switch block {
+      case .readOnlyFileSystem:
+        fix =
+          "it is on a read-only file system; remount that file system read-write (or move the"
+          + " vault to one that is)"
+      case .readOnlyFolder(let folder):
+        fix =
+          "its folder \(folder) is read-only (SQLite writes its journal beside the file); run"
+          + " `chmod u+w '\(folder)'`"
+      case .readOnlyFile:
+        fix = "the file is read-only; run `chmod 600 '\(path)'`"
+      }
+      return "the vault \(path) cannot be written: \(fix) and try again (listing and valid"
+        + " tokens work without it)"
     case .storage(let path, let detail):
       return "the vault \(path) could not be read or written (\(detail)); check the disk"
         + " (free space, permissions) and try again"

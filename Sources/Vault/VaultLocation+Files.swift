@@ -153,6 +153,38 @@ extension VaultLocation {
     }
   }
 
+  /// Why this process cannot write the vault, from the folder out: a read-only file system, a
+  /// folder it may not write in (SQLite makes its `-wal` and `-shm` there), a file it may not
+  /// write; nil when it can (or the file is not there).
+  public func writeBlock() -> VaultWriteBlock? {
+    let folder = directoryURL.path
+    var system = statvfs()
+    if statvfs(folder, &system) == 0, system.f_flag & UInt(ST_RDONLY) != 0 {
+      return .readOnlyFileSystem
+    }
+    if faccessat(AT_FDCWD, folder, W_OK, AT_EACCESS) != 0, errno != ENOENT {
+      return errno == EROFS ? .readOnlyFileSystem : .readOnlyFolder(folder)
+    }
+    if faccessat(AT_FDCWD, fileURL.path, W_OK, AT_EACCESS) != 0, errno != ENOENT {
+      return errno == EROFS ? .readOnlyFileSystem : .readOnlyFile
+    }
+    return nil
+  }
+
+  /// Whether the vault is read as an immutable snapshot (`SQLiteConnection`'s `immutable`):
+  /// its folder cannot be written, so SQLite could not make the `-shm` file a WAL reader needs,
+  /// and there is no `-wal` file, so every committed transaction is in the file itself. A
+  /// `-wal` there (another process has the vault open, or left one behind) is read with it,
+  /// through the `-shm` beside it, as usual.
+  func readsAsSnapshot() -> Bool {
+    switch writeBlock() {
+    case .readOnlyFolder?, .readOnlyFileSystem?:
+      return access(fileURL.path + "-wal", F_OK) != 0 && errno == ENOENT
+    case .readOnlyFile?, nil:
+      return false
+    }
+  }
+
   /// Removes the vault file and SQLite's companions (after a creation that failed halfway).
   func removeFiles() {
     for suffix in ["", "-wal", "-shm", "-journal"] {
@@ -181,4 +213,14 @@ public struct VaultPermissionProblem: Error, Equatable, Sendable, CustomStringCo
       "the vault \(path) is readable or writable by other users (mode 0\(octal)); "
       + "run `chmod 600 '\(path)'` and try again"
   }
+}
+
+/// Why a vault cannot be written (`VaultLocation.writeBlock()`).
+public enum VaultWriteBlock: Equatable, Sendable {
+  /// The file system holding it is mounted read-only.
+  case readOnlyFileSystem
+  /// Its folder (this path) cannot be written in: SQLite cannot make its journal files there.
+  case readOnlyFolder(String)
+  /// The file itself cannot be written.
+  case readOnlyFile
 }

@@ -1,0 +1,126 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A vault that cannot be written: a read-only file, or a file in a read-only folder. What
+/// only reads (`list`, `vault status`, `token` of a token still valid) works; what must write
+/// (a refresh, a sign-in) says which path is read-only and what to run, and a sign-in says
+/// it before anything is shown or sent to the provider.
+///
+/// Root writes through permission bits, so as root the commands run as nobody (through
+/// setpriv), whose vault and folder it is.
+@Suite struct ReadOnlyVaultTests {
+  /// The user the commands run as when the tests run as root.
+  static let nobody: uid_t = 65534
+
+  /// The harness with one account, `sandbox/alice`, whose token lasts an hour, moved into a
+  /// folder of its own (`read only?#%41/vault.db`: a name a URI must encode) that belongs to
+  /// the user the commands run as.
+  static func start() async throws -> (CLIHarness, folder: String, vault: String) {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    let folder = cli.folder.file("read only?#%41")
+    let vault = folder + "/vault.db"
+    #expect(mkdir(folder, 0o700) == 0)
+    #expect(rename(cli.workspace.vaultPath, vault) == 0)
+    if geteuid() == 0 {
+      #expect(chmod(cli.folder.path, 0o755) == 0)
+      #expect(chown(folder, nobody, nobody) == 0)
+      #expect(chown(vault, nobody, nobody) == 0)
+    }
+    return (cli, folder, vault)
+  }
+
+  /// `authtui ARGUMENTS…` on `vault`, as nobody when the test runs as root.
+  static func run(
+    _ cli: CLIHarness, _ arguments: [String], vault: String
+  ) async throws -> ChildProcess.Result {
+    var command = [Products.authtui]
+    if geteuid() == 0 {
+      let setpriv = ["--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups", "--"]
+      command = ["/usr/bin/setpriv"] + setpriv + command
+    }
+    return try await cli.run(
+      Array(command.dropFirst()) + arguments, ["AUTHTUI_VAULT": vault],
+      executable: command[0])
+  }
+
+  @Test(.enabled(if: geteuid() != 0 || access("/usr/bin/setpriv", X_OK) == 0))
+  func aVaultInAReadOnlyFolderListsAndHandsOutValidTokensAndNamesTheFolderForTheRest()
+    async throws
+  {
+    let (cli, folder, vault) = try await Self.start()
+    #expect(chmod(folder, 0o500) == 0)
+    let list = try await Self.run(cli, ["list"], vault: vault)
+    #expect(list.status == 0, "\(list.stderr)")
+    #expect(list.stdout.contains("sandbox"))
+    let status = try await Self.run(cli, ["vault", "status"], vault: vault)
+    #expect(status.status == 0, "\(status.stderr)")
+    #expect(
+      status.stdout.contains("\njournal      read as a snapshot (its folder cannot be written)\n"))
+    let token = try await Self.run(cli, ["token", "sandbox/alice"], vault: vault)
+    #expect(token.status == 0, "\(token.stderr)")
+    #expect(!token.stdout.isEmpty)
+
+    let refreshed = try await Self.run(
+      cli, ["token", "sandbox/alice", "--min-valid", "86400"], vault: vault)
+    #expect(refreshed.status == 1)
+    #expect(refreshed.stdout == "")
+    #expect(
+      refreshed.stderr
+        == "authtui: the vault \(vault) cannot be written: its folder \(folder) is read-only "
+        + "(SQLite writes its journal beside the file); run `chmod u+w '\(folder)'` and try "
+        + "again (listing and valid tokens work without it)\n")
+    #expect(await cli.stat("refreshes") == 0)
+
+    let exchanges = await cli.stat("exchanges")
+    let login = try await Self.run(cli, ["login", "sandbox", "--json"], vault: vault)
+    #expect(login.status == 1)
+    #expect(
+      login.stdout
+        == #"{"event":"error","error":"vault_read_only","message":"the vault \#(vault) cannot "#
+        + #"be written: its folder \#(folder) is read-only (SQLite writes its journal beside "#
+        + #"the file); run `chmod u+w '\#(folder)'` and try again (listing and valid tokens "#
+        + #"work without it)"}"# + "\n")
+    #expect(await cli.stat("exchanges") == exchanges)
+
+    // Revoked at the provider but kept here would be a sign-out half done.
+    let logout = try await Self.run(cli, ["logout", "sandbox/alice"], vault: vault)
+    #expect(logout.status == 1)
+    #expect(logout.stderr.hasPrefix("authtui: the vault \(vault) cannot be written: its folder"))
+    #expect(await cli.stat("revocations") == 0)
+    #expect(chmod(folder, 0o700) == 0)
+    await cli.stop()
+  }
+
+  @Test(.enabled(if: geteuid() != 0 || access("/usr/bin/setpriv", X_OK) == 0))
+  func aReadOnlyVaultFileSaysSoWhenARefreshOrASignInNeedsToWriteIt() async throws {
+    let (cli, _, vault) = try await Self.start()
+    #expect(chmod(vault, 0o400) == 0)
+    let list = try await Self.run(cli, ["list"], vault: vault)
+    #expect(list.status == 0, "\(list.stderr)")
+    let token = try await Self.run(cli, ["token", "sandbox/alice"], vault: vault)
+    #expect(token.status == 0, "\(token.stderr)")
+
+    let said =
+      "the vault \(vault) cannot be written: the file is read-only; run `chmod 600 '\(vault)'` "
+      + "and try again (listing and valid tokens work without it)"
+    let refreshed = try await Self.run(
+      cli, ["token", "sandbox/alice", "--min-valid", "86400"], vault: vault)
+    #expect(refreshed.status == 1)
+    #expect(refreshed.stdout == "")
+    #expect(refreshed.stderr == "authtui: \(said)\n")
+    #expect(await cli.stat("refreshes") == 0)
+
+    let exchanges = await cli.stat("exchanges")
+    let login = try await Self.run(cli, ["login", "sandbox"], vault: vault)
+    #expect(login.status == 1)
+    #expect(login.stderr == "authtui: \(said)\n")
+    #expect(await cli.stat("exchanges") == exchanges)
+    await cli.stop()
+  }
+}
