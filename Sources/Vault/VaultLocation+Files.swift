@@ -65,9 +65,25 @@ extension VaultLocation {
       // takes it. A file that does not even start as SQLite's do is no vault to change the
       // passphrase of.
       if Self.emptyOwnFile(fileURL.path) { return nil }
+      if let reason = Self.emptyFileRefusal(fileURL.path) {
+        return .cannotCreate(path: fileURL.path, reason: reason)
+      }
       return Self.startsAsSQLite(fileURL.path) == false
         ? .notAVault(path: fileURL.path) : .alreadyExists(path: fileURL.path)
     }
+  }
+
+  /// Why the empty file at `path` is not taken (`emptyOwnFile`): nil when it is not empty.
+  private static func emptyFileRefusal(_ path: String) -> String? {
+    var info = stat()
+    guard stat(path, &info) == 0, info.st_size == 0 else { return nil }
+    var own = stat()
+    if lstat(path, &own) == 0, own.st_mode & S_IFMT == S_IFLNK {
+      return "it is a symbolic link to an empty file, and a vault is made only in a file the path"
+        + " names itself"
+    }
+    if info.st_uid != geteuid() { return "it is an empty file of another user's" }
+    return info.st_nlink > 1 ? "it is an empty file with other names (hard links)" : nil
   }
 
   /// Whether `path` itself (not through a symbolic link) is an empty regular file of this

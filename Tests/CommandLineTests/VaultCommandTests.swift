@@ -302,19 +302,27 @@ import Vault
     let link = directory.file("link")
     #expect(close(creat(target, 0o600)) == 0)
     #expect(symlink(target, link) == 0)
-    // The path given, and the file it leads to.
-    var refused = [(link, target)]
+    // The path given, the file it leads to, and why it is not taken.
+    var refused = [
+      (
+        link, target,
+        "a symbolic link to an empty file, and a vault is made only in a file the path names itself"
+      )
+    ]
     if geteuid() == 0 {
       let others = directory.file("others")
       #expect(close(creat(others, 0o600)) == 0)
       #expect(chown(others, 65534, 65534) == 0)
-      refused.append((others, others))
+      refused.append((others, others, "an empty file of another user's"))
     }
-    for (path, file) in refused {
+    for (path, file, why) in refused {
       let result = try await authtui(
         ["vault", "init"], ["AUTHTUI_VAULT": path, "AUTHTUI_PASSPHRASE": "a fine passphrase"])
       #expect(result.status == 1, "\(path)")
-      #expect(result.stderr.hasPrefix("authtui: a vault already exists at \(path)"), "\(path)")
+      #expect(
+        result.stderr
+          == "authtui: cannot create the vault at \(path): it is \(why); choose a writable "
+          + "location with --vault or AUTHTUI_VAULT\n")
       let info = try FileManager.default.attributesOfItem(atPath: file)
       #expect(info[.size] as? Int == 0, "\(path)")
       #expect(info[.posixPermissions] as? Int == 0o600, "\(path)")
