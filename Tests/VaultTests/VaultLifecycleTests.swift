@@ -50,6 +50,38 @@ import Vault
     #expect((folder[.posixPermissions] as? Int) == 0o700)
   }
 
+  /// Two creations in one empty file of the user's own (`mktemp`'s) at once: one makes the
+  /// vault, the other finds it made and leaves it alone, whichever comes first.
+  @Test func twoCreationsInOneEmptyFileMakeOneVaultAndTheOtherLeavesItAlone() async throws {
+    let fixture = try VaultFixture()
+    try FileManager.default.createDirectory(
+      atPath: fixture.location.directoryURL.path, withIntermediateDirectories: true)
+    #expect(FileManager.default.createFile(atPath: fixture.path, contents: nil))
+    let location = fixture.location
+    let parameters = try VaultFixture.cheapParameters()
+    let results = await withTaskGroup(of: Result<String, VaultError>.self) { group in
+      for passphrase in ["first pass phrase", "second pass phrase"] {
+        group.addTask {
+          do throws(VaultError) {
+            let vault = try await Vault.create(
+              at: location, passphrase: Passphrase(passphrase), parameters: parameters)
+            await vault.close()
+            return .success(passphrase)
+          } catch {
+            return .failure(error)
+          }
+        }
+      }
+      return await group.reduce(into: []) { $0.append($1) }
+    }
+    let made = results.compactMap { try? $0.get() }
+    #expect(made.count == 1)
+    #expect(results.contains { $0 == .failure(.alreadyExists(path: fixture.path)) })
+    let vault = try await Vault.open(at: location)
+    try await vault.unlock(with: Passphrase(try #require(made.first)))
+    #expect(try await vault.status().accountCount == 0)
+  }
+
   @Test func refusesToCreateOverAnExistingFileOrWithAnEmptyPassphrase() async throws {
     let fixture = try VaultFixture()
     try await fixture.createClosedVault(with: [VaultFixture.account(1)])
