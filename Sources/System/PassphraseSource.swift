@@ -165,7 +165,9 @@ public struct PassphraseSource: Sendable {
     default:
       throw .unreadableFile(origin, reason: "it is a device or socket, not a file")
     }
-    if status.st_mode & S_IFMT == S_IFIFO, !writerCame(to: fd, within: waiting) {
+    // A named pipe no program has opened for writing yet shows nothing to `poll` (where a
+    // read finds its end at once): wait for something to read, or a writer that left.
+    if status.st_mode & S_IFMT == S_IFIFO, !SpawnedProcess.readable(fd, before: .now + waiting) {
       throw .unreadableFile(
         origin,
         reason: "it is a named pipe that no program wrote to within "
@@ -186,22 +188,6 @@ public struct PassphraseSource: Sendable {
       bytes += chunk[0..<count]
     }
     return bytes
-  }
-
-  /// True once the pipe `fd` (its reading end, opened without waiting) has something to read
-  /// or had a writer that left; false when `within` passes first. A pipe no program has
-  /// opened for writing yet shows nothing to `poll`, where a read would find its end at once.
-  private static func writerCame(to fd: Int32, within: Duration) -> Bool {
-    let end = ContinuousClock.now + within
-    while case let left = ContinuousClock.now.duration(to: end), left > .zero {
-      var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-      let milliseconds =
-        left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000
-      let ready = poll(&entry, 1, Int32(clamping: max(milliseconds, 1)))
-      if ready > 0 { return true }
-      if ready < 0, errno != EINTR { return true }
-    }
-    return false
   }
 
   private static func firstLine(of bytes: [UInt8], from origin: PassphraseOrigin)

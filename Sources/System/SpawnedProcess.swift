@@ -179,7 +179,7 @@ public struct SpawnedProcess: Sendable {
   }
 
   /// True once `descriptor` has something to read (or its end), false when `end` comes first.
-  private static func readable(_ descriptor: Int32, before end: ContinuousClock.Instant) -> Bool {
+  static func readable(_ descriptor: Int32, before end: ContinuousClock.Instant) -> Bool {
     var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
     while true {
       let left = ContinuousClock.now.duration(to: end)
