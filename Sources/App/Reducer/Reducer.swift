@@ -199,8 +199,9 @@ extension AppState {
       quitAsked = true
       message = .untilKey(
         .warning,
-        "a sign-in is under way: press \(keyName(.quit, in: context)) again to quit and abandon "
-          + "it, or \(keyName(.back, in: .signIn)) to cancel only the sign-in", now: now)
+        // One row at 80 columns: the sign-in's own lines stay in view.
+        "sign-in under way: \(keyName(.quit, in: context)) again quits and abandons it, "
+          + "\(keyName(.back, in: .signIn)) cancels only the sign-in", now: now)
       return []
     }
     quitRequestedAt = now
