@@ -153,16 +153,10 @@ extension AccountBook {
           !current.needsSignIn, current.tokens.expiresAt.map({ $0 > now }) ?? true
         {
           try? await vault.releaseRefresh(lease)
-          // The UI's `r` (an infinite minimum) says why nothing happened its own way.
-          var shortfall: TokenShortfall?
-          if minimumValidity.isFinite, let expiresAt = current.tokens.expiresAt,
-            let account = try? name(of: current)
-          {
-            shortfall = TokenShortfall(
-              account: account, secondsLeft: Int(expiresAt.timeIntervalSince(now).rounded(.down)),
-              minimumValidity: Int(minimumValidity))
-          }
-          return (token, current, shortfall)
+          return (
+            token, current,
+            shortfall(of: current, minimumValidity, now: now, cause: .refreshInterrupted)
+          )
         }
         let refreshed: AccountRecord
         do {
@@ -171,10 +165,12 @@ extension AccountBook {
         } catch .vault(.noRoomForRefresh(let path, let detail)) {
           // Nothing was sent. While the access token lasts, hand it out (as above); a refresh
           // asked for whatever the expiry (the UI's `r`) is told why it did not happen.
+          let failure = VaultError.noRoomForRefresh(path: path, detail: detail)
           if minimumValidity.isFinite, let token = Self.unexpired(current, now: now) {
-            return (token, current, nil)
+            let cause = TokenShortfall.Cause.noRoom(reason: failure.description)
+            return (token, current, shortfall(of: current, minimumValidity, now: now, cause: cause))
           }
-          throw .vault(.noRoomForRefresh(path: path, detail: detail))
+          throw .vault(failure)
         }
         return (refreshed.tokens.accessToken ?? "", refreshed, nil)
       case .keptAside(let kept):
@@ -192,6 +188,21 @@ extension AccountBook {
         record = try await vaulted { vault throws(VaultError) in try await vault.account(id) }
       }
     }
+  }
+
+  /// What a token of `record` handed out under `minimumValidity` lacks, for `cause`; nil for
+  /// the UI's `r` (an infinite minimum), which says why nothing happened its own way, or a
+  /// record without an expiry or a readable name.
+  private func shortfall(
+    of record: AccountRecord, _ minimumValidity: TimeInterval, now: Date,
+    cause: TokenShortfall.Cause
+  ) -> TokenShortfall? {
+    guard minimumValidity.isFinite, let expiresAt = record.tokens.expiresAt,
+      let account = try? name(of: record)
+    else { return nil }
+    return TokenShortfall(
+      account: account, secondsLeft: Int(expiresAt.timeIntervalSince(now).rounded(.down)),
+      minimumValidity: Int(exactly: minimumValidity.rounded(.up)) ?? Int.max, cause: cause)
   }
 
   /// The access token of `record` while it has not expired (whatever minimum was asked), nil

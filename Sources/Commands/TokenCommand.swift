@@ -24,7 +24,8 @@ struct TokenCommand: AsyncParsableCommand {
       (its process killed; docs/scripting.md, "Interrupting a refresh"), the refresh token may
       be spent and is not sent again while the access token lasts: that token is printed even
       with less than --min-valid left (exit 0), and standard error says how long it lasts,
-      why, and what to do. When `authtui agent` runs for this
+      why, and what to do; so too when the disk has no room for a refresh's answer (nothing
+      is sent). When `authtui agent` runs for this
       vault, it answers instead and no passphrase is needed; AUTHTUI_NO_AGENT=1 skips it.
       Without it, calls at once take turns at the vault's key derivation (128 MiB each), as
       many at a time as the cores and memory allow, and say so when they wait over 2 s.

@@ -81,6 +81,35 @@ import Testing
     await lane.stop()
   }
 
+  @Test func aTokenShortOfMinValidWithNoRoomToRefreshIsHandedOutWithWhy() async throws {
+    let lane = try await FaultLane.start()
+    // The token lasts an hour; a day is asked for, so the call must refresh, and there is no
+    // room for the answer: the token that lasts is handed out, and standard error says why.
+    let command = ["token", "sandbox/alice", "--min-valid", "86400"]
+    let counting = try await lane.trial()
+    try await counting.signIn()
+    let operations = try await counting.operations(command)
+    let allocation = try #require(
+      operations.firstIndex { $0.hasSuffix(" allocate vault.db-refresh") }, "\(operations)")
+
+    let trial = try await lane.trial()
+    try await trial.signIn()
+    let before = await lane.stat("refreshes")
+    let short = try await trial.run(command, fault: "\(allocation + 1)+:ENOSPC")
+    #expect(short.status == 0, "\(short.stderr)")
+    #expect(await trial.providerAccepts(short.stdout.trimmingCharacters(in: .newlines)))
+    #expect(short.stderr.hasPrefix("authtui: sandbox/alice's token is valid for "))
+    #expect(
+      short.stderr.hasSuffix(
+        " more, less than --min-valid 86400 asks: there is no room on the disk to store a "
+          + "refreshed token safely (\(trial.vaultPath)-refresh could not be given its 1088 "
+          + "KiB: No space left on device), so nothing was sent to the provider and the tokens "
+          + "are as they were: free space on that disk, then run the command again\n"),
+      "\(short.stderr)")
+    #expect(await lane.stat("refreshes") == before)
+    await lane.stop()
+  }
+
   @Test func aSignOutWhoseDeleteFailsAfterRevocationNeverHandsOutARevokedToken() async throws {
     let lane = try await FaultLane.start()
     let counting = try await lane.trial()
