@@ -107,6 +107,8 @@ public actor AccountsEnvironment: AppEnvironment {
             _ = try await book.rename(AccountReference(account), to: label)
             return try await accounts()
           }))
+    case .checkVaultWritable(let id):
+      return .vaultWritable(id, await writeProblem())
     case .startSignIn(let id, let provider, let method, let label):
       return .signedIn(
         id,
@@ -228,6 +230,18 @@ public actor AccountsEnvironment: AppEnvironment {
       }
       await ready(opened)
       return .unlocked
+    }
+  }
+
+  /// Why the open vault cannot be written (`login`'s check: the read-only file, folder or file
+  /// system and the fix), or nil when it can; asked before a sign-in starts. Cheap: no unlock,
+  /// a few `stat`s. A vault not open here is left to the sign-in, which says so itself.
+  private func writeProblem() async -> AccountsError? {
+    guard let vault else { return nil }
+    do throws(VaultError) {
+      return try await vault.writeProblem().map(AccountsError.vault)
+    } catch {
+      return .vault(error)
     }
   }
 

@@ -58,7 +58,7 @@ import Testing
       ], "\(rows)")
     // Enter signs in with the provider on the row chosen, in the order shown.
     driver.press(.down, .down, .down)
-    let started = driver.press(.enter)
+    let started = driver.passWriteCheck(driver.press(.enter))
     guard case .startSignIn(_, let provider, _, _)? = started.first else {
       Issue.record("Enter did not start a sign-in: \(started)")
       return

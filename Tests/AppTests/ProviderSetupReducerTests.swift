@@ -127,7 +127,8 @@ import Testing
       Issue.record("Enter did not save")
       return
     }
-    let next = driver.finish(id, .providerSaved(.success(Self.saved("hivesigner"))))
+    let next = driver.passWriteCheck(
+      driver.finish(id, .providerSaved(.success(Self.saved("hivesigner")))))
     guard case .startSignIn(_, "hivesigner", .pkce, nil)? = next.first else {
       Issue.record("no sign-in after the save: \(next)")
       return

@@ -36,7 +36,7 @@ import Testing
     driver.advance(60)
     #expect(driver.text == frame)
 
-    let retried = driver.press(.character("r"))
+    let retried = driver.passWriteCheck(driver.press(.character("r")))
     guard case .startSignIn(let fresh, "work", .pkce, nil) = retried.first, retried.count == 1
     else {
       Issue.record("r did not start a new attempt: \(retried)")
@@ -392,7 +392,7 @@ extension AppState {
     #expect(started.isEmpty)
     #expect(driver.state.context == .flowChoice)
     #expect(driver.text.contains("Label: carol"))
-    let attempt = driver.press(.enter)
+    let attempt = driver.passWriteCheck(driver.press(.enter))
     guard case .startSignIn(_, "work", .pkce, "carol") = attempt.first else {
       Issue.record("Enter did not sign in again as carol: \(attempt)")
       return
@@ -402,7 +402,7 @@ extension AppState {
   @Test func aProviderWithOneFlowSignsInAgainAtOnce() {
     var driver = Driver()
     driver.select("dave")
-    let started = driver.press(.character("s"))
+    let started = driver.passWriteCheck(driver.press(.character("s")))
     guard case .startSignIn(_, "hivesigner", .pkce, "dave") = started.first else {
       Issue.record("s did not sign in to Hivesigner again as dave: \(started)")
       return
@@ -439,7 +439,7 @@ extension AppState {
     driver.press(.control("u"))
     driver.type("team")
     driver.press(.enter)
-    let started = driver.press(.home, .enter)
+    let started = driver.passWriteCheck(driver.press(.home, .enter))
     guard case .startSignIn(_, "hivesigner", .pkce, "team") = started.first else {
       Issue.record("the sign-in did not take the label: \(started)")
       return
@@ -499,7 +499,7 @@ extension AppState {
     #expect(driver.text.contains("approves as second"))
     // Work SSO is the last provider, above "Other provider…"; its flow choice, then the
     // browser flow.
-    driver.press(.end, .up, .enter, .enter)
+    driver.passWriteCheck(driver.press(.end, .up, .enter, .enter))
     let started = try #require(
       driver.effects.last { if case .startSignIn = $0 { true } else { false } })
     guard case .startSignIn(let id, "work", .pkce, "second") = started else {
@@ -553,7 +553,7 @@ extension AppState {
     var driver = Self.demo()
     // Work SSO (the fourth provider), its second flow, with the approver set to decline.
     driver.press(.character("a"), .character("m"), .home, .down, .down, .down, .enter, .down)
-    let started = driver.press(.enter)
+    let started = driver.passWriteCheck(driver.press(.enter))
     guard case .startSignIn(let id, "work", .device, nil)? = started.first else {
       Issue.record("the device sign-in did not start: \(started)")
       return

@@ -49,6 +49,10 @@ public enum Effect: Sendable, Equatable {
   case changePassphrase(RequestID, current: SecretText, new: SecretText)
   /// Give the account the label `label` (`AccountBook.rename`): `.renamed`.
   case rename(RequestID, AccountName, label: String)
+  /// Look whether the open vault can be written (`Vault.writeProblem`: cheap, no unlock), so
+  /// that a sign-in whose tokens could not be kept is refused before any request is sent or
+  /// code shown; asked under the attempt's id: `.vaultWritable`.
+  case checkVaultWritable(RequestID)
   /// Start a sign-in attempt; its progress comes back as `.signInProgress` under the same id,
   /// and its end as `.signedIn`. The account is stored only when the attempt succeeds.
   case startSignIn(RequestID, provider: ProviderID, method: SignInFlow, label: String?)

@@ -38,6 +38,9 @@ public enum Response: Sendable {
   /// The account a sign-in stored, and whether its label is only an opaque identifier, or why
   /// there is none (`.startSignIn`).
   case signedIn(RequestID, Result<SignedInSummary, AccountsError>)
+  /// The vault can be written (nil), or why not: `.vault(.readOnly)` with the read-only file,
+  /// folder or file system and the fix (`.checkVaultWritable`).
+  case vaultWritable(RequestID, AccountsError?)
   /// The pasted redirect was taken (nil), or why not (`.submitRedirect`).
   case redirectSubmitted(RequestID, AccountsError?)
   /// The browser was started, or could not be (`.openSignInPage`, `.openSignOutPage`).
@@ -80,7 +83,8 @@ public enum Response: Sendable {
       .providerSetupSaved(let id, _, _), .providersWatched(let id, _),
       .issuerDiscovered(let id, _, _), .providerAdded(let id, _), .renamed(let id, _, _, _),
       .vaultPassphraseChanged(let id, _),
-      .signedIn(let id, _), .redirectSubmitted(let id, _), .pageOpened(let id, _),
+      .signedIn(let id, _), .vaultWritable(let id, _), .redirectSubmitted(let id, _),
+      .pageOpened(let id, _),
       .copied(let id, _), .refreshed(let id, _, _), .refreshedAhead(let id, _, _),
       .vaultWatched(let id, _), .damagedRemoved(let id, _, _), .signedOut(let id, _, _),
       .signOutFactsLearned(let id, _, _), .defaultSet(let id, _, _, _), .exported(let id, _),

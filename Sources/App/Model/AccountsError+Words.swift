@@ -28,9 +28,15 @@ extension AccountsError {
   /// without the command line's "start a new sign-in" advice, which the retry key replaces;
   /// any other failure in its full sentence, which names its own fix.
   /// `labelKey` names the key that chooses another label on the provider choice, `backKey`
-  /// the one that goes back to it.
-  func signInEnding(provider: String, backKey: String = "Esc", labelKey: String = "l") -> String {
+  /// the one that goes back to it; `started` is false for an attempt refused before it asked
+  /// the provider anything (a vault that cannot be written).
+  func signInEnding(
+    provider: String, backKey: String = "Esc", labelKey: String = "l", started: Bool = true
+  ) -> String {
     switch self {
+    case .vault(.readOnly) where !started:
+      return "The sign-in to \(provider) was not started, since its tokens could not be kept: "
+        + message
     case .labelTaken(let account):
       // The command line's "another --label": here the label is chosen on the provider choice.
       return "\(account) belongs to another user of the provider; nothing was stored. Go back "

@@ -46,6 +46,8 @@ extension AppState {
       return providerSetupSaved(id, provider: provider, result, now: now)
     case .signedIn(let id, let result):
       return signInFinished(id, result, now: now)
+    case .vaultWritable(let id, let problem):
+      return vaultChecked(id, problem)
     case .vaultPassphraseChanged(let id, let result):
       vaultPassphraseChanged(id, result, now: now)
     case .renamed(let id, let name, let label, let result):

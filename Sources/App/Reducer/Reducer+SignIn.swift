@@ -139,20 +139,41 @@ extension AppState {
   }
 
   /// Starts a fresh attempt (new id, fresh secrets in the environment) on the sign-in screens,
-  /// for the label the sign-in has.
+  /// for the label the sign-in has: first the look whether the vault can keep its tokens
+  /// (`vaultChecked` starts the sign-in itself), so that nothing is asked of the provider, and
+  /// no address or code shown, for tokens a read-only vault would drop.
   mutating func startAttempt(provider: ProviderSummary, method: SignInFlow, now: Date)
     -> [Effect]
   {
     let id = newRequest()
     var attempt = SignInAttemptState(id: id, provider: provider, method: method, startedAt: now)
-    var label: String?
     let demo = configuration.demoApprover != nil
     updateSignIn { signIn in
-      label = signIn.label
       if demo { attempt.demoAnswer = DemoAnswer(signIn.demoChoice, label: signIn.label) }
       signIn.step = .attempt(attempt)
     }
-    return [.startSignIn(id, provider: provider.id, method: method, label: label)]
+    return [.checkVaultWritable(id)]
+  }
+
+  /// The vault's answer for attempt `id`: the sign-in starts when the vault can be written;
+  /// when it cannot, the attempt ends before it began, its screen saying why and how to fix
+  /// it (the retry key looks again). An answer for an attempt gone or replaced is dropped.
+  mutating func vaultChecked(_ id: RequestID, _ problem: AccountsError?) -> [Effect] {
+    guard let attempt = attempt(id), attempt.isRunning, attempt.progress == nil else { return [] }
+    if let problem {
+      updateAttempt(id) { state in
+        state.failure = problem
+        return []
+      }
+      return []
+    }
+    var label: String?
+    for panel in panels {
+      if case .signIn(let signIn) = panel, case .attempt(let shown) = signIn.step, shown.id == id {
+        label = signIn.label
+      }
+    }
+    return [.startSignIn(id, provider: attempt.provider.id, method: attempt.method, label: label)]
   }
 
   private mutating func attemptCommand(

@@ -225,7 +225,8 @@ enum SignInView {
       // and the way to a fresh one stay.
       let ending = failure.signInEnding(
         provider: name, backKey: state.keyName(.back, in: .signIn),
-        labelKey: state.keyName(.editLabel, in: .providerChoice))
+        labelKey: state.keyName(.editLabel, in: .providerChoice),
+        started: attempt.progress != nil)
       page.wrapped("✗ " + ending, role: .statusError, in: &buffer)
       page.skip()
       page.wrapped(

@@ -69,6 +69,7 @@ extension Response {
     case (.refreshAhead(let id, let name), .account(let result)):
       return .refreshedAhead(id, name, result)
     case (.startSignIn(let id, _, _, _), .signedIn(let result)): return .signedIn(id, result)
+    case (.checkVaultWritable(let id), .done(let problem)): return .vaultWritable(id, problem)
     case (.discoverIssuer(let id, let issuer), .issuerDiscovered(let result)):
       return .issuerDiscovered(id, issuer: issuer, result)
     case (.addProvider(let id, _, _, _), .providerAdded(let result)):
@@ -102,7 +103,8 @@ extension Effect {
     switch self {
     case .start, .followNews, .redraw: return nil
     case .unlock(let id, _), .createVault(let id, _), .loadAccounts(let id),
-      .loadProviders(let id), .startSignIn(let id, _, _, _), .cancel(let id),
+      .loadProviders(let id), .startSignIn(let id, _, _, _), .checkVaultWritable(let id),
+      .cancel(let id),
       .submitRedirect(let id, _, _), .openSignInPage(let id, _, _), .openSignOutPage(let id, _),
       .copyText(let id, _, _), .copyToken(let id, _), .refresh(let id, _),
       .refreshAhead(let id, _), .watchVault(let id), .signOut(let id, _),

@@ -29,12 +29,18 @@ actor FakeEnvironment: AppEnvironment {
   private(set) var savedClientIDs: [ProviderID: String] = [:]
   let clipboard: TerminalClipboard?
   let access: VaultAvailability
+  /// Sign-ins asked for (`.startSignIn`).
+  private(set) var signInsStarted = 0
+  /// What `.checkVaultWritable` answers: nil for a vault that can be written.
+  let writeProblem: AccountsError?
 
   init(
     accounts: [AccountSummary] = Fixtures.accounts, access: VaultAvailability = .unlocked,
     holdRefreshes: Bool = false, holdDiscoveries: Bool = false,
-    clipboard: TerminalClipboard? = nil, providers: [ProviderSummary] = Fixtures.providers
+    clipboard: TerminalClipboard? = nil, providers: [ProviderSummary] = Fixtures.providers,
+    writeProblem: AccountsError? = nil
   ) {
+    self.writeProblem = writeProblem
     self.accounts = accounts
     self.holdDiscoveries = holdDiscoveries
     self.providers = providers
@@ -85,7 +91,10 @@ actor FakeEnvironment: AppEnvironment {
         return ready
       }
       return .providerSetupSaved(id, provider, .success(providers))
+    case .checkVaultWritable(let id):
+      return .vaultWritable(id, writeProblem)
     case .startSignIn(let id, let provider, _, _):
+      signInsStarted += 1
       return .signedIn(
         id,
         await AccountsError.result(

@@ -252,10 +252,20 @@ struct Driver {
       for _ in 0..<position { press(.down) }
       started = press(.enter)
     }
-    for effect in started {
+    for effect in passWriteCheck(started) {
       if case .startSignIn(let id, _, _, _) = effect { return id }
     }
     return nil
+  }
+
+  /// `effects` with the vault's write check (`.checkVaultWritable`) answered "it can be
+  /// written", and the effects that answer asked for in its place (the sign-in's start).
+  @discardableResult
+  mutating func passWriteCheck(_ effects: [Effect]) -> [Effect] {
+    effects.flatMap { effect -> [Effect] in
+      guard case .checkVaultWritable = effect else { return [effect] }
+      return send(.finished(effect, .done(nil)))
+    }
   }
 
   /// Selects bob's account and presses `c`: the copy's request; nil, with an issue recorded,
