@@ -42,8 +42,9 @@ package enum AgentHandover {
     -> Readiness
   {
     await onOwnThread {
-      guard UnixSocket.sendAll(key.bytes, to: fd) else { return .ended }
-      shutdown(fd, Int32(SHUT_WR))
+      // An agent that refuses before it reads the key (a setting it rejects) says why and
+      // closes: the key then cannot be sent, and its line is read all the same.
+      if UnixSocket.sendAll(key.bytes, to: fd) { shutdown(fd, Int32(SHUT_WR)) }
       guard let line = readLine(from: fd, timeout: timeout) else { return .timedOut }
       switch line.isEmpty ? nil : AgentResponse(parsing: line) {
       case .pong(let pid, let vault)?: return .listening(pid: pid, vault: vault)
