@@ -35,6 +35,20 @@ extension ScreenSnapshotTests {
     return driver
   }
 
+  /// The issuer form after Enter, its registration refused by the server with `code` and
+  /// `description`.
+  private func refused(size: Size, code: String, description: String) throws -> Driver {
+    var driver = discovered(try IssuerFixtures.summary(), size: size)
+    guard case .addProvider(let id, _, _, _)? = driver.press(.enter).first else { return driver }
+    driver.finish(
+      id,
+      .providerAdded(
+        .failure(
+          .registration(
+            .registrationFailed(.refused(code: code, description: description))))))
+    return driver
+  }
+
   @Test(arguments: sizes) func issuerFoundWithRegistration(size: Size) throws {
     let driver = discovered(try IssuerFixtures.summary(), size: size)
     #expect(driver.text.contains("✓ authtui can register itself there"))
@@ -49,15 +63,8 @@ extension ScreenSnapshotTests {
 
   @Test(arguments: sizes + [AppView.minimumSize])
   func issuerFormWithARefusedRegistration(size: Size) throws {
-    var driver = discovered(try IssuerFixtures.summary(), size: size)
-    guard case .addProvider(let id, _, _, _)? = driver.press(.enter).first else { return }
-    driver.finish(
-      id,
-      .providerAdded(
-        .failure(
-          .registration(
-            .registrationFailed(
-              .refused(code: "invalid_client_metadata", description: "vendor_tenant missing"))))))
+    let driver = try refused(
+      size: size, code: "invalid_client_metadata", description: "vendor_tenant missing")
     #expect(driver.text.contains("✗ The server refused authtui's registration"))
     // No "✓ authtui can register itself" beside the refusal, nor a placeholder that says so.
     #expect(!driver.text.contains("can register itself"), "\(driver.text)")
@@ -67,16 +74,9 @@ extension ScreenSnapshotTests {
 
   @Test func issuerFormWithALongRefusalShowsItWholeOnTheSmallestScreen() throws {
     let size = AppView.minimumSize
-    var driver = discovered(try IssuerFixtures.summary(), size: size)
-    guard case .addProvider(let id, _, _, _)? = driver.press(.enter).first else { return }
-    let description = "a software statement is required"
-    driver.finish(
-      id,
-      .providerAdded(
-        .failure(
-          .registration(
-            .registrationFailed(
-              .refused(code: "invalid_software_statement", description: description))))))
+    let driver = try refused(
+      size: size, code: "invalid_software_statement",
+      description: "a software statement is required")
     #expect(driver.text.contains("Enter"), "\(driver.text)")
     #expect(driver.text.contains("saves it."), "\(driver.text)")
     Snapshot.check(driver.frame, Self.name("other-provider-long-refusal", size))
