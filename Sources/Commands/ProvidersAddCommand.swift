@@ -236,7 +236,7 @@ struct ProvidersAddCommand: AsyncParsableCommand {
       }
       let shown = ConfigurationLocation.display(file)
       var deletion: ReplacedDeletion?
-      var oldClientAccounts: Result<[String], CommandFailure>?
+      var oldClientAccounts: Result<[ProviderAccounts.Held], CommandFailure>?
       if let replaced {
         deletion = await Self.delete(replaced, file: shown, transport: transport)
         // Their refresh tokens belong to the old client, which the new file does not name.

@@ -54,15 +54,16 @@ struct ProvidersRemoveCommand: AsyncParsableCommand {
             isPreset: ProviderCatalog.presets[id.rawValue]?.id == id))
       }
       if !force {
-        let accounts = try await Self.accounts(of: id, global, console: console)
-        guard accounts.isEmpty else {
-          let shown = accounts.prefix(5).joined(separator: ", ")
+        let accounts = try await ProviderAccounts.held(
+          of: id, global, console: console, unlock: .asking)
+        if let first = accounts.first {
+          let shown = accounts.prefix(5).map(\.shown).joined(separator: ", ")
           let more = accounts.count > 5 ? " and \(accounts.count - 5) more" : ""
           throw CommandFailure(
             exitCode: .failure,
             message: "the vault holds \(accounts.count == 1 ? "an account" : "accounts") of "
               + "\(id) (\(shown)\(more)); sign \(accounts.count == 1 ? "it" : "them") out first "
-              + "(`authtui logout \(accounts[0])`), or remove the provider anyway with --force",
+              + "(`\(first.signOutCommand)`), or remove the provider anyway with --force",
             code: "provider_in_use")
         }
       }
@@ -106,42 +107,6 @@ struct ProvidersRemoveCommand: AsyncParsableCommand {
       console.err(error.line)
       return error.exitCode
     }
-  }
-
-  /// The names of the accounts of provider `id`: from a running agent, else from the vault
-  /// (none when there is no vault file).
-  private static func accounts(of id: ProviderID, _ global: GlobalOptions, console: Console)
-    async throws(CommandFailure) -> [String]
-  {
-    if let answer = await AgentAnswer.ask(
-      .list, global, timeout: AgentAnswer.accountsTimeout, \.listing),
-      case .success(let listing) = answer
-    {
-      return names(of: id, in: listing)
-    }
-    let location = VaultAccess.location(global)
-    guard FileManager.default.fileExists(atPath: location.path) else { return [] }
-    let book = try await AccountAccess.book(
-      global, console: console, providers: .provider(id.rawValue))
-    let listing: AccountListing
-    do {
-      listing = try await book.listing()
-    } catch {
-      throw AccountAccess.failure(error)
-    }
-    let readable = listing.accounts.filter { $0.providerID == id.rawValue }.map {
-      AccountName(provider: id, label: $0.label).description
-    }
-    let damaged = listing.damaged.filter { $0.providerID == id.rawValue }.map(\.reference)
-    return readable + damaged
-  }
-
-  /// The names of the accounts of provider `id` in `listing` (an agent's), the damaged ones'
-  /// as far as their names read.
-  static func names(of id: ProviderID, in listing: AgentListing) -> [String] {
-    let damaged = listing.damaged.filter { $0.name?.hasPrefix(id.rawValue + "/") == true }
-    return listing.accounts.filter { $0.name.provider == id }.map(\.name.description)
-      + damaged.compactMap(\.name)
   }
 
   static func failure(_ error: ProviderRemovalError) -> CommandFailure {

@@ -838,6 +838,47 @@ import Testing
     await cli.stop()
   }
 
+  /// A damaged account of the provider keeps it too, named as `list` names it, with the
+  /// command that removes it; a label that is no plain shell word is quoted.
+  @Test func removeNamesDamagedAccountsWithTheCommandThatRemovesThem() async throws {
+    let cli = try await CLIHarness.start()
+    #expect(
+      try await cli.run(["providers", "add", "dyn", "--issuer", Self.url(cli, "/dynamic")])
+        .status == 0)
+    try await cli.login("dyn", as: "carol", ["--label", "my work"])
+    try await cli.login("dyn", as: "bob")
+    let plain = try await cli.run(["providers", "remove", "dyn"])
+    #expect(
+      plain.stderr
+        == "authtui: the vault holds accounts of dyn (dyn/bob, dyn/my work); sign them out "
+        + "first (`authtui logout dyn/bob`), or remove the provider anyway with --force\n")
+    try await VaultFileEditor.flipBit(
+      inCell: "access_token", ofAccount: 2, vaultAt: cli.workspace.vaultPath)
+    let refused = try await cli.run(["providers", "remove", "dyn"])
+    #expect(refused.status == 1)
+    #expect(
+      refused.stderr
+        == "authtui: the vault holds accounts of dyn (dyn/my work, #2 (dyn/bob)); sign them "
+        + "out first (`authtui logout 'dyn/my work'`), or remove the provider anyway with "
+        + "--force\n")
+    let removed = try await cli.run(["logout", "dyn/my work"])
+    #expect(removed.status == 0, "\(removed.stderr)")
+    let damaged = try await cli.run(["providers", "remove", "dyn"])
+    #expect(
+      damaged.stderr
+        == "authtui: the vault holds an account of dyn (#2 (dyn/bob)); sign it out first "
+        + "(`authtui logout '#2' --local-only`), or remove the provider anyway with --force\n")
+    // The agent says the same of the damaged row.
+    let agent = try await AgentProcess.start(cli)
+    let wrong: [String: String?] = ["AUTHTUI_PASSPHRASE": "not the passphrase"]
+    #expect(try await cli.run(["providers", "remove", "dyn"], wrong).stderr == damaged.stderr)
+    #expect(await agent.stop().status == 0)
+    #expect(try await cli.run(["logout", "#2", "--local-only"]).status == 0)
+    let done = try await cli.run(["providers", "remove", "dyn"])
+    #expect(done.status == 0, "\(done.stderr)")
+    await cli.stop()
+  }
+
   /// `providers add ID --replace` over a provider authtui had registered left that
   /// registration at the server, with nothing left to delete it with (its token was in the
   /// file written over). Once the new file is written the old registration is deleted, as
