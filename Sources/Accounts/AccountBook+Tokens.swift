@@ -114,7 +114,8 @@ extension AccountBook {
   }
 
   /// `validTokens(from:…)`, with the shortfall of a token handed out under `minimumValidity`
-  /// because an interrupted refresh may have spent its refresh token.
+  /// because no refresh could be sent: an interrupted one may have spent its refresh token, or
+  /// the vault cannot keep the answer (a full disk, a vault that cannot be written).
   private func validTokensNotingShortfall(
     from stored: AccountRecord, minimumValidity: TimeInterval, startedAt: Date
   ) async throws(AccountsError) -> (
@@ -134,8 +135,20 @@ extension AccountBook {
         throw .signInNeeded(
           try name(of: record), reason: .noRefreshToken(expiresAt: record.tokens.expiresAt))
       }
-      let outcome = try await vaulted { vault throws(VaultError) in
-        try await vault.beginRefresh(of: id, holder: holder, duration: leaseDuration, now: now)
+      let outcome: LeaseOutcome
+      do {
+        outcome = try await vaulted { vault throws(VaultError) in
+          try await vault.beginRefresh(of: id, holder: holder, duration: leaseDuration, now: now)
+        }
+      } catch .vault(.readOnly(let path, let block)) {
+        // A vault that cannot be written cannot keep a refresh's answer: nothing is sent.
+        // While the access token lasts, hand it out, as when the disk is full (below).
+        let failure = VaultError.readOnly(path: path, block)
+        if minimumValidity.isFinite, let token = Self.unexpired(record, now: now) {
+          let cause = TokenShortfall.Cause.cannotStore(reason: failure.description)
+          return (token, record, shortfall(of: record, minimumValidity, now: now, cause: cause))
+        }
+        throw .vault(failure)
       }
       switch outcome {
       case .acquired(let lease, let current):
@@ -167,7 +180,7 @@ extension AccountBook {
           // asked for whatever the expiry (the UI's `r`) is told why it did not happen.
           let failure = VaultError.noRoomForRefresh(path: path, detail: detail)
           if minimumValidity.isFinite, let token = Self.unexpired(current, now: now) {
-            let cause = TokenShortfall.Cause.noRoom(reason: failure.description)
+            let cause = TokenShortfall.Cause.cannotStore(reason: failure.description)
             return (token, current, shortfall(of: current, minimumValidity, now: now, cause: cause))
           }
           throw .vault(failure)

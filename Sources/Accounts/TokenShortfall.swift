@@ -11,9 +11,10 @@ public struct TokenShortfall: Sendable, Equatable {
     /// refresh token may be spent, and trying it again could make the provider revoke the
     /// whole grant ("no blind replay", docs/scripting.md).
     case refreshInterrupted
-    /// The disk holding the vault has no room for the refresh's answer
-    /// (`VaultError.noRoomForRefresh`, whose sentence `reason` is): nothing was sent.
-    case noRoom(reason: String)
+    /// The vault cannot keep the refresh's answer: the disk holding it has no room
+    /// (`VaultError.noRoomForRefresh`) or it cannot be written (`VaultError.readOnly`), whose
+    /// sentence `reason` is. Nothing was sent.
+    case cannotStore(reason: String)
   }
 
   /// The account whose token it is.
@@ -48,7 +49,7 @@ public struct TokenShortfall: Sendable, Equatable {
         + "request was sent, and sending that refresh token again could make the provider "
         + "revoke the sign-in. It is refreshed once it expires; for a longer-lived token now, "
         + "sign in again with `\(AccountsError.signInCommand(for: account))`"
-    case .noRoom(let reason):
+    case .cannotStore(let reason):
       return short + reason
     }
   }
