@@ -53,6 +53,18 @@ extension AccountBook {
     return try await refresh(id, startedAt: startedAt)
   }
 
+  /// `validTokens(for:…)`, with the shortfall when the token has less than `minimumValidity`
+  /// left because no refresh could be sent (`TokenShortfall`), for the caller to say so.
+  public func validTokensNotingShortfall(
+    for id: AccountID, minimumValidity: TimeInterval, startedAt: Date
+  ) async throws(AccountsError) -> (
+    accessToken: String, record: AccountRecord, shortfall: TokenShortfall?
+  ) {
+    let record = try await vaulted { vault throws(VaultError) in try await vault.account(id) }
+    return try await validTokensNotingShortfall(
+      from: record, minimumValidity: minimumValidity, startedAt: startedAt)
+  }
+
   /// `accessToken(for:minimumValidity:startedAt:)` with the account as it stands afterwards
   /// (its expiry, after a refresh the new one), for callers that show or write it too.
   public func validTokens(

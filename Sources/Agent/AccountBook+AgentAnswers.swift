@@ -42,19 +42,19 @@ extension AccountBook {
   /// What `authtui export` writes (and `exec` passes on) for the account `text` names: a token
   /// with `minimumValidity` seconds left at least (refreshed first when needed, a token
   /// obtained after `startedAt` taken as it is), its expiry after any refresh, and the env
-  /// file's default variable (`SIMKL_TOKEN`).
+  /// file's default variable (`SIMKL_TOKEN`), with the note of a `TokenShortfall`.
   package func export(
     named text: String, startedAt: Date, minimumValidity: TimeInterval = 60
   ) async throws(AccountsError) -> AgentExport {
     let account = try await account(named: text)
-    let (token, stored) = try await validTokens(
+    let (token, stored, shortfall) = try await validTokensNotingShortfall(
       for: account.id, minimumValidity: minimumValidity, startedAt: startedAt)
     let provider = try providerID(named: account.providerID)
     return AgentExport(
       account: AccountName(provider: provider, label: account.label), token: token,
       expiresAt: stored.tokens.expiresAt,
       variable: EnvFile.defaultVariableName(provider: provider, label: nil),
-      tokenType: stored.tokens.isDPoPBound ? "DPoP" : "Bearer")
+      tokenType: stored.tokens.isDPoPBound ? "DPoP" : "Bearer", note: shortfall?.message)
   }
 
   /// Signs out the account `text` names, as `authtui logout` does: a readable account is

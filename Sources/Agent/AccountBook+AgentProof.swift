@@ -13,13 +13,13 @@ extension AccountBook {
     minimumValidity: TimeInterval = 60
   ) async throws(AccountsError) -> AgentProof {
     let account = try await account(named: text)
-    let (token, stored) = try await validTokens(
+    let (token, stored, shortfall) = try await validTokensNotingShortfall(
       for: account.id, minimumValidity: minimumValidity, startedAt: startedAt)
     let name = try stored.accountName
     guard stored.tokens.isDPoPBound else {
-      return AgentProof(account: name, token: token, proof: nil)
+      return AgentProof(account: name, token: token, proof: nil, note: shortfall?.message)
     }
     let proof = try await resourceProof(for: stored, accessToken: token, method: method, url: url)
-    return AgentProof(account: name, token: token, proof: proof)
+    return AgentProof(account: name, token: token, proof: proof, note: shortfall?.message)
   }
 }

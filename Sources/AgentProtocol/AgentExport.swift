@@ -16,18 +16,22 @@ public struct AgentExport: Sendable, Equatable {
   /// only with proofs of a key the vault keeps, else `Bearer` (also when an agent of the
   /// release before leaves it out).
   public let tokenType: String
+  /// A sentence for standard error when the token has less validity left than was asked for
+  /// (`note`: a `TokenShortfall`'s); nil otherwise, when the member is left out.
+  public let note: String?
 
   /// `account`'s `token`, expiring at `expiresAt`, written as `variable` by default, of
-  /// `tokenType`.
+  /// `tokenType`, with `note` to say.
   public init(
     account: AccountName, token: String, expiresAt: Date?, variable: String,
-    tokenType: String = "Bearer"
+    tokenType: String = "Bearer", note: String? = nil
   ) {
     self.account = account
     self.token = token
     self.expiresAt = expiresAt
     self.variable = variable
     self.tokenType = tokenType
+    self.note = note
   }
 
   /// True when the token is DPoP-bound: a copy of it is useless without proofs.
@@ -41,6 +45,7 @@ public struct AgentExport: Sendable, Equatable {
     ]
     // Left out for a Bearer token: the answer of the release before, which it means.
     if tokenType != "Bearer" { members.append(("token_type", .string(tokenType))) }
+    if let note { members.append(("note", .string(note))) }
     return .object(members)
   }
 
@@ -58,6 +63,6 @@ public struct AgentExport: Sendable, Equatable {
     }
     self.init(
       account: account, token: token, expiresAt: expiresAt, variable: variable,
-      tokenType: tokenType)
+      tokenType: tokenType, note: members["note"]?.stringValue)
   }
 }

@@ -16,12 +16,16 @@ public struct AgentProof: Sendable, Equatable {
   public let token: String
   /// The proof for the request (`proof`); nil for a Bearer token, which takes none.
   public let proof: String?
+  /// A sentence for standard error when the token has less validity left than was asked for
+  /// (`note`: a `TokenShortfall`'s); nil otherwise, when the member is left out.
+  public let note: String?
 
-  /// `account`'s `token`, with `proof` when it is DPoP-bound.
-  public init(account: AccountName, token: String, proof: String?) {
+  /// `account`'s `token`, with `proof` when it is DPoP-bound, and `note` to say.
+  public init(account: AccountName, token: String, proof: String?, note: String? = nil) {
     self.account = account
     self.token = token
     self.proof = proof
+    self.note = note
   }
 
   /// The token's scheme (`token_type`): `DPoP` with a proof, else `Bearer`.
@@ -33,13 +37,14 @@ public struct AgentProof: Sendable, Equatable {
   public var headerLines: String { headers.lines }
 
   /// The token and its proof, as the front reads them.
-  var headers: ProofHeaders { ProofHeaders(token: token, proof: proof) }
+  var headers: ProofHeaders { ProofHeaders(token: token, proof: proof, note: note) }
 
   var json: OrderedJSON {
-    .object([
-      ("account", .string(account.description)), ("token", .string(token)),
-      ("token_type", .string(tokenType)), ("proof", proof.map(OrderedJSON.string) ?? .null),
-    ])
+    .object(
+      [
+        ("account", .string(account.description)), ("token", .string(token)),
+        ("token_type", .string(tokenType)), ("proof", proof.map(OrderedJSON.string) ?? .null),
+      ] + (note.map { [("note", OrderedJSON.string($0))] } ?? []))
   }
 
   /// Reads the answer's `proof` object; nil when it is not one, or when `token_type` and
@@ -48,7 +53,7 @@ public struct AgentProof: Sendable, Equatable {
     guard let account = members["account"]?.stringValue.flatMap(AccountName.init),
       let headers = ProofHeaders(json: members)
     else { return nil }
-    self.init(account: account, token: headers.token, proof: headers.proof)
+    self.init(account: account, token: headers.token, proof: headers.proof, note: headers.note)
   }
 }
 

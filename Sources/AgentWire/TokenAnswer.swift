@@ -75,11 +75,14 @@ package struct ProofHeaders: Sendable, Equatable {
   package let token: String
   /// The proof (`proof`); nil for a Bearer token, which takes none.
   package let proof: String?
+  /// A sentence for standard error (`note`): less validity left than asked for, and why.
+  package let note: String?
 
-  /// `token`, with `proof` when it is DPoP-bound.
-  package init(token: String, proof: String?) {
+  /// `token`, with `proof` when it is DPoP-bound, and `note` to say.
+  package init(token: String, proof: String?, note: String? = nil) {
     self.token = token
     self.proof = proof
+    self.note = note
   }
 
   /// The token's scheme (`token_type`): `DPoP` with a proof, else `Bearer`.
@@ -107,6 +110,6 @@ package struct ProofHeaders: Sendable, Equatable {
     guard (type == "DPoP") == (proof != nil), type == "DPoP" || type == "Bearer" else {
       return nil
     }
-    self.init(token: token, proof: proof)
+    self.init(token: token, proof: proof, note: members["note"]?.stringValue)
   }
 }

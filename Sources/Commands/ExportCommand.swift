@@ -127,25 +127,30 @@ struct ExportCommand: AsyncParsableCommand {
 
   /// `account`'s token with its expiry and scheme (`AgentExport`), valid for `minimumValidity`
   /// seconds at least: from the agent for this vault when one runs, else from the vault
-  /// unlocked here. What `export`, `exec` and `token --header` start from.
+  /// unlocked here. What `export`, `exec` and `token --header` start from. A token handed out
+  /// with less validity left (`AgentExport.note`) is said on standard error, as `token` says it.
   static func exportable(
     _ account: String, _ global: GlobalOptions, startedAt: Date, minimumValidity: Int = 60,
     console: Console
   ) async throws(CommandFailure) -> AgentExport {
     let operation = AgentRequest.Operation.export(
       account: account, startedAt: startedAt, minimumValidity: minimumValidity)
+    let exportable: AgentExport
     if let answer = await AgentAnswer.ask(
       operation, global, timeout: AgentAnswer.accountsTimeout, \.export)
     {
-      return try answer.get()
+      exportable = try answer.get()
+    } else {
+      let book = try await AccountAccess.book(
+        global, console: console, providers: .account(account))
+      do {
+        exportable = try await book.export(
+          named: account, startedAt: startedAt, minimumValidity: TimeInterval(minimumValidity))
+      } catch {
+        throw AccountAccess.failure(error)
+      }
     }
-    let book = try await AccountAccess.book(
-      global, console: console, providers: .account(account))
-    do {
-      return try await book.export(
-        named: account, startedAt: startedAt, minimumValidity: TimeInterval(minimumValidity))
-    } catch {
-      throw AccountAccess.failure(error)
-    }
+    if let note = exportable.note { console.err("authtui: \(note)") }
+    return exportable
   }
 }

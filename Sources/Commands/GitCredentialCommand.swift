@@ -170,7 +170,7 @@ struct GitCredentialCommand: AsyncParsableCommand {
       .export(account: route.account, startedAt: startedAt), global,
       timeout: AgentAnswer.accountsTimeout, \.export)
     {
-      return try Self.usable(try answer.get())
+      return try Self.usable(try answer.get(), console: console)
     }
     if case .terminal = PassphraseSource.current().origin {
       throw CommandFailure(
@@ -188,13 +188,17 @@ struct GitCredentialCommand: AsyncParsableCommand {
     } catch {
       throw AccountAccess.failure(error)
     }
-    return try Self.usable(exportable)
+    return try Self.usable(exportable, console: console)
   }
 
   /// The token of `exportable`, unless it is DPoP-bound: git would send it as a password
-  /// without the proof it needs.
-  private static func usable(_ exportable: AgentExport) throws(CommandFailure) -> String {
+  /// without the proof it needs. Its note, if any (less validity left than asked for, and
+  /// why), goes to standard error, which git shows.
+  private static func usable(_ exportable: AgentExport, console: Console) throws(CommandFailure)
+    -> String
+  {
     try TokenCommand.refuseBoundToken(exportable, refusing: "git-credential")
+    if let note = exportable.note { console.err("authtui: \(note)") }
     return exportable.token
   }
 

@@ -144,6 +144,7 @@ struct TokenCommand: AsyncParsableCommand {
           throw AccountAccess.failure(error)
         }
       }
+      if let note = proven.note { console.err("authtui: \(note)") }
     } else {
       let exportable = try await ExportCommand.exportable(
         account, global, startedAt: startedAt, minimumValidity: minimumValidity,

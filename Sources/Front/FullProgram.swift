@@ -1,5 +1,6 @@
 import AgentWire
 import Locations
+import Spelling
 
 #if canImport(Glibc)
   import Glibc
@@ -43,6 +44,14 @@ enum FrontOutput {
   @discardableResult
   static func write(_ text: String, to descriptor: Int32) -> Int32 {
     DescriptorWrite.all(text, to: descriptor)
+  }
+
+  /// Writes the agent's `note` (less validity left than asked for, and why) to standard error,
+  /// cleaned and worded as the full program's `Console` says it.
+  static func note(_ note: String) {
+    write(
+      "authtui: " + TerminalText.cleaned(note, keeping: TerminalText.lineBreaksAndTabs) + "\n",
+      to: 2)
   }
 
   /// Writes `text`, the command's result, to standard output and exits: 0 when it was all

@@ -35,14 +35,14 @@ if let shortcut = TokenShortcut(arguments: Array(arguments.dropFirst())),
   where shortcut.target == nil && TerminalText.isClean(token):
     // The token has less validity than asked for: why, on standard error, as the full
     // program says it.
-    _ = FrontOutput.write(
-      "authtui: " + TerminalText.cleaned(note, keeping: TerminalText.lineBreaksAndTabs) + "\n",
-      to: 2)
+    FrontOutput.note(note)
     FrontOutput.deliver(token + "\n")
   case .headers(let headers)?
   where shortcut.target != nil && TerminalText.isClean(headers.token)
     && headers.proof.map(TerminalText.isClean) ?? true:
-    // `--header --for`: the lines the full program prints, the proof signed by the agent.
+    // `--header --for`: the lines the full program prints, the proof signed by the agent,
+    // and its note, if any, as for a token.
+    if let note = headers.note { FrontOutput.note(note) }
     FrontOutput.deliver(headers.lines + "\n")
   case .failure(let failure)?:
     // What the full program prints for the same answer, cleaned as its `Console` cleans it:

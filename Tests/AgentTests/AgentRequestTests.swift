@@ -376,12 +376,23 @@ final class AgentResponseTests: XCTestCase {
         #"{"ok":true,"export":{"account":"work/alice","token":"tok-en","expires_at":null,"variable":"WORK_TOKEN","token_type":"DPoP"}}"#
       ),
       (
+        .export(
+          AgentExport(
+            account: "simkl/alice", token: "tok-en", expiresAt: nil, variable: "SIMKL_TOKEN",
+            note: "short")),
+        #"{"ok":true,"export":{"account":"simkl/alice","token":"tok-en","expires_at":null,"variable":"SIMKL_TOKEN","note":"short"}}"#
+      ),
+      (
         .proof(AgentProof(account: "work/alice", token: "tok-en", proof: "a.b.c")),
         #"{"ok":true,"proof":{"account":"work/alice","token":"tok-en","token_type":"DPoP","proof":"a.b.c"}}"#
       ),
       (
         .proof(AgentProof(account: "simkl/alice", token: "tok-en", proof: nil)),
         #"{"ok":true,"proof":{"account":"simkl/alice","token":"tok-en","token_type":"Bearer","proof":null}}"#
+      ),
+      (
+        .proof(AgentProof(account: "simkl/alice", token: "tok-en", proof: nil, note: "short")),
+        #"{"ok":true,"proof":{"account":"simkl/alice","token":"tok-en","token_type":"Bearer","proof":null,"note":"short"}}"#
       ),
       (
         .defaultChanged(

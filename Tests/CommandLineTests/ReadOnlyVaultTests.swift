@@ -40,16 +40,20 @@ import Vault
 
   /// `authtui ARGUMENTS…` on `vault`, as nobody when the test runs as root.
   static func run(
-    _ cli: CLIHarness, _ arguments: [String], vault: String
+    _ cli: CLIHarness, _ arguments: [String], vault: String,
+    _ changes: [String: String?] = [:]
   ) async throws -> ChildProcess.Result {
-    var command = [Products.authtui]
-    if geteuid() == 0 {
-      let setpriv = ["--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups", "--"]
-      command = ["/usr/bin/setpriv"] + setpriv + command
-    }
+    let command = launcher + [Products.authtui]
     return try await cli.run(
-      Array(command.dropFirst()) + arguments, ["AUTHTUI_VAULT": vault],
-      executable: command[0])
+      Array(command.dropFirst()) + arguments,
+      changes.merging(["AUTHTUI_VAULT": vault]) { _, vault in vault }, executable: command[0])
+  }
+
+  /// What runs a command as nobody when the test runs as root; nothing otherwise.
+  static var launcher: [String] {
+    geteuid() == 0
+      ? ["/usr/bin/setpriv", "--reuid=\(nobody)", "--regid=\(nobody)", "--clear-groups", "--"]
+      : []
   }
 
   /// Makes `sandbox/alice`'s access token in the vault at `path` one that expired a minute ago.
@@ -147,6 +151,61 @@ import Vault
     #expect(login.status == 1)
     #expect(login.stderr == "authtui: \(said)\n")
     #expect(await cli.stat("exchanges") == exchanges)
+    await cli.stop()
+  }
+
+  /// `exec` and `token --header` (alone and `--for`) hand out a token that is still valid but
+  /// short of the minimum with the note `token` gives, from the vault itself and from an agent
+  /// (whose answers carry it as `note`). `export` and git's helper say it the same way (their
+  /// minimum is 60 seconds).
+  @Test(.enabled(if: geteuid() != 0 || access("/usr/bin/setpriv", X_OK) == 0))
+  func everyCommandThatHandsOutAShortTokenSaysWhy() async throws {
+    let (cli, folder, vault) = try await Self.start()
+    #expect(chmod(vault, 0o400) == 0)
+    let why =
+      " more, less than --min-valid 86400 asks: the vault \(vault) cannot be written: the file "
+      + "is read-only; run `chmod 600 '\(vault)'` and try again (listing and valid tokens work "
+      + "without it)\n"
+    let token = try await Self.run(cli, ["token", "sandbox/alice"], vault: vault)
+    let bearer = "Authorization: Bearer " + token.stdout
+    let commands: [(arguments: [String], output: String)] = [
+      (
+        ["exec", "sandbox/alice", "--min-valid", "86400", "--", "printenv", "AUTHTUI_TOKEN_TYPE"],
+        "Bearer\n"
+      ),
+      (["token", "sandbox/alice", "--min-valid", "86400", "--header"], bearer),
+      (
+        [
+          "token", "sandbox/alice", "--min-valid", "86400", "--header", "--for", "GET",
+          "https://api.example/",
+        ], bearer
+      ),
+    ]
+    for (arguments, output) in commands {
+      let local = try await Self.run(cli, arguments, vault: vault)
+      #expect(local.status == 0, "\(arguments): \(local.stderr)")
+      #expect(local.stdout == output, "\(arguments)")
+      #expect(
+        local.stderr.hasPrefix("authtui: sandbox/alice's token is valid for ")
+          && local.stderr.hasSuffix(why), "\(arguments): \(local.stderr)")
+    }
+
+    // The agent's socket in the vault's folder, which (as root) is nobody's.
+    let socket: [String: String?] = ["AUTHTUI_AGENT_SOCKET": folder + "/agent.sock"]
+    let agent = try await AgentProcess.start(
+      cli, [], socket.merging(["AUTHTUI_VAULT": vault]) { $1 }, launcher: Self.launcher)
+    #expect(agent.firstLine != nil)
+    let wrong = socket.merging(["AUTHTUI_PASSPHRASE": "not the passphrase"]) { $1 }
+    for (arguments, output) in commands {
+      let served = try await Self.run(cli, arguments, vault: vault, wrong)
+      #expect(served.status == 0, "\(arguments): \(served.stderr)")
+      #expect(served.stdout == output, "\(arguments)")
+      #expect(
+        served.stderr.hasPrefix("authtui: sandbox/alice's token is valid for ")
+          && served.stderr.hasSuffix(why), "\(arguments): \(served.stderr)")
+    }
+    #expect(await agent.stop().status == 0)
+    #expect(await cli.stat("refreshes") == 0)
     await cli.stop()
   }
 }
