@@ -264,7 +264,9 @@ public actor AccountsEnvironment: AppEnvironment {
   private func changePassphrase(from current: SecretText, to new: SecretText) async
     -> Result<PassphraseChange, PassphraseChangeFailure>
   {
-    guard let vault else { return .failure(.vault("the vault is not open")) }
+    guard let vault else {
+      return .failure(.vault(.vault(.closed(path: setup.location.fileURL.path))))
+    }
     do throws(VaultError) {
       try await vault.unlock(with: Passphrase(current.revealed))
       try await vault.changePassphrase(
@@ -272,7 +274,7 @@ public actor AccountsEnvironment: AppEnvironment {
     } catch .wrongPassphrase {
       return .failure(.wrongCurrent)
     } catch {
-      return .failure(.vault(error.description))
+      return .failure(.vault(.vault(error)))
     }
     let removed = (try? await vault.identifier()).map { UnlockKeyCache.forget(vaultID: $0) }
     return .success(

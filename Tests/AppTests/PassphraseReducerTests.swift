@@ -1,3 +1,4 @@
+import Accounts
 import App
 import Foundation
 import Terminal
@@ -115,8 +116,10 @@ import Testing
     let id = try #require(effects.first.flatMap(\.request))
     driver.press(.escape)
     #expect(driver.state.topPanel == nil)
-    driver.finish(id, .passphraseChanged(.failure(.vault("the vault is busy; try again"))))
-    #expect(driver.state.message?.text == "the vault is busy; try again")
+    let busy = AccountsError.vault(.busy(path: "/v/vault.db"))
+    driver.finish(id, .passphraseChanged(.failure(.vault(busy))))
+    // Another process keeping the vault busy is named with what it stopped.
+    #expect(driver.state.message?.text == "could not change the passphrase: \(busy.message)")
   }
 
   @Test func aWrongCurrentPassphraseAnsweredAfterEscSaysHowToTryAgain() throws {

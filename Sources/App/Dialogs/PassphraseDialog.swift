@@ -1,3 +1,4 @@
+import Accounts
 import Foundation
 import Terminal
 import Theme
@@ -75,15 +76,15 @@ public struct PassphraseChange: Sendable, Equatable {
 public enum PassphraseChangeFailure: Error, Sendable, Equatable {
   /// The current passphrase typed is not the vault's.
   case wrongCurrent
-  /// The vault could not do it: the sentence that says why.
-  case vault(String)
+  /// The vault could not do it, for this reason.
+  case vault(AccountsError)
 
   /// The sentence under the fields.
   public var message: String {
     switch self {
     case .wrongCurrent:
       return "that is not the vault's current passphrase; nothing was changed: type it again"
-    case .vault(let sentence): return sentence
+    case .vault(let failure): return failure.message(failing: "change the passphrase")
     }
   }
 }
