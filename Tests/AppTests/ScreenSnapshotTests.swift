@@ -278,6 +278,20 @@ import Testing
     Snapshot.check(driver.frame, Self.name("sign-out-done", size))
   }
 
+  /// The status line's sentence wraps at 50 columns: the dialog is laid out above it, whole.
+  @Test(arguments: sizes + [AppView.minimumSize])
+  func signOutDoneAtAProviderThatCannotRevoke(size: Size) {
+    var driver = Driver(size: size)
+    driver.select("alice")
+    driver.press(.character("d"))
+    guard case .signOut(let id, _) = driver.press(.enter).first else {
+      Issue.record("Enter did not sign out of simkl/alice")
+      return
+    }
+    driver.finish(id, .signedOut(.success(SignOutReport(revocation: .unsupported))))
+    Snapshot.check(driver.frame, Self.name("sign-out-done-no-revocation", size))
+  }
+
   @Test(arguments: sizes + [AppView.minimumSize])
   func exportToAnEnvFileWithABadVariableName(size: Size) {
     var driver = Driver(size: size)

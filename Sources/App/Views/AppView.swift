@@ -72,12 +72,15 @@ public enum AppView {
   private static func drawReady(
     _ state: AppState, body: Rect, now: Date, in buffer: inout ScreenBuffer
   ) {
-    // The list keeps the selected row above a message that covers the bottom of it.
+    // The list keeps the selected row above a message that covers the bottom of it, and a
+    // panel (a dialog, the sign-in, the details…) is laid out in the rows the message leaves,
+    // so that what it cannot show gives way whole rather than under the message.
     let covered = rowsUnderMessage(state, size: buffer.size)
     let listBody = Rect(
       row: body.top, column: body.left, rows: max(2, body.size.rows - covered),
       columns: body.size.columns)
     ListView.draw(state, body: listBody, now: now, in: &buffer)
+    let body = listBody
     for panel in state.panels {
       switch panel {
       case .details(let name):
