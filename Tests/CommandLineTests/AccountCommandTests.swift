@@ -51,6 +51,23 @@ import Testing
     await cli.stop()
   }
 
+  /// Foundation makes a URL cache folder and a cookie folder in the home folder when a
+  /// session is configured, though authtui keeps neither: a sign-in, a refresh and a sign-out
+  /// leave no folder behind there.
+  @Test func theNetworkLeavesNoFoldersInTheHomeFolder() async throws {
+    let cli = try await CLIHarness.start()
+    let home = cli.folder.path
+    let cacheless: [String: String?] = ["XDG_CACHE_HOME": nil, "XDG_DATA_HOME": nil]
+    #expect(try await cli.run(["login", "sandbox"], cacheless).status == 0)
+    let token = try await cli.run(["token", "sandbox/alice", "--min-valid", "86400"], cacheless)
+    #expect(token.status == 0, "\(token.stderr)")
+    #expect(await cli.stat("refreshes") == 1)
+    #expect(try await cli.run(["logout", "sandbox/alice"], cacheless).status == 0)
+    #expect(!FileManager.default.fileExists(atPath: home + "/.cache"))
+    #expect(!FileManager.default.fileExists(atPath: home + "/.local"))
+    await cli.stop()
+  }
+
   @Test func aDeviceSignInWhosePollGetsA500RetriesAndStillSignsIn() async throws {
     let cli = try await CLIHarness.start()
     await cli.hook("settings", #"{"profile": "oidc", "device_interval": 1}"#)

@@ -36,13 +36,8 @@ public final class URLSessionTransport: Transport {
     self.queue = queue
     let delegate = SessionDelegate()
     self.delegate = delegate
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.httpShouldSetCookies = false
-    configuration.httpCookieAcceptPolicy = .never
-    configuration.urlCache = nil
-    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
     self.session = URLSession(
-      configuration: configuration, delegate: delegate, delegateQueue: queue)
+      configuration: SessionConfiguration.make(), delegate: delegate, delegateQueue: queue)
   }
 
   deinit {
