@@ -6,8 +6,9 @@ extension AgentService {
   /// answers, when the rules say so for its account and `requester`: what they decided, or nil
   /// when it is not held (answered at once). A name that finds no account is not held (the
   /// work itself then fails as it would), nor a request this agent declines (another vault).
-  func confirmation(of request: AgentRequest, for requester: Requester) async
-    -> ConfirmationDesk.Outcome?
+  /// `peer` is the process that connected, which an allowance for 15 minutes is tied to.
+  func confirmation(of request: AgentRequest, for requester: Requester, from peer: AgentPeer)
+    async -> ConfirmationDesk.Outcome?
   {
     let rules = confirmationRules
     guard !rules.holdsNothing, let text = Self.accountHandedOut(by: request.operation),
@@ -17,7 +18,8 @@ extension AgentService {
     else { return nil }
     return await confirmation.confirm(
       account: name, requester: requester.description,
-      forwarded: requester.isForwarded, scope: requester.confirmationScope)
+      forwarded: requester.isForwarded,
+      scope: peer.confirmationScope(forwarded: requester.isForwarded))
   }
 
   /// The account whose token `operation` hands out, as the caller named it.
@@ -50,13 +52,15 @@ extension AgentService {
   }
 }
 
-extension Requester {
-  /// Who an allowance for 15 minutes covers: a local process by its name, a forward by the
-  /// host its remote side names (not by process id: a new connection is a new ssh process).
-  var confirmationScope: String {
-    switch self {
-    case .local(let name, _): return "local:" + name
-    case .forwarded(_, _, let host): return "forwarded:" + (host ?? "")
-    }
+extension AgentPeer {
+  /// Who an allowance for 15 minutes covers, by what the requester cannot choose: a forward
+  /// by the ssh client that relays it (its process id and start time: one ssh session, not
+  /// the host name its remote side claims); a local process by its executable
+  /// (`/proc/PID/exe`), or by its name (`comm`, which a process sets itself) only when the
+  /// executable cannot be read (a process that made itself not dumpable, as authtui does).
+  func confirmationScope(forwarded: Bool) -> String {
+    if forwarded { return "forwarded:\(pid):\(startTime.map(String.init) ?? "?")" }
+    if let executable { return "executable:" + executable }
+    return "name:" + name
   }
 }

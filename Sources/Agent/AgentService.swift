@@ -97,7 +97,7 @@ package actor AgentService {
       activity = request.operation != .questions
       let requester = peer.requester(saying: request.host)
       // A request that hands out a token may first wait for a person (`--confirm`).
-      let held = await confirmation(of: request, for: requester)
+      let held = await confirmation(of: request, for: requester, from: peer)
       let response: AgentResponse? =
         if let held, !held.allowed {
           AgentResponse.failure(failure(.notConfirmed(held, window: confirmation.window)))

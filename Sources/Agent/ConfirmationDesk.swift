@@ -6,8 +6,8 @@ import Foundation
 /// denied. A question nobody answers within `window` is denied too.
 ///
 /// "Allow for 15 minutes" is kept here, in memory, per account and requester (`scope`: who
-/// asks, as far as the agent can tell: a local process by name, a forward by the host it
-/// names), and ends on time.
+/// asks, as far as the agent can tell: a local process by its executable, a forward by its
+/// ssh session; `AgentPeer.confirmationScope`), and ends on time.
 package actor ConfirmationDesk {
   /// What became of a held request.
   package enum Outcome: Sendable, Equatable {

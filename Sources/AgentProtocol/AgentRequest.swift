@@ -74,7 +74,7 @@ public struct AgentRequest: AgentWireRequest, Equatable {
   public let host: String?
 
   /// The longest `host` accepted, in bytes (a DNS name is at most 253).
-  public static let maximumHostBytes = 255
+  public static let maximumHostBytes = ForwardedHost.maximumBytes
 
   /// A request for `operation` about the vault at the canonical path `vault`, from `host`
   /// when it is forwarded from another machine.
@@ -269,10 +269,10 @@ extension AgentRequest {
     -> String?
   {
     guard let value = members["host"] else { return nil }
-    guard let host = value.stringValue, !host.isEmpty, host.utf8.count <= maximumHostBytes
-    else {
+    guard let host = value.stringValue, ForwardedHost.isValid(host) else {
       throw MalformedAgentRequest(
-        "\"host\" must be a host name of 1 to \(maximumHostBytes) bytes")
+        "\"host\" must be a host name of 1 to \(maximumHostBytes) bytes (letters, digits, "
+          + "'.', '-' and '_')")
     }
     return host
   }

@@ -160,9 +160,12 @@ package enum AgentConnection {
     guard let flag = variable(forwardedVariable), !flag.isEmpty, flag != "0" else { return nil }
     var name = [CChar](repeating: 0, count: 256)
     guard gethostname(&name, name.count - 1) == 0 else { return nil }
-    // At most 64 bytes on Linux (HOST_NAME_MAX), well within what the agent accepts.
+    // At most 64 bytes on Linux (HOST_NAME_MAX), well within what the agent accepts; a byte
+    // a host name does not hold (the kernel takes any) is sent as `_`.
     let host = String(
-      decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      decoding: name.prefix { $0 != 0 }.map {
+        ForwardedHost.isHostNameByte(UInt8(bitPattern: $0)) ? UInt8(bitPattern: $0) : 0x5F
+      }, as: UTF8.self)
     return host.isEmpty ? nil : host
   }
 

@@ -145,15 +145,27 @@ final class AgentRequestTests: XCTestCase {
     )
     XCTAssertEqual(try AgentRequest(parsing: request.line), request)
     XCTAssertNil(try AgentRequest(parsing: #"{"op":"ping","vault":"/v.db"}"#).host)
-    for bad in [#""""#, "7", "\"" + String(repeating: "h", count: 256) + "\""] {
+    // A quote, a space or a control character would let the remote write its own words
+    // into the question a person answers.
+    let bad = [
+      #""""#, "7", "\"" + String(repeating: "h", count: 256) + "\"",
+      #""build01\" (as the remote says) — verified: your laptop. \"x""#, #""two words""#,
+      #""tab\there""#, #""caf\u00e9""#,
+    ]
+    for host in bad {
       XCTAssertThrowsError(
-        try AgentRequest(parsing: #"{"op":"ping","vault":"/v.db","host":"# + bad + "}")
+        try AgentRequest(parsing: #"{"op":"ping","vault":"/v.db","host":"# + host + "}")
       ) {
         XCTAssertEqual(
           $0 as? MalformedAgentRequest,
-          MalformedAgentRequest("\"host\" must be a host name of 1 to 255 bytes"))
+          MalformedAgentRequest(
+            "\"host\" must be a host name of 1 to 255 bytes (letters, digits, '.', '-' and "
+              + "'_')"), host)
       }
     }
+    XCTAssertEqual(
+      try AgentRequest(parsing: #"{"op":"ping","vault":"/v.db","host":"Build-01.lan_2"}"#)
+        .host, "Build-01.lan_2")
   }
 
   func testTokenRequestDefaultsToSixtySecondsAndNoStart() throws {
