@@ -30,6 +30,10 @@ package enum AgentRefusal: Sendable {
   /// A sign-out, rename or default change came through a forward (`manage_forwarded`): a
   /// forward lends the remote machine tokens to use, not the accounts to change or revoke.
   case managementFromAfar
+  /// A `status` came through a forward (`status_forwarded`): the agent's status names this
+  /// machine's vault path, every account and which local programs asked for them, none of
+  /// which a forward lends.
+  case statusFromAfar
 
   /// The stable machine name (the answer's `code`); an account's failure is named by the
   /// command line, as for `authtui token`.
@@ -45,6 +49,7 @@ package enum AgentRefusal: Sendable {
     case .confirmationFromAfar: return "confirm_forwarded"
     case .noSuchQuestion: return "no_such_question"
     case .managementFromAfar: return "manage_forwarded"
+    case .statusFromAfar: return "status_forwarded"
     }
   }
 
@@ -73,6 +78,10 @@ package enum AgentRefusal: Sendable {
     case .managementFromAfar:
       return "a forwarded agent hands out tokens, but does not sign out, rename or change the "
         + "default of the accounts it serves; do that on the machine that holds the vault"
+    case .statusFromAfar:
+      return "a forwarded agent hands out tokens, but shows its status (its vault, the "
+        + "requests it answered) only on the machine that holds the vault: run `authtui agent "
+        + "status` there"
     }
   }
 }

@@ -209,6 +209,7 @@ package actor AgentService {
     case .ping:
       return .pong(pid: pid, vault: vaultPath)
     case .status:
+      guard !requester.isForwarded else { return .failure(failure(.statusFromAfar)) }
       return await status()
     case .token(let name, let minimumValidity, let startedAt):
       do {

@@ -61,6 +61,29 @@ final class AgentServiceConfirmationTests: XCTestCase {
     XCTAssertEqual(records.map(\.confirmation), ["nobody to ask", nil])
   }
 
+  /// The status names this machine's vault, every account and the local programs that asked:
+  /// none of it is lent through a forward.
+  func testTheStatusIsRefusedThroughAForward() async throws {
+    let (service, vault, folder) = try await makeService(
+      ConfirmationRules(), desk: ConfirmationDesk(window: 60, command: nil))
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let forwarded = await Self.ask(service, .status, vault: vault, from: Self.ssh)
+    XCTAssertEqual(
+      forwarded,
+      .failure(
+        CommandFailure(
+          exitStatus: 9, code: "status_forwarded",
+          message: "a forwarded agent hands out tokens, but shows its status (its vault, the "
+            + "requests it answered) only on the machine that holds the vault: run `authtui "
+            + "agent status` there")))
+    let claimed = await Self.ask(
+      service, .status, vault: vault, from: AgentServiceTests.curl, host: "build01")
+    XCTAssertEqual(claimed, forwarded)
+    guard
+      case .status? = await Self.ask(service, .status, vault: vault, from: AgentServiceTests.curl)
+    else { return XCTFail("a local status was not answered") }
+  }
+
   func testAForwardedRequestAllowedInTheUIGetsItsTokenAndOnlyALocalPeerMayAnswer() async throws {
     let (service, vault, folder) = try await makeService(
       ConfirmationRules(mode: .forwarded), desk: ConfirmationDesk(window: 600, command: nil))
