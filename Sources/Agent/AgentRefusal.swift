@@ -24,6 +24,10 @@ package enum AgentRefusal: Sendable {
   /// A `questions` or `confirm` request came through a forward (`confirm_forwarded`): only a
   /// process on the agent's machine may answer its questions.
   case confirmationFromAfar
+  /// A `questions` or `confirm` request without the vault's code (`confirm_unproven`): only a
+  /// process that unlocked the vault (an authtui UI) may see or answer the questions, not any
+  /// process of the user, which could otherwise allow its own request.
+  case confirmationUnproven
   /// A `confirm` named no question that waits (`no_such_question`): answered already, or
   /// past its window.
   case noSuchQuestion(Int)
@@ -47,6 +51,7 @@ package enum AgentRefusal: Sendable {
     case .busy: return AgentConnection.busyCode
     case .notConfirmed: return "not_confirmed"
     case .confirmationFromAfar: return "confirm_forwarded"
+    case .confirmationUnproven: return "confirm_unproven"
     case .noSuchQuestion: return "no_such_question"
     case .managementFromAfar: return "manage_forwarded"
     case .statusFromAfar: return "status_forwarded"
@@ -72,6 +77,9 @@ package enum AgentRefusal: Sendable {
     case .confirmationFromAfar:
       return "only a process on the agent's machine may see or answer its questions; this "
         + "request came through a forward"
+    case .confirmationUnproven:
+      return "only an authtui that unlocked this vault may see or answer the agent's questions; "
+        + "this request carried no code of the vault's key (vault_code), or a wrong one"
     case .noSuchQuestion(let id):
       return "no request \(id) waits for confirmation (answered already, or past its "
         + "deadline)"

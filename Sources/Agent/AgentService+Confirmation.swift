@@ -34,13 +34,18 @@ extension AgentService {
     }
   }
 
-  /// The answer to `questions` and `confirm`: only a process on this machine may see or
-  /// answer them, never one whose request came through a forward (it could allow its own).
-  func answerAboutConfirmations(_ operation: AgentRequest.Operation, from requester: Requester)
+  /// The answer to `questions` and `confirm`: only a process on this machine that unlocked
+  /// the vault (its request carries the vault's code: an authtui UI) may see or answer them,
+  /// never one whose request came through a forward, nor any other process of the user:
+  /// either could allow its own request.
+  func answerAboutConfirmations(_ request: AgentRequest, from requester: Requester)
     async -> AgentResponse
   {
     guard !requester.isForwarded else { return .failure(failure(.confirmationFromAfar)) }
-    switch operation {
+    guard let words = AgentRequest.codedWords(of: request.operation, vault: vaultPath),
+      let code = request.vaultCode, await vault.isAgentCode(code, for: words)
+    else { return .failure(failure(.confirmationUnproven)) }
+    switch request.operation {
     case .confirm(let id, let decision):
       guard await confirmation.answer(id, with: decision) else {
         return .failure(failure(.noSuchQuestion(id)))

@@ -240,7 +240,7 @@ package actor AgentService {
     case .list, .export:
       return await answerAboutAccounts(request.operation)
     case .questions, .confirm:
-      return await answerAboutConfirmations(request.operation, from: requester)
+      return await answerAboutConfirmations(request, from: requester)
     }
   }
 }

@@ -72,21 +72,40 @@ public struct AgentRequest: AgentWireRequest, Equatable {
   /// The host name of the machine a forwarded request comes from, as it says (`host`); nil
   /// for a local caller.
   public let host: String?
+  /// For `questions` and `confirm`: the code of `codedWords` under the vault's agent key
+  /// (`vault_code`, `Vault.agentCode`), which only a process that unlocked the vault can
+  /// make; nil for the other operations.
+  public let vaultCode: String?
 
   /// The longest `host` accepted, in bytes (a DNS name is at most 253).
   public static let maximumHostBytes = ForwardedHost.maximumBytes
 
   /// A request for `operation` about the vault at the canonical path `vault`, from `host`
-  /// when it is forwarded from another machine.
-  public init(operation: Operation, vault: String, host: String? = nil) {
+  /// when it is forwarded from another machine, with `vaultCode` for `questions` and
+  /// `confirm`.
+  public init(
+    operation: Operation, vault: String, host: String? = nil, vaultCode: String? = nil
+  ) {
     self.operation = operation
     self.vault = vault
     self.host = host
+    self.vaultCode = vaultCode
   }
 
   /// The same request, from `host`.
   package func from(host: String?) -> AgentRequest {
-    AgentRequest(operation: operation, vault: vault, host: host)
+    AgentRequest(operation: operation, vault: vault, host: host, vaultCode: vaultCode)
+  }
+
+  /// What `vaultCode` is the code of, for `questions` and `confirm`: the operation, its
+  /// question and answer, and the vault, so that a code answers one question one way for one
+  /// vault. Nil for the other operations.
+  public static func codedWords(of operation: Operation, vault: String) -> String? {
+    switch operation {
+    case .questions: return "questions \(vault)"
+    case .confirm(let id, let decision): return "confirm \(id) \(decision.rawValue) \(vault)"
+    default: return nil
+    }
   }
 
   /// The line sent, without its newline.
@@ -140,6 +159,7 @@ public struct AgentRequest: AgentWireRequest, Equatable {
         ("vault", .string(vault)),
       ]
     }
+    if let vaultCode { members.append(("vault_code", .string(vaultCode))) }
     if let host { members.append(("host", .string(host))) }
     return OrderedJSON.object(members).text
   }
@@ -190,7 +210,14 @@ extension AgentRequest {
     }
     let host = try Self.host(in: members)
     let operation = try Self.operation(in: members)
-    self.init(operation: operation, vault: vault, host: host)
+    var vaultCode: String?
+    if Self.codedWords(of: operation, vault: vault) != nil, let value = members["vault_code"] {
+      guard let code = value.stringValue else {
+        throw MalformedAgentRequest("\"vault_code\" must be a string")
+      }
+      vaultCode = code
+    }
+    self.init(operation: operation, vault: vault, host: host, vaultCode: vaultCode)
   }
 
   /// The operation a request's members describe.

@@ -23,10 +23,9 @@ extension CommandLineAccess {
     },
     book: { AccountAccess.book(over: $0, catalog: $1) },
     agentQuestions: { vault, environment in
-      await AgentQuestions.held(for: vault.location.canonicalPath, environment: environment)
+      await AgentQuestions.held(for: vault, environment: environment)
     },
     answerAgentQuestion: { vault, question, decision, environment in
-      await AgentQuestions.answer(
-        question, decision, for: vault.location.canonicalPath, environment: environment)
+      await AgentQuestions.answer(question, decision, for: vault, environment: environment)
     })
 }

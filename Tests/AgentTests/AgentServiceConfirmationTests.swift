@@ -20,12 +20,22 @@ final class AgentServiceConfirmationTests: XCTestCase {
     return (service, vault, folder)
   }
 
+  /// `operation` asked of `service` by `peer`; `questions` and `confirm` carry the code of
+  /// the vault's agent key (as the UI's do) unless `code` says otherwise.
   static func ask(
     _ service: AgentService, _ operation: AgentRequest.Operation, vault: String,
-    from peer: AgentPeer, host: String? = nil
+    from peer: AgentPeer, host: String? = nil, code: String?? = .none
   ) async -> AgentResponse? {
-    await service.answer(
-      .request(AgentRequest(operation: operation, vault: vault, host: host).line), from: peer
+    var vaultCode: String?
+    if case .some(let given) = code {
+      vaultCode = given
+    } else if let words = AgentRequest.codedWords(of: operation, vault: vault) {
+      vaultCode = try? await service.vault.agentCode(for: words)
+    }
+    return await service.answer(
+      .request(
+        AgentRequest(operation: operation, vault: vault, host: host, vaultCode: vaultCode).line),
+      from: peer
     ).flatMap(AgentResponse.init(parsing:))
   }
 
@@ -34,6 +44,13 @@ final class AgentServiceConfirmationTests: XCTestCase {
     AgentResponse?, Never
   > {
     Task { await ask(service, token, vault: vault, from: ssh, host: "build01") }
+  }
+
+  /// A local `token` request from curl, under way.
+  static func localToken(from service: AgentService, vault: String) -> Task<
+    AgentResponse?, Never
+  > {
+    Task { await ask(service, token, vault: vault, from: AgentServiceTests.curl) }
   }
 
   static let token = AgentRequest.Operation.token(
@@ -59,6 +76,60 @@ final class AgentServiceConfirmationTests: XCTestCase {
     let records = await service.records
     XCTAssertEqual(records.map(\.decision), [.refused(code: "not_confirmed", exit: 9), .answered])
     XCTAssertEqual(records.map(\.confirmation), ["nobody to ask", nil])
+  }
+
+  /// Any process of the user could allow its own request if it could answer the questions:
+  /// only one that unlocked the vault (its requests carry the vault key's code) may see or
+  /// answer them, and a look without the code does not count as an open UI.
+  func testOnlyAProcessThatUnlockedTheVaultMaySeeOrAnswerTheQuestions() async throws {
+    let (service, vault, folder) = try await makeService(
+      ConfirmationRules(mode: .always), desk: ConfirmationDesk(window: 600, command: nil))
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let unproven = CommandFailure(
+      exitStatus: 9, code: "confirm_unproven",
+      message: "only an authtui that unlocked this vault may see or answer the agent's "
+        + "questions; this request carried no code of the vault's key (vault_code), or a "
+        + "wrong one")
+    let looks = [
+      await Self.ask(
+        service, .questions, vault: vault, from: AgentServiceTests.curl, code: .some(nil)),
+      await Self.ask(
+        service, .questions, vault: vault, from: AgentServiceTests.curl, code: "AAAA"),
+    ]
+    XCTAssertEqual(looks, [.failure(unproven), .failure(unproven)])
+    // Those looks did not open a UI: with nobody to ask, the request is denied at once.
+    let denied = await Self.ask(service, Self.token, vault: vault, from: AgentServiceTests.curl)
+    guard case .failure(let failure)? = denied else {
+      return XCTFail("\(String(describing: denied))")
+    }
+    XCTAssertEqual(failure.code, "not_confirmed")
+    // A UI looks; a request is held; a code for another answer, or another question, fails.
+    _ = await Self.ask(service, .questions, vault: vault, from: AgentServiceTests.curl)
+    let request = Self.localToken(from: service, vault: vault)
+    var held: ConfirmationQuestion?
+    let deadline = Date().addingTimeInterval(60)
+    while held == nil, Date() < deadline {
+      if case .questions(let questions)? = await Self.ask(
+        service, .questions, vault: vault, from: AgentServiceTests.curl)
+      {
+        held = questions.first
+      }
+      if held == nil { try await Task.sleep(for: .milliseconds(20)) }
+    }
+    let question = try XCTUnwrap(held)
+    let denyCode = try await service.vault.agentCode(
+      for: try XCTUnwrap(
+        AgentRequest.codedWords(of: .confirm(id: question.id, decision: .deny), vault: vault)))
+    let selfAllowed = await Self.ask(
+      service, .confirm(id: question.id, decision: .allowOnce), vault: vault,
+      from: AgentServiceTests.curl, code: denyCode)
+    XCTAssertEqual(selfAllowed, .failure(unproven))
+    let confirmed = await Self.ask(
+      service, .confirm(id: question.id, decision: .allowOnce), vault: vault,
+      from: AgentServiceTests.curl)
+    XCTAssertEqual(confirmed, .confirmed(id: question.id, decision: .allowOnce))
+    let answered = await request.value
+    XCTAssertEqual(answered, .token("stored-alice"))
   }
 
   /// The status names this machine's vault, every account and the local programs that asked:

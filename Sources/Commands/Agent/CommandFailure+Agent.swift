@@ -12,7 +12,7 @@ extension CommandFailure {
       return CommandFailure(exitCode: .usage, message: refusal.message, code: refusal.code)
     case .notConfirmed, .noSuchQuestion:
       return CommandFailure(exitCode: .cancelled, message: refusal.message, code: refusal.code)
-    case .confirmationFromAfar, .managementFromAfar, .statusFromAfar:
+    case .confirmationFromAfar, .confirmationUnproven, .managementFromAfar, .statusFromAfar:
       return CommandFailure(exitCode: .failure, message: refusal.message, code: refusal.code)
     }
   }
