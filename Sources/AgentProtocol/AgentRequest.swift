@@ -319,9 +319,14 @@ extension AgentRequest {
     throws(MalformedAgentRequest) -> Int
   {
     guard let value = members["min_valid"] else { return 60 }
-    guard case .number(let number) = value, let whole = Int(exactly: number), whole >= 0,
-      whole <= Self.maximumValidity
+    guard case .number(let number) = value, number >= 0, number.isFinite,
+      number == number.rounded(.towardZero)
     else { throw MalformedAgentRequest("\"min_valid\" must be a whole number of seconds") }
+    // A whole number, only too large to be a wait: said as the command line says it.
+    guard number <= Double(Self.maximumValidity), let whole = Int(exactly: number) else {
+      throw MalformedAgentRequest(
+        "\"min_valid\" takes at most \(Self.maximumValidity) seconds (a year)")
+    }
     return whole
   }
 

@@ -233,7 +233,15 @@ final class AgentRequestTests: XCTestCase {
       ),
       (
         #"{"op":"token","account":"a","min_valid":31536001,"vault":"/v.db"}"#,
-        "\"min_valid\" must be a whole number of seconds"
+        "\"min_valid\" takes at most 31536000 seconds (a year)"
+      ),
+      (
+        #"{"op":"token","account":"a","min_valid":34560000,"vault":"/v.db"}"#,
+        "\"min_valid\" takes at most 31536000 seconds (a year)"
+      ),
+      (
+        #"{"op":"token","account":"a","min_valid":1e300,"vault":"/v.db"}"#,
+        "\"min_valid\" takes at most 31536000 seconds (a year)"
       ),
       (
         #"{"op":"token","account":"a","min_valid":"60","vault":"/v.db"}"#,
