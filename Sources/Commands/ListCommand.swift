@@ -37,10 +37,14 @@ struct ListCommand: AsyncParsableCommand {
   func run(console: Console) async -> ExitCode {
     do throws(CommandFailure) {
       let listing: AgentListing
+      // A listing from a forwarded agent: the accounts are refreshed and revoked on its
+      // machine, with its provider files, and this machine's say nothing about them.
+      var judgedHere = true
       if let answer = await AgentAnswer.ask(
         .list, global, timeout: AgentAnswer.accountsTimeout, \.listing)
       {
         listing = try answer.get()
+        judgedHere = !AgentStatusCommand.isForwarded
       } else {
         let book = try await AccountAccess.book(global, console: console)
         do {
@@ -58,9 +62,10 @@ struct ListCommand: AsyncParsableCommand {
       }
       let now = Date()
       var accounts = Self.ordered(listing.accounts)
-      let known = AccountAccess.knownProviderIDs(global, console: console)
+      let known = judgedHere ? AccountAccess.knownProviderIDs(global, console: console) : nil
       var missing: [ProviderID: [AccountName]] = [:]
-      for index in accounts.indices where !known.contains(accounts[index].name.provider) {
+      for index in accounts.indices
+      where known.map({ !$0.contains(accounts[index].name.provider) }) ?? false {
         accounts[index].refreshable = false
         missing[accounts[index].name.provider, default: []].append(accounts[index].name)
       }

@@ -18,7 +18,8 @@ struct StatusCommand: AsyncParsableCommand {
       ended (Google's apps in "Testing", by the provider file's refresh_token_lifetime, and
       GitHub's refresh_token_expires_in; the same rule), is damaged, or its provider is not
       configured any more (`providers remove --force`); each comes with the
-      command that fixes it. When `authtui agent` runs for this vault, it answers and no
+      command that fixes it. On the remote side of `authtui ssh`, the agent is the other
+      machine's, and this machine's provider files do not judge its accounts. When `authtui agent` runs for this vault, it answers and no
       passphrase is needed; otherwise the vault is unlocked once, as `list` does it, and a
       passphrase that does not open it is reported, not asked again.
       Exit 0 when nothing needs attention; 1 when something does, there is no vault yet, it
@@ -27,7 +28,7 @@ struct StatusCommand: AsyncParsableCommand {
       The accounts whose tokens are DPoP-bound (usable only with `authtui token ACCOUNT
       --header --for METHOD URL`) are named after the count.
       --json prints {"vault": {"path", "state", "message", "fix"}, "agent": {"running",
-      "pid", "vault", "serves_this_vault", "problem"}, "accounts",
+      "pid", "vault", "serves_this_vault", "forwarded", "problem"}, "accounts",
       "dpop_bound_accounts": [{"account", "dpop_jkt"}],
       "accounts_needing_attention": [{"account", "problem", "message", "fix"}]}:
       vault.state is unlocked_by_agent, unlocked, locked, no_vault or unreadable; problem is
@@ -48,8 +49,12 @@ struct StatusCommand: AsyncParsableCommand {
     let pid: Int32
     /// The canonical path of the vault it serves.
     let vault: String
-    /// True when that is this command's vault.
+    /// True when that is this command's vault (always, for a forwarded agent: it answers for
+    /// its own vault whatever vault is named).
     let servesThisVault: Bool
+    /// True when it is the agent of another machine, reached through an ssh forward
+    /// (`AUTHTUI_AGENT_FORWARDED`): its pid and vault are that machine's.
+    var forwarded = false
   }
 
   /// How far the vault could be read.
@@ -122,7 +127,11 @@ struct StatusCommand: AsyncParsableCommand {
     let location = VaultAccess.location(global)
     var report = Report(vaultPath: location.canonicalPath, vaultState: .locked)
     switch await agentFacts(vault: location.canonicalPath) {
-    case .success(let facts): report.agent = facts
+    case .success(let facts?): report.agent = facts
+    case .success(nil) where AgentStatusCommand.isForwarded:
+      // On the remote side of `authtui ssh`, the forward is how the vault is reached.
+      report.agentProblem = VaultAccess.forwardedAgentUnreachable(vault: nil).message
+    case .success(nil): break
     case .failure(let failure): report.agentProblem = failure.message
     }
 
@@ -158,8 +167,12 @@ struct StatusCommand: AsyncParsableCommand {
     }
     report.accounts = listing.accounts.count
     report.dpopBound = listing.accounts.filter(\.isDPoPBound)
+    // A forwarded agent's machine refreshes and revokes its accounts with its own provider
+    // files: this machine's say nothing about them.
+    let forwarded = report.agent?.forwarded == true && report.vaultState == .unlockedByAgent
     report.attention = attention(
-      listing, now: now, knownProviders: AccountAccess.knownProviderIDs(global, console: console))
+      listing, now: now,
+      knownProviders: forwarded ? nil : AccountAccess.knownProviderIDs(global, console: console))
     return report
   }
 
@@ -167,9 +180,9 @@ struct StatusCommand: AsyncParsableCommand {
   /// `agent status`'s failure when something there keeps one from being used.
   private static func agentFacts(vault: String) async -> Result<AgentFacts?, CommandFailure> {
     let request = AgentRequest(operation: .status, vault: vault)
-    let answer: (response: AgentResponse, pid: Int32)
+    let answer: (response: AgentResponse, pid: Int32?, forwarded: Bool)
     do {
-      answer = try await AgentStatusCommand.runningAgent(
+      answer = try await AgentStatusCommand.answeringAgent(
         at: AgentSocketLocation.resolve(), asking: request)
     } catch {
       return error.code == "no_agent" ? .success(nil) : .failure(error)
@@ -177,7 +190,9 @@ struct StatusCommand: AsyncParsableCommand {
     switch answer.response {
     case .status(let status):
       return .success(
-        AgentFacts(pid: status.pid, vault: status.vault, servesThisVault: status.vault == vault))
+        AgentFacts(
+          pid: status.pid, vault: status.vault,
+          servesThisVault: answer.forwarded || status.vault == vault, forwarded: answer.forwarded))
     case .failure(let failure):
       return .failure(failure)
     default:
@@ -269,7 +284,11 @@ struct StatusCommand: AsyncParsableCommand {
   /// The text: the vault, the agent, the accounts, then each one needing attention.
   static func text(_ report: Report) -> String {
     var lines = ["vault     \(report.vaultPath)", "          " + vaultLine(report)]
-    if let agent = report.agent {
+    if let agent = report.agent, agent.forwarded {
+      lines.append(
+        "agent     running: \(AgentStatusCommand.forwardedAgentWords), pid \(agent.pid) there, "
+          + "serving that machine's vault \(agent.vault)")
+    } else if let agent = report.agent {
       lines.append(
         "agent     running, pid \(agent.pid), "
           + (agent.servesThisVault ? "serving this vault" : "serving another vault, \(agent.vault)")
@@ -340,6 +359,7 @@ struct StatusCommand: AsyncParsableCommand {
           ("pid", report.agent.map { .int(Int($0.pid)) } ?? .null),
           ("vault", report.agent.map { .string($0.vault) } ?? .null),
           ("serves_this_vault", .bool(report.agent?.servesThisVault ?? false)),
+          ("forwarded", .bool(report.agent?.forwarded ?? false)),
           ("problem", report.agentProblem.map(OrderedJSON.string) ?? .null),
         ])
       ),
@@ -356,16 +376,15 @@ struct StatusCommand: AsyncParsableCommand {
             })
         } ?? .null
       ),
-      (
-        "accounts_needing_attention",
-        .array(
-          report.attention.map { item in
-            .object([
-              ("account", .string(item.account)), ("problem", .string(item.problem.rawValue)),
-              ("message", .string(item.message)), ("fix", .string(item.fix)),
-            ])
-          })
-      ),
+      ("accounts_needing_attention", .array(report.attention.map(attentionJSON))),
+    ])
+  }
+
+  /// One item needing attention in `--json`.
+  private static func attentionJSON(_ item: Attention) -> OrderedJSON {
+    .object([
+      ("account", .string(item.account)), ("problem", .string(item.problem.rawValue)),
+      ("message", .string(item.message)), ("fix", .string(item.fix)),
     ])
   }
 

@@ -30,9 +30,35 @@ package enum VaultAccess {
     prompt: String = "Vault passphrase: "
   ) async throws(CommandFailure) -> Vault {
     let location = location(options, environment: environment)
-    let vault = try await open(location)
+    let vault: Vault
+    do {
+      vault = try await Vault.open(at: location)
+    } catch {
+      // On the remote side of `authtui ssh` there is no vault: the forward stands for one.
+      if case .noVault(let path) = error, AgentStatusCommand.isForwarded {
+        throw forwardedAgentUnreachable(vault: path)
+      }
+      throw failure(error)
+    }
     try await unlock(vault, with: .current(environment: environment), prompt: prompt)
     return vault
+  }
+
+  /// The failure of a command on the remote side of `authtui ssh` (`AUTHTUI_AGENT_FORWARDED`)
+  /// whose forwarded agent did not answer, and which found no vault of this machine to open
+  /// instead: the agent of the other machine is what is missing, not a vault here (exit 3,
+  /// as `authtui ssh` exits when no agent runs to forward).
+  /// `path`, when given, is the vault this machine does not have.
+  static func forwardedAgentUnreachable(vault path: String?) -> CommandFailure {
+    CommandFailure(
+      exitCode: .vaultLocked,
+      message: "the agent of the other machine does not answer through the ssh forward on "
+        + "\(AgentSocketLocation.resolve().path) (AUTHTUI_AGENT_FORWARDED=1)"
+        + (path.map { ", and there is no vault here at \($0)" } ?? "")
+        + ": it is not running there (stopped, or locked with `authtui vault lock`), or this "
+        + "ssh session's forward is gone; start it on that machine with `authtui agent start`, "
+        + "then reconnect with `authtui ssh`",
+      code: "forwarded_agent_unreachable")
   }
 
   /// The vault unlocked as `unlocked` does it, made first when there is none yet and a person

@@ -101,6 +101,101 @@ import Testing
     await AgentManagementTests.cleanUp(pid, cli)
   }
 
+  /// On the remote side, the forwarded agent is the other machine's: `agent status` and
+  /// `status` show it as such (its pid is not the socket's peer, sshd is), `list` does not
+  /// judge its accounts by this machine's (empty) provider folder, and `agent stop` does not
+  /// signal a process of this machine by that machine's pid. Once it stops answering,
+  /// `token` and `status` say so rather than advise creating a vault here.
+  @Test func theRemoteSideNamesTheForwardedAgentAsTheOtherMachinesAndSaysWhenItIsGone()
+    async throws
+  {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    let pid = try AgentManagementTests.started(try await cli.run(["agent", "start"]), cli)
+    let server = try await SSHServer.start()
+    let out = cli.folder.file("remote")
+    let remote =
+      "env -u AUTHTUI_PASSPHRASE -u AUTHTUI_CONFIG_DIR HOME=/nonexistent "
+      + "XDG_DATA_HOME=/nonexistent XDG_CONFIG_HOME=/nonexistent AUTHTUI_VAULT=/nonexistent/vault.db \(Products.authtui)"
+    // Each command's output in files of its own; between the two halves the agent is stopped
+    // on its own socket, as on the machine that runs it.
+    let commands = [
+      "agent status", "status", "list", "agent stop", "STOP", "token sandbox/alice", "status",
+    ]
+    let script = commands.enumerated().map { index, command in
+      command == "STOP"
+        ? "env AUTHTUI_AGENT_FORWARDED= AUTHTUI_AGENT_SOCKET='\(cli.workspace.agentSocketPath)' "
+          + "\(Products.authtui) agent stop >/dev/null"
+        : "\(remote) \(command) >'\(out)\(index).out' 2>'\(out)\(index).err'; "
+          + "echo $? >'\(out)\(index).status'"
+    }.joined(separator: "; ")
+    let session = try await cli.run(
+      ["ssh", "-F", server.clientConfig, server.host, "--", "sh", "-c", script],
+      Self.wrongPassphrase)
+    let log = await server.log()
+    #expect(session.status == 0, "\(session.stderr)\n\(log)")
+    func result(_ index: Int) -> (status: String, out: String, err: String) {
+      func read(_ suffix: String) -> String {
+        (try? String(contentsOfFile: "\(out)\(index).\(suffix)", encoding: .utf8)) ?? ""
+      }
+      return (read("status"), read("out"), read("err"))
+    }
+    let socketLine = try #require(
+      result(0).out.split(separator: "\n").first { $0.hasPrefix("socket   ") })
+    let socket = String(socketLine.dropFirst("socket   ".count))
+    let words = "the agent of the other machine, reached through ssh (AUTHTUI_AGENT_FORWARDED=1)"
+
+    let agentStatus = result(0)
+    #expect(agentStatus.status == "0\n", "\(agentStatus.err)")
+    #expect(agentStatus.err == "")
+    #expect(
+      agentStatus.out.hasPrefix(
+        "agent    \(words): its pid and vault are that machine's, and it answers for that "
+          + "vault whatever vault this command names\npid      \(pid)\n"), "\(agentStatus.out)")
+    #expect(!agentStatus.out.contains("note     "), "\(agentStatus.out)")
+
+    let status = result(1)
+    #expect(status.status == "0\n", "\(status.out)\n\(status.err)")
+    #expect(
+      status.out.contains(
+        "\nagent     running: \(words), pid \(pid) there, serving that machine's vault "
+          + "\(cli.workspace.vaultPath)\n"), "\(status.out)")
+    #expect(status.out.hasSuffix("accounts  1 account, nothing needs attention\n"))
+
+    let list = result(2)
+    #expect(list.status == "0\n")
+    #expect(list.err == "", "\(list.err)")
+    let row = try #require(list.out.split(separator: "\n").dropFirst().first)
+    #expect(row.split(separator: " ").prefix(2) == ["sandbox/alice", "valid"], "\(list.out)")
+    #expect(row.split(separator: " ").dropFirst(3).first == "yes", "\(list.out)")
+
+    let stop = result(3)
+    #expect(stop.status == "1\n")
+    #expect(
+      stop.err
+        == "authtui: the agent on \(socket) is \(words); stop it there with `authtui agent stop`\n")
+
+    let token = result(5)
+    let gone =
+      "the agent of the other machine does not answer through the ssh forward on \(socket) "
+      + "(AUTHTUI_AGENT_FORWARDED=1)"
+    let advice =
+      ": it is not running there (stopped, or locked with `authtui vault lock`), or this ssh "
+      + "session's forward is gone; start it on that machine with `authtui agent start`, then "
+      + "reconnect with `authtui ssh`"
+    #expect(token.status == "3\n")
+    #expect(token.out == "")
+    #expect(
+      token.err
+        == "authtui: \(gone), and there is no vault here at /nonexistent/vault.db\(advice)\n")
+
+    let after = result(6)
+    #expect(after.status == "1\n")
+    #expect(after.out.contains("\nagent     cannot be used: \(gone)\(advice)\n"), "\(after.out)")
+    await server.stop()
+    await AgentManagementTests.cleanUp(pid, cli)
+  }
+
   @Test func withoutACommandALoginShellOnATerminalHasTheAgent() async throws {
     let cli = try await CLIHarness.start()
     try await cli.login("sandbox")

@@ -18,7 +18,10 @@ struct AgentStatusCommand: AsyncParsableCommand {
       what, which account, who asked (a local process by name and PID, or a request forwarded
       by an `ssh` client, with the host name the remote machine gave, as it gave it) and
       whether it was allowed or denied. Exit 1
-      when no agent runs. --json prints {"pid", "socket", "vault", "since", "idle_timeout",
+      when no agent runs. On the remote side of `authtui ssh` (AUTHTUI_AGENT_FORWARDED=1) it
+      is the other machine's agent, reached through ssh, with that machine's pid and vault
+      ("forwarded": true). --json prints {"pid", "socket", "forwarded", "vault", "since",
+      "idle_timeout",
       "ends_at", "accounts": [{"account", "status", "expires_at", "refreshable",
       "next_refresh", "dpop_bound", "dpop_jkt"}], "requests": [{"time", "op", "account",
       "requester": {"kind": "local", "name", "pid"} or {"kind": "forwarded", "via", "pid",
@@ -40,7 +43,7 @@ struct AgentStatusCommand: AsyncParsableCommand {
     do throws(CommandFailure) {
       let location = AgentSocketLocation.resolve()
       let vault = VaultAccess.location(global).canonicalPath
-      let answer = try await Self.runningAgent(
+      let answer = try await Self.answeringAgent(
         at: location, asking: AgentRequest(operation: .status, vault: vault))
       guard case .status(let status) = answer.response else {
         if case .failure(let failure) = answer.response { throw failure }
@@ -48,8 +51,11 @@ struct AgentStatusCommand: AsyncParsableCommand {
       }
       console.out(
         json
-          ? Self.json(status, socket: location.path, now: Date()).text
-          : Self.text(status, socket: location.path, callersVault: vault, now: Date()))
+          ? Self.json(status, socket: location.path, now: Date(), forwarded: answer.forwarded)
+            .text
+          : Self.text(
+            status, socket: location.path, callersVault: vault, now: Date(),
+            forwarded: answer.forwarded))
       return .ok
     } catch {
       console.err(error.line)
@@ -58,11 +64,34 @@ struct AgentStatusCommand: AsyncParsableCommand {
   }
 
   /// The answer of the agent of this user on `location` to `request`, and its process id, once
-  /// it proved to be an authtui agent (its pid is the socket's peer, or it declined another
-  /// vault); exit 1 with a sentence when none runs there (`no_agent`), or when the socket's
-  /// folder is not this user's own (`agent_socket`, the message `agent start` gives).
-  static func runningAgent(at location: AgentSocketLocation, asking request: AgentRequest)
-    async throws(CommandFailure) -> (response: AgentResponse, pid: Int32)
+  /// it proved to be an authtui agent of this machine (its pid is the socket's peer, or it
+  /// declined another vault): what `agent stop` and `vault lock` signal. A forwarded agent
+  /// (`forwarded`) is refused with `forwarded_agent`: its pid is the other machine's.
+  /// Exit 1 with a sentence when none runs there (`no_agent`), or when the socket's folder is
+  /// not this user's own (`agent_socket`, the message `agent start` gives).
+  static func runningAgent(
+    at location: AgentSocketLocation, asking request: AgentRequest, forwarded: String
+  ) async throws(CommandFailure) -> (response: AgentResponse, pid: Int32) {
+    let answer = try await answeringAgent(at: location, asking: request)
+    guard let pid = answer.pid, !answer.forwarded else {
+      throw CommandFailure(
+        exitCode: .failure,
+        message: "the agent on \(location.path) is \(forwardedAgentWords); \(forwarded)",
+        code: "forwarded_agent")
+    }
+    return (answer.response, pid)
+  }
+
+  /// How the text names an agent reached through an ssh forward.
+  static let forwardedAgentWords =
+    "the agent of the other machine, reached through ssh (AUTHTUI_AGENT_FORWARDED=1)"
+
+  /// The answer of the agent on `location` to `request`, as `runningAgent` proves it, or, when
+  /// `AUTHTUI_AGENT_FORWARDED` says the socket is forwarded from another machine by ssh (the
+  /// socket's peer is then sshd, not the agent), the answer of that machine's agent
+  /// (`forwarded`, with no pid of this machine).
+  static func answeringAgent(at location: AgentSocketLocation, asking request: AgentRequest)
+    async throws(CommandFailure) -> (response: AgentResponse, pid: Int32?, forwarded: Bool)
   {
     if let problem = location.existingDirectoryProblem() { throw problem.failure }
     guard
@@ -81,11 +110,31 @@ struct AgentStatusCommand: AsyncParsableCommand {
       throw notAnAgent(location)
     }
     switch answer.response {
-    case .pong(let answered, _) where answered == pid: return (answer.response, pid)
-    case .status(let status) where status.pid == pid: return (answer.response, pid)
-    case .failure(let failure) where failure.code != "bad_request": return (answer.response, pid)
+    case .pong(let answered, _) where answered == pid: return (answer.response, pid, false)
+    case .status(let status) where status.pid == pid: return (answer.response, pid, false)
+    case .failure(let failure) where failure.code != "bad_request":
+      // A refusal through a forward comes from sshd's end of it, whose pid is no agent's.
+      let relayed = isForwarded && isSSHServer(pid)
+      return (answer.response, relayed ? nil : pid, relayed)
+    case .pong, .status:
+      guard isForwarded else { throw notAnAgent(location) }
+      return (answer.response, nil, true)
     default: throw notAnAgent(location)
     }
+  }
+
+  /// True when process `pid` is an ssh server (`/proc/PID/comm` starts with `sshd`): the
+  /// socket's peer when it is forwarded.
+  private static func isSSHServer(_ pid: Int32) -> Bool {
+    let name = (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) ?? ""
+    return name.hasPrefix("sshd")
+  }
+
+  /// True when `AUTHTUI_AGENT_FORWARDED` is set (to anything but `0`): `authtui ssh` set it
+  /// on this, the remote, side.
+  static var isForwarded: Bool {
+    let flag = ProcessInfo.processInfo.environment[AgentConnection.forwardedVariable] ?? ""
+    return !flag.isEmpty && flag != "0"
   }
 
   private static func notAnAgent(_ location: AgentSocketLocation) -> CommandFailure {
@@ -96,9 +145,10 @@ struct AgentStatusCommand: AsyncParsableCommand {
   }
 
   /// The text: the agent's facts, then a table of its accounts.
-  static func text(_ status: AgentStatus, socket: String, callersVault: String, now: Date)
-    -> String
-  {
+  static func text(
+    _ status: AgentStatus, socket: String, callersVault: String, now: Date,
+    forwarded: Bool = false
+  ) -> String {
     let idle =
       status.idleTimeout.flatMap {
         $0 > 0 ? "stops after \(DurationText.words($0)) without a request" : nil
@@ -116,7 +166,11 @@ struct AgentStatusCommand: AsyncParsableCommand {
             + "stops)"
         } ?? "when stopped (no --lifetime)"),
     ]
-    if status.vault != callersVault {
+    if forwarded {
+      lines.insert(
+        "agent    \(forwardedAgentWords): its pid and vault are that machine's, and it "
+          + "answers for that vault whatever vault this command names", at: 0)
+    } else if status.vault != callersVault {
       lines.append(
         "note     this command's vault is \(callersVault): the agent does not serve it, and "
           + "`authtui token` unlocks it itself")
@@ -171,9 +225,11 @@ struct AgentStatusCommand: AsyncParsableCommand {
   }
 
   /// `--json`'s object.
-  static func json(_ status: AgentStatus, socket: String, now: Date) -> OrderedJSON {
+  static func json(_ status: AgentStatus, socket: String, now: Date, forwarded: Bool = false)
+    -> OrderedJSON
+  {
     .object([
-      ("pid", .int(Int(status.pid))), ("socket", .string(socket)),
+      ("pid", .int(Int(status.pid))), ("socket", .string(socket)), ("forwarded", .bool(forwarded)),
       ("vault", .string(status.vault)),
       ("since", .string(iso(Date(timeIntervalSince1970: status.since)))),
       ("idle_timeout", status.idleTimeout.flatMap { $0 > 0 ? .int($0) : nil } ?? .null),

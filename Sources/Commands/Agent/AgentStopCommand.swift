@@ -31,7 +31,8 @@ struct AgentStopCommand: AsyncParsableCommand {
       let location = AgentSocketLocation.resolve()
       let vault = VaultAccess.location(global).canonicalPath
       let pid = try await AgentStatusCommand.runningAgent(
-        at: location, asking: AgentRequest(operation: .ping, vault: vault)
+        at: location, asking: AgentRequest(operation: .ping, vault: vault),
+        forwarded: "stop it there with `authtui agent stop`"
       ).pid
       try await Self.stop(pid: pid, at: location)
       console.out("stopped the agent (PID \(pid)) on \(location.path)")

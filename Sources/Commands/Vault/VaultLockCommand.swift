@@ -47,8 +47,13 @@ struct VaultLockCommand: AsyncParsableCommand {
     let agent: (response: AgentResponse, pid: Int32)
     do throws(CommandFailure) {
       agent = try await AgentStatusCommand.runningAgent(
-        at: socket, asking: AgentRequest(operation: .ping, vault: vault))
+        at: socket, asking: AgentRequest(operation: .ping, vault: vault),
+        forwarded: "lock the vault there with `authtui vault lock`")
     } catch {
+      if error.code == "forwarded_agent" {
+        return "the agent on \(socket.path) is \(AgentStatusCommand.forwardedAgentWords); "
+          + "left it running (lock the vault there with `authtui vault lock`)"
+      }
       guard error.code == "no_agent" else { throw error }
       return "no agent was running"
     }
