@@ -4,7 +4,9 @@
 
 /// The front's word to the full program it becomes by `exec`: "I asked the agent for this
 /// `token` and found none". The full program then does not ask again, and `token` without an
-/// agent connects once, not twice.
+/// agent connects once, not twice. Or "the agent took this `token` request and stopped
+/// answering" (it was stopped or killed mid-request): the full program asks again, and when it
+/// must then unlock the vault itself and cannot, it says why there was no agent's answer.
 ///
 /// The note is an environment variable holding the identity of the process that wrote it:
 /// its pid and its start time (`/proc/self/stat`), which `exec` keeps and no other process
@@ -17,21 +19,40 @@ package enum AgentAbsenceNote {
   /// The variable that carries the note.
   package static let variable = "AUTHTUI_FRONT_FOUND_NO_AGENT"
 
-  /// Leaves the note for the program this process is about to `exec`.
-  package static func leave() {
-    guard let identity = processIdentity() else { return }
-    setenv(variable, identity, 1)
+  /// What the front found when it asked the agent.
+  package enum Finding: Sendable, Equatable {
+    /// No usable agent: the full program does not ask again.
+    case noAgent
+    /// The agent took the request and gave no answer.
+    case stoppedAnswering
   }
 
-  /// True when the front of this very process left the note; the note is removed either way.
-  /// Read once, when first asked: the full program asks first thing, before any thread or child.
-  package static let leftByFront: Bool = take()
+  /// The word after the identity in the note for `stoppedAnswering`.
+  static let stoppedAnsweringWord = "silent"
 
-  /// Reads and removes the note: true when it names this process.
-  static func take() -> Bool {
-    guard let value = getenv(variable).map({ String(cString: $0) }) else { return false }
+  /// Leaves the note for the program this process is about to `exec`.
+  package static func leave(_ finding: Finding = .noAgent) {
+    guard let identity = processIdentity() else { return }
+    setenv(
+      variable, finding == .noAgent ? identity : identity + " " + stoppedAnsweringWord, 1)
+  }
+
+  /// What the front of this very process noted, if it left a note; the note is removed either
+  /// way. Read once, when first asked: the full program asks first thing, before any thread or
+  /// child.
+  package static let found: Finding? = take()
+
+  /// True when the front of this very process found no agent.
+  package static var leftByFront: Bool { found == .noAgent }
+
+  /// Reads and removes the note: what it says, when it names this process.
+  static func take() -> Finding? {
+    guard let value = getenv(variable).map({ String(cString: $0) }) else { return nil }
     unsetenv(variable)
-    return value == processIdentity()
+    guard let identity = processIdentity() else { return nil }
+    if value == identity { return .noAgent }
+    if value == identity + " " + stoppedAnsweringWord { return .stoppedAnswering }
+    return nil
   }
 
   /// `PID:START`, the start time in clock ticks since boot (field 22 of `/proc/self/stat`); nil

@@ -2,6 +2,7 @@ import Accounts
 import Agent
 import Foundation
 import Spelling
+import System
 
 /// `authtui token ACCOUNT [--min-valid SECONDS] [--header [--for METHOD URL]]`: a valid access
 /// token on standard output, for scripts (`curl -H "Authorization: Bearer $(authtui token
@@ -75,7 +76,8 @@ struct TokenCommand: AsyncParsableCommand {
         console.outExactly(try await headers(startedAt: startedAt, console: console))
         return .ok
       }
-      if let answer = await askAgent(startedAt: startedAt) {
+      let asked = await askAgent(startedAt: startedAt)
+      if let answer = asked.answer {
         let (token, note) = try answer.get()
         let printed = try output(token)
         if let note { console.err("authtui: \(note)") }
@@ -85,8 +87,13 @@ struct TokenCommand: AsyncParsableCommand {
       // Read once: the providers to load and the book's lookup both take it. A malformed
       // name is reported after the unlock, where the book reports it.
       let reference = Result { () throws(AccountsError) in try AccountReference(parsing: account) }
-      let book = try await AccountAccess.book(
-        global, console: console, providers: .reference(try? reference.get()))
+      let book: AccountBook
+      do {
+        book = try await AccountAccess.book(
+          global, console: console, providers: .reference(try? reference.get()))
+      } catch {
+        throw asked.stoppedAnswering ? Self.afterSilentAgent(error) : error
+      }
       let token: String
       let shortfall: TokenShortfall?
       do {
@@ -183,20 +190,41 @@ struct TokenCommand: AsyncParsableCommand {
   /// The token from a running agent for this vault (with the note on its shortfall, if any),
   /// or its failure; nil when there is no agent to ask (or `AUTHTUI_NO_AGENT` is set, or the
   /// front of `authtui` asked already and found none), and the vault must be unlocked here.
-  func askAgent(startedAt: Date) async -> Result<(token: String, note: String?), CommandFailure>? {
-    guard AgentClient.enabled(), !AgentAbsenceNote.leftByFront else { return nil }
+  /// `stoppedAnswering` when an agent took the request (this process's, or its front's) and
+  /// gave no answer.
+  func askAgent(startedAt: Date) async
+    -> (answer: Result<(token: String, note: String?), CommandFailure>?, stoppedAnswering: Bool)
+  {
+    guard AgentClient.enabled(), !AgentAbsenceNote.leftByFront else { return (nil, false) }
+    let frontFoundSilence = AgentAbsenceNote.found == .stoppedAnswering
     let request = AgentRequest(
       operation: .token(account: account, minimumValidity: minimumValidity, startedAt: startedAt),
       vault: VaultAccess.location(global).canonicalPath)
-    switch await AgentClient.ask(
+    switch await AgentClient.exchange(
       request, at: .resolve(),
       timeout: AgentConnection.connectTimeout + AgentConnection.tokenTimeout)
     {
-    case .token(let token)?: return .success((token, nil))
-    case .notedToken(let token, let note)?: return .success((token, note))
-    case .failure(let failure)?: return .failure(failure)
-    default: return nil
+    case .answered(.token(let token)): return (.success((token, nil)), false)
+    case .answered(.notedToken(let token, let note)): return (.success((token, note)), false)
+    case .answered(.failure(let failure)): return (.failure(failure), false)
+    case .unanswered: return (nil, true)
+    case .answered, .noAgent: return (nil, frontFoundSilence)
     }
+  }
+
+  /// `failure` of the unlock after an agent stopped answering: when it is for want of a
+  /// passphrase, it says that the agent stopped answering too (a script that always had its
+  /// token from the agent would otherwise see only "no passphrase").
+  static func afterSilentAgent(_ failure: CommandFailure) -> CommandFailure {
+    let source = PassphraseSource.current(environment: ProcessInfo.processInfo.environment)
+    let bare = PassphraseError.noTerminal(variable: source.variable).message
+    let prefix = "no passphrase: "
+    guard failure.message == bare, bare.hasPrefix(prefix) else { return failure }
+    return CommandFailure(
+      exitStatus: failure.exitStatus, code: failure.code,
+      message: prefix + "the agent on \(AgentSocketLocation.resolve().path) stopped answering "
+        + "(stopped or killed mid-request), so the vault is unlocked here, and "
+        + bare.dropFirst(prefix.count))
   }
 }
 

@@ -53,10 +53,13 @@ if let shortcut = TokenShortcut(arguments: Array(arguments.dropFirst())),
   case nil where exchange == .noAgent:
     // No usable agent: the full program is told, and unlocks the vault without asking again.
     AgentAbsenceNote.leave()
+  case nil where exchange == .unanswered:
+    // An agent that took the request and gave no answer (stopped or killed meanwhile): the
+    // full program asks again, and says so if it must then unlock the vault and cannot.
+    AgentAbsenceNote.leave(.stoppedAnswering)
   default:
-    // An agent that took the request and gave no answer, one that is not a token's, or a
-    // token holding a control character: the full program asks again (and refuses that token
-    // with its message).
+    // An answer that is not a token's, or a token holding a control character: the full
+    // program asks again (and refuses that token with its message).
     break
   }
 }

@@ -114,6 +114,36 @@ import Vault
     await cli.stop()
   }
 
+  /// An agent killed while it holds a request: `token` falls back to unlocking the vault
+  /// itself, and when no passphrase can be had, says in the same line that the agent stopped
+  /// answering. The agent's own confirm command kills it, so the request is surely taken and
+  /// never answered.
+  @Test func aTokenWhoseAgentDiesMidRequestSaysSoWhenNoPassphraseCanBeHad() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    let socket = cli.workspace.agentSocketPath
+    let pid = try AgentManagementTests.started(
+      try await cli.run(
+        ["agent", "start", "--idle-timeout", "600", "--confirm", "always"],
+        ["AUTHTUI_CONFIRM_COMMAND": "kill -9 $PPID"]), cli)
+    let token = try await cli.run(["token", "sandbox/alice"], ["AUTHTUI_PASSPHRASE": nil])
+    #expect(token.status == 3)
+    #expect(token.stdout == "")
+    #expect(
+      token.stderr
+        == "authtui: no passphrase: the agent on \(socket) stopped answering (stopped or killed "
+        + "mid-request), so the vault is unlocked here, and there is no terminal to ask on; set "
+        + "AUTHTUI_PASSPHRASE, AUTHTUI_PASSPHRASE_FILE or AUTHTUI_PASSPHRASE_COMMAND\n")
+    // With no agent at all, the same failure says nothing of one.
+    let alone = try await cli.run(["token", "sandbox/alice"], ["AUTHTUI_PASSPHRASE": nil])
+    #expect(alone.status == 3)
+    #expect(
+      alone.stderr
+        == "authtui: no passphrase: there is no terminal to ask on; set AUTHTUI_PASSPHRASE, "
+        + "AUTHTUI_PASSPHRASE_FILE or AUTHTUI_PASSPHRASE_COMMAND\n")
+    await AgentManagementTests.cleanUp(pid, cli)
+  }
+
   @Test func givesTheAgentsFailureAsTheResultWithItsExitCodeAndMessage() async throws {
     let cli = try await CLIHarness.start()
     try await cli.login("sandbox")
