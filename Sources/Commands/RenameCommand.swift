@@ -1,5 +1,6 @@
 import Accounts
 import Agent
+import Providers
 
 /// `authtui rename ACCOUNT LABEL`: gives an account another label, checked by the rules every
 /// label follows.
@@ -14,7 +15,8 @@ struct RenameCommand: AsyncParsableCommand {
       sandbox/bob`). The account keeps its tokens, its default mark and the provider's
       account details; a later `authtui login PROVIDER` without --label signs in to it again
       under its new name. When `authtui agent` runs for this vault, it makes the change and no
-      passphrase is needed.
+      passphrase is needed. A rule of config.json's agent.confirm does not follow the
+      account: when it names the old name, standard error says to edit the file.
       """,
     arguments: [.required("ACCOUNT", \.target, .account), .required("LABEL", \.label, .text)])
 
@@ -40,6 +42,7 @@ struct RenameCommand: AsyncParsableCommand {
         console.out("\(change.account) has that label already; nothing changed.")
       } else {
         console.out("\(change.previous) is now \(change.account).")
+        if let note = Self.staleRuleNote(change, global) { console.err(note) }
       }
       return .ok
     } catch {
@@ -51,6 +54,19 @@ struct RenameCommand: AsyncParsableCommand {
   /// The rename: by the agent when one serves this vault (no passphrase is asked), else over
   /// the vault unlocked here. A request the agent got but did not answer is not made again
   /// here: it may have been done, and the old name would then be gone.
+  /// What standard error says when config.json's `agent.confirm` has a rule for the old name
+  /// and none for the new one: the rule no longer holds the account's requests, and the file
+  /// is the user's to edit (authtui does not rewrite it).
+  static func staleRuleNote(_ change: RenameChange, _ global: GlobalOptions) -> String? {
+    let location = AccountAccess.configuration(global)
+    let rules = UserSettings.load(from: location).0.agentConfirm
+    let named = Set(rules.keys.compactMap(AccountName.init))
+    guard named.contains(change.previous), !named.contains(change.account) else { return nil }
+    return "authtui: agent.confirm in \(location.settingsFile.path) still names "
+      + "\(change.previous), so the agent no longer holds \(change.account)'s token requests for "
+      + "confirmation by that rule; edit the file to name \(change.account)"
+  }
+
   private static func rename(
     _ target: String, to label: String, _ global: GlobalOptions, console: Console
   ) async throws(CommandFailure) -> RenameChange {

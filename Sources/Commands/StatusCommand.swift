@@ -2,6 +2,7 @@ import Accounts
 import Agent
 import Foundation
 import JSON
+import Providers
 import System
 import Vault
 
@@ -18,8 +19,10 @@ struct StatusCommand: AsyncParsableCommand {
       ended (Google's apps in "Testing", by the provider file's refresh_token_lifetime, and
       GitHub's refresh_token_expires_in; the same rule), is damaged, or its provider is not
       configured any more (`providers remove --force`); each comes with the
-      command that fixes it. On the remote side of `authtui ssh`, the agent is the other
-      machine's, and this machine's provider files do not judge its accounts. When `authtui agent` runs for this vault, it answers and no
+      command that fixes it. So does a rule of config.json's agent.confirm that names no
+      account of the vault (renamed or signed out since): it holds no request. On the remote
+      side of `authtui ssh`, the agent is the other machine's, and this machine's provider
+      files and config.json do not judge its accounts. When `authtui agent` runs for this vault, it answers and no
       passphrase is needed; otherwise the vault is unlocked once, as `list` does it, and a
       passphrase that does not open it is reported, not asked again.
       Exit 0 when nothing needs attention; 1 when something does, there is no vault yet, it
@@ -30,10 +33,11 @@ struct StatusCommand: AsyncParsableCommand {
       --json prints {"vault": {"path", "state", "message", "fix"}, "agent": {"running",
       "pid", "vault", "serves_this_vault", "forwarded", "problem"}, "accounts",
       "dpop_bound_accounts": [{"account", "dpop_jkt"}],
-      "accounts_needing_attention": [{"account", "problem", "message", "fix"}]}:
+      "accounts_needing_attention": [{"account", "problem", "message", "fix"}],
+      "confirm_rules_needing_attention": [{"account", "problem", "message", "fix"}]}:
       vault.state is unlocked_by_agent, unlocked, locked, no_vault or unreadable; problem is
       sign_in_needed, expired, expiring_without_refresh, refresh_expiring, refresh_expired,
-      damaged or provider_missing; accounts (the number of readable ones),
+      damaged or provider_missing (confirm_rule_unmatched for a rule); accounts (the number of readable ones),
       dpop_bound_accounts, pid and the agent's vault are null when unknown, the agent's
       problem null when there is none;
       dpop_jkt is the RFC 7638 thumbprint of the key the token is bound to, null when unknown.
@@ -75,6 +79,8 @@ struct StatusCommand: AsyncParsableCommand {
     case refreshExpired = "refresh_expired"
     case damaged
     case providerMissing = "provider_missing"
+    /// A rule of config.json's `agent.confirm` for an account the vault does not hold.
+    case confirmRuleUnmatched = "confirm_rule_unmatched"
   }
 
   /// One account that needs attention.
@@ -108,10 +114,15 @@ struct StatusCommand: AsyncParsableCommand {
     /// vault was not read.
     var dpopBound: [AccountSummary]?
     var attention: [Attention] = []
+    /// The rules of config.json's `agent.confirm` that name no account of the vault: they
+    /// hold nothing (an account renamed or signed out since).
+    var confirmRules: [Attention] = []
+    /// config.json, which `confirmRules` are in.
+    var settingsFile = ""
 
     /// True when nothing needs attention (exit 0).
     var allFine: Bool {
-      attention.isEmpty && agentProblem == nil
+      attention.isEmpty && confirmRules.isEmpty && agentProblem == nil
         && (vaultState == .unlockedByAgent || vaultState == .unlocked)
     }
   }
@@ -173,6 +184,16 @@ struct StatusCommand: AsyncParsableCommand {
     report.attention = attention(
       listing, now: now,
       knownProviders: forwarded ? nil : AccountAccess.knownProviderIDs(global, console: console))
+    // This machine's config.json says nothing of a forwarded agent's accounts either.
+    if !forwarded {
+      let location = AccountAccess.configuration(global)
+      report.settingsFile = location.settingsFile.path
+      report.confirmRules = confirmRules(
+        AgentConfirmation.unmatchedRules(
+          UserSettings.load(from: location).0,
+          accounts: AgentConfirmation.accountNames(listing)),
+        settingsFile: report.settingsFile)
+    }
     return report
   }
 
@@ -281,6 +302,20 @@ struct StatusCommand: AsyncParsableCommand {
     return readable + damaged
   }
 
+  /// The rules `unmatched` of config.json's `agent.confirm` (at `settingsFile`), each as
+  /// needing attention.
+  static func confirmRules(_ unmatched: [AccountName], settingsFile: String) -> [Attention] {
+    unmatched.map { name in
+      Attention(
+        account: name.description, reference: "agent.confirm rule for \(name)",
+        problem: .confirmRuleUnmatched,
+        message: "names no account of this vault (one renamed or signed out since?), so it "
+          + "holds no token request for confirmation",
+        fix: "edit \(settingsFile): name the account as `authtui list` shows it, or remove "
+          + "the rule")
+    }
+  }
+
   /// The text: the vault, the agent, the accounts, then each one needing attention.
   static func text(_ report: Report) -> String {
     var lines = ["vault     \(report.vaultPath)", "          " + vaultLine(report)]
@@ -311,6 +346,17 @@ struct StatusCommand: AsyncParsableCommand {
     }
     for item in report.attention {
       lines += ["", "\(item.reference): \(item.message)", "  fix: \(item.fix)"]
+    }
+    if !report.confirmRules.isEmpty {
+      let count = report.confirmRules.count
+      lines += [
+        "",
+        "config    \(report.settingsFile): \(count) agent.confirm "
+          + "\(count == 1 ? "rule needs" : "rules need") attention:",
+      ]
+      for item in report.confirmRules {
+        lines += ["", "\(item.reference): \(item.message)", "  fix: \(item.fix)"]
+      }
     }
     return lines.joined(separator: "\n")
   }
@@ -377,6 +423,7 @@ struct StatusCommand: AsyncParsableCommand {
         } ?? .null
       ),
       ("accounts_needing_attention", .array(report.attention.map(attentionJSON))),
+      ("confirm_rules_needing_attention", .array(report.confirmRules.map(attentionJSON))),
     ])
   }
 

@@ -218,6 +218,57 @@ import Testing
     await AgentManagementTests.cleanUp(pid, cli)
   }
 
+  /// A rule for a name the vault does not hold (after `rename`, here) holds nothing: `rename`
+  /// says so, `status` lists it as needing attention, and the agent names it as it starts.
+  /// config.json is the user's, and stays as it was.
+  @Test func aConfirmRuleThatNamesNoAccountIsNamedByRenameStatusAndTheAgent() async throws {
+    let cli = try await CLIHarness.start()
+    try await cli.login("sandbox")
+    let rules = #"{"agent": {"confirm": {"sandbox/alice": "forwarded"}}}"#
+    let config = try cli.folder.write(rules, to: "config/config.json")
+    let before = try await cli.run(["status"])
+    #expect(before.status == 0, "\(before.stdout)")
+    #expect(!before.stdout.contains("agent.confirm"))
+
+    let renamed = try await cli.run(["rename", "sandbox/alice", "alice2"])
+    #expect(renamed.status == 0)
+    #expect(renamed.stdout == "sandbox/alice is now sandbox/alice2.\n")
+    #expect(
+      renamed.stderr
+        == "authtui: agent.confirm in \(config) still names sandbox/alice, so the agent no "
+        + "longer holds sandbox/alice2's token requests for confirmation by that rule; edit the "
+        + "file to name sandbox/alice2\n")
+    #expect(try String(contentsOfFile: config, encoding: .utf8) == rules)
+
+    let status = try await cli.run(["status"])
+    #expect(status.status == 1)
+    #expect(
+      status.stdout.hasSuffix(
+        "accounts  1 account, nothing needs attention\n\nconfig    \(config): 1 agent.confirm "
+          + "rule needs attention:\n\nagent.confirm rule for sandbox/alice: names no account of "
+          + "this vault (one renamed or signed out since?), so it holds no token request for "
+          + "confirmation\n  fix: edit \(config): name the account as `authtui list` shows it, "
+          + "or remove the rule\n"), "\(status.stdout)")
+    let json = try await cli.run(["status", "--json"])
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    let unmatched = try #require(object["confirm_rules_needing_attention"] as? [[String: Any]])
+    #expect(unmatched.map { $0["account"] as? String } == ["sandbox/alice"])
+    #expect(unmatched.map { $0["problem"] as? String } == ["confirm_rule_unmatched"])
+
+    let agent = try await AgentProcess.start(cli, [], ["AUTHTUI_CONFIRM_COMMAND": nil])
+    #expect(agent.firstLine != nil)
+    let line =
+      "authtui agent: agent.confirm in \(config) names \"sandbox/alice\", which is no account "
+      + "of this vault: that rule holds no request; name the accounts as `authtui list` shows "
+      + "them\n"
+    try await waitUntil("the agent names the rule") {
+      await agent.child.standardError().contains(line)
+    }
+    #expect(await agent.stop().status == 0)
+    await cli.stop()
+  }
+
   @Test(arguments: [
     (
       #"{"agent": {"confirm": {"sandbox/alice": "alwys"}}}"#,

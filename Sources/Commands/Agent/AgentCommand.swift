@@ -135,6 +135,14 @@ struct AgentCommand: AsyncParsableCommand {
       console.out(
         "authtui agent (pid \(pid)) listening on \(location.path) for the vault "
           + "\(service.vaultPath); stop it with Ctrl-C or `kill \(pid)`")
+      // A rule of config.json for an account the vault does not hold protects nothing, and
+      // nothing else would show it.
+      if let listing = try? await book.listing(),
+        let line = AgentConfirmation.unmatchedRulesLine(
+          global, accounts: AgentConfirmation.accountNames(AgentListing(listing)))
+      {
+        console.err(line)
+      }
       let idleWatch = Task {
         guard idleTimeout > 0 else { return }
         await Self.watchIdleness(

@@ -61,6 +61,37 @@ enum AgentConfirmation {
     return said.joined(separator: "; ")
   }
 
+  /// The accounts `settings`' `agent.confirm` names that are none of `accounts`, sorted: rules
+  /// that hold no request (an account renamed or signed out since, or a misspelt name), which
+  /// the agent's start, `status` and `rename` name, as nothing else would show them.
+  static func unmatchedRules(_ settings: UserSettings, accounts: [AccountName]) -> [AccountName] {
+    let held = Set(accounts)
+    return settings.agentConfirm.keys.compactMap(AccountName.init).filter { !held.contains($0) }
+      .sorted { $0.description < $1.description }
+  }
+
+  /// The names of `listing`'s accounts, readable or damaged (a damaged one still is one).
+  static func accountNames(_ listing: AgentListing) -> [AccountName] {
+    listing.accounts.map(\.name) + listing.damaged.compactMap { $0.name.flatMap(AccountName.init) }
+  }
+
+  /// The names of `unmatched`, quoted and joined: `"sandbox/alice", "work/bob"`.
+  static func names(_ unmatched: [AccountName]) -> String {
+    unmatched.map { MessageQuoting.quoted($0.description) }.joined(separator: ", ")
+  }
+
+  /// The agent's start-up line for rules of config.json that name no account of its vault;
+  /// nil when every rule names one.
+  static func unmatchedRulesLine(_ options: GlobalOptions, accounts: [AccountName]) -> String? {
+    let location = AccountAccess.configuration(options)
+    let unmatched = unmatchedRules(UserSettings.load(from: location).0, accounts: accounts)
+    guard !unmatched.isEmpty else { return nil }
+    return "authtui agent: agent.confirm in \(location.settingsFile.path) names "
+      + "\(names(unmatched)), which \(unmatched.count == 1 ? "is" : "are") no account of this "
+      + "vault: \(unmatched.count == 1 ? "that rule holds" : "those rules hold") no request; "
+      + "name the accounts as `authtui list` shows them"
+  }
+
   /// The rules of `--confirm` and of `settings`' `agent.confirm`; nil when they may lack what
   /// the user wrote (`UserSettings.agentConfirmUncertain`, or an entry that is no account name).
   static func rules(_ mode: ConfirmationMode?, _ settings: UserSettings) -> ConfirmationRules? {
