@@ -200,11 +200,18 @@ struct StatusCommand: AsyncParsableCommand {
   /// The agent on this user's socket, if one answers as an authtui agent; nil when none runs;
   /// `agent status`'s failure when something there keeps one from being used.
   private static func agentFacts(vault: String) async -> Result<AgentFacts?, CommandFailure> {
-    let request = AgentRequest(operation: .status, vault: vault)
-    let answer: (response: AgentResponse, pid: Int32?, forwarded: Bool)
+    var answer: (response: AgentResponse, pid: Int32?, forwarded: Bool)
     do {
+      // A status is answered whatever vault it names, and says which vault the agent serves.
       answer = try await AgentStatusCommand.answeringAgent(
-        at: AgentSocketLocation.resolve(), asking: request)
+        at: AgentSocketLocation.resolve(), asking: AgentRequest(operation: .status, vault: vault))
+      if answer.forwarded, case .failure(let failure) = answer.response,
+        failure.code == "status_forwarded"
+      {
+        // The other machine's agent keeps its status to itself; a ping says its pid and vault.
+        answer = try await AgentStatusCommand.answeringAgent(
+          at: AgentSocketLocation.resolve(), asking: AgentRequest(operation: .ping, vault: vault))
+      }
     } catch {
       return error.code == "no_agent" ? .success(nil) : .failure(error)
     }
@@ -214,6 +221,11 @@ struct StatusCommand: AsyncParsableCommand {
         AgentFacts(
           pid: status.pid, vault: status.vault,
           servesThisVault: answer.forwarded || status.vault == vault, forwarded: answer.forwarded))
+    case .pong(let pid, let served):
+      return .success(
+        AgentFacts(
+          pid: pid, vault: served, servesThisVault: answer.forwarded || served == vault,
+          forwarded: answer.forwarded))
     case .failure(let failure):
       return .failure(failure)
     default:

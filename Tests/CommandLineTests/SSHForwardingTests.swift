@@ -148,11 +148,14 @@ import Testing
     let agentStatus = result(0)
     #expect(agentStatus.status == "0\n", "\(agentStatus.err)")
     #expect(agentStatus.err == "")
+    // The other machine's agent keeps its accounts and log to itself (`status_forwarded`).
     #expect(
-      agentStatus.out.hasPrefix(
-        "agent    \(words): its pid and vault are that machine's, and it answers for that "
-          + "vault whatever vault this command names\npid      \(pid)\n"), "\(agentStatus.out)")
-    #expect(!agentStatus.out.contains("note     "), "\(agentStatus.out)")
+      agentStatus.out
+        == "agent    \(words): its pid and vault are that machine's, and it answers for that "
+        + "vault whatever vault this command names\npid      \(pid)\nsocket   \(socket)\n"
+        + "vault    \(cli.workspace.vaultPath)\nnote     its accounts and the requests it "
+        + "answered are shown on that machine only (`authtui agent status` there): a forward "
+        + "lends tokens, not the agent's log\n", "\(agentStatus.out)")
 
     let status = result(1)
     #expect(status.status == "0\n", "\(status.out)\n\(status.err)")

@@ -45,6 +45,19 @@ struct AgentStatusCommand: AsyncParsableCommand {
       let vault = VaultAccess.location(global).canonicalPath
       let answer = try await Self.answeringAgent(
         at: location, asking: AgentRequest(operation: .status, vault: vault))
+      if answer.forwarded, case .failure(let failure) = answer.response,
+        failure.code == "status_forwarded"
+      {
+        // The other machine's agent keeps its status to itself: what a ping says.
+        let ping = try await Self.answeringAgent(
+          at: location, asking: AgentRequest(operation: .ping, vault: vault))
+        guard case .pong(let pid, let served) = ping.response else { throw failure }
+        console.out(
+          json
+            ? Self.forwardedJSON(pid: pid, vault: served, socket: location.path).text
+            : Self.forwardedText(pid: pid, vault: served, socket: location.path))
+        return .ok
+      }
       guard case .status(let status) = answer.response else {
         if case .failure(let failure) = answer.response { throw failure }
         throw Self.notAnAgent(location)
@@ -80,6 +93,26 @@ struct AgentStatusCommand: AsyncParsableCommand {
         code: "forwarded_agent")
     }
     return (answer.response, pid)
+  }
+
+  /// `agent status` of an agent reached through an ssh forward, which shows its status only on
+  /// its own machine: who it is, its pid and vault there, and where the rest is shown.
+  static func forwardedText(pid: Int32, vault: String, socket: String) -> String {
+    [
+      "agent    \(forwardedAgentWords): its pid and vault are that machine's, and it answers "
+        + "for that vault whatever vault this command names",
+      "pid      \(pid)", "socket   \(socket)", "vault    \(vault)",
+      "note     its accounts and the requests it answered are shown on that machine only "
+        + "(`authtui agent status` there): a forward lends tokens, not the agent's log",
+    ].joined(separator: "\n")
+  }
+
+  /// `forwardedText` for `--json`: `pid`, `socket`, `forwarded` (true) and `vault`.
+  static func forwardedJSON(pid: Int32, vault: String, socket: String) -> OrderedJSON {
+    .object([
+      ("pid", .int(Int(pid))), ("socket", .string(socket)), ("forwarded", .bool(true)),
+      ("vault", .string(vault)),
+    ])
   }
 
   /// How the text names an agent reached through an ssh forward.
