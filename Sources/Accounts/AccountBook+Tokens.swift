@@ -294,13 +294,22 @@ extension AccountBook {
         return .failure(.vault(error))
       }
       let answer = await Deadline.race(until: deadline, clock: clock) {
-        () async -> Result<TokenResponse, AuthError> in
+        () async -> Result<RefreshAnswer, AuthError> in
         do throws(AuthError) {
           let response = try await client.refresh(refreshToken)
-          // An id_token in a refresh answer must still be the provider's, for this client
-          // (OIDC Core §12.2); there is no nonce to compare.
-          _ = try await provider.validateIDToken(in: response, nonce: nil)
-          return .success(response)
+          // An id_token in a refresh answer must still be the provider's, for this client,
+          // and name the same user (OIDC Core §12.2); there is no nonce to compare.
+          do {
+            let idToken = try await provider.validateIDToken(in: response, nonce: nil)
+            if let idToken, let subject = record.subject, idToken.subject != subject {
+              return .success(.otherUser)
+            }
+            return .success(.confirmed(response))
+          } catch {
+            // The provider has answered and may have rotated the refresh token: its tokens
+            // are kept (the old id_token with them), or the grant would be lost.
+            return .success(.idTokenUnchecked(response))
+          }
         } catch {
           return .failure(error)
         }
@@ -317,15 +326,33 @@ extension AccountBook {
     return try outcome.get()
   }
 
+  /// A refresh's answer, by what its id_token says.
+  private enum RefreshAnswer: Sendable {
+    /// No id_token, or one that checks out for the account's user.
+    case confirmed(TokenResponse)
+    /// An id_token that failed a check (a signing key not fetched yet, a clock far off…): the
+    /// tokens are kept without it.
+    case idTokenUnchecked(TokenResponse)
+    /// An id_token, checked, of another user.
+    case otherUser
+  }
+
   /// Stores what the refresh brought (`nil`: the deadline passed first) and ends the lease.
   private static func store(
-    _ answer: Result<TokenResponse, AuthError>?, of record: AccountRecord,
+    _ answer: Result<RefreshAnswer, AuthError>?, of record: AccountRecord,
     named name: AccountName, under lease: RefreshLease, in vault: Vault, waited: TimeInterval
   ) async -> Result<AccountRecord, AccountsError> {
     switch answer {
-    case .success(let response)?:
+    case .success(.confirmed(let response))?:
       return await storeRotated(
         record.tokens.updated(with: response), named: name, under: lease, in: vault)
+    case .success(.idTokenUnchecked(let response))?:
+      var tokens = record.tokens.updated(with: response)
+      tokens.idToken = record.tokens.idToken
+      return await storeRotated(tokens, named: name, under: lease, in: vault)
+    case .success(.otherUser)?:
+      _ = try? await vault.markSignInNeeded(lease)
+      return .failure(.signInNeeded(name, reason: .refreshNamedAnotherUser))
     case .failure(.refreshTokenRejected)?:
       _ = try? await vault.markSignInNeeded(lease)
       return .failure(

@@ -72,6 +72,9 @@ public enum AccountsError: Error, Sendable, Equatable {
     /// The provider now sends tokens to the server `now`, not `signedInAt` where the account
     /// signed in (`TokenOrigin`): its refresh token is not sent there.
     case providerMoved(signedInAt: String, now: String)
+    /// A refresh answer's id_token named another user (`sub`) than the account's: its tokens
+    /// were not used, and the account's were cleared (OIDC Core §12.2).
+    case refreshNamedAnotherUser
   }
 
   /// True when only a new sign-in gives the account usable tokens again: the provider refused
@@ -168,6 +171,10 @@ public enum AccountsError: Error, Sendable, Equatable {
         return "\(account) signed in at \(signedInAt), but its provider now sends tokens to "
           + "\(now), so its refresh token was not sent there (it goes back only to the server "
           + "that issued it); if the provider is right as it is now, \(again)"
+      case .refreshNamedAnotherUser:
+        return "the provider's answer to \(account)'s refresh named another user than the one "
+          + "signed in (its id_token's subject changed), so its tokens were not used and "
+          + "\(account)'s were cleared: \(again)"
       }
     case .refreshStalled(let account):
       return "another authtui process is refreshing \(account) and has not finished; "

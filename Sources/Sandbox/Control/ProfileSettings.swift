@@ -15,6 +15,18 @@ public struct ProfileSettings: Sendable, Equatable {
   }
 
   /// How a registration endpoint (RFC 7591 §3) answers (`registration`).
+  /// What a refresh answer of the `oidc` and `dynamic` profiles carries beside its tokens
+  /// (`refresh_id_token`), for a grant with `openid`: nothing, as most servers (`none`); a new
+  /// id_token, as Google and Keycloak send one (`same`); one naming another user
+  /// (`other_user`); one whose signature does not verify (`bad_signature`), as after a key
+  /// rotation the client has not fetched yet.
+  public enum RefreshIDToken: String, Sendable, Equatable, CaseIterable {
+    case none
+    case same
+    case otherUser = "other_user"
+    case badSignature = "bad_signature"
+  }
+
   public enum Registration: String, Sendable, Equatable, CaseIterable {
     /// Any public native client registers (`open`).
     case open
@@ -96,6 +108,8 @@ public struct ProfileSettings: Sendable, Equatable {
   /// Every proof must carry the server's current nonce (`dpop_nonce`, RFC 9449 §8, §9): one
   /// without it is answered `use_dpop_nonce` with the nonce in `DPoP-Nonce`.
   public var dpopNonceRequired = false
+  /// What a refresh answer carries beside its tokens (`refresh_id_token`).
+  public var refreshIDToken = RefreshIDToken.none
 
   /// The profile's settings on start and after `reset`.
   public static func defaults(for profile: SandboxProfile) -> ProfileSettings {
@@ -170,6 +184,7 @@ public struct ProfileSettings: Sendable, Equatable {
       ("dpop", .string(dpop.rawValue)),
       ("dpop_signing_algs", .array(dpopSigningAlgorithms.map(OrderedJSON.string))),
       ("dpop_nonce", .bool(dpopNonceRequired)),
+      ("refresh_id_token", .string(refreshIDToken.rawValue)),
     ])
   }
 }

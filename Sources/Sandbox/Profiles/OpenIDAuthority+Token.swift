@@ -248,9 +248,41 @@ extension OpenIDAuthority {
           for: grant, lifetime: settings.refreshTokenLifetime, now: context.now, jkt: jkt)
         members.append(("refresh_token", .string(next)))
       }
+      if settings.refreshIDToken != .none, grant.scopes.contains("openid"),
+        let idToken = refreshIDToken(
+          for: narrowedGrant, accessToken: accessToken, as: settings.refreshIDToken,
+          context: context)
+      {
+        members.append(("id_token", .string(idToken)))
+      }
       context.count(.refreshes)
       return Answers.json(.object(members))
     }
+  }
+
+  /// The id_token a refresh answer carries under `refresh_id_token`: the grant's own, one of
+  /// another user, or one whose signature does not verify.
+  private mutating func refreshIDToken(
+    for grant: TokenGrant, accessToken: String, as kind: ProfileSettings.RefreshIDToken,
+    context: ProviderContext
+  ) -> String? {
+    var subjectGrant = grant
+    if kind == .otherUser {
+      subjectGrant = TokenGrant(
+        clientID: grant.clientID, username: grant.username + "-other", scopes: grant.scopes,
+        family: grant.family)
+    }
+    guard
+      var token = try? idToken(
+        for: subjectGrant, nonce: nil, accessToken: accessToken, context: context)
+    else { return nil }
+    if kind == .badSignature, let dot = token.lastIndex(of: "."),
+      let first = token.index(dot, offsetBy: 1, limitedBy: token.endIndex), first < token.endIndex
+    {
+      // The signature's first character: the top six bits of its first byte change.
+      token.replaceSubrange(first...first, with: token[first] == "A" ? "B" : "A")
+    }
+    return token
   }
 
   private mutating func pollDevice(

@@ -12,7 +12,7 @@ import Loopback
 /// | `GET /_sandbox/fault`, `DELETE /_sandbox/fault` | | the faults waiting (`DELETE` clears them first) |
 /// | `POST /_sandbox/release` | | `{"released":N}`: every request a `hold` fault keeps is answered now |
 /// | `POST /_sandbox/clock` | `{"offset_seconds":900}` sets, `{"advance_seconds":60}` adds | `{"offset_seconds":…,"now":UNIX}` |
-/// | `POST /_sandbox/settings` | `{"profile":"oidc","access_token_lifetime":2,"refresh_token_lifetime":…,"authorization_code_lifetime":…,"device_code_lifetime":…,"device_interval":…,"redirect_uris":[…] or null,"id_token_signing":"RS256\|ES256\|alternate" or null,"refresh_needs_client_secret":false,"registration":"open\|closed\|vendor_field","openid_discovery":true,"strict_offline_access":false,"error_redirect_omits_iss":false,"subject_only_claims":false,"par":"off\|offered\|required","par_lifetime":60,"dpop":"off\|offered\|required","dpop_signing_algs":["ES256"],"dpop_nonce":false}` (any subset; `par…` and `dpop…` for `oidc` and `dynamic`) | the profile's settings |
+/// | `POST /_sandbox/settings` | `{"profile":"oidc","access_token_lifetime":2,"refresh_token_lifetime":…,"authorization_code_lifetime":…,"device_code_lifetime":…,"device_interval":…,"redirect_uris":[…] or null,"id_token_signing":"RS256\|ES256\|alternate" or null,"refresh_needs_client_secret":false,"registration":"open\|closed\|vendor_field","openid_discovery":true,"strict_offline_access":false,"error_redirect_omits_iss":false,"subject_only_claims":false,"par":"off\|offered\|required","par_lifetime":60,"dpop":"off\|offered\|required","dpop_signing_algs":["ES256"],"dpop_nonce":false,"refresh_id_token":"none\\|same\\|other_user\\|bad_signature"}` (any subset; `par…` and `dpop…` for `oidc` and `dynamic`) | the profile's settings |
 /// | `GET /_sandbox/settings` | | every profile's settings |
 /// | `POST /_sandbox/invalidate` | `{"profile":"oidc"}` (all profiles without it) | `{"invalidated":N}` |
 /// | `POST /_sandbox/rotate-keys` | `{"profile":"oidc"}` (`oidc` and `muhajir` without it) | `{"kids":{"oidc":[…]}}` |
@@ -178,7 +178,7 @@ extension SandboxEngine {
     let known = Set(
       integers.map(\.0) + flags.map(\.0) + extensions.map(\.0) + [
         "profile", "redirect_uris", "id_token_signing", "post_logout_redirect_uris",
-        "registration", "dpop_signing_algs",
+        "registration", "dpop_signing_algs", "refresh_id_token",
       ])
     if let unknown = body.keys.sorted().first(where: { !known.contains($0) }) {
       return Self.hookError(
@@ -253,6 +253,15 @@ extension SandboxEngine {
         return Self.hookError("registration takes \(choices.joined(separator: ", ")).")
       }
       updated.registration = choice
+    }
+    if let refreshIDToken = body["refresh_id_token"] {
+      guard let text = refreshIDToken.stringValue,
+        let choice = ProfileSettings.RefreshIDToken(rawValue: text)
+      else {
+        let choices = ProfileSettings.RefreshIDToken.allCases.map { "\"\($0.rawValue)\"" }
+        return Self.hookError("refresh_id_token takes \(choices.joined(separator: ", ")).")
+      }
+      updated.refreshIDToken = choice
     }
     settings[profile] = updated
     return Answers.json(updated.json)
