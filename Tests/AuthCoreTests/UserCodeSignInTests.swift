@@ -293,4 +293,53 @@ import Testing
     notANumber["interval"] = .string("nan")
     #expect(try DeviceAuthorizationResponse(json: notANumber).interval == 5)
   }
+
+  /// The address is opened in the browser and the code copied and pasted: an address that is
+  /// no web page (`file:`, `javascript:`, another program's scheme, plain http elsewhere) or a
+  /// code holding a control character refuses the answer; a `verification_uri_complete` that
+  /// is no such page is left out.
+  @Test func refusesAnAddressThatIsNoWebPageAndACodeWithControlCharacters() throws {
+    func answer(_ members: String) throws(AuthError) -> DeviceAuthorizationResponse {
+      let json = JSONValue.object(from: Data(("{\"expires_in\":600," + members + "}").utf8)) ?? [:]
+      return try DeviceAuthorizationResponse(json: json)
+    }
+    let badAddress =
+      "The provider's answer was incomplete (the answer's verification_uri is not an https "
+      + "address (or http on this machine) of at most 2048 bytes, so authtui does not open it); "
+      + "try again, and report it to the provider if it keeps happening."
+    for address in [
+      "file:///etc/passwd", "javascript:alert(1)", "steam://run/123", "http://attacker.example/",
+      "https://provider.test/" + String(repeating: "a", count: 2048),
+    ] {
+      do throws(AuthError) {
+        _ = try answer(#""user_code":"AB","verification_uri":"\#(address)""#)
+        Issue.record("\(address) was taken")
+      } catch {
+        #expect(error.message == badAddress, "\(address)")
+      }
+    }
+    let local = try answer(#""user_code":"AB","verification_uri":"http://127.0.0.1:8/device""#)
+    #expect(local.verificationURI.absoluteString == "http://127.0.0.1:8/device")
+    let dropped = try answer(
+      #""user_code":"AB","verification_uri":"https://p.test/d","verification_uri_complete":"file:///etc/shadow""#
+    )
+    #expect(dropped.verificationURIComplete == nil)
+    let kept = try answer(
+      #""user_code":"AB","verification_uri":"https://p.test/d","verification_uri_complete":"https://p.test/d?c=AB""#
+    )
+    #expect(kept.verificationURIComplete?.absoluteString == "https://p.test/d?c=AB")
+    for code in [#"AB\u001b]52;c;ZXZpbA==\u0007CD"#, #"AB\nCD"#, String(repeating: "A", count: 65)]
+    {
+      do {
+        _ = try answer(#""user_code":"\#(code)","verification_uri":"https://p.test/d""#)
+        Issue.record("\(code) was taken")
+      } catch {
+        #expect(
+          error.message
+            == "The provider's answer was incomplete (the answer's user_code is longer than 64 "
+            + "bytes or holds control characters); try again, and report it to the provider if "
+            + "it keeps happening.")
+      }
+    }
+  }
 }

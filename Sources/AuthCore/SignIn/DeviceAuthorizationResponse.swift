@@ -23,17 +23,37 @@ public struct DeviceAuthorizationResponse: Sendable, Equatable, CustomStringConv
   /// hour at most (`login_timeout`), and a bigger number, up to `"1e999"` (infinity), would
   /// overflow the whole seconds the description and the countdown show.
   static let longestWait: TimeInterval = 86_400
+  /// The longest `user_code` taken, in bytes (RFC 8628 §6.1 suggests 8 characters).
+  static let longestUserCode = 64
+  /// The longest `verification_uri` (and `…_complete`) taken, in bytes.
+  static let longestAddress = 2048
 
   /// Reads the answer's members.
   public init(json: [String: JSONValue]) throws(AuthError) {
     guard let userCode = json["user_code"]?.stringValue, !userCode.isEmpty else {
       throw .malformedResponse("the answer has no user_code")
     }
+    // The code is shown, copied to the clipboard and pasted: a control character in it would
+    // act where it is pasted.
+    guard userCode.utf8.count <= Self.longestUserCode, TerminalText.isClean(userCode) else {
+      throw .malformedResponse(
+        "the answer's user_code is longer than \(Self.longestUserCode) bytes or holds control "
+          + "characters")
+    }
     let verification =
       json["verification_uri"]?.stringValue ?? json["verification_url"]?.stringValue
     guard let verification, let verificationURI = URL(string: verification),
       verificationURI.scheme != nil
     else { throw .malformedResponse("the answer has no verification_uri") }
+    // It is opened in the browser: a web page of the provider's, never a file, a script or
+    // another program's scheme.
+    guard verification.utf8.count <= Self.longestAddress,
+      ProviderConfiguration.isAllowedEndpoint(verificationURI)
+    else {
+      throw .malformedResponse(
+        "the answer's verification_uri is not an https address (or http on this machine) of "
+          + "at most \(Self.longestAddress) bytes, so authtui does not open it")
+    }
     // `> 0` refuses NaN too.
     guard let expiresIn = json["expires_in"]?.numberValue, expiresIn > 0 else {
       throw .malformedResponse("the answer has no expires_in")
@@ -41,8 +61,14 @@ public struct DeviceAuthorizationResponse: Sendable, Equatable, CustomStringConv
     self.deviceCode = json["device_code"]?.stringValue
     self.userCode = userCode
     self.verificationURI = verificationURI
+    // Optional: one that could not be opened is left out (the code is typed at
+    // `verification_uri` instead).
     self.verificationURIComplete = json["verification_uri_complete"]?.stringValue.flatMap {
-      URL(string: $0)
+      text in
+      URL(string: text).flatMap {
+        text.utf8.count <= Self.longestAddress && ProviderConfiguration.isAllowedEndpoint($0)
+          ? $0 : nil
+      }
     }
     self.expiresIn = min(expiresIn, Self.longestWait)
     let interval = json["interval"]?.numberValue ?? 5
