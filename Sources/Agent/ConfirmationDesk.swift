@@ -62,6 +62,10 @@ package actor ConfirmationDesk {
   package nonisolated let window: TimeInterval
   /// How long after its last `questions` a UI still counts as open.
   package static let openUIGrace: TimeInterval = 10
+  /// How long a question left for a UI waits for the UI to take it (it asks once a second)
+  /// before the confirm command, when there is one, is asked too: a UI that has just closed
+  /// still counts as open for a while, and would otherwise keep the question to itself.
+  package nonisolated let pickupGrace: TimeInterval
   private let command: Command?
   private let now: @Sendable () -> Date
   private var nextID = 1
@@ -78,13 +82,18 @@ package actor ConfirmationDesk {
   private var closed = false
   private var allowances: [Allowance: Date] = [:]
   private var lastAskedByUI: Date?
+  /// The questions a UI has taken (`questions`) since they were asked.
+  private var taken: Set<Int> = []
 
-  /// A desk whose questions wait `window` seconds, asking `command` when no UI is open.
+  /// A desk whose questions wait `window` seconds, asking `command` when no UI is open, or
+  /// when the UI has not taken a question within `pickupGrace` seconds.
   package init(
-    window: TimeInterval, command: Command?, now: @escaping @Sendable () -> Date = { Date() }
+    window: TimeInterval, command: Command?, pickupGrace: TimeInterval = 3,
+    now: @escaping @Sendable () -> Date = { Date() }
   ) {
     self.window = window
     self.command = command
+    self.pickupGrace = pickupGrace
     self.now = now
   }
 
@@ -105,11 +114,18 @@ package actor ConfirmationDesk {
     nextID += 1
     if uiIsOpen {
       let window = self.window
+      let grace = pickupGrace
       return await withCheckedContinuation { reply in
         waiting[question.id] = Waiting(question: question, scope: scope, reply: reply)
         Task {
           try? await Task.sleep(for: .seconds(window))
           self.settle(question.id, with: .timedOut)
+        }
+        if command != nil {
+          Task {
+            try? await Task.sleep(for: .seconds(grace))
+            await self.askCommandUnlessTaken(question, after: grace)
+          }
         }
       }
     }
@@ -126,6 +142,23 @@ package actor ConfirmationDesk {
     return .allowedByCommand
   }
 
+  /// Asks the confirm command about `question`, left for a UI that has not taken it within
+  /// `grace` seconds (closed since it last looked): its answer settles the question unless
+  /// the UI answers first, which ends the command.
+  func askCommandUnlessTaken(_ question: ConfirmationQuestion, after grace: TimeInterval)
+    async
+  {
+    guard let command, !closed, waiting[question.id] != nil, !taken.contains(question.id)
+    else { return }
+    let remaining = max(1, window - grace)
+    let asked = Task { await command(question, remaining) }
+    asking[question.id] = asked
+    let refusal = await asked.value
+    asking[question.id] = nil
+    if closed { return settle(question.id, with: .agentStopped) }
+    settle(question.id, with: refusal.map(Outcome.deniedByCommand) ?? .allowedByCommand)
+  }
+
   /// The agent is stopping: every question waiting is answered `.agentStopped` at once (its
   /// caller is told so, rather than held while the agent keeps the vault's key up to a
   /// window longer), every confirm command asking is ended, and no question is asked again.
@@ -138,6 +171,7 @@ package actor ConfirmationDesk {
   /// The questions waiting now, oldest first; asking marks a UI as open.
   package func questions() -> [ConfirmationQuestion] {
     lastAskedByUI = now()
+    taken.formUnion(waiting.keys)
     return waiting.values.map(\.question).sorted { $0.id < $1.id }
   }
 
@@ -159,6 +193,9 @@ package actor ConfirmationDesk {
   }
 
   private func settle(_ id: Int, with outcome: Outcome) {
+    taken.remove(id)
+    // A confirm command still asking about it (the UI answered first) is ended.
+    asking.removeValue(forKey: id)?.cancel()
     guard let entry = waiting.removeValue(forKey: id) else { return }
     entry.reply.resume(returning: outcome)
   }

@@ -37,6 +37,45 @@ final class ConfirmationDeskTests: XCTestCase {
     throw NoQuestion()
   }
 
+  /// A UI that looked and then closed still counts as open for a while: a question it does
+  /// not take within the grace goes to the confirm command, which allows it; a question the
+  /// UI takes is not put to the command.
+  func testAQuestionTheUIDoesNotTakeGoesToTheCommand() async throws {
+    let asked = Asked()
+    let desk = ConfirmationDesk(
+      window: 600,
+      command: { question, _ in
+        await asked.add(question)
+        return nil
+      }, pickupGrace: 0.2)
+    _ = await desk.questions()  // the UI looks, then closes
+    let outcome = await desk.confirm(
+      account: "sandbox/alice", requester: "curl (pid 9)", forwarded: false, scope: "local:curl")
+    XCTAssertEqual(outcome, .allowedByCommand)
+    let askedFirst = await asked.questions.map(\.account)
+    XCTAssertEqual(askedFirst, ["sandbox/alice"])
+    // A question the UI took is not put to the command when its grace ends (run here by
+    // hand: this desk's grace is long), and the UI's answer settles it.
+    let patient = ConfirmationDesk(
+      window: 600,
+      command: { question, _ in
+        await asked.add(question)
+        return nil
+      }, pickupGrace: 600)
+    _ = await patient.questions()
+    let taken = Task {
+      await patient.confirm(
+        account: "sandbox/bob", requester: "curl (pid 9)", forwarded: false, scope: "local:curl")
+    }
+    let question = try await question(on: patient)
+    await patient.askCommandUnlessTaken(question, after: 600)
+    _ = await patient.answer(question.id, with: .deny)
+    let takenOutcome = await taken.value
+    XCTAssertEqual(takenOutcome, .deniedInUI)
+    let askedAfter = await asked.questions.map(\.account)
+    XCTAssertEqual(askedAfter, ["sandbox/alice"])
+  }
+
   func testClosingDeniesTheQuestionsWaitingEndsTheCommandAskingAndAsksNoMore() async throws {
     let desk = ConfirmationDesk(window: 600, command: nil)
     _ = await desk.questions()  // the UI is open
