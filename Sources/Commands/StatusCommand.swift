@@ -22,9 +22,9 @@ struct StatusCommand: AsyncParsableCommand {
       command that fixes it. So does a rule of config.json's agent.confirm that names no
       account of the vault (renamed or signed out since): it holds no request. On the remote
       side of `authtui ssh`, the agent is the other machine's, and this machine's provider
-      files and config.json do not judge its accounts. When `authtui agent` runs for this vault, it answers and no
-      passphrase is needed; otherwise the vault is unlocked once, as `list` does it, and a
-      passphrase that does not open it is reported, not asked again.
+      files and config.json do not judge its accounts. When `authtui agent` runs for this
+      vault, it answers and no passphrase is needed; otherwise the vault is unlocked once, as
+      `list` does it, and a passphrase that does not open it is reported, not asked again.
       Exit 0 when nothing needs attention; 1 when something does, there is no vault yet, it
       cannot be unlocked or read, or the agent's socket folder is unusable (another user's,
       open to others, not a folder: the message says what to do).
@@ -37,9 +37,9 @@ struct StatusCommand: AsyncParsableCommand {
       "confirm_rules_needing_attention": [{"account", "problem", "message", "fix"}]}:
       vault.state is unlocked_by_agent, unlocked, locked, no_vault or unreadable; problem is
       sign_in_needed, expired, expiring_without_refresh, refresh_expiring, refresh_expired,
-      damaged or provider_missing (confirm_rule_unmatched for a rule); accounts (the number of readable ones),
-      dpop_bound_accounts, pid and the agent's vault are null when unknown, the agent's
-      problem null when there is none;
+      damaged or provider_missing (confirm_rule_unmatched for a rule); accounts (the number
+      of readable ones), dpop_bound_accounts, pid and the agent's vault are null when
+      unknown, the agent's problem null when there is none;
       dpop_jkt is the RFC 7638 thumbprint of the key the token is bound to, null when unknown.
       """,
     options: [.flag("json", \.json, help: "print a JSON object instead of text")])

@@ -22,16 +22,23 @@ public final class LoopbackServer: Sendable {
     public var readTimeout: TimeInterval
     /// Connections open at once; more are answered 503 and closed.
     public var maxConnections: Int
+    /// True: a connection from another user of the machine is closed unanswered
+    /// (`LoopbackPeer`).
+    public var ownUserOnly: Bool
 
-    public init(limits: HTTPRequestParser.Limits, readTimeout: TimeInterval, maxConnections: Int) {
+    public init(
+      limits: HTTPRequestParser.Limits, readTimeout: TimeInterval, maxConnections: Int,
+      ownUserOnly: Bool = false
+    ) {
       self.limits = limits
       self.readTimeout = readTimeout
       self.maxConnections = maxConnections
+      self.ownUserOnly = ownUserOnly
     }
 
-    /// For a sign-in's redirect callback.
+    /// For a sign-in's redirect callback, and its one-time addresses: this user's only.
     public static let callback = Configuration(
-      limits: .callback, readTimeout: 5, maxConnections: 64)
+      limits: .callback, readTimeout: 5, maxConnections: 64, ownUserOnly: true)
     /// For a local provider emulator.
     public static let server = Configuration(limits: .server, readTimeout: 10, maxConnections: 256)
   }
@@ -60,12 +67,14 @@ public final class LoopbackServer: Sendable {
     let boundPort = Self.boundPort(of: listenFD)
     self.port = boundPort
     let parser = HTTPRequestParser(limits: configuration.limits)
+    let ownUserOnly = configuration.ownUserOnly
     do {
       server = try SocketRequestServer(
         listening: listenFD,
         rules: .init(
           readTimeout: configuration.readTimeout, maxConnections: configuration.maxConnections),
         threadName: "authtui-loopback-\(boundPort)",
+        admit: { fd in !ownUserOnly || LoopbackPeer.isOwnUser(fd) },
         overloaded: { fd in
           Self.sendBestEffort(.text("too many connections\n", status: 503), to: fd)
         },
