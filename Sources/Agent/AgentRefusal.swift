@@ -116,6 +116,9 @@ extension AgentRefusal {
     case .agentStopped:
       return "the agent asked for confirmation, but it was stopped before anyone answered; "
         + "ask again"
+    case .tooManyHeld:
+      return "the agent holds \(ConfirmationDesk.mostHeld) requests for confirmation already, "
+        + "so it denied this one without asking; ask again once they are answered"
     case .nobodyToAsk, .allowedInUI, .allowedByCommand, .allowedEarlier:
       return "the agent asked for confirmation, but no authtui was open on its vault and "
         + "AUTHTUI_CONFIRM_COMMAND is not set: " + whereToConfirm

@@ -28,6 +28,9 @@ package actor ConfirmationDesk {
     /// The agent was stopped while the request waited (`agent stop`, SIGTERM, its lifetime):
     /// it no longer answers for the vault, so nobody may allow the request.
     case agentStopped
+    /// `ConfirmationDesk.mostHeld` requests were held already: this one was denied at once,
+    /// rather than pile one more prompt on a person (a flood is refused, not approved).
+    case tooManyHeld
 
     /// How the agent's log of requests says it (`agent status`).
     package var words: String {
@@ -41,6 +44,7 @@ package actor ConfirmationDesk {
       case .nobodyToAsk: return "nobody to ask"
       case .timedOut: return "nobody answered in time"
       case .agentStopped: return "the agent stopped before anyone answered"
+      case .tooManyHeld: return "too many requests held already"
       }
     }
 
@@ -49,7 +53,8 @@ package actor ConfirmationDesk {
       switch self {
       case .allowedInUI(let decision): return decision != .deny
       case .allowedByCommand, .allowedEarlier: return true
-      case .deniedInUI, .deniedByCommand, .nobodyToAsk, .timedOut, .agentStopped: return false
+      case .deniedInUI, .deniedByCommand, .nobodyToAsk, .timedOut, .agentStopped, .tooManyHeld:
+        return false
       }
     }
   }
@@ -84,6 +89,13 @@ package actor ConfirmationDesk {
   private var lastAskedByUI: Date?
   /// The questions a UI has taken (`questions`) since they were asked.
   private var taken: Set<Int> = []
+  /// The requests held now, answered or not yet asked.
+  private var held = 0
+  /// The most requests held at once; more are denied at once (`tooManyHeld`).
+  package static let mostHeld = 16
+  /// True while a confirm command asks; the questions waiting for their turn.
+  private var commandAsking = false
+  private var commandTurns: [CheckedContinuation<Void, Never>] = []
 
   /// A desk whose questions wait `window` seconds, asking `command` when no UI is open, or
   /// when the UI has not taken a question within `pickupGrace` seconds.
@@ -108,6 +120,9 @@ package actor ConfirmationDesk {
       if until > now() { return .allowedEarlier(until: until) }
       allowances[key] = nil
     }
+    guard held < Self.mostHeld else { return .tooManyHeld }
+    held += 1
+    defer { held -= 1 }
     let question = ConfirmationQuestion(
       id: nextID, account: account, requester: requester, forwarded: forwarded,
       deadline: now().addingTimeInterval(window))
@@ -130,16 +145,45 @@ package actor ConfirmationDesk {
       }
     }
     guard let command else { return .nobodyToAsk }
-    let window = self.window
-    let asked = Task { await command(question, window) }
-    asking[question.id] = asked
-    let refusal = await asked.value
-    asking[question.id] = nil
+    return await ask(command, about: question) ?? .timedOut
+  }
+
+  /// Asks the confirm command about `question` in its turn, for what is left of the
+  /// question's window: one command asks at a time, so a burst of held requests is one prompt
+  /// after another, not a pile of them. `stillOpen` says, once the turn comes, whether the
+  /// question still wants asking (a UI may have answered it meanwhile); nil when it does not.
+  private func ask(
+    _ command: @escaping Command, about question: ConfirmationQuestion,
+    stillOpen: @Sendable (isolated ConfirmationDesk) -> Bool = { _ in true }
+  ) async -> Outcome? {
+    if commandAsking {
+      await withCheckedContinuation { commandTurns.append($0) }
+    } else {
+      commandAsking = true
+    }
+    defer { passCommandTurn() }
     // A command that allowed just as the agent began to stop allows nothing: the agent
     // hands out no token from then on.
     if closed { return .agentStopped }
-    if let refusal { return .deniedByCommand(refusal) }
-    return .allowedByCommand
+    guard stillOpen(self) else { return nil }
+    // In whole seconds: a question asked at once gets the whole window.
+    let remaining = min(window, question.deadline.timeIntervalSince(now()).rounded(.up))
+    guard remaining >= 1 else { return .timedOut }
+    let asked = Task { await command(question, remaining) }
+    asking[question.id] = asked
+    let refusal = await asked.value
+    asking[question.id] = nil
+    if closed { return .agentStopped }
+    return refusal.map(Outcome.deniedByCommand) ?? .allowedByCommand
+  }
+
+  /// Lets the next question waiting for the confirm command have it.
+  private func passCommandTurn() {
+    if commandTurns.isEmpty {
+      commandAsking = false
+    } else {
+      commandTurns.removeFirst().resume()
+    }
   }
 
   /// Asks the confirm command about `question`, left for a UI that has not taken it within
@@ -150,13 +194,12 @@ package actor ConfirmationDesk {
   {
     guard let command, !closed, waiting[question.id] != nil, !taken.contains(question.id)
     else { return }
-    let remaining = max(1, window - grace)
-    let asked = Task { await command(question, remaining) }
-    asking[question.id] = asked
-    let refusal = await asked.value
-    asking[question.id] = nil
-    if closed { return settle(question.id, with: .agentStopped) }
-    settle(question.id, with: refusal.map(Outcome.deniedByCommand) ?? .allowedByCommand)
+    let id = question.id
+    guard
+      let outcome = await ask(
+        command, about: question, stillOpen: { desk in desk.waiting[id] != nil })
+    else { return }
+    settle(id, with: outcome)
   }
 
   /// The agent is stopping: every question waiting is answered `.agentStopped` at once (its
@@ -164,6 +207,9 @@ package actor ConfirmationDesk {
   /// window longer), every confirm command asking is ended, and no question is asked again.
   package func close() {
     closed = true
+    // The questions waiting for the confirm command's turn get it at once, and end.
+    for turn in commandTurns { turn.resume() }
+    commandTurns = []
     for id in Array(waiting.keys) { settle(id, with: .agentStopped) }
     for task in asking.values { task.cancel() }
   }

@@ -76,6 +76,70 @@ final class ConfirmationDeskTests: XCTestCase {
     XCTAssertEqual(askedAfter, ["sandbox/alice"])
   }
 
+  /// A burst of held requests is one prompt after another: the confirm command asks about one
+  /// question at a time.
+  func testTheConfirmCommandAsksOneQuestionAtATime() async throws {
+    actor Overlap {
+      var running = 0
+      var most = 0
+      func enter() {
+        running += 1
+        most = max(most, running)
+      }
+      func leave() { running -= 1 }
+    }
+    let overlap = Overlap()
+    let desk = ConfirmationDesk(
+      window: 600,
+      command: { _, _ in
+        await overlap.enter()
+        try? await Task.sleep(for: .milliseconds(30))
+        await overlap.leave()
+        return nil
+      })
+    let outcomes = await withTaskGroup(of: ConfirmationDesk.Outcome.self) { group in
+      for label in ["a", "b", "c", "d"] {
+        group.addTask {
+          await desk.confirm(
+            account: AccountName(provider: "sandbox", label: label), requester: "curl (pid 9)",
+            forwarded: false, scope: "local:curl")
+        }
+      }
+      return await group.reduce(into: []) { $0.append($1) }
+    }
+    XCTAssertEqual(outcomes, Array(repeating: .allowedByCommand, count: 4))
+    let most = await overlap.most
+    XCTAssertEqual(most, 1)
+  }
+
+  /// At most `mostHeld` requests wait at once: one more is denied without a prompt.
+  func testOneRequestMoreThanTheMostHeldIsDeniedAtOnce() async throws {
+    let desk = ConfirmationDesk(window: 600, command: nil)
+    _ = await desk.questions()  // the UI is open
+    var waiting: [Task<ConfirmationDesk.Outcome, Never>] = []
+    for index in 0..<ConfirmationDesk.mostHeld {
+      waiting.append(
+        Task {
+          await desk.confirm(
+            account: AccountName(provider: "sandbox", label: "u\(index)"),
+            requester: "curl (pid 9)", forwarded: false, scope: "local:curl")
+        })
+    }
+    let deadline = Date().addingTimeInterval(60)
+    while await desk.questions().count < ConfirmationDesk.mostHeld, Date() < deadline {
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    let more = await desk.confirm(
+      account: "sandbox/alice", requester: "curl (pid 9)", forwarded: false, scope: "local:curl")
+    XCTAssertEqual(more, .tooManyHeld)
+    XCTAssertEqual(more.words, "too many requests held already")
+    await desk.close()
+    for task in waiting {
+      let outcome = await task.value
+      XCTAssertEqual(outcome, .agentStopped)
+    }
+  }
+
   func testClosingDeniesTheQuestionsWaitingEndsTheCommandAskingAndAsksNoMore() async throws {
     let desk = ConfirmationDesk(window: 600, command: nil)
     _ = await desk.questions()  // the UI is open
