@@ -46,6 +46,26 @@ final class AgentServiceConfirmationTests: XCTestCase {
     Task { await ask(service, token, vault: vault, from: ssh, host: "build01") }
   }
 
+  struct NoQuestion: Error {}
+
+  /// The first question `service` holds, as the UI's look (once every 20 ms) finds it; fails
+  /// after 60 s without one.
+  static func heldQuestion(of service: AgentService, vault: String) async throws
+    -> ConfirmationQuestion
+  {
+    let deadline = Date().addingTimeInterval(60)
+    while Date() < deadline {
+      if case .questions(let questions)? = await ask(
+        service, .questions, vault: vault, from: AgentServiceTests.curl),
+        let first = questions.first
+      {
+        return first
+      }
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    throw NoQuestion()
+  }
+
   /// A local `token` request from curl, under way.
   static func localToken(from service: AgentService, vault: String) -> Task<
     AgentResponse?, Never
@@ -106,17 +126,7 @@ final class AgentServiceConfirmationTests: XCTestCase {
     // A UI looks; a request is held; a code for another answer, or another question, fails.
     _ = await Self.ask(service, .questions, vault: vault, from: AgentServiceTests.curl)
     let request = Self.localToken(from: service, vault: vault)
-    var held: ConfirmationQuestion?
-    let deadline = Date().addingTimeInterval(60)
-    while held == nil, Date() < deadline {
-      if case .questions(let questions)? = await Self.ask(
-        service, .questions, vault: vault, from: AgentServiceTests.curl)
-      {
-        held = questions.first
-      }
-      if held == nil { try await Task.sleep(for: .milliseconds(20)) }
-    }
-    let question = try XCTUnwrap(held)
+    let question = try await Self.heldQuestion(of: service, vault: vault)
     let denyCode = try await service.vault.agentCode(
       for: try XCTUnwrap(
         AgentRequest.codedWords(of: .confirm(id: question.id, decision: .deny), vault: vault)))
@@ -163,17 +173,7 @@ final class AgentServiceConfirmationTests: XCTestCase {
     let none = await Self.ask(service, .questions, vault: vault, from: AgentServiceTests.curl)
     XCTAssertEqual(none, .questions([]))
     let request = Self.forwardedToken(from: service, vault: vault)
-    var held: ConfirmationQuestion?
-    let deadline = Date().addingTimeInterval(60)
-    while held == nil, Date() < deadline {
-      if case .questions(let questions)? = await Self.ask(
-        service, .questions, vault: vault, from: AgentServiceTests.curl)
-      {
-        held = questions.first
-      }
-      if held == nil { try await Task.sleep(for: .milliseconds(20)) }
-    }
-    let question = try XCTUnwrap(held)
+    let question = try await Self.heldQuestion(of: service, vault: vault)
     XCTAssertEqual(question.account, "sandbox/alice")
     XCTAssertEqual(
       question.requester, "forwarded by ssh (pid 77) from \"build01\" (as the remote says)")

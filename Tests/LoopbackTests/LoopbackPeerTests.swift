@@ -76,16 +76,8 @@ import Testing
 
   /// Connects `fd` to 127.0.0.1:`port` (or binds it there).
   static func connect(_ fd: Int32, port: UInt16, bind: Bool = false) -> Int32 {
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr = in_addr(s_addr: INADDR_LOOPBACK.bigEndian)
-    return withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind
-          ? Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-          : Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
+    withLoopbackAddress(port: port) { address, length in
+      bind ? Glibc.bind(fd, address, length) : Glibc.connect(fd, address, length)
     }
   }
 }

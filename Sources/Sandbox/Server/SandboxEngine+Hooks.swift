@@ -245,29 +245,31 @@ extension SandboxEngine {
       }
       updated.dpopSigningAlgorithms = list
     }
-    if let registration = body["registration"] {
-      guard let text = registration.stringValue,
-        let choice = ProfileSettings.Registration(rawValue: text)
-      else {
-        let choices = ProfileSettings.Registration.allCases.map { "\"\($0.rawValue)\"" }
-        return Self.hookError("registration takes \(choices.joined(separator: ", ")).")
-      }
-      updated.registration = choice
-    }
-    if let refreshIDToken = body["refresh_id_token"] {
-      guard let text = refreshIDToken.stringValue,
-        let choice = ProfileSettings.RefreshIDToken(rawValue: text)
-      else {
-        let choices = ProfileSettings.RefreshIDToken.allCases.map { "\"\($0.rawValue)\"" }
-        return Self.hookError("refresh_id_token takes \(choices.joined(separator: ", ")).")
-      }
-      updated.refreshIDToken = choice
+    if let refusal = Self.choose("registration", in: body, into: &updated, at: \.registration)
+      ?? Self.choose("refresh_id_token", in: body, into: &updated, at: \.refreshIDToken)
+    {
+      return refusal
     }
     settings[profile] = updated
     return Answers.json(updated.json)
   }
 
   // MARK: Helpers
+
+  /// Sets the setting at `path` to the choice `body[key]` names, if it names one; the hook's
+  /// refusal, listing the choices, when it names none of them.
+  private static func choose<Choice>(
+    _ key: String, in body: [String: JSONValue], into settings: inout ProfileSettings,
+    at path: WritableKeyPath<ProfileSettings, Choice>
+  ) -> HTTPResponse? where Choice: RawRepresentable<String> & CaseIterable {
+    guard let value = body[key] else { return nil }
+    guard let text = value.stringValue, let choice = Choice(rawValue: text) else {
+      let choices = Choice.allCases.map { "\"\($0.rawValue)\"" }
+      return hookError("\(key) takes \(choices.joined(separator: ", ")).")
+    }
+    settings[keyPath: path] = choice
+    return nil
+  }
 
   /// The profiles with a PAR endpoint and DPoP (`par`, `dpop` and their settings).
   static let profilesWithExtensions: [SandboxProfile] = [.oidc, .dynamic]
