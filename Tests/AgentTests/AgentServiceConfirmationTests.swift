@@ -66,6 +66,18 @@ final class AgentServiceConfirmationTests: XCTestCase {
     throw NoQuestion()
   }
 
+  /// Allows `question` once, as the UI does: the agent's answer, then what the held `request`
+  /// got.
+  static func allowOnce(
+    _ question: ConfirmationQuestion, of service: AgentService, vault: String,
+    _ request: Task<AgentResponse?, Never>
+  ) async -> (confirmed: AgentResponse?, answered: AgentResponse?) {
+    let confirmed = await ask(
+      service, .confirm(id: question.id, decision: .allowOnce), vault: vault,
+      from: AgentServiceTests.curl)
+    return (confirmed, await request.value)
+  }
+
   /// A local `token` request from curl, under way.
   static func localToken(from service: AgentService, vault: String) -> Task<
     AgentResponse?, Never
@@ -134,11 +146,8 @@ final class AgentServiceConfirmationTests: XCTestCase {
       service, .confirm(id: question.id, decision: .allowOnce), vault: vault,
       from: AgentServiceTests.curl, code: denyCode)
     XCTAssertEqual(selfAllowed, .failure(unproven))
-    let confirmed = await Self.ask(
-      service, .confirm(id: question.id, decision: .allowOnce), vault: vault,
-      from: AgentServiceTests.curl)
+    let (confirmed, answered) = await Self.allowOnce(question, of: service, vault: vault, request)
     XCTAssertEqual(confirmed, .confirmed(id: question.id, decision: .allowOnce))
-    let answered = await request.value
     XCTAssertEqual(answered, .token("stored-alice"))
   }
 
@@ -190,11 +199,8 @@ final class AgentServiceConfirmationTests: XCTestCase {
     }
     XCTAssertEqual(forwardedAnswer.code, "confirm_forwarded")
     // A local peer answers it.
-    let confirmed = await Self.ask(
-      service, .confirm(id: question.id, decision: .allowOnce), vault: vault,
-      from: AgentServiceTests.curl)
+    let (confirmed, answered) = await Self.allowOnce(question, of: service, vault: vault, request)
     XCTAssertEqual(confirmed, .confirmed(id: question.id, decision: .allowOnce))
-    let answered = await request.value
     XCTAssertEqual(answered, .token("stored-alice"))
     // The log says how it was allowed; the looks at the questions are not in it.
     let records = await service.records
