@@ -51,9 +51,6 @@ struct RenameCommand: AsyncParsableCommand {
     }
   }
 
-  /// The rename: by the agent when one serves this vault (no passphrase is asked), else over
-  /// the vault unlocked here. A request the agent got but did not answer is not made again
-  /// here: it may have been done, and the old name would then be gone.
   /// What standard error says when config.json's `agent.confirm` has a rule for the old name
   /// and none for the new one: the rule no longer holds the account's requests, and the file
   /// is the user's to edit (authtui does not rewrite it).
@@ -67,6 +64,9 @@ struct RenameCommand: AsyncParsableCommand {
       + "confirmation by that rule; edit the file to name \(change.account)"
   }
 
+  /// The rename: by the agent when one serves this vault (no passphrase is asked), else over
+  /// the vault unlocked here. A request the agent got but did not answer is not made again
+  /// here: it may have been done, and the old name would then be gone.
   private static func rename(
     _ target: String, to label: String, _ global: GlobalOptions, console: Console
   ) async throws(CommandFailure) -> RenameChange {

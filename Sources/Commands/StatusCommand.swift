@@ -200,18 +200,10 @@ struct StatusCommand: AsyncParsableCommand {
   /// The agent on this user's socket, if one answers as an authtui agent; nil when none runs;
   /// `agent status`'s failure when something there keeps one from being used.
   private static func agentFacts(vault: String) async -> Result<AgentFacts?, CommandFailure> {
-    var answer: (response: AgentResponse, pid: Int32?, forwarded: Bool)
+    let answer: (response: AgentResponse, pid: Int32?, forwarded: Bool)
     do {
-      // A status is answered whatever vault it names, and says which vault the agent serves.
-      answer = try await AgentStatusCommand.answeringAgent(
-        at: AgentSocketLocation.resolve(), asking: AgentRequest(operation: .status, vault: vault))
-      if answer.forwarded, case .failure(let failure) = answer.response,
-        failure.code == "status_forwarded"
-      {
-        // The other machine's agent keeps its status to itself; a ping says its pid and vault.
-        answer = try await AgentStatusCommand.answeringAgent(
-          at: AgentSocketLocation.resolve(), asking: AgentRequest(operation: .ping, vault: vault))
-      }
+      answer = try await AgentStatusCommand.statusAnswer(
+        at: AgentSocketLocation.resolve(), vault: vault)
     } catch {
       return error.code == "no_agent" ? .success(nil) : .failure(error)
     }

@@ -43,15 +43,8 @@ struct AgentStatusCommand: AsyncParsableCommand {
     do throws(CommandFailure) {
       let location = AgentSocketLocation.resolve()
       let vault = VaultAccess.location(global).canonicalPath
-      let answer = try await Self.answeringAgent(
-        at: location, asking: AgentRequest(operation: .status, vault: vault))
-      if answer.forwarded, case .failure(let failure) = answer.response,
-        failure.code == "status_forwarded"
-      {
-        // The other machine's agent keeps its status to itself: what a ping says.
-        let ping = try await Self.answeringAgent(
-          at: location, asking: AgentRequest(operation: .ping, vault: vault))
-        guard case .pong(let pid, let served) = ping.response else { throw failure }
+      let answer = try await Self.statusAnswer(at: location, vault: vault)
+      if case .pong(let pid, let served) = answer.response {
         console.out(
           json
             ? Self.forwardedJSON(pid: pid, vault: served, socket: location.path).text
@@ -93,6 +86,22 @@ struct AgentStatusCommand: AsyncParsableCommand {
         code: "forwarded_agent")
     }
     return (answer.response, pid)
+  }
+
+  /// The agent's answer to a `status` for `vault` (answered whatever vault it names), as
+  /// `answeringAgent` proves it; from the other machine's agent through an ssh forward, which
+  /// keeps its status to itself (`status_forwarded`), what a ping says (`pong`: its pid and
+  /// vault).
+  static func statusAnswer(at location: AgentSocketLocation, vault: String)
+    async throws(CommandFailure) -> (response: AgentResponse, pid: Int32?, forwarded: Bool)
+  {
+    let answer = try await answeringAgent(
+      at: location, asking: AgentRequest(operation: .status, vault: vault))
+    guard answer.forwarded, case .failure(let failure) = answer.response,
+      failure.code == "status_forwarded"
+    else { return answer }
+    return try await answeringAgent(
+      at: location, asking: AgentRequest(operation: .ping, vault: vault))
   }
 
   /// `agent status` of an agent reached through an ssh forward, which shows its status only on
