@@ -137,9 +137,11 @@ struct AgentCommand: AsyncParsableCommand {
           + "\(service.vaultPath); stop it with Ctrl-C or `kill \(pid)`")
       // A rule of config.json for an account the vault does not hold protects nothing, and
       // nothing else would show it.
-      if let listing = try? await book.listing(),
-        let line = AgentConfirmation.unmatchedRulesLine(
-          global, accounts: AgentConfirmation.accountNames(AgentListing(listing)))
+      if let line = await AgentConfirmation.unmatchedRulesLine(
+        global,
+        accounts: {
+          (try? await book.listing()).map { AgentConfirmation.accountNames(AgentListing($0)) }
+        })
       {
         console.err(line)
       }

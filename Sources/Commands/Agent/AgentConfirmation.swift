@@ -81,10 +81,15 @@ enum AgentConfirmation {
   }
 
   /// The agent's start-up line for rules of config.json that name no account of its vault;
-  /// nil when every rule names one.
-  static func unmatchedRulesLine(_ options: GlobalOptions, accounts: [AccountName]) -> String? {
+  /// nil when every rule names one. `accounts` (a listing of the whole vault) is asked only
+  /// when there are rules.
+  static func unmatchedRulesLine(
+    _ options: GlobalOptions, accounts: () async -> [AccountName]?
+  ) async -> String? {
     let location = AccountAccess.configuration(options)
-    let unmatched = unmatchedRules(UserSettings.load(from: location).0, accounts: accounts)
+    let settings = UserSettings.load(from: location).0
+    guard !settings.agentConfirm.isEmpty, let accounts = await accounts() else { return nil }
+    let unmatched = unmatchedRules(settings, accounts: accounts)
     guard !unmatched.isEmpty else { return nil }
     return "authtui agent: agent.confirm in \(location.settingsFile.path) names "
       + "\(names(unmatched)), which \(unmatched.count == 1 ? "is" : "are") no account of this "
