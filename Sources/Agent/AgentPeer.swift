@@ -1,6 +1,7 @@
 import AgentProtocol
 import Foundation
 import Loopback
+import Vault
 
 #if canImport(Glibc)
   import Glibc
@@ -40,20 +41,7 @@ package struct AgentPeer: Sendable, Equatable {
   /// with the id, it names one process, not a later one given the same id. Nil when it
   /// cannot be read.
   package var startTime: UInt64? {
-    let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 1024) { buffer in
-      let count = read(fd, buffer.baseAddress, buffer.count)
-      guard count > 0 else { return nil }
-      let bytes = buffer[..<count]
-      // The name, in parentheses, may hold spaces and parentheses: the fields after it start
-      // after the last `)`, with the 3rd field (the state) first.
-      guard let close = bytes.lastIndex(of: UInt8(ascii: ")")) else { return nil }
-      let fields = bytes[(close + 1)...].split(separator: UInt8(ascii: " "))
-      guard fields.count > 19 else { return nil }
-      return UInt64(String(decoding: fields[19], as: UTF8.self))
-    }
+    LeaseHolderProcess.processStat(of: pid).flatMap { UInt64($0.startTime) }
   }
 
   /// The requester of a request from this peer that said it comes from `host`.

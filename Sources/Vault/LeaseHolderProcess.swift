@@ -65,7 +65,8 @@ public struct LeaseHolderProcess: Sendable, Equatable {
   }
 
   /// The state letter and start time (field 22) of `/proc/PID/stat`; nil when it is gone.
-  static func processStat(of pid: Int32) -> (state: Character, startTime: String)? {
+  /// The one reader of that file above the front (which may not use Foundation).
+  package static func processStat(of pid: Int32) -> (state: Character, startTime: String)? {
     guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
       let close = text.lastIndex(of: ")")
     else { return nil }

@@ -1,6 +1,7 @@
 import Agent
 import Foundation
 import Spelling
+import Vault
 
 #if canImport(Glibc)
   import Glibc
@@ -71,13 +72,7 @@ struct AgentStopCommand: AsyncParsableCommand {
   static func hasEnded(_ pid: Int32) -> Bool {
     // ESRCH: gone; EPERM: the number is another user's process now, so ours is gone too.
     if kill(pid, 0) != 0 { return true }
-    guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else {
-      return true
-    }
-    // The state (field 3) follows the command name, which is in parentheses and may hold
-    // either: it is the first field after the last `)`.
-    guard let close = text.lastIndex(of: ")") else { return false }
-    let state = text[text.index(after: close)...].split(separator: " ").first
+    guard let state = LeaseHolderProcess.processStat(of: pid)?.state else { return true }
     return state == "Z" || state == "X"
   }
 }
