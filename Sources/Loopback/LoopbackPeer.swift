@@ -28,22 +28,14 @@ package enum LoopbackPeer {
     return ownerUID(in: text, client: peer, server: local)
   }
 
-  /// The whole of the `/proc` file at `path`, read to its end: such a file says it is empty,
-  /// and a reader that trusts its size or stops at a short read sees its first page only.
+  /// The whole of the `/proc` file at `path`, read to its end (such a file says it is empty,
+  /// and `String(contentsOfFile:)` sees its first page only), as System's `StartupPages`
+  /// reads one.
   static func readWhole(_ path: String) -> String? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return nil }
-    defer { close(fd) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-      if count < 0, errno == EINTR { continue }
-      guard count > 0 else { return count == 0 ? String(decoding: bytes, as: UTF8.self) : nil }
-      bytes += chunk[..<count]
-      // A machine with a great many connections: the listing is given up on past 64 MiB.
-      if bytes.count > 64 << 20 { return nil }
-    }
+    guard let file = FileHandle(forReadingAtPath: path), let data = try? file.readToEnd()
+    else { return nil }
+    try? file.close()
+    return String(decoding: data, as: UTF8.self)
   }
 
   /// The uid on the line of `table` (the text of `/proc/net/tcp`) for the socket at `client`
