@@ -139,7 +139,7 @@ package actor ConfirmationDesk {
         if command != nil {
           Task {
             try? await Task.sleep(for: .seconds(grace))
-            await self.askCommandUnlessTaken(question, after: grace)
+            await self.askCommandUnlessTaken(question)
           }
         }
       }
@@ -150,11 +150,10 @@ package actor ConfirmationDesk {
 
   /// Asks the confirm command about `question` in its turn, for what is left of the
   /// question's window: one command asks at a time, so a burst of held requests is one prompt
-  /// after another, not a pile of them. `stillOpen` says, once the turn comes, whether the
-  /// question still wants asking (a UI may have answered it meanwhile); nil when it does not.
+  /// after another, not a pile of them. For a question left for a UI (`waitingInUI`), nil when
+  /// the UI has answered it by the time the turn comes.
   private func ask(
-    _ command: @escaping Command, about question: ConfirmationQuestion,
-    stillOpen: @Sendable (isolated ConfirmationDesk) -> Bool = { _ in true }
+    _ command: @escaping Command, about question: ConfirmationQuestion, waitingInUI: Bool = false
   ) async -> Outcome? {
     if commandAsking {
       await withCheckedContinuation { commandTurns.append($0) }
@@ -165,7 +164,7 @@ package actor ConfirmationDesk {
     // A command that allowed just as the agent began to stop allows nothing: the agent
     // hands out no token from then on.
     if closed { return .agentStopped }
-    guard stillOpen(self) else { return nil }
+    guard !waitingInUI || waiting[question.id] != nil else { return nil }
     // In whole seconds: a question asked at once gets the whole window.
     let remaining = min(window, question.deadline.timeIntervalSince(now()).rounded(.up))
     guard remaining >= 1 else { return .timedOut }
@@ -187,19 +186,13 @@ package actor ConfirmationDesk {
   }
 
   /// Asks the confirm command about `question`, left for a UI that has not taken it within
-  /// `grace` seconds (closed since it last looked): its answer settles the question unless
+  /// the pickup grace (closed since it last looked): its answer settles the question unless
   /// the UI answers first, which ends the command.
-  func askCommandUnlessTaken(_ question: ConfirmationQuestion, after grace: TimeInterval)
-    async
-  {
-    guard let command, !closed, waiting[question.id] != nil, !taken.contains(question.id)
+  func askCommandUnlessTaken(_ question: ConfirmationQuestion) async {
+    guard let command, !closed, waiting[question.id] != nil, !taken.contains(question.id),
+      let outcome = await ask(command, about: question, waitingInUI: true)
     else { return }
-    let id = question.id
-    guard
-      let outcome = await ask(
-        command, about: question, stillOpen: { desk in desk.waiting[id] != nil })
-    else { return }
-    settle(id, with: outcome)
+    settle(question.id, with: outcome)
   }
 
   /// The agent is stopping: every question waiting is answered `.agentStopped` at once (its

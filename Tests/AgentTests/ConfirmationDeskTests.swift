@@ -68,7 +68,7 @@ final class ConfirmationDeskTests: XCTestCase {
         account: "sandbox/bob", requester: "curl (pid 9)", forwarded: false, scope: "local:curl")
     }
     let question = try await question(on: patient)
-    await patient.askCommandUnlessTaken(question, after: 600)
+    await patient.askCommandUnlessTaken(question)
     _ = await patient.answer(question.id, with: .deny)
     let takenOutcome = await taken.value
     XCTAssertEqual(takenOutcome, .deniedInUI)
